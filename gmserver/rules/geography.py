@@ -1,0 +1,72 @@
+"""The map as plain data: provinces, coasts, adjacency, centres and names.
+
+Built once per process from the engine's map by `gmserver.engine.map_info()`; the rules layer
+(order reading, house-rule defaults, reports) uses only this value and never imports the engine.
+Locations use the engine's notation: upper-case three-letter codes, coasts as `SPA/NC`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+ProvinceKind = Literal["land", "coast", "water", "shut"]
+
+
+@dataclass(frozen=True)
+class Province:
+    code: str  # "SPA"
+    name: str  # "Spain"
+    kind: ProvinceKind
+    coasts: tuple[str, ...] = ()  # ("SPA/NC", "SPA/SC") for two-coast provinces, else ()
+    supply_centre: bool = False
+    home_of: str | None = None  # power whose home centre this is
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    name: str
+    powers: tuple[str, ...]
+    provinces: Mapping[str, Province]
+    # province -> provinces an army can reach in one move over land
+    army_moves: Mapping[str, frozenset[str]]
+    # fleet location (coasts separate) -> fleet locations reachable in one move
+    fleet_moves: Mapping[str, frozenset[str]]
+    # upper-case name or alias -> location code, as the engine's map file lists them
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    # upper-case power name or adjective -> power ("FRENCH" -> "FRANCE")
+    power_words: Mapping[str, str] = field(default_factory=dict)
+
+    def province_of(self, location: str) -> str:
+        """`SPA/NC` -> `SPA`."""
+        return location.split("/", 1)[0]
+
+    def is_coastal(self, province: str) -> bool:
+        return self.provinces[province].kind == "coast"
+
+    def home_centres(self, power: str) -> tuple[str, ...]:
+        return tuple(sorted(p.code for p in self.provinces.values() if p.home_of == power))
+
+    def supply_centres(self) -> tuple[str, ...]:
+        return tuple(sorted(p.code for p in self.provinces.values() if p.supply_centre))
+
+    def can_move(self, unit_type: str, location: str, destination: str) -> bool:
+        """One-step move without convoy; coasts matter for fleets."""
+        if unit_type == "A":
+            return self.province_of(destination) in self.army_moves.get(self.province_of(location), ())
+        return destination in self.fleet_moves.get(location, ())
+
+    def fleet_coasts_reachable(self, location: str, province: str) -> tuple[str, ...]:
+        """Coasts of a two-coast `province` a fleet at `location` can reach in one move."""
+        coasts = self.provinces[province].coasts or (province,)
+        return tuple(c for c in coasts if c in self.fleet_moves.get(location, ()))
+
+    def display_name(self, location: str) -> str:
+        province = self.provinces[self.province_of(location)]
+        if "/" in location:
+            coast = location.split("/", 1)[1]
+            return f"{province.name} ({_COAST_WORDS.get(coast, coast)})"
+        return province.name
+
+
+_COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
