@@ -1,0 +1,570 @@
+"""The catalogue of ruleset options: one row per option of MATRIX.md section 2 (2.1 to 2.11).
+
+This table is the only place that knows an option's allowed values and default; validation,
+defaults, snapshots and the option documentation (`describe_options`) are all driven by it, so
+adding an option is one row here plus one field on `Ruleset`.
+
+Values are kept as MATRIX spells them. A few value kinds exist beyond plain choices: counts that
+may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved press
+labels, per-kind vote rules). Every kind parses both the TOML spelling and the Python value, and
+dumps to something both TOML and JSON can hold, so a snapshot can be written back out as a file.
+
+Pure: standard library only, nothing done at import time beyond building the table.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+SECTIONS: dict[str, str] = {
+    "2.1": "Order submission & identification",
+    "2.2": "Sender & auth",
+    "2.3": "Order interpretation",
+    "2.4": "Order sets & versions",
+    "2.5": "Adjudication",
+    "2.6": "Retreats",
+    "2.7": "Adjustments & civil disorder",
+    "2.8": "Deadlines, reminders & NMR",
+    "2.9": "Press",
+    "2.10": "Votes & game end",
+    "2.11": "GM corrections",
+}
+
+# Reserved press labels name their holder with the engine's power names (as in MapInfo.powers).
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+LABEL_HOLDERS = ("gm", "players_and_eliminated", *POWERS)
+REMINDER_AUDIENCES = ("powers_without_set", "all_powers")
+VOTE_KINDS = ("concession", "draw", "end_game_any_terms", "rule_change", "deadline_change")
+
+
+# --- structured values ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One reminder per turn. `hours_before` the deadline, or None: sent with the report that
+    opens the turn (003 [11] "send provisional orders as soon as the adjudication arrives")."""
+
+    audience: str
+    hours_before: int | None
+
+
+@dataclass(frozen=True)
+class ReservedLabel:
+    """A press signature only `holder` may use (MATRIX 2.15): "gm", "players_and_eliminated"
+    (002 PRESS 2) or one power."""
+
+    label: str
+    holder: str
+
+
+@dataclass(frozen=True)
+class VoteKindRules:
+    """`vote.<kind>.*`: the effective vote of a missing vote and of a declared abstention."""
+
+    uncast: str
+    abstention: str
+    gm_must_agree: bool = False  # an option only for rule_change (000 IX(3)); False elsewhere
+
+
+@dataclass(frozen=True)
+class VoteRules:
+    concession: VoteKindRules
+    draw: VoteKindRules
+    end_game_any_terms: VoteKindRules
+    rule_change: VoteKindRules
+    deadline_change: VoteKindRules
+
+
+# --- value kinds ----------------------------------------------------------------------------
+
+
+def _shown(raw: object) -> str:
+    """A value as the TOML writer would see it, with its type, for error messages."""
+    names = {bool: "boolean", int: "integer", float: "float", str: "string", list: "array",
+             tuple: "array", dict: "table", type(None): "null"}
+    kind = names.get(type(raw), type(raw).__name__)
+    shown = str(raw).lower() if isinstance(raw, bool) else repr(raw)
+    return f"{kind} {shown}"
+
+
+def _is_int(raw: object) -> bool:
+    return isinstance(raw, int) and not isinstance(raw, bool)  # bool is an int subclass
+
+
+def did_you_mean(word: str, candidates: tuple[str, ...] | list[str]) -> str:
+    """'; did you mean 'x'?' for the closest candidate, or ''."""
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class Kind:
+    """How one option's value is spelled, checked and written back. `parse` raises ValueError
+    with a message that says what was expected."""
+
+    def parse(self, raw: object) -> Any:
+        raise NotImplementedError
+
+    def dump(self, value: Any) -> Any:
+        return value
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    values: tuple[str, ...]
+
+    def parse(self, raw: object) -> str:
+        if not isinstance(raw, str):
+            raise ValueError(f"expected a string ({', '.join(self.values)}); got {_shown(raw)}")
+        if raw not in self.values:
+            raise ValueError(f"{raw!r} is not allowed; allowed: {', '.join(self.values)}"
+                             + did_you_mean(raw, self.values))
+        return raw
+
+    def describe(self) -> str:
+        if len(self.values) == 1:  # MATRIX lists one value: the same in every document
+            return f"always {self.values[0]} (no alternative in any profile)"
+        return "one of " + ", ".join(self.values)
+
+
+@dataclass(frozen=True)
+class Flag(Kind):
+    allowed: tuple[bool, ...] = (True, False)
+
+    def parse(self, raw: object) -> bool:
+        if not isinstance(raw, bool):
+            raise ValueError(f"expected a boolean (true or false); got {_shown(raw)}")
+        if raw not in self.allowed:
+            raise ValueError(f"{str(raw).lower()} is not allowed; allowed: {self.describe()}")
+        return raw
+
+    def describe(self) -> str:
+        return " or ".join(str(b).lower() for b in self.allowed)
+
+
+@dataclass(frozen=True)
+class Count(Kind):
+    """A whole number; with `none_word`, that word (or None) means "no limit / not used"."""
+
+    minimum: int = 0
+    none_word: str | None = None
+
+    def parse(self, raw: object) -> int | None:
+        if self.none_word is not None and (raw is None or raw == self.none_word):
+            return None
+        if not _is_int(raw):
+            raise ValueError(f"expected {self.describe()}; got {_shown(raw)}")
+        if raw < self.minimum:
+            raise ValueError(f"{raw} is too small; expected {self.describe()}")
+        return raw
+
+    def dump(self, value: int | None) -> int | str:
+        return self.none_word if value is None else value
+
+    def describe(self) -> str:
+        text = f"an integer >= {self.minimum}"
+        return text + (f" or {self.none_word!r}" if self.none_word else "")
+
+
+def _items(raw: object, what: str) -> list[Any]:
+    if isinstance(raw, (list, tuple, set, frozenset)):
+        return list(raw)
+    raise ValueError(f"expected an array of {what}; got {_shown(raw)}")
+
+
+@dataclass(frozen=True)
+class Subset(Kind):
+    members: tuple[str, ...]
+
+    def parse(self, raw: object) -> frozenset[str]:
+        items = _items(raw, "strings")
+        wrong = [i for i in items if i not in self.members]
+        if wrong:
+            raise ValueError(f"{', '.join(map(repr, wrong))} not allowed; expected {self.describe()}")
+        return frozenset(items)
+
+    def dump(self, value: frozenset[str]) -> list[str]:
+        return [m for m in self.members if m in value]  # catalogue order, stable across runs
+
+    def describe(self) -> str:
+        return "a subset of {" + ", ".join(self.members) + "}"
+
+
+@dataclass(frozen=True)
+class Tokens(Kind):
+    def parse(self, raw: object) -> tuple[str, ...]:
+        items = _items(raw, "strings")
+        if not all(isinstance(i, str) and i.strip() and not any(c.isspace() for c in i) for i in items):
+            raise ValueError(f"expected {self.describe()}; got {_shown(raw)}")
+        return tuple(dict.fromkeys(items))
+
+    def dump(self, value: tuple[str, ...]) -> list[str]:
+        return list(value)
+
+    def describe(self) -> str:
+        return "an array of tokens (strings without spaces)"
+
+
+_GM_AFTER = re.compile(r"gm_after_([1-9][0-9]*)")
+
+
+@dataclass(frozen=True)
+class NmrLimit(Kind):
+    """`nmr_limit_to_cd`: N consecutive NMRs put the power in CD; "gm_after_N" only flags the GM
+    (001 V(2)); "none" never (002 ORDERS 0 makes each NMR a one-turn CD instead)."""
+
+    def parse(self, raw: object) -> int | str | None:
+        if raw is None or raw == "none":
+            return None
+        if (_is_int(raw) and raw >= 1) or (isinstance(raw, str) and _GM_AFTER.fullmatch(raw)):
+            return raw
+        raise ValueError(f"expected {self.describe()}; got {_shown(raw)}")
+
+    def dump(self, value: int | str | None) -> int | str:
+        return "none" if value is None else value
+
+    def describe(self) -> str:
+        return "an integer >= 1, 'gm_after_<n>' or 'none'"
+
+
+@dataclass(frozen=True)
+class DayChoices(Kind):
+    """`turn_length_vote`: the deadline lengths in days players choose from at the start."""
+
+    def parse(self, raw: object) -> tuple[int, ...] | None:
+        if raw is None or raw == "none":
+            return None
+        items = _items(raw, "integers")
+        if not items or not all(_is_int(i) and i >= 1 for i in items):
+            raise ValueError(f"expected {self.describe()}; got {_shown(raw)}")
+        return tuple(sorted(set(items)))
+
+    def dump(self, value: tuple[int, ...] | None) -> list[int] | str:
+        return "none" if value is None else list(value)
+
+    def describe(self) -> str:
+        return "'none' or a non-empty array of day counts"
+
+
+def _table(raw: object, keys: set[str], required: set[str]) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValueError(f"expected a table; got {_shown(raw)}")
+    unknown = set(raw) - keys
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}; fields: {', '.join(sorted(keys))}")
+    missing = required - set(raw)
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(sorted(missing))}")
+    return raw
+
+
+@dataclass(frozen=True)
+class Reminders(Kind):
+    def parse(self, raw: object) -> tuple[Reminder, ...]:
+        result = []
+        for n, item in enumerate(_items(raw, "tables"), 1):
+            try:
+                if isinstance(item, Reminder):
+                    item = self._dump_one(item)
+                entry = _table(item, {"audience", "hours_before", "with_report"}, {"audience"})
+                audience = Choice(REMINDER_AUDIENCES).parse(entry["audience"])
+                # Exactly one timing: a reminder is either clock-based or rides on the report.
+                if ("hours_before" in entry) == (entry.get("with_report") is True):
+                    raise ValueError("give either hours_before = N or with_report = true")
+                hours = Count(0).parse(entry["hours_before"]) if "hours_before" in entry else None
+                result.append(Reminder(audience, hours))
+            except ValueError as exc:
+                raise ValueError(f"reminder {n}: {exc}") from None
+        return tuple(result)
+
+    @staticmethod
+    def _dump_one(r: Reminder) -> dict[str, Any]:
+        when = {"with_report": True} if r.hours_before is None else {"hours_before": r.hours_before}
+        return {**when, "audience": r.audience}
+
+    def dump(self, value: tuple[Reminder, ...]) -> list[dict[str, Any]]:
+        return [self._dump_one(r) for r in value]
+
+    def describe(self) -> str:
+        return ("an array of tables {hours_before = N or with_report = true, audience = "
+                + " | ".join(REMINDER_AUDIENCES) + "}")
+
+
+@dataclass(frozen=True)
+class Labels(Kind):
+    def parse(self, raw: object) -> tuple[ReservedLabel, ...]:
+        result: list[ReservedLabel] = []
+        seen: set[str] = set()
+        for n, item in enumerate(_items(raw, "tables"), 1):
+            try:
+                if isinstance(item, ReservedLabel):
+                    item = {"label": item.label, "holder": item.holder}
+                entry = _table(item, {"label", "holder"}, {"label", "holder"})
+                label = entry["label"]
+                if not isinstance(label, str) or not label.strip():
+                    raise ValueError(f"label must be a non-empty string; got {_shown(label)}")
+                if label.casefold() in seen:  # press signatures are matched case-insensitively
+                    raise ValueError(f"label {label!r} is listed twice")
+                seen.add(label.casefold())
+                result.append(ReservedLabel(label, Choice(LABEL_HOLDERS).parse(entry["holder"])))
+            except ValueError as exc:
+                raise ValueError(f"label entry {n}: {exc}") from None
+        return tuple(result)
+
+    def dump(self, value: tuple[ReservedLabel, ...]) -> list[dict[str, str]]:
+        return [{"label": r.label, "holder": r.holder} for r in value]
+
+    def describe(self) -> str:
+        return "an array of tables {label = \"...\", holder = " + " | ".join(LABEL_HOLDERS) + "}"
+
+
+# --- the catalogue --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    section: str
+    kind: Kind
+    default: Any  # already parsed: the value `Ruleset` holds
+
+    def describe(self) -> str:
+        return f"{self.kind.describe()} (default: {_toml_text(self.kind.dump(self.default))})"
+
+
+def _toml_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_text(v)}" for k, v in value.items()) + " }"
+    return str(value)
+
+
+_rows: list[OptionSpec] = []
+
+
+def _opt(name: str, section: str, kind: Kind, default: Any) -> None:
+    _rows.append(OptionSpec(name, section, kind, kind.parse(default)))
+
+
+def _choice(*values: str) -> Choice:
+    return Choice(values)
+
+
+YES_NO_EXCLUDED = _choice("yes", "no", "excluded")
+BOOL = Flag()
+
+# 2.1 Order submission & identification
+_opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
+     ["game", "year", "season", "power"])
+_opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body")
+_opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default")
+_opt("nonconforming_subject_policy", "2.1",
+     _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply")
+_opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply")
+_opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any")
+_opt("confirm_each_set", "2.1", BOOL, True)
+_opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always")
+_opt("clarification_min_hours", "2.1", Count(0), 12)
+
+# 2.2 Sender & auth
+_opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback")
+_opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address")
+_opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret")
+_opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden")
+_opt("proxy_cancel_notifies_holder", "2.2", BOOL, False)
+_opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner")
+_opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden")
+
+# 2.3 Order interpretation
+_opt("interpretation_presumption", "2.3", _choice("literal", "complete_valid_set"), "literal")
+_opt("abbreviation_table", "2.3", _choice("standard", "email_rules_list", "scorpion_list"), "standard")
+_opt("abbreviation_policy", "2.3", _choice("table_only", "any_unambiguous"), "any_unambiguous")
+_opt("partial_names", "2.3", _choice("accept", "reject"), "accept")
+_opt("forbidden_abbreviations", "2.3", Tokens(), [])
+_opt("player_abbreviation_lists", "2.3", BOOL, False)
+_opt("unit_location_matching", "2.3", _choice("map_only", "own_units"), "map_only")
+_opt("typo_tolerance", "2.3", _choice("none", "unambiguous_only", "generous"), "unambiguous_only")
+_opt("valid_name_typos", "2.3", _choice("literal", "correct_if_illegal"), "literal")
+_opt("unit_type_omitted", "2.3", _choice("accept", "invalid"), "accept")
+_opt("unit_type_wrong", "2.3", _choice("ignore", "invalid"), "ignore")
+# invalid_for_supports: 003 [21] demands nationality for supports of foreign units only, while
+# convoys stay "silent -> accept"; MATRIX's two values cannot say that (see the TOML comment).
+_opt("nationality_omitted", "2.3", _choice("accept", "invalid", "invalid_for_supports"), "accept")
+_opt("nationality_wrong", "2.3", _choice("ignore", "invalid"), "ignore")
+_opt("coast_omitted_move", "2.3", _choice("accept_if_unique", "always_invalid"), "accept_if_unique")
+_opt("coast_wrong_destination", "2.3", _choice("redirect_if_unique", "invalid"), "invalid")
+_opt("coast_own_location", "2.3", _choice("ignore", "must_match_if_given"), "ignore")
+_opt("coast_support_omitted", "2.3", _choice("accept_always", "accept_if_unique", "always_invalid"),
+     "accept_always")
+_opt("coast_support_mismatch", "2.3", _choice("ignore", "accept_if_unique", "invalid"), "invalid")
+_opt("multiple_orders_same_unit", "2.3",
+     _choice("first", "last", "conflict_holds", "identical_ok_else_stand"), "conflict_holds")
+_opt("multiple_orders_skip_illegal", "2.3", BOOL, False)
+_opt("hold_plus_support", "2.3", _choice("support_wins", "by_multiple_order_rule"), "by_multiple_order_rule")
+_opt("impossible_move_treatment", "2.3", _choice("hold_supportable", "failed_move_unsupportable"),
+     "hold_supportable")
+# move_to_own_province is "derived: equals impossible_move_treatment": a property, not an option.
+_opt("convoy_possible_move_legal", "2.3", BOOL, True)
+_opt("nonsense_order_treatment", "2.3", _choice("hold", "ignore_line"), "hold")
+_opt("parenthetical_order", "2.3", _choice("use", "ignore"), "use")
+_opt("implied_orders", "2.3", _choice("none", "from_own_support", "from_own_support_and_convoy"), "none")
+_opt("combined_orders", "2.3", _choice("accept", "reject"), "accept")
+_opt("orders_for_missing_units", "2.3", _choice("void_and_report"), "void_and_report")
+_opt("conditional_movement_orders", "2.3", _choice("strip_condition", "void_line"), "void_line")
+_opt("contingent_minor_orders", "2.3", _choice("accepted", "rejected"), "accepted")
+_opt("conditional_adjustment_orders", "2.3", _choice("none", "objective_only"), "objective_only")
+
+# 2.4 Order sets & versions
+_opt("set_combination", "2.4", _choice("replace", "merge_per_unit", "replace_unless_marked_change"), "replace")
+_opt("set_ordering", "2.4", _choice("receipt_time", "version_then_receipt"), "receipt_time")
+_opt("default_set_status", "2.4", _choice("preliminary", "final"), "final")
+_opt("publish_overridden_orders", "2.4", BOOL, False)
+_opt("report_order_sequence", "2.4", _choice("canonical", "as_written"), "canonical")
+
+# 2.5 Adjudication (the engine implements only the defaults; see MATRIX 2.16, 2.17)
+_opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000")
+_opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes")
+_opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman")
+_opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent")
+_opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut")
+_opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat")
+_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored")
+_opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only")
+_opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed")
+
+# 2.6 Retreats
+_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband")
+_opt("illegal_retreat", "2.6", _choice("disband"), "disband")
+_opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first")
+_opt("hopeless_orders_exempt", "2.6", BOOL, True)
+_opt("nmr_counts_minor_turns", "2.6", BOOL, False)
+
+# 2.7 Adjustments & civil disorder
+_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard")
+# MATRIX's Default column is n/a for the next option (and for danivon_within_class and
+# stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
+# profile switching the parent option on gets a usable value.
+_opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn")
+_opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate")
+_opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down")
+_opt("multiple_builds_same_centre", "2.7", _choice("first_top_down", "first_bottom_up"), "first_top_down")
+_opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_inland_fleet_if_coast"),
+     "army_inland_fleet_if_coast")
+_opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build")
+_opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast")
+_opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build")
+_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive")
+_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000")
+_opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
+     "distance_then_alphabetical")
+_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names")
+_opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent")
+_opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True)
+_opt("record_cd_on_player", "2.7", BOOL, False)
+_opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal")
+_opt("cd_search_years", "2.7", Count(1, "none"), "none")
+
+# 2.8 Deadlines, reminders & NMR
+_opt("min_hours_movement", "2.8", Count(1), 48)
+_opt("min_hours_retreat", "2.8", Count(1), 24)
+_opt("min_hours_adjustment", "2.8", Count(1), 24)
+_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none")
+_opt("turn_length_vote", "2.8", DayChoices(), "none")
+_opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never")
+_opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline")
+_opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline")
+_opt("processing_grace_minutes", "2.8", Count(0), 0)
+_opt("time_basis", "2.8", _choice("receipt"), "receipt")
+_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never")
+_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}])
+_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides")
+_opt("delay_hours", "2.8", Count(1), 48)
+_opt("max_auto_delays", "2.8", Count(0), 1)
+_opt("nmr_movement", "2.8", _choice("hold"), "hold")
+_opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2)
+_opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none")
+_opt("nmr_replacement_after", "2.8", Count(1, "none"), "none")
+_opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal")
+
+# 2.9 Press
+_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"])
+_opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message")
+_opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section")
+_opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section")
+_opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never")
+_opt("press_reserved_labels", "2.9", Labels(),
+     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}])
+_opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only")
+_opt("press_from_non_players", "2.9", BOOL, False)
+_opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none")
+_opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold")
+_opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none")
+_opt("press_before_first_turn", "2.9", BOOL, True)
+_opt("report_empty_retreat_season", "2.9", BOOL, False)
+
+# 2.10 Votes & game end
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"])
+_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline")
+_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed")
+_opt("proposer_anonymous", "2.10", BOOL, True)
+_opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed")
+_opt("revised_votes", "2.10", _choice("allowed"), "allowed")
+_opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited")
+_opt("proposal_gm_veto", "2.10", BOOL, True)
+_opt("gm_may_propose", "2.10", BOOL, False)
+_opt("concession_beneficiary_votes_yes", "2.10", BOOL, True)
+_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail")
+_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset")
+_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres")
+_opt("cd_powers_vote", "2.10", BOOL, False)
+_opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False)
+_opt("amend_proposals_on_elimination", "2.10", BOOL, False)
+_opt("stalemate_years", "2.10", Count(1, "none"), "none")
+_opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "gm_may_impose_settlement"),
+     "gm_may_declare_dias_after_warning")
+_opt("solo_centres", "2.10", Count(1), 18)
+_opt("solo_check_after_spring", "2.10", BOOL, False)
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none")
+# Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
+# the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
+for _kind in VOTE_KINDS:
+    _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no")
+    _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no")
+    if _kind == "rule_change":  # 000 IX(3): the GM is an elector for rule changes
+        _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False)
+
+# 2.11 GM corrections
+_opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
+     "until_next_adjudication")
+_opt("season_replay", "2.11", _choice("never"), "never")
+_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides")
+_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players")
+_opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual")
+
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
+del _rows, _kind
+
+
+def suggest_option(name: str) -> str:
+    """'; did you mean ...?' for an unknown option name, or ''."""
+    return did_you_mean(name, tuple(OPTIONS) + ("name", "title", "extends"))
+
+
+def describe_options() -> str:
+    """The catalogue as a Markdown table (name, section, values, default), for the GM manual."""
+    lines = ["| Option | Section | Values | Default |", "|---|---|---|---|"]
+    for spec in OPTIONS.values():
+        default = _toml_text(spec.kind.dump(spec.default))
+        lines.append(f"| `{spec.name}` | {spec.section} | {spec.kind.describe()} | `{default}` |")
+    return "\n".join(lines)
