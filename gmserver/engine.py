@@ -117,7 +117,14 @@ def initial_state() -> EngineState:
 
 
 def state_from_position(position: Position) -> EngineState:
-    """An engine state for a DATC-style position (ENGINE.md: set the phase before the units)."""
+    """An engine state for a DATC-style position (ENGINE.md: set the phase before the units).
+
+    Raises ValueError if the engine would not hold the position as given: it silently drops
+    units it finds invalid (`F MUN`, unknown powers, two units in one province) and centres
+    that are not supply centres, so the placed position is compared with the requested one.
+    """
+    if position.phase_type == "A" and not position.centers:
+        raise ValueError("an adjustment-phase position needs 'centers'")
     with _ENGINE_LOCK:
         game = _new_game()
         game.clear_units()
@@ -129,16 +136,31 @@ def state_from_position(position: Position) -> EngineState:
                 game.set_units(power, units)
             if position.centers.get(power):
                 game.set_centers(power, list(position.centers[power]))
-        if position.phase_type == "A" and not position.centers:
-            raise ValueError("an adjustment-phase position needs 'centers'")
         if position.phase_type == "R":
             _set_hand_made_retreats(game, position)
-        return game.get_state()
+        state = game.get_state()
+    _check_placed(position, position_from_state(state))
+    return state
+
+
+def _check_placed(wanted: Position, placed: Position) -> None:
+    problems = []
+    for field in ("units", "dislodged", "centers"):
+        want, got = getattr(wanted, field), getattr(placed, field)
+        for power in sorted(set(want) | set(got)):
+            missing = sorted(set(want.get(power, ())) - set(got.get(power, ())))
+            if missing:
+                problems.append(f"{field} of {power} not accepted by the engine: {', '.join(missing)}")
+    if problems:
+        raise ValueError("; ".join(problems))
 
 
 def _set_hand_made_retreats(game, position: Position) -> None:
     """A hand-made retreat phase has no attacker on record: its options ignore the attacker's
-    origin unless the position lists them (ENGINE.md)."""
+    origin and any standoff unless the position lists them (ENGINE.md). Options come from the
+    map's adjacency (an army may retreat into a two-coast province: `engine.abut_list(...,
+    incl_no_coast=False)` misses that, e.g. A MAR -> SPA) minus occupied provinces."""
+    info = map_info()
     occupied = {unit_location(u).split("/")[0] for units in position.units.values() for u in units}
     for power_name, dislodged in position.dislodged.items():
         power = game.get_power(power_name)
@@ -147,12 +169,11 @@ def _set_hand_made_retreats(game, position: Position) -> None:
                 power.retreats[unit] = list(position.retreats[unit])
                 continue
             unit_type, location = unit.split(" ", 1)
-            options = [
-                dest for dest in game.map.abut_list(location, incl_no_coast=False)
-                if game.map.abuts(unit_type, location, "-", dest.upper())
-                and dest.upper().split("/")[0] not in occupied
-            ]
-            power.retreats[unit] = sorted({d.upper() for d in options})
+            if unit_type == "A":
+                moves = info.army_moves.get(location.split("/")[0], frozenset())
+            else:
+                moves = info.fleet_moves.get(location, frozenset())
+            power.retreats[unit] = sorted(dest for dest in moves if dest.split("/")[0] not in occupied)
 
 
 def position_from_state(state: Mapping[str, Any]) -> Position:
@@ -209,11 +230,13 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) ->
                 game.set_orders(power, list(power_orders))
         submitted = {p: list(o) for p, o in game.get_orders().items()}
         game.process()
+        if phase.endswith("M"):
+            _fix_convoy_dislodged_retreats(game)
         results = {str(unit): tuple(str(r) for r in rs if str(r)) for unit, rs in game.result_history[phase].items()}
         after_state = game.get_state()
         winners = tuple(sorted(game.outcome[1:])) if game.is_game_done and len(game.outcome) > 1 else ()
     after = position_from_state(after_state)
-    outcomes, engine_removals = _outcomes(before, submitted, results)
+    outcomes, engine_removals = _outcomes(before, after, submitted, results)
     return PhaseOutcome(
         phase=phase,
         before=before,
@@ -225,18 +248,60 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) ->
     )
 
 
+def _fix_convoy_dislodged_retreats(game) -> None:
+    """Correct the retreat options of units dislodged by a convoyed army (engine 1.1.2 bug).
+
+    `Game._move_results` allows a retreat to `where` if
+    `not combat.get(where) and where != attacker_site or moving_via_convoy(attacker)`; by
+    precedence the `or` wins, so a unit dislodged by a convoyed army may retreat to *every*
+    adjacent province, occupied or contested ones included (DATC 6.F.21: English F CLY got
+    EDI/LVP/NAO/NWG, all occupied). The intended rule is
+    `not combat.get(where) and (where != attacker_site or via_convoy)` (DATC 4.A.5).
+
+    Re-apply the missing half with the engine's own contest table (`game.combat`, still set after
+    `process()` of a movement phase): drop destinations where any unit stands or a standoff
+    happened. For every other dislodged unit this is a no-op. Units left without an option are
+    destroyed as the engine does (`popped`), and a retreat phase left empty is processed at once
+    so that the game stops where the engine would have stopped (it skips empty retreat phases).
+    """
+    if game.phase_type != "R":
+        return
+    combat = getattr(game, "combat", None) or {}
+    changed = False
+    for power in game.powers.values():
+        for unit, options in list(power.retreats.items()):
+            kept = [dest for dest in options if not combat.get(dest.upper()[:3])]
+            if kept == options:
+                continue
+            changed = True
+            if kept:
+                power.retreats[unit] = kept
+            else:
+                game.update_hash(power.name, unit_type=unit[0], loc=unit[2:], is_dislodged=True)
+                del power.retreats[unit]
+                game.popped.append(unit)
+    if changed and not any(power.retreats for power in game.powers.values()):
+        game.process()  # the empty retreat phase: nothing to order, the engine advances
+
+
 def _outcomes(
-    before: Position, submitted: Mapping[str, list[str]], results: Mapping[str, tuple[str, ...]]
+    before: Position,
+    after: Position,
+    submitted: Mapping[str, list[str]],
+    results: Mapping[str, tuple[str, ...]],
 ) -> tuple[tuple[OrderOutcome, ...], tuple[str, ...]]:
+    kind = before.phase_type
     outcomes: list[OrderOutcome] = []
     ordered_units: set[str] = set()
     for power in sorted(submitted):
         for order in submitted[power]:
-            unit = _order_unit(order, before.phase_type)
+            unit = _order_unit(order, kind)
             ordered_units.add(unit)
-            outcomes.append(OrderOutcome(power, order, results.get(unit, ())))
+            unit_results = results.get(unit, ())
+            if kind in "RA":
+                unit_results = _checked_against_board(power, order, unit, unit_results, before, after)
+            outcomes.append(OrderOutcome(power, order, unit_results))
     engine_removals: list[str] = []
-    kind = before.phase_type
     for power in sorted(before.units if kind != "R" else before.dislodged):
         units = before.units.get(power, ()) if kind == "M" else before.dislodged.get(power, ()) if kind == "R" else ()
         for unit in units:
@@ -244,12 +309,49 @@ def _outcomes(
                 default = f"{unit} H" if kind == "M" else f"{unit} D"
                 outcomes.append(OrderOutcome(power, default, results.get(unit, ()), defaulted=True))
     if kind == "A":
-        for power, units in before.units.items():
-            for unit in units:
-                if unit not in ordered_units and unit in results:
+        # Removals nobody ordered are read off the board: every unit that is gone without a
+        # removal order of its own. (The engine's results cannot tell: they are keyed by unit
+        # string, so a void "A BER B" beside a standing A BER looks like a result for A BER.)
+        removed_by_order = {
+            _order_unit(order, kind)
+            for orders in submitted.values()
+            for order in orders
+            if order.split()[-1] == "D"
+        }
+        for power in sorted(before.units):
+            remaining = set(after.units.get(power, ()))
+            for unit in before.units[power]:
+                if unit not in remaining and unit not in removed_by_order:
                     engine_removals.append(unit)
                     outcomes.append(OrderOutcome(power, f"{unit} D", (), defaulted=True))
     return tuple(outcomes), tuple(sorted(engine_removals))
+
+
+def _checked_against_board(
+    power: str, order: str, unit: str, unit_results: tuple[str, ...], before: Position, after: Position
+) -> tuple[str, ...]:
+    """Retreat and adjustment results, confirmed by the board after the phase.
+
+    In these phases the engine keys results by unit string and also files the results of orders
+    it rejected there: a duplicate "A PAR D" or "A MOS B", or a second retreat order for the same
+    unit, marks the unit `void` although its valid order was carried out (DATC 6.I.7, 6.J.2). What
+    happened on the board is authoritative: a build succeeded if the unit now stands where it did
+    not before, a removal or disband if the unit is gone, a retreat if the unit stands at the
+    destination.
+    """
+    words = order.split()
+    now = set(after.units.get(power, ()))
+    if words[-1] == "B":
+        done = unit in now and unit not in set(before.units.get(power, ()))
+    elif words[-1] == "D":
+        done = unit not in now or before.phase_type == "R"
+    elif len(words) == 4 and words[2] == "R":
+        done = f"{words[0]} {words[3]}" in now
+    else:  # not an order the engine accepts in these phases; keep what it said
+        return unit_results
+    if done:
+        return ()
+    return unit_results or ("void",)
 
 
 def _order_unit(order: str, kind: str) -> str:

@@ -42,7 +42,7 @@ def unit_province(unit: str) -> str:
 
 
 def _frozen(mapping: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]]:
-    return {key: tuple(value) for key, value in (mapping or {}).items() if value}
+    return {key: tuple(sorted(value)) for key, value in (mapping or {}).items() if value}
 
 
 @dataclass(frozen=True)
