@@ -1,0 +1,126 @@
+"""Mail bodies from templates, and outgoing messages built around them.
+
+`Composer.render` fills a template in `templates/` from a context (a `gmserver.reports` value or a
+mapping); `Composer.compose` wraps a body into an `EmailMessage` whose Message-ID is fixed when it
+is created, so the outbox can resend the very same message after a crash. `is_automated` says
+whether an incoming message must never be answered (RFC 3834).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email.policy
+import email.utils
+import textwrap
+from datetime import datetime, timezone
+from email.headerregistry import Address
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any, Literal, Mapping, Sequence
+
+import jinja2
+
+from gmserver.mail.automated import is_automated
+
+AutoSubmitted = Literal["auto-replied", "auto-generated"]
+
+
+class Composer:
+    """Renders the player templates and builds the messages the GM sends."""
+
+    def __init__(self, templates_dir: str | Path, *, gm_name: str, gm_address: str) -> None:
+        local, at, domain = gm_address.rpartition("@")
+        if not (local and at and domain):
+            raise ValueError(f"the GM address must look like name@domain, not {gm_address!r}")
+        self.gm_name = gm_name
+        self.gm_address = gm_address
+        self.domain = domain
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(templates_dir)),
+            undefined=jinja2.StrictUndefined,  # a missing variable is a bug, never a blank
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            autoescape=False,  # plain-text mail: nothing to escape
+        )
+        self.env.globals.update(gm_name=gm_name, gm_address=gm_address)
+        self.env.filters["fill"] = fill
+
+    def render(self, template_name: str, context: Any) -> str:
+        """The body for `context`: a dataclass (its fields become the template's variables) or a
+        mapping. Trailing spaces are removed from every line, so a template cannot leave any."""
+        if dataclasses.is_dataclass(context) and not isinstance(context, type):
+            variables = {f.name: getattr(context, f.name) for f in dataclasses.fields(context)}
+        elif isinstance(context, Mapping):
+            variables = dict(context)
+        else:
+            raise TypeError(f"a template context is a dataclass or a mapping, not {type(context).__name__}")
+        text = self.env.get_template(template_name).render(variables)
+        return "\n".join(line.rstrip() for line in text.split("\n"))
+
+    def compose(
+        self,
+        *,
+        to: str,
+        subject: str,
+        body: str,
+        in_reply_to: str | None = None,
+        references: Sequence[str] = (),
+        auto_submitted: AutoSubmitted,
+        message_id: str | None = None,
+        date: datetime | None = None,
+    ) -> EmailMessage:
+        """One outgoing message, UTF-8 text/plain.
+
+        `references` is the References list of the message replied to; `in_reply_to` (its
+        Message-ID) is appended to it, as RFC 5322 section 3.6.4 asks. `message_id` is given only
+        when rebuilding a message already on record; otherwise a new one is made in the domain of
+        the GM address.
+        """
+        message = EmailMessage(policy=email.policy.default)
+        message["From"] = Address(display_name=self.gm_name, addr_spec=self.gm_address)
+        message["To"] = to
+        message["Subject"] = subject
+        message["Date"] = email.utils.format_datetime(date or datetime.now(timezone.utc))
+        message["Message-ID"] = message_id or email.utils.make_msgid(domain=self.domain)
+        if in_reply_to:
+            message["In-Reply-To"] = in_reply_to
+        chain = [r for r in references if r]
+        if in_reply_to and in_reply_to not in chain:
+            chain.append(in_reply_to)
+        if chain:
+            message["References"] = " ".join(chain)
+        # RFC 3834: marks the message as automatic, so well-behaved responders stay silent.
+        message["Auto-Submitted"] = auto_submitted
+        message["X-Auto-Response-Suppress"] = "All"  # the same request in Microsoft's dialect
+        message.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
+        return message
+
+
+def fill(chunks: str | Sequence[str], width: int = 72, indent: str = "", sep: str = ", ") -> str:
+    """Join `chunks` with `sep` into lines of at most `width` characters, continuation lines
+    starting with `indent`. Lines break only between chunks, so "St Petersburg" or
+    "(A PAR - BUR)" never split; a chunk longer than `width` alone is wrapped at its spaces."""
+    if isinstance(chunks, str):
+        chunks = [chunks]
+    lines: list[str] = []
+    current = ""
+    tail = sep.rstrip()  # what ends a line broken after a chunk: "," for ", "
+    for chunk in (c for c in chunks if c):
+        candidate = f"{current}{sep}{chunk}" if current else chunk
+        if len(candidate) + len(tail) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current + tail)
+            current = chunk
+    if current:
+        lines.append(current)
+    wrapped = [
+        piece
+        for line in lines
+        for piece in (textwrap.wrap(line, width, break_on_hyphens=False) if len(line) > width else [line])
+    ]
+    return ("\n" + indent).join(wrapped)
+
+
+__all__ = ["Composer", "fill", "is_automated"]

@@ -1,0 +1,597 @@
+"""Reports built from real engine outcomes, and the mail bodies rendered from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from gmserver import engine, reports
+from gmserver.mail.compose import Composer
+from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.position import PhaseOutcome, Position
+
+DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def geo():
+    return engine.map_info()
+
+
+@pytest.fixture(scope="module")
+def composer():
+    return Composer(TEMPLATES_DIR, gm_name="Garry Lord", gm_address="gm@lepanto.example")
+
+
+def adjudicate(position: Position, orders) -> PhaseOutcome:
+    return engine.adjudicate(engine.state_from_position(position), orders)
+
+
+def report_for(outcome, geo, **kwargs):
+    kwargs.setdefault("next_deadline", DEADLINE)
+    return reports.build_turn_report(outcome, geography=geo, game_name="lepanto", **kwargs)
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space, so wrapped lines compare whole."""
+    return " ".join(text.split())
+
+
+def lines_of(report) -> dict[str, str]:
+    return {line.unit: line.line for power in report.orders for line in power.orders}
+
+
+def assert_well_formed(body: str) -> None:
+    assert body.endswith("\n") and not body.endswith("\n\n\n")
+    for line in body.split("\n"):
+        assert line == line.rstrip(), f"trailing whitespace: {line!r}"
+        assert len(line) < 78, f"line too long ({len(line)}): {line!r}"
+    assert "\n\n\n" not in body
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios: each one a real adjudication
+
+
+def spring_bounce() -> PhaseOutcome:
+    return engine.adjudicate(engine.initial_state(), {
+        "FRANCE": ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"],
+        "GERMANY": ["A MUN - BUR"],
+        "ENGLAND": ["F LON - NTH"],
+    })
+
+
+def dislodgement() -> PhaseOutcome:
+    # A BOH cuts Munich's support, so A BUR falls to A PAR with one support.
+    return adjudicate(
+        Position(
+            phase="S1901M",
+            units={"FRANCE": ("A PAR", "A MAR", "A BOH"), "GERMANY": ("A BUR", "A MUN")},
+            centers={"FRANCE": ("BRE", "MAR", "PAR"), "GERMANY": ("BER", "KIE", "MUN")},
+        ),
+        {
+            "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "A BOH - MUN"],
+            "GERMANY": ["A BUR H", "A MUN S A BUR"],
+        },
+    )
+
+
+def no_retreat_possible() -> PhaseOutcome:
+    return adjudicate(
+        Position(
+            phase="S1901M",
+            units={"FRANCE": ("A PAR", "A PIC", "A GAS"),
+                   "GERMANY": ("A BUR", "A MUN", "A RUH", "A BEL", "A MAR")},
+        ),
+        {
+            "FRANCE": ["A PAR - BUR", "A PIC S A PAR - BUR", "A GAS S A PAR - BUR"],
+            "GERMANY": ["A MUN H", "A RUH H", "A BEL H", "A MAR H"],
+        },
+    )
+
+
+def fall_with_centre_changes() -> PhaseOutcome:
+    return adjudicate(
+        Position(
+            phase="F1901M",
+            units={"FRANCE": ("A PAR", "A MAR", "F BRE", "A BUR"), "GERMANY": ("A MUN", "A RUH"),
+                   "ENGLAND": ("F NTH", "A YOR", "F EDI")},
+            centers={"FRANCE": ("PAR", "MAR", "BRE"), "GERMANY": ("MUN", "BER", "KIE", "BEL"),
+                     "ENGLAND": ("LON", "EDI", "LVP")},
+        ),
+        {
+            "FRANCE": ["A BUR - BEL", "A MAR - SPA", "F BRE - POR", "A PAR - PIC"],
+            "GERMANY": ["A RUH S A MUN - BUR", "A MUN - BUR"],
+            "ENGLAND": ["F NTH - HOL", "A YOR - LON", "F EDI - NWY"],
+        },
+    )
+
+
+def adjustments_with_engine_removal() -> PhaseOutcome:
+    # Germany owes two removals and orders one; the engine picks the other (F HOL).
+    # France builds one of two; "F MAR B" is void (Marseilles is occupied).
+    return adjudicate(
+        Position(
+            phase="W1901A",
+            units={"FRANCE": ("A BUR", "A MAR"), "GERMANY": ("A MUN", "A RUH", "A KIE", "F HOL"),
+                   "ENGLAND": ("F NTH", "A YOR", "F EDI")},
+            centers={"FRANCE": ("PAR", "MAR", "BRE", "SPA"), "GERMANY": ("MUN", "BER"),
+                     "ENGLAND": ("LON", "EDI", "LVP")},
+        ),
+        {"FRANCE": ["A PAR B", "F MAR B"], "GERMANY": ["A MUN D"]},
+    )
+
+
+def solo() -> PhaseOutcome:
+    centres = ("PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE",
+               "NWY", "LON", "LVP", "EDI", "TUN")
+    return adjudicate(
+        Position(phase="F1901M", units={"FRANCE": ("A PIE",), "ITALY": ("A ROM",)},
+                 centers={"FRANCE": centres, "ITALY": ("ROM", "NAP", "VEN")}),
+        {"FRANCE": ["A PIE - VEN"]},
+    )
+
+
+def void_support() -> PhaseOutcome:
+    return adjudicate(
+        Position(phase="S1901M", units={"FRANCE": ("A PAR", "A MAR"), "GERMANY": ("A MUN",)}),
+        {"FRANCE": ["A MAR S A PAR - BUR", "A PAR H"], "GERMANY": ["A MUN - BUR"]},
+    )
+
+
+SCENARIOS = {
+    "spring_bounce": spring_bounce,
+    "dislodgement": dislodgement,
+    "no_retreat_possible": no_retreat_possible,
+    "fall_with_centre_changes": fall_with_centre_changes,
+    "adjustments_with_engine_removal": adjustments_with_engine_removal,
+    "solo": solo,
+    "void_support": void_support,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn reports
+
+
+def test_spring_bounce_orders_results_and_canonical_order(geo, composer):
+    report = report_for(spring_bounce(), geo)
+
+    assert report.phase == "S1901M" and report.phase_name == "Spring 1901 Movement"
+    assert [p.power for p in report.orders] == sorted(p.power for p in report.orders)
+    assert len(report.orders) == 7
+    france = next(p for p in report.orders if p.power == "FRANCE")
+    assert [line.unit for line in france.orders] == ["F BRE", "A MAR", "A PAR"]  # by province
+    lines = lines_of(report)
+    assert lines["A PAR"] == "A Paris -> Burgundy (A PAR - BUR): succeeded"
+    assert lines["A MUN"] == "A Munich -> Burgundy (A MUN - BUR): bounced"
+    assert lines["F BRE"] == "F Brest -> Mid-Atlantic Ocean (F BRE - MAO): succeeded"
+    assert lines["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): succeeded"
+    assert lines["A VIE"] == "A Vienna holds (A VIE H): succeeded (no order received: holds)"
+    assert lines["F STP/SC"] == (
+        "F St Petersburg (south coast) holds (F STP/SC H): succeeded (no order received: holds)"
+    )
+    assert not report.centres_changed and not report.dislodged and not report.adjustments
+    assert len(report.unowned_centres) == 12
+    assert report.next_phase == "F1901M" and report.next_phase_name == "Fall 1901 Movement"
+    assert report.next_deadline is not None
+    assert report.next_deadline.local == "Saturday 28 November 2026, 18:00 UTC"
+    assert not report.game_over
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert body.startswith("lepanto: Spring 1901 Movement (S1901M), results\n")
+    assert "A Munich -> Burgundy (A MUN - BUR): bounced" in body
+    assert "NEXT: Fall 1901 Movement (F1901M)" in body
+    assert "Deadline: Saturday 28 November 2026, 18:00 UTC" in body
+    assert "SUPPLY CENTRES (no change)" in body
+    assert body.index("\nAustria\n") < body.index("\nEngland\n") < body.index("\nTurkey\n")
+    assert "Garry Lord, Game Master" in body
+
+
+def test_deadline_in_the_games_time_zone_and_utc(geo, composer):
+    report = report_for(spring_bounce(), geo, timezone="Europe/Paris")
+    body = composer.render(report.template, report)
+    assert "Deadline: Saturday 28 November 2026, 19:00 CET (Europe/Paris)\n" in body
+    assert "          Saturday 28 November 2026, 18:00 UTC\n" in body
+
+
+def test_dislodgement_cut_support_and_retreat_options(geo, composer):
+    outcome = dislodgement()
+    assert outcome.after.phase == "S1901R"
+    report = report_for(outcome, geo)
+
+    lines = lines_of(report)
+    assert lines["A BUR"] == "A Burgundy holds (A BUR H): dislodged"
+    assert lines["A MUN"] == "A Munich supports A Burgundy (A MUN S A BUR): cut"
+    assert lines["A BOH"] == "A Bohemia -> Munich (A BOH - MUN): bounced"
+    (unit,) = report.dislodged
+    assert (unit.power, unit.unit, unit.text, unit.disbanded) == ("GERMANY", "A BUR", "A Burgundy (BUR)", False)
+    assert unit.options == ("Belgium (BEL)", "Gascony (GAS)", "Picardy (PIC)", "Ruhr (RUH)")
+    assert report.next_phase_name == "Spring 1901 Retreats"
+    assert report.to_order == ("Germany",)
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "DISLODGED UNITS" in body
+    assert "Germany   A Burgundy (BUR) may retreat to Belgium (BEL), Gascony (GAS)," in body
+    assert "Orders are due from Germany." in body
+
+
+def test_retreat_phase_report_marks_the_default_disband(geo, composer):
+    retreat = engine.adjudicate(dislodgement().state_after, {})
+    report = report_for(retreat, geo)
+    assert lines_of(report) == {
+        "A BUR": "A Burgundy disbands (A BUR D): disbanded (no retreat order: disbanded)"
+    }
+    assert not report.dislodged
+    assert all("BUR" not in u for p in report.units for u in p.units if p.power == "GERMANY")
+
+    ordered = report_for(engine.adjudicate(dislodgement().state_after, {"GERMANY": ["A BUR R RUH"]}), geo)
+    assert lines_of(ordered) == {"A BUR": "A Burgundy retreats to Ruhr (A BUR R RUH): succeeded"}
+    assert "A Ruhr (RUH)" in next(p for p in ordered.units if p.power == "GERMANY").units
+
+
+def test_dislodged_unit_without_retreat_is_reported_disbanded(geo, composer):
+    outcome = no_retreat_possible()
+    assert outcome.after.phase == "F1901M"  # the engine skips the empty retreat phase
+    report = report_for(outcome, geo)
+    (unit,) = report.dislodged
+    assert unit.disbanded and unit.options == ()
+    body = composer.render(report.template, report)
+    assert "A Burgundy (BUR) could not retreat and is disbanded" in flat(body)
+
+
+def test_fall_turn_centre_changes_and_builds_due(geo, composer):
+    report = report_for(fall_with_centre_changes(), geo)
+
+    assert report.centres_changed
+    centres = {c.power: c for c in report.centres}
+    assert (centres["FRANCE"].count, centres["FRANCE"].gained) == (5, ("Belgium (BEL)", "Spain (SPA)"))
+    assert (centres["ENGLAND"].count, centres["ENGLAND"].gained) == (4, ("Holland (HOL)",))
+    assert (centres["GERMANY"].count, centres["GERMANY"].lost) == (3, ("Belgium (BEL)",))
+    assert "Belgium" in centres["FRANCE"].centres and "Belgium" not in report.unowned_centres
+    assert len(report.unowned_centres) == 22
+
+    adjustments = {a.power: a for a in report.adjustments}
+    assert adjustments["ENGLAND"].text == "1 build"
+    assert adjustments["ENGLAND"].build_sites == ("Liverpool (LVP)",)  # London is occupied
+    assert adjustments["GERMANY"].build_sites == ("Berlin (BER)", "Kiel (KIE)", "Munich (MUN)")
+    assert adjustments["FRANCE"].build_sites == ("Marseilles (MAR)", "Paris (PAR)")
+    assert report.next_phase_name == "Winter 1901 Adjustments"
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "gains Belgium (BEL), Spain (SPA)" in body
+    assert "loses Belgium (BEL)" in body
+    assert "ADJUSTMENTS DUE" in body
+    assert "England    4 centres,  3 units: 1 build" in body
+    assert "may build in Liverpool (LVP)" in body
+
+
+def test_adjustment_turn_with_engine_removals(geo, composer):
+    outcome = adjustments_with_engine_removal()
+    report = report_for(outcome, geo)
+
+    lines = lines_of(report)
+    assert lines["A PAR"] == "Build A Paris (A PAR B): built"
+    assert lines["A MUN"] == "A Munich disbands (A MUN D): removed"
+    assert lines["F HOL"] == "F Holland disbands (F HOL D): removed (no removal order: removed by the rules)"
+    assert report.engine_removals == ("Germany: F Holland (HOL)",)
+    assert report.unused_builds == ("France: 1 build not used",)
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "REMOVED BY THE RULES (no removal order received)\n\n  Germany: F Holland (HOL)\n" in body
+    assert "France: 1 build not used" in body
+
+
+def test_a_void_build_in_an_occupied_centre_is_not_reported_as_a_removal(geo):
+    # The engine keeps a `void` result under "A MAR" for the void "F MAR B"; whatever the
+    # adapter makes of it, the report must not show A MAR removed: it is still on the board.
+    outcome = adjustments_with_engine_removal()
+    report = report_for(outcome, geo)
+    assert "A MAR" not in lines_of(report)
+    assert all("Marseilles" not in line for line in report.engine_removals)
+    france = next(p for p in report.units if p.power == "FRANCE")
+    assert "A Marseilles (MAR)" in france.units
+
+
+def test_game_over_names_the_winner(geo, composer):
+    report = report_for(solo(), geo)
+    assert report.game_over and report.winners == ("France",)
+    assert report.next_phase is None and report.next_deadline is None
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "THE GAME IS OVER" in body and "France has won." in body
+    assert "NEXT:" not in body and "Deadline" not in body
+
+
+def test_void_support_is_reported_void(geo, composer):
+    report = report_for(void_support(), geo)
+    assert lines_of(report)["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): void"
+
+
+def test_no_deadline_yet(geo, composer):
+    report = report_for(spring_bounce(), geo, next_deadline=None)
+    assert report.next_deadline is None
+    assert "The deadline will be announced." in composer.render(report.template, report)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_order_and_its_result_appear_in_the_rendered_report(name, geo, composer):
+    outcome = SCENARIOS[name]()
+    report = report_for(outcome, geo, timezone="Australia/Sydney")
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    shown = {line.order: line for power in report.orders for line in power.orders}
+    still_there = {u for units in outcome.after.units.values() for u in units}
+    for order in outcome.orders:
+        if order.order not in shown:
+            # only a phantom removal of a unit still on the board may be left out
+            assert outcome.phase.endswith("A") and order.defaulted
+            assert " ".join(order.order.split()[:2]) in still_there
+            continue
+        line = shown[order.order]
+        for code in order.results:
+            assert reports.RESULT_WORDS[code] in line.result
+        assert flat(line.line) in flat(body)
+
+
+def test_results_in_words():
+    outcome = reports.OrderOutcome
+    assert reports.result_in_words(outcome("X", "A PAR - BUR", ("bounce", "dislodged")), "M") == "bounced, dislodged"
+    assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("no convoy",)), "M") == "no convoy"
+    assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("disrupted",)), "M") == "convoy disrupted"
+    assert reports.result_in_words(outcome("X", "A BUR R RUH", ("bounce",)), "R") == "bounced"
+    assert reports.result_in_words(outcome("X", "A BUR R RUH", ("disband",)), "R") == "disbanded"
+    assert reports.result_in_words(outcome("X", "A BUR D"), "R") == "disbanded"
+    assert reports.result_in_words(outcome("X", "WAIVE"), "A") == "waived"
+    assert reports.result_in_words(outcome("X", "A PAR B", ("void",)), "A") == "void"
+    assert reports.result_in_words(outcome("X", "A PAR H"), "M") == "succeeded"
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ("A PAR H", "A Paris holds"),
+        ("A PAR - BUR", "A Paris -> Burgundy"),
+        ("A LON - NWY VIA", "A London -> Norway by convoy"),
+        ("F MAO - SPA/NC", "F Mid-Atlantic Ocean -> Spain (north coast)"),
+        ("A MAR S A PAR - BUR", "A Marseilles supports A Paris -> Burgundy"),
+        ("A MAR S A PAR", "A Marseilles supports A Paris"),
+        ("A MAR S A PAR H", "A Marseilles supports A Paris"),
+        ("F NTH C A LON - NWY", "F North Sea convoys A London -> Norway"),
+        ("F STP/SC R BOT", "F St Petersburg (south coast) retreats to Gulf of Bothnia"),
+        ("A BUR D", "A Burgundy disbands"),
+        ("F STP/NC B", "Build F St Petersburg (north coast)"),
+        ("WAIVE", "Waive a build"),
+        ("A XYZ - PAR", "A XYZ -> Paris"),
+        ("A PAR", "A PAR"),
+        ("A PAR S", "A PAR S"),
+        ("GARBAGE IN HERE NOW", "GARBAGE IN HERE NOW"),
+    ],
+)
+def test_describe_order(order, words, geo):
+    assert reports.describe_order(order, geo) == words
+
+
+def test_places_and_units_with_codes(geo):
+    assert reports.place_with_code("GAS", geo) == "Gascony (GAS)"
+    assert reports.place_with_code("SPA/SC", geo) == "Spain (south coast, SPA/SC)"
+    assert reports.place_with_code("XYZ", geo) == "XYZ"
+    assert reports.unit_with_code("F STP/NC", geo) == "F St Petersburg (north coast, STP/NC)"
+    assert str(reports.name_order("A PAR - BUR", geo)) == "A Paris -> Burgundy (A PAR - BUR)"
+    assert str(reports.name_order("NONSENSE", geo)) == "NONSENSE"
+
+
+# ---------------------------------------------------------------------------------------------
+# Times
+
+
+@pytest.mark.parametrize(
+    ("moment", "zone", "local", "utc"),
+    [
+        (DEADLINE, "UTC", "Saturday 28 November 2026, 18:00 UTC", "Saturday 28 November 2026, 18:00 UTC"),
+        (DEADLINE, "Europe/Paris", "Saturday 28 November 2026, 19:00 CET (Europe/Paris)",
+         "Saturday 28 November 2026, 18:00 UTC"),
+        (DEADLINE, "Europe/London", "Saturday 28 November 2026, 18:00 GMT (Europe/London)",
+         "Saturday 28 November 2026, 18:00 UTC"),
+        (datetime(2026, 7, 4, 9, 5, tzinfo=timezone.utc), "Europe/London",
+         "Saturday 4 July 2026, 10:05 BST (Europe/London)", "Saturday 4 July 2026, 09:05 UTC"),
+        (DEADLINE, "Australia/Sydney", "Sunday 29 November 2026, 05:00 AEDT (Australia/Sydney)",
+         "Saturday 28 November 2026, 18:00 UTC"),
+        # the last day of summer time in the United States, after the change
+        (datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc), "America/New_York",
+         "Sunday 1 November 2026, 07:00 EST (America/New_York)", "Sunday 1 November 2026, 12:00 UTC"),
+        # an aware datetime in another zone is shown from the same instant
+        (datetime(2026, 11, 28, 19, 0, tzinfo=timezone(timedelta(hours=1))), "UTC",
+         "Saturday 28 November 2026, 18:00 UTC", "Saturday 28 November 2026, 18:00 UTC"),
+    ],
+)
+def test_format_time(moment, zone, local, utc):
+    when = reports.format_time(moment, zone)
+    assert (when.local, when.utc) == (local, utc)
+    assert when.at == moment and when.at.utcoffset() == timedelta(0)
+    assert str(when) == (local if local == utc else f"{local} = {utc}")
+
+
+def test_format_time_refuses_naive_datetimes():
+    with pytest.raises(ValueError, match="timezone-aware"):
+        reports.format_time(datetime(2026, 11, 28, 18, 0))
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (timedelta(days=2, hours=5, minutes=10), "2 days 5 hours"),
+        (timedelta(days=1), "1 day"),
+        (timedelta(hours=23, minutes=59, seconds=59), "23 hours 59 minutes"),
+        (timedelta(hours=1), "1 hour"),
+        (timedelta(minutes=1, seconds=30), "1 minute"),
+        (timedelta(seconds=30), "less than a minute"),
+        (timedelta(0), "none: the deadline has passed"),
+        (timedelta(minutes=-5), "none: the deadline has passed"),
+    ],
+)
+def test_format_duration(delta, text):
+    assert reports.format_duration(delta) == text
+
+
+# ---------------------------------------------------------------------------------------------
+# Confirmation, rejection, reminder
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Stands in for gmserver.rules.reading.LineReading (same fields)."""
+
+    line: int
+    text: str
+    status: str
+    order: str | None = None
+    rule: str | None = None
+    message: str | None = None
+
+
+READINGS = (
+    Reading(1, "Dear GM,", "ignored", message="not an order"),
+    Reading(2, "A Par - Bur  ", "accepted", "A PAR - BUR"),
+    Reading(3, "mar s par-bur", "corrected", "A MAR S A PAR - BUR", "000 IV(1)",
+            "unit type omitted: the unit in Marseilles is an army"),
+    Reading(4, "F Bre - Spa", "rejected", None, "000 IV(3)",
+            "F Brest cannot reach Spain: a fleet must name a coast and neither coast is in reach"),
+)
+
+
+def test_confirmation(geo, composer):
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=DEADLINE, readings=READINGS,
+        orders_on_file=["A PAR - BUR", "A MAR S A PAR - BUR"], version=2, geography=geo,
+        units=["A PAR", "A MAR", "F BRE"], timezone="America/New_York",
+        notes=["This set replaces version 1 completely.", ""],
+    )
+    assert confirmation.summary == "1 accepted, 1 corrected, 1 rejected, 1 ignored"
+    assert confirmation.version == "2" and confirmation.notes == ("This set replaces version 1 completely.",)
+    assert confirmation.problems
+    assert [str(o) for o in confirmation.orders] == [
+        "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR)",
+        "A Paris -> Burgundy (A PAR - BUR)",
+    ]
+    assert confirmation.unordered == ("F Brest (BRE)",)
+    assert confirmation.lines[1].text == "A Par - Bur"
+    assert confirmation.lines[2].explanation == "unit type omitted: the unit in Marseilles is an army [000 IV(1)]"
+    assert confirmation.lines[3].order is None
+
+    body = composer.render(confirmation.template, confirmation)
+    assert_well_formed(body)
+    assert body.startswith("lepanto: France orders for Spring 1901 Movement (S1901M)\n")
+    assert (
+        "Set version 2. Lines read: 1 accepted, 1 corrected, 1 rejected, 1 ignored.\n"
+        "This set replaces version 1 completely.\n"
+    ) in body
+    assert "  line 2: A Par - Bur\n    accepted: A Paris -> Burgundy (A PAR - BUR)\n" in body
+    assert "ignored: not an order" in body
+    assert "NOT USED: F Brest cannot reach Spain" in body
+    assert "[000 IV(3)]" in body and "[000 IV(1)]" in body
+    assert "ORDERS ON FILE FOR FRANCE (version 2)" in body
+    assert "  A Paris -> Burgundy (A PAR - BUR)\n" in body
+    assert "NO ORDER YET FOR\n\n  F Brest (BRE)\n" in body
+    assert "units without an order hold" in body
+    assert "Deadline: Saturday 28 November 2026, 13:00 EST (America/New_York)" in body
+
+
+def test_clean_confirmation_says_so(geo, composer):
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="GERMANY", phase="S1901R", deadline=None,
+        readings=[Reading(1, "A Bur - Ruh", "accepted", "A BUR R RUH")],
+        orders_on_file=["A BUR R RUH"], version="1.2", geography=geo, units=["A BUR"],
+    )
+    assert not confirmation.problems and confirmation.unordered == ()
+    body = composer.render(confirmation.template, confirmation)
+    assert_well_formed(body)
+    assert "Your orders were received.\nSet version 1.2. Lines read: 1 accepted.\n\n" in body
+    assert "A Burgundy retreats to Ruhr (A BUR R RUH)" in body
+    assert "Deadline" not in body and "NO ORDER YET" not in body
+
+
+def test_rejection(composer):
+    rejection = reports.build_rejection(
+        ["The subject does not name a game of this server.", ""],
+        "lepanto France S1901M",
+        original_subject="my   orders",
+        original_date="Sat, 28 Nov 2026 10:00:00 +0100",
+        game_name="lepanto",
+        rules=["Orders are accepted only from the address registered for your power."],
+    )
+    assert rejection.reasons == ("The subject does not name a game of this server.",)
+    assert rejection.original_subject == "my orders"
+    body = composer.render(rejection.template, rejection)
+    assert_well_formed(body)
+    assert body.startswith("Your message was not accepted for game lepanto.\n")
+    assert "  Subject: my orders\n  Date:    Sat, 28 Nov 2026 10:00:00 +0100\n" in body
+    assert "  - The subject does not name a game of this server.\n" in body
+    assert "\n        lepanto France S1901M\n" in body
+    assert "address registered for your power." in flat(body)
+
+
+def test_rejection_without_hints(composer):
+    rejection = reports.build_rejection([], None, original_subject="", original_date=DEADLINE)
+    assert rejection.original_subject == "(no subject)"
+    assert rejection.original_date == "Saturday 28 November 2026, 18:00 UTC"
+    body = composer.render(rejection.template, rejection)
+    assert_well_formed(body)
+    assert body.startswith("Your message was not accepted.\n")
+    assert "WHAT WOULD HAVE BEEN ACCEPTED" not in body
+    assert "the message could not be read as orders" in body
+
+
+def test_reminder_for_movement(geo, composer):
+    position = engine.position_from_state(engine.initial_state())
+    reminder = reports.build_reminder(
+        game_name="lepanto", power="RUSSIA", phase="S1901M", deadline=DEADLINE,
+        now=DEADLINE - timedelta(hours=23, minutes=59, seconds=30), expected_subject="lepanto Russia S1901M",
+        order_address="gm@lepanto.example", position=position, geography=geo, timezone="Europe/Moscow",
+    )
+    assert reminder.time_left == "23 hours 59 minutes"
+    assert reminder.needed == (
+        "A Moscow (MOS)", "F Sevastopol (SEV)", "F St Petersburg (south coast, STP/SC)", "A Warsaw (WAR)",
+    )
+    body = composer.render(reminder.template, reminder)
+    assert_well_formed(body)
+    assert "No orders for Russia have arrived yet." in body
+    assert "  Deadline:  Saturday 28 November 2026, 21:00 MSK (Europe/Moscow)\n" in body
+    assert "             Saturday 28 November 2026, 18:00 UTC\n" in body
+    assert "  Time left: 23 hours 59 minutes\n" in body
+    assert "Send a message to gm@lepanto.example with this subject line:" in body
+    assert "\n      lepanto Russia S1901M\n" in body
+    assert "If no orders arrive by the deadline, your units hold." in body
+
+
+def test_reminder_for_retreats_and_adjustments(geo, composer):
+    retreat = dislodgement().after
+    reminder = reports.build_reminder(
+        game_name="lepanto", power="GERMANY", phase=retreat.phase, deadline=DEADLINE, now=DEADLINE,
+        expected_subject="lepanto Germany S1901R", position=retreat, geography=geo,
+    )
+    assert reminder.needed == (
+        "A Burgundy (BUR): may retreat to Belgium (BEL), Gascony (GAS), Picardy (PIC), Ruhr (RUH)",
+    )
+    assert reminder.if_no_orders == "your dislodged units are disbanded"
+    body = composer.render(reminder.template, reminder)
+    assert_well_formed(body)
+    assert "Send a message with this subject line:" in body
+
+    winter = fall_with_centre_changes().after
+    reminder = reports.build_reminder(
+        game_name="lepanto", power="ENGLAND", phase=winter.phase, deadline=DEADLINE,
+        now=DEADLINE - timedelta(days=2, hours=1), expected_subject="lepanto England W1901A",
+        position=winter, geography=geo, if_no_orders="builds are waived",
+    )
+    assert reminder.needed == ("1 build",)
+    body = composer.render(reminder.template, reminder)
+    assert "TO ORDER\n\n  1 build\n" in body
+    assert "Time left: 2 days 1 hour" in body
+    assert "If no orders arrive by the deadline, builds are waived." in body
