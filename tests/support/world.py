@@ -1,0 +1,54 @@
+"""Building blocks for service-level tests: services on a real database, order mails, games."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+
+from gmserver import engine
+from gmserver.db.session import make_engine, make_session_factory, transaction
+from gmserver.mail.compose import Composer
+from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.services.context import Services
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+
+GM = "gm@gm.test"
+
+
+def services_for(database_url: str, gm_address: str = GM) -> Services:
+    sessions = make_session_factory(make_engine(database_url))
+    return Services(sessions=sessions, composer=Composer(TEMPLATES_DIR, gm_name="Test GM", gm_address=gm_address),
+                    geography=engine.map_info())
+
+
+def player_address(power: str) -> str:
+    return f"{power.lower()}@players.test"
+
+
+def new_game(services: Services, now: datetime, *, name: str = "lepanto", ruleset: str = "standard",
+             movement_hours: float = 48, reminder_hours: float = 24, position=None) -> int:
+    with transaction(services.sessions) as session:
+        game = create_game(session, GameSpec(
+            name=name, ruleset=load_ruleset(ruleset),
+            players=[PlayerSpec(p, player_address(p), f"{p.lower()}.backup@players.test") for p in POWERS],
+            movement=timedelta(hours=movement_hours), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            reminder=timedelta(hours=reminder_hours), position=position,
+        ), now)
+        return game.id
+
+
+def order_mail(sender: str, subject: str, body: str, *, message_id: str | None = None,
+               date: datetime | None = None, headers: dict[str, str] | None = None) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = GM
+    message["Subject"] = subject
+    message["Message-ID"] = message_id or make_msgid(domain="players.test")
+    if date is not None:
+        message["Date"] = format_datetime(date)
+    for key, value in (headers or {}).items():
+        message[key] = value
+    message.set_content(body)
+    return message.as_bytes()
