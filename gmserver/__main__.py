@@ -1,0 +1,5 @@
+import sys
+
+from gmserver.cli import main
+
+sys.exit(main())

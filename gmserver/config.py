@@ -1,0 +1,187 @@
+"""The daemon's configuration: one TOML file, secrets optionally from the environment.
+
+The file's path comes from `--config` or `GMSERVER_CONFIG`; `config/gmserver.example.toml`
+documents every key. Loading reports every problem at once, each with its key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+# Environment variables that override a key; secrets belong here rather than in the file.
+ENV_OVERRIDES = {
+    "GMSERVER_DATABASE_URL": ("database", "url"),
+    "GMSERVER_IMAP_PASSWORD": ("inbound", "imap", "password"),
+    "GMSERVER_SMTP_PASSWORD": ("outbound", "smtp", "password"),
+}
+
+
+class ConfigError(Exception):
+    """The configuration file is missing or wrong; the message lists every problem."""
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str = "127.0.0.1"
+    port: int = 143
+    tls: Literal["none", "ssl", "starttls"] = "starttls"
+    user: str = ""
+    password: str = ""
+    folder: str = "INBOX"
+    idle: bool = True
+    poll_seconds: int = 60
+    ca_file: str | None = None
+
+
+@dataclass(frozen=True)
+class ListenerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2525
+    protocol: Literal["smtp", "lmtp"] = "smtp"
+
+
+@dataclass(frozen=True)
+class SmtpRelayConfig:
+    host: str = "127.0.0.1"
+    port: int = 25
+    tls: Literal["none", "ssl", "starttls"] = "none"
+    user: str = ""
+    password: str = ""
+    ca_file: str | None = None
+    timeout: int = 30
+
+
+@dataclass(frozen=True)
+class Config:
+    database_url: str = "sqlite:///gmserver.db"
+    gm_address: str = "gm@localhost"
+    gm_name: str = "Diplomacy GM"
+    inbound_mode: Literal["imap", "smtp"] = "smtp"
+    imap: ImapConfig = field(default_factory=ImapConfig)
+    listener: ListenerConfig = field(default_factory=ListenerConfig)
+    outbound_mode: Literal["smtp", "maildir"] = "maildir"
+    smtp: SmtpRelayConfig = field(default_factory=SmtpRelayConfig)
+    maildir_path: str = "outbox-maildir"
+    outbox_max_attempts: int = 8
+    outbox_interval_seconds: int = 10
+    sweep_interval_seconds: int = 30
+    log_level: str = "INFO"
+
+    def with_changes(self, **changes: Any) -> "Config":
+        return replace(self, **changes)
+
+
+# (section path, key) -> (Config attribute or (sub-config attribute, field), accepted values/type)
+_CHOICES = {
+    ("inbound", "mode"): ("imap", "smtp"),
+    ("inbound", "imap", "tls"): ("none", "ssl", "starttls"),
+    ("inbound", "smtp", "protocol"): ("smtp", "lmtp"),
+    ("outbound", "mode"): ("smtp", "maildir"),
+    ("outbound", "smtp", "tls"): ("none", "ssl", "starttls"),
+}
+
+_LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
+    ("database",): {"url": ("database_url", str)},
+    ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str)},
+    ("inbound",): {"mode": ("inbound_mode", str)},
+    ("inbound", "imap"): {k: (k, t) for k, t in [
+        ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
+        ("folder", str), ("idle", bool), ("poll_seconds", int), ("ca_file", str)]},
+    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str)]},
+    ("outbound",): {"mode": ("outbound_mode", str), "max_attempts": ("outbox_max_attempts", int),
+                    "interval_seconds": ("outbox_interval_seconds", int)},
+    ("outbound", "smtp"): {k: (k, t) for k, t in [
+        ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
+        ("ca_file", str), ("timeout", int)]},
+    ("outbound", "maildir"): {"path": ("maildir_path", str)},
+    ("daemon",): {"sweep_interval_seconds": ("sweep_interval_seconds", int), "log_level": ("log_level", str)},
+}
+_TYPE_WORDS = {int: "an integer", str: "a string", bool: "true or false"}
+_SUB_CONFIGS = {("inbound", "imap"): "imap", ("inbound", "smtp"): "listener", ("outbound", "smtp"): "smtp"}
+
+
+def config_path_from(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path | None:
+    value = cli_value or environ.get("GMSERVER_CONFIG")
+    return Path(value) if value else None
+
+
+def load_config(path: Path | None, environ: Mapping[str, str] = os.environ) -> Config:
+    """Read `path` (None: defaults only), then apply the environment overrides."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"configuration file {path} not found") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    for variable, key_path in ENV_OVERRIDES.items():
+        if environ.get(variable):
+            section = data
+            for key in key_path[:-1]:
+                section = section.setdefault(key, {})
+            section[key_path[-1]] = environ[variable]
+    return _build(data, str(path) if path else "defaults")
+
+
+def _build(data: Mapping[str, Any], source: str) -> Config:
+    problems: list[str] = []
+    top: dict[str, Any] = {}
+    subs: dict[str, dict[str, Any]] = {name: {} for name in _SUB_CONFIGS.values()}
+
+    def walk(section: Mapping[str, Any], path: tuple[str, ...]) -> None:
+        known = _LAYOUT.get(path, {})
+        for key, value in section.items():
+            key_path = path + (key,)
+            dotted = ".".join(key_path)
+            if isinstance(value, dict):
+                if key_path in _LAYOUT:
+                    walk(value, key_path)
+                else:
+                    problems.append(f"unknown section [{dotted}]")
+                continue
+            if key not in known:
+                problems.append(f"unknown key {dotted}")
+                continue
+            attribute, expected = known[key]
+            if expected is int and isinstance(value, str) and value.isdigit():
+                value = int(value)
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                problems.append(f"{dotted} must be {_TYPE_WORDS[expected]}, not {value!r}")
+                continue
+            choices = _CHOICES.get(key_path)
+            if choices and value not in choices:
+                problems.append(f"{dotted} must be one of {', '.join(choices)}, not {value!r}")
+                continue
+            if path in _SUB_CONFIGS:
+                subs[_SUB_CONFIGS[path]][attribute] = value
+            else:
+                top[attribute] = value
+
+    walk(data, ())
+    if problems:
+        raise ConfigError(f"{source}: " + "; ".join(problems))
+    config = Config(
+        imap=ImapConfig(**subs["imap"]),
+        listener=ListenerConfig(**subs["listener"]),
+        smtp=SmtpRelayConfig(**subs["smtp"]),
+        **top,
+    )
+    _check(config, source)
+    return config
+
+
+def _check(config: Config, source: str) -> None:
+    problems = []
+    if "@" not in config.gm_address:
+        problems.append(f"gm.address must be an email address, not {config.gm_address!r}")
+    if config.inbound_mode == "imap" and not (config.imap.user and config.imap.host):
+        problems.append("inbound.mode is imap: inbound.imap.host and inbound.imap.user are required")
+    if config.outbound_mode == "smtp" and not config.smtp.host:
+        problems.append("outbound.mode is smtp: outbound.smtp.host is required")
+    if problems:
+        raise ConfigError(f"{source}: " + "; ".join(problems))

@@ -1,0 +1,179 @@
+"""The one place that builds and wires everything: database, mail in and out, the scheduler.
+
+The daemon is the `--once` loops on timers: inbound processing, the outbox, a sweep that
+adjudicates anything due and queues reminders, plus deadline jobs rebuilt from the database,
+and either an IMAP watcher thread (IDLE or polling) or the SMTP/LMTP listener.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from sqlalchemy import select
+
+from gmserver import engine
+from gmserver.config import Config
+from gmserver.db.models import Game
+from gmserver.db.session import make_engine, make_session_factory, transaction
+from gmserver.mail.compose import Composer
+from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError
+from gmserver.mail.listener import Listener
+from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
+from gmserver.paths import TEMPLATES_DIR
+from gmserver.scheduler import DeadlineJobs, GameTiming
+from gmserver.services import intake, outbox, turns
+from gmserver.services.context import Services
+from gmserver.services.polling import poll_once
+
+log = logging.getLogger(__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def build_services(config: Config) -> Services:
+    sessions = make_session_factory(make_engine(config.database_url))
+    composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
+    return Services(sessions=sessions, composer=composer, geography=engine.map_info())
+
+
+def build_transport(config: Config) -> Transport:
+    if config.outbound_mode == "smtp":
+        return SmtpTransport(config.smtp)
+    return MaildirTransport(config.maildir_path)
+
+
+def imap_settings(config: Config) -> ImapSettings:
+    c = config.imap
+    return ImapSettings(host=c.host, port=c.port, tls=c.tls, user=c.user, password=c.password, folder=c.folder,
+                        idle=c.idle, ca_file=c.ca_file, poll_seconds=c.poll_seconds)
+
+
+class Daemon:
+    def __init__(self, config: Config, *, services: Services | None = None, transport: Transport | None = None,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.config = config
+        self.clock = clock
+        self.services = services or build_services(config)
+        self.transport = transport or build_transport(config)
+        self.scheduler = BackgroundScheduler(timezone=timezone.utc,
+                                             executors={"default": ThreadPoolExecutor(4)},
+                                             job_defaults={"coalesce": True, "max_instances": 1})
+        self.deadlines = DeadlineJobs(self.scheduler, self._on_deadline, self._on_reminder)
+        self._stopping = threading.Event()
+        self._listener: Listener | None = None
+        self._imap_thread: threading.Thread | None = None
+        self._imap_mailbox: ImapMailbox | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        interval = max(self.config.sweep_interval_seconds, 1)
+        self.scheduler.add_job(self._process_inbound, "interval", seconds=interval, id="inbound",
+                               next_run_time=self.clock())
+        self.scheduler.add_job(self._deliver, "interval", seconds=max(self.config.outbox_interval_seconds, 1),
+                               id="outbox", next_run_time=self.clock())
+        self.scheduler.add_job(self._sweep, "interval", seconds=interval, id="sweep", next_run_time=self.clock())
+        self.scheduler.start()
+        self.resync()
+        if self.config.inbound_mode == "imap":
+            self._imap_thread = threading.Thread(target=self._watch_imap, name="imap", daemon=True)
+            self._imap_thread.start()
+        else:
+            listener = self.config.listener
+            self._listener = Listener(listener.host, listener.port, listener.protocol, self._store_from_listener,
+                                      accepted_recipients={self.config.gm_address})
+            self._listener.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.stop()
+        if self._imap_mailbox is not None:
+            self._imap_mailbox.interrupt()
+        if self._imap_thread is not None:
+            self._imap_thread.join(timeout=10)
+        self.scheduler.shutdown(wait=True)
+        log.info("stopped")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._stopping.wait(timeout)
+
+    # -- jobs --------------------------------------------------------------------------------
+
+    def kick(self, job_id: str) -> None:
+        """Run a periodic job now instead of at its next tick."""
+        if self.scheduler.running and not self._stopping.is_set():
+            job = self.scheduler.get_job(job_id)
+            if job is not None:
+                job.modify(next_run_time=self.clock())
+
+    def resync(self) -> None:
+        """Rebuild the deadline and reminder jobs from the games table."""
+        with transaction(self.services.sessions) as session:
+            timings = [
+                GameTiming(g.id, g.phase, g.deadline,
+                           g.deadline - timedelta(seconds=g.reminder_seconds)
+                           if g.deadline is not None and g.reminder_seconds else None)
+                for g in session.scalars(select(Game).where(Game.status == "active"))
+            ]
+        self.deadlines.sync(timings, self.clock())
+
+    def _store_from_listener(self, raw: bytes) -> None:
+        intake.store(self.services.sessions, raw, source=self.config.listener.protocol, now=self.clock())
+        self.kick("inbound")
+
+    def _process_inbound(self) -> None:
+        if intake.process_pending(self.services, self.clock()):
+            self.kick("outbox")
+
+    def _deliver(self) -> None:
+        outbox.deliver_due(self.services.sessions, self.transport, self.clock(),
+                           max_attempts=self.config.outbox_max_attempts)
+
+    def _sweep(self) -> None:
+        """Safety net and reminders: anything due is done even if a job was lost."""
+        done = turns.adjudicate_due(self.services, self.clock())
+        reminded = turns.queue_reminders(self.services, self.clock())
+        if done or reminded:
+            self.kick("outbox")
+        if done:
+            self.resync()
+
+    def _on_deadline(self, game_id: int, phase: str) -> None:
+        if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
+            self.kick("outbox")
+        self.resync()
+
+    def _on_reminder(self, game_id: int, phase: str) -> None:
+        if turns.queue_reminders(self.services, self.clock()):
+            self.kick("outbox")
+
+    # -- IMAP --------------------------------------------------------------------------------
+
+    def _watch_imap(self) -> None:
+        settings = imap_settings(self.config)
+        mailbox = self._imap_mailbox = ImapMailbox(settings)
+        failures = 0
+        while not self._stopping.is_set():
+            try:
+                report = poll_once(self.services, mailbox, self.clock)
+                if report.processed:
+                    self.kick("outbox")
+                failures = 0
+                mailbox.wait_for_mail(timeout=settings.poll_seconds)
+            except MailboxError as error:
+                failures += 1
+                delay = min(5 * 2 ** min(failures, 6), 300)
+                log.error("imap: %s; retrying in %d s", error, delay)
+                self._stopping.wait(delay)
+            except Exception:  # noqa: BLE001  keep watching; the error is logged for the GM
+                log.exception("imap watcher: unexpected error")
+                self._stopping.wait(10)
+        mailbox.close()

@@ -1,0 +1,38 @@
+"""Alembic, driven from code so that `gmserver db upgrade` needs no alembic.ini."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+
+from gmserver.paths import MIGRATIONS_DIR
+
+
+def alembic_config(database_url: str) -> AlembicConfig:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    return config
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    command.upgrade(alembic_config(database_url), revision)
+
+
+def current_revision(database_url: str) -> str | None:
+    from alembic.runtime.migration import MigrationContext  # noqa: PLC0415
+
+    from gmserver.db.session import make_engine  # noqa: PLC0415
+
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()
+
+
+def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory  # noqa: PLC0415
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()

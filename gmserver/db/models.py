@@ -1,0 +1,158 @@
+"""Tables. The database is the source of truth: the scheduler and every loop rebuild from it.
+
+Uniqueness constraints carry the exactly-once guarantees: an inbound message is stored once
+(`fingerprint`), a phase is adjudicated once (`phases` keyed by game and phase, plus the
+compare-and-set on `games.phase`), and each outgoing mail is queued once (`outbox.dedupe_key`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from datetime import timezone
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite stores no zone and returns naive
+    values; naive values going in are refused rather than guessed)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: gmserver stores aware UTC datetimes only")
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    ruleset_name: Mapped[str] = mapped_column(String(100))
+    # A snapshot: editing the profile file never changes a game in progress.
+    ruleset: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(20), default="active")  # active | finished
+    phase: Mapped[str] = mapped_column(String(20))
+    deadline: Mapped[datetime | None]
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    movement_seconds: Mapped[int]
+    retreat_seconds: Mapped[int]
+    adjustment_seconds: Mapped[int]
+    reminder_seconds: Mapped[int]  # 0: no reminders
+    created_at: Mapped[datetime]
+
+    players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(320), index=True)
+    fallback_address: Mapped[str | None] = mapped_column(String(320), index=True)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class PhaseRecord(Base):
+    """One row per phase the game has reached: its engine state and, once adjudicated, what
+    went in and what came out. The history a rollback or an archive query needs."""
+
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(20))
+    state: Mapped[dict[str, Any]]
+    deadline: Mapped[datetime | None]
+    opened_at: Mapped[datetime]
+    adjudicated_at: Mapped[datetime | None]
+    orders: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    results: Mapped[list[Any] | None] = mapped_column(JSON)
+
+
+class InboundMessage(Base):
+    __tablename__ = "inbound"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+    message_id: Mapped[str | None] = mapped_column(String(998))
+    source: Mapped[str] = mapped_column(String(20))  # imap | smtp | lmtp | cli
+    mailbox: Mapped[str | None] = mapped_column(String(200))
+    uidvalidity: Mapped[int | None] = mapped_column(Integer)
+    uid: Mapped[int | None] = mapped_column(Integer)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime]
+    # pending -> done | failed (parked for the GM, with the traceback in `error`)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    outcome: Mapped[str | None] = mapped_column(String(40))  # accepted | rejected | ignored ...
+    error: Mapped[str | None] = mapped_column(Text)
+    processed_at: Mapped[datetime | None]
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str | None] = mapped_column(String(20))
+
+    __table_args__ = (Index("ix_inbound_status", "status"),)
+
+
+class OrderSet(Base):
+    """Every version of every order set is kept; the highest version is the one on file."""
+
+    __tablename__ = "order_sets"
+    __table_args__ = (UniqueConstraint("game_id", "power", "phase", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    phase: Mapped[str] = mapped_column(String(20))
+    version: Mapped[int]
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    orders: Mapped[list[Any]]
+    lines: Mapped[list[Any]]
+    received_at: Mapped[datetime]
+
+
+class OutboxMessage(Base):
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Fixed at creation so that a resend after a crash is recognisably the same message.
+    message_id: Mapped[str] = mapped_column(String(998), unique=True)
+    # e.g. "report:12:S1901M:FRANCE": queuing the same mail twice is a constraint violation.
+    dedupe_key: Mapped[str] = mapped_column(String(300), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    sender: Mapped[str] = mapped_column(String(320))
+    recipient: Mapped[str] = mapped_column(String(320))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # pending -> sending (leased until lease_until) -> sent | failed
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime]
+    lease_until: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)

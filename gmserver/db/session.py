@@ -1,0 +1,50 @@
+"""Database engine and sessions, for SQLite (embedded default) and PostgreSQL (production)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def make_engine(url: str) -> Engine:
+    """An engine whose transactions are safe for several threads and daemons.
+
+    SQLite: every transaction starts with BEGIN IMMEDIATE, so writers queue on the database
+    lock (busy timeout) instead of failing when a read transaction tries to upgrade; WAL lets
+    readers proceed meanwhile. PostgreSQL: row locks (FOR UPDATE SKIP LOCKED) do the sharing.
+    """
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+            dbapi_connection.isolation_level = None  # let SQLAlchemy's BEGIN below be the only one
+            cursor = dbapi_connection.cursor()
+            if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection) -> None:  # type: ignore[no-untyped-def]
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return create_engine(url, pool_pre_ping=True)
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on any exception."""
+    with factory() as session, session.begin():
+        yield session

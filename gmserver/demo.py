@@ -1,0 +1,231 @@
+"""`gmserver demo`: the real daemon on the embedded defaults, with seven bots as players.
+
+The bots are ordinary mail clients: they read the game's state, pick random legal orders and
+mail them to the daemon's SMTP listener with a subject the house rules accept. Reports land in
+a local Maildir. Nothing here is special-cased in the daemon.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import signal
+import smtplib
+import threading
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from sqlalchemy import select
+
+from gmserver import engine
+from gmserver.config import load_config
+from gmserver.daemon import Daemon
+from gmserver.db.migrate import upgrade
+from gmserver.db.models import Game, PhaseRecord
+from gmserver.db.session import transaction
+from gmserver.rules.position import Position, describe_phase, unit_location
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.turns import latest_orders
+
+log = logging.getLogger("gmserver.demo")
+
+GM_ADDRESS = "gm@demo.gmserver.invalid"
+
+DEMO_CONFIG = """\
+# Written by `gmserver demo`: the embedded defaults, with short loop intervals.
+[database]
+url = "sqlite:///{db}"
+
+[gm]
+address = "{gm}"
+name = "Demo GM"
+
+[inbound]
+mode = "smtp"
+
+[inbound.smtp]
+host = "127.0.0.1"
+port = {port}
+
+[outbound]
+mode = "maildir"
+interval_seconds = 1
+
+[outbound.maildir]
+path = "{maildir}"
+
+[daemon]
+sweep_interval_seconds = 1
+"""
+
+
+def bot_address(power: str) -> str:
+    return f"{power.lower()}@bots.gmserver.invalid"
+
+
+def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str, homes: tuple[str, ...],
+               rng: random.Random) -> list[str]:
+    """Random legal orders for `power`, preferring moves so that the board changes."""
+    kind = position.phase_type
+    if kind == "M":
+        orders = []
+        for unit in position.units.get(power, ()):
+            options = legal.get(unit_location(unit), ())
+            moves = [o for o in options if " - " in o and " S " not in o and " C " not in o]
+            pool = moves if moves and rng.random() < 0.7 else options
+            if pool:
+                orders.append(rng.choice(pool))
+        return orders
+    if kind == "R":
+        return [rng.choice(legal[unit_location(u)]) for u in position.dislodged.get(power, ())
+                if legal.get(unit_location(u))]
+    if kind == "A":
+        due = position.adjustments.get(power, 0)
+        if due > 0:
+            sites = [loc for loc in legal if loc.split("/")[0] in homes
+                     and any(o.endswith(" B") for o in legal[loc])]
+            rng.shuffle(sites)
+            chosen: list[str] = []
+            for loc in sites:
+                if len(chosen) == due:
+                    break
+                if all(c.split()[1].split("/")[0] != loc.split("/")[0] for c in chosen):
+                    chosen.append(rng.choice([o for o in legal[loc] if o.endswith(" B")]))
+            return chosen
+        units = list(position.units.get(power, ()))
+        rng.shuffle(units)
+        return [f"{unit} D" for unit in units[: -due]]
+    return []
+
+
+class Bots(threading.Thread):
+    """Seven players who answer every new phase with an order email."""
+
+    def __init__(self, daemon: Daemon, game_id: int, port: int, seed: int = 1) -> None:
+        super().__init__(name="bots", daemon=True)
+        self._daemon = daemon
+        self._game_id = game_id
+        self._port = port
+        self._rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._last_phase: str | None = None
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        homes = {power: engine.map_info().home_centres(power) for power in POWERS}
+        while not self._stop.wait(0.5):
+            try:
+                self._tick(homes)
+            except Exception:  # noqa: BLE001  a bot's trouble must not end the demo
+                log.exception("bot trouble")
+
+    def _tick(self, homes: dict[str, tuple[str, ...]]) -> None:
+        with transaction(self._daemon.services.sessions) as session:
+            game = session.get(Game, self._game_id)
+            if game is None or game.status != "active":
+                return
+            record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                              PhaseRecord.phase == game.phase))
+            name, phase, state = game.name, game.phase, record.state
+            ordered = set(latest_orders(session, game.id, game.phase))
+        if phase == self._last_phase:
+            return
+        self._last_phase = phase
+        position = engine.position_from_state(state)
+        legal = engine.legal_orders(state)
+        owing = [p for p in position.powers_to_order() if p not in ordered]
+        for power in owing:
+            orders = bot_orders(position, legal, power, homes[power], self._rng)
+            self._mail(name, power, phase, orders)
+        if owing:
+            log.info("bots: %s mailed orders for %s", ", ".join(p.title() for p in owing), describe_phase(phase))
+
+    def _mail(self, game_name: str, power: str, phase: str, orders: list[str]) -> None:
+        message = EmailMessage()
+        message["From"] = f"{power.title()} Bot <{bot_address(power)}>"
+        message["To"] = GM_ADDRESS
+        message["Subject"] = format_subject(template="standard", game_name=game_name, power=power, phase=phase,
+                                            purpose="orders")
+        message["Message-ID"] = make_msgid(domain="bots.gmserver.invalid")
+        message.set_content("Hello GM,\n\n" + "\n".join(orders or ["WAIVE"]) + "\n\nCheers,\n" + power.title())
+        with smtplib.SMTP("127.0.0.1", self._port, timeout=10) as client:
+            client.send_message(message)
+
+
+def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, turns: int = 0) -> int:
+    directory.mkdir(parents=True, exist_ok=True)
+    config_file = directory / "gmserver.toml"
+    config_file.write_text(DEMO_CONFIG.format(db=(directory / "gmserver.db").resolve(), port=port,
+                                              maildir=(directory / "maildir").resolve(), gm=GM_ADDRESS))
+    config = load_config(config_file)
+    for noisy in ("gmserver.services.outbox", "gmserver.services.intake", "apscheduler"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    upgrade(config.database_url)
+    daemon = Daemon(config)
+    game_id, game_name = _demo_game(daemon, turn_seconds)
+    bots = Bots(daemon, game_id, port)
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    daemon.start()
+    bots.start()
+    print(f"demo: players mail the GM at smtp://127.0.0.1:{port}; everything the GM sends lands in the "
+          f"Maildir {directory / 'maildir'}.\n"
+          f"demo: from another terminal: gmserver --config {config_file} game show {game_name}\n"
+          f"demo: Ctrl-C stops it; run it again to carry on with the same game.", flush=True)
+    adjudicated = 0
+    seen_phase = None
+    try:
+        while not stop.wait(0.5):
+            with transaction(daemon.services.sessions) as session:
+                game = session.get(Game, game_id)
+                phase, status = game.phase, game.status
+                done = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                                 PhaseRecord.adjudicated_at.is_not(None))
+                                       .order_by(PhaseRecord.id)).all()
+                centres = engine.position_from_state(
+                    session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
+                                                                   PhaseRecord.phase == phase))).centers
+            if phase != seen_phase and seen_phase is not None:
+                adjudicated += 1
+                counts = ", ".join(f"{p.title()[:3]} {len(c)}" for p, c in sorted(centres.items()))
+                print(f"demo: {describe_phase(done[-1].phase)} adjudicated, reports mailed to the Maildir; "
+                      f"centres: {counts}; now {describe_phase(phase)}", flush=True)
+            seen_phase = phase
+            if status != "active" or (turns and adjudicated >= turns):
+                break
+    finally:
+        bots.stop()
+        daemon.stop()
+    print(f"demo: stopped after {adjudicated} adjudication(s); the game and its mail stay in {directory}")
+    return 0
+
+
+def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
+    now = datetime.now(timezone.utc)
+    with transaction(daemon.services.sessions) as session:
+        games = session.scalars(select(Game).where(Game.name.like("demo%")).order_by(Game.id)).all()
+        active = [g for g in games if g.status == "active"]
+        if active:
+            game = active[-1]
+            log.info("resuming %s at %s", game.name, describe_phase(game.phase))
+            if game.deadline is not None and game.deadline < now:
+                game.deadline = now + timedelta(seconds=turn_seconds)
+            return game.id, game.name
+        name = "demo" if not games else f"demo{len(games) + 1}"
+        short = timedelta(seconds=max(turn_seconds / 2, 3))
+        game = create_game(session, GameSpec(
+            name=name, ruleset=load_ruleset("standard"),
+            players=[PlayerSpec(power, bot_address(power)) for power in POWERS],
+            movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
+            reminder=timedelta(seconds=turn_seconds / 3),
+        ), now)
+        session.flush()
+        log.info("created game %s with seven bot players", name)
+        return game.id, name

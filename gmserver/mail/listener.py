@@ -1,0 +1,68 @@
+"""The built-in inbound path: an SMTP (or LMTP) listener that stores each message it accepts.
+
+The client gets its 250 only after the raw message is committed to the database; if storing
+fails it gets a 451 and tries again later, so nothing accepted is ever lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Callable
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+
+
+class StoringHandler:
+    """aiosmtpd handler: accepts mail for the GM's addresses and hands the raw bytes to `store`."""
+
+    def __init__(self, store: Callable[[bytes], None], accepted_recipients: set[str]) -> None:
+        self._store = store
+        self._recipients = {address.lower() for address in accepted_recipients}
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          rcpt_options: list[str]) -> str:
+        if self._recipients and address.lower() not in self._recipients:
+            return f"550 5.1.1 <{address}>: no such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        try:
+            # the database call blocks: keep it off the event loop
+            await asyncio.get_running_loop().run_in_executor(None, self._store, raw)
+        except Exception:  # noqa: BLE001  the client will retry; we must not claim to have it
+            log.exception("could not store a message from %s", envelope.mail_from)
+            return "451 4.3.0 could not store the message; please try again later"
+        return "250 2.0.0 message stored"
+
+
+class _LmtpController(Controller):
+    def factory(self) -> LMTP:
+        return LMTP(self.handler, **self.SMTP_kwargs)
+
+
+class Listener:
+    def __init__(self, host: str, port: int, protocol: str, store: Callable[[bytes], None],
+                 accepted_recipients: set[str]) -> None:
+        handler = StoringHandler(store, accepted_recipients)
+        controller_class = _LmtpController if protocol == "lmtp" else Controller
+        self._controller = controller_class(handler, hostname=host, port=port,
+                                            data_size_limit=MAX_MESSAGE_BYTES, ready_timeout=10)
+        self.host, self.port, self.protocol = host, port, protocol
+
+    def start(self) -> None:
+        self._controller.start()
+        log.info("listening for %s on %s:%d", self.protocol.upper(), self.host, self.port)
+
+    def stop(self) -> None:
+        self._controller.stop()

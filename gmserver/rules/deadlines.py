@@ -1,0 +1,44 @@
+"""Deadline arithmetic: pure, time passed in, tested by tables (DST included)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+from gmserver.rules.position import phase_type
+
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class TurnLengths:
+    movement: timedelta
+    retreat: timedelta
+    adjustment: timedelta
+
+    def for_phase(self, phase: str) -> timedelta | None:
+        return {"M": self.movement, "R": self.retreat, "A": self.adjustment}.get(phase_type(phase))
+
+
+def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: str = "UTC") -> datetime | None:
+    """The deadline of `phase`, opened at `opened_at` (aware). None when the game is over.
+
+    Whole-day lengths keep the local wall-clock time across a DST change, as a GM who sets
+    "48 hours, 18:00 each evening" expects; other lengths are exact durations.
+    """
+    length = lengths.for_phase(phase)
+    if length is None:
+        return None
+    if opened_at.tzinfo is None:
+        raise ValueError("opened_at must be timezone-aware")
+    if length % DAY:
+        return (opened_at + length).astimezone(timezone.utc)
+    local = opened_at.astimezone(ZoneInfo(zone))
+    wall = local.replace(tzinfo=None) + length
+    return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
+
+
+def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) -> bool:
+    """True in the window [deadline - before, deadline)."""
+    return deadline is not None and before > timedelta(0) and deadline - before <= now < deadline

@@ -1,0 +1,203 @@
+"""Who sent this message, for which game and power, and do the house rules accept it?
+
+Pure: the caller passes the parsed envelope, the games that could be meant and the time.
+Every refusal carries reasons a player can act on and, where one exists, a subject line that
+would have been accepted.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Mapping, Sequence
+
+from gmserver.mail.automated import is_automated
+from gmserver.rules.position import describe_phase
+from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.subject import SubjectReading, format_subject, read_subject
+
+
+@dataclass(frozen=True)
+class Envelope:
+    sender: str  # lower-cased address from From:
+    sender_display: str
+    subject: str
+    message_id: str | None
+    date: str | None
+    automated: bool
+    message: EmailMessage = field(compare=False, repr=False)
+
+
+def parse_envelope(raw: bytes) -> Envelope:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    display, address = email.utils.parseaddr(_header(message, "From"))
+    if not address:
+        display, address = email.utils.parseaddr(_header(message, "Reply-To"))
+    return Envelope(
+        sender=address.strip().lower(),
+        sender_display=display or address,
+        subject=" ".join(_header(message, "Subject").split()),
+        message_id=_header(message, "Message-ID").strip() or None,
+        date=_header(message, "Date") or None,
+        automated=is_automated(message),
+        message=message,
+    )
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    """A header as text; a malformed header becomes its raw value, never an exception."""
+    try:
+        value = message.get(name)
+        return str(value) if value is not None else ""
+    except Exception:  # noqa: BLE001  hostile headers must not stop intake
+        for key, raw in message.raw_items():
+            if key.lower() == name.lower():
+                return " ".join(str(raw).split())
+        return ""
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What intake needs to know about one active game."""
+
+    id: int
+    name: str
+    ruleset: Ruleset
+    phase: str
+    deadline: datetime | None
+    status: str
+    # power -> (primary address, fallback address or None), addresses lower-cased
+    players: Mapping[str, tuple[str, str | None]]
+
+    def powers_of(self, address: str) -> tuple[str, ...]:
+        """Powers this address may order for (000-004 share `sender_policy`, MATRIX 2.2)."""
+        allow_fallback = self.ruleset.sender_policy == "registered_with_fallback"
+        return tuple(sorted(
+            power for power, (primary, fallback) in self.players.items()
+            if address == primary or (allow_fallback and fallback and address == fallback)
+        ))
+
+
+@dataclass(frozen=True)
+class Accept:
+    game: GameView
+    power: str
+    phase: str
+    subject: SubjectReading
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reject:
+    reasons: tuple[str, ...]
+    expected_subject: str | None = None
+    game: GameView | None = None
+    power: str | None = None
+
+
+@dataclass(frozen=True)
+class Ignore:
+    reason: str
+
+
+Decision = Accept | Reject | Ignore
+
+
+def decide(envelope: Envelope, games: Sequence[GameView], now: datetime) -> Decision:
+    if envelope.automated:
+        # RFC 3834: automated mail is never answered, or two robots could talk forever.
+        return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
+    if not envelope.sender or "@" not in envelope.sender:
+        return Ignore("no usable sender address: nobody to answer")
+
+    readings = {game.id: _read(envelope.subject, game) for game in games}
+    named = [g for g in games if readings[g.id].names_game]
+    mine = [g for g in games if g.powers_of(envelope.sender)]
+
+    if len(named) > 1:
+        named = [g for g in named if g in mine] or named
+    if len(named) > 1:
+        return Reject((f"The subject could name more than one game ({', '.join(g.name for g in named)}).",))
+    if not named:
+        if len(mine) == 1:
+            game = mine[0]
+            power = game.powers_of(envelope.sender)[0]
+            return Reject(
+                (f"The subject line does not name your game, {game.name}.",),
+                expected_subject=_expected(game, power), game=game, power=power,
+            )
+        if mine:
+            return Reject((
+                "The subject line names none of your games "
+                f"({', '.join(g.name for g in mine)}).",
+            ), expected_subject=_expected(mine[0], mine[0].powers_of(envelope.sender)[0]))
+        return Reject((
+            f"This address ({envelope.sender}) is not registered as a player in any game run here, "
+            "and the subject names no game.",
+            "If you are a player, send from the address you registered with the GM.",
+        ))
+
+    game = named[0]
+    reading = readings[game.id]
+    powers = game.powers_of(envelope.sender)
+    if not powers:
+        return Reject((
+            f"This address ({envelope.sender}) is not registered for any power in {game.name}.",
+            "Orders are accepted only from a power's registered address"
+            + (" or its registered fallback address." if game.ruleset.sender_policy == "registered_with_fallback"
+               else "."),
+        ), game=game)
+    if reading.power and reading.power not in powers:
+        return Reject((
+            f"The subject names {reading.power.title()}, but {envelope.sender} is registered "
+            f"for {', '.join(p.title() for p in powers)} in {game.name}.",
+        ), expected_subject=_expected(game, powers[0]), game=game, power=powers[0])
+    power = reading.power or (powers[0] if len(powers) == 1 else None)
+    if power is None:
+        return Reject(("This address plays several powers here: the subject must name one.",),
+                      expected_subject=_expected(game, powers[0]), game=game)
+    if game.status != "active":
+        return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
+
+    if reading.wrong_turn:
+        # 000 II(2) b, 001 II(4), 003 [10]: season and year are part of the required data;
+        # `season_mismatch_policy` is reject_with_reply or hold_for_gm, answered alike for now.
+        reasons = reading.problems
+        if reading.is_reply_to_report:
+            reasons += ("It looks like a reply to a results report: please write a new message.",)
+        return Reject(reasons, expected_subject=_expected(game, power), game=game, power=power)
+    warnings: tuple[str, ...] = ()
+    if reading.problems:
+        if game.ruleset.nonconforming_subject_policy == "accept_with_warning":
+            # 002 (silent) and 003 [10] "should": accept, but tell the player what was missing.
+            warnings = reading.problems
+        else:
+            # reject_with_reply (000 II(2) c); hold_for_gm (001 II(4)) is answered the same way
+            # until the GM tools exist, so that nothing waits unseen.
+            return Reject(reading.problems, expected_subject=_expected(game, power), game=game, power=power)
+
+    if (game.ruleset.orders_accepted_until == "deadline" and game.deadline is not None
+            and now > game.deadline):
+        # 003 [10]: orders must reach the GM before the deadline.
+        return Reject((f"The deadline for {describe_phase(game.phase)} has passed.",), game=game, power=power)
+    return Accept(game=game, power=power, phase=game.phase, subject=reading, warnings=warnings)
+
+
+def _read(subject: str, game: GameView) -> SubjectReading:
+    return read_subject(
+        subject,
+        template=game.ruleset.subject_template,
+        game_name=game.name,
+        current_phase=game.phase,
+        required_fields=frozenset(game.ruleset.subject_required_fields),
+    )
+
+
+def _expected(game: GameView, power: str | None) -> str:
+    return format_subject(template=game.ruleset.subject_template, game_name=game.name, power=power,
+                          phase=game.phase, purpose="orders")

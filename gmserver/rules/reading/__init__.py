@@ -1,0 +1,23 @@
+"""The order reader: read orders the way a careful human GM does (MATRIX 2.1 to 2.4, 2.15).
+
+Pure: standard library and gmserver.rules only; no engine, no I/O.
+
+    read_orders(text, position=..., power=..., ruleset=..., geography=...) -> Reading
+    extract_order_text(message) -> str
+    reading_to_json(reading) -> dict
+    effective_orders(sets, ruleset) -> tuple[str, ...]
+"""
+
+from gmserver.rules.reading.message import extract_order_text
+from gmserver.rules.reading.model import LineReading, Reading
+from gmserver.rules.reading.reader import read_orders
+from gmserver.rules.reading.sets import (
+    StoredSet, combine_sets, effective_orders, ordered_sets, out_of_order_versions, version_marker,
+)
+from gmserver.rules.reading.output import confirmation_text, reading_to_json
+
+__all__ = [
+    "LineReading", "Reading", "StoredSet", "combine_sets", "confirmation_text", "effective_orders",
+    "extract_order_text", "ordered_sets", "out_of_order_versions", "read_orders", "reading_to_json",
+    "version_marker",
+]

@@ -1,0 +1,194 @@
+"""One message's verdicts -> one order per unit (MATRIX 2.3 multiple orders, 2.6, 2.7).
+
+Applies, per unit: identical orders collapse (003 [10 a], [P] everywhere); `hold_plus_support`
+(002 FORMAT 8); `multiple_orders_same_unit` (first, last, conflict_holds, A11
+identical_ok_else_stand); implied orders (002 FORMAT 9); in retreat phases
+`multiple_retreat_orders`; in adjustment phases `multiple_builds_same_centre` and
+`excess_adjustment_order`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gmserver.rules.position import unit_province
+from gmserver.rules.reading.interpret import Context, Verdict
+
+Numbered = tuple[int, Verdict]  # (index in the message's verdict list, verdict)
+
+
+def combine(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[str], set[str]]:
+    """(verdicts with the losers marked, the orders, units whose hold supports are void)."""
+    kind = ctx.board.position.phase_type
+    if kind == "A":
+        out, orders = _adjustments(verdicts, ctx)
+        return out, orders, set()
+    return _per_unit(verdicts, ctx, retreat=kind == "R")
+
+
+def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[list[Verdict], list[str], set[str]]:
+    out = list(verdicts)
+    by_unit: dict[str, list[int]] = {}
+    for index, verdict in enumerate(verdicts):
+        if verdict.unit is not None and verdict.order is not None:
+            by_unit.setdefault(verdict.unit, []).append(index)
+    chosen: dict[str, str] = {}
+    unsupportable: set[str] = set()
+    for unit, indexes in by_unit.items():
+        order, stand_unsupportable = (_retreat_choice if retreat else _movement_choice)(unit, indexes, out, ctx)
+        chosen[unit] = order
+        if stand_unsupportable:
+            unsupportable.add(unit)
+    if not retreat:
+        _implied(out, chosen, ctx)
+    if ctx.opt("report_order_sequence") == "as_written":
+        orders = list(chosen.values())  # dict order: first line that ordered each unit
+    else:
+        orders = sorted(chosen.values(), key=_sort_key)  # canonical (002 FORMAT 3)
+    return out, orders, {u for u in unsupportable if u in chosen}
+
+
+def _sort_key(order: str) -> tuple[str, str]:
+    words = order.split()
+    return (words[1].split("/")[0] if len(words) > 1 else "~", order)
+
+
+def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
+    verdict = out[index]
+    out[index] = replace(verdict, status="rejected", order=None, rule=rule,
+                         message=(f"Read as {verdict.order}; not used: {message}" if verdict.order else message))
+
+
+def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
+    if len(indexes) == 1:
+        return out[indexes[0]].order, out[indexes[0]].unsupportable
+    distinct: list[int] = []
+    for i in indexes:
+        if all(out[j].order != out[i].order for j in distinct):
+            distinct.append(i)
+        else:
+            _override(out, i, "003 [10 a]", f"the same order for {unit} was given earlier; identical orders count once.")
+    candidates = distinct
+    if ctx.opt("multiple_orders_skip_illegal"):
+        legal = [i for i in candidates if out[i].valid]
+        if legal:
+            for i in candidates:
+                if i not in legal:
+                    _override(out, i, "multiple_orders_skip_illegal",
+                              f"{unit} has a valid order elsewhere; this void one is skipped.")
+            candidates = legal
+    if ctx.opt("hold_plus_support") == "support_wins":
+        supports = [i for i in candidates if out[i].kind == "support" and out[i].valid]
+        holds = [i for i in candidates if out[i].kind == "hold" and out[i].valid and out[i].order.endswith(" H")]
+        if supports and holds:
+            rule = ctx.cite("hold_plus_support")
+            for i in holds:
+                _override(out, i, rule, f"{unit} is also ordered to support; hold plus support is a support.")
+            candidates = [i for i in candidates if i not in holds]
+    if len(candidates) == 1:
+        return out[candidates[0]].order, out[candidates[0]].unsupportable
+    policy = ctx.opt("multiple_orders_same_unit")
+    rule = ctx.cite("multiple_orders_same_unit")
+    if policy in ("first", "last"):
+        keep = candidates[0] if policy == "first" else candidates[-1]
+        where = "first" if policy == "first" else "last"
+        for i in candidates:
+            if i != keep:
+                _override(out, i, rule, f"{unit} has several orders; the {where} one is used ({out[keep].order}).")
+        return out[keep].order, out[keep].unsupportable
+    # conflict_holds (DATC 4.D.3) or identical_ok_else_stand (003 [10 a], A11): the unit stands
+    moving = any(out[i].moves for i in candidates)
+    stand_unsupportable = policy == "identical_ok_else_stand" and moving
+    tail = ("it stands and cannot receive support to hold." if stand_unsupportable
+            else "it holds and may receive support to hold.")
+    for i in candidates:
+        _override(out, i, rule, f"{unit} has different orders; {tail}")
+    return f"{unit} H", stand_unsupportable
+
+
+def _retreat_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
+    if len(indexes) == 1:
+        return out[indexes[0]].order, False
+    policy = ctx.opt("multiple_retreat_orders")
+    rule = ctx.cite("multiple_retreat_orders")
+    if policy == "priority_list":
+        legal = [i for i in indexes if out[i].valid]
+        keep = legal[0] if legal else indexes[0]
+    else:
+        keep = indexes[0] if policy == "first" else indexes[-1]
+    for i in indexes:
+        if i != keep and out[i].order != out[keep].order:
+            _override(out, i, rule, f"{unit} has several retreat orders; {out[keep].order} is used.")
+        elif i != keep:
+            _override(out, i, rule, "the same order was given on another line.")
+    return out[keep].order, False
+
+
+def _implied(out: list[Verdict], chosen: dict[str, str], ctx: Context) -> None:
+    """002 FORMAT 9: a support (or, as the GM chooses, a convoy) of the player's own unordered
+    unit implies that unit's move; an explicit order always wins."""
+    policy = ctx.opt("implied_orders")
+    if policy == "none":
+        return
+    rule = ctx.cite("implied_orders")
+    for index, verdict in enumerate(out):
+        if verdict.implied is None or verdict.status not in ("accepted", "corrected"):
+            continue
+        if verdict.kind == "convoy" and policy != "from_own_support_and_convoy":
+            continue
+        moved = " ".join(verdict.implied.split()[:2])
+        if moved in chosen or moved not in ctx.board.position.units.get(ctx.power, ()):
+            continue
+        chosen[moved] = verdict.implied
+        message = (verdict.message + " " if verdict.message else "") + f"Implied order: {verdict.implied}."
+        out[index] = replace(verdict, status="corrected", rule="; ".join(r for r in (verdict.rule, rule) if r),
+                             message=message)
+
+
+def _adjustments(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[str]]:
+    out = list(verdicts)
+    due = ctx.board.adjustment(ctx.power)
+    usable = [i for i, v in enumerate(out) if v.status in ("accepted", "corrected") and v.order]
+    bottom_up = ctx.opt("excess_adjustment_order") == "bottom_up"
+    orders: list[str] = []
+    if due > 0:
+        # multiple builds in one centre: the first top-down, or bottom-up (004 III(3))
+        order_of_sites = list(reversed(usable)) if ctx.opt("multiple_builds_same_centre") == "first_bottom_up" else usable
+        seen: dict[str, int] = {}
+        rule_site = ctx.cite("multiple_builds_same_centre")
+        dropped: set[int] = set()
+        for i in order_of_sites:
+            site = out[i].site
+            if site is None:
+                continue
+            if site in seen:
+                _override(out, i, rule_site, f"another build for {ctx.name(site)} is used ({out[seen[site]].order}).")
+                dropped.add(i)
+            else:
+                seen[site] = i
+        sequence = [i for i in usable if i not in dropped]
+        if bottom_up:
+            sequence.reverse()
+        rule = ctx.cite("excess_adjustment_order")
+        for count, i in enumerate(sequence):
+            if count < due:
+                orders.append(out[i].order)
+            else:
+                _override(out, i, rule, f"you have {due} build{'s' if due > 1 else ''}; the excess is not used.")
+    elif due < 0:
+        sequence = list(usable)
+        if bottom_up:
+            sequence.reverse()
+        rule = ctx.cite("excess_adjustment_order")
+        seen_units: set[str] = set()
+        for i in sequence:
+            if out[i].order in seen_units:
+                _override(out, i, rule, "the same removal was given on another line.")
+                continue
+            if len(seen_units) < -due:
+                seen_units.add(out[i].order)
+                orders.append(out[i].order)
+            else:
+                _override(out, i, rule, f"you have {-due} removal{'s' if due < -1 else ''}; the excess is not used.")
+    orders.sort(key=lambda o: (o == "WAIVE", _sort_key(o)))
+    return out, orders

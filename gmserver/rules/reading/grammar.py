@@ -1,0 +1,352 @@
+"""Order grammar: the tokens of one line -> zero or more `Parsed` orders, syntax only.
+
+Nothing here looks at the position. A `Parsed` order keeps what was written (unit type or not,
+nationality or not, each place as resolved by the name table) so that the interpretation policy
+can apply the profile's rules to omissions and mistakes. The grammar accepts the forms players
+use: engine notation, `A Par-Bur`, `army paris moves to burgundy`, `F ENG S GERMAN F NTH -> Bel`,
+`F NTH C A Lon - Bel`, `A Lon - Nwy via convoy`, `A Lon - NTH - Nwy` (route), `Build F StP/NC`,
+`Remove F Tri`, `F Tri disband`, `Waive`, several orders on one line, combined orders
+(002 FORMAT 10: `F MAO and A Gas S A Par - Bre`), parenthesised orders (002 FORMAT 6) and
+conditions (000 III(7): `A Par - Gas unless German A Mun - Bur, in which case A Par - Bur`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from gmserver.rules.reading.provinces import KEYWORDS, NameTable, Place, Policy, match_place
+
+HOLD = frozenset("H HOLD HOLDS HOLDING STAND STANDS STAY STAYS STANDING".split())
+MOVE = frozenset("- TO MOVE MOVES MOVING M GO GOES INTO ATTACK ATTACKS ENTER ENTERS ADVANCE ADVANCES "
+                 "MARCH MARCHES SAIL SAILS INVADE INVADES HEAD HEADS".split())
+SUPPORT = frozenset("S SUP SUPP SUPPORT SUPPORTS SUPPORTING SUPPORTED SA SH SUPORT SUPORTS".split())
+CONVOY = frozenset("C CONVOY CONVOYS CONVOYING CA CONV CONVOI".split())
+RETREAT = frozenset("R RETREAT RETREATS RETREATING".split())
+DISBAND = frozenset("D DISBAND DISBANDS DISBANDED REMOVE REMOVES REMOVED REMOVAL DESTROY DESTROYS "
+                    "DELETE".split())
+BUILD = frozenset("B BUILD BUILDS BUILT".split())
+WAIVE = frozenset("WAIVE WAIVES WAIVED WAIVER".split())
+ARMY = frozenset("A ARMY ARMIES ARMEE".split())
+FLEET = frozenset("F FLEET FLEETS FLOTTE".split())
+FILLERS = frozenset("THE MY OUR IN AT ON UNIT WILL SHALL SHOULD PLEASE TO FROM".split())
+CONDITION = frozenset("IF UNLESS OTHERWISE EXCEPT PROVIDED WHEN ELSE".split())
+POLITE = frozenset("PLEASE THANKS THANK YOU NOW ASAP".split())
+SEPARATORS = frozenset({",", ";", "AND", "&", "THEN", ":", "ALSO", "PLUS"})
+PREFIX_VERBS = BUILD | DISBAND | RETREAT | WAIVE | frozenset({"MOVE", "HOLD", "SUPPORT", "CONVOY"})
+
+Kind = str  # hold move support convoy retreat disband build waive nonsense
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    type: str | None  # "A" / "F" as written
+    power: str | None  # nationality as written
+    place: Place
+    strong: bool = True  # written with a unit type or an exact name (not a guess)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    kind: Kind | None  # None: a unit was named but no action followed (a combined order's head)
+    unit: UnitRef | None
+    dest: Place | None = None  # move, retreat; support-move and convoy destination
+    target: UnitRef | None = None  # supported or convoyed unit
+    via: bool = False
+    route: tuple[Place, ...] = ()
+    extra: tuple[str, ...] = ()  # words left over
+    error: str | None = None  # why the syntax is not an order
+    parenthetical: bool = False
+    combined: bool = False
+    conditional: str | None = None  # the condition dropped (000 III(7)), as written
+    count: int = 1  # "waive 2"
+
+    @property
+    def complete(self) -> bool:
+        return self.kind is not None and self.error is None
+
+
+@dataclass
+class _Cursor:
+    tokens: list[str]
+    table: NameTable
+    policy: Policy
+    powers: dict[str, str]
+    i: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def peek(self, k: int = 0) -> str | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def take(self) -> str:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def skip(self, words: frozenset[str]) -> None:
+        while self.peek() in words:
+            self.i += 1
+
+
+def _power_word(token: str | None, powers: dict[str, str]) -> str | None:
+    if token is None:
+        return None
+    return powers.get(token)
+
+
+def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
+    start = c.i
+    c.skip(frozenset({"THE", "MY", "OUR", "YOUR"}))
+    power = _power_word(c.peek(), c.powers)
+    if power is not None:
+        c.take()
+    kind: str | None = None
+    if c.peek() in ("A", "AN") and c.peek(1) in (ARMY | FLEET) - {"A", "F"}:
+        c.take()  # "build a fleet in Kiel": the article
+    if c.peek() in ARMY:
+        kind = "A"
+    elif c.peek() in FLEET:
+        kind = "F"
+    if kind is not None:
+        # "A" is also an article: only a unit type when a place follows
+        saved = c.i
+        c.take()
+        c.skip(frozenset({"IN", "AT", "OF", "FROM", "THE"}))
+        place, after = match_place(c.tokens, c.i, c.table, c.policy)
+        if place is None:
+            c.i = start
+            return None
+        c.i = after
+        return UnitRef(kind, power, place, strong=True)
+    c.skip(frozenset({"IN", "AT"}))
+    place, after = match_place(c.tokens, c.i, c.table, c.policy)
+    if place is None:
+        token = c.peek()
+        if token is not None and token.isalpha() and len(token) <= 3 and c.peek(1) == "-" \
+                and c.peek(2) is not None and match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is not None:
+            # "I-GRE" (002 FORMAT 7): a fragment for one of the player's units, resolved later
+            c.take()
+            return UnitRef(None, power, Place(token, (), None, "unknown"), strong=False)
+        c.i = start
+        return None
+    strong = place.exact or power is not None
+    if require_strong and not strong:
+        c.i = start
+        return None
+    c.i = after
+    return UnitRef(None, power, place, strong=strong)
+
+
+def _destination(c: _Cursor) -> Place | None:
+    c.skip(frozenset({"TO", "INTO", "THE", "IN", "ON", "-"}))
+    place, after = match_place(c.tokens, c.i, c.table, c.policy)
+    if place is None:
+        if c.peek() is not None and c.peek()[0].isalpha() and c.peek() not in KEYWORDS:
+            # an unknown name: keep the words up to the next keyword for the message
+            words = []
+            while c.peek() is not None and c.peek()[0].isalpha() and c.peek() not in KEYWORDS \
+                    and c.peek() not in CONDITION and len(words) < 4:
+                words.append(c.take())
+            return Place(" ".join(words), (), None, "unknown")
+        return None
+    c.i = after
+    return place
+
+
+def _move_tail(c: _Cursor) -> tuple[bool, tuple[Place, ...], Place | None]:
+    """After `X - Y`: a route `- Z - W` and `via convoy` / `by convoy` / `via NTH`."""
+    via = False
+    route: list[Place] = []
+    dest: Place | None = None
+    while c.peek() == "-":
+        saved = c.i
+        c.take()
+        place, after = match_place(c.tokens, c.i, c.table, c.policy)
+        if place is None:
+            c.i = saved
+            break
+        route.append(place)
+        c.i = after
+    if route:
+        dest = route.pop()
+        via = True
+    if c.peek() == "(" and c.peek(1) in ("VIA", "BY"):
+        c.take()
+    if c.peek() in ("VIA", "BY") or (c.peek() == "USING" and c.peek(1) in ("CONVOY", "A")):
+        c.take()
+        if c.peek() in ("CONVOY", "CONVOYS", "SEA", "C", "CONVOYED", "A"):
+            c.skip(frozenset({"A", "CONVOY", "CONVOYS", "SEA", "C", "CONVOYED"}))
+            via = True
+        else:
+            while True:
+                place, after = match_place(c.tokens, c.i, c.table, c.policy)
+                if place is None:
+                    break
+                route.append(place)
+                c.i = after
+                c.skip(frozenset({",", "AND", "&", "-"}))
+            via = True
+    elif c.peek() in ("CONVOYED", "CONVOY"):
+        c.take()
+        via = True
+    if c.peek() == ")":
+        c.take()
+    return via, tuple(route), dest
+
+
+def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
+    token = c.peek()
+    if verb in BUILD:
+        return Parsed("build", unit)
+    if verb in DISBAND:
+        return Parsed("disband", unit)
+    if verb in WAIVE:
+        return Parsed("waive", None)
+    if verb in RETREAT or (verb is None and token in RETREAT):
+        if verb is None:
+            c.take()
+        dest = _destination(c)
+        if dest is None:
+            return Parsed("retreat", unit, error="no destination given for the retreat")
+        return Parsed("retreat", unit, dest=dest)
+    if verb == "HOLD":
+        return Parsed("hold", unit)
+    if token is None:
+        if verb == "MOVE":
+            return Parsed("move", unit, error="no destination given for the move")
+        return Parsed(None, unit)
+    if token in HOLD:
+        c.take()
+        return Parsed("hold", unit)
+    if token in SUPPORT:
+        c.take()
+        c.skip(frozenset({"THE", "TO"}))
+        target = _unit_ref(c)
+        if target is None:
+            return Parsed("support", unit, error="the supported unit is not a unit I can read")
+        if c.peek() in HOLD:
+            c.take()
+            return Parsed("support", unit, target=target)
+        if c.peek() in MOVE:
+            c.take()
+            dest = _destination(c)
+            if dest is None:
+                return Parsed("support", unit, target=target, error="the supported move has no destination")
+            _move_tail(c)
+            return Parsed("support", unit, target=target, dest=dest)
+        return Parsed("support", unit, target=target)
+    if token in CONVOY:
+        c.take()
+        c.skip(frozenset({"THE"}))
+        target = _unit_ref(c)
+        if target is None:
+            return Parsed("convoy", unit, error="the convoyed army is not a unit I can read")
+        if c.peek() in MOVE:
+            c.take()
+            dest = _destination(c)
+            if dest is not None:
+                return Parsed("convoy", unit, target=target, dest=dest)
+        return Parsed("convoy", unit, target=target, error="a convoy order needs the army's destination")
+    if token in DISBAND:
+        c.take()
+        return Parsed("disband", unit)
+    if token in BUILD:
+        c.take()
+        return Parsed("build", unit)
+    if token in MOVE or verb == "MOVE":
+        if token in MOVE:
+            c.take()
+            if token in ("MOVE", "MOVES", "GO", "GOES", "HEAD", "HEADS") and c.peek() in ("TO", "INTO"):
+                c.take()
+        dest = _destination(c)
+        if dest is None:
+            return Parsed("move", unit, error="no destination given for the move")
+        via, route, chained = _move_tail(c)
+        if chained is not None:
+            route = (dest,) + route
+            dest = chained
+        return Parsed("move", unit, dest=dest, via=via, route=route)
+    return Parsed(None, unit)
+
+
+def _starts_order(c: _Cursor) -> bool:
+    token = c.peek()
+    if token is None:
+        return False
+    if token in PREFIX_VERBS - {"HOLD", "SUPPORT", "CONVOY"} or token in ARMY | FLEET:
+        return True
+    if _power_word(token, c.powers) and c.peek(1) in ARMY | FLEET:
+        return True
+    place, after = match_place(c.tokens, c.i, c.table, c.policy)
+    if place is not None and after < len(c.tokens):
+        nxt = c.tokens[after]
+        return nxt in HOLD | MOVE | SUPPORT | CONVOY | RETREAT | DISBAND | BUILD
+    return False
+
+
+def _one(c: _Cursor, inherited_verb: str | None) -> Parsed | None:
+    """One order at the cursor, or None when nothing order-like starts here."""
+    start = c.i
+    c.skip(frozenset({"PLEASE", "I", "ORDER", "ORDERS"}) if c.peek(1) not in MOVE else frozenset())
+    verb: str | None = None
+    if c.peek() in PREFIX_VERBS:
+        verb = c.take()
+        if verb in WAIVE or (verb in BUILD and c.peek() in ("NOTHING", "NONE")):
+            if verb in BUILD:
+                c.take()
+            count = 1
+            if c.peek() is not None and c.peek().isdigit() and 0 < int(c.peek().split(".")[0]) < 10:
+                count = int(c.take().split(".")[0])
+            c.skip(frozenset({"BUILD", "BUILDS", "ONE", "A", "THE"}))
+            return Parsed("waive", None, count=count)
+        c.skip(frozenset({"NEW", "THE", "MY", "AN"}))
+    elif inherited_verb is not None:
+        verb = inherited_verb
+    if verb is None and c.peek() == "NO" and c.peek(1) in BUILD:
+        c.i += 2
+        return Parsed("waive", None)
+    unit = _unit_ref(c)
+    if unit is None:
+        c.i = start
+        return None
+    parsed = _action(c, unit, verb)
+    if verb in BUILD and parsed.kind is None:
+        parsed = replace(parsed, kind="build")
+    return parsed
+
+
+def parse_segment(tokens: list[str], table: NameTable, policy: Policy, powers: dict[str, str]) -> list[Parsed]:
+    """Every order in a list of tokens; the last element may carry leftover words."""
+    c = _Cursor(tokens, table, policy, powers)
+    found: list[Parsed] = []
+    verb: str | None = None
+    while not c.at_end():
+        c.skip(SEPARATORS | frozenset({"-"}) if found else SEPARATORS)
+        if c.at_end():
+            break
+        if c.peek() in PREFIX_VERBS - {"HOLD", "SUPPORT", "CONVOY", "MOVE"}:
+            verb = c.peek()
+        elif not found:
+            verb = None
+        parsed = _one(c, verb if found else None)
+        if parsed is None:
+            break
+        found.append(parsed)
+        if c.at_end():
+            break
+        if c.peek() in SEPARATORS or _starts_order(c):
+            continue
+        break
+    leftover = tuple(c.tokens[c.i:])
+    if found and leftover:
+        found[-1] = replace(found[-1], extra=found[-1].extra + leftover)
+    return found
+
+
+def looks_like_order(tokens: list[str], table: NameTable, policy: Policy, powers: dict[str, str]) -> bool:
+    """Whether a line that did not parse was meant as an order (rejected) or is chatter (ignored)."""
+    c = _Cursor(tokens, table, policy, powers)
+    return _starts_order(c)

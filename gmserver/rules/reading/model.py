@@ -1,0 +1,43 @@
+"""The values the order reader produces.
+
+`LineReading` is the verdict on one line as the player wrote it; `Reading` is the whole message.
+Orders are canonical engine strings (`A PAR - BUR`, `F NTH C A LON - BEL`, `A LON - BEL VIA`,
+`F TRI R ALB`, `F STP/NC B`, `WAIVE`), so they go to the engine unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Status = Literal["accepted", "corrected", "rejected", "ignored"]
+SetStatus = Literal["preliminary", "final"]
+
+
+@dataclass(frozen=True)
+class LineReading:
+    line: int  # 1-based line number in the text given
+    text: str  # the line as written
+    status: Status
+    order: str | None  # canonical engine order the line became (None: it became nothing)
+    rule: str | None  # clause applied, e.g. "000 III(6)" or "DATC 4.B.1"
+    message: str | None  # for the player: what was corrected or rejected and why
+
+
+@dataclass(frozen=True)
+class Reading:
+    power: str
+    phase: str
+    orders: tuple[str, ...]  # engine orders to adjudicate for the power, one per unit ordered
+    lines: tuple[LineReading, ...]
+    # this message's own orders, before `set_combination` with the previous set
+    set_orders: tuple[str, ...] = ()
+    # units ordered to move (or to stand, A11) whose hold supports are void (000 III(5), 003 [10 a/b])
+    unsupportable: tuple[str, ...] = ()
+    set_status: SetStatus = "final"  # 2.4 default_set_status, or the word "Final"/"Preliminary"
+    version: str | None = None  # A14 marker found in the subject or the first line
+    is_change: bool = False  # A13: the set says it is a change to the previous one
+    notes: tuple[str, ...] = field(default=())  # set-level remarks for the confirmation
+
+    def accepted_lines(self) -> tuple[LineReading, ...]:
+        return tuple(r for r in self.lines if r.status in ("accepted", "corrected"))

@@ -1,0 +1,202 @@
+"""Ruleset options the reader uses, with the catalogue defaults, and the clause behind each value.
+
+The reader asks `option(ruleset, name)` rather than reading attributes directly so that a ruleset
+missing an option (an older snapshot, a custom profile) falls back to the MATRIX 2.x default.
+`clause(ruleset, name)` names the document clause that decides the option in the game's profile,
+for the confirmation ("000 III(6)"); options decided by a proposal cite their source ("DATC 4.D.3").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# MATRIX section 2, "Default" column (the `standard` profile).
+DEFAULTS: dict[str, Any] = {
+    # 2.3 interpretation
+    "interpretation_presumption": "literal",
+    "abbreviation_table": "standard",
+    "abbreviation_policy": "any_unambiguous",
+    "partial_names": "accept",
+    "forbidden_abbreviations": (),
+    "player_abbreviation_lists": False,
+    "unit_location_matching": "map_only",
+    "typo_tolerance": "unambiguous_only",
+    "valid_name_typos": "literal",
+    "unit_type_omitted": "accept",
+    "unit_type_wrong": "ignore",
+    "nationality_omitted": "accept",
+    "nationality_wrong": "ignore",
+    "coast_omitted_move": "accept_if_unique",
+    "coast_wrong_destination": "invalid",
+    "coast_own_location": "ignore",
+    "coast_support_omitted": "accept_always",
+    "coast_support_mismatch": "invalid",
+    "multiple_orders_same_unit": "conflict_holds",
+    "multiple_orders_skip_illegal": False,
+    "hold_plus_support": "by_multiple_order_rule",
+    "impossible_move_treatment": "hold_supportable",
+    "move_to_own_province": "hold_supportable",
+    "convoy_possible_move_legal": True,
+    "nonsense_order_treatment": "hold",
+    "parenthetical_order": "use",
+    "implied_orders": "none",
+    "combined_orders": "accept",
+    "orders_for_missing_units": "void_and_report",
+    "conditional_movement_orders": "void_line",
+    "contingent_minor_orders": "accepted",
+    "conditional_adjustment_orders": "objective_only",
+    # 2.4 sets
+    "report_order_sequence": "canonical",
+    "set_combination": "replace",
+    "set_ordering": "receipt_time",
+    "default_set_status": "final",
+    # 2.6 retreats
+    "multiple_retreat_orders": "first",
+    "illegal_retreat": "disband",
+    # 2.7 adjustments
+    "excess_adjustment_order": "top_down",
+    "multiple_builds_same_centre": "first_top_down",
+    "build_type_omitted": "army_inland_fleet_if_coast",
+    "fleet_build_inland": "no_build",
+    "army_build_with_coast": "ignore_coast",
+    "fleet_build_coast_omitted": "no_build",
+}
+
+PROFILES = ("mhr", "danivon", "email_rules", "scorpion", "gwm")
+
+# option -> clause per profile (MATRIX section 1 and 2); absent: the profile is silent.
+_CLAUSES: dict[str, dict[str, str]] = {
+    "interpretation_presumption": {"mhr": "000 III(1)", "danivon": "001 II(1)", "email_rules": "002 FORMAT 9, 10"},
+    "abbreviation_table": {"email_rules": "002 FORMAT 1", "scorpion": "003 [17]", "gwm": "004 I(1)"},
+    "abbreviation_policy": {"mhr": "000 III(2)", "danivon": "001 II(2)", "email_rules": "002 FORMAT 2",
+                            "scorpion": "003 [17]", "gwm": "004 I(1)"},
+    "partial_names": {"email_rules": "002 FORMAT 7", "gwm": "004 I(1)"},
+    "forbidden_abbreviations": {"scorpion": "003 [17]"},
+    "player_abbreviation_lists": {"gwm": "004 I(1)"},
+    "unit_location_matching": {"email_rules": "002 FORMAT 7"},
+    "typo_tolerance": {"mhr": "000 III(2)", "danivon": "001 II(2)", "email_rules": "002 FORMAT 5",
+                       "scorpion": "003 [17]"},
+    "valid_name_typos": {"mhr": "000 III(2)", "gwm": "004 I(1)"},
+    "unit_type_omitted": {"mhr": "000 IV(1)", "danivon": "001 III(3)", "email_rules": "002 FORMAT 7",
+                          "scorpion": "003 [15]", "gwm": "004 II(1)"},
+    "unit_type_wrong": {"mhr": "000 IV(1)", "danivon": "001 III(4)", "email_rules": "002 ORDERS 1",
+                        "scorpion": "003 [15]", "gwm": "004 II(1)"},
+    "nationality_omitted": {"mhr": "000 IV(2)", "danivon": "001 III(5)", "scorpion": "003 [21]",
+                            "gwm": "004 II(2)"},
+    "nationality_wrong": {"mhr": "000 IV(2)", "danivon": "001 III(6)", "gwm": "004 II(2)"},
+    "coast_omitted_move": {"mhr": "000 IV(3)", "danivon": "001 III(7)", "email_rules": "002 ORDERS 1",
+                           "scorpion": "003 [10 c]", "gwm": "004 II(3)b"},
+    "coast_wrong_destination": {"mhr": "000 IV(4)", "scorpion": "003 [10 c]", "gwm": "004 II(3)b"},
+    "coast_own_location": {"mhr": "000 IV(5)", "scorpion": "003 [10 c]", "gwm": "004 II(3)a"},
+    "coast_support_omitted": {"mhr": "000 IV(6)", "danivon": "001 III(8)", "email_rules": "002 ORDERS 1",
+                              "scorpion": "003 [10 c]", "gwm": "004 II(3)c"},
+    "coast_support_mismatch": {"mhr": "000 IV(7)", "danivon": "001 III(9)", "gwm": "004 II(3)c"},
+    "multiple_orders_same_unit": {"mhr": "000 III(6)", "danivon": "001 III(2)", "scorpion": "003 [10 a]",
+                                  "gwm": "004 I(5)"},
+    "hold_plus_support": {"email_rules": "002 FORMAT 8"},
+    "impossible_move_treatment": {"mhr": "000 III(5)", "danivon": "001 III(1)", "email_rules": "002 FORMAT 5",
+                                  "scorpion": "003 [10 b]", "gwm": "004 I(3)"},
+    "move_to_own_province": {"mhr": "000 III(5)", "danivon": "001 III(1)", "email_rules": "002 FORMAT 11",
+                             "scorpion": "003 [10 b]", "gwm": "004 I(3)"},
+    "convoy_possible_move_legal": {"mhr": "000 III(5)", "danivon": "001 III(1)", "gwm": "004 I(3)"},
+    "nonsense_order_treatment": {"mhr": "000 III(5)", "danivon": "001 III(1)", "email_rules": "002 FORMAT 5",
+                                 "scorpion": "003 [10 b]", "gwm": "004 I(3)"},
+    "parenthetical_order": {"email_rules": "002 FORMAT 6"},
+    "implied_orders": {"mhr": "000 III(3)", "email_rules": "002 FORMAT 9", "gwm": "004 I(2)"},
+    "combined_orders": {"email_rules": "002 FORMAT 10"},
+    "orders_for_missing_units": {"email_rules": "002 FORMAT 12"},
+    "conditional_movement_orders": {"mhr": "000 III(7)"},
+    "contingent_minor_orders": {"mhr": "000 II(5)", "danivon": "001 II(6)"},
+    "conditional_adjustment_orders": {"danivon": "001 III(10)", "scorpion": "003 [5 a]"},
+    "set_combination": {"mhr": "000 III(4)", "danivon": "001 II(7)", "email_rules": "002 ORDERS 2",
+                        "scorpion": "003 [10]"},
+    "set_ordering": {"mhr": "000 III(4)", "danivon": "001 II(7)", "email_rules": "002 ORDERS 2",
+                     "scorpion": "003 [10]"},
+    "default_set_status": {"mhr": "000 II(1)", "danivon": "001 II(3)"},
+    "multiple_retreat_orders": {"mhr": "000 III(6)", "danivon": "001 III(2)", "email_rules": "002 FORMAT 4",
+                                "scorpion": "003 [5]", "gwm": "004 I(5)"},
+    "illegal_retreat": {"scorpion": "003 [5]", "gwm": "004 I(4)"},
+    "excess_adjustment_order": {"mhr": "000 V(2)", "danivon": "001 III(10)", "email_rules": "002 FORMAT 4",
+                                "scorpion": "003 [10 d]", "gwm": "004 III(2)"},
+    "multiple_builds_same_centre": {"mhr": "000 V(3)", "danivon": "001 III(11)", "scorpion": "003 [10 d]",
+                                    "gwm": "004 III(3)"},
+    "build_type_omitted": {"mhr": "000 V(1)", "danivon": "001 III(3)", "scorpion": "003 [15]",
+                           "gwm": "004 III(1)"},
+    "fleet_build_inland": {"mhr": "000 V(5)", "email_rules": "002 Q&A 2", "gwm": "004 III(5)"},
+    "army_build_with_coast": {"gwm": "004 III(5)"},
+    "fleet_build_coast_omitted": {"email_rules": "002 ORDERS 1"},
+}
+
+# (option, value) -> the source of a proposed value, used when the profile is silent.
+_PROPOSALS: dict[tuple[str, str], str] = {
+    ("interpretation_presumption", "literal"): "DATC 4.E.2",
+    ("unit_type_omitted", "accept"): "DATC 4.C.1",
+    ("unit_type_wrong", "ignore"): "DATC 4.C.2",
+    ("nationality_omitted", "accept"): "DATC 4.C.5",
+    ("nationality_wrong", "ignore"): "DATC 4.C.6",
+    ("coast_omitted_move", "accept_if_unique"): "DATC 4.B.1",
+    ("coast_wrong_destination", "invalid"): "DATC 4.B.3",
+    ("coast_own_location", "ignore"): "DATC 4.B.5",
+    ("coast_support_omitted", "accept_always"): "DATC 4.B.4",
+    ("coast_support_mismatch", "invalid"): "DATC 4.B.4",
+    ("multiple_orders_same_unit", "conflict_holds"): "DATC 4.D.3",
+    ("impossible_move_treatment", "hold_supportable"): "DATC 4.E.1",
+    ("move_to_own_province", "hold_supportable"): "DATC 6.A.4",
+    ("convoy_possible_move_legal", "True"): "DATC 4.E.1",
+    ("implied_orders", "none"): "DATC 4.E.3",
+    ("set_combination", "replace"): "DATC 4.D.1",
+    ("excess_adjustment_order", "top_down"): "DATC 4.D.4",
+    ("multiple_builds_same_centre", "first_top_down"): "DATC 4.D.5",
+    ("build_type_omitted", "army_inland_fleet_if_coast"): "DATC 4.C.3",
+    ("fleet_build_inland", "no_build"): "DATC 4.C.4",
+    ("army_build_with_coast", "ignore_coast"): "DATC 4.B.6",
+    ("fleet_build_coast_omitted", "no_build"): "DATC 4.B.7",
+    ("abbreviation_policy", "any_unambiguous"): "RB2000",
+    ("orders_for_missing_units", "void_and_report"): "002 FORMAT 12",
+    ("typo_tolerance", "unambiguous_only"): "000 III(2)",
+    ("multiple_retreat_orders", "first"): "002 FORMAT 4",
+    ("illegal_retreat", "disband"): "004 I(4)",
+    ("contingent_minor_orders", "accepted"): "000 II(5)",
+    ("conditional_movement_orders", "void_line"): "practice",
+    ("nonsense_order_treatment", "hold"): "000 III(5)",
+    ("parenthetical_order", "use"): "002 FORMAT 6",
+    ("combined_orders", "accept"): "002 FORMAT 10",
+    ("unit_location_matching", "map_only"): "002 FORMAT 7",
+    ("coast_own_location", "must_match_if_given"): "003 [10 c]",
+}
+
+
+def option(ruleset: Any, name: str) -> Any:
+    """The ruleset's value for `name`, or the catalogue default."""
+    value = getattr(ruleset, name, None)
+    if value is None:
+        return DEFAULTS[name]
+    return value
+
+
+def profile_of(ruleset: Any) -> str | None:
+    for attribute in ("profile", "id", "name", "profile_id"):
+        value = getattr(ruleset, attribute, None)
+        if isinstance(value, str) and value in PROFILES + ("standard",):
+            return value
+    return None
+
+
+def clause(ruleset: Any, name: str) -> str:
+    """The clause deciding option `name` in the ruleset's profile, e.g. "000 III(6)"."""
+    profile = profile_of(ruleset)
+    cited = _CLAUSES.get(name, {})
+    value = option(ruleset, name)
+    if profile in cited and _profile_value_matches(ruleset, profile, name, value):
+        return cited[profile]
+    proposal = _PROPOSALS.get((name, str(value)))
+    if proposal:
+        return proposal
+    # a custom value: cite the first document that uses it, else the option itself
+    return f"{name} = {value}"
+
+
+def _profile_value_matches(ruleset: Any, profile: str, name: str, value: Any) -> bool:
+    # A GM override can change a value away from the document's; then the clause no longer applies.
+    overrides = getattr(ruleset, "overrides", None) or getattr(ruleset, "gm_overrides", None)
+    return not (isinstance(overrides, dict) and name in overrides)

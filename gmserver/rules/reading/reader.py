@@ -1,0 +1,358 @@
+"""`read_orders`: a message body -> a `Reading`, one verdict per line as the player wrote it.
+
+Per line: set markers (Final, Preliminary, version, change) and chatter are recognised; a
+condition is stripped or voids the line (`conditional_movement_orders`); a parenthesised order is
+used (`parenthetical_order`); the grammar finds the orders on the line (several, or combined);
+the interpretation policy checks each against the position. Then one order per unit is chosen
+(`combine`) and the set is combined with the one on file (`sets`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from gmserver.rules.geography import MapInfo
+from gmserver.rules.position import Position
+from gmserver.rules.reading.board import board_for
+from gmserver.rules.reading.combine import combine
+from gmserver.rules.reading.grammar import (
+    ARMY, CONDITION, FLEET, HOLD, MOVE, SUPPORT, CONVOY, POLITE, PREFIX_VERBS, Parsed, looks_like_order,
+    parse_segment,
+)
+from gmserver.rules.reading.interpret import Context, Verdict, read_order
+from gmserver.rules.reading.model import LineReading, Reading
+from gmserver.rules.reading.options import option
+from gmserver.rules.reading.provinces import Policy, table_for
+from gmserver.rules.reading.sets import (
+    StoredSet, combine_sets, is_change_marker, set_status_marker, version_marker,
+)
+from gmserver.rules.reading.text import tokens as tokenise
+
+MAX_LINES = 2000  # a message longer than this is read by its first lines; the rest is reported once
+
+_TABLE_IDS = {"standard": "standard", "email_rules_list": "email_rules_list", "scorpion_list": "scorpion_list"}
+_MARKER_WORDS = frozenset("FINAL PRELIMINARY PROVISIONAL PRELIM ORDERS ORDER SET VERSION V AS WRITTEN CHANGE "
+                          "CHANGES AMENDMENT".split())
+
+
+def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+                previous: Sequence[str] = (), subject: str = "",
+                player_abbreviations: Mapping[str, str] | None = None) -> Reading:
+    """Read a message body for `power` against `position` under `ruleset` (see the module doc).
+
+    `previous`: the orders on file for this power and phase (combined per `set_combination`);
+    `subject`: the message subject, for version and change markers; `player_abbreviations`:
+    the player's accepted list (004 I(1) ¶2), used when the ruleset allows such lists.
+    """
+    ctx = _context(position, power, ruleset, geography, player_abbreviations)
+    rows: list[tuple[int, str, Verdict]] = []
+    lines = text.splitlines()
+    for number, raw in enumerate(lines[:MAX_LINES], 1):
+        if not raw.strip():
+            continue
+        for verdict in _read_line(raw, ctx):
+            rows.append((number, raw, verdict))
+    if len(lines) > MAX_LINES:
+        rest = sum(1 for line in lines[MAX_LINES:] if line.strip())
+        if rest:
+            rows.append((MAX_LINES + 1, lines[MAX_LINES], Verdict(
+                "ignored", None, None, "hold", None,
+                f"The message is too long: {rest} more non-empty lines after line {MAX_LINES} were not read.")))
+    verdicts, own_orders, unsupportable = combine([v for _, _, v in rows], ctx)
+    readings = tuple(
+        LineReading(number, raw.rstrip("\r\n"), v.status, v.order, v.rule, v.message)
+        for (number, raw, _), v in zip(rows, verdicts)
+    )
+    head = subject + "\n" + _first_line(lines)
+    marked_status = set_status_marker(subject) or _status_from_lines(lines)
+    stored = StoredSet(tuple(own_orders), 0, version_marker(head), is_change_marker(head), marked_status)
+    notes: list[str] = []
+    if previous:
+        orders, how = combine_sets(tuple(previous), stored, ruleset)
+        notes.append(f"This set {how}.")
+    else:
+        orders = tuple(own_orders)
+    return Reading(
+        power=power,
+        phase=position.phase,
+        orders=tuple(orders),
+        lines=readings,
+        set_orders=tuple(own_orders),
+        unsupportable=tuple(sorted(unsupportable)),
+        set_status=marked_status or option(ruleset, "default_set_status"),
+        version=stored.version,
+        is_change=stored.is_change,
+        notes=tuple(notes),
+    )
+
+
+def _first_line(lines: Sequence[str]) -> str:
+    for line in lines:
+        if line.strip():
+            return line
+    return ""
+
+
+def _status_from_lines(lines: Sequence[str]) -> str | None:
+    for line in lines:
+        words = line.strip().split()
+        if 0 < len(words) <= 4:
+            marked = set_status_marker(line)
+            if marked:
+                return marked
+    return None
+
+
+_CONTEXTS: dict[tuple, tuple[Position, MapInfo, Any, Context]] = {}
+
+
+def _context(position: Position, power: str, ruleset: Any, geography: MapInfo,
+             player_abbreviations: Mapping[str, str] | None) -> Context:
+    key = (id(position), id(geography), id(ruleset), power,
+           tuple(sorted((player_abbreviations or {}).items())))
+    cached = _CONTEXTS.get(key)
+    if cached and cached[0] is position and cached[1] is geography and cached[2] is ruleset:
+        return cached[3]
+    table_id = _TABLE_IDS.get(option(ruleset, "abbreviation_table"), "standard")
+    forbidden = tuple(option(ruleset, "forbidden_abbreviations") or ())
+    table = table_for(geography, table_id, forbidden)
+    player_list: tuple[tuple[str, str], ...] = ()
+    if player_abbreviations and option(ruleset, "player_abbreviation_lists"):
+        player_list = tuple((" ".join(k.upper().split()), v.upper()) for k, v in player_abbreviations.items())
+    policy = Policy(
+        abbreviation_policy=option(ruleset, "abbreviation_policy"),
+        partial_names=option(ruleset, "partial_names"),
+        typo_tolerance=option(ruleset, "typo_tolerance"),
+        player_list=player_list,
+    )
+    ctx = Context(board_for(position, geography), power, ruleset, table, geography)
+    ctx.policy = policy  # type: ignore[attr-defined]
+    ctx.powers = dict(geography.power_words)  # type: ignore[attr-defined]
+    if len(_CONTEXTS) > 256:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (position, geography, ruleset, ctx)
+    return ctx
+
+
+def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
+    return [Verdict("ignored", None, None, "hold", rule, message)]
+
+
+def _read_line(raw: str, ctx: Context) -> list[Verdict]:
+    words = tokenise(raw)
+    if not words:
+        return _ignored("Nothing to read on this line.")
+    if _is_marker_line(raw, words):
+        return _ignored(_marker_message(raw))
+    condition_note: tuple[str, str] | None = None
+    if any(w in CONDITION for w in words):
+        words, condition_note, void = _strip_condition(words, ctx)
+        if void is not None:
+            return void
+    if option(ctx.ruleset, "typo_tolerance") == "generous":
+        words = _split_run_together(words, ctx)
+    words, parenthetical = _parenthetical(words, ctx)
+    parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)  # type: ignore[attr-defined]
+    if not parsed:
+        if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):  # type: ignore[attr-defined]
+            return [Verdict("rejected", None, None, "hold", None,
+                            "This looks like an order but I cannot read it: write the unit, then the order, "
+                            "e.g. 'A Par - Bur', 'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.", valid=False)]
+        return _ignored("Not an order.")
+    parsed = _combined(parsed, ctx)
+    verdicts: list[Verdict] = []
+    for item in parsed:
+        if isinstance(item, Verdict):
+            verdicts.append(item)
+            continue
+        if item.kind is None and not _is_nonsense_candidate(item, raw):
+            verdicts.extend(_ignored("Not an order: no action follows the place name."))
+            continue
+        verdict = read_order(item, ctx)
+        verdict = _extra_words(item, verdict)
+        if item.combined and verdict.order and verdict.status != "rejected":
+            verdict = _with_note(verdict, (ctx.cite("combined_orders"),
+                                           "A combined order: each unit named gets the order."))
+        if item.kind == "waive" and item.count > 1 and verdict.order == "WAIVE":
+            verdicts.extend([verdict] * item.count)
+            continue
+        verdicts.append(verdict)
+    if parenthetical is not None:
+        verdicts = [_with_note(v, parenthetical) if v.order else v for v in verdicts]
+    if condition_note is not None:
+        verdicts = [_with_note(v, condition_note) if v.order else v for v in verdicts]
+    return verdicts
+
+
+def _split_run_together(words: list[str], ctx: Context) -> list[str]:
+    """typo_tolerance = generous (002 FORMAT 5): "IONGRE" -> ION - GRE, "APARBUR" -> A PAR - BUR."""
+    from gmserver.rules.reading.provinces import resolve  # noqa: PLC0415
+
+    def code(word: str) -> bool:
+        place = resolve((word,), ctx.table, ctx.policy)  # type: ignore[attr-defined]
+        return place is not None and place.province is not None and place.how in ("table", "variant")
+
+    out: list[str] = []
+    for word in words:
+        if word.isalpha() and len(word) in (6, 7) and not code(word):
+            head = [word[0]] if len(word) == 7 and word[0] in "AF" else []
+            rest = word[len(head):]
+            if len(rest) == 6 and code(rest[:3]) and code(rest[3:]):
+                out.extend(head + [rest[:3], "-", rest[3:]])
+                continue
+        out.append(word)
+    return out
+
+
+def _is_marker_line(raw: str, words: list[str]) -> bool:
+    if len(words) > 6:
+        return False
+    if set_status_marker(raw) and all(w in _MARKER_WORDS or not w[0].isalpha() or len(w) <= 2 for w in words):
+        return True
+    return False
+
+
+def _marker_message(raw: str) -> str:
+    status = set_status_marker(raw)
+    return f"Set marked {status}." if status else "Set marker."
+
+
+def _is_nonsense_candidate(item: Parsed, raw: str) -> bool:
+    """A unit named with its type ("Army Rome eats pasta") is a nonsense order; a bare place
+    name followed by prose ("Paris is lovely") is chatter."""
+    return item.unit is not None and item.unit.type is not None
+
+
+def _extra_words(item: Parsed, verdict: Verdict) -> Verdict:
+    extra = [w for w in item.extra if w not in POLITE and w not in ("!", "?", ",", ";", ":", ")", "(")]
+    if not extra or item.kind is None or verdict.order is None or verdict.status == "rejected":
+        return verdict
+    words = " ".join(extra).lower()
+    message = (verdict.message + " " if verdict.message else "") + f"The words '{words}' were ignored."
+    return replace(verdict, status="corrected", message=message)
+
+
+def _with_note(verdict: Verdict, note: tuple[str, str]) -> Verdict:
+    rule, message = note
+    rules = "; ".join(r for r in (rule, verdict.rule) if r)
+    status = verdict.status if verdict.status == "rejected" else "corrected"
+    return replace(verdict, status=status, rule=rules or None,
+                   message=message + (" " + verdict.message if verdict.message else ""))
+
+
+def _strip_condition(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None, list[Verdict] | None]:
+    """000 III(7) strip_condition: keep the base order; void_line: the line is void."""
+    k = next(i for i, w in enumerate(words) if w in CONDITION)
+    if k == 0:
+        # "If <condition>, <order> [otherwise <order>]": the base is the first order written
+        cut = next((i for i, w in enumerate(words) if w in (",", "THEN", ":", ";") and i > 0), None)
+        base = words[cut + 1:] if cut is not None else []
+        stop = next((i for i, w in enumerate(base) if w in CONDITION), len(base))
+        base, condition = base[:stop], words[:cut + 1 if cut is not None else len(words)]
+    else:
+        base, condition = words[:k], words[k:]
+    while base and base[-1] in (",", ";", "(", ":"):
+        base = base[:-1]
+    written = " ".join(condition).lower()
+    if ctx.board.position.phase_type == "M" and any(w in ("DISLODGED", "RETREAT", "BUILD", "BUILDS") for w in condition):
+        return base, None, [Verdict("ignored", None, None, "retreat", ctx.cite("contingent_minor_orders"),
+                                    "A contingent retreat or adjustment order: kept for the following turn.",
+                                    contingent=True)]
+    if option(ctx.ruleset, "conditional_movement_orders") == "strip_condition" or ctx.board.position.phase_type != "M":
+        if not base:
+            return base, None, _ignored("A condition without an order I can read.")
+        rule = ctx.cite("conditional_movement_orders") if ctx.board.position.phase_type == "M" \
+            else ctx.cite("conditional_adjustment_orders")
+        return base, (rule, f"The condition ('{written}') was dropped; the base order is used."), None
+    return base, None, [Verdict("rejected", None, None, "hold", ctx.cite("conditional_movement_orders"),
+                                f"Conditional orders are not accepted ('{written}'); the line is void and the unit "
+                                f"holds unless it has another order.", valid=False)]
+
+
+def _parenthetical(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None]:
+    """002 FORMAT 6: "Venice kills and maims the Trieste citizens (A Ven-Tri)" -> A Ven - Tri."""
+    if "(" not in words:
+        return words, None
+    use = option(ctx.ruleset, "parenthetical_order") == "use"
+    out: list[str] = []
+    i = 0
+    chosen: list[str] | None = None
+    while i < len(words):
+        if words[i] != "(":
+            out.append(words[i])
+            i += 1
+            continue
+        j = i + 1
+        depth = 1
+        while j < len(words) and depth:
+            depth += {"(": 1, ")": -1}.get(words[j], 0)
+            j += 1
+        inner = [w for w in words[i + 1:j] if w not in ("(", ")")]
+        kind = _inner_kind(inner, ctx)
+        if kind == "order":
+            if use and chosen is None:
+                chosen = inner
+        elif kind == "action":
+            if use and chosen is None:
+                head = _head_unit(out, ctx)
+                if head:
+                    chosen = head + inner
+        else:
+            out.extend(inner)
+        i = j
+    if chosen is not None:
+        return chosen, (ctx.cite("parenthetical_order"),
+                        "The order in parentheses was used; the rest of the line was ignored.")
+    return out, None
+
+
+def _inner_kind(inner: list[str], ctx: Context) -> str | None:
+    if not inner:
+        return None
+    if inner[0] in HOLD or inner[0] in MOVE or inner[0] in SUPPORT or inner[0] in CONVOY:
+        return "action"
+    parsed = parse_segment(inner, ctx.table, ctx.policy, ctx.powers)  # type: ignore[attr-defined]
+    if parsed and parsed[0].complete and parsed[0].unit is not None:
+        return "order"
+    return None
+
+
+def _head_unit(words: list[str], ctx: Context) -> list[str] | None:
+    """The unit named at the start of a line ("Tunis has a wild party") for "(holds)"."""
+    from gmserver.rules.reading.provinces import match_place  # local: only needed here
+
+    i = 0
+    while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or  # type: ignore[attr-defined]
+                              words[i] in ("THE", "MY", "MOVE")):
+        i += 1
+    place, after = match_place(words, i, ctx.table, ctx.policy)  # type: ignore[attr-defined]
+    if place is None:
+        return None
+    return [w for w in words[:after] if w != "MOVE"]
+
+
+def _combined(parsed: list[Parsed], ctx: Context) -> list[Parsed | Verdict]:
+    """002 FORMAT 10: "F MAO and A Gas S A Par - Bre" gives both units the order."""
+    result: list[Parsed | Verdict] = []
+    pending: list[Parsed] = []
+    for item in parsed:
+        if item.kind is None and not item.extra:
+            pending.append(item)
+            continue
+        if pending and item.kind is not None:
+            if option(ctx.ruleset, "combined_orders") == "accept":
+                for head in pending:
+                    result.append(replace(item, unit=head.unit, combined=True))
+            else:
+                for head in pending:
+                    result.append(Verdict("rejected", None, None, "hold", ctx.cite("combined_orders"),
+                                          "Combined orders are not accepted; order each unit on its own.",
+                                          valid=False))
+            pending = []
+        elif pending:
+            result.extend(pending)
+            pending = []
+        result.append(item)
+    result.extend(pending)
+    return result

@@ -1,0 +1,152 @@
+"""Order sets and versions (MATRIX 2.4, algorithms A12 to A14), as pure functions.
+
+A player's turn is a list of stored sets (`StoredSet`: the orders read from one message, its
+receipt sequence, its version marker, its change marker and its Preliminary/Final status).
+`effective_orders(sets, ruleset)` gives the orders to adjudicate; `combine_with_previous`
+does the same for one new set on top of the set on file (what the reader reports back).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from gmserver.rules.reading.options import clause, option
+
+_VERSION = re.compile(
+    r"(?:\[\s*(?P<a>\d+(?:\.\d+)*)\s*\]|\(\s*(?P<b>\d+(?:\.\d+)*)\s*\)|#\s*(?P<c>\d+(?:\.\d+)*)"
+    r"|\bv(?:er(?:sion)?)?\.?\s*(?P<d>\d+(?:\.\d+)*)\b)",
+    re.IGNORECASE,
+)
+_CHANGE = re.compile(r"\b(?:changes?|amendments?|amended|add(?:ition)?s? to\s*#?\d*|in addition to)\b",
+                     re.IGNORECASE)
+_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
+_PRELIMINARY = re.compile(r"\b(?:preliminary|provisional|prelim)\b", re.IGNORECASE)
+
+
+def version_marker(text: str) -> str | None:
+    """A14: "[2]", "(2)", "#2", "v2", "v2.1", "version 2" -> "2", "2.1"; None if absent."""
+    for match in _VERSION.finditer(text or ""):
+        value = next(v for v in match.groupdict().values() if v)
+        # a bare "(1901)" or "#1901" is a year, not a version
+        if len(value.split(".")[0]) <= 3:
+            return value
+    return None
+
+
+def version_key(marker: str | None) -> tuple[int, ...]:
+    """Markers compare component by component (2.1 after 2.0 after 1.9)."""
+    if not marker:
+        return ()
+    return tuple(int(part) for part in marker.split(".") if part.isdigit())
+
+
+def is_change_marker(text: str) -> bool:
+    """A13 markers: "change", "changes", "amendment", "add to #n", "in addition to"."""
+    return bool(_CHANGE.search(text or ""))
+
+
+def set_status_marker(text: str) -> str | None:
+    """"final" or "preliminary" when the text says so (both words understood in every profile)."""
+    if _PRELIMINARY.search(text or ""):
+        return "preliminary"
+    if _FINAL.search(text or ""):
+        return "final"
+    return None
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    orders: tuple[str, ...]  # canonical engine orders of that message
+    received: int  # receipt sequence (or a timestamp): larger is later
+    version: str | None = None
+    is_change: bool = False
+    status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
+
+
+def order_unit(order: str) -> str:
+    """The unit an engine order concerns: "A PAR - BUR" -> "A PAR"; builds and WAIVE -> "*"."""
+    words = order.split()
+    if not words or words[0] == "WAIVE" or words[-1] == "B":
+        return "*adjustment*"
+    if words[-1] == "D" and len(words) == 3:
+        return " ".join(words[:2])
+    return " ".join(words[:2])
+
+
+def is_adjustment_order(order: str) -> bool:
+    words = order.split()
+    return order == "WAIVE" or (len(words) == 3 and words[-1] in ("B", "D"))
+
+
+def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]:
+    """A12: each unit takes its order from the newer set if it has one there. Adjustment lines
+    are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
+    if any(is_adjustment_order(o) for o in newer):
+        base = [o for o in base if not is_adjustment_order(o)]
+    newer_units = {order_unit(o) for o in newer if not is_adjustment_order(o)}
+    kept = [o for o in base if is_adjustment_order(o) or order_unit(o) not in newer_units]
+    return tuple(sorted(kept + list(newer), key=_canonical_key))
+
+
+def _canonical_key(order: str) -> tuple[bool, str]:
+    words = order.split()
+    return (order == "WAIVE", words[1].split("/")[0] if len(words) > 1 else order)
+
+
+def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
+    """A14: the sets in the order they take effect, earliest first."""
+    by_receipt = sorted(sets, key=lambda s: s.received)
+    if option(ruleset, "set_ordering") != "version_then_receipt":
+        return by_receipt
+    # when both sets carry markers the higher is later; otherwise receipt time decides. Insert
+    # each set after every earlier-received set it does not precede by version.
+    result: list[StoredSet] = []
+    for stored in by_receipt:
+        position = len(result)
+        if stored.version:
+            while position > 0 and result[position - 1].version and \
+                    version_key(result[position - 1].version) > version_key(stored.version):
+                position -= 1
+        result.insert(position, stored)
+    return result
+
+
+def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[tuple[str, ...], str]:
+    """The effective orders after `newer` arrives on top of `base`, and how (for the reply)."""
+    combination = option(ruleset, "set_combination")
+    rule = clause(ruleset, "set_combination")
+    if combination == "merge_per_unit":
+        return merge_per_unit(base, newer.orders), f"merged unit by unit with the set on file ({rule})"
+    if combination == "replace_unless_marked_change" and newer.is_change:
+        return merge_per_unit(base, newer.orders), f"marked as a change: merged with the set on file ({rule})"
+    return tuple(sorted(newer.orders, key=_canonical_key)), f"replaces the set on file ({rule})"
+
+
+def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+    """The orders to adjudicate from every set a player sent this turn (A12 to A14)."""
+    orders: tuple[str, ...] = ()
+    for stored in ordered_sets(sets, ruleset):
+        orders, _ = combine_sets(orders, stored, ruleset)
+    return orders
+
+
+def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:
+    """A14: sets whose marker is lower than or equal to that of a set received before them
+    (reported to the player and the GM under either ordering)."""
+    flagged = []
+    highest: tuple[int, ...] | None = None
+    for stored in sorted(sets, key=lambda s: s.received):
+        if not stored.version:
+            continue
+        key = version_key(stored.version)
+        if highest is not None and key <= highest:
+            flagged.append(stored)
+        highest = key if highest is None else max(highest, key)
+    return flagged
+
+
+def set_status(stored: StoredSet, ruleset: Any) -> str:
+    """2.4 default_set_status unless the set is marked."""
+    return stored.status or option(ruleset, "default_set_status")

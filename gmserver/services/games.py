@@ -1,0 +1,166 @@
+"""Creating games and looking at them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Mapping, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db.models import Game, OrderSet, PhaseRecord, Player
+from gmserver.db.session import transaction
+from gmserver.rules.deadlines import next_deadline
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import Ruleset
+from gmserver.services.turns import lengths_of, latest_orders
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+class GameError(Exception):
+    """A request about games that cannot be carried out; the message says why."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    power: str
+    address: str
+    fallback: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    ruleset: Ruleset
+    players: Sequence[PlayerSpec]
+    position: Position | None = None
+    first_deadline: datetime | None = None
+    movement: timedelta | None = None  # None: the ruleset's min_hours_* (MATRIX 2.8)
+    retreat: timedelta | None = None
+    adjustment: timedelta | None = None
+    reminder: timedelta | None = None  # None: the ruleset's reminder setting
+    timezone: str = "UTC"
+    notes: tuple[str, ...] = field(default=())
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """`FRANCE=fr@example.org[,fallback@example.org]`."""
+    power, sep, addresses = text.partition("=")
+    if not sep:
+        raise GameError(f"--player {text!r}: expected POWER=ADDRESS[,FALLBACK]")
+    primary, _, fallback = addresses.partition(",")
+    return PlayerSpec(power.strip().upper(), primary.strip().lower(), fallback.strip().lower() or None)
+
+
+def check_spec(spec: GameSpec) -> list[str]:
+    problems = []
+    if not spec.name or len(spec.name) > 100 or any(c in spec.name for c in "\r\n"):
+        problems.append("the game name must be 1 to 100 characters on one line")
+    seen: set[str] = set()
+    for player in spec.players:
+        if player.power not in POWERS:
+            problems.append(f"unknown power {player.power!r} (powers: {', '.join(POWERS)})")
+        if player.power in seen:
+            problems.append(f"{player.power} is given twice")
+        seen.add(player.power)
+        for address in (player.address, player.fallback):
+            if address is not None and ("@" not in address or " " in address):
+                problems.append(f"{player.power}: {address!r} is not an email address")
+    try:
+        ZoneInfo(spec.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        problems.append(f"unknown time zone {spec.timezone!r} (use an IANA name like Europe/London)")
+    if spec.first_deadline is not None and spec.first_deadline.tzinfo is None:
+        problems.append("the first deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)")
+    return problems
+
+
+def _hours(ruleset: Ruleset, name: str, fallback: int) -> timedelta:
+    value = getattr(ruleset, name, None)
+    return timedelta(hours=value if isinstance(value, int) and value > 0 else fallback)
+
+
+def _reminder(ruleset: Ruleset) -> timedelta:
+    """The ruleset's first reminder offset (MATRIX 2.8 `reminders`; [P] 24 h)."""
+    for reminder in getattr(ruleset, "reminders", ()) or ():
+        hours = getattr(reminder, "hours_before", None)
+        if hours is None and isinstance(reminder, Mapping):
+            hours = reminder.get("hours_before")
+        if isinstance(hours, (int, float)):
+            return timedelta(hours=hours)
+    return timedelta(hours=24)
+
+
+def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
+    problems = check_spec(spec)
+    if session.scalar(select(Game.id).where(Game.name == spec.name)) is not None:
+        problems.append(f"a game called {spec.name!r} already exists")
+    if spec.position is not None:
+        try:
+            state = engine.state_from_position(spec.position)
+        except Exception as error:  # noqa: BLE001  the engine's own complaint, passed on
+            problems.append(f"the position cannot be set up: {error}")
+    else:
+        state = engine.initial_state()
+    if problems:
+        raise GameError("; ".join(problems))
+    rules = spec.ruleset
+    game = Game(
+        name=spec.name, ruleset_name=rules.name, ruleset=rules.snapshot(), status="active",
+        phase=state["name"], timezone=spec.timezone, created_at=now,
+        movement_seconds=int((spec.movement or _hours(rules, "min_hours_movement", 48)).total_seconds()),
+        retreat_seconds=int((spec.retreat or _hours(rules, "min_hours_retreat", 24)).total_seconds()),
+        adjustment_seconds=int((spec.adjustment or _hours(rules, "min_hours_adjustment", 24)).total_seconds()),
+        reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
+    )
+    game.deadline = spec.first_deadline or next_deadline(game.phase, now, lengths_of(game), spec.timezone)
+    game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback) for p in spec.players]
+    session.add(game)
+    session.flush()
+    session.add(PhaseRecord(game_id=game.id, phase=game.phase, state=state, deadline=game.deadline, opened_at=now))
+    return game
+
+
+def find_game(session: Session, name: str) -> Game:
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        names = ", ".join(session.scalars(select(Game.name).order_by(Game.name))) or "none yet"
+        raise GameError(f"no game called {name!r} (games: {names})")
+    return game
+
+
+def game_summary(session: Session, game: Game) -> dict[str, Any]:
+    """The game as JSON: position in the DATC notation, players, deadline, orders on file."""
+    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                      PhaseRecord.phase == game.phase))
+    position = engine.position_from_state(record.state).to_json()
+    on_file = latest_orders(session, game.id, game.phase)
+    versions = {power: version for power, version in session.execute(
+        select(OrderSet.power, OrderSet.version).where(OrderSet.game_id == game.id, OrderSet.phase == game.phase))}
+    return {
+        "name": game.name,
+        "ruleset": game.ruleset_name,
+        "status": game.status,
+        "phase": game.phase,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "timezone": game.timezone,
+        **{key: position[key] for key in ("units", "centers", "dislodged")},
+        **({"retreats": position["retreats"]} if "retreats" in position else {}),
+        **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
+        "players": {p.power: {"address": p.address, "fallback": p.fallback_address} for p in game.players},
+        "orders": {power: {"version": versions.get(power), "orders": orders} for power, orders in on_file.items()},
+        "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
+                                 "adjustment": game.adjustment_seconds},
+        "reminder_seconds": game.reminder_seconds,
+    }
+
+
+def list_games(sessions) -> list[dict[str, Any]]:
+    with transaction(sessions) as session:
+        return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
+                 "deadline": g.deadline.isoformat() if g.deadline else None, "players": len(g.players)}
+                for g in session.scalars(select(Game).order_by(Game.name))]

@@ -1,0 +1,168 @@
+"""Inbound mail: store it first, then process each message in its own transaction.
+
+DESIGN "a message's life": the raw bytes are committed before anything else happens (and
+before the IMAP server is told \\Seen or the SMTP client gets its 250); processing claims a
+pending row, does everything the message causes (order set, replies in the outbox) and marks it
+done in one transaction; an exception parks the row as `failed` with its traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import traceback
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord
+from gmserver.db.session import transaction
+from gmserver.engine import position_from_state
+from gmserver.rules.intake import Accept, Envelope, GameView, Ignore, Reject, decide, parse_envelope
+from gmserver.rules.reading import extract_order_text, read_orders
+from gmserver.rules.ruleset import Ruleset
+from gmserver.services import mails
+from gmserver.services.context import Services
+from gmserver.services.outbox import queue
+
+log = logging.getLogger(__name__)
+
+
+def fingerprint(raw: bytes) -> tuple[str, str | None]:
+    """(fingerprint, Message-ID). Message-ID plus a hash of the body, so that the same message
+    delivered twice along different paths (different Received: headers) is stored once."""
+    head, _, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
+    message_id = None
+    for line in head.replace(b"\r\n", b"\n").split(b"\n"):
+        if line[:11].lower() == b"message-id:":
+            message_id = line[11:].strip().decode("ascii", "replace")[:900] or None
+            break
+    if message_id is None:
+        return hashlib.sha256(raw).hexdigest(), None
+    digest = hashlib.sha256(message_id.encode() + b"\0" + body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
+    return digest, message_id
+
+
+@dataclass(frozen=True)
+class Stored:
+    id: int
+    duplicate: bool
+
+
+def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | None = None,
+          uidvalidity: int | None = None, uid: int | None = None) -> Stored:
+    """Insert the raw message unless it is already stored; commit before returning."""
+    digest, message_id = fingerprint(raw)
+    with transaction(sessions) as session:
+        existing = session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest))
+        if existing is not None:
+            return Stored(existing, True)
+    try:
+        with transaction(sessions) as session:
+            row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
+                                 uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=now, status="pending")
+            session.add(row)
+            session.flush()
+            return Stored(row.id, False)
+    except IntegrityError:  # another worker stored it between our check and insert
+        with transaction(sessions) as session:
+            return Stored(session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest)), True)
+
+
+def pending_ids(sessions) -> list[int]:
+    with transaction(sessions) as session:
+        return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
+                                    .order_by(InboundMessage.id)))
+
+
+def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
+    """Process every pending message, oldest first; returns (id, outcome) for each one done."""
+    return [(row_id, outcome) for row_id in pending_ids(services.sessions)
+            if (outcome := process_one(services, row_id, now)) is not None]
+
+
+def process_one(services: Services, inbound_id: int, now: datetime) -> str | None:
+    """Process one stored message exactly once; None if someone else has it or it is done."""
+    try:
+        with transaction(services.sessions) as session:
+            row = session.scalar(select(InboundMessage)
+                                 .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                                 .with_for_update(skip_locked=True))
+            if row is None:
+                return None
+            outcome = _handle(session, services, row, now)
+            row.status, row.outcome, row.processed_at = "done", outcome, now
+            return outcome
+    except Exception:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
+        error = traceback.format_exc()
+        log.error("inbound message %s parked: %s", inbound_id, error.strip().splitlines()[-1])
+        with transaction(services.sessions) as session:
+            session.execute(update(InboundMessage)
+                            .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                            .values(status="failed", error=error, processed_at=now))
+        return "failed"
+
+
+def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
+    """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
+    with transaction(services.sessions) as session:
+        session.execute(update(InboundMessage)
+                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
+                        .values(status="pending", error=None))
+    return process_one(services, inbound_id, now)
+
+
+def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
+    envelope = parse_envelope(row.raw)
+    decision = decide(envelope, _game_views(session), now)
+    if isinstance(decision, Ignore):
+        log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
+        return "ignored"
+    if isinstance(decision, Reject):
+        if decision.game is not None:
+            row.game_id, row.power = decision.game.id, decision.power
+        log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
+        queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
+              dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+        return "rejected"
+    return _accept(session, services, row, envelope, decision, now)
+
+
+def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+            decision: Accept, now: datetime) -> str:
+    game = decision.game
+    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                      PhaseRecord.phase == game.phase))
+    assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
+    position = position_from_state(record.state)
+    reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
+                          ruleset=game.ruleset, geography=services.geography)
+    version = 1 + (session.scalar(select(func.max(OrderSet.version)).where(
+        OrderSet.game_id == game.id, OrderSet.power == decision.power, OrderSet.phase == game.phase)) or 0)
+    session.add(OrderSet(
+        game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
+        orders=list(reading.orders), lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now,
+    ))
+    row.game_id, row.power = game.id, decision.power
+    queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now), kind="confirmation",
+          dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
+    log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
+             decision.power, game.phase, len(reading.orders))
+    return "accepted"
+
+
+def _game_views(session: Session) -> list[GameView]:
+    games = session.scalars(select(Game).where(Game.status == "active")).all()
+    return [game_view(game) for game in games]
+
+
+def game_view(game: Game) -> GameView:
+    return GameView(
+        id=game.id, name=game.name, ruleset=Ruleset.from_snapshot(game.ruleset), phase=game.phase,
+        deadline=game.deadline, status=game.status,
+        players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
+                 for p in game.players},
+    )

@@ -1,0 +1,95 @@
+"""The messages each use case sends: report values (gmserver.reports) rendered and addressed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Any
+
+from gmserver import reports
+from gmserver.db.models import Game, Player
+from gmserver.engine import position_from_state
+from gmserver.rules.intake import Accept, Envelope, Reject
+from gmserver.rules.position import PhaseOutcome, Position
+from gmserver.rules.reading import Reading
+from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services.context import Services
+
+
+def line_as_dict(line: Any) -> dict[str, Any]:
+    return {"line": line.line, "text": line.text, "status": line.status,
+            "order": None if line.order is None else str(line.order), "rule": line.rule, "message": line.message}
+
+
+def _references(envelope: Envelope) -> list[str]:
+    value = envelope.message.get("References")
+    return str(value).split() if value else []
+
+
+def _reply(services: Services, envelope: Envelope, subject: str, body: str, now: datetime) -> EmailMessage:
+    return services.composer.compose(
+        to=envelope.sender, subject=subject, body=body, in_reply_to=envelope.message_id,
+        references=_references(envelope), auto_submitted="auto-replied", date=now,
+    )
+
+
+def _reply_subject(envelope: Envelope) -> str:
+    subject = envelope.subject or "(no subject)"
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def confirmation(services: Services, envelope: Envelope, decision: Accept, reading: Reading, version: int,
+                 position: Position, now: datetime) -> EmailMessage:
+    game = decision.game
+    # the units this set should cover, so that the reply can list those still without an order
+    units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
+    context = reports.build_confirmation(
+        game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
+        readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
+        units=units,
+    )
+    body = services.composer.render(context.template, context)
+    if decision.warnings:
+        body = "Note: " + " ".join(decision.warnings) + "\n\n" + body
+    return _reply(services, envelope, _reply_subject(envelope), body, now)
+
+
+def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
+    rules = ()
+    if decision.game is not None:
+        rules = (f"Orders for {decision.game.name} are accepted from each power's registered address.",)
+    context = reports.build_rejection(
+        decision.reasons, decision.expected_subject, original_subject=envelope.subject,
+        original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,
+    )
+    return _reply(services, envelope, _reply_subject(envelope), services.composer.render(context.template, context),
+                  now)
+
+
+def turn_report(services: Services, game: Game, player: Player, outcome: PhaseOutcome,
+                deadline: datetime | None, now: datetime) -> EmailMessage:
+    context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
+                                        next_deadline=deadline, timezone=game.timezone)
+    template = Ruleset.from_snapshot(game.ruleset).subject_template
+    subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
+                             purpose="report")
+    return services.composer.compose(to=player.address, subject=subject,
+                                     body=services.composer.render(context.template, context),
+                                     auto_submitted="auto-generated", date=now)
+
+
+def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime) -> EmailMessage:
+    template = Ruleset.from_snapshot(game.ruleset).subject_template
+    expected = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
+                              purpose="orders")
+    context = reports.build_reminder(
+        game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
+        expected_subject=expected, order_address=services.composer.gm_address,
+        position=position_from_state(state), geography=services.geography, timezone=game.timezone,
+    )
+    subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
+                             purpose="reminder")
+    return services.composer.compose(to=player.address, subject=subject,
+                                     body=services.composer.render(context.template, context),
+                                     auto_submitted="auto-generated", date=now)

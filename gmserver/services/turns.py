@@ -1,0 +1,124 @@
+"""Deadlines: adjudicate a phase exactly once, queue the reports, open the next phase.
+
+DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LOCKED on
+PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
+engine, stores the result and the next phase, queues every report and advances the game. A
+second worker, a replayed job or a restart finds the phase already advanced and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db.models import Game, OrderSet, PhaseRecord
+from gmserver.db.session import transaction
+from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
+from gmserver.rules.position import phase_type
+from gmserver.services import mails
+from gmserver.services.context import Services
+from gmserver.services.outbox import queue
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    game: str
+    phase: str
+    next_phase: str
+    deadline: datetime | None
+    reports: int
+
+
+def lengths_of(game: Game) -> TurnLengths:
+    return TurnLengths(timedelta(seconds=game.movement_seconds), timedelta(seconds=game.retreat_seconds),
+                       timedelta(seconds=game.adjustment_seconds))
+
+
+def due_games(sessions, now: datetime) -> list[tuple[int, str]]:
+    with transaction(sessions) as session:
+        return [(g.id, g.phase) for g in session.scalars(
+            select(Game).where(Game.status == "active", Game.deadline <= now).order_by(Game.deadline))]
+
+
+def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
+    return [done for game_id, phase in due_games(services.sessions, now)
+            if (done := adjudicate(services, game_id, now, expected_phase=phase)) is not None]
+
+
+def latest_orders(session: Session, game_id: int, phase: str) -> dict[str, list[str]]:
+    """Each power's order set on file: the highest version (issue 2: the latest set wins)."""
+    latest = (select(OrderSet.power, func.max(OrderSet.version).label("version"))
+              .where(OrderSet.game_id == game_id, OrderSet.phase == phase)
+              .group_by(OrderSet.power).subquery())
+    rows = session.execute(select(OrderSet.power, OrderSet.orders).join(
+        latest, (OrderSet.power == latest.c.power) & (OrderSet.version == latest.c.version))
+        .where(OrderSet.game_id == game_id, OrderSet.phase == phase))
+    return {power: list(orders) for power, orders in rows}
+
+
+def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
+               force: bool = False) -> TurnDone | None:
+    """Adjudicate the game's current phase if it is due (or `force`); None if there is nothing
+    to do: not due, already done by someone else, or locked by another worker right now."""
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True))
+        if game is None or game.status != "active":
+            return None
+        if expected_phase is not None and game.phase != expected_phase:
+            return None
+        if not force and (game.deadline is None or game.deadline > now):
+            return None
+        record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                          PhaseRecord.phase == game.phase))
+        assert record is not None and record.adjudicated_at is None
+        orders = latest_orders(session, game.id, game.phase)
+        outcome = engine.adjudicate(record.state, orders)
+
+        record.adjudicated_at = now
+        record.orders = orders
+        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+                           "defaulted": o.defaulted} for o in outcome.orders]
+        finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
+        deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
+        session.add(PhaseRecord(game_id=game.id, phase=outcome.after.phase, state=dict(outcome.state_after),
+                                deadline=deadline, opened_at=now))
+        game.phase, game.deadline = outcome.after.phase, deadline
+        if finished:
+            game.status = "finished"
+        reports = 0
+        for player in game.players:
+            message = mails.turn_report(services, game, player, outcome, deadline, now)
+            reports += queue(session, message, kind="report", now=now, game_id=game.id,
+                             dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
+        log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", game.name, outcome.phase,
+                 outcome.after.phase, reports, deadline.isoformat() if deadline else "none (game over)")
+        return TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+
+
+def queue_reminders(services: Services, now: datetime) -> int:
+    """Remind every power that owes orders and has none on file, once per phase."""
+    queued = 0
+    with transaction(services.sessions) as session:
+        games = session.scalars(select(Game).where(Game.status == "active", Game.reminder_seconds > 0)).all()
+        for game in games:
+            if not reminder_due(game.deadline, timedelta(seconds=game.reminder_seconds), now):
+                continue
+            record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                              PhaseRecord.phase == game.phase))
+            owing = set(engine.position_from_state(record.state).powers_to_order())
+            ordered = set(latest_orders(session, game.id, game.phase))
+            for player in game.players:
+                if player.power in owing and player.power not in ordered:
+                    queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",
+                                    now=now, game_id=game.id,
+                                    dedupe_key=f"remind:{game.id}:{game.phase}:{player.power}")
+    if queued:
+        log.info("queued %d reminders", queued)
+    return queued

@@ -1,0 +1,102 @@
+"""The `gmserver` command as a GM uses it, on SQLite (and `db upgrade` on PostgreSQL too)."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.services.games import POWERS
+
+pytestmark = pytest.mark.integration
+
+DATC = Path(__file__).resolve().parents[3] / "shared" / "datc" / "datc.json"
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def run(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def players() -> list[str]:
+    return [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+
+
+def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", "--ruleset", "mhr", *players(), "--movement-hours", "72") == 0
+    assert run(config, "game", "list") == 0
+    assert "lepanto" in capsys.readouterr().out
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert {"name", "ruleset", "phase", "deadline", "units", "centers", "dislodged", "players"} <= shown.keys()
+    assert (shown["ruleset"], shown["phase"], len(shown["units"]["RUSSIA"])) == ("mhr", "S1901M", 4)
+    assert shown["players"]["FRANCE"]["address"] == "france@players.test"
+    assert run(config, "adjudicate", "lepanto") == 0
+    assert "adjudicated S1901M" in capsys.readouterr().out
+    assert run(config, "outbox", "send", "--once") == 0
+    assert "sent 7" in capsys.readouterr().out
+    assert len(mailbox.Maildir(tmp_path / "sent")) == 7
+    assert run(config, "poll", "--once") == 0
+    assert run(config, "game", "show", "lepanto") == 0
+    assert "F1901M" in capsys.readouterr().out
+
+
+def test_game_from_a_datc_position(config: Path, capsys, tmp_path: Path) -> None:
+    case = next(c for c in json.loads(DATC.read_text()) if c["id"] == "6.B.14")  # an adjustment phase
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({k: case[k] for k in ("phase", "units", "centers")}))
+    run(config, "db", "upgrade")
+    assert run(config, "game", "create", "builds", "--player", "RUSSIA=ru@players.test",
+               "--position", str(position)) == 0
+    capsys.readouterr()
+    run(config, "game", "show", "builds", "--json")
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["phase"] == "W1901A" and shown["units"] == {"RUSSIA": ["A MOS"]}
+    assert shown["centers"]["RUSSIA"] == ["MOS", "STP"] and shown["adjustments"] == {"RUSSIA": 1}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["game", "create", "x", "--ruleset", "nonesuch", "--player", "FRANCE=f@x.test"], "nonesuch"),
+    (["game", "create", "x", "--player", "FRANCE"], "POWER=ADDRESS"),
+    (["game", "create", "x", "--player", "NARNIA=n@x.test"], "unknown power 'NARNIA'"),
+    (["game", "create", "x"], "--player"),
+    (["game", "show", "nope"], "no game called 'nope'"),
+    (["adjudicate", "nope"], "no game called 'nope'"),
+    (["inbox", "replay", "99"], "not parked"),
+])
+def test_mistakes_get_readable_errors(config: Path, capsys, args, message) -> None:
+    run(config, "db", "upgrade")
+    assert run(config, *args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unmigrated_database_says_what_to_do(config: Path, capsys) -> None:
+    assert run(config, "game", "list") == 2
+    assert "run `gmserver db upgrade` first" in capsys.readouterr().err
+
+
+def test_db_upgrade_on_postgresql(database_url, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "pg.toml"
+    path.write_text(f'[database]\nurl = "{database_url}"\n')
+    assert main(["--config", str(path), "db", "upgrade"]) == 0  # already at head: a no-op
+    assert "revision 0001" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [[], ["db"], ["game"], ["game", "create"], ["poll"], ["outbox"], ["outbox", "send"],
+                                     ["inbox"], ["adjudicate"], ["run"], ["demo"], ["orders", "read"]])
+def test_help_at_every_level(command: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--help"])
+    assert exit_.value.code == 0
+    assert "usage: gmserver" in capsys.readouterr().out

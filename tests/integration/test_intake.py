@@ -1,0 +1,153 @@
+"""Inbound mail through the service layer on a real database (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import threading
+
+import pytest
+from sqlalchemy import func, select
+
+from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.rules.subject import format_subject
+from gmserver.services import intake
+from tests.support.world import new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+def subject(power: str, phase: str = "S1901M", game: str = "lepanto") -> str:
+    return format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
+
+
+@pytest.fixture
+def world(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock())
+    return services
+
+
+def outbox(services) -> list[OutboxMessage]:
+    with transaction(services.sessions) as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def parsed(row: OutboxMessage) -> email.message.EmailMessage:
+    return email.message_from_bytes(row.raw, policy=email.policy.default)
+
+
+def test_a_message_is_stored_once_even_when_delivered_twice(world, clock) -> None:
+    raw = order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR\n", message_id="<one@players.test>")
+    first = intake.store(world.sessions, raw, source="imap", now=clock())
+    # the same message along another path: one more Received header
+    again = intake.store(world.sessions, b"Received: from relay.test\r\n" + raw, source="smtp", now=clock())
+    assert not first.duplicate and again.duplicate and again.id == first.id
+    with transaction(world.sessions) as session:
+        assert session.scalar(select(func.count(InboundMessage.id))) == 1
+
+
+def test_accepted_orders_are_stored_as_a_version_and_confirmed(world, clock) -> None:
+    raw = order_mail(player_address("FRANCE"), subject("FRANCE"), "Dear GM,\n\nA Par-Bur\nF Bre -> MAO\nA Mar H\n\n-- \nJo\n",
+                     message_id="<fr1@players.test>")
+    intake.store(world.sessions, raw, source="smtp", now=clock())
+    assert intake.process_pending(world, clock()) == [(1, "accepted")]
+    with transaction(world.sessions) as session:
+        order_set = session.scalar(select(OrderSet))
+        assert (order_set.power, order_set.phase, order_set.version) == ("FRANCE", "S1901M", 1)
+        assert sorted(order_set.orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
+    [reply] = outbox(world)
+    message = parsed(reply)
+    assert reply.kind == "confirmation" and reply.recipient == player_address("FRANCE")
+    assert message["Auto-Submitted"] == "auto-replied"
+    assert message["In-Reply-To"] == "<fr1@players.test>"
+    body = message.get_content()
+    assert "A PAR - BUR" in body and "F BRE - MAO" in body
+
+
+def test_every_version_is_kept_and_numbered(world, clock) -> None:
+    for n, orders in enumerate(["A PAR - BUR", "A PAR - PIC"], start=1):
+        intake.store(world.sessions, order_mail(player_address("FRANCE"), subject("FRANCE"), orders), source="smtp",
+                     now=clock())
+        intake.process_pending(world, clock())
+    with transaction(world.sessions) as session:
+        sets = session.execute(select(OrderSet.version, OrderSet.orders).order_by(OrderSet.version)).all()
+    assert [(v, o) for v, o in sets] == [(1, ["A PAR - BUR"]), (2, ["A PAR - PIC"])]
+
+
+def test_fallback_address_may_order(world, clock) -> None:
+    intake.store(world.sessions, order_mail("france.backup@players.test", subject("FRANCE"), "A PAR H"),
+                 source="smtp", now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "accepted"
+
+
+@pytest.mark.parametrize(("sender", "subject_line", "reason"), [
+    pytest.param("stranger@elsewhere.test", subject("FRANCE"), "not registered for any power in lepanto",
+                 id="unregistered sender"),
+    pytest.param(player_address("GERMANY"), subject("FRANCE"), "registered for Germany", id="wrong power"),
+    pytest.param(player_address("FRANCE"), "my orders", "does not name your game", id="subject without the game"),
+    pytest.param(player_address("FRANCE"), subject("FRANCE", phase="F1901M"), "Fall 1901", id="wrong season"),
+])
+def test_rejected_messages_get_a_reply_saying_why(world, clock, sender, subject_line, reason) -> None:
+    intake.store(world.sessions, order_mail(sender, subject_line, "A PAR - BUR"), source="smtp", now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "rejected"
+    [reply] = outbox(world)
+    assert reply.kind == "rejection" and reply.recipient == sender
+    body = " ".join(parsed(reply).get_content().split())
+    assert reason in body
+    with transaction(world.sessions) as session:
+        assert session.scalar(select(func.count(OrderSet.id))) == 0
+
+
+@pytest.mark.parametrize("headers", [
+    {"Auto-Submitted": "auto-replied"},
+    {"Precedence": "bulk"},
+    {"Return-Path": "<>"},
+], ids=["auto-submitted", "precedence bulk", "bounce"])
+def test_automated_mail_is_never_answered(world, clock, headers) -> None:
+    raw = order_mail("mailer-daemon@players.test", "Undeliverable: lepanto", "bounce", headers=headers)
+    intake.store(world.sessions, raw, source="smtp", now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "ignored"
+    assert outbox(world) == []
+
+
+def test_processing_twice_does_nothing_the_second_time(world, clock) -> None:
+    stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
+                          source="smtp", now=clock())
+    assert intake.process_one(world, stored.id, clock()) == "accepted"
+    assert intake.process_one(world, stored.id, clock()) is None
+    assert len(outbox(world)) == 1
+
+
+def test_a_crash_parks_the_message_with_its_traceback_and_replay_recovers(world, clock, monkeypatch) -> None:
+    def broken(*args, **kwargs):
+        raise RuntimeError("reader exploded")
+
+    monkeypatch.setattr(intake, "read_orders", broken)
+    stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
+                          source="smtp", now=clock())
+    assert intake.process_pending(world, clock()) == [(stored.id, "failed")]
+    with transaction(world.sessions) as session:
+        row = session.get(InboundMessage, stored.id)
+        assert row.status == "failed" and "reader exploded" in row.error and "Traceback" in row.error
+        assert session.scalar(select(func.count(OrderSet.id))) == 0
+    assert outbox(world) == []  # the rolled-back transaction queued nothing
+    monkeypatch.undo()
+    assert intake.replay(world, stored.id, clock()) == "accepted"
+
+
+def test_concurrent_workers_process_each_message_exactly_once(world, clock) -> None:
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        intake.store(world.sessions, order_mail(player_address(power), subject(power), "hello"), source="smtp",
+                     now=clock())
+    results: list[list] = []
+    threads = [threading.Thread(target=lambda: results.append(intake.process_pending(world, clock())))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    processed = sorted(row_id for batch in results for row_id, _ in batch)
+    assert processed == list(range(1, 8))
+    assert len(outbox(world)) == 7

@@ -1,0 +1,55 @@
+"""Deadline jobs on a real APScheduler: pointers that re-check, rebuilt at start-up."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from gmserver.scheduler import DeadlineJobs, GameTiming
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def scheduler():
+    scheduler = BackgroundScheduler(timezone=timezone.utc)
+    scheduler.start()
+    yield scheduler
+    scheduler.shutdown(wait=False)
+
+
+def test_a_deadline_that_passed_while_down_runs_at_once(scheduler) -> None:
+    fired: list[tuple[int, str]] = []
+    done = threading.Event()
+
+    def on_deadline(game_id: int, phase: str) -> None:
+        fired.append((game_id, phase))
+        done.set()
+
+    jobs = DeadlineJobs(scheduler, on_deadline, lambda g, p: None)
+    now = datetime.now(timezone.utc)
+    jobs.sync([GameTiming(7, "S1901M", now - timedelta(hours=3), None)], now)
+    assert done.wait(5)
+    assert fired == [(7, "S1901M")]
+    # a date job is removed by the scheduler once it has run: the pointer does not linger
+    for _ in range(50):
+        if scheduler.get_job("resolve:7:S1901M") is None:
+            break
+        time.sleep(0.05)
+    assert scheduler.get_job("resolve:7:S1901M") is None
+
+
+def test_sync_replaces_stale_jobs_and_keeps_ids_stable(scheduler) -> None:
+    jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
+    now = datetime.now(timezone.utc)
+    later = now + timedelta(days=1)
+    jobs.sync([GameTiming(1, "S1901M", later, later - timedelta(hours=2)),
+               GameTiming(2, "F1901M", later, None)], now)
+    assert jobs.job_ids() == ["remind:1:S1901M", "resolve:1:S1901M", "resolve:2:F1901M"]
+    jobs.sync([GameTiming(1, "F1901M", later, None)], now)  # game 1 moved on, game 2 ended
+    assert jobs.job_ids() == ["resolve:1:F1901M"]
+    assert scheduler.get_job("resolve:1:F1901M").next_run_time == later

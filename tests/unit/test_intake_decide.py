@@ -1,0 +1,127 @@
+"""Who may send what: the pure intake decision, table-driven per house rule."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from gmserver.rules.intake import Accept, GameView, Ignore, Reject, decide, parse_envelope
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from tests.support.world import order_mail
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+PLAYERS = {"FRANCE": ("fr@p.test", "fr2@p.test"), "GERMANY": ("de@p.test", None)}
+
+
+def game(profile: str = "standard", *, name: str = "lepanto", phase: str = "S1901M", game_id: int = 1,
+         deadline: datetime | None = NOW + timedelta(days=1), **overrides) -> GameView:
+    ruleset = load_ruleset(profile)
+    if overrides:
+        ruleset = ruleset.with_overrides(overrides)
+    return GameView(id=game_id, name=name, ruleset=ruleset, phase=phase, deadline=deadline, status="active",
+                    players=PLAYERS)
+
+
+def envelope(sender: str, subject: str, **headers: str):
+    return parse_envelope(order_mail(sender, subject, "A PAR H", headers=headers))
+
+
+def good_subject(g: GameView, power: str = "FRANCE") -> str:
+    return format_subject(template=g.ruleset.subject_template, game_name=g.name, power=power, phase=g.phase,
+                          purpose="orders")
+
+
+@pytest.mark.parametrize("profile", ["standard", "mhr", "danivon", "email_rules", "scorpion", "gwm"])
+def test_the_profiles_own_subject_is_accepted(profile: str) -> None:
+    g = game(profile)
+    decision = decide(envelope("fr@p.test", good_subject(g)), [g], NOW)
+    assert isinstance(decision, Accept) and (decision.power, decision.phase) == ("FRANCE", "S1901M")
+
+
+def test_fallback_address_under_registered_with_fallback() -> None:
+    """MATRIX 2.2 sender_policy = registered_with_fallback (003 [4])."""
+    g = game("scorpion")
+    assert isinstance(decide(envelope("fr2@p.test", good_subject(g)), [g], NOW), Accept)
+
+
+def test_fallback_address_refused_under_registered_only() -> None:
+    """MATRIX 2.2 sender_policy = registered_only: the primary address only."""
+    g = game(sender_policy="registered_only")
+    decision = decide(envelope("fr2@p.test", good_subject(g)), [g], NOW)
+    assert isinstance(decision, Reject) and "not registered" in decision.reasons[0]
+
+
+@pytest.mark.parametrize(("sender", "subject", "fragment"), [
+    ("stranger@x.test", "hello", "not registered as a player in any game"),
+    ("de@p.test", "lepanto France S1901M", "registered for Germany"),
+    ("fr@p.test", "orders", "does not name your game"),
+])
+def test_refusals_say_why(sender: str, subject: str, fragment: str) -> None:
+    decision = decide(envelope(sender, subject), [game()], NOW)
+    assert isinstance(decision, Reject)
+    assert fragment in " ".join(decision.reasons)
+
+
+def test_refusal_offers_a_subject_that_would_be_accepted() -> None:
+    g = game("mhr")
+    decision = decide(envelope("fr@p.test", "my orders"), [g], NOW)
+    assert isinstance(decision, Reject) and decision.expected_subject
+    assert isinstance(decide(envelope("fr@p.test", decision.expected_subject), [g], NOW), Accept)
+
+
+def test_wrong_season_is_refused_000_II_2_b() -> None:
+    """000 II(2) b: season and year are required data; a wrong one is refused (season_mismatch_policy)."""
+    g = game("mhr", phase="F1901M")
+    subject = format_subject(template="mhr", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
+    decision = decide(envelope("fr@p.test", subject), [g], NOW)
+    assert isinstance(decision, Reject) and decision.expected_subject
+
+
+def test_reply_to_a_report_is_flagged_003_10() -> None:
+    """003 [10]: "do not just reply to an adjudication"."""
+    g = game("scorpion", phase="F1901M")
+    report = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="S1901M",
+                            purpose="report")
+    decision = decide(envelope("fr@p.test", "Re: " + report), [g], NOW)
+    assert isinstance(decision, Reject) and "reply to a results report" in " ".join(decision.reasons)
+
+
+def test_accept_with_warning_policy_002() -> None:
+    """MATRIX 2.1 nonconforming_subject_policy = accept_with_warning (002, silent): used, with a note."""
+    g = game("email_rules", subject_required_fields=["game", "power"])
+    decision = decide(envelope("fr@p.test", "lepanto orders"), [g], NOW)
+    assert isinstance(decision, Accept) and decision.warnings
+
+
+def test_late_orders_refused_when_accepted_until_deadline_003_10() -> None:
+    """003 [10]: orders_accepted_until = deadline."""
+    g = game("scorpion", deadline=NOW - timedelta(minutes=1))
+    decision = decide(envelope("fr@p.test", good_subject(g)), [g], NOW)
+    assert isinstance(decision, Reject) and "deadline" in decision.reasons[0]
+
+
+def test_late_orders_used_until_adjudication_starts_000_VII_3() -> None:
+    """000 VII(3): orders_accepted_until = adjudication_start."""
+    g = game("mhr", deadline=NOW - timedelta(minutes=1))
+    assert isinstance(decide(envelope("fr@p.test", good_subject(g)), [g], NOW), Accept)
+
+
+@pytest.mark.parametrize("headers", [{"Auto-Submitted": "auto-replied"}, {"Precedence": "bulk"},
+                                     {"Return-Path": "<>"}, {"List-Id": "<players.lists.test>"}])
+def test_automated_mail_is_ignored_never_answered(headers: dict[str, str]) -> None:
+    decision = decide(envelope("fr@p.test", good_subject(game()), **headers), [game()], NOW)
+    assert isinstance(decision, Ignore)
+
+
+def test_the_game_named_in_the_subject_wins_among_several() -> None:
+    first, second = game(name="lepanto", game_id=1), game(name="zurich", game_id=2)
+    decision = decide(envelope("fr@p.test", good_subject(second)), [first, second], NOW)
+    assert isinstance(decision, Accept) and decision.game.name == "zurich"
+
+
+def test_hostile_headers_do_not_raise() -> None:
+    raw = b"From: =?utf-8?q?broken\r\nSubject: =?x-unknown?b?////?=\r\nMessage-ID: <\r\n\r\nA PAR H\r\n"
+    decision = decide(parse_envelope(raw), [game()], NOW)
+    assert isinstance(decision, (Reject, Ignore))
