@@ -28,7 +28,9 @@ from gmserver import engine  # noqa: E402
 from gmserver.daemon import imap_settings  # noqa: E402
 from gmserver.config import Config, ImapConfig  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
-from gmserver.db.models import PhaseRecord  # noqa: E402
+from gmserver.db.models import Game, PhaseRecord  # noqa: E402
+from gmserver.rules.ruleset import Ruleset  # noqa: E402
+from gmserver.services.ordersets import orders_on_file  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.mail.imap import ImapMailbox  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
@@ -103,7 +105,9 @@ def main() -> None:
             for game_id in ids:
                 with transaction(services.sessions) as session:
                     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id))
-                    orders = turns.latest_orders(session, game_id, record.phase)
+                    game = session.get(Game, game_id)
+                    orders = orders_on_file(session, game_id, record.phase,
+                                            Ruleset.from_snapshot(game.ruleset)).orders
                     state = record.state
                 process_times.append(engine.process_seconds(state, orders))
                 started = time.perf_counter()

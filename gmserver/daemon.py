@@ -55,6 +55,13 @@ def imap_settings(config: Config) -> ImapSettings:
                         idle=c.idle, ca_file=c.ca_file, poll_seconds=c.poll_seconds)
 
 
+def quiet_libraries() -> None:
+    """aiosmtpd logs every SMTP command at INFO; APScheduler warns each time a job that is
+    kicked while running skips a turn (the running instance picks the work up)."""
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler.scheduler").setLevel(logging.ERROR)
+
+
 class Daemon:
     def __init__(self, config: Config, *, services: Services | None = None, transport: Transport | None = None,
                  clock: Callable[[], datetime] = utcnow) -> None:
@@ -74,6 +81,7 @@ class Daemon:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> None:
+        quiet_libraries()
         interval = max(self.config.sweep_interval_seconds, 1)
         self.scheduler.add_job(self._process_inbound, "interval", seconds=interval, id="inbound",
                                next_run_time=self.clock())
@@ -134,8 +142,11 @@ class Daemon:
             self.kick("outbox")
 
     def _deliver(self) -> None:
-        outbox.deliver_due(self.services.sessions, self.transport, self.clock(),
-                           max_attempts=self.config.outbox_max_attempts)
+        # until nothing is due, so that mail queued while this ran is not left for the next tick
+        while outbox.deliver_due(self.services.sessions, self.transport, self.clock(),
+                                 max_attempts=self.config.outbox_max_attempts).attempted:
+            if self._stopping.is_set():
+                break
 
     def _sweep(self) -> None:
         """Safety net and reminders: anything due is done even if a job was lost."""

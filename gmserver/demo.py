@@ -29,7 +29,7 @@ from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
-from gmserver.services.turns import latest_orders
+from gmserver.services.ordersets import stored_sets
 
 log = logging.getLogger("gmserver.demo")
 
@@ -133,7 +133,7 @@ class Bots(threading.Thread):
             record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                               PhaseRecord.phase == game.phase))
             name, phase, state = game.name, game.phase, record.state
-            ordered = set(latest_orders(session, game.id, game.phase))
+            ordered = set(stored_sets(session, game.id, game.phase))
         if phase == self._last_phase:
             return
         self._last_phase = phase

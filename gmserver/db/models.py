@@ -128,9 +128,15 @@ class OrderSet(Base):
     phase: Mapped[str] = mapped_column(String(20))
     version: Mapped[int]
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
-    orders: Mapped[list[Any]]
+    orders: Mapped[list[Any]]  # this message's own orders; effective_orders() combines the sets
     lines: Mapped[list[Any]]
     received_at: Mapped[datetime]
+    # MATRIX 2.4 / A13 / A14: the set's version marker, change marker and Preliminary/Final mark
+    marker: Mapped[str | None] = mapped_column(String(20))
+    is_change: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str | None] = mapped_column(String(20))
+    # units whose hold supports are void (000 III(5), 003 [10 a, b]: failed_move_unsupportable)
+    unsupportable: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
 
 class OutboxMessage(Base):

@@ -11,12 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gmserver import engine
-from gmserver.db.models import Game, OrderSet, PhaseRecord, Player
+from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import next_deadline
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
-from gmserver.services.turns import lengths_of, latest_orders
+from gmserver.services.ordersets import orders_on_file
+from gmserver.services.turns import lengths_of
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -138,9 +139,7 @@ def game_summary(session: Session, game: Game) -> dict[str, Any]:
     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                       PhaseRecord.phase == game.phase))
     position = engine.position_from_state(record.state).to_json()
-    on_file = latest_orders(session, game.id, game.phase)
-    versions = {power: version for power, version in session.execute(
-        select(OrderSet.power, OrderSet.version).where(OrderSet.game_id == game.id, OrderSet.phase == game.phase))}
+    on_file = orders_on_file(session, game.id, game.phase, Ruleset.from_snapshot(game.ruleset))
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -152,7 +151,8 @@ def game_summary(session: Session, game: Game) -> dict[str, Any]:
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
         **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
         "players": {p.power: {"address": p.address, "fallback": p.fallback_address} for p in game.players},
-        "orders": {power: {"version": versions.get(power), "orders": orders} for power, orders in on_file.items()},
+        "orders": {power: {"version": on_file.versions[power], "orders": list(orders)}
+                   for power, orders in on_file.orders.items()},
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},
         "reminder_seconds": game.reminder_seconds,

@@ -8,24 +8,29 @@ done in one transaction; an exception parks the row as `failed` with its traceba
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
+import json
 import logging
+import re
 import traceback
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord
+from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.rules.intake import Accept, Envelope, GameView, Ignore, Reject, decide, parse_envelope
-from gmserver.rules.reading import extract_order_text, read_orders
+from gmserver.rules.reading import effective_orders, extract_order_text, read_orders
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services import mails
 from gmserver.services.context import Services
+from gmserver.services.ordersets import as_stored, stored_sets
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -117,7 +122,7 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
 
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
     envelope = parse_envelope(row.raw)
-    decision = decide(envelope, _game_views(session), now)
+    decision = decide(envelope, _game_views(session, envelope), now)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -138,14 +143,21 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
                                                       PhaseRecord.phase == game.phase))
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     position = position_from_state(record.state)
+    earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
     reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
-                          ruleset=game.ruleset, geography=services.geography)
-    version = 1 + (session.scalar(select(func.max(OrderSet.version)).where(
-        OrderSet.game_id == game.id, OrderSet.power == decision.power, OrderSet.phase == game.phase)) or 0)
-    session.add(OrderSet(
+                          ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
+                          previous=effective_orders(earlier, game.ruleset))
+    version = len(earlier) + 1
+    new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
-        orders=list(reading.orders), lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now,
-    ))
+        orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+        received_at=now, marker=reading.version, is_change=reading.is_change,
+        status=reading.set_status, unsupportable=list(reading.unsupportable),
+    )
+    session.add(new_set)
+    # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
+    on_file = effective_orders([*earlier, as_stored(new_set)], game.ruleset)
+    reading = dataclasses.replace(reading, orders=on_file)
     row.game_id, row.power = game.id, decision.power
     queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now), kind="confirmation",
           dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
@@ -154,14 +166,33 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     return "accepted"
 
 
-def _game_views(session: Session) -> list[GameView]:
-    games = session.scalars(select(Game).where(Game.status == "active")).all()
+def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
+    """The games this message could be about: those its subject may name (a word of the game's
+    name appears in it; `decide` then reads the subject exactly) or, when it names none, the
+    sender's own games, so that the refusal can say which subject would have worked."""
+    subject_words = set(_words(envelope.subject))
+    candidates = [game_id for game_id, name in session.execute(
+        select(Game.id, Game.name).where(Game.status == "active")) if subject_words & set(_words(name))]
+    if not candidates:
+        candidates = list(session.scalars(select(Player.game_id).where(
+            or_(Player.address == envelope.sender, Player.fallback_address == envelope.sender))))
+    games = session.scalars(select(Game).where(Game.status == "active", Game.id.in_(candidates))
+                            .options(selectinload(Game.players)).order_by(Game.id))
     return [game_view(game) for game in games]
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in re.split(r"[^0-9a-z]+", text.lower()) if word]
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset(snapshot_json: str) -> Ruleset:
+    return Ruleset.from_snapshot(json.loads(snapshot_json))
 
 
 def game_view(game: Game) -> GameView:
     return GameView(
-        id=game.id, name=game.name, ruleset=Ruleset.from_snapshot(game.ruleset), phase=game.phase,
+        id=game.id, name=game.name, ruleset=_ruleset(json.dumps(game.ruleset, sort_keys=True)), phase=game.phase,
         deadline=game.deadline, status=game.status,
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},

@@ -47,7 +47,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     context = reports.build_confirmation(
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
-        units=units,
+        units=units, notes=reading.notes,
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
@@ -67,16 +67,18 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
                   now)
 
 
-def turn_report(services: Services, game: Game, player: Player, outcome: PhaseOutcome,
-                deadline: datetime | None, now: datetime) -> EmailMessage:
+def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                 now: datetime) -> list[tuple[Player, EmailMessage]]:
+    """One report for every player: the same body (built and rendered once), addressed to each."""
     context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
                                         next_deadline=deadline, timezone=game.timezone)
+    body = services.composer.render(context.template, context)
     template = Ruleset.from_snapshot(game.ruleset).subject_template
-    subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
-                             purpose="report")
-    return services.composer.compose(to=player.address, subject=subject,
-                                     body=services.composer.render(context.template, context),
-                                     auto_submitted="auto-generated", date=now)
+    return [(player, services.composer.compose(
+        to=player.address, body=body, auto_submitted="auto-generated", date=now,
+        subject=format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
+                               purpose="report"),
+    )) for player in game.players]
 
 
 def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime) -> EmailMessage:

@@ -58,6 +58,10 @@ class DeliveryReport:
     retrying: int = 0
     failed: int = 0
 
+    @property
+    def attempted(self) -> int:
+        return self.sent + self.retrying + self.failed
+
 
 def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: datetime, *,
                 max_attempts: int = 8, limit: int = 200) -> DeliveryReport:

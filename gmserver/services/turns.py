@@ -8,20 +8,23 @@ second worker, a replayed job or a restart finds the phase already advanced and 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
 from gmserver import engine
-from gmserver.db.models import Game, OrderSet, PhaseRecord
+from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
-from gmserver.rules.position import phase_type
+from gmserver.rules.position import PhaseOutcome, phase_type
+from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.turn import void_hold_supports
 from gmserver.services import mails
 from gmserver.services.context import Services
+from gmserver.services.ordersets import orders_on_file
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -52,17 +55,6 @@ def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
             if (done := adjudicate(services, game_id, now, expected_phase=phase)) is not None]
 
 
-def latest_orders(session: Session, game_id: int, phase: str) -> dict[str, list[str]]:
-    """Each power's order set on file: the highest version (issue 2: the latest set wins)."""
-    latest = (select(OrderSet.power, func.max(OrderSet.version).label("version"))
-              .where(OrderSet.game_id == game_id, OrderSet.phase == phase)
-              .group_by(OrderSet.power).subquery())
-    rows = session.execute(select(OrderSet.power, OrderSet.orders).join(
-        latest, (OrderSet.power == latest.c.power) & (OrderSet.version == latest.c.version))
-        .where(OrderSet.game_id == game_id, OrderSet.phase == phase))
-    return {power: list(orders) for power, orders in rows}
-
-
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
                force: bool = False) -> TurnDone | None:
     """Adjudicate the game's current phase if it is due (or `force`); None if there is nothing
@@ -78,8 +70,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                           PhaseRecord.phase == game.phase))
         assert record is not None and record.adjudicated_at is None
-        orders = latest_orders(session, game.id, game.phase)
-        outcome = engine.adjudicate(record.state, orders)
+        ruleset = Ruleset.from_snapshot(game.ruleset)
+        on_file = orders_on_file(session, game.id, game.phase, ruleset)
+        orders, voided = void_hold_supports(on_file.orders, on_file.unsupportable)
+        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
 
         record.adjudicated_at = now
         record.orders = orders
@@ -93,13 +87,26 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if finished:
             game.status = "finished"
         reports = 0
-        for player in game.players:
-            message = mails.turn_report(services, game, player, outcome, deadline, now)
+        for player, message in mails.turn_reports(services, game, outcome, deadline, now):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
                              dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
         log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", game.name, outcome.phase,
                  outcome.after.phase, reports, deadline.isoformat() if deadline else "none (game over)")
         return TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+
+
+def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
+    """Report each voided hold support as written, with the result "void", not as the hold
+    the engine was given instead."""
+    if not voided:
+        return outcome
+    by_unit = {" ".join(order.split()[:2]): order for order in voided}
+    orders = tuple(
+        dataclasses.replace(o, order=by_unit[unit], results=("void",))
+        if (unit := " ".join(o.order.split()[:2])) in by_unit and o.order == f"{unit} H" else o
+        for o in outcome.orders
+    )
+    return dataclasses.replace(outcome, orders=orders)
 
 
 def queue_reminders(services: Services, now: datetime) -> int:
@@ -113,7 +120,7 @@ def queue_reminders(services: Services, now: datetime) -> int:
             record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                               PhaseRecord.phase == game.phase))
             owing = set(engine.position_from_state(record.state).powers_to_order())
-            ordered = set(latest_orders(session, game.id, game.phase))
+            ordered = set(orders_on_file(session, game.id, game.phase, Ruleset.from_snapshot(game.ruleset)).orders)
             for player in game.players:
                 if player.power in owing and player.power not in ordered:
                     queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",

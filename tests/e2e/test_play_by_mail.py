@@ -30,7 +30,6 @@ from gmserver.rules.subject import format_subject
 from gmserver.services import outbox, turns
 from gmserver.services.games import POWERS
 from gmserver.services.polling import poll_once
-from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import new_game, order_mail, services_for
 
 pytestmark = pytest.mark.e2e

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from gmserver import engine
 from gmserver.db.models import Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -112,3 +113,68 @@ def test_a_whole_year_reaches_the_builds_and_the_next_spring(world, clock) -> No
     position = engine.position_from_state(state)
     assert "F SEV" in position.units["RUSSIA"] and "RUM" in position.centers["RUSSIA"]
     assert game_row(services, game_id).phase == "S1902M"
+
+
+def test_merge_per_unit_combines_sets_000_III_4(database_url, clock) -> None:
+    """000 III(4): a later set replaces only the units it orders (set_combination = merge_per_unit)."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="mhrgame", ruleset="mhr")
+    for body in ("A Par-Bur\nA Mar-Spa", "A Par-Pic"):
+        subject = format_subject(template="mhr", game_name="mhrgame", power="FRANCE", phase="S1901M",
+                                 purpose="orders")
+        intake.store(services.sessions, order_mail(player_address("FRANCE"), subject, body), source="smtp",
+                     now=clock())
+        intake.process_pending(services, clock())
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+    assert spring.orders == {"FRANCE": ["A MAR - SPA", "A PAR - PIC"]}
+
+
+def test_replace_keeps_only_the_latest_set_datc_4_d_1(world, clock) -> None:
+    """standard (DATC 4.D.1): a new set replaces the whole set on file."""
+    services, _ = world
+    send(services, clock, "FRANCE", "A Par-Bur\nA Mar-Spa", "S1901M")
+    send(services, clock, "FRANCE", "A Par-Pic", "S1901M")
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+    assert spring.orders == {"FRANCE": ["A PAR - PIC"]}
+
+
+def _impossible_move_with_foreign_hold_support(database_url, clock, ruleset: str) -> list[dict]:
+    from gmserver.rules.position import Position
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]},
+                                   "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}})
+    new_game(services, clock(), name="supports", ruleset=ruleset, position=position)
+    for power, body in (("FRANCE", "A Par-Mos"), ("GERMANY", "A Bur S French A Par")):
+        subject = format_subject(template=load_ruleset(ruleset).subject_template, game_name="supports",
+                                 power=power, phase="S1901M", purpose="orders")
+        intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp",
+                     now=clock())
+    intake.process_pending(services, clock())
+    clock.advance(hours=48)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+        report = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report"))
+    return spring.results, " ".join(report.raw.decode().split())
+
+
+def test_impossible_move_cannot_be_supported_to_hold_under_mhr_000_III_5(database_url, clock) -> None:
+    """000 III(5) ¶1: an impossible move leaves the unit in place, but hold supports for it are
+    void, another power's included; the report shows the support as void."""
+    results, report = _impossible_move_with_foreign_hold_support(database_url, clock, "mhr")
+    assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": ["void"], "defaulted": False} in results
+    assert "(A BUR S A PAR): void" in report
+
+
+def test_impossible_move_may_be_supported_to_hold_under_standard_datc_4_e_1(database_url, clock) -> None:
+    """DATC 4.E.1 (hold_supportable): the void move is a hold, and hold support counts."""
+    results, report = _impossible_move_with_foreign_hold_support(database_url, clock, "standard")
+    assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": [], "defaulted": False} in results
+    assert "(A BUR S A PAR): succeeded" in report

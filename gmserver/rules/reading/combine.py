@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gmserver.rules.position import unit_province
 from gmserver.rules.reading.interpret import Context, Verdict
 
 Numbered = tuple[int, Verdict]  # (index in the message's verdict list, verdict)
@@ -67,7 +66,9 @@ def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Con
         if all(out[j].order != out[i].order for j in distinct):
             distinct.append(i)
         else:
-            _override(out, i, "003 [10 a]", f"the same order for {unit} was given earlier; identical orders count once.")
+            # 003 [10 a], [P] in every profile: identical orders count once (not a mistake)
+            out[i] = replace(out[i], status="ignored", order=None, rule="003 [10 a]",
+                             message=f"The same order for {unit} was given earlier; identical orders count once.")
     candidates = distinct
     if ctx.opt("multiple_orders_skip_illegal"):
         legal = [i for i in candidates if out[i].valid]

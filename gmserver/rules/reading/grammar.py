@@ -112,7 +112,6 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
         kind = "F"
     if kind is not None:
         # "A" is also an article: only a unit type when a place follows
-        saved = c.i
         c.take()
         c.skip(frozenset({"IN", "AT", "OF", "FROM", "THE"}))
         place, after = match_place(c.tokens, c.i, c.table, c.policy)

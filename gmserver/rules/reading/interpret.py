@@ -79,6 +79,8 @@ class Context:
     ruleset: Any
     table: NameTable
     geography: MapInfo
+    policy: Any = None  # provinces.Policy for this ruleset
+    powers: dict[str, str] = field(default_factory=dict)  # nationality words -> power
 
     def opt(self, name: str) -> Any:
         return option(self.ruleset, name)
@@ -348,8 +350,6 @@ def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes) -
 
 
 def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
-    board = ctx.board
-    location = unit_location(unit)
     here = unit_province(unit)
 
     def legal(province: str) -> bool:
@@ -488,7 +488,7 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
 
     province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination")
     if province == target_province:
-        notes.add(None, f"A support of a move to the unit's own province is a support to hold.")
+        notes.add(None, "A support of a move to the unit's own province is a support to hold.")
         if not board.reaches_for_support(unit, target_province):
             raise Rejected(f"{unit} cannot reach {ctx.name(target_province)}.", unit=unit)
         return _verdict(f"{unit} S {target}", unit, "support", notes)
@@ -672,7 +672,7 @@ def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
             notes.add(rule, f"Unit type omitted: an army is built in inland {ctx.name(province)}.")
         elif treatment == "army_inland_fleet_if_coast" and coast and f"{province}/{coast}" in info.coasts:
             kind = "F"
-            notes.add(rule, f"Unit type omitted but a coast given: a fleet is built.")
+            notes.add(rule, "Unit type omitted but a coast given: a fleet is built.")
         else:
             raise Rejected(f"The unit type (A or F) is missing and {ctx.name(province)} could take either: "
                            f"nothing is built.", rule)

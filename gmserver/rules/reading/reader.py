@@ -17,7 +17,7 @@ from gmserver.rules.position import Position
 from gmserver.rules.reading.board import board_for
 from gmserver.rules.reading.combine import combine
 from gmserver.rules.reading.grammar import (
-    ARMY, CONDITION, FLEET, HOLD, MOVE, SUPPORT, CONVOY, POLITE, PREFIX_VERBS, Parsed, looks_like_order,
+    ARMY, CONDITION, FLEET, HOLD, MOVE, SUPPORT, CONVOY, POLITE, Parsed, looks_like_order,
     parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
@@ -126,9 +126,8 @@ def _context(position: Position, power: str, ruleset: Any, geography: MapInfo,
         typo_tolerance=option(ruleset, "typo_tolerance"),
         player_list=player_list,
     )
-    ctx = Context(board_for(position, geography), power, ruleset, table, geography)
-    ctx.policy = policy  # type: ignore[attr-defined]
-    ctx.powers = dict(geography.power_words)  # type: ignore[attr-defined]
+    ctx = Context(board_for(position, geography), power, ruleset, table, geography, policy,
+                  dict(geography.power_words))
     if len(_CONTEXTS) > 256:
         _CONTEXTS.clear()
     _CONTEXTS[key] = (position, geography, ruleset, ctx)
@@ -153,9 +152,9 @@ def _read_line(raw: str, ctx: Context) -> list[Verdict]:
     if option(ctx.ruleset, "typo_tolerance") == "generous":
         words = _split_run_together(words, ctx)
     words, parenthetical = _parenthetical(words, ctx)
-    parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)  # type: ignore[attr-defined]
+    parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)
     if not parsed:
-        if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):  # type: ignore[attr-defined]
+        if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
             return [Verdict("rejected", None, None, "hold", None,
                             "This looks like an order but I cannot read it: write the unit, then the order, "
                             "e.g. 'A Par - Bur', 'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.", valid=False)]
@@ -190,7 +189,7 @@ def _split_run_together(words: list[str], ctx: Context) -> list[str]:
     from gmserver.rules.reading.provinces import resolve  # noqa: PLC0415
 
     def code(word: str) -> bool:
-        place = resolve((word,), ctx.table, ctx.policy)  # type: ignore[attr-defined]
+        place = resolve((word,), ctx.table, ctx.policy)
         return place is not None and place.province is not None and place.how in ("table", "variant")
 
     out: list[str] = []
@@ -312,7 +311,7 @@ def _inner_kind(inner: list[str], ctx: Context) -> str | None:
         return None
     if inner[0] in HOLD or inner[0] in MOVE or inner[0] in SUPPORT or inner[0] in CONVOY:
         return "action"
-    parsed = parse_segment(inner, ctx.table, ctx.policy, ctx.powers)  # type: ignore[attr-defined]
+    parsed = parse_segment(inner, ctx.table, ctx.policy, ctx.powers)
     if parsed and parsed[0].complete and parsed[0].unit is not None:
         return "order"
     return None
@@ -323,10 +322,10 @@ def _head_unit(words: list[str], ctx: Context) -> list[str] | None:
     from gmserver.rules.reading.provinces import match_place  # local: only needed here
 
     i = 0
-    while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or  # type: ignore[attr-defined]
+    while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or
                               words[i] in ("THE", "MY", "MOVE")):
         i += 1
-    place, after = match_place(words, i, ctx.table, ctx.policy)  # type: ignore[attr-defined]
+    place, after = match_place(words, i, ctx.table, ctx.policy)
     if place is None:
         return None
     return [w for w in words[:after] if w != "MOVE"]

@@ -63,6 +63,7 @@ class StoredSet:
     version: str | None = None
     is_change: bool = False
     status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
+    unsupportable: tuple[str, ...] = ()  # units this set left unable to receive hold support
 
 
 def order_unit(order: str) -> str:
@@ -130,6 +131,21 @@ def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]
     for stored in ordered_sets(sets, ruleset):
         orders, _ = combine_sets(orders, stored, ruleset)
     return orders
+
+
+def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+    """Units that may not be supported to hold (000 III(5), 003 [10 a, b]): those whose order in
+    effect comes from a set that marked them unsupportable."""
+    source: dict[str, StoredSet] = {}
+    for stored in ordered_sets(sets, ruleset):
+        units = {order_unit(o) for o in stored.orders if not is_adjustment_order(o)}
+        combination = option(ruleset, "set_combination")
+        merged = combination == "merge_per_unit" or (combination == "replace_unless_marked_change"
+                                                    and stored.is_change)
+        if not merged:
+            source = {}
+        source.update({unit: stored for unit in units})
+    return tuple(sorted(unit for unit, stored in source.items() if unit in stored.unsupportable))
 
 
 def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:

@@ -1,0 +1,31 @@
+"""Turning the order sets on file into the orders the engine gets: pure functions."""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from gmserver.rules.position import unit_province
+
+
+def void_hold_supports(orders: Mapping[str, Sequence[str]], unsupportable: Iterable[str]
+                       ) -> tuple[dict[str, list[str]], list[str]]:
+    """`impossible_move_treatment = failed_move_unsupportable` (000 III(5) ¶1, 003 [10 b]) and
+    A11 (003 [10 a]): hold supports given to these units are void. The engine cannot express a
+    unit that stands but may not be supported, so the supporting units hold instead; the voided
+    supports are returned for the report."""
+    provinces = {unit_province(unit) for unit in unsupportable}
+    if not provinces:
+        return {power: list(power_orders) for power, power_orders in orders.items()}, []
+    result: dict[str, list[str]] = {}
+    voided: list[str] = []
+    for power, power_orders in orders.items():
+        result[power] = []
+        for order in power_orders:
+            words = order.split()
+            # "A MUN S A BER" is a hold support; "A MUN S A BER - KIE" supports a move
+            if len(words) == 5 and words[2] == "S" and unit_province(" ".join(words[3:5])) in provinces:
+                voided.append(order)
+                result[power].append(f"{words[0]} {words[1]} H")
+            else:
+                result[power].append(order)
+    return result, voided

@@ -1,0 +1,47 @@
+"""Every order set a power sent this phase, and the orders they add up to (MATRIX 2.4)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import OrderSet
+from gmserver.rules.reading import StoredSet, effective_orders
+from gmserver.rules.reading.sets import effective_unsupportable
+from gmserver.rules.ruleset import Ruleset
+
+
+def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
+    """power -> its sets, in order of receipt (the version number counts receipts)."""
+    sets: dict[str, list[StoredSet]] = defaultdict(list)
+    for row in session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.phase == phase)
+                               .order_by(OrderSet.power, OrderSet.version)):
+        sets[row.power].append(as_stored(row))
+    return dict(sets)
+
+
+def as_stored(row: OrderSet) -> StoredSet:
+    return StoredSet(orders=tuple(row.orders), received=row.version, version=row.marker, is_change=row.is_change,
+                     status=row.status, unsupportable=tuple(row.unsupportable or ()))
+
+
+@dataclass(frozen=True)
+class OnFile:
+    orders: dict[str, tuple[str, ...]]  # power -> the orders to adjudicate
+    unsupportable: tuple[str, ...]  # units whose hold supports are void
+    versions: dict[str, int]  # power -> how many sets it sent
+
+
+def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
+    """A12-A14 over each power's sets: replace, merge per unit or merge marked changes, in
+    receipt or version order, as the game's ruleset says."""
+    sets = stored_sets(session, game_id, phase)
+    return OnFile(
+        orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},
+        unsupportable=tuple(sorted(unit for power_sets in sets.values()
+                                   for unit in effective_unsupportable(power_sets, ruleset))),
+        versions={power: len(power_sets) for power, power_sets in sets.items()},
+    )

@@ -1,0 +1,36 @@
+"""The README's first command, as a newcomer runs it: `gmserver demo` shows turns and reports."""
+
+from __future__ import annotations
+
+import mailbox
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.dovecot import free_port
+
+pytestmark = pytest.mark.e2e
+
+
+def test_demo_plays_turns_and_mails_reports(tmp_path: Path) -> None:
+    directory = tmp_path / "demo"
+    result = subprocess.run(
+        [sys.executable, "-m", "gmserver", "demo", "--dir", str(directory), "--port", str(free_port()),
+         "--turns", "2", "--turn-seconds", "3"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Spring 1901 Movement adjudicated" in result.stdout
+    assert "stopped after 2 adjudication(s)" in result.stdout
+    messages = list(mailbox.Maildir(directory / "maildir"))
+    reports = [m for m in messages if "results" in str(m["Subject"])]
+    confirmations = [m for m in messages if str(m["Subject"]).startswith("Re:")]
+    assert len(reports) == 14 and len(confirmations) >= 7
+    assert {str(m["Delivered-To"]) for m in reports} == {
+        f"{p}@bots.gmserver.invalid" for p in ("austria", "england", "france", "germany", "italy", "russia", "turkey")}
+    # the demo's configuration file works with every other command
+    show = subprocess.run([sys.executable, "-m", "gmserver", "--config", str(directory / "gmserver.toml"),
+                           "game", "show", "demo"], capture_output=True, text=True, timeout=60)
+    assert show.returncode == 0 and "demo: ruleset standard" in show.stdout

@@ -1,0 +1,54 @@
+"""The corpus in tests/data/orders: order lines and whole emails with their expected readings
+under several profiles (golden files written by make_corpus.py and reviewed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gmserver import engine
+from gmserver.rules.position import Position
+from gmserver.rules.reading import extract_order_text, read_orders
+from tests.unit.reading.support import geography, ruleset
+
+DATA = Path(__file__).parents[2] / "data" / "orders"
+LINES = json.loads((DATA / "lines.json").read_text())
+POSITIONS = {k: Position.from_json(v) for k, v in LINES["positions"].items()}
+EMAILS = json.loads((DATA / "emails.json").read_text())
+
+
+def _actual(text, position, power, profile):
+    reading = read_orders(text, position=position, power=power, ruleset=ruleset(profile), geography=geography())
+    return {"orders": list(reading.orders), "lines": [[r.line, r.status, r.order] for r in reading.lines]}
+
+
+def test_corpus_size():
+    assert len(LINES["cases"]) >= 300
+    assert len(EMAILS) >= 20
+    assert all(len(case["expected"]) >= 2 for case in LINES["cases"] + EMAILS)
+
+
+@pytest.mark.parametrize("case", LINES["cases"], ids=[f"{c['position']}-{c['power']}-{c['text'][:40]}" for c in LINES["cases"]])
+def test_corpus_line(case):
+    position = POSITIONS[case["position"]]
+    for profile, expected in case["expected"].items():
+        assert _actual(case["text"], position, case["power"], profile) == expected, profile
+
+
+@pytest.mark.parametrize("case", EMAILS, ids=[c["file"] for c in EMAILS])
+def test_corpus_email(case):
+    raw = (DATA / "emails" / case["file"]).read_bytes()
+    text = extract_order_text(raw)
+    position = POSITIONS[case["position"]]
+    for profile, expected in case["expected"].items():
+        assert _actual(text, position, case["power"], profile) == expected, profile
+
+
+def test_corpus_orders_are_engine_legal():
+    legal = {key: {o for v in engine.legal_orders(engine.state_from_position(p)).values() for o in v}
+             for key, p in POSITIONS.items()}
+    for case in LINES["cases"] + EMAILS:
+        for expected in case["expected"].values():
+            assert set(expected["orders"]) <= legal[case["position"]], case

@@ -1,0 +1,165 @@
+"""MATRIX 2.4 (sets and versions, A12 to A14) and the 2.6/2.7 options the reader applies."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmserver.rules.position import Position
+from gmserver.rules.reading import (
+    StoredSet, effective_orders, ordered_sets, out_of_order_versions, read_orders, reading_to_json,
+    version_marker,
+)
+from gmserver.rules.reading.sets import is_change_marker, set_status_marker
+from tests.unit.reading.support import geography, ruleset
+
+FR = Position(phase="F1902M", units={"FRANCE": ("A PAR", "A MAR", "F BRE")}, centers={})
+PREVIOUS = ("F BRE - MAO", "A MAR H", "A PAR - BUR")
+
+
+def _read(text, profile, previous=PREVIOUS, subject="", position=FR, power="FRANCE", overrides=None):
+    rs = ruleset(profile)
+    if overrides:
+        rs = rs.with_overrides(overrides)
+    return read_orders(text, position=position, power=power, ruleset=rs, geography=geography(),
+                       previous=previous, subject=subject)
+
+
+@pytest.mark.parametrize("clause, profile, subject, text, orders", [
+    ("001 II(7) ¶2 replace", "danivon", "", "A Par - Pic", ("A PAR - PIC",)),
+    ("003 [10] replace", "scorpion", "", "A Par - Pic", ("A PAR - PIC",)),
+    ("000 III(4) merge_per_unit", "mhr", "", "A Par - Pic", ("F BRE - MAO", "A MAR H", "A PAR - PIC")),
+    ("002 ORDERS 2 change set merges", "email_rules", "Lepanto changes #2", "A Par - Pic",
+     ("F BRE - MAO", "A MAR H", "A PAR - PIC")),
+    ("002 ORDERS 2 unmarked set replaces", "email_rules", "Lepanto orders #2", "A Par - Pic", ("A PAR - PIC",)),
+], ids=lambda v: v if isinstance(v, str) and v[:1].isdigit() else None)
+def test_set_combination(clause, profile, subject, text, orders):
+    assert _read(text, profile, subject=subject).orders == orders
+
+
+def test_merge_replaces_adjustment_lines_as_a_whole():  # A12 [P]
+    from gmserver.rules.reading.sets import merge_per_unit
+    assert merge_per_unit(("A PAR B", "F BRE B"), ("WAIVE",)) == ("WAIVE",)
+
+
+SETS = [StoredSet(("A PAR - BUR",), received=1, version="2"), StoredSet(("A PAR - PIC",), received=2, version="1")]
+
+
+def test_000_III_4_receipt_time_decides():
+    assert effective_orders(SETS, ruleset("mhr")) == ("A PAR - PIC",)
+
+
+def test_001_II_7_version_then_receipt():
+    assert effective_orders(SETS, ruleset("danivon")) == ("A PAR - BUR",)
+    assert [s.version for s in ordered_sets(SETS, ruleset("email_rules"))] == ["1", "2"]
+
+
+def test_A14_version_without_marker_falls_back_to_receipt():
+    sets = [StoredSet(("A PAR - BUR",), 1, "2"), StoredSet(("A PAR - PIC",), 2, None)]
+    assert effective_orders(sets, ruleset("danivon")) == ("A PAR - PIC",)
+
+
+def test_A14_out_of_order_versions_reported():
+    assert out_of_order_versions(SETS) == [SETS[1]]
+
+
+@pytest.mark.parametrize("text, marker", [
+    ("Dc179 [BlackMarch] S01: English Orders [1]", "1"), ("orders (2)", "2"), ("Lepanto #3", "3"),
+    ("v2.1", "2.1"), ("version 4", "4"), ("France S1901M", None), ("Spring (1901)", None),
+])
+def test_A14_version_markers(text, marker):
+    assert version_marker(text) == marker
+
+
+def test_A13_change_markers():
+    assert is_change_marker("Changes to my orders") and is_change_marker("add to #2")
+    assert not is_change_marker("France orders")
+
+
+@pytest.mark.parametrize("clause, profile, text, status", [
+    ("000 II(1) default preliminary", "mhr", "A Par - Bur", "preliminary"),
+    ("000 II(1) marked Final", "mhr", "A Par - Bur\nFinal", "final"),
+    ("001 II(3) default final", "danivon", "A Par - Bur", "final"),
+    ("001 II(3) marked Preliminary", "danivon", "Preliminary\nA Par - Bur", "preliminary"),
+])
+def test_default_set_status(clause, profile, text, status):
+    reading = _read(text, profile, previous=())
+    assert reading.set_status == status
+    assert [line.status for line in reading.lines if line.order] == ["accepted"]
+
+
+def test_set_status_words():
+    assert set_status_marker("FINAL orders") == "final" and set_status_marker("provisional") == "preliminary"
+
+
+@pytest.mark.parametrize("clause, overrides, orders", [
+    ("002 FORMAT 3 canonical", None, ("F BRE - MAO", "A MAR H", "A PAR - BUR")),
+    ("report_order_sequence as_written", {"report_order_sequence": "as_written"}, ("A PAR - BUR", "A MAR H", "F BRE - MAO")),
+])
+def test_report_order_sequence(clause, overrides, orders):
+    assert _read("A Par - Bur\nA Mar H\nF Bre - MAO", "standard", previous=(), overrides=overrides).orders == orders
+
+
+# ---------------------------------------------------------------------------------- retreats
+
+RETREAT = Position(
+    phase="F1901R", units={"ITALY": ("A ALB",), "GERMANY": ("A BOH",)},
+    dislodged={"GERMANY": ("A MUN",)}, retreats={"A MUN": ("BUR", "KIE", "RUH")}, centers={},
+)
+
+
+@pytest.mark.parametrize("clause, profile, text, orders", [
+    ("000 III(6) first retreat", "mhr", "A Mun - Bur\nA Mun - Kie", ("A MUN R BUR",)),
+    ("002 FORMAT 4 first retreat", "email_rules", "A Mun - Bur\nA Mun - Kie", ("A MUN R BUR",)),
+    ("001 III(2) last retreat", "danivon", "A Mun - Bur\nA Mun - Kie", ("A MUN R KIE",)),
+    ("004 I(5) last retreat", "gwm", "A Mun - Bur\nA Mun - Kie", ("A MUN R KIE",)),
+    ("003 [5] priority list skips illegal", "scorpion", "A Mun - Boh\nA Mun - Ruh\nA Mun - Kie", ("A MUN R RUH",)),
+    ("004 I(4) illegal retreat disbands", "gwm", "A Mun - Boh", ("A MUN D",)),
+])
+def test_retreat_options(clause, profile, text, orders):
+    assert _read(text, profile, previous=(), position=RETREAT, power="GERMANY").orders == orders
+
+
+# ---------------------------------------------------------------------------------- adjustments
+
+BUILDS = Position(phase="W1901A", units={"RUSSIA": ("A MOS",)},
+                  centers={"RUSSIA": ("STP", "SEV", "MOS", "WAR", "RUM")})  # 4 builds due, 3 sites
+REMOVALS = Position(phase="W1901A", units={"AUSTRIA": ("F TRI", "A VIE", "A BUD", "A SER")},
+                    centers={"AUSTRIA": ("TRI", "BUD")})  # 2 removals
+
+
+def _build(text, profile, position=BUILDS, power="RUSSIA", overrides=None):
+    return _read(text, profile, previous=(), position=position, power=power, overrides=overrides)
+
+
+@pytest.mark.parametrize("clause, profile, text, orders", [
+    ("000 V(2) excess builds top down", "mhr",
+     "Build A War\nBuild F Sev\nBuild A Stp\nBuild F Sev", ("F SEV B", "A STP B", "A WAR B")),
+    ("004 III(2) excess removals bottom up", "gwm", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("F TRI D", "A VIE D")),
+    ("000 V(2) excess removals top down", "mhr", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("A SER D", "A VIE D")),
+    ("003 [10 d] two builds one centre: first", "scorpion", "build f sev\nbuild a sev", ("F SEV B",)),
+    ("004 III(3) two builds one centre: bottom up", "gwm", "build f sev\nbuild a sev", ("A SEV B",)),
+    ("000 V(1) build type omitted: nothing", "mhr", "Build War", ()),
+    ("004 III(1) type omitted inland: army", "gwm", "Build War", ("A WAR B",)),
+    ("004 III(1) type omitted coast given: fleet", "gwm", "Build StP/nc", ("F STP/NC B",)),
+    ("004 III(1) type omitted coastal: nothing", "gwm", "Build Sev", ()),
+    ("000 V(5) inland fleet: nothing", "mhr", "Build F War", ()),
+    ("DATC 4.B.6 army with coast: coast ignored", "standard", "Build A StP/nc", ("A STP B",)),
+    ("004 III(5) ¶2 army with coast: nothing", "gwm", "Build A StP/nc", ()),
+    ("002 ORDERS 1 fleet without coast: nothing", "email_rules", "Build F StP", ()),
+    ("waive counts as a build", "standard", "Waive\nBuild A War\nBuild F Sev\nBuild A StP\nBuild A Mos", ("A STP B", "A WAR B", "F SEV B", "WAIVE")),
+])
+def test_adjustment_options(clause, profile, text, orders):
+    position, power = (REMOVALS, "AUSTRIA") if "emov" in text else (BUILDS, "RUSSIA")
+    got = _build(text, profile, position, power).orders
+    assert sorted(got) == sorted(orders)
+
+
+def test_build_type_omitted_army_if_inland():
+    assert _build("Build War\nBuild Sev", "standard", overrides={"build_type_omitted": "army_if_inland"}).orders == ("A WAR B",)
+
+
+def test_reading_to_json_shape():
+    data = reading_to_json(_read("Hi\nA Par - Bur", "standard", previous=()))
+    assert {"power", "phase", "orders", "lines"} <= set(data)
+    assert data["lines"][1] == {"line": 2, "text": "A Par - Bur", "status": "accepted", "order": "A PAR - BUR",
+                                "rule": None, "message": None}
