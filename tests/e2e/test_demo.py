@@ -34,3 +34,27 @@ def test_demo_plays_turns_and_mails_reports(tmp_path: Path) -> None:
     show = subprocess.run([sys.executable, "-m", "gmserver", "--config", str(directory / "gmserver.toml"),
                            "game", "show", "demo"], capture_output=True, text=True, timeout=60)
     assert show.returncode == 0 and "demo: ruleset standard" in show.stdout
+
+
+def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    directory = tmp_path / "demo"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gmserver", "demo", "--dir", str(directory), "--port", str(free_port()),
+         "--turn-seconds", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        line = ""
+        while "adjudicated" not in line and time.monotonic() < deadline:
+            line = process.stdout.readline()
+        assert "adjudicated" in line
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "demo: stopped after" in out and "Traceback" not in err

@@ -13,7 +13,7 @@ from gmserver.services.games import POWERS
 
 pytestmark = pytest.mark.integration
 
-DATC = Path(__file__).resolve().parents[3] / "shared" / "datc" / "datc.json"
+DATC = Path(__file__).resolve().parents[1] / "data" / "datc" / "datc.json"
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The engine adapter against the DATC corpus (`shared/datc/datc.json`, format in its README).
+"""The engine adapter against the DATC corpus (`tests/data/datc/datc.json`, format in its README).
 
 Every case is played through `gmserver.engine` the way a game would be: the position is built
 with `state_from_position`, a retreat case first replays its `prior_movement` so that retreat
@@ -20,7 +20,7 @@ import pytest
 from gmserver import engine
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_province
 
-DEFAULT_DATC_JSON = Path(__file__).parents[2].parent / "shared" / "datc" / "datc.json"
+DEFAULT_DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 DATC_JSON = Path(os.environ.get("GMSERVER_DATC_JSON") or DEFAULT_DATC_JSON)
 EXPECTED_CASES = 173
 

@@ -1,0 +1,52 @@
+"""`gmserver run` as a GM starts it: SMTP listener in, Maildir out, stopped by a signal."""
+
+from __future__ import annotations
+
+import mailbox
+import signal
+import smtplib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from tests.support.dovecot import free_port
+from tests.support.world import order_mail
+
+pytestmark = pytest.mark.e2e
+
+
+def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    config = tmp_path / "gm.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                      f'[inbound.smtp]\nport = {port}\n[outbound]\ninterval_seconds = 1\n'
+                      f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n[daemon]\nsweep_interval_seconds = 1\n')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    assert main(["--config", str(config), "game", "create", "lepanto", "--player", "FRANCE=fr@players.test"]) == 0
+    process = subprocess.Popen([sys.executable, "-m", "gmserver", "--config", str(config), "run"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with smtplib.SMTP("127.0.0.1", port, timeout=5) as client:
+                    client.sendmail("fr@players.test", ["gm@gm.test"],
+                                    order_mail("fr@players.test", "lepanto France S1901M", "A Par-Bur"))
+                break
+            except OSError:
+                time.sleep(0.2)
+        sent = tmp_path / "sent"
+        while time.monotonic() < deadline and not (sent.exists() and len(mailbox.Maildir(sent))):
+            time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    [reply] = list(mailbox.Maildir(tmp_path / "sent"))
+    assert str(reply["To"]) == "fr@players.test" and "A PAR - BUR" in reply.get_payload()
+    assert "stopped" in err and "Traceback" not in err
