@@ -14,7 +14,6 @@ import smtplib
 import threading
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 from sqlalchemy import select
@@ -25,6 +24,7 @@ from gmserver.daemon import Daemon
 from gmserver.db.migrate import upgrade
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.mail.compose import new_message_id
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -152,7 +152,7 @@ class Bots(threading.Thread):
         message["To"] = GM_ADDRESS
         message["Subject"] = format_subject(template="standard", game_name=game_name, power=power, phase=phase,
                                             purpose="orders")
-        message["Message-ID"] = make_msgid(domain="bots.gmserver.invalid")
+        message["Message-ID"] = new_message_id("bots.gmserver.invalid")
         message.set_content("Hello GM,\n\n" + "\n".join(orders or ["WAIVE"]) + "\n\nCheers,\n" + power.title())
         with smtplib.SMTP("127.0.0.1", self._port, timeout=10) as client:
             client.send_message(message)

@@ -12,6 +12,7 @@ import dataclasses
 import email.policy
 import email.utils
 import textwrap
+import uuid
 from datetime import datetime, timezone
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -21,6 +22,7 @@ from typing import Any, Literal, Mapping, Sequence
 import jinja2
 
 from gmserver.mail.automated import is_automated
+from gmserver.rules.safetext import safe_text
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
 
@@ -80,9 +82,9 @@ class Composer:
         message = EmailMessage(policy=email.policy.default)
         message["From"] = Address(display_name=self.gm_name, addr_spec=self.gm_address)
         message["To"] = to
-        message["Subject"] = subject
+        message["Subject"] = safe_text(subject)
         message["Date"] = email.utils.format_datetime(date or datetime.now(timezone.utc))
-        message["Message-ID"] = message_id or email.utils.make_msgid(domain=self.domain)
+        message["Message-ID"] = message_id or new_message_id(self.domain)
         if in_reply_to:
             message["In-Reply-To"] = in_reply_to
         chain = [r for r in references if r]
@@ -93,8 +95,16 @@ class Composer:
         # RFC 3834: marks the message as automatic, so well-behaved responders stay silent.
         message["Auto-Submitted"] = auto_submitted
         message["X-Auto-Response-Suppress"] = "All"  # the same request in Microsoft's dialect
+        body = safe_text(body)  # lines quoted from hostile mail must not break the reply
         message.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
         return message
+
+
+def new_message_id(domain: str) -> str:
+    """A Message-ID from the OS's randomness: `email.utils.make_msgid` draws on the global
+    `random`, which the engine reseeds when it loads a map (ENGINE.md) and test tools reseed
+    per example, so two messages could get the same id."""
+    return f"<{uuid.uuid4().hex}@{domain}>"
 
 
 def fill(chunks: str | Sequence[str], width: int = 72, indent: str = "", sep: str = ", ") -> str:

@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 from gmserver.mail.automated import is_automated
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
 
 
@@ -39,11 +40,11 @@ def parse_envelope(raw: bytes) -> Envelope:
     if not address:
         display, address = email.utils.parseaddr(_header(message, "Reply-To"))
     return Envelope(
-        sender=address.strip().lower(),
-        sender_display=display or address,
-        subject=" ".join(_header(message, "Subject").split()),
-        message_id=_header(message, "Message-ID").strip() or None,
-        date=_header(message, "Date") or None,
+        sender=safe_text(address.strip().lower()),
+        sender_display=safe_text(display or address),
+        subject=safe_text(" ".join(_header(message, "Subject").split())),
+        message_id=safe_text(_header(message, "Message-ID").strip()) or None,
+        date=safe_text(_header(message, "Date")) or None,
         automated=is_automated(message),
         message=message,
     )

@@ -13,13 +13,15 @@ from gmserver.rules.intake import Accept, Envelope, Reject
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 
 
 def line_as_dict(line: Any) -> dict[str, Any]:
-    return {"line": line.line, "text": line.text, "status": line.status,
-            "order": None if line.order is None else str(line.order), "rule": line.rule, "message": line.message}
+    return {"line": line.line, "text": safe_text(line.text), "status": line.status,
+            "order": None if line.order is None else str(line.order), "rule": line.rule,
+            "message": None if line.message is None else safe_text(line.message)}
 
 
 def _references(envelope: Envelope) -> list[str]:

@@ -228,3 +228,15 @@ def test_is_automated_survives_malformed_headers():
     raw = b"From: =?utf-8?q?broken\nReturn-Path: <<<>\nSubject: x\n\nbody\n"
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert is_automated(message) is False
+
+
+def test_message_ids_do_not_depend_on_the_global_random_state() -> None:
+    """The engine reseeds `random` when it loads a map; ids must stay unique regardless."""
+    import random
+
+    from gmserver.mail.compose import new_message_id
+
+    random.seed(7)
+    first = new_message_id("gm.test")
+    random.seed(7)
+    assert new_message_id("gm.test") != first and first.endswith("@gm.test>")
