@@ -322,10 +322,14 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
         except (OSError, json.JSONDecodeError) as error:
             raise CliError(f"--previous {args.previous}: {error}") from None
         previous = list(data.get("orders", data) if isinstance(data, dict) else data)
-    power = args.power.upper()
+    geography = engine.map_info()
+    power = geography.power_words.get(args.power.strip().upper())
+    if power is None:
+        raise CliError(f"--power {args.power!r}: not a power of the {geography.name} map "
+                       f"({', '.join(p.title() for p in geography.powers)})")
     message = sys.stdin.buffer.read()
     reading = read_orders(extract_order_text(message), position=position, power=power,
-                          ruleset=load_ruleset(args.ruleset), geography=engine.map_info(), previous=previous)
+                          ruleset=load_ruleset(args.ruleset), geography=geography, previous=previous)
     _print_json(reading_to_json(reading))
     return 0
 

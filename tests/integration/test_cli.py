@@ -102,3 +102,28 @@ def test_help_at_every_level(command: list[str], capsys) -> None:
         main([*command, "--help"])
     assert exit_.value.code == 0
     assert "usage: gmserver" in capsys.readouterr().out
+
+
+def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypatch) -> None:
+    import io
+
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "centers": {}}))
+    email_text = b"From: fr@players.test\nSubject: orders\n\nHello GM\nA Par -> Bur\nF Bre-Eng\n-- \nJo\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(email_text)))
+    assert main(["orders", "read", "--ruleset", "mhr", "--position", str(position), "--power", "France"]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert (reading["power"], reading["phase"]) == ("FRANCE", "S1901M")
+    assert sorted(reading["orders"]) == ["A PAR - BUR", "F BRE - ENG"]
+    assert [line["status"] for line in reading["lines"]] == ["ignored", "accepted", "accepted"]
+    assert {"line", "text", "status", "order", "rule", "message"} <= reading["lines"][0].keys()
+
+
+def test_orders_read_refuses_an_unknown_power(tmp_path: Path, capsys, monkeypatch) -> None:
+    import io
+
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({"phase": "S1901M", "units": {}, "centers": {}}))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"A Par-Bur\n")))
+    assert main(["orders", "read", "--position", str(position), "--power", "Narnia"]) == 2
+    assert "not a power" in capsys.readouterr().err
