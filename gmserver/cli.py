@@ -280,6 +280,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from gmserver.daemon import Daemon  # noqa: PLC0415
 
     config = _config(args)
+    if not args.verbose:
+        logging.getLogger().setLevel(config.log_level)
     _services(config)  # fails early with a clear message when the database is not ready
     daemon = Daemon(config)
     _run_until_signal(daemon)

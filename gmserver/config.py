@@ -82,6 +82,7 @@ _CHOICES = {
     ("inbound", "smtp", "protocol"): ("smtp", "lmtp"),
     ("outbound", "mode"): ("smtp", "maildir"),
     ("outbound", "smtp", "tls"): ("none", "ssl", "starttls"),
+    ("daemon", "log_level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
 }
 
 _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
