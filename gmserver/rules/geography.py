@@ -41,9 +41,6 @@ class MapInfo:
         """`SPA/NC` -> `SPA`."""
         return location.split("/", 1)[0]
 
-    def is_coastal(self, province: str) -> bool:
-        return self.provinces[province].kind == "coast"
-
     def home_centres(self, power: str) -> tuple[str, ...]:
         return tuple(sorted(p.code for p in self.provinces.values() if p.home_of == power))
 

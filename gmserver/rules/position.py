@@ -16,10 +16,6 @@ def phase_type(phase: str) -> str:
     return phase[-1] if len(phase) == 6 and phase[-1] in "MRA" else "-"
 
 
-def phase_year(phase: str) -> int:
-    return int(phase[1:5])
-
-
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
 PHASE_TYPE_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
 
@@ -59,14 +55,6 @@ class Position:
     @property
     def phase_type(self) -> str:
         return phase_type(self.phase)
-
-    def owner_of_unit_in(self, province: str) -> tuple[str, str] | None:
-        """(power, unit) of the non-dislodged unit in `province`, if any."""
-        for power, units in self.units.items():
-            for unit in units:
-                if unit_province(unit) == province:
-                    return power, unit
-        return None
 
     def powers_to_order(self) -> tuple[str, ...]:
         """Powers that have something to order in this phase."""
