@@ -137,6 +137,9 @@ class OrderSet(Base):
     status: Mapped[str | None] = mapped_column(String(20))
     # units whose hold supports are void (000 III(5), 003 [10 a, b]: failed_move_unsupportable)
     unsupportable: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # contingent_minor_orders (000 II(5), 001 II(6)): the retreat and adjustment lines of a
+    # movement set, as written, read in the following minor turn if no set arrives for it
+    contingent: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
 
 class OutboxMessage(Base):

@@ -26,11 +26,12 @@ from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord, Play
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.rules.intake import Accept, Envelope, GameView, Ignore, Reject, decide, parse_envelope
-from gmserver.rules.reading import effective_orders, extract_order_text, read_orders
+from gmserver.rules.reading import effective_contingent, effective_orders, extract_order_text, read_orders
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.safetext import safe_text
 from gmserver.services import mails
 from gmserver.services.context import Services
-from gmserver.services.ordersets import as_stored, stored_sets
+from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def fingerprint(raw: bytes) -> tuple[str, str | None]:
     message_id = None
     for line in head.replace(b"\r\n", b"\n").split(b"\n"):
         if line[:11].lower() == b"message-id:":
-            message_id = line[11:].strip().decode("ascii", "replace")[:900] or None
+            message_id = safe_text(line[11:].strip().decode("ascii", "replace"))[:900] or None
             break
     if message_id is None:
         return hashlib.sha256(raw).hexdigest(), None
@@ -144,20 +145,36 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
+    # objective_only conditions in a retreat or adjustment set may test what the moves before
+    # decided (centres gained, units dislodged), which this phase's position no longer shows
+    turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
     reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
-                          previous=effective_orders(earlier, game.ruleset))
+                          previous=effective_orders(earlier, game.ruleset), turn=turn)
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
         orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
         received_at=now, marker=reading.version, is_change=reading.is_change,
         status=reading.set_status, unsupportable=list(reading.unsupportable),
+        contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
     )
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
-    on_file = effective_orders([*earlier, as_stored(new_set)], game.ruleset)
-    reading = dataclasses.replace(reading, orders=on_file)
+    stored = [*earlier, as_stored(new_set)]
+    on_file = effective_orders(stored, game.ruleset)
+    notes = reading.notes
+    if position.phase_type == "M":
+        # contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
+        # dropped those of an earlier one (they are replaced with the set, never merged line by line)
+        kept = effective_contingent(stored, game.ruleset)
+        if kept:
+            notes += ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
+                       f"send no set for that turn: {' / '.join(kept)}"),)
+        elif effective_contingent(earlier, game.ruleset):
+            notes += (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
+                       "replaces them."),)
+    reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     row.game_id, row.power = game.id, decision.power
     queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now), kind="confirmation",
           dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)

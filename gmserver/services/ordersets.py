@@ -1,4 +1,6 @@
-"""Every order set a power sent this phase, and the orders they add up to (MATRIX 2.4)."""
+"""Every order set a power sent this phase, and the orders they add up to (MATRIX 2.4); the
+contingent retreat and adjustment lines kept from the movement phase before a minor turn, and
+the facts of that movement turn (MATRIX 2.3 contingent_minor_orders, objective_only)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import OrderSet
-from gmserver.rules.reading import StoredSet, effective_orders
+from gmserver.db.models import OrderSet, PhaseRecord
+from gmserver.engine import position_from_state
+from gmserver.rules.reading import (
+    StoredSet, TurnFacts, contingent_source, effective_contingent, effective_orders, turn_facts,
+)
 from gmserver.rules.reading.sets import effective_unsupportable
 from gmserver.rules.ruleset import Ruleset
 
@@ -25,7 +30,8 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
 
 def as_stored(row: OrderSet) -> StoredSet:
     return StoredSet(orders=tuple(row.orders), received=row.version, version=row.marker, is_change=row.is_change,
-                     status=row.status, unsupportable=tuple(row.unsupportable or ()))
+                     status=row.status, unsupportable=tuple(row.unsupportable or ()),
+                     contingent=tuple(row.contingent or ()))
 
 
 @dataclass(frozen=True)
@@ -45,3 +51,23 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset)
                                    for unit in effective_unsupportable(power_sets, ruleset))),
         versions={power: len(power_sets) for power, power_sets in sets.items()},
     )
+
+
+def contingent_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, tuple[str, ...]]:
+    """power -> the contingent lines that stand after its sets of movement phase `phase`
+    (`effective_contingent`: replaced with the set, never merged line by line)."""
+    return {power: lines for power, power_sets in stored_sets(session, game_id, phase).items()
+            if (lines := effective_contingent(power_sets, ruleset))}
+
+
+def movement_turn(session: Session, game_id: int, phase: str) -> TurnFacts | None:
+    """What the movement turn before retreat or adjustment phase `phase` decided (the centres
+    owned before it, the units it dislodged), from its stored record; None for a movement phase
+    or when that turn was not adjudicated in this game (a game started from a minor phase)."""
+    source = contingent_source(phase)
+    if source is None:
+        return None
+    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.phase == source))
+    if record is None or record.adjudicated_at is None:
+        return None
+    return turn_facts(position_from_state(record.state), record.results or ())

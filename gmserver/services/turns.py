@@ -14,17 +14,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from gmserver import engine
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
-from gmserver.rules.position import PhaseOutcome, phase_type
+from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
+from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
 from gmserver.services import mails
 from gmserver.services.context import Services
-from gmserver.services.ordersets import orders_on_file
+from gmserver.services.ordersets import OnFile, contingent_on_file, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -72,13 +74,18 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         assert record is not None and record.adjudicated_at is None
         ruleset = Ruleset.from_snapshot(game.ruleset)
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
-        orders, voided = void_hold_supports(on_file.orders, on_file.unsupportable)
+        contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+        orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
         outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
 
         record.adjudicated_at = now
         record.orders = orders
+        source = contingent_source(game.phase)
         record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted} for o in outcome.orders]
+                           "defaulted": o.defaulted,
+                           # marks an order read from the contingent lines sent with the moves
+                           **({"contingent": source} if not o.defaulted and o.order in contingent.get(o.power, ())
+                              else {})} for o in outcome.orders]
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
         session.add(PhaseRecord(game_id=game.id, phase=outcome.after.phase, state=dict(outcome.state_after),
@@ -93,6 +100,39 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", game.name, outcome.phase,
                  outcome.after.phase, reports, deadline.isoformat() if deadline else "none (game over)")
         return TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+
+
+def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+    """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
+    phase, each power that owes orders and sent no set for it gets the orders read from the
+    contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
+    F..M), against this phase's position, conditions evaluated (`conditional_adjustment_orders`).
+    A set sent for this phase replaces them. power -> orders; powers with none are left out."""
+    source = contingent_source(game.phase)
+    if source is None or ruleset.contingent_minor_orders != "accepted":
+        return {}
+    kept = contingent_on_file(session, game.id, source, ruleset)
+    if not kept:
+        return {}
+    position = engine.position_from_state(record.state)
+    turn = movement_turn(session, game.id, game.phase)
+    used: dict[str, tuple[str, ...]] = {}
+    for power in position.powers_to_order():
+        if power in on_file.versions or power not in kept:
+            continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
+        reading = read_contingent(kept[power], position=position, power=power, ruleset=ruleset,
+                                  geography=services.geography, turn=turn)
+        log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
+                 game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
+                 ", ".join(reading.orders) or "nothing usable")
+        for line in reading.lines:
+            if line.status == "rejected":
+                log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
+                         line.message)
+        if reading.orders:
+            used[power] = reading.orders
+    return used
 
 
 def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:

@@ -280,10 +280,13 @@ def read_movement(parsed: Parsed, ctx: Context) -> Verdict:
     notes = Notes()
     unit: str | None = None
     try:
+        if parsed.kind == "build":
+            # a build names a centre, not a unit of the player's: nothing to look up now
+            return _contingent(parsed, ctx)
         unit = _own_unit(parsed.unit, ctx, notes)
         _check_own_coast(parsed.unit, unit, ctx, notes)
-        if parsed.kind in ("retreat", "disband", "build"):
-            return _contingent(parsed, unit, ctx)
+        if parsed.kind in ("retreat", "disband"):
+            return _contingent(parsed, ctx)
         if parsed.error and parsed.kind == "move":
             raise Rejected(f"{parsed.error.capitalize()}.", unit=unit, moves=True)
         if parsed.error:
@@ -316,13 +319,23 @@ def _verdict(order: str, unit: str | None, kind: str, notes: Notes, **extra) -> 
     return Verdict(status, order, unit, kind, notes.rule, notes.message, **extra)
 
 
-def _contingent(parsed: Parsed, unit: str, ctx: Context) -> Verdict:
+CONTINGENT_KEPT = ("kept for the retreat or adjustment turn after these moves (if that turn comes) and used there "
+                   "only if you send no set for that turn.")
+CONTINGENT_REFUSED = "Retreat and adjustment orders are sent in their own turn; this line was not used."
+
+
+def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjustment order in a movement set",
+                       extra: str = "") -> Verdict:
+    """contingent_minor_orders (000 II(5), 001 II(6)): `accepted` keeps the line for the following
+    minor turn (Reading.contingent); `rejected` drops it."""
+    rule = ctx.cite("contingent_minor_orders")
     if ctx.opt("contingent_minor_orders") == "accepted":
-        return Verdict("ignored", None, None, parsed.kind or "hold", ctx.cite("contingent_minor_orders"),
-                       "A retreat or adjustment order in a movement set: kept for the following retreat or "
-                       "adjustment turn, used if no set arrives for that turn.", contingent=True)
-    return Verdict("ignored", None, None, parsed.kind or "hold", ctx.cite("contingent_minor_orders"),
-                   "Retreat and adjustment orders are sent in their own turn; this line was not used.")
+        return Verdict("ignored", None, None, kind, rule, f"{what}: {CONTINGENT_KEPT}{extra}", contingent=True)
+    return Verdict("ignored", None, None, kind, rule, CONTINGENT_REFUSED)
+
+
+def _contingent(parsed: Parsed, ctx: Context) -> Verdict:
+    return contingent_verdict(parsed.kind or "hold", ctx)
 
 
 def _nonsense(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
@@ -709,5 +722,4 @@ def read_order(parsed: Parsed, ctx: Context) -> Verdict:
 
 
 def _contingent_waive(ctx: Context) -> Verdict:
-    return Verdict("ignored", None, None, "waive", ctx.cite("contingent_minor_orders"),
-                   "A waive belongs to the adjustment turn; kept as a contingent order.", contingent=True)
+    return contingent_verdict("waive", ctx, "A waive for the adjustment turn")

@@ -38,6 +38,10 @@ class Reading:
     version: str | None = None  # A14 marker found in the subject or the first line
     is_change: bool = False  # A13: the set says it is a change to the previous one
     notes: tuple[str, ...] = field(default=())  # set-level remarks for the confirmation
+    # contingent_minor_orders = accepted (000 II(5), 001 II(6)): the retreat and adjustment lines
+    # of a movement set, as written (conditions included), in order; kept for the following
+    # retreat or adjustment turn and read there if the player sends no set for that turn
+    contingent: tuple[str, ...] = field(default=())
 
     def accepted_lines(self) -> tuple[LineReading, ...]:
         return tuple(r for r in self.lines if r.status in ("accepted", "corrected"))

@@ -19,6 +19,7 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
         "version": reading.version,
         "is_change": reading.is_change,
         "notes": list(reading.notes),
+        "contingent": list(reading.contingent),
         "lines": [
             {"line": r.line, "text": r.text, "status": r.status, "order": r.order, "rule": r.rule,
              "message": r.message}
@@ -48,6 +49,11 @@ def confirmation_text(reading: Reading) -> str:
                 out.append(f"      {r.message}" + (f" [{r.rule}]" if r.rule else ""))
         out.append("")
     out.extend(reading.notes)
+    if reading.contingent:
+        # contingent_minor_orders (000 II(5), 001 II(6))
+        out.append("Kept for the retreat or adjustment turn after these moves (used only if you send no set then):")
+        out.extend(f"  {line}" for line in reading.contingent)
+        out.append("")
     out.append("Orders now on file:")
     out.extend(f"  {order}" for order in reading.orders) if reading.orders else out.append("  (none)")
     if reading.unsupportable:

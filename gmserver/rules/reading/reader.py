@@ -1,15 +1,21 @@
 """`read_orders`: a message body -> a `Reading`, one verdict per line as the player wrote it.
 
-Per line: set markers (Final, Preliminary, version, change) and chatter are recognised; a
-condition is stripped or voids the line (`conditional_movement_orders`); a parenthesised order is
-used (`parenthetical_order`); the grammar finds the orders on the line (several, or combined);
-the interpretation policy checks each against the position. Then one order per unit is chosen
+Per line: set markers (Final, Preliminary, version, change) and chatter are recognised; in a
+movement phase a condition is stripped or voids the line (`conditional_movement_orders`), and
+retreat and adjustment lines are kept for the following minor turn (`contingent_minor_orders`,
+`Reading.contingent`); in a retreat or adjustment phase a condition is evaluated against the
+adjudicated facts (`conditional_adjustment_orders`, `conditions`); a parenthesised order is used
+(`parenthetical_order`); the grammar finds the orders on the line (several, or combined); the
+interpretation policy checks each against the position. Then one order per unit is chosen
 (`combine`) and the set is combined with the one on file (`sets`).
+
+`read_contingent` reads the kept lines in the minor turn they were kept for.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo
@@ -20,7 +26,10 @@ from gmserver.rules.reading.grammar import (
     ARMY, CONDITION, FLEET, HOLD, MOVE, SUPPORT, CONVOY, POLITE, Parsed, looks_like_order,
     parse_segment,
 )
-from gmserver.rules.reading.interpret import Context, Verdict, read_order
+from gmserver.rules.reading.conditions import (
+    Clause, Facts, TurnFacts, Unreadable, evaluate, facts_for, parse_condition, split_conditional,
+)
+from gmserver.rules.reading.interpret import Context, Verdict, contingent_verdict, read_order
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.options import option
 from gmserver.rules.reading.provinces import Policy, table_for
@@ -38,20 +47,61 @@ _MARKER_WORDS = frozenset("FINAL PRELIMINARY PROVISIONAL PRELIM ORDERS ORDER SET
 
 def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
                 previous: Sequence[str] = (), subject: str = "",
-                player_abbreviations: Mapping[str, str] | None = None) -> Reading:
+                player_abbreviations: Mapping[str, str] | None = None,
+                turn: TurnFacts | None = None) -> Reading:
     """Read a message body for `power` against `position` under `ruleset` (see the module doc).
 
     `previous`: the orders on file for this power and phase (combined per `set_combination`);
     `subject`: the message subject, for version and change markers; `player_abbreviations`:
-    the player's accepted list (004 I(1) ¶2), used when the ruleset allows such lists.
+    the player's accepted list (004 I(1) ¶2), used when the ruleset allows such lists; `turn`: in
+    a retreat or adjustment phase, what the movement turn before it decided (the facts that
+    `objective_only` conditions may test and the position no longer shows).
     """
+    return _read(text, position=position, power=power, ruleset=ruleset, geography=geography, previous=previous,
+                 subject=subject, player_abbreviations=player_abbreviations, turn=turn, contingent_use=False)
+
+
+def read_contingent(lines: Sequence[str], *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+                    turn: TurnFacts | None = None) -> Reading:
+    """contingent_minor_orders = accepted (000 II(5), 001 II(6)): the contingent lines a power
+    sent with its moves (`Reading.contingent`), read in the retreat or adjustment turn that
+    followed, against that turn's position, when the power sent no set for that turn. Lines for
+    the other minor turn (builds in a retreat turn, retreats in the adjustment turn) are skipped;
+    conditions are evaluated as `conditional_adjustment_orders` says."""
+    return _read("\n".join(lines), position=position, power=power, ruleset=ruleset, geography=geography,
+                 previous=(), subject="", player_abbreviations=None, turn=turn, contingent_use=True)
+
+
+@dataclass
+class _LineState:
+    """What reading one line may need from the lines before it (conditions, 2.3 objective_only)."""
+
+    ctx: Context
+    turn: TurnFacts | None
+    contingent_use: bool  # reading contingent lines in the minor turn they were kept for
+    held: bool = False  # a condition has held since the last "otherwise" line
+    _facts: Facts | None = None
+
+    @property
+    def facts(self) -> Facts:
+        if self._facts is None:
+            board = self.ctx.board
+            due = board.adjustment(self.ctx.power) if board.position.phase_type == "A" else None
+            self._facts = facts_for(board.position, self.ctx.power, self.turn, due)
+        return self._facts
+
+
+def _read(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+          previous: Sequence[str], subject: str, player_abbreviations: Mapping[str, str] | None,
+          turn: TurnFacts | None, contingent_use: bool) -> Reading:
     ctx = _context(position, power, ruleset, geography, player_abbreviations)
+    state = _LineState(ctx, turn, contingent_use and position.phase_type in ("R", "A"))
     rows: list[tuple[int, str, Verdict]] = []
     lines = text.splitlines()
     for number, raw in enumerate(lines[:MAX_LINES], 1):
         if not raw.strip():
             continue
-        for verdict in _read_line(raw, ctx):
+        for verdict in _read_line(raw, ctx, state):
             rows.append((number, raw, verdict))
     if len(lines) > MAX_LINES:
         rest = sum(1 for line in lines[MAX_LINES:] if line.strip())
@@ -84,6 +134,8 @@ def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geog
         version=stored.version,
         is_change=stored.is_change,
         notes=tuple(notes),
+        # each contingent line once, as written, in the order written (000 II(5), 001 II(6))
+        contingent=tuple(raw.strip() for _, raw in dict.fromkeys((n, r) for n, r, v in rows if v.contingent)),
     )
 
 
@@ -138,7 +190,7 @@ def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
     return [Verdict("ignored", None, None, "hold", rule, message)]
 
 
-def _read_line(raw: str, ctx: Context) -> list[Verdict]:
+def _read_line(raw: str, ctx: Context, state: _LineState) -> list[Verdict]:
     words = tokenise(raw)
     if not words:
         return _ignored("Nothing to read on this line.")
@@ -146,9 +198,22 @@ def _read_line(raw: str, ctx: Context) -> list[Verdict]:
         return _ignored(_marker_message(raw))
     condition_note: tuple[str, str] | None = None
     if any(w in CONDITION for w in words):
+        condition_words = tokenise(_NOT.sub(" not", raw))  # "isn't" -> "is not", not "ISN"
+        if ctx.board.position.phase_type != "M":
+            return _conditional_minor(condition_words, ctx, state)
+        kept = _contingent_conditional(condition_words, ctx)
+        if kept is not None:
+            return kept
         words, condition_note, void = _strip_condition(words, ctx)
         if void is not None:
             return void
+    elif state.contingent_use and not _for_this_turn(words, ctx):
+        return [_other_turn(ctx, words)]
+    return _read_words(words, ctx, condition_note)
+
+
+def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
+    """The orders on a line (its condition, if any, already dealt with)."""
     if option(ctx.ruleset, "typo_tolerance") == "generous":
         words = _split_run_together(words, ctx)
     words, parenthetical = _parenthetical(words, ctx)
@@ -165,7 +230,7 @@ def _read_line(raw: str, ctx: Context) -> list[Verdict]:
         if isinstance(item, Verdict):
             verdicts.append(item)
             continue
-        if item.kind is None and not _is_nonsense_candidate(item, raw):
+        if item.kind is None and not _is_nonsense_candidate(item):
             verdicts.extend(_ignored("Not an order: no action follows the place name."))
             continue
         verdict = read_order(item, ctx)
@@ -217,7 +282,7 @@ def _marker_message(raw: str) -> str:
     return f"Set marked {status}." if status else "Set marker."
 
 
-def _is_nonsense_candidate(item: Parsed, raw: str) -> bool:
+def _is_nonsense_candidate(item: Parsed) -> bool:
     """A unit named with its type ("Army Rome eats pasta") is a nonsense order; a bare place
     name followed by prose ("Paris is lovely") is chatter."""
     return item.unit is not None and item.unit.type is not None
@@ -241,7 +306,8 @@ def _with_note(verdict: Verdict, note: tuple[str, str]) -> Verdict:
 
 
 def _strip_condition(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None, list[Verdict] | None]:
-    """000 III(7) strip_condition: keep the base order; void_line: the line is void."""
+    """Movement phases, conditional_movement_orders: 000 III(7) strip_condition keeps the base
+    order; void_line: the line is void."""
     k = next(i for i, w in enumerate(words) if w in CONDITION)
     if k == 0:
         # "If <condition>, <order> [otherwise <order>]": the base is the first order written
@@ -254,19 +320,173 @@ def _strip_condition(words: list[str], ctx: Context) -> tuple[list[str], tuple[s
     while base and base[-1] in (",", ";", "(", ":"):
         base = base[:-1]
     written = " ".join(condition).lower()
-    if ctx.board.position.phase_type == "M" and any(w in ("DISLODGED", "RETREAT", "BUILD", "BUILDS") for w in condition):
-        return base, None, [Verdict("ignored", None, None, "retreat", ctx.cite("contingent_minor_orders"),
-                                    "A contingent retreat or adjustment order: kept for the following turn.",
-                                    contingent=True)]
-    if option(ctx.ruleset, "conditional_movement_orders") == "strip_condition" or ctx.board.position.phase_type != "M":
+    if option(ctx.ruleset, "conditional_movement_orders") == "strip_condition":
         if not base:
             return base, None, _ignored("A condition without an order I can read.")
-        rule = ctx.cite("conditional_movement_orders") if ctx.board.position.phase_type == "M" \
-            else ctx.cite("conditional_adjustment_orders")
+        rule = ctx.cite("conditional_movement_orders")
         return base, (rule, f"The condition ('{written}') was dropped; the base order is used."), None
     return base, None, [Verdict("rejected", None, None, "hold", ctx.cite("conditional_movement_orders"),
                                 f"Conditional orders are not accepted ('{written}'); the line is void and the unit "
                                 f"holds unless it has another order.", valid=False)]
+
+
+# ------------------------------------------------------------------------------------------
+# Retreat and adjustment orders with conditions (MATRIX 2.3 contingent_minor_orders,
+# conditional_adjustment_orders; 000 II(5), 001 II(6), 001 III(10), 003 [5 a])
+
+_NOT = re.compile(r"n['’]t\b", re.IGNORECASE)
+_MINOR_KINDS = frozenset({"retreat", "build", "disband", "waive"})
+_MINOR_CONDITION_WORDS = frozenset({"DISLODGED", "RETREAT", "BUILD", "BUILDS", "REMOVAL", "REMOVALS"})
+
+
+def _parse(words: Sequence[str], ctx: Context) -> list[Parsed]:
+    return parse_segment(list(words), ctx.table, ctx.policy, ctx.powers) if words else []
+
+
+def _starts_minor_order(words: Sequence[str], ctx: Context) -> bool:
+    """A complete retreat, build, removal or waive starts here and runs to the end of the line."""
+    parsed = _parse(words, ctx)
+    return bool(parsed) and all(p.complete and not p.extra for p in parsed) and \
+        any(p.kind in _MINOR_KINDS or (p.kind == "move" and p.unit is not None) for p in parsed)
+
+
+def _split(words: list[str], ctx: Context) -> list[Clause]:
+    return split_conditional(words, lambda tail: _starts_minor_order(tail, ctx))
+
+
+def _conditional_rule(ctx: Context) -> str:
+    # no document uses `none`: cite the option itself, even where a GM override changed a profile
+    if option(ctx.ruleset, "conditional_adjustment_orders") == "none":
+        return "conditional_adjustment_orders = none"
+    return ctx.cite("conditional_adjustment_orders")
+
+
+def _contingent_conditional(words: list[str], ctx: Context) -> list[Verdict] | None:
+    """A movement-phase line whose orders are retreats or adjustments under a condition ("If
+    dislodged: A Mun R Boh", "If I gain a centre, build A Par", "Otherwise waive"): a contingent
+    line, kept whole (000 II(5), 001 II(6)); None if it is a conditional movement order."""
+    clauses = _split(words, ctx)
+    kinds = {p.kind for clause in clauses for p in _parse(clause.order, ctx)}
+    condition_words = {w for clause in clauses for w in clause.condition}
+    if not (kinds & _MINOR_KINDS or condition_words & _MINOR_CONDITION_WORDS):
+        return None
+    warnings = []
+    if option(ctx.ruleset, "conditional_adjustment_orders") == "none":
+        warnings.append(f" Conditions on retreat and adjustment orders are not accepted in this game, so the line "
+                        f"will be void [{_conditional_rule(ctx)}].")
+    else:
+        for clause in clauses:
+            if clause.kind != "if":
+                continue
+            test = parse_condition(clause.condition, table=ctx.table, policy=ctx.policy, powers=ctx.powers,
+                                   power=ctx.power, negated=clause.negated)
+            if isinstance(test, Unreadable):
+                warnings.append(f" Its condition ('{clause.written}') cannot be tested ({test.reason}), so it will "
+                                f"count as false [{_conditional_rule(ctx)}].")
+    return [contingent_verdict("retreat", ctx, "A conditional retreat or adjustment order", "".join(warnings))]
+
+
+def _conditional_minor(words: list[str], ctx: Context, state: _LineState) -> list[Verdict]:
+    """A retreat or adjustment line with a condition, in its own turn (objective_only, 2.3): the
+    condition is tested against the adjudicated facts; lines are taken top to bottom; an
+    "otherwise" line applies when no condition held since the previous "otherwise" [P: each
+    "otherwise" closes a chain]; a condition that cannot be tested is false and reported."""
+    rule = _conditional_rule(ctx)
+    out: list[Verdict] = []
+    for clause in _split(words, ctx):
+        out.extend(_clause(clause, ctx, state, rule))
+    return out
+
+
+def _clause(clause: Clause, ctx: Context, state: _LineState, rule: str) -> list[Verdict]:
+    order = list(clause.order)
+    if clause.kind == "always":
+        if state.contingent_use and not _for_this_turn(order, ctx):
+            return [_other_turn(ctx, order)]
+        return _read_words(order, ctx) if order else _ignored("Nothing to read here.")
+    if not order:
+        return _ignored(f"A condition ('{clause.written}') without an order on the same line: write the condition "
+                        f"and its order on one line.", rule)
+    if option(ctx.ruleset, "conditional_adjustment_orders") == "none":
+        return [Verdict("rejected", None, None, "hold", rule, "Conditions on retreat and adjustment orders are not "
+                        "accepted in this game: the line is void.", valid=False)]
+    this_turn = not state.contingent_use or _for_this_turn(order, ctx)
+    if clause.kind == "otherwise":
+        applies = not state.held
+        state.held = False  # an "otherwise" ends the chain of conditions before it
+        if not this_turn:
+            return [_other_turn(ctx, order)]
+        if not applies:
+            return _ignored("An earlier condition held, so this 'otherwise' line is not used.", rule)
+        return [_noted(v, rule, "No earlier condition held, so the 'otherwise' line is used.")
+                for v in _read_words(order, ctx)]
+    test = parse_condition(clause.condition, table=ctx.table, policy=ctx.policy, powers=ctx.powers,
+                           power=ctx.power, negated=clause.negated)
+    if isinstance(test, Unreadable):
+        holds, problem = False, test.reason
+    else:
+        holds, problem = evaluate(test, state.facts, _ordered_province(order, ctx))
+    state.held = state.held or holds
+    if not this_turn:
+        return [_other_turn(ctx, order)]
+    if problem is not None:
+        # 003 [5 a]: nothing may be conditional on subjective events; such a condition is false
+        return [Verdict("rejected", None, None, "hold", rule, f"The condition ('{clause.written}') cannot be "
+                        f"tested: {problem}. It counts as false, so this line is not used.", valid=False)]
+    if not holds:
+        return _ignored(f"The condition ('{clause.written}') does not hold, so this line is not used.", rule)
+    return [_noted(v, rule, f"The condition ('{clause.written}') holds.") for v in _read_words(order, ctx)]
+
+
+def _ordered_province(order: Sequence[str], ctx: Context) -> str | None:
+    """The province of the unit an order names ("if dislodged" without a unit means this one)."""
+    for parsed in _parse(order, ctx):
+        if parsed.unit is not None and parsed.unit.place.province is not None:
+            return parsed.unit.place.province
+    return None
+
+
+def _for_this_turn(words: Sequence[str], ctx: Context) -> bool:
+    return _not_this_turn(words, ctx) is None
+
+
+def _not_this_turn(words: Sequence[str], ctx: Context) -> str | None:
+    """Why a contingent line is not for the minor turn being read (None: it is). Builds and
+    waives are for the adjustment turn, retreats for the retreat turn and only for units that
+    were dislodged; a disband in a retreat turn is a retreat order only for a dislodged unit,
+    otherwise it is a removal for the adjustment turn."""
+    parsed = [p for p in _parse(words, ctx) if p.kind is not None]
+    if not parsed:
+        return None  # not an order: the reader says so
+    kinds = {p.kind for p in parsed}
+    if ctx.board.position.phase_type != "R":
+        if kinds <= {"retreat", "move", "hold", "support", "convoy"}:
+            return "A contingent order for the retreat turn: not used in the adjustment turn."
+        return None
+    if kinds <= {"build", "waive"}:
+        return "A contingent order for the adjustment turn: not used in the retreat turn."
+    provinces = [p.unit.place.province for p in parsed if p.unit is not None and p.unit.place.province]
+    if not provinces or any((ctx.power, province) in ctx.board.dislodged_at for province in provinces):
+        return None
+    if kinds == {"disband"}:
+        return "A removal for the adjustment turn: not used in the retreat turn."
+    names = ", ".join(ctx.name(province) for province in provinces)
+    return f"Your unit in {names} was not dislodged, so this contingent retreat is not needed."
+
+
+def _other_turn(ctx: Context, words: Sequence[str] = ()) -> Verdict:
+    reason = _not_this_turn(words, ctx) if words else None
+    return Verdict("ignored", None, None, "hold", ctx.cite("contingent_minor_orders"),
+                   reason or "A contingent order for the other minor turn: not used in this one.")
+
+
+def _noted(verdict: Verdict, rule: str, message: str) -> Verdict:
+    """A verdict with the condition's outcome added; the status stays (a condition that held is
+    not a correction)."""
+    if verdict.order is None and verdict.status == "ignored":
+        return verdict
+    rules = "; ".join(r for r in (rule, verdict.rule) if r)
+    return replace(verdict, rule=rules or None, message=message + (" " + verdict.message if verdict.message else ""))
 
 
 def _parenthetical(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None]:

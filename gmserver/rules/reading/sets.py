@@ -64,6 +64,7 @@ class StoredSet:
     is_change: bool = False
     status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
     unsupportable: tuple[str, ...] = ()  # units this set left unable to receive hold support
+    contingent: tuple[str, ...] = ()  # its retreat and adjustment lines for the next minor turn (Reading.contingent)
 
 
 def order_unit(order: str) -> str:
@@ -146,6 +147,22 @@ def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[st
             source = {}
         source.update({unit: stored for unit in units})
     return tuple(sorted(unit for unit, stored in source.items() if unit in stored.unsupportable))
+
+
+def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+    """contingent_minor_orders (000 II(5), 001 II(6)): the contingent lines that stand after
+    every movement set a power sent. They are not merged line by line: as A12 does for adjustment
+    lines [P], a set that replaces the one on file replaces its contingent lines too (none if it
+    has none), and a set merged into it (merge_per_unit, a marked change) replaces them only if it
+    has contingent lines of its own."""
+    combination = option(ruleset, "set_combination")
+    lines: tuple[str, ...] = ()
+    for stored in ordered_sets(sets, ruleset):
+        merged = combination == "merge_per_unit" or (combination == "replace_unless_marked_change"
+                                                    and stored.is_change)
+        if stored.contingent or not merged:
+            lines = stored.contingent
+    return lines
 
 
 def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:

@@ -1,0 +1,395 @@
+"""Conditions on retreat and adjustment orders (MATRIX 2.3 `conditional_adjustment_orders`).
+
+`objective_only` (000 II(5), 001 III(10), 003 [5 a]): a condition may test only adjudicated
+facts -- whether a named unit was dislodged, which centres the player owns, how many builds or
+removals are due, whether a province is occupied. Lines are evaluated top to bottom; an
+"otherwise" line applies when no earlier condition held; a condition that cannot be read, or that
+is subjective ("If Austria attacked Italy", 003 [5 a]; other players' actions, 000 III(7)), is
+false and reported.
+
+Pure, in three steps: `split_conditional` cuts a line's tokens into clauses (condition + order),
+`parse_condition` reads one condition into a `Check` (or an `Unreadable` saying why not), and
+`evaluate` decides a `Check` against the `Facts` of the turn the orders are used in. `TurnFacts`
+carries what that turn's position cannot show: the centres owned before the moves (for "if I gain
+a centre") and the units dislodged by them (for "if dislodged" in the Winter turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gmserver.rules.position import Position, phase_type, unit_province
+from gmserver.rules.reading.provinces import NameTable, Policy, match_place
+
+# ------------------------------------------------------------------------------------------
+# Clauses: "If <condition>: <order>", "<order> if <condition>", "Otherwise <order>"
+
+LEADING = frozenset({"IF", "WHEN", "PROVIDED", "UNLESS", "EXCEPT"})
+ELSE = frozenset({"OTHERWISE", "ELSE"})
+NEGATING = frozenset({"UNLESS", "EXCEPT"})
+CUTS = frozenset({",", ":", ";", "THEN"})
+
+
+@dataclass(frozen=True)
+class Clause:
+    kind: str  # "if": the order applies when the condition holds; "otherwise"; "always": no condition
+    condition: tuple[str, ...]  # the condition's tokens, without IF / UNLESS
+    negated: bool  # written with UNLESS or EXCEPT
+    order: tuple[str, ...]  # the order's tokens
+
+    @property
+    def written(self) -> str:
+        """The condition as the player wrote it, for messages: "if i gain a centre"."""
+        if self.kind == "otherwise":
+            return "otherwise"
+        word = "unless" if self.negated else "if"
+        return " ".join((word, *self.condition)).lower().replace(" ,", ",")
+
+
+def _trim(words: Sequence[str]) -> tuple[str, ...]:
+    words = list(words)
+    while words and words[0] in CUTS:
+        words.pop(0)
+    while words and words[-1] in CUTS:
+        words.pop()
+    return tuple(words)
+
+
+def split_conditional(words: Sequence[str], starts_order: Callable[[Sequence[str]], bool]) -> list[Clause]:
+    """The clauses of a line that contains a condition word (grammar.CONDITION).
+
+    `starts_order(tokens)` says whether an order begins at the start of `tokens`; it finds the end
+    of a condition written without a comma or colon ("If dislodged A Mun R Boh").
+    """
+    words = list(words)
+    if not words:
+        return []
+    head = words[0]
+    if head in ELSE or words[:2] == ["OR", "ELSE"] or (
+            head == "IF" and words[1:2] in (["NOT"], ["NONE"]) and (len(words) == 2 or words[2] in CUTS)):
+        # "Otherwise, waive" / "Else build F Bre" / "If not: remove A Mar"
+        skip = 1 if head in ELSE else 2
+        return [Clause("otherwise", (), False, _trim(words[skip:]))]
+    if head in LEADING:
+        negated = head in NEGATING
+        start = 1
+        if words[1:2] in (["IF"], ["THAT"]):  # "except if", "provided that"
+            start = 2
+        cut = next((i for i in range(start, len(words)) if words[i] in CUTS), None)
+        if cut is None:
+            cut = next((i for i in range(start + 1, len(words)) if starts_order(words[i:])), len(words))
+            condition, rest = words[start:cut], words[cut:]
+        else:
+            condition, rest = words[start:cut], words[cut + 1:]
+        return _with_otherwise(Clause("if", _trim(condition), negated, ()), rest)
+    k = next((i for i, w in enumerate(words) if w in LEADING | ELSE), None)
+    if k is None:
+        return [Clause("always", (), False, _trim(words))]
+    order = _trim(words[:k])
+    if words[k] in ELSE:
+        # "A Mun R Boh, otherwise A Mun R Sil": no condition precedes, so both are read and the
+        # multiple-order rule chooses (multiple_retreat_orders; a priority list under 003 [5])
+        return [Clause("always", (), False, order), Clause("otherwise", (), False, _trim(words[k + 1:]))]
+    negated = words[k] in NEGATING
+    start = k + 2 if words[k + 1:k + 2] in (["IF"], ["THAT"]) else k + 1
+    tail = words[start:]
+    e = next((i for i, w in enumerate(tail) if w in ELSE), None)
+    condition = tail if e is None else tail[:e]
+    clauses = [Clause("if", _trim(condition), negated, order)]
+    if e is not None:
+        clauses.append(Clause("otherwise", (), False, _trim(tail[e + 1:])))
+    return clauses
+
+
+def _with_otherwise(clause: Clause, rest: Sequence[str]) -> list[Clause]:
+    """"If C: X otherwise Y" -> (C, X) and (otherwise, Y)."""
+    rest = list(rest)
+    e = next((i for i, w in enumerate(rest) if w in ELSE), None)
+    first = Clause(clause.kind, clause.condition, clause.negated, _trim(rest if e is None else rest[:e]))
+    if e is None:
+        return [first]
+    return [first, Clause("otherwise", (), False, _trim(rest[e + 1:]))]
+
+
+# ------------------------------------------------------------------------------------------
+# Conditions: the tokens of one condition -> a Check of an adjudicated fact
+
+
+@dataclass(frozen=True)
+class Check:
+    """One objective test (MATRIX 2.3 objective_only)."""
+
+    fact: str  # dislodged, occupied, owns, gains, loses, centres, gained, lost, builds, removals
+    places: tuple[str, ...] = ()  # provinces named; empty with "dislodged": the ordered unit
+    any_of: bool = False  # "Bel or Hol" (else every place named)
+    count: int | None = None  # a number written ("two builds"); None: "a", "any", no number
+    at_least: bool = True  # False: exactly `count` ("if I have 2 builds")
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    reason: str
+
+
+WHAT_CAN_BE_TESTED = ("only adjudicated facts can be tested: a unit of yours dislodged, centres you own, gain or "
+                      "lose, builds or removals due, a province occupied or empty")
+
+_NEGATIONS = frozenset({"NOT", "NO", "NEVER", "NOR", "NEITHER", "CANNOT"})
+_DISLODGED = frozenset({"DISLODGED", "DISLODGE", "DISLODGES", "RETREAT", "RETREATS", "FORCED", "OUT"})
+_OCCUPIED = frozenset({"OCCUPIED", "FILLED"})
+_EMPTY = frozenset({"EMPTY", "VACANT", "UNOCCUPIED", "FREE", "OPEN", "UNGUARDED"})
+_NOBODY = frozenset({"NOBODY", "NOTHING", "NOONE"})
+_UNIT = frozenset({"UNIT", "UNITS", "ARMY", "FLEET", "ARMIES", "FLEETS", "F"})
+_CENTRE = frozenset({"CENTRE", "CENTER", "CENTRES", "CENTERS", "SC", "SCS", "DOT", "DOTS"})
+_GAIN = frozenset({"GAIN", "GAINS", "GAINED", "GET", "GETS", "GOT", "TAKE", "TAKES", "TOOK", "CAPTURE", "CAPTURES",
+                   "CAPTURED", "WIN", "WINS", "WON", "CONQUER", "CONQUERS", "CONQUERED", "ACQUIRE", "ACQUIRED"})
+_LOSE = frozenset({"LOSE", "LOSES", "LOST"})
+_OWN = frozenset({"OWN", "OWNS", "OWNED", "HOLD", "HOLDS", "HELD", "CONTROL", "CONTROLS", "CONTROLLED", "KEEP", "KEEPS",
+                  "KEPT", "RETAIN", "RETAINS", "RETAINED", "POSSESS", "POSSESSES", "MINE", "OURS"})
+_HAVE = frozenset({"HAVE", "HAS", "HAD"})
+_BUILDS = frozenset({"BUILD", "BUILDS", "BUILDING", "BUILT"})
+_REMOVALS = frozenset({"REMOVAL", "REMOVALS", "REMOVE", "REMOVES", "DISBAND", "DISBANDS", "DISBANDMENT", "DESTROY"})
+_NUMBERS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
+            "TEN": 10, "ELEVEN": 11, "TWELVE": 12, "EIGHTEEN": 18}
+_AT_LEAST = frozenset({"LEAST", "MORE", "MINIMUM"})  # "at least two", "two or more"
+_EXACT = frozenset({"ONLY", "EXACTLY", "JUST"})
+_ARTICLES = frozenset({"A", "AN", "ANY", "SOME"})
+_LISTS = frozenset({"AND", "OR", ",", "&", "BOTH", "EITHER"})
+_FILLERS = frozenset(
+    "I WE ME MY OUR IT ITS THE IS ARE WAS WERE BE BEEN BEING AM DO DOES DID CA WO WILL WOULD SHALL SHOULD "
+    "STILL THERE IN AT OF ON TO MUST CAN MAY MIGHT NEED NEEDS THAT THIS THESE AFTER TURN YEAR SEASON FALL "
+    "AUTUMN SPRING WINTER NOW ALSO UP SUPPLY THAN ALL PROVINCE PROVINCES SPACE IN INTO ANYMORE ANY".split()
+)
+
+
+def parse_condition(tokens: Sequence[str], *, table: NameTable, policy: Policy, powers: Mapping[str, str],
+                    power: str, negated: bool = False) -> Check | Unreadable:
+    """Read one condition. Strict on purpose: every word must belong to one of the tests, so a
+    subjective condition never passes for an objective one by accident (003 [5 a])."""
+    tokens = [t for t in tokens if t not in ("(", ")", "?", "!", "-")]
+    if not tokens:
+        return Unreadable("the condition is empty")
+    negations = 1 if negated else 0
+    facts: set[str] = set()
+    verbs: set[str] = set()
+    more_than = False
+    places: list[str] = []
+    any_of = False
+    count: int | None = None
+    at_least: bool | None = None
+    saw_unit = saw_centre = False
+    i = 0
+    while i < len(tokens):
+        w = tokens[i]
+        if w in powers:
+            if powers[w] != power:
+                return Unreadable(f"it is about {powers[w].title()}, and {WHAT_CAN_BE_TESTED}")
+        elif w in _NEGATIONS:
+            negations += 1
+        elif w in _DISLODGED:
+            facts.add("dislodged")
+        elif w in _OCCUPIED:
+            facts.add("occupied")
+        elif w in _EMPTY:
+            facts.add("occupied")
+            negations += 1
+        elif w in _NOBODY:
+            saw_unit = True
+            negations += 1
+        elif w in _UNIT:
+            saw_unit = True
+        elif w in _CENTRE:
+            saw_centre = True
+        elif w in _BUILDS:
+            facts.add("builds")
+        elif w in _REMOVALS:
+            facts.add("removals")
+        elif w in _GAIN:
+            verbs.add("gain")
+        elif w in _LOSE:
+            verbs.add("lose")
+        elif w in _HAVE:
+            verbs.add("have")  # "if I have Bel", but also "if I have gained a centre"
+        elif w in _OWN:
+            verbs.add("own")
+        elif w.isdigit():
+            count = int(w)
+        elif w in _NUMBERS:
+            count = _NUMBERS[w]
+        elif w == "MORE" and tokens[i + 1:i + 2] == ["THAN"]:
+            more_than = True
+            i += 1
+        elif w in _AT_LEAST:
+            at_least = True
+        elif w in _EXACT:
+            at_least = False
+        elif w in _LISTS:
+            any_of = any_of or w in ("OR", "EITHER")
+        elif w in _ARTICLES or w in _FILLERS:
+            pass
+        else:
+            place, after = match_place(list(tokens), i, table, policy)
+            if place is None or not place.provinces or place.forbidden:
+                return Unreadable(f"'{w.lower()}' is not something I can test; {WHAT_CAN_BE_TESTED}")
+            if place.province is None:
+                return Unreadable(f"'{place.written.lower()}' could be several provinces")
+            places.append(place.province)
+            i = after
+            continue
+        i += 1
+    negated = negations % 2 == 1
+    if more_than and count is not None:
+        count, at_least = count + 1, True
+    strong = verbs - {"have"}
+    if len(strong) > 1:
+        return Unreadable(f"{' and '.join(sorted(strong))} in one condition; write one test per line")
+    verb = next(iter(strong), "own" if verbs else None)
+    if len(facts) > 1:
+        return Unreadable("several tests in one condition; write one test per line")
+    common = {"places": tuple(dict.fromkeys(places)), "any_of": any_of, "negated": negated}
+    counted = {"count": count, "at_least": at_least if at_least is not None else count is None, "negated": negated}
+    if facts == {"dislodged"}:
+        return Check("dislodged", **common)
+    if facts == {"occupied"} or (not facts and saw_unit and verb is None and places):
+        if not places:
+            return Unreadable("it does not say which province")
+        return Check("occupied", **common)
+    if facts & {"builds", "removals"}:
+        if places:
+            return Unreadable("builds and removals are tested by number only ('if I have two builds')")
+        return Check(next(iter(facts)), **counted)
+    if saw_unit:
+        return Unreadable(f"a test of units is not one I can make; {WHAT_CAN_BE_TESTED}")
+    if saw_centre and not places:
+        fact = {"gain": "gained", "lose": "lost"}.get(verb or "own", "centres")
+        return Check(fact, **counted)
+    if places and verb is not None:
+        return Check({"gain": "gains", "lose": "loses", "own": "owns"}[verb], **common)
+    if places:
+        return Unreadable(f"it names {', '.join(places)} but not what to test about it; {WHAT_CAN_BE_TESTED}")
+    return Unreadable(f"nothing in it I can test; {WHAT_CAN_BE_TESTED}")
+
+
+# ------------------------------------------------------------------------------------------
+# Facts and evaluation
+
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """What the movement turn before a retreat or adjustment turn decided, which that turn's own
+    position no longer shows."""
+
+    phase: str  # the movement phase, "F1901M"
+    centres: Mapping[str, tuple[str, ...]]  # each power's centres when the moves were ordered
+    dislodged: Mapping[str, tuple[str, ...]]  # units each power had dislodged by those moves
+
+
+def contingent_source(phase: str) -> str | None:
+    """The movement phase whose sets carry contingent orders for `phase` (000 II(5), 001 II(6)):
+    S1901R <- S1901M; F1901R and W1901A <- F1901M; None for a movement phase."""
+    kind = phase_type(phase)
+    if kind == "R":
+        return f"{phase[0]}{phase[1:5]}M"
+    if kind == "A":
+        return f"F{phase[1:5]}M"
+    return None
+
+
+def turn_facts(movement: Position, results: Iterable[Mapping[str, Any]]) -> TurnFacts:
+    """From a movement phase's position and its stored results (`PhaseRecord.results`)."""
+    dislodged: dict[str, list[str]] = {}
+    for row in results:
+        if "dislodged" in (row.get("results") or ()):
+            unit = " ".join(str(row["order"]).split()[:2])
+            dislodged.setdefault(str(row["power"]), []).append(unit)
+    return TurnFacts(movement.phase, {p: tuple(c) for p, c in movement.centers.items()},
+                     {p: tuple(sorted(u)) for p, u in dislodged.items()})
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The adjudicated facts a condition may test, for one power in one retreat or adjustment
+    turn. None: not decided (or not known) in this turn; a test of it is false and reported."""
+
+    power: str
+    occupied: frozenset[str]  # provinces with a unit now
+    dislodged: frozenset[str] | None  # provinces of the power's units dislodged by the moves
+    centres: frozenset[str] | None  # centres the power owns after the turn
+    centres_before: frozenset[str] | None  # centres it owned when the moves were ordered
+    due: int | None  # builds due (negative: removals)
+
+
+def facts_for(position: Position, power: str, turn: TurnFacts | None, due: int | None) -> Facts:
+    """The facts of `position` (a retreat or adjustment turn) for `power`."""
+    kind = position.phase_type
+    occupied = frozenset(unit_province(u) for units in position.units.values() for u in units)
+    earlier = None
+    if turn is not None:
+        earlier = frozenset(unit_province(u) for u in turn.dislodged.get(power, ()))
+    dislodged: frozenset[str] | None
+    if kind == "R":
+        dislodged = frozenset(unit_province(u) for u in position.dislodged.get(power, ())) | (earlier or frozenset())
+    else:
+        dislodged = earlier
+    # Centre ownership changes only after the Fall retreats: in a Fall retreat turn it is not
+    # decided yet, in a Spring one it is the same as before the moves.
+    centres = None if kind == "R" and position.phase.startswith("F") else frozenset(position.centers.get(power, ()))
+    before = frozenset(turn.centres.get(power, ())) if turn is not None else None
+    return Facts(power, occupied, dislodged, centres, before, due if kind == "A" else None)
+
+
+def evaluate(test: Check, facts: Facts, unit_province_: str | None = None) -> tuple[bool, str | None]:
+    """(holds, problem). A problem (a fact not known in this turn) makes the condition false."""
+    value, problem = _value(test, facts, unit_province_)
+    if problem is not None:
+        return False, problem
+    return (not value if test.negated else value), None
+
+
+def _all_or_any(test: Check, predicate: Callable[[str], bool]) -> bool:
+    results = [predicate(p) for p in test.places]
+    return any(results) if test.any_of else all(results)
+
+
+def _counted(test: Check, n: int) -> bool:
+    wanted = 1 if test.count is None else test.count
+    return n >= wanted if test.at_least else n == wanted
+
+
+def _value(test: Check, facts: Facts, unit_province_: str | None) -> tuple[bool, str | None]:
+    fact = test.fact
+    if fact == "dislodged":
+        if facts.dislodged is None:
+            return False, "which units were dislodged is not known in this turn"
+        if not test.places:
+            if unit_province_ is None:
+                return False, "it does not name the unit"
+            return unit_province_ in facts.dislodged, None
+        return _all_or_any(test, lambda p: p in facts.dislodged), None
+    if fact == "occupied":
+        return _all_or_any(test, lambda p: p in facts.occupied), None
+    if fact in ("builds", "removals"):
+        if facts.due is None:
+            return False, "builds and removals are known only in the adjustment turn"
+        n = max(facts.due, 0) if fact == "builds" else max(-facts.due, 0)
+        return _counted(test, n), None
+    if facts.centres is None:
+        return False, "centre ownership is decided only after the Fall retreats"
+    if fact == "owns":
+        return _all_or_any(test, lambda p: p in facts.centres), None
+    if fact == "centres":
+        return _counted(test, len(facts.centres)), None
+    if facts.centres_before is None:
+        return False, "the centres owned before the moves are not known here"
+    if fact == "gains":
+        return _all_or_any(test, lambda p: p in facts.centres and p not in facts.centres_before), None
+    if fact == "loses":
+        return _all_or_any(test, lambda p: p in facts.centres_before and p not in facts.centres), None
+    if fact == "gained":
+        return _counted(test, len(facts.centres - facts.centres_before)), None
+    if fact == "lost":
+        return _counted(test, len(facts.centres_before - facts.centres)), None
+    return False, f"unknown test {fact!r}"

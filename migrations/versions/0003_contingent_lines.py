@@ -1,0 +1,25 @@
+"""order sets: contingent retreat and adjustment lines (MATRIX 2.3 contingent_minor_orders)
+
+Revision ID: 0003
+Revises: 0002
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003"
+down_revision: Union[str, None] = "0002"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    # existing sets kept no contingent lines: an empty list, as a new set without any has
+    with op.batch_alter_table("order_sets") as batch:
+        batch.add_column(sa.Column("contingent", sa.JSON(), nullable=False, server_default="[]"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("order_sets") as batch:
+        batch.drop_column("contingent")
