@@ -344,7 +344,7 @@ def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLi
         text=describe_order(outcome.order, geography),
         result=result_in_words(outcome, kind),
         defaulted=outcome.defaulted,
-        note=DEFAULT_NOTES.get(kind, "") if outcome.defaulted else "",
+        note=f"({outcome.note})" if outcome.note else (DEFAULT_NOTES.get(kind, "") if outcome.defaulted else ""),
     )
 
 

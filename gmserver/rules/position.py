@@ -115,6 +115,7 @@ class OrderOutcome:
     order: str
     results: tuple[str, ...] = ()
     defaulted: bool = False  # the server supplied it (no order received)
+    note: str | None = None  # where the order came from, when the report should say it
 
     @property
     def succeeded(self) -> bool:

@@ -80,12 +80,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
 
         record.adjudicated_at = now
         record.orders = orders
-        source = contingent_source(game.phase)
+        outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
         record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted,
-                           # marks an order read from the contingent lines sent with the moves
-                           **({"contingent": source} if not o.defaulted and o.order in contingent.get(o.power, ())
-                              else {})} for o in outcome.orders]
+                           "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                          for o in outcome.orders]
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
         session.add(PhaseRecord(game_id=game.id, phase=outcome.after.phase, state=dict(outcome.state_after),
@@ -100,6 +98,17 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", game.name, outcome.phase,
                  outcome.after.phase, reports, deadline.isoformat() if deadline else "none (game over)")
         return TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+
+
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+                           source: str | None) -> PhaseOutcome:
+    """Say in the report which orders came from the contingent lines sent with the moves."""
+    if not contingent or source is None:
+        return outcome
+    note = f"from the orders sent with the {SEASON_NAMES[source[0]]} {source[1:5]} moves"
+    return dataclasses.replace(outcome, orders=tuple(
+        dataclasses.replace(o, note=note) if not o.defaulted and o.order in contingent.get(o.power, ()) else o
+        for o in outcome.orders))
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
@@ -150,7 +159,8 @@ def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcom
 
 
 def queue_reminders(services: Services, now: datetime) -> int:
-    """Remind every power that owes orders and has none on file, once per phase."""
+    """Remind every power that owes orders and has none on file (contingent lines included),
+    once per phase."""
     queued = 0
     with transaction(services.sessions) as session:
         games = session.scalars(select(Game).where(Game.status == "active", Game.reminder_seconds > 0)).all()
@@ -160,7 +170,12 @@ def queue_reminders(services: Services, now: datetime) -> int:
             record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                               PhaseRecord.phase == game.phase))
             owing = set(engine.position_from_state(record.state).powers_to_order())
-            ordered = set(orders_on_file(session, game.id, game.phase, Ruleset.from_snapshot(game.ruleset)).orders)
+            ruleset = Ruleset.from_snapshot(game.ruleset)
+            ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders)
+            source = contingent_source(game.phase)
+            if source is not None and ruleset.contingent_minor_orders == "accepted":
+                # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
+                ordered |= set(contingent_on_file(session, game.id, source, ruleset))
             for player in game.players:
                 if player.power in owing and player.power not in ordered:
                     queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",

@@ -93,7 +93,11 @@ def test_fall_builds_are_used_in_the_winter_without_a_winter_set_000_II_5(databa
     winter = _record(services, "W1901A")
     assert winter.orders == {"FRANCE": ["A PAR B"]}
     assert {"power": "FRANCE", "order": "A PAR B", "results": [], "defaulted": False,
-            "contingent": "F1901M"} in winter.results
+            "note": "from the orders sent with the Fall 1901 moves"} in winter.results
+    with transaction(services.sessions) as session:
+        report = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "report")
+                                 .order_by(OutboxMessage.id.desc())).first()
+    assert "(A PAR B): built (from the orders sent with the Fall 1901 moves)" in " ".join(report.decode().split())
 
 
 def test_a_winter_set_replaces_the_contingent_lines_000_II_5(database_url, clock) -> None:
@@ -121,7 +125,7 @@ def test_a_contingent_retreat_is_used_in_the_retreat_phase_001_II_6(database_url
     assert _units(services, "F1901M", "GERMANY") == ("A BOH",)
     retreat = _record(services, "S1901R")
     assert retreat.orders == {"GERMANY": ["A MUN R BOH"]}
-    assert [r.get("contingent") for r in retreat.results] == ["S1901M"]
+    assert [r.get("note") for r in retreat.results] == ["from the orders sent with the Spring 1901 moves"]
 
 
 def test_contingent_lines_are_not_kept_when_the_game_rejects_them(database_url, clock) -> None:
@@ -154,3 +158,16 @@ def test_a_false_condition_leaves_the_default_003_5_a(database_url, clock) -> No
     assert _next(services, clock, 24) == "S1902M"
     units = _units(services, "S1902M", "FRANCE")
     assert "F BRE" in units and "A PAR" not in units
+
+
+def test_no_reminder_for_a_power_whose_contingent_lines_stand_000_II_5(database_url, clock) -> None:
+    """A power whose contingent retreat lines will be used has orders: it is not reminded."""
+    from gmserver.services import turns
+
+    services = services_for(database_url)
+    new_game(services, clock(), name="contingent", ruleset="danivon", position=SPRING, reminder_hours=12)
+    _send(services, clock, "contingent", "danivon", "FRANCE", "S1901M", "A Bur - Mun\nA Ruh S A Bur - Mun")
+    _send(services, clock, "contingent", "danivon", "GERMANY", "S1901M", "A Mun H\nIf dislodged: A Mun R Boh")
+    assert _next(services, clock, 72) == "S1901R"
+    clock.advance(hours=20)  # inside the 12 hours before the 24-hour retreat deadline
+    assert turns.queue_reminders(services, clock()) == 0
