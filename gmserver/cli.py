@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import signal
@@ -85,7 +86,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
-def _players_from_file(path: Path) -> list[str]:
+def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> list[str]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
@@ -98,6 +99,8 @@ def _players_from_file(path: Path) -> list[str]:
         elif isinstance(value, dict) and "address" in value:
             fallback = value.get("fallback")
             specs.append(f"{power}={value['address']}" + (f",{fallback}" if fallback else ""))
+            if value.get("abbreviations"):
+                abbreviations[power.upper()] = dict(value["abbreviations"])
         else:
             raise CliError(f"--players {path}: {power} must be an address or {{address=..., fallback=...}}")
     return specs
@@ -111,8 +114,9 @@ def cmd_game_create(args: argparse.Namespace) -> int:
 
     config = _config(args)
     player_texts = list(args.player or [])
+    abbreviations: dict[str, dict[str, str]] = {}
     if args.players:
-        player_texts += _players_from_file(Path(args.players))
+        player_texts += _players_from_file(Path(args.players), abbreviations)
     if not player_texts:
         raise CliError("give the players with --player POWER=ADDRESS[,FALLBACK] (repeat) or --players FILE.toml")
     position = None
@@ -122,7 +126,9 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         except (OSError, json.JSONDecodeError, ValueError) as error:
             raise CliError(f"--position {args.position}: {error}") from None
     spec = GameSpec(
-        name=args.name, ruleset=load_ruleset(args.ruleset), players=[parse_player(p) for p in player_texts],
+        name=args.name, ruleset=load_ruleset(args.ruleset),
+        players=[dataclasses.replace(p, abbreviations=abbreviations.get(p.power, {}))
+                 for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
     )
@@ -168,6 +174,36 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+    return 0
+
+
+def cmd_game_abbreviations(args: argparse.Namespace) -> int:
+    from gmserver.db.session import transaction  # noqa: PLC0415
+    from gmserver.rules.ruleset import Ruleset  # noqa: PLC0415
+    from gmserver.services.games import find_game, set_abbreviations  # noqa: PLC0415
+
+    services = _services(_config(args))
+    entries: dict[str, str] = {}
+    for text in args.entries:
+        token, sep, place = text.partition("=")
+        if not sep:
+            raise CliError(f"{text!r}: expected TOKEN=PLACE, e.g. Mar=Marseilles")
+        entries[token] = place
+    with transaction(services.sessions) as session:
+        game = find_game(session, args.name)
+        player = next((p for p in game.players if p.power == args.power.upper()), None)
+        current = dict(player.abbreviations or {}) if player else {}
+        if entries or args.clear:
+            current = set_abbreviations(session, game, args.power, {} if args.clear else {**current, **entries},
+                                        services.geography)
+        uses_lists = Ruleset.from_snapshot(game.ruleset).player_abbreviation_lists
+    for token, code in sorted(current.items()):
+        print(f"{token} = {code}")
+    if not current:
+        print(f"no abbreviations on file for {args.power.upper()}")
+    if not uses_lists:
+        print(f"note: the ruleset of {args.name} does not use players' own lists "
+              "(player_abbreviation_lists, 004 I(1)); they are kept but not applied", file=sys.stderr)
     return 0
 
 
@@ -385,6 +421,15 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="print JSON (DATC position notation)")
     show.set_defaults(func=cmd_game_show)
+    abbreviations = game.add_parser(
+        "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
+        description="A player's own abbreviations, matched before the standard table where the ruleset has "
+                    "player_abbreviation_lists (004 I(1) ¶2). Without TOKEN=PLACE, shows the list.")
+    abbreviations.add_argument("name")
+    abbreviations.add_argument("power")
+    abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
+    abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
+    abbreviations.set_defaults(func=cmd_game_abbreviations)
 
     poll = commands.add_parser("poll", help="fetch and process waiting inbound mail")
     poll.add_argument("--once", action="store_true", help="process everything waiting, then exit")

@@ -71,6 +71,9 @@ class Player(Base):
     power: Mapped[str] = mapped_column(String(20))
     address: Mapped[str] = mapped_column(String(320), index=True)
     fallback_address: Mapped[str | None] = mapped_column(String(320), index=True)
+    # 004 I(1) ¶2: the player's own abbreviations (token -> location code), where the ruleset
+    # has player_abbreviation_lists; matched before the standard table
+    abbreviations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

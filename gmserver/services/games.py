@@ -14,6 +14,7 @@ from gmserver import engine
 from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import next_deadline
+from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.ordersets import orders_on_file
@@ -31,6 +32,7 @@ class PlayerSpec:
     power: str
     address: str
     fallback: str | None = None
+    abbreviations: Mapping[str, str] = field(default_factory=dict)  # 004 I(1) ¶2
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,51 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
     )
     game.deadline = spec.first_deadline or next_deadline(game.phase, now, lengths_of(game), spec.timezone)
-    game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback) for p in spec.players]
+    game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback,
+                           abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()))
+                    for p in spec.players]
     session.add(game)
     session.flush()
     session.add(PhaseRecord(game_id=game.id, phase=game.phase, state=state, deadline=game.deadline, opened_at=now))
     return game
+
+
+def checked_abbreviations(entries: Mapping[str, str], geography: MapInfo) -> dict[str, str]:
+    """A player's own abbreviation list (004 I(1) ¶2): token -> location code. Every place must
+    be a province or coast of the map, written as its code or its full name."""
+    result, problems = {}, []
+    for token, place in entries.items():
+        word = " ".join(str(token).split())
+        code = resolve_place(str(place), geography)
+        if not word:
+            problems.append("an abbreviation may not be empty")
+        elif code is None:
+            problems.append(f"{word!r} = {place!r}: {place!r} is not a province or coast of the map")
+        else:
+            result[word] = code
+    if problems:
+        raise GameError("; ".join(problems))
+    return result
+
+
+def resolve_place(text: str, geography: MapInfo) -> str | None:
+    """`Mar`, `MAR`, `Marseilles`, `spa/nc` -> the location code; None if the map has no such place."""
+    key = " ".join(text.upper().split())
+    province = key.split("/")[0]
+    if province in geography.provinces:
+        return key if "/" not in key or key in geography.provinces[province].coasts else None
+    return geography.aliases.get(key)
+
+
+def set_abbreviations(session: Session, game: Game, power: str, entries: Mapping[str, str],
+                      geography: MapInfo) -> dict[str, str]:
+    """Replace the player's list (the GM lodges it, or lodges one a player sent)."""
+    player = next((p for p in game.players if p.power == power.upper()), None)
+    if player is None:
+        raise GameError(f"{game.name} has no player for {power!r} (players: "
+                        f"{', '.join(p.power for p in game.players)})")
+    player.abbreviations = checked_abbreviations(entries, geography)
+    return player.abbreviations
 
 
 def find_game(session: Session, name: str) -> Game:
@@ -150,7 +192,9 @@ def game_summary(session: Session, game: Game) -> dict[str, Any]:
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
         **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
-        "players": {p.power: {"address": p.address, "fallback": p.fallback_address} for p in game.players},
+        "players": {p.power: {"address": p.address, "fallback": p.fallback_address,
+                              **({"abbreviations": p.abbreviations} if p.abbreviations else {})}
+                    for p in game.players},
         "orders": {power: {"version": on_file.versions[power], "orders": list(orders)}
                    for power, orders in on_file.orders.items()},
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,

@@ -150,7 +150,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
     reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
-                          previous=effective_orders(earlier, game.ruleset), turn=turn)
+                          previous=effective_orders(earlier, game.ruleset), turn=turn,
+                          player_abbreviations=_player_abbreviations(session, game, decision.power))
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
@@ -181,6 +182,14 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
     return "accepted"
+
+
+def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[str, str] | None:
+    """004 I(1) ¶2: the player's own list, where the ruleset allows such lists."""
+    if not game.ruleset.player_abbreviation_lists:
+        return None
+    return session.scalar(select(Player.abbreviations).where(Player.game_id == game.id,
+                                                             Player.power == power)) or None
 
 
 def _game_views(session: Session, envelope: Envelope) -> list[GameView]:

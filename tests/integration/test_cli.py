@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 import mailbox
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from gmserver.cli import main
 from gmserver.services.games import POWERS
@@ -127,3 +129,27 @@ def test_orders_read_refuses_an_unknown_power(tmp_path: Path, capsys, monkeypatc
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"A Par-Bur\n")))
     assert main(["orders", "read", "--position", str(position), "--power", "Narnia"]) == 2
     assert "not a power" in capsys.readouterr().err
+
+
+def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, capsys, tmp_path: Path) -> None:
+    """004 I(1) ¶2: a player's own list is matched before the standard table."""
+    from gmserver.db.session import transaction
+    from gmserver.db.models import OrderSet
+    from gmserver.services import intake
+    from tests.support.world import order_mail, services_for
+
+    run(config, "db", "upgrade")
+    assert run(config, "game", "create", "gw", "--ruleset", "gwm", *players()) == 0
+    assert run(config, "game", "abbreviations", "gw", "FRANCE", "Mx=Marseilles", "Bg=bur") == 0
+    assert "Bg = BUR" in capsys.readouterr().out
+    assert run(config, "game", "abbreviations", "gw", "FRANCE", "Q=Atlantis") == 2
+    assert "'Atlantis' is not a province" in capsys.readouterr().err
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    services = services_for(url)
+    now = datetime.now(timezone.utc)
+    intake.store(services.sessions, order_mail("france@players.test", "gw France S1901M", "A Par - Bg\nA Mx H"),
+                 source="smtp", now=now)
+    intake.process_pending(services, now)
+    with transaction(services.sessions) as session:
+        [order_set] = session.scalars(select(OrderSet)).all()
+    assert sorted(order_set.orders) == ["A MAR H", "A PAR - BUR"]

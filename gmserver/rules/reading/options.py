@@ -191,7 +191,9 @@ def clause(ruleset: Any, name: str) -> str:
     if profile in cited and _profile_value_matches(ruleset, profile, name, value):
         return cited[profile]
     proposal = _PROPOSALS.get((name, str(value)))
-    if proposal:
+    # A proposal from the rulebook or the DATC is this profile's source; one taken from another
+    # house-rule document is not, and citing it would send the player to rules of another game.
+    if proposal and not proposal[0].isdigit():
         return proposal
     # a custom value: cite the first document that uses it, else the option itself
     return f"{name} = {value}"
