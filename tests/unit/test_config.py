@@ -62,3 +62,13 @@ def test_path_from_option_or_environment() -> None:
     assert config_path_from("a.toml", environ={"GMSERVER_CONFIG": "b.toml"}) == Path("a.toml")
     assert config_path_from(None, environ={"GMSERVER_CONFIG": "b.toml"}) == Path("b.toml")
     assert config_path_from(None, environ={}) is None
+
+
+def test_the_docker_compose_configuration_loads() -> None:
+    """config/docker.toml with the environment docker-compose.yml gives the gmserver service."""
+    compose = (CONFIG_DIR.parent / "docker-compose.yml").read_text()
+    assert "GMSERVER_CONFIG: /app/config/docker.toml" in compose
+    config = load_config(CONFIG_DIR / "docker.toml", environ={
+        "GMSERVER_DATABASE_URL": "postgresql://gmserver:gmserver@db:5432/gmserver", "GMSERVER_IMAP_PASSWORD": "secret"})
+    assert config.database_url.startswith("postgresql://") and config.imap.password == "secret"
+    assert (config.inbound_mode, config.imap.host, config.outbound_mode, config.smtp.host) == ("imap", "mail", "smtp", "mail")
