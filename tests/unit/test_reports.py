@@ -10,7 +10,7 @@ import pytest
 from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.rules.position import PhaseOutcome, Position
+from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
 
 DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
 
@@ -341,7 +341,7 @@ def test_every_order_and_its_result_appear_in_the_rendered_report(name, geo, com
 
 
 def test_results_in_words():
-    outcome = reports.OrderOutcome
+    outcome = OrderOutcome
     assert reports.result_in_words(outcome("X", "A PAR - BUR", ("bounce", "dislodged")), "M") == "bounced, dislodged"
     assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("no convoy",)), "M") == "no convoy"
     assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("disrupted",)), "M") == "convoy disrupted"

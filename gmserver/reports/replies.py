@@ -1,0 +1,269 @@
+"""Replies and reminders: the confirmation of an order set, a refusal, a deadline reminder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar, Protocol, Sequence
+
+from gmserver.reports.words import (
+    NamedOrder,
+    When,
+    canonical_key,
+    format_duration,
+    format_time,
+    name_order,
+    order_unit,
+    place_with_code,
+    plural,
+    power_name,
+    unit_with_code,
+)
+from gmserver.rules.geography import MapInfo
+from gmserver.rules.position import (
+    Position,
+    describe_phase,
+    phase_type,
+    unit_province,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Confirmation
+
+
+class LineReadingLike(Protocol):
+    """What `gmserver.rules.reading.LineReading` gives: one line of a message as read."""
+
+    line: int
+    text: str
+    status: str  # accepted, corrected, rejected, ignored
+    order: object | None  # str() is the canonical engine order
+    rule: str | None  # the clause applied, "000 IV(1)"
+    message: str | None
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    number: str  # "3"
+    text: str  # the line as written
+    status: str
+    order: NamedOrder | None
+    explanation: str | None  # "unit type omitted [000 IV(1)]"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    template: ClassVar[str] = "player/confirmation.txt.j2"
+
+    game_name: str
+    power: str
+    power_name: str
+    phase: str
+    phase_name: str
+    deadline: When | None
+    version: str  # "2", or the player's own marker such as "2.1"
+    lines: tuple[ReadLine, ...]
+    summary: str  # "3 accepted, 1 corrected, 1 rejected, 2 ignored"
+    problems: bool  # any line rejected
+    orders: tuple[NamedOrder, ...]  # the set now on file, by unit province
+    unordered: tuple[str, ...]  # "F Brest (BRE)": units the set does not order yet
+    if_unordered: str  # "units without an order hold"
+    notes: tuple[str, ...]  # remarks on the whole set (Reading.notes): merged, preliminary, ...
+
+
+STATUSES = ("accepted", "corrected", "rejected", "ignored")
+
+_IF_NO_ORDER = {
+    "M": "units without an order hold",
+    "R": "dislodged units without an order are disbanded",
+    "A": "builds not ordered are waived and removals not ordered are chosen by the rules",
+}
+
+
+def _explanation(message: str | None, rule: str | None) -> str | None:
+    if message and rule:
+        return f"{message} [{rule}]"
+    return message or (f"[{rule}]" if rule else None)
+
+
+def build_confirmation(
+    *,
+    game_name: str,
+    power: str,
+    phase: str,
+    deadline: datetime | None,
+    readings: Sequence[LineReadingLike],
+    orders_on_file: Sequence[str],
+    version: int | str,
+    geography: MapInfo,
+    units: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    timezone: str = "UTC",
+) -> Confirmation:
+    """The reply to an accepted order set: each line as read, then the whole set now on file.
+
+    `units` are the power's units that need an order this phase (for movement its units, for
+    retreats its dislodged units); those the set leaves unordered are listed.
+    """
+    lines = tuple(
+        ReadLine(
+            number=str(r.line),
+            text=r.text.strip(),
+            status=r.status,
+            order=name_order(str(r.order), geography) if r.order is not None else None,
+            explanation=_explanation(r.message, r.rule),
+        )
+        for r in readings
+    )
+    counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
+    others = sum(1 for line in lines if line.status not in STATUSES)
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
+    ordered = {order_unit(o) for o in orders_on_file}
+    return Confirmation(
+        game_name=game_name,
+        power=power,
+        power_name=power_name(power),
+        phase=phase,
+        phase_name=describe_phase(phase),
+        deadline=format_time(deadline, timezone) if deadline else None,
+        version=str(version),
+        lines=lines,
+        summary=summary or "no lines read",
+        problems=counts["rejected"] > 0,
+        orders=tuple(
+            name_order(o, geography)
+            for o in sorted(orders_on_file, key=canonical_key)
+        ),
+        unordered=tuple(
+            unit_with_code(u, geography)
+            for u in sorted(units, key=unit_province) if u not in ordered
+        ),
+        if_unordered=_IF_NO_ORDER.get(phase_type(phase), _IF_NO_ORDER["M"]),
+        notes=tuple(n for n in notes if n),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Rejection
+
+
+@dataclass(frozen=True)
+class Rejection:
+    template: ClassVar[str] = "player/rejection.txt.j2"
+
+    game_name: str | None
+    reasons: tuple[str, ...]
+    expected_subject: str | None  # a subject that would have been accepted
+    rules: tuple[str, ...]  # what else would have been accepted, e.g. the address rule
+    original_subject: str
+    original_date: str | None
+
+
+def build_rejection(
+    reasons: Sequence[str],
+    expected_subject: str | None,
+    *,
+    original_subject: str,
+    original_date: datetime | str | None,
+    game_name: str | None = None,
+    rules: Sequence[str] = (),
+    timezone: str = "UTC",
+) -> Rejection:
+    """The reply to a message that was not accepted. `original_date` is the message's Date
+    header as received (shown as written) or a parsed datetime."""
+    if isinstance(original_date, datetime):
+        date_text: str | None = str(format_time(original_date, timezone))
+    else:
+        date_text = " ".join(original_date.split()) if original_date else None
+    return Rejection(
+        game_name=game_name,
+        reasons=tuple(r for r in reasons if r) or ("the message could not be read as orders",),
+        expected_subject=expected_subject,
+        rules=tuple(rules),
+        original_subject=" ".join(original_subject.split()) or "(no subject)",
+        original_date=date_text,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Reminder
+
+
+@dataclass(frozen=True)
+class Reminder:
+    template: ClassVar[str] = "player/reminder.txt.j2"
+
+    game_name: str
+    power: str
+    power_name: str
+    phase: str
+    phase_name: str
+    deadline: When
+    time_left: str  # "23 hours 59 minutes"
+    expected_subject: str
+    order_address: str | None
+    needed: tuple[str, ...]  # what the power must order: "A Paris (PAR)", or "1 build"
+    if_no_orders: str  # "your units hold"
+
+
+_IF_NO_ORDERS = {
+    "M": "your units hold",
+    "R": "your dislodged units are disbanded",
+    "A": "builds are waived and removals are chosen by the rules",
+}
+
+
+def _needed(power: str, position: Position, geography: MapInfo) -> tuple[str, ...]:
+    kind = position.phase_type
+    if kind == "M":
+        units = position.units.get(power, ())
+    elif kind == "R":
+        units = position.dislodged.get(power, ())
+    elif kind == "A":
+        change = position.adjustments.get(power, 0)
+        if change > 0:
+            return (plural(change, "build"),)
+        return (plural(-change, "removal"),) if change else ()
+    else:
+        units = ()
+    lines = []
+    for unit in sorted(units, key=unit_province):
+        line = unit_with_code(unit, geography)
+        if kind == "R":
+            options = position.retreats.get(unit, ())
+            line += ": may retreat to " + ", ".join(place_with_code(o, geography) for o in sorted(options)) \
+                if options else ": no retreat possible"
+        lines.append(line)
+    return tuple(lines)
+
+
+def build_reminder(
+    *,
+    game_name: str,
+    power: str,
+    phase: str,
+    deadline: datetime,
+    now: datetime,
+    expected_subject: str,
+    order_address: str | None = None,
+    position: Position | None = None,
+    geography: MapInfo | None = None,
+    if_no_orders: str | None = None,
+    timezone: str = "UTC",
+) -> Reminder:
+    """A deadline reminder to a power with no orders on file. With `position` and `geography`
+    it lists what the power has to order; `if_no_orders` overrides the standard default."""
+    needed = _needed(power, position, geography) if position is not None and geography is not None else ()
+    return Reminder(
+        game_name=game_name,
+        power=power,
+        power_name=power_name(power),
+        phase=phase,
+        phase_name=describe_phase(phase),
+        deadline=format_time(deadline, timezone),
+        time_left=format_duration(deadline - now),
+        expected_subject=expected_subject,
+        order_address=order_address,
+        needed=needed,
+        if_no_orders=if_no_orders or _IF_NO_ORDERS.get(phase_type(phase), "your units hold"),
+    )

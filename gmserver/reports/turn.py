@@ -1,0 +1,310 @@
+"""The turn report: every order with its result, retreats, centres, adjustments, the next deadline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+from gmserver.reports.words import (
+    DEFAULT_NOTES,
+    When,
+    canonical_key,
+    describe_order,
+    format_time,
+    order_unit,
+    place,
+    place_with_code,
+    plural,
+    power_name,
+    result_in_words,
+    unit_with_code,
+)
+from gmserver.rules.geography import MapInfo
+from gmserver.rules.position import (
+    OrderOutcome,
+    PhaseOutcome,
+    Position,
+    describe_phase,
+    unit_province,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Turn report
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    power: str
+    unit: str  # "A PAR"; "" for WAIVE
+    order: str  # the engine's text, "A PAR - BUR"
+    text: str  # "A Paris -> Burgundy"
+    result: str  # "bounced", "succeeded", "cut, dislodged", ...
+    defaulted: bool = False
+    note: str = ""  # "(no order received: holds)" for defaulted orders
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The line in pieces a template may break between."""
+        if self.text == self.order:
+            parts = (f"{self.order}: {self.result}",)
+        else:
+            parts = (self.text, f"({self.order}): {self.result}")
+        return parts + ((self.note,) if self.note else ())
+
+    @property
+    def line(self) -> str:
+        return " ".join(self.parts)
+
+    def __str__(self) -> str:
+        return self.line
+
+
+@dataclass(frozen=True)
+class PowerOrders:
+    power: str
+    name: str  # "France"
+    orders: tuple[OrderLine, ...]
+
+
+@dataclass(frozen=True)
+class DislodgedUnit:
+    power: str
+    name: str
+    unit: str  # "A BUR"
+    text: str  # "A Burgundy (BUR)"
+    options: tuple[str, ...]  # "Gascony (GAS)", ...; empty: must disband
+    disbanded: bool  # no retreat was possible and the engine removed it at once
+
+
+@dataclass(frozen=True)
+class CentreCount:
+    power: str
+    name: str
+    count: int
+    centres: tuple[str, ...]  # province names, alphabetical
+    gained: tuple[str, ...]  # "Belgium (BEL)"
+    lost: tuple[str, ...]
+    units: int
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    power: str
+    name: str
+    centres: int
+    units: int
+    change: int  # builds due; negative: removals due
+    text: str  # "1 build", "2 removals"
+    build_sites: tuple[str, ...]  # free owned home centres, "Paris (PAR)"
+
+
+@dataclass(frozen=True)
+class PowerUnits:
+    power: str
+    name: str
+    units: tuple[str, ...]  # "A Paris (PAR)"
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    template: ClassVar[str] = "player/report.txt.j2"
+
+    game_name: str
+    phase: str  # the phase adjudicated, "S1901M"
+    phase_name: str  # "Spring 1901 Movement"
+    orders: tuple[PowerOrders, ...]  # powers alphabetical, orders by unit province
+    dislodged: tuple[DislodgedUnit, ...]
+    centres: tuple[CentreCount, ...]
+    unowned_centres: tuple[str, ...]  # province names
+    centres_changed: bool
+    adjustments: tuple[Adjustment, ...]  # due in the next phase, when it is an adjustment phase
+    unused_builds: tuple[str, ...]  # "England: 1 build not used"
+    engine_removals: tuple[str, ...]  # "Germany: F Holland (HOL)"
+    units: tuple[PowerUnits, ...]
+    next_phase: str | None  # "F1901M"; None when the game is over
+    next_phase_name: str | None
+    next_deadline: When | None
+    to_order: tuple[str, ...]  # power names that have something to order next
+    game_over: bool
+    winners: tuple[str, ...]  # power names
+
+
+def _order_sort_key(line: OrderLine) -> tuple[str, str]:
+    return canonical_key(line.order)
+
+
+def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
+    return OrderLine(
+        power=outcome.power,
+        unit=order_unit(outcome.order),
+        order=outcome.order,
+        text=describe_order(outcome.order, geography),
+        result=result_in_words(outcome, kind),
+        defaulted=outcome.defaulted,
+        note=f"({outcome.note})" if outcome.note else (DEFAULT_NOTES.get(kind, "") if outcome.defaulted else ""),
+    )
+
+
+def _units_on_board(position: Position) -> set[str]:
+    return {unit for units in position.units.values() for unit in units}
+
+
+def _removed(outcome: PhaseOutcome) -> set[str]:
+    """Units that left the board in an adjustment phase.
+
+    Removals nobody ordered are reported only for units really gone: a void build in an occupied
+    centre leaves a `void` result under the occupying unit's name, which is easy to take for an
+    engine removal; a report must never say a unit vanished that is still on the board.
+    """
+    before = _units_on_board(outcome.before)
+    return before - _units_on_board(outcome.after)
+
+
+def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders, ...]:
+    kind = outcome.before.phase_type
+    removed = _removed(outcome) if kind == "A" else set()
+    by_power: dict[str, list[OrderLine]] = {}
+    for order in outcome.orders:
+        line = _order_line(order, kind, geography)
+        if kind == "A" and order.defaulted and line.unit not in removed:
+            continue
+        by_power.setdefault(order.power, []).append(line)
+    return tuple(
+        PowerOrders(power, power_name(power), tuple(sorted(lines, key=_order_sort_key)))
+        for power, lines in sorted(by_power.items())
+    )
+
+
+def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit, ...]:
+    if outcome.before.phase_type != "M":
+        return ()
+    after = outcome.after
+    waiting = {
+        unit: power for power, units in after.dislodged.items() for unit in units
+    } if after.phase_type == "R" else {}
+    # A dislodged unit with nowhere to go never reaches the retreat phase: the engine removes it.
+    hit = {order_unit(o.order): o.power for o in outcome.orders if "dislodged" in o.results}
+    result = []
+    for unit, power in sorted({**hit, **waiting}.items(), key=lambda item: (item[1], unit_province(item[0]))):
+        options = after.retreats.get(unit, ()) if unit in waiting else ()
+        result.append(DislodgedUnit(
+            power=power,
+            name=power_name(power),
+            unit=unit,
+            text=unit_with_code(unit, geography),
+            options=tuple(place_with_code(o, geography) for o in sorted(options)),
+            disbanded=unit not in waiting,
+        ))
+    return tuple(result)
+
+
+def _centres(outcome: PhaseOutcome, geography: MapInfo) -> tuple[tuple[CentreCount, ...], tuple[str, ...]]:
+    before, after = outcome.before, outcome.after
+    changes = outcome.centre_changes()
+    powers = sorted(set(before.centers) | set(after.centers) | {p for p, u in after.units.items() if u})
+    counts = []
+    for power in powers:
+        owned = after.centers.get(power, ())
+        gained, lost = changes.get(power, ((), ()))
+        counts.append(CentreCount(
+            power=power,
+            name=power_name(power),
+            count=len(owned),
+            centres=tuple(sorted(place(c, geography) for c in owned)),
+            gained=tuple(place_with_code(c, geography) for c in gained),
+            lost=tuple(place_with_code(c, geography) for c in lost),
+            units=len(after.units.get(power, ())),
+        ))
+    owned_anywhere = {c for centres in after.centers.values() for c in centres}
+    unowned = tuple(sorted(place(c, geography) for c in geography.supply_centres() if c not in owned_anywhere))
+    return tuple(counts), unowned
+
+
+def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
+    if after.phase_type != "A":
+        return ()
+    occupied = {unit_province(u) for u in _units_on_board(after)}
+    result = []
+    for power, change in sorted(after.adjustments.items()):
+        if not change:
+            continue
+        owned = set(after.centers.get(power, ()))
+        sites = ()
+        if change > 0:
+            sites = tuple(
+                place_with_code(c, geography) for c in geography.home_centres(power)
+                if c in owned and c not in occupied
+            )
+        result.append(Adjustment(
+            power=power,
+            name=power_name(power),
+            centres=len(owned),
+            units=len(after.units.get(power, ())),
+            change=change,
+            text=plural(change, "build") if change > 0 else plural(-change, "removal"),
+            build_sites=sites,
+        ))
+    return tuple(result)
+
+
+def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
+    if outcome.before.phase_type != "A":
+        return ()
+    lines = []
+    for power, due in sorted(outcome.before.adjustments.items()):
+        if due <= 0:
+            continue
+        built = sum(1 for o in outcome.orders_of(power) if o.order.endswith(" B") and o.succeeded)
+        if built < due:
+            lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
+    return tuple(lines)
+
+
+def _engine_removals(outcome: PhaseOutcome, geography: MapInfo) -> tuple[str, ...]:
+    removed = _removed(outcome)
+    owners = {unit: power for power, units in outcome.before.units.items() for unit in units}
+    return tuple(
+        f"{power_name(owners.get(unit, '?'))}: {unit_with_code(unit, geography)}"
+        for unit in sorted(outcome.engine_removals, key=lambda u: (owners.get(u, ""), unit_province(u)))
+        if unit in removed
+    )
+
+
+def build_turn_report(
+    outcome: PhaseOutcome,
+    *,
+    geography: MapInfo,
+    game_name: str,
+    next_deadline: datetime | None,
+    timezone: str = "UTC",
+) -> TurnReport:
+    """Everything the players are told after one adjudication (MATRIX 2.4: canonical order)."""
+    after = outcome.after
+    game_over = after.phase_type == "-"
+    centres, unowned = _centres(outcome, geography)
+    return TurnReport(
+        game_name=game_name,
+        phase=outcome.phase,
+        phase_name=describe_phase(outcome.phase),
+        orders=_order_lines(outcome, geography),
+        dislodged=_dislodged(outcome, geography),
+        centres=centres,
+        unowned_centres=unowned,
+        centres_changed=bool(outcome.centre_changes()),
+        adjustments=_adjustments(after, geography),
+        unused_builds=_unused_builds(outcome),
+        engine_removals=_engine_removals(outcome, geography),
+        units=tuple(
+            PowerUnits(power, power_name(power), tuple(
+                unit_with_code(u, geography) for u in sorted(units, key=unit_province)
+            ))
+            for power, units in sorted(after.units.items()) if units
+        ),
+        next_phase=None if game_over else after.phase,
+        next_phase_name=None if game_over else describe_phase(after.phase),
+        next_deadline=format_time(next_deadline, timezone) if next_deadline and not game_over else None,
+        to_order=tuple(power_name(p) for p in after.powers_to_order()),
+        game_over=game_over,
+        winners=tuple(power_name(p) for p in outcome.winners),
+    )

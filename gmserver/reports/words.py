@@ -1,0 +1,221 @@
+"""Words and times in the players' mail: province and order names, results, deadlines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from gmserver.rules.geography import MapInfo
+from gmserver.rules.position import (
+    OrderOutcome,
+    unit_province,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+
+# Engine result codes (ENGINE.md) in the words a report prints.
+RESULT_WORDS = {
+    "bounce": "bounced",
+    "cut": "cut",
+    "dislodged": "dislodged",
+    "void": "void",
+    "no convoy": "no convoy",
+    "disrupted": "convoy disrupted",
+    "disband": "disbanded",
+}
+
+DEFAULT_NOTES = {
+    "M": "(no order received: holds)",
+    "R": "(no retreat order: disbanded)",
+    "A": "(no removal order: removed by the rules)",
+}
+
+
+def power_name(power: str) -> str:
+    """`FRANCE` -> `France`."""
+    return power.title()
+
+
+def place(location: str, geography: MapInfo) -> str:
+    """`PAR` -> `Paris`; `SPA/SC` -> `Spain (south coast)`; unknown codes stay as they are."""
+    try:
+        return geography.display_name(location)
+    except KeyError:
+        return location
+
+
+def place_with_code(location: str, geography: MapInfo) -> str:
+    """`GAS` -> `Gascony (GAS)`; `SPA/SC` -> `Spain (south coast, SPA/SC)`."""
+    name = place(location, geography)
+    if name == location:
+        return location
+    if name.endswith(")"):
+        return f"{name[:-1]}, {location})"
+    return f"{name} ({location})"
+
+
+def unit_with_code(unit: str, geography: MapInfo) -> str:
+    """`F STP/SC` -> `F St Petersburg (south coast, STP/SC)`."""
+    kind, _, location = unit.partition(" ")
+    return f"{kind} {place_with_code(location, geography)}" if location else unit
+
+
+def describe_unit(unit: str, geography: MapInfo) -> str:
+    """`F STP/SC` -> `F St Petersburg (south coast)`."""
+    kind, _, location = unit.partition(" ")
+    return f"{kind} {place(location, geography)}" if location else unit
+
+
+def describe_order(order: str, geography: MapInfo) -> str:
+    """An engine order in words: `A PAR - BUR VIA` -> `A Paris -> Burgundy by convoy`.
+
+    Never raises: an order in a form it does not know is returned unchanged.
+    """
+    words = order.split()
+    if words == ["WAIVE"]:
+        return "Waive a build"
+    if len(words) < 3:
+        return order
+    unit = describe_unit(f"{words[0]} {words[1]}", geography)
+    verb, rest = words[2], words[3:]
+    if verb == "H" and not rest:
+        return f"{unit} holds"
+    if verb == "-" and rest:
+        via = " by convoy" if rest[1:] == ["VIA"] else ""
+        return f"{unit} -> {place(rest[0], geography)}{via}"
+    if verb == "S" and len(rest) >= 2:
+        supported = describe_unit(f"{rest[0]} {rest[1]}", geography)
+        if len(rest) == 4 and rest[2] == "-":
+            return f"{unit} supports {supported} -> {place(rest[3], geography)}"
+        if len(rest) == 2 or rest[2:] == ["H"]:
+            return f"{unit} supports {supported}"
+    if verb == "C" and len(rest) == 4 and rest[2] == "-":
+        convoyed = describe_unit(f"{rest[0]} {rest[1]}", geography)
+        return f"{unit} convoys {convoyed} -> {place(rest[3], geography)}"
+    if verb == "R" and len(rest) == 1:
+        return f"{unit} retreats to {place(rest[0], geography)}"
+    if verb == "D" and not rest:
+        return f"{unit} disbands"
+    if verb == "B" and not rest:
+        return f"Build {unit}"
+    return order
+
+
+@dataclass(frozen=True)
+class NamedOrder:
+    """An order with names beside its engine text: `A Paris -> Burgundy (A PAR - BUR)`."""
+
+    order: str  # "A PAR - BUR"
+    text: str  # "A Paris -> Burgundy"; equal to `order` when it cannot be described
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The line in pieces a template may break between."""
+        return (self.order,) if self.text == self.order else (self.text, f"({self.order})")
+
+    @property
+    def line(self) -> str:
+        return " ".join(self.parts)
+
+    def __str__(self) -> str:
+        return self.line
+
+
+def name_order(order: str, geography: MapInfo) -> NamedOrder:
+    return NamedOrder(order=order, text=describe_order(order, geography))
+
+
+def result_in_words(outcome: OrderOutcome, kind: str) -> str:
+    """The engine's result codes as words; a success says what happened to the unit."""
+    if outcome.results:
+        return ", ".join(RESULT_WORDS.get(r, r) for r in outcome.results)
+    words = outcome.order.split()
+    if kind == "R" and words[-1:] == ["D"]:
+        return "disbanded"
+    if kind == "A":
+        if words == ["WAIVE"]:
+            return "waived"
+        if words[-1:] == ["B"]:
+            return "built"
+        if words[-1:] == ["D"]:
+            return "removed"
+    return "succeeded"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# ---------------------------------------------------------------------------------------------
+# Times
+
+
+@dataclass(frozen=True)
+class When:
+    """A moment as players read it: in the game's time zone, with the zone, and in UTC."""
+
+    at: datetime  # timezone-aware, UTC
+    local: str  # "Sunday 29 November 2026, 05:00 AEDT (Australia/Sydney)"
+    utc: str  # "Saturday 28 November 2026, 18:00 UTC"
+
+    @property
+    def same(self) -> bool:
+        """True when the game keeps UTC and one line says it all."""
+        return self.local == self.utc
+
+    def __str__(self) -> str:
+        return self.local if self.same else f"{self.local} = {self.utc}"
+
+
+def _day_and_time(moment: datetime) -> str:
+    return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M}"
+
+
+def format_time(moment: datetime, timezone: str = "UTC") -> When:
+    """Render an aware datetime in `timezone` (an IANA name) and in UTC.
+
+    Raises ValueError for a naive datetime: deadlines are always stored aware.
+    """
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"a deadline must be timezone-aware, not {moment!r}")
+    at = moment.astimezone(ZoneInfo("UTC"))
+    utc = f"{_day_and_time(at)} UTC"
+    zone = ZoneInfo(timezone)
+    local_moment = at.astimezone(zone)
+    abbreviation = local_moment.tzname() or timezone
+    if local_moment.utcoffset() == timedelta(0) and abbreviation in ("UTC", timezone):
+        return When(at=at, local=utc, utc=utc)
+    label = abbreviation if abbreviation == timezone else f"{abbreviation} ({timezone})"
+    return When(at=at, local=f"{_day_and_time(local_moment)} {label}", utc=utc)
+
+
+def format_duration(delta: timedelta) -> str:
+    """`2 days 5 hours`, `5 hours 30 minutes`, `45 minutes`; rounded down to the minute."""
+    minutes = int(delta.total_seconds() // 60)
+    if minutes <= 0:
+        return "less than a minute" if delta.total_seconds() > 0 else "none: the deadline has passed"
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        parts = [plural(days, "day")] + ([plural(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [plural(hours, "hour")] + ([plural(minutes, "minute")] if minutes else [])
+    else:
+        parts = [plural(minutes, "minute")]
+    return " ".join(parts)
+
+
+
+def order_unit(order: str) -> str:
+    """`A MAR S A PAR - BUR` -> `A MAR`; `WAIVE` -> ``."""
+    words = order.split()
+    return f"{words[0]} {words[1]}" if len(words) >= 2 else ""
+
+
+def canonical_key(order: str) -> tuple[str, str]:
+    """Sort key for MATRIX 2.4 `canonical`: by the unit's province; WAIVE last."""
+    unit = order_unit(order)
+    return (unit_province(unit) if unit else "~", order)
