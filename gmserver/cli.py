@@ -42,11 +42,21 @@ def _services(config: Config):
     current = current_revision(config.database_url)
     if current != head_revision():
         raise CliError(
-            f"the database at {config.database_url} is "
+            f"the database at {shown_url(config.database_url)} is "
             + ("not initialised" if current is None else f"at revision {current}, not the latest")
             + ": run `gmserver db upgrade` first"
         )
     return build_services(config)
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit for a terminal or a log: the password masked."""
+    from sqlalchemy.engine import make_url  # noqa: PLC0415
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001  an unparsable URL is reported by the database layer itself
+        return "(unreadable database URL)"
 
 
 def _print_json(data: Any) -> None:
@@ -82,7 +92,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
     config = _config(args)
     upgrade(config.database_url)
-    print(f"database {config.database_url} is at revision {current_revision(config.database_url)}")
+    print(f"database {shown_url(config.database_url)} is at revision {current_revision(config.database_url)}")
     return 0
 
 
@@ -92,15 +102,19 @@ def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> 
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise CliError(f"--players {path}: {error}") from None
     table = data.get("players", data)
+    if not isinstance(table, dict):
+        raise CliError(f"--players {path}: expected a [players] table of POWER = \"address\" lines")
     specs = []
     for power, value in table.items():
         if isinstance(value, str):
             specs.append(f"{power}={value}")
-        elif isinstance(value, dict) and "address" in value:
+        elif isinstance(value, dict) and isinstance(value.get("address"), str):
             fallback = value.get("fallback")
             specs.append(f"{power}={value['address']}" + (f",{fallback}" if fallback else ""))
             if value.get("abbreviations"):
-                abbreviations[power.upper()] = dict(value["abbreviations"])
+                if not isinstance(value["abbreviations"], dict):
+                    raise CliError(f"--players {path}: {power}.abbreviations must be a table of TOKEN = \"place\"")
+                abbreviations[power.upper()] = {str(k): str(v) for k, v in value["abbreviations"].items()}
         else:
             raise CliError(f"--players {path}: {power} must be an address or {{address=..., fallback=...}}")
     return specs
@@ -241,7 +255,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         game_id, phase, status = game.id, game.phase, game.status
     if status != "active":
         raise CliError(f"{args.name} is {status}: nothing to adjudicate")
-    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True)
+    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True)
     if done is None:
         raise CliError(f"{args.name} {phase} was adjudicated by another process just now")
     print(f"{done.game}: adjudicated {done.phase}; now {done.next_phase}, "
@@ -298,7 +312,7 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
             print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
                   f"from {envelope.sender or '?'}: {envelope.subject[:60]}")
             if row.error and args.status == "failed":
-                print("       " + row.error.strip().splitlines()[-1])
+                print("       " + row.error.strip().splitlines()[0])
     return 0
 
 
@@ -484,6 +498,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
+    from sqlalchemy.exc import OperationalError  # noqa: PLC0415
+
     from gmserver.rules.ruleset import RulesetError  # noqa: PLC0415
     from gmserver.services.games import GameError  # noqa: PLC0415
 
@@ -491,6 +508,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (CliError, ConfigError, GameError, RulesetError) as error:
         print(f"gmserver: error: {error}", file=sys.stderr)
+        return 2
+    except OperationalError as error:
+        reason = (str(error.orig).strip().splitlines() or ["unknown reason"])[0] if error.orig else str(error)
+        print(f"gmserver: error: cannot use the database: {reason}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -82,6 +82,8 @@ class Daemon:
 
     def start(self) -> None:
         quiet_libraries()
+        if self.config.inbound_mode == "imap":
+            self._catch_up_imap()
         interval = max(self.config.sweep_interval_seconds, 1)
         self.scheduler.add_job(self._process_inbound, "interval", seconds=interval, id="inbound",
                                next_run_time=self.clock())
@@ -150,6 +152,8 @@ class Daemon:
 
     def _sweep(self) -> None:
         """Safety net and reminders: anything due is done even if a job was lost."""
+        # mail already stored is read before any deadline it may have met is processed
+        intake.process_pending(self.services, self.clock())
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
         if done or reminded:
@@ -158,6 +162,7 @@ class Daemon:
             self.resync()
 
     def _on_deadline(self, game_id: int, phase: str) -> None:
+        intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
         if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
             self.kick("outbox")
         self.resync()
@@ -167,6 +172,15 @@ class Daemon:
             self.kick("outbox")
 
     # -- IMAP --------------------------------------------------------------------------------
+
+    def _catch_up_imap(self) -> None:
+        """Store what reached the mailbox while the daemon was down before any deadline that
+        passed meanwhile is processed (the sweep starts right after this)."""
+        try:
+            with ImapMailbox(imap_settings(self.config)) as mailbox:
+                poll_once(self.services, mailbox, self.clock)
+        except MailboxError as error:
+            log.error("imap: could not catch up at start-up (%s); the watcher will keep trying", error)
 
     def _watch_imap(self) -> None:
         settings = imap_settings(self.config)

@@ -12,7 +12,7 @@ from typing import Any
 
 from datetime import timezone
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -104,8 +104,9 @@ class InboundMessage(Base):
     message_id: Mapped[str | None] = mapped_column(String(998))
     source: Mapped[str] = mapped_column(String(20))  # imap | smtp | lmtp | cli
     mailbox: Mapped[str | None] = mapped_column(String(200))
-    uidvalidity: Mapped[int | None] = mapped_column(Integer)
-    uid: Mapped[int | None] = mapped_column(Integer)
+    # IMAP UIDs and UIDVALIDITY are unsigned 32-bit: they do not fit a signed INTEGER
+    uidvalidity: Mapped[int | None] = mapped_column(BigInteger)
+    uid: Mapped[int | None] = mapped_column(BigInteger)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime]
     # pending -> done | failed (parked for the GM, with the traceback in `error`)

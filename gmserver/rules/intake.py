@@ -8,6 +8,7 @@ would have been accepted.
 from __future__ import annotations
 
 import email
+import re
 import email.policy
 import email.utils
 from dataclasses import dataclass, field
@@ -40,14 +41,37 @@ def parse_envelope(raw: bytes) -> Envelope:
     if not address:
         display, address = email.utils.parseaddr(_header(message, "Reply-To"))
     return Envelope(
-        sender=safe_text(address.strip().lower()),
+        sender=_usable_address(address),
         sender_display=safe_text(display or address),
         subject=safe_text(" ".join(_header(message, "Subject").split())),
-        message_id=safe_text(_header(message, "Message-ID").strip()) or None,
+        message_id=_usable_message_id(_header(message, "Message-ID")),
         date=safe_text(_header(message, "Date")) or None,
         automated=is_automated(message),
         message=message,
     )
+
+
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,900}>")  # RFC 5322 msg-id: printable ASCII, no < > or space
+_ADDRESS = re.compile(r"[^\s<>(),;:\"\[\]\\@]{1,64}@[^\s<>(),;:\"\[\]\\@]{1,253}")
+
+
+def is_plain_address(address: str) -> bool:
+    """An addr-spec gmserver can match a sender against and answer: `anna@example.org`, not
+    `<anna@example.org>`, `Anna <anna@...>` or `anna@[bad` (quoted local parts are not taken)."""
+    return bool(_ADDRESS.fullmatch(address))
+
+
+def _usable_message_id(value: str) -> str | None:
+    """The Message-ID if it is one; anything else (line breaks, spaces) would be unsafe to echo
+    back in In-Reply-To, so it is dropped."""
+    value = value.strip()
+    return value if _MESSAGE_ID.fullmatch(value) else None
+
+
+def _usable_address(address: str) -> str:
+    """A plain addr-spec, lower-cased, or "" when there is nobody we could safely answer."""
+    address = safe_text(address.strip().lower())
+    return address if is_plain_address(address) else ""
 
 
 def _header(message: EmailMessage, name: str) -> str:
@@ -109,7 +133,8 @@ class Ignore:
 Decision = Accept | Reject | Ignore
 
 
-def decide(envelope: Envelope, games: Sequence[GameView], now: datetime) -> Decision:
+def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime) -> Decision:
+    """What to do with a message that reached the GM at `received_at`."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -183,7 +208,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], now: datetime) -> Deci
             return Reject(reading.problems, expected_subject=_expected(game, power), game=game, power=power)
 
     if (game.ruleset.orders_accepted_until == "deadline" and game.deadline is not None
-            and now > game.deadline):
+            and received_at > game.deadline):
         # 003 [10]: orders must reach the GM before the deadline.
         return Reject((f"The deadline for {describe_phase(game.phase)} has passed.",), game=game, power=power)
     return Accept(game=game, power=power, phase=game.phase, subject=reading, warnings=warnings)

@@ -15,6 +15,7 @@ from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import next_deadline
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.ordersets import orders_on_file
@@ -71,8 +72,8 @@ def check_spec(spec: GameSpec) -> list[str]:
             problems.append(f"{player.power} is given twice")
         seen.add(player.power)
         for address in (player.address, player.fallback):
-            if address is not None and ("@" not in address or " " in address):
-                problems.append(f"{player.power}: {address!r} is not an email address")
+            if address is not None and not is_plain_address(address):
+                problems.append(f"{player.power}: {address!r} is not a plain email address (like anna@example.org)")
     try:
         ZoneInfo(spec.timezone)
     except (ZoneInfoNotFoundError, ValueError):

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import email.policy
 import hashlib
 import json
 import logging
 import re
 import traceback
 from dataclasses import dataclass
-from datetime import datetime
+from email.parser import BytesHeaderParser
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord, Player
+from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.rules.intake import Accept, Envelope, GameView, Ignore, Reject, decide, parse_envelope
@@ -40,12 +42,11 @@ log = logging.getLogger(__name__)
 def fingerprint(raw: bytes) -> tuple[str, str | None]:
     """(fingerprint, Message-ID). Message-ID plus a hash of the body, so that the same message
     delivered twice along different paths (different Received: headers) is stored once."""
-    head, _, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
-    message_id = None
-    for line in head.replace(b"\r\n", b"\n").split(b"\n"):
-        if line[:11].lower() == b"message-id:":
-            message_id = safe_text(line[11:].strip().decode("ascii", "replace"))[:900] or None
-            break
+    body = raw.partition(b"\r\n\r\n")[2] if b"\r\n\r\n" in raw else raw.partition(b"\n\n")[2]
+    # the header parser unfolds a Message-ID continued on the next line
+    value = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
+    message_id = safe_text(" ".join(str(value).split()))[:900] if value is not None else ""
+    message_id = message_id or None
     if message_id is None:
         return hashlib.sha256(raw).hexdigest(), None
     digest = hashlib.sha256(message_id.encode() + b"\0" + body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
@@ -59,8 +60,11 @@ class Stored:
 
 
 def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | None = None,
-          uidvalidity: int | None = None, uid: int | None = None) -> Stored:
-    """Insert the raw message unless it is already stored; commit before returning."""
+          uidvalidity: int | None = None, uid: int | None = None, received_at: datetime | None = None) -> Stored:
+    """Insert the raw message unless it is already stored; commit before returning.
+
+    `received_at`: when the message reached the GM (IMAP INTERNALDATE); deadlines are judged by
+    it, not by when gmserver got round to fetching it. Defaults to `now`."""
     digest, message_id = fingerprint(raw)
     with transaction(sessions) as session:
         existing = session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest))
@@ -69,7 +73,8 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
     try:
         with transaction(sessions) as session:
             row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
-                                 uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=now, status="pending")
+                                 uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=received_at or now,
+                                 status="pending")
             session.add(row)
             session.flush()
             return Stored(row.id, False)
@@ -85,9 +90,20 @@ def pending_ids(sessions) -> list[int]:
 
 
 def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
-    """Process every pending message, oldest first; returns (id, outcome) for each one done."""
-    return [(row_id, outcome) for row_id in pending_ids(services.sessions)
-            if (outcome := process_one(services, row_id, now)) is not None]
+    """Process every pending message, oldest first, until none is left (messages stored while
+    this runs included); returns (id, outcome) for each one done."""
+    done: list[tuple[int, str | None]] = []
+    tried: set[int] = set()
+    while ids := [row_id for row_id in pending_ids(services.sessions) if row_id not in tried]:
+        for row_id in ids:
+            tried.add(row_id)
+            if (outcome := process_one(services, row_id, now)) is not None:
+                done.append((row_id, outcome))
+    return done
+
+
+class PhaseMoved(Exception):
+    """The game moved on while a message for it was being read: read it again."""
 
 
 def process_one(services: Services, inbound_id: int, now: datetime) -> str | None:
@@ -102,9 +118,13 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
             outcome = _handle(session, services, row, now)
             row.status, row.outcome, row.processed_at = "done", outcome, now
             return outcome
-    except Exception:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
-        error = traceback.format_exc()
-        log.error("inbound message %s parked: %s", inbound_id, error.strip().splitlines()[-1])
+    except PhaseMoved:
+        log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
+        return None
+    except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
+        summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
+        error = summary + "\n\n" + traceback.format_exc()
+        log.error("inbound message %s parked: %s", inbound_id, summary)
         with transaction(services.sessions) as session:
             session.execute(update(InboundMessage)
                             .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
@@ -121,15 +141,25 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     return process_one(services, inbound_id, now)
 
 
+# An unknown sender is answered at most once a day: a forged From or an auto-responder that
+# marks nothing must not turn gmserver into a source of backscatter or a mail loop.
+STRANGER_REPLY_INTERVAL = timedelta(days=1)
+
+
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
     envelope = parse_envelope(row.raw)
-    decision = decide(envelope, _game_views(session, envelope), now)
+    # deadlines are judged by when the message reached the GM, not by when it is processed
+    decision = decide(envelope, _game_views(session, envelope), row.received_at)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
     if isinstance(decision, Reject):
         if decision.game is not None:
             row.game_id, row.power = decision.game.id, decision.power
+        elif _answered_recently(session, envelope.sender, now):
+            log.info("inbound %s from unknown sender %s not answered: answered within the last day", row.id,
+                     envelope.sender)
+            return "ignored"
         log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
         queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
               dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
@@ -137,9 +167,21 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     return _accept(session, services, row, envelope, decision, now)
 
 
+def _answered_recently(session: Session, address: str, now: datetime) -> bool:
+    return session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.kind == "rejection", OutboxMessage.recipient == address,
+        OutboxMessage.created_at > now - STRANGER_REPLY_INTERVAL).limit(1)) is not None
+
+
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
             decision: Accept, now: datetime) -> str:
     game = decision.game
+    # Hold the game row until this set is committed: adjudication (which skips a locked game
+    # and is retried) cannot then run between reading the phase and storing the set, and two
+    # sets of one power cannot race for a version number.
+    locked_phase = session.scalar(select(Game.phase).where(Game.id == game.id).with_for_update())
+    if locked_phase != game.phase:
+        raise PhaseMoved()
     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                       PhaseRecord.phase == game.phase))
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
@@ -197,12 +239,15 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     name appears in it; `decide` then reads the subject exactly) or, when it names none, the
     sender's own games, so that the refusal can say which subject would have worked."""
     subject_words = set(_words(envelope.subject))
+    # finished games too, so that a late player hears the game is over
     candidates = [game_id for game_id, name in session.execute(
-        select(Game.id, Game.name).where(Game.status == "active")) if subject_words & set(_words(name))]
+        select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))
+        if subject_words & set(_words(name))]
     if not candidates:
-        candidates = list(session.scalars(select(Player.game_id).where(
+        candidates = list(session.scalars(select(Player.game_id).join(Game).where(
+            Game.status == "active",
             or_(Player.address == envelope.sender, Player.fallback_address == envelope.sender))))
-    games = session.scalars(select(Game).where(Game.status == "active", Game.id.in_(candidates))
+    games = session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(candidates))
                             .options(selectinload(Game.players)).order_by(Game.id))
     return [game_view(game) for game in games]
 

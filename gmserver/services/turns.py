@@ -53,16 +53,25 @@ def due_games(sessions, now: datetime) -> list[tuple[int, str]]:
 
 
 def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
-    return [done for game_id, phase in due_games(services.sessions, now)
-            if (done := adjudicate(services, game_id, now, expected_phase=phase)) is not None]
+    """Every game whose deadline has passed; one game's failure is logged and does not stop
+    the others (it is tried again at the next sweep)."""
+    done = []
+    for game_id, phase in due_games(services.sessions, now):
+        try:
+            if (result := adjudicate(services, game_id, now, expected_phase=phase)) is not None:
+                done.append(result)
+        except Exception:  # noqa: BLE001  the GM sees the traceback in the log
+            log.exception("game %s: adjudicating %s failed; it will be tried again", game_id, phase)
+    return done
 
 
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
-               force: bool = False) -> TurnDone | None:
+               force: bool = False, wait: bool = False) -> TurnDone | None:
     """Adjudicate the game's current phase if it is due (or `force`); None if there is nothing
-    to do: not due, already done by someone else, or locked by another worker right now."""
+    to do: not due, already done by someone else, or (unless `wait`) locked by another worker
+    right now, e.g. one storing an order set: the sweep tries again."""
     with transaction(services.sessions) as session:
-        game = session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True))
+        game = session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=not wait))
         if game is None or game.status != "active":
             return None
         if expected_phase is not None and game.phase != expected_phase:
@@ -163,24 +172,37 @@ def queue_reminders(services: Services, now: datetime) -> int:
     once per phase."""
     queued = 0
     with transaction(services.sessions) as session:
-        games = session.scalars(select(Game).where(Game.status == "active", Game.reminder_seconds > 0)).all()
-        for game in games:
-            if not reminder_due(game.deadline, timedelta(seconds=game.reminder_seconds), now):
-                continue
-            record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                              PhaseRecord.phase == game.phase))
-            owing = set(engine.position_from_state(record.state).powers_to_order())
-            ruleset = Ruleset.from_snapshot(game.ruleset)
-            ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders)
-            source = contingent_source(game.phase)
-            if source is not None and ruleset.contingent_minor_orders == "accepted":
-                # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
-                ordered |= set(contingent_on_file(session, game.id, source, ruleset))
-            for player in game.players:
-                if player.power in owing and player.power not in ordered:
-                    queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",
-                                    now=now, game_id=game.id,
-                                    dedupe_key=f"remind:{game.id}:{game.phase}:{player.power}")
+        games = session.scalars(select(Game.id).where(Game.status == "active", Game.reminder_seconds > 0)).all()
+    for game_id in games:
+        try:
+            queued += _queue_game_reminders(services, game_id, now)
+        except Exception:  # noqa: BLE001  one game's trouble must not silence the others
+            log.exception("game %s: queuing reminders failed", game_id)
     if queued:
         log.info("queued %d reminders", queued)
+    return queued
+
+
+def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> int:
+    queued = 0
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        before = timedelta(seconds=game.reminder_seconds)
+        if game.status != "active" or not reminder_due(game.deadline, before, now):
+            return 0
+        record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                          PhaseRecord.phase == game.phase))
+        if record.opened_at >= game.deadline - before:
+            return 0  # a turn shorter than the reminder offset: the results report just told them
+        owing = set(engine.position_from_state(record.state).powers_to_order())
+        ruleset = Ruleset.from_snapshot(game.ruleset)
+        ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders)
+        source = contingent_source(game.phase)
+        if source is not None and ruleset.contingent_minor_orders == "accepted":
+            # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
+            ordered |= set(contingent_on_file(session, game.id, source, ruleset))
+        for player in game.players:
+            if player.power in owing and player.power not in ordered:
+                queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",
+                                now=now, game_id=game.id, dedupe_key=f"remind:{game.id}:{game.phase}:{player.power}")
     return queued

@@ -153,3 +153,35 @@ def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, ca
     with transaction(services.sessions) as session:
         [order_set] = session.scalars(select(OrderSet)).all()
     assert sorted(order_set.orders) == ["A MAR H", "A PAR - BUR"]
+
+
+def test_an_unreachable_database_is_a_readable_error_without_the_password(tmp_path: Path, capsys) -> None:
+    from tests.support.dovecot import free_port
+
+    path = tmp_path / "bad.toml"
+    path.write_text(f'[database]\nurl = "postgresql://gm:S3cret@127.0.0.1:{free_port()}/gm"\n')
+    assert main(["--config", str(path), "game", "list"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot use the database" in err and "S3cret" not in err
+
+
+def test_db_upgrade_does_not_print_the_password(tmp_path: Path, capsys) -> None:
+    from gmserver.cli import shown_url
+
+    assert shown_url("postgresql://gm:S3cret@db:5432/gm") == "postgresql://gm:***@db:5432/gm"
+
+
+@pytest.mark.parametrize("text", ['players = 3\n', '[players]\nFRANCE = 7\n', '[players]\nFRANCE = {address = 1}\n'])
+def test_a_malformed_players_file_is_a_readable_error(config: Path, capsys, tmp_path: Path, text: str) -> None:
+    run(config, "db", "upgrade")
+    players_file = tmp_path / "players.toml"
+    players_file.write_text(text)
+    assert run(config, "game", "create", "x", "--players", str(players_file)) == 2
+    assert "--players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("address", ["<anna@example.org>", "anna@example.org;", "anna@[bad", "Anna <a@b.org>"])
+def test_addresses_that_could_never_match_a_sender_are_refused(config: Path, capsys, address: str) -> None:
+    run(config, "db", "upgrade")
+    assert run(config, "game", "create", "x", "--player", f"FRANCE={address}") == 2
+    assert "not a plain email address" in capsys.readouterr().err

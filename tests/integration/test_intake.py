@@ -5,11 +5,12 @@ from __future__ import annotations
 import email
 import email.policy
 import threading
+from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
+from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
@@ -151,3 +152,88 @@ def test_concurrent_workers_process_each_message_exactly_once(world, clock) -> N
     processed = sorted(row_id for batch in results for row_id, _ in batch)
     assert processed == list(range(1, 8))
     assert len(outbox(world)) == 7
+
+
+def test_the_deadline_is_judged_by_receipt_not_processing_time_003_10(database_url, clock) -> None:
+    """003 [10] (orders_accepted_until = deadline): a set that reached the GM before the deadline
+    counts even if gmserver processes it a little after."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="scorp", ruleset="scorpion")
+    subject = format_subject(template="scorpion", game_name="scorp", power="FRANCE", phase="S1901M", purpose="orders")
+    deadline = clock() + timedelta(hours=48)  # the turn length new_game sets
+    intake.store(services.sessions, order_mail(player_address("FRANCE"), subject, "A Par-Bur"), source="imap",
+                 now=deadline + timedelta(seconds=2), received_at=deadline - timedelta(seconds=1))
+    intake.store(services.sessions, order_mail(player_address("GERMANY"), subject.replace("FRANCE", "GERMANY"),
+                                               "A Mun-Ruh"), source="imap", now=deadline + timedelta(seconds=2),
+                 received_at=deadline + timedelta(seconds=1))
+    outcomes = [outcome for _, outcome in intake.process_pending(services, deadline + timedelta(seconds=3))]
+    assert outcomes == ["accepted", "rejected"]
+
+
+def test_an_unknown_sender_is_answered_at_most_once_a_day(world, clock) -> None:
+    for _ in range(3):
+        intake.store(world.sessions, order_mail("stranger@elsewhere.test", "hello", "hi"), source="smtp",
+                     now=clock())
+    assert [o for _, o in intake.process_pending(world, clock())] == ["rejected", "ignored", "ignored"]
+    clock.advance(days=1, seconds=1)
+    intake.store(world.sessions, order_mail("stranger@elsewhere.test", "hello", "again"), source="smtp",
+                 now=clock())
+    assert [o for _, o in intake.process_pending(world, clock())] == ["rejected"]
+
+
+def test_a_player_of_a_finished_game_is_told_it_is_over(world, clock) -> None:
+    with transaction(world.sessions) as session:
+        session.execute(update(Game).values(status="finished"))
+    intake.store(world.sessions, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR H"), source="smtp",
+                 now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "rejected"
+    [reply] = outbox(world)
+    assert "is over" in parsed(reply).get_content()
+
+
+@pytest.mark.parametrize("headers", [
+    b"Message-ID: =?utf-8?q?<a=0D=0AX-Evil:_1@x>?=\r\n",
+    b"Message-ID: <has space@x>\r\n",
+])
+def test_a_broken_message_id_is_not_echoed_back(world, clock, headers) -> None:
+    raw = (b"From: " + player_address("FRANCE").encode() + b"\r\nSubject: " + subject("FRANCE").encode()
+           + b"\r\n" + headers + b"\r\nA PAR H\r\n")
+    intake.store(world.sessions, raw, source="smtp", now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "accepted"
+    [reply] = outbox(world)
+    assert parsed(reply)["In-Reply-To"] is None and b"X-Evil" not in reply.raw
+
+
+def test_a_sender_that_is_no_plain_address_is_not_answered(world, clock) -> None:
+    raw = b"From: " + b"a" * 400 + b"@x.test\r\nSubject: hello\r\n\r\nhi\r\n"
+    intake.store(world.sessions, raw, source="smtp", now=clock())
+    assert intake.process_pending(world, clock())[0][1] == "ignored"
+
+
+def test_no_order_set_is_stored_for_a_phase_that_moved_on_meanwhile(world, clock) -> None:
+    """An adjudication that commits while a set is being read: the set must not be filed under
+    the phase just adjudicated (it would be confirmed and never used)."""
+    import time
+
+    stored = intake.store(world.sessions, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR"),
+                          source="smtp", now=clock())
+    locked = threading.Event()
+
+    def adjudication() -> None:
+        with transaction(world.sessions) as session:
+            game = session.scalar(select(Game).with_for_update())
+            locked.set()
+            time.sleep(1.0)
+            game.phase = "F1901M"
+
+    worker = threading.Thread(target=adjudication)
+    worker.start()
+    locked.wait(5)
+    outcome = intake.process_one(world, stored.id, clock())
+    worker.join()
+    with transaction(world.sessions) as session:
+        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "S1901M")) == 0
+        status = session.get(InboundMessage, stored.id).status
+    # PostgreSQL: the reader saw the old phase, waited for the lock and put the message back;
+    # SQLite: writers queue, so it was read after the change and refused as the wrong turn
+    assert (outcome, status) in ((None, "pending"), ("rejected", "done"))
