@@ -1,13 +1,16 @@
 """Inbound mail over IMAP: fetch unseen messages without marking them, mark them later.
 
 The caller stores each fetched message before calling `mark_seen`, so a crash between the two
-fetches the message again (and the store ignores the duplicate); nothing is ever lost.
+fetches the message again (and the store ignores the duplicate); nothing is ever lost. Fetch in
+bounded batches (a number of messages and a byte budget), so that a flood of large messages
+never has to fit in memory at once:
 
     with ImapMailbox(settings) as mailbox:
         while True:
-            for message in mailbox.fetch_unseen(limit=50):
-                store(message)                      # commit first
-                mailbox.mark_seen([message.uid], uidvalidity=message.uidvalidity)
+            while batch := mailbox.fetch_unseen(limit=50, max_bytes=10 * 2**20):
+                for message in batch:
+                    store(message)                  # commit first
+                mailbox.mark_seen([m.uid for m in batch], uidvalidity=batch[0].uidvalidity)
             mailbox.wait_for_mail(timeout=settings.poll_seconds)
 
 Not thread-safe: one mailbox per thread. A dropped connection (server restart, network) is
@@ -23,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal, Self, TypeVar
 
 from imapclient import IMAPClient
@@ -79,6 +83,9 @@ class FetchedMessage:
     uid: int
     uidvalidity: int
     raw: bytes = field(repr=False)
+    # When the message reached the mailbox: its INTERNALDATE (RFC 3501 2.3.3), timezone-aware UTC.
+    # None only if the server sent none (or one that could not be read).
+    received_at: datetime | None = None
 
 
 class ImapMailbox:
@@ -137,23 +144,39 @@ class ImapMailbox:
 
     # -- messages -----------------------------------------------------------------------
 
-    def fetch_unseen(self, limit: int | None = None) -> list[FetchedMessage]:
-        """Unseen, undeleted messages, lowest UID first, without setting \\Seen."""
+    def fetch_unseen(
+        self, limit: int | None = None, *, max_bytes: int | None = None, after_uid: int = 0
+    ) -> list[FetchedMessage]:
+        """Unseen, undeleted messages, lowest UID first, without setting \\Seen.
+
+        At most `limit` messages, with UIDs above `after_uid`. With `max_bytes`, the sizes
+        (RFC822.SIZE) are fetched first and only the leading messages whose sizes add up to at
+        most `max_bytes` are fetched whole; the first one always is, so a message larger than
+        the budget comes alone, never skipped. Each carries its INTERNALDATE as `received_at`.
+        """
 
         def fetch(client: IMAPClient) -> list[FetchedMessage]:
             # Dovecot only shows mail that arrived since the last command after a sync, and
             # syncs *after* SEARCH: without this NOOP a fresh message is missed.
             client.noop()
-            uids = sorted(client.search(["UNSEEN", "NOT", "DELETED"]))
+            criteria = ["UNSEEN", "NOT", "DELETED"]
+            if after_uid > 0:
+                criteria = ["UID", f"{after_uid + 1}:*", *criteria]
+            # "N:*" always includes the highest UID, even below N: filter explicitly.
+            uids = sorted(uid for uid in client.search(criteria) if uid > after_uid)
             if limit is not None:
                 uids = uids[:limit]
+            if uids and max_bytes is not None:
+                uids = _within_budget(uids, client.fetch(uids, ["RFC822.SIZE"]), max_bytes)
             if not uids:
                 return []
             # BODY.PEEK[] leaves \Seen alone (RFC822 and BODY[] would set it).
-            data = client.fetch(uids, ["BODY.PEEK[]"])
+            data = client.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"])
             assert self._uidvalidity is not None
             return [
-                FetchedMessage(uid, self._uidvalidity, data[uid][b"BODY[]"])
+                FetchedMessage(
+                    uid, self._uidvalidity, data[uid][b"BODY[]"], _utc(data[uid].get(b"INTERNALDATE"))
+                )
                 for uid in uids
                 if uid in data and b"BODY[]" in data[uid]  # expunged meanwhile: skip
             ]
@@ -292,6 +315,9 @@ class ImapMailbox:
             raise MailboxError(
                 f"cannot connect to IMAP server {s.address}: {_text(error)}"
             ) from error
+        # By default IMAPClient turns INTERNALDATE into a naive local time, converted with the
+        # offset the system has *now* (wrong across a DST change): keep the server's offset.
+        client.normalise_times = False
         if s.tls == "starttls":
             try:
                 client.starttls(context)
@@ -329,6 +355,31 @@ class ImapMailbox:
                 f"cannot open folder {s.folder!r} of {s.user} at {s.address}: {_text(error)}"
             ) from error
         return int(info[b"UIDVALIDITY"])
+
+
+def _within_budget(uids: Sequence[int], sizes: dict, max_bytes: int) -> list[int]:
+    """The leading UIDs whose RFC822.SIZEs add up to at most max_bytes, and at least the first
+    one still there (a message above the budget is fetched alone). Expunged UIDs are left out."""
+    chosen: list[int] = []
+    total = 0
+    for uid in uids:
+        if uid not in sizes:
+            continue  # expunged since the SEARCH
+        size = int(sizes[uid].get(b"RFC822.SIZE", 0))
+        if chosen and total + size > max_bytes:
+            break
+        chosen.append(uid)
+        total += size
+    return chosen
+
+
+def _utc(value: object) -> datetime | None:
+    """An INTERNALDATE as read with normalise_times off, as an aware UTC datetime."""
+    if not isinstance(value, datetime):
+        return None
+    if value.tzinfo is None:  # RFC 3501 requires a zone; should one be missing, take UTC
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def _announces_mail(responses: Sequence[tuple]) -> bool:

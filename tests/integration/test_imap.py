@@ -9,8 +9,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from imapclient import IMAPClient
 
 from gmserver.mail.imap import FetchedMessage, ImapMailbox, ImapSettings, MailboxError
 from tests.support.dovecot import Dovecot, MailUser, free_port
@@ -51,6 +53,21 @@ def flags_by_uid(dovecot: Dovecot, address: str) -> dict[int, tuple[bytes, ...]]
     return {uid: flags for uid, flags, _ in dovecot.messages(address)}
 
 
+def append_at(dovecot: Dovecot, user: MailUser, raw: bytes, when: datetime) -> int:
+    """APPEND with an explicit INTERNALDATE (as a server sets it on delivery); the UID."""
+    with IMAPClient(dovecot.host, dovecot.imap_port, ssl=False, timeout=10) as client:
+        client.login(user.address, user.password)
+        response = client.append("INBOX", raw, msg_time=when)
+    return int(response.split(b"]")[0].split()[-1])
+
+
+def sized(subject: str, size: int) -> bytes:
+    """A message of exactly `size` bytes, in lines of 78 characters as real mail has."""
+    head = mail(subject)
+    body = b"".join(b"x" * 76 + b"\r\n" for _ in range((size - len(head)) // 78 + 1))
+    return (head + body)[: size - 2] + b"\r\n"
+
+
 def later(seconds: float, action: Callable[[], object]) -> threading.Timer:
     timer = threading.Timer(seconds, action)
     timer.start()
@@ -67,7 +84,11 @@ def test_fetch_does_not_set_seen_and_mark_seen_does(
 
     fetched = mailbox.fetch_unseen()
 
-    assert fetched == [FetchedMessage(uid, mailbox.uidvalidity, mail("spring 1901"))]
+    [message] = fetched
+    assert message == FetchedMessage(uid, mailbox.uidvalidity, mail("spring 1901"), message.received_at)
+    assert message.received_at is not None
+    assert message.received_at.tzinfo is UTC
+    assert abs(message.received_at - datetime.now(UTC)) < timedelta(seconds=5)
     assert SEEN not in flags_by_uid(dovecot, mail_user.address)[uid]
     assert mailbox.fetch_unseen() == fetched  # not stored yet: offered again
 
@@ -87,6 +108,77 @@ def test_only_unseen_undeleted_messages_are_returned_lowest_uid_first(
 
     assert [m.uid for m in mailbox.fetch_unseen()] == [first, second]
     assert [m.uid for m in mailbox.fetch_unseen(limit=1)] == [first]
+    assert [m.uid for m in mailbox.fetch_unseen(after_uid=first)] == [second]
+    assert mailbox.fetch_unseen(after_uid=second) == []  # "UID n:*" also names the highest UID
+
+
+def test_a_limit_of_n_fetches_at_most_n(
+    dovecot: Dovecot, mail_user: MailUser, mailbox: ImapMailbox
+) -> None:
+    uids = [dovecot.append(mail_user.address, mail(f"message {i}")) for i in range(7)]
+
+    assert [m.uid for m in mailbox.fetch_unseen(limit=3)] == uids[:3]
+    assert [m.uid for m in mailbox.fetch_unseen(limit=3, after_uid=uids[2])] == uids[3:6]
+    assert [m.uid for m in mailbox.fetch_unseen(limit=3, after_uid=uids[5])] == uids[6:]
+
+
+# -- the byte budget ------------------------------------------------------------------------
+
+
+def test_a_byte_budget_fetches_the_leading_messages_that_fit(
+    dovecot: Dovecot, mail_user: MailUser, mailbox: ImapMailbox
+) -> None:
+    uids = [dovecot.append(mail_user.address, sized(f"size {i}", 100_000)) for i in range(5)]
+
+    assert [m.uid for m in mailbox.fetch_unseen(max_bytes=300_000)] == uids[:3]
+    assert [m.uid for m in mailbox.fetch_unseen(max_bytes=299_999)] == uids[:2]
+    assert [m.uid for m in mailbox.fetch_unseen(limit=1, max_bytes=300_000)] == uids[:1]
+    assert [len(m.raw) for m in mailbox.fetch_unseen(max_bytes=10**9)] == [100_000] * 5
+
+
+def test_a_message_above_the_budget_is_fetched_alone_never_skipped(
+    dovecot: Dovecot, mail_user: MailUser, mailbox: ImapMailbox
+) -> None:
+    small = dovecot.append(mail_user.address, mail("small before"))
+    big_raw = sized("big", 11 * 1024 * 1024)  # above the SMTP listener's 10 MiB
+    big = dovecot.append(mail_user.address, big_raw)
+    after = dovecot.append(mail_user.address, mail("small after"))
+    budget = 10 * 1024 * 1024
+
+    assert [m.uid for m in mailbox.fetch_unseen(max_bytes=budget)] == [small]
+    [whole] = mailbox.fetch_unseen(max_bytes=budget, after_uid=small)
+    assert (whole.uid, whole.raw) == (big, big_raw)
+    assert [m.uid for m in mailbox.fetch_unseen(max_bytes=budget, after_uid=big)] == [after]
+
+
+# -- INTERNALDATE ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("local_zone", ["UTC", "America/New_York", "Asia/Kolkata"])
+def test_received_at_is_the_internaldate_in_aware_utc_whatever_the_local_zone(
+    dovecot: Dovecot, mail_user: MailUser, settings: ImapSettings, local_zone: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # gmserver's own zone must not matter (IMAPClient's default converts to naive local time)
+    monkeypatch.setenv("TZ", local_zone)
+    time.tzset()
+    try:
+        winter = datetime(2026, 1, 15, 9, 30, 5, tzinfo=timezone(timedelta(hours=-5)))
+        summer = datetime(2026, 7, 1, 23, 59, 59, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+        first = append_at(dovecot, mail_user, mail("winter"), winter)
+        second = append_at(dovecot, mail_user, mail("summer"), summer)
+
+        with ImapMailbox(settings) as mailbox:
+            fetched = {m.uid: m.received_at for m in mailbox.fetch_unseen()}
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+    assert fetched == {
+        first: datetime(2026, 1, 15, 14, 30, 5, tzinfo=UTC),
+        second: datetime(2026, 7, 1, 18, 29, 59, tzinfo=UTC),
+    }
+    assert all(value.tzinfo is UTC for value in fetched.values())
 
 
 def test_mark_seen_refuses_uids_from_another_uidvalidity(
