@@ -278,6 +278,15 @@ def cmd_outbox_send(args: argparse.Namespace) -> int:
     return 0 if report.failed == 0 else 1
 
 
+def cmd_outbox_retry(args: argparse.Namespace) -> int:
+    from gmserver.services.outbox import requeue_failed  # noqa: PLC0415
+
+    services = _services(_config(args))
+    count = requeue_failed(services.sessions, utcnow(), ids=args.ids or None)
+    print(f"{count} failed message(s) queued again (the daemon, or `gmserver outbox send --once`, sends them)")
+    return 0
+
+
 def cmd_outbox_list(args: argparse.Namespace) -> int:
     from sqlalchemy import select  # noqa: PLC0415
 
@@ -458,6 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
     send = out.add_parser("send", help="deliver queued mail")
     send.add_argument("--once", action="store_true", help="deliver everything due, then exit")
     send.set_defaults(func=cmd_outbox_send)
+    retry = out.add_parser("retry", help="queue failed mail again (after fixing the relay settings)")
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="only these messages (default: every failed one)")
+    retry.set_defaults(func=cmd_outbox_retry)
     out_list = out.add_parser("list", help="list outgoing mail")
     out_list.add_argument("--status", choices=["pending", "sending", "sent", "failed"])
     out_list.set_defaults(func=cmd_outbox_list)

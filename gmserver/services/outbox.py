@@ -2,26 +2,42 @@
 
 Delivery is at-least-once: a row is leased before sending, so a crash between the relay's
 "250" and our commit resends the same message (same Message-ID) once the lease runs out.
+
+Several senders may share one database (two daemons, or the daemon and `gmserver outbox send`).
+Each claims a small batch at a time (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite's writers
+queue on the database lock) and leases it. Just before sending a row it renews that row's lease
+with a compare-and-set on the `lease_until` it wrote itself, counting the attempt in the same
+update: if another sender took the row over after the lease ran out, the compare fails and this
+sender skips the row. An attempt that never finishes (the sender crashed, or sending it crashes
+the sender) has still been counted, so a row that keeps doing that ends as `failed`.
 """
 
 from __future__ import annotations
 
 import email.policy
 import logging
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from typing import NamedTuple
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.mail.outbound import PermanentError, TransientError, Transport
+from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
 
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=5)
+# Rows claimed at once: small, so that a claimed row waits at most a few sends for its turn
+BATCH = 20
+
+# Leases run on `now` plus the real time the call has taken (tests replace this clock).
+monotonic: Callable[[], float] = time.monotonic
 
 
 def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
@@ -63,9 +79,59 @@ class DeliveryReport:
         return self.sent + self.retrying + self.failed
 
 
+class _Claimed(NamedTuple):
+    id: int
+    kind: str
+    sender: str
+    recipient: str
+    raw: bytes
+    attempts: int  # before this attempt
+
+
 def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: datetime, *,
                 max_attempts: int = 8, limit: int = 200) -> DeliveryReport:
-    """Send every message that is due; one pass, for `outbox send --once` and the daemon."""
+    """Send up to `limit` messages that are due at `now`, claiming `BATCH` at a time.
+
+    One call is one pass, for `outbox send --once` and the daemon (which calls it until nothing
+    was attempted). When the relay itself is unusable (`RelayError`: unreachable, TLS, AUTH,
+    MAIL FROM refused) the pass stops after that message, and the rest of its batch waits as
+    long as that message does.
+    """
+    started = monotonic()
+
+    def lease_end() -> datetime:
+        return now + timedelta(seconds=monotonic() - started) + LEASE
+
+    sent = retrying = failed = 0
+    left = limit
+    while left > 0:
+        size = min(BATCH, left)
+        lease = lease_end()
+        batch, gave_up = _claim(sessions, now, lease, size, max_attempts)
+        failed += gave_up
+        left -= len(batch) + gave_up
+        for index, row in enumerate(batch):
+            outcome, relay_unusable = _deliver_one(sessions, transport, row, lease, lease_end(), now,
+                                                   max_attempts)
+            if outcome == "sent":
+                sent += 1
+            elif outcome == "failed":
+                failed += 1
+            elif outcome == "retrying":
+                retrying += 1
+            if relay_unusable:
+                _release(sessions, batch[index + 1:], lease, now + backoff(row.attempts + 1))
+                return DeliveryReport(sent, retrying, failed)
+        if len(batch) + gave_up < size:
+            break  # nothing more is due
+    return DeliveryReport(sent, retrying, failed)
+
+
+def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size: int,
+           max_attempts: int) -> tuple[list[_Claimed], int]:
+    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed."""
+    claimed: list[_Claimed] = []
+    gave_up = 0
     with transaction(sessions) as session:
         rows = session.scalars(
             select(OutboxMessage)
@@ -74,39 +140,124 @@ def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: date
                 (OutboxMessage.status == "sending") & (OutboxMessage.lease_until < now),
             ))
             .order_by(OutboxMessage.id)
-            .limit(limit)
+            .limit(size)
             .with_for_update(skip_locked=True)
         ).all()
         for row in rows:
-            row.status = "sending"
-            row.lease_until = now + LEASE
-        claimed = [(row.id, row.sender, row.recipient, row.raw, row.attempts) for row in rows]
+            if row.status == "sending" and row.attempts >= max_attempts:
+                row.status, row.lease_until = "failed", None
+                row.last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
+                                  f"stopped while sending); it may or may not have been delivered"
+                                  + (f"; before that: {row.last_error}" if row.last_error else ""))
+                gave_up += 1
+                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
+                continue
+            row.status, row.lease_until = "sending", lease
+            claimed.append(_Claimed(row.id, row.kind, row.sender, row.recipient, row.raw, row.attempts))
+    return claimed, gave_up
 
-    sent = retrying = failed = 0
-    for row_id, sender, recipient, raw, attempts in claimed:
-        status, error, note = "sent", None, ""
-        try:
-            note = transport.send(sender, recipient, raw)
-        except PermanentError as problem:
-            status, error = "failed", str(problem)
-        except TransientError as problem:
-            status, error = ("failed" if attempts + 1 >= max_attempts else "pending"), str(problem)
-        with transaction(sessions) as session:
-            row = session.get(OutboxMessage, row_id)
-            assert row is not None
-            row.attempts = attempts + 1
-            row.status = status
-            row.lease_until = None
-            row.last_error = error
-            if status == "sent":
-                row.sent_at = now
-                sent += 1
-                log.info("outbox: delivered %s to %s (%s)", row.kind, recipient, note)
-            elif status == "pending":
-                row.next_attempt_at = now + backoff(row.attempts)
-                retrying += 1
-                log.warning("outbox: %s to %s will be retried: %s", row.kind, recipient, error)
-            else:
-                failed += 1
-                log.error("outbox: giving up on %s to %s: %s", row.kind, recipient, error)
-    return DeliveryReport(sent, retrying, failed)
+
+def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
+                 renewed: datetime, now: datetime, max_attempts: int) -> tuple[str, bool]:
+    """Renew the lease (counting the attempt), send, record. Returns "sent", "retrying",
+    "failed" or "skipped" (another sender has the row), and whether the relay is unusable."""
+    with transaction(sessions) as session:
+        taken = session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    if not taken:
+        log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
+                    "leaving it to that one", row.kind, row.id, row.recipient)
+        return "skipped", False
+    attempts = row.attempts + 1
+
+    outcome, error, note, relay_unusable = "sent", None, "", False
+    try:
+        note = transport.send(row.sender, row.recipient, row.raw)
+    except PermanentError as problem:
+        outcome, error = "failed", str(problem)
+    except RelayError as problem:
+        outcome, error, relay_unusable = "retrying", str(problem), True
+    except TransientError as problem:
+        outcome, error = "retrying", str(problem)
+    except Exception as problem:  # one message must not stop the outbox
+        log.exception("outbox: sending %s %d to %s raised", row.kind, row.id, row.recipient)
+        outcome, error = "retrying", f"sending raised {type(problem).__name__}: {problem}"
+    if outcome == "retrying" and attempts >= max_attempts:
+        outcome = "failed"
+
+    with transaction(sessions) as session:
+        if outcome == "sent":
+            # delivered, whoever holds the lease now
+            session.execute(
+                update(OutboxMessage).where(OutboxMessage.id == row.id)
+                .values(status="sent", sent_at=now, lease_until=None, last_error=None)
+                .execution_options(synchronize_session=False))
+            log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
+            return outcome, False
+        status = "failed" if outcome == "failed" else "pending"
+        values: dict[str, object] = {"status": status, "lease_until": None, "last_error": error}
+        if status == "pending":
+            values["next_attempt_at"] = now + backoff(attempts)
+        recorded = session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == renewed)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    if relay_unusable:
+        log.error("outbox: the relay cannot be used: a relay configuration problem (or the relay is "
+                  "down), not a problem with the message; check the [outbound.smtp] settings. %s", error)
+    if not recorded:
+        log.warning("outbox: %s %d to %s: %s; not recorded, another sender has taken the row over",
+                    row.kind, row.id, row.recipient, error)
+    elif outcome == "failed":
+        log.error("outbox: giving up on %s %d to %s after %d attempt(s): %s",
+                  row.kind, row.id, row.recipient, attempts, error)
+    elif relay_unusable:
+        log.warning("outbox: %s %d to %s and the rest of its batch wait until %s", row.kind, row.id,
+                    row.recipient, values["next_attempt_at"])
+    else:
+        log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
+                    values["next_attempt_at"], error)
+    return outcome, relay_unusable
+
+
+def _release(sessions: sessionmaker[Session], rows: Iterable[_Claimed], held: datetime,
+             retry_at: datetime) -> None:
+    """Give back claimed rows that were not tried, due again at `retry_at`; no attempt counted."""
+    ids = [row.id for row in rows]
+    if not ids:
+        return
+    with transaction(sessions) as session:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(ids), OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(status="pending", lease_until=None, next_attempt_at=retry_at)
+            .execution_options(synchronize_session=False))
+
+
+def requeue_failed(sessions: sessionmaker[Session], now: datetime, ids: Iterable[int] | None = None) -> int:
+    """Put failed messages back in the queue, due at `now` with no attempts counted (for
+    `gmserver outbox retry`, after the GM fixed what made them fail); all of them, or only
+    `ids`. Returns how many were requeued. Each keeps its Message-ID and its last error."""
+    query = update(OutboxMessage).where(OutboxMessage.status == "failed")
+    if ids is not None:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return 0
+        query = query.where(OutboxMessage.id.in_(wanted))
+    with transaction(sessions) as session:
+        count = session.execute(
+            query.values(status="pending", attempts=0, next_attempt_at=now, lease_until=None)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    if count:
+        log.info("outbox: %d failed message(s) queued again", count)
+    return count

@@ -185,3 +185,22 @@ def test_addresses_that_could_never_match_a_sender_are_refused(config: Path, cap
     run(config, "db", "upgrade")
     assert run(config, "game", "create", "x", "--player", f"FRANCE={address}") == 2
     assert "not a plain email address" in capsys.readouterr().err
+
+
+def test_outbox_retry_queues_failed_mail_again(config: Path, capsys, tmp_path: Path) -> None:
+    from gmserver.db.models import OutboxMessage
+    from gmserver.db.session import transaction
+    from tests.support.world import services_for
+
+    run(config, "db", "upgrade")
+    run(config, "game", "create", "lepanto", *players())
+    run(config, "adjudicate", "lepanto")
+    services = services_for(f"sqlite:///{tmp_path / 'gm.db'}")
+    with transaction(services.sessions) as session:
+        for row in session.scalars(select(OutboxMessage)):
+            row.status, row.attempts, row.last_error = "failed", 8, "550 relay said no"
+    capsys.readouterr()
+    assert run(config, "outbox", "retry") == 0
+    assert "7 failed message(s) queued again" in capsys.readouterr().out
+    assert run(config, "outbox", "send", "--once") == 0
+    assert "sent 7" in capsys.readouterr().out
