@@ -180,6 +180,10 @@ def _check(config: Config, source: str) -> None:
     problems = []
     if "@" not in config.gm_address:
         problems.append(f"gm.address must be an email address, not {config.gm_address!r}")
+    elif not config.gm_address.isascii():
+        # it becomes the domain of every Message-ID, which must be ASCII (RFC 5322 3.6.4)
+        problems.append(f"gm.address must be ASCII (write an internationalised domain in its xn-- form), "
+                        f"not {config.gm_address!r}")
     if config.inbound_mode == "imap" and not (config.imap.user and config.imap.host):
         problems.append("inbound.mode is imap: inbound.imap.host and inbound.imap.user are required")
     if config.outbound_mode == "smtp" and not config.smtp.host:

@@ -72,3 +72,8 @@ def test_the_docker_compose_configuration_loads() -> None:
         "GMSERVER_DATABASE_URL": "postgresql://gmserver:gmserver@db:5432/gmserver", "GMSERVER_IMAP_PASSWORD": "secret"})
     assert config.database_url.startswith("postgresql://") and config.imap.password == "secret"
     assert (config.inbound_mode, config.imap.host, config.outbound_mode, config.smtp.host) == ("imap", "mail", "smtp", "mail")
+
+
+def test_a_non_ascii_gm_address_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="xn--"):
+        load_config(write(tmp_path, '[gm]\naddress = "gm@examplé.test"\n'), environ={})
