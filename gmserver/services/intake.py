@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -141,9 +141,11 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     return process_one(services, inbound_id, now)
 
 
-# An unknown sender is answered at most once a day: a forged From or an auto-responder that
-# marks nothing must not turn gmserver into a source of backscatter or a mail loop.
+# Refusals are rate-limited, so that a forged From or an auto-responder that marks nothing
+# (no Auto-Submitted) cannot turn gmserver into a source of backscatter or a mail loop: an
+# unknown sender is answered once a day, a player at most PLAYER_REFUSALS_PER_HOUR times an hour.
 STRANGER_REPLY_INTERVAL = timedelta(days=1)
+PLAYER_REFUSALS_PER_HOUR = 5
 
 
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
@@ -156,9 +158,11 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     if isinstance(decision, Reject):
         if decision.game is not None:
             row.game_id, row.power = decision.game.id, decision.power
-        elif _answered_recently(session, envelope.sender, now):
-            log.info("inbound %s from unknown sender %s not answered: answered within the last day", row.id,
-                     envelope.sender)
+        limit, interval = ((PLAYER_REFUSALS_PER_HOUR, timedelta(hours=1)) if decision.game is not None
+                           else (1, STRANGER_REPLY_INTERVAL))
+        if _refusals_since(session, envelope.sender, now - interval) >= limit:
+            log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
+                        row.id, envelope.sender, limit, (now - interval).isoformat(timespec="minutes"))
             return "ignored"
         log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
         queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
@@ -167,10 +171,9 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     return _accept(session, services, row, envelope, decision, now)
 
 
-def _answered_recently(session: Session, address: str, now: datetime) -> bool:
-    return session.scalar(select(OutboxMessage.id).where(
-        OutboxMessage.kind == "rejection", OutboxMessage.recipient == address,
-        OutboxMessage.created_at > now - STRANGER_REPLY_INTERVAL).limit(1)) is not None
+def _refusals_since(session: Session, address: str, since: datetime) -> int:
+    return session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind == "rejection", OutboxMessage.recipient == address, OutboxMessage.created_at > since))
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,

@@ -237,3 +237,12 @@ def test_no_order_set_is_stored_for_a_phase_that_moved_on_meanwhile(world, clock
     # PostgreSQL: the reader saw the old phase, waited for the lock and put the message back;
     # SQLite: writers queue, so it was read after the change and refused as the wrong turn
     assert (outcome, status) in ((None, "pending"), ("rejected", "done"))
+
+
+def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, clock) -> None:
+    """An out-of-office reply without Auto-Submitted, answering each of our refusals."""
+    for _ in range(8):
+        intake.store(world.sessions, order_mail(player_address("FRANCE"), "Out of office: Re: lepanto", "away"),
+                     source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 3
