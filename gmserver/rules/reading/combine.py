@@ -54,6 +54,13 @@ def _sort_key(order: str) -> tuple[str, str]:
 
 def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
     verdict = out[index]
+    if not verdict.valid and verdict.message:
+        # a void line: say why it was void, not the fallback it would have given the unit
+        why = verdict.message.split(". ")[0].rstrip(".")
+        text = f"{why}. Not used either way: {message}"
+        rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, rule) if r))
+        out[index] = replace(verdict, status="rejected", order=None, rule=rules, message=text)
+        return
     out[index] = replace(verdict, status="rejected", order=None, rule=rule,
                          message=(f"Read as {verdict.order}; not used: {message}" if verdict.order else message))
 
@@ -61,15 +68,21 @@ def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
 def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
     if len(indexes) == 1:
         return out[indexes[0]].order, out[indexes[0]].unsupportable
+    # 003 [10 a], [P] in every profile: identical orders count once (not a mistake); cited by the
+    # profile's own multiple-orders clause, whichever copy it keeps being the same order. Under
+    # `last` the last copy is the one kept, so that it keeps its place (004 I(5)). Orders are the
+    # same when they read the same: an impossible move and a hold both leave "A PAR H" but are
+    # different orders (003 [10 a]: a unit ordered to move cannot be supported to hold).
+    last = ctx.opt("multiple_orders_same_unit") == "last"
     distinct: list[int] = []
-    for i in indexes:
-        if all(out[j].order != out[i].order for j in distinct):
+    for i in (reversed(indexes) if last else indexes):
+        if all(_reading(out[j]) != _reading(out[i]) for j in distinct):
             distinct.append(i)
         else:
-            # 003 [10 a], [P] in every profile: identical orders count once (not a mistake)
-            out[i] = replace(out[i], status="ignored", order=None, rule="003 [10 a]",
-                             message=f"The same order for {unit} was given earlier; identical orders count once.")
-    candidates = distinct
+            where = "later" if last else "earlier"
+            out[i] = replace(out[i], status="ignored", order=None, rule=ctx.cite("multiple_orders_same_unit"),
+                             message=f"The same order for {unit} is given {where}; identical orders count once.")
+    candidates = sorted(distinct)
     if ctx.opt("multiple_orders_skip_illegal"):
         legal = [i for i in candidates if out[i].valid]
         if legal:
@@ -107,16 +120,34 @@ def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Con
     return f"{unit} H", stand_unsupportable
 
 
+def _reading(verdict: Verdict) -> tuple:
+    """What makes two orders for one unit the same order."""
+    return (verdict.order, verdict.kind, verdict.valid, verdict.moves, verdict.message if not verdict.valid else None)
+
+
 def _retreat_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
     if len(indexes) == 1:
         return out[indexes[0]].order, False
     policy = ctx.opt("multiple_retreat_orders")
     rule = ctx.cite("multiple_retreat_orders")
     if policy == "priority_list":
+        # 003 [5]: retreat orders "in the order of relevance": the first legal one is used
         legal = [i for i in indexes if out[i].valid]
         keep = legal[0] if legal else indexes[0]
-    else:
-        keep = indexes[0] if policy == "first" else indexes[-1]
+        for i in indexes:
+            if i == keep:
+                continue
+            why = (out[i].message or "").split(";")[0].rstrip(".")
+            if out[i].valid:
+                message = (f"Read as {out[i].order}; not used: an earlier retreat on your list is used "
+                           f"({out[keep].order}).")
+            elif legal:
+                message = f"{why}: not a legal retreat, so the next one on your list is used ({out[keep].order})."
+            else:
+                message = f"{why}: no retreat on your list is legal, so the unit is disbanded."
+            out[i] = replace(out[i], status="rejected", order=None, rule=rule, message=message)
+        return out[keep].order, False
+    keep = indexes[0] if policy == "first" else indexes[-1]
     for i in indexes:
         if i != keep and out[i].order != out[keep].order:
             _override(out, i, rule, f"{unit} has several retreat orders; {out[keep].order} is used.")

@@ -33,6 +33,10 @@ CONDITION = frozenset("IF UNLESS OTHERWISE EXCEPT PROVIDED WHEN ELSE".split())
 POLITE = frozenset("PLEASE THANKS THANK YOU NOW ASAP".split())
 SEPARATORS = frozenset({",", ";", "AND", "&", "THEN", ":", "ALSO", "PLUS"})
 PREFIX_VERBS = BUILD | DISBAND | RETREAT | WAIVE | frozenset({"MOVE", "HOLD", "SUPPORT", "CONVOY"})
+# Verbs of movement written as words ("goes", "sails"): followed by no place they are prose, not a
+# move ("Fleet Barents Sea goes fishing" is a misorder not implying movement, 003 [10 b]).
+WORD_MOVES = MOVE - frozenset({"-", "TO", "INTO", "MOVE", "MOVES", "MOVING", "M"})
+AUXILIARIES = frozenset({"IS", "ORDERED", "WILL", "SHALL", "SHOULD"})
 
 Kind = str  # hold move support convoy retreat disband build waive nonsense
 
@@ -197,6 +201,14 @@ def _move_tail(c: _Cursor) -> tuple[bool, tuple[Place, ...], Place | None]:
 
 
 def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
+    if c.peek() in AUXILIARIES:
+        # "Fleet Barents Sea ordered to move to Tahiti" (003 [10 b]), "A Par will move to Bur"
+        start = c.i
+        c.skip(AUXILIARIES)
+        if c.peek() == "TO" and c.peek(1) in MOVE | HOLD | SUPPORT | CONVOY:
+            c.take()
+        if c.peek() not in MOVE | HOLD | SUPPORT | CONVOY | RETREAT | DISBAND:
+            c.i = start
     token = c.peek()
     if verb in BUILD:
         return Parsed("build", unit)
@@ -255,6 +267,14 @@ def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
     if token in BUILD:
         c.take()
         return Parsed("build", unit)
+    if token == "-" and c.peek(1) in HOLD and (c.peek(2) is None or c.peek(2) in SEPARATORS | POLITE):
+        # "A LON-H" (002 Q&A 5): the judges' hold
+        c.i += 2
+        return Parsed("hold", unit)
+    if token in WORD_MOVES and c.peek(1) not in ("TO", "INTO") \
+            and match_place(c.tokens, c.i + 1, c.table, c.policy)[0] is None:
+        # "goes fishing": a verb of movement and no place -- prose, not a move
+        return Parsed(None, unit)
     if token in MOVE or verb == "MOVE":
         if token in MOVE:
             c.take()

@@ -8,8 +8,8 @@ unless the profile presumes a complete valid set, 001 II(1)).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import unit_location, unit_province
@@ -59,10 +59,15 @@ class Notes:
 
 
 class Rejected(Exception):
-    """An order that is not accepted; `fallback` is what the unit gets instead, if anything."""
+    """An order that is not accepted; `fallback` is what the unit gets instead, if anything.
+
+    `repair` names what a corrected line would change (the unit type or coast written for the
+    ordered unit, the type or nationality written for the supported or convoyed one), so that the
+    reply can say "Did you mean ...?" with the order the line would then have been."""
 
     def __init__(self, message: str, rule: str | None = None, fallback: str | None = None,
-                 unit: str | None = None, moves: bool = False, unsupportable: bool = False):
+                 unit: str | None = None, moves: bool = False, unsupportable: bool = False,
+                 repair: dict[str, Any] | None = None):
         super().__init__(message)
         self.message = message
         self.rule = rule
@@ -70,6 +75,7 @@ class Rejected(Exception):
         self.unit = unit
         self.moves = moves
         self.unsupportable = unsupportable
+        self.repair = repair
 
 
 @dataclass
@@ -107,8 +113,14 @@ def _describe_place(place: Place, ctx: Context) -> str:
 def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool], what: str) -> str:
     """The province a place stands for; ambiguous places are resolved only by 001 II(1)."""
     if place.forbidden:
+        # 003 [17]: "Nor" or "Liv" is always a misorder, even where only one reading would fit
+        letters = place.written.replace(" ", "")
+        meant = sorted({code for spelled, code in ctx.table.prefix_keys if spelled.startswith(letters)})
+        fitting = [p for p in meant if fits(p)] or meant
+        hint = (" Did you mean " + " or ".join(f"{ctx.name(p)} ({_abbreviation(p, ctx)})" for p in fitting) + "?"
+                if fitting else "")
         raise Rejected(f"'{place.written.title()}' is never accepted as an abbreviation; write the "
-                       f"province in full.", ctx.cite("forbidden_abbreviations"))
+                       f"province in full or use its abbreviation.{hint}", ctx.cite("forbidden_abbreviations"))
     if place.province is not None:
         if place.how == "typo":
             notes.add(ctx.cite("typo_tolerance"),
@@ -129,6 +141,20 @@ def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool
     raise Rejected(f"'{place.written.title()}' is not a province I know.{hint}")
 
 
+_AS_PRINTED = {"NAF": "NAf", "GOB": "GoB", "GOL": "GoL", "STP": "StP"}  # 002 FORMAT 1, 003 Abbrev.
+
+
+def _abbreviation(province: str, ctx: Context) -> str:
+    """The profile's own abbreviation of a province (MATRIX 2.15), e.g. Norway -> "Nwy" under 003."""
+    for written, provinces in ctx.table.table.items():
+        if provinces == {province} and written not in ctx.table.forbidden:
+            # sea provinces upper case, land provinces capitalised (003 Abbrev.), as the lists print them
+            if written in _AS_PRINTED:
+                return _AS_PRINTED[written]
+            return written if ctx.geography.provinces[province].kind == "water" else written.title()
+    return province.title()
+
+
 def _names(provinces, ctx: Context, joiner: str = "and") -> str:
     names = [ctx.name(p) for p in provinces]
     if len(names) <= 1:
@@ -147,13 +173,17 @@ def _own_unit(ref: UnitRef, ctx: Context, notes: Notes, dislodged: bool = False)
         return board.unit_at.get(province) if board.owner.get(province) == power else None
 
     place = ref.place
-    if place.province is None and not place.forbidden and ctx.opt("unit_location_matching") == "own_units":
+    if place.province is None and not place.forbidden:
         # 002 FORMAT 7: "I-GRE" -- a fragment standing for one of the player's own units
         mine = [u for u in (_own_units(ctx, dislodged)) if _fragment_fits(place, unit_province(u), ctx)]
-        if len(mine) == 1:
+        if len(mine) == 1 and ctx.opt("unit_location_matching") == "own_units":
             notes.add(ctx.cite("unit_location_matching"),
                       f"Read '{place.written.title()}' as your unit in {ctx.name(unit_province(mine[0]))}.")
             return _check_type(ref, mine[0], ctx, notes)
+        if len(mine) == 1 and not place.ambiguous:
+            # map_only: the fragment is not read as the unit, but the reply can say which one fits
+            raise Rejected(f"'{place.written.title()}' is not a province I know.",
+                           ctx.cite("unit_location_matching"), repair={"unit": mine[0]})
     province = _choose(place, ctx, notes, lambda p: own_at(p) is not None, "the unit ordered")
     unit = own_at(province)
     if unit is None:
@@ -197,13 +227,15 @@ def _check_type(ref: UnitRef, unit: str, ctx: Context, notes: Notes) -> str:
     if ref.type is None:
         if ctx.opt("unit_type_omitted") == "invalid":
             raise Rejected(f"The unit type (A or F) is missing for {ctx.name(unit_province(unit))}; "
-                           f"an order without it is void.", ctx.cite("unit_type_omitted"), unit=unit)
+                           f"an order without it is void.", ctx.cite("unit_type_omitted"), unit=unit,
+                           repair={"unit": unit})
         notes.add(ctx.cite("unit_type_omitted"), f"Unit type omitted: read as {unit_kind_word(unit)} "
                   f"{ctx.name(unit_location(unit))}.")
     elif ref.type != actual:
         if ctx.opt("unit_type_wrong") == "invalid":
             raise Rejected(f"Your unit in {ctx.name(unit_province(unit))} is {_article(unit)}, not "
-                           f"{_article(ref.type)}: the order is void.", ctx.cite("unit_type_wrong"), unit=unit)
+                           f"{_article(ref.type)}: the order is void.", ctx.cite("unit_type_wrong"), unit=unit,
+                           repair={"unit": unit})
         notes.add(ctx.cite("unit_type_wrong"), f"Your unit in {ctx.name(unit_province(unit))} is "
                   f"{_article(unit)}; the wrong unit type was ignored.")
     return unit
@@ -228,7 +260,7 @@ def _check_own_coast(ref: UnitRef, unit: str, ctx: Context, notes: Notes) -> Non
     if ctx.opt("coast_own_location") == "must_match_if_given":
         raise Rejected(f"Your fleet is on the {_coast_words(location)} of {ctx.name(unit_province(unit))}, "
                        f"not the {_coast_words(coast)}: the order is void.", ctx.cite("coast_own_location"),
-                       unit=unit)
+                       unit=unit, repair={"unit": unit})
     notes.add(ctx.cite("coast_own_location"), f"Your fleet is at {ctx.name(location)}; the coast written "
               f"for it was ignored.")
 
@@ -241,42 +273,46 @@ def _coast_words(location: str) -> str:
 def _any_unit(ref: UnitRef, ctx: Context, notes: Notes, what: str) -> str:
     """A supported or convoyed unit (any power), with the type and nationality rules."""
     board = ctx.board
-    province = _choose(ref.place, ctx, notes, lambda p: p in board.unit_at, what)
+    province = _choose(ref.place, ctx, notes, lambda p: p in board.unit_at, f"the unit to {what}")
     unit = board.unit_at.get(province)
     if unit is None:
         raise Rejected(f"There is no unit in {ctx.name(province)} to {what.split()[0]}.")
     if ref.type is not None and ref.type != unit[0]:
         if ctx.opt("unit_type_wrong") == "invalid":
             raise Rejected(f"The unit in {ctx.name(province)} is {_article(unit)}, not {_article(ref.type)}: "
-                           f"the order is void.", ctx.cite("unit_type_wrong"))
+                           f"the order is void.", ctx.cite("unit_type_wrong"), repair={"target": unit})
         notes.add(ctx.cite("unit_type_wrong"), f"The unit in {ctx.name(province)} is {_article(unit)}; "
                   f"the wrong unit type was ignored.")
     elif ref.type is None:
         if ctx.opt("unit_type_omitted") == "invalid":
             raise Rejected(f"The unit type (A or F) of the unit in {ctx.name(province)} is missing: the "
-                           f"order is void.", ctx.cite("unit_type_omitted"))
+                           f"order is void.", ctx.cite("unit_type_omitted"), repair={"target": unit})
     owner = board.owner[province]
     if ref.power is not None and ref.power != owner:
         if ctx.opt("nationality_wrong") == "invalid":
             raise Rejected(f"The unit in {ctx.name(province)} is {owner.title()}'s, not "
-                           f"{ref.power.title()}'s: the order is void.", ctx.cite("nationality_wrong"))
+                           f"{ref.power.title()}'s: the order is void.", ctx.cite("nationality_wrong"),
+                           repair={"target": unit})
         notes.add(ctx.cite("nationality_wrong"), f"The unit in {ctx.name(province)} is {owner.title()}'s; "
                   f"the wrong nationality was ignored.")
-    elif ref.power is None and owner != ctx.power and (
-            ctx.opt("nationality_omitted") == "invalid"
-            or (ctx.opt("nationality_omitted") == "invalid_for_supports" and what.startswith("support"))):
-        if True:  # 003 [21]: a support of a foreign unit must name its nationality
-            raise Rejected(f"An order for a foreign unit must name its nationality ({owner.title()}'s "
-                           f"{unit_kind_word(unit)} in {ctx.name(province)}): the order is void.",
-                           ctx.cite("nationality_omitted"))
+    elif ref.power is None and owner != ctx.power and _nationality_required(ctx, what):
+        # 003 [21]: a support of a foreign unit must name its nationality
+        raise Rejected(f"An order for a foreign unit must name its nationality ({owner.title()}'s "
+                       f"{unit_kind_word(unit)} in {ctx.name(province)}): the order is void.",
+                       ctx.cite("nationality_omitted"), repair={"target": unit})
     return unit
+
+
+def _nationality_required(ctx: Context, what: str) -> bool:
+    required = ctx.opt("nationality_omitted")
+    return required == "invalid" or (required == "invalid_for_supports" and what.startswith("support"))
 
 
 # ------------------------------------------------------------------------------------------
 # Movement phase
 
 
-def read_movement(parsed: Parsed, ctx: Context) -> Verdict:
+def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict:
     notes = Notes()
     unit: str | None = None
     try:
@@ -304,14 +340,63 @@ def read_movement(parsed: Parsed, ctx: Context) -> Verdict:
         return _nonsense(parsed, unit, ctx, notes)
     except Rejected as problem:
         unit = unit or problem.unit
-        if problem.moves and unit is not None:
-            return _impossible_move(unit, problem, ctx, notes)
-        rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
+        hint = _did_you_mean(parsed, problem, ctx, read_movement) if suggest else ""
+        message = " ".join(notes.messages + [problem.message + hint])
+        if unit is not None and (problem.moves or parsed.kind == "move"):
+            # 000 III(5), 003 [10 b]: a unit ordered to move stays ordered to move, whatever made
+            # the order void (a wrong or missing unit type or coast as much as an impossible route)
+            return _impossible_move(unit, problem, ctx, notes, message)
         if unit is None:
-            return Verdict("rejected", None, None, parsed.kind or "hold", rules, problem.message, valid=False)
+            rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
+            return Verdict("rejected", None, None, parsed.kind or "hold", rules, message, valid=False)
+        rules = "; ".join(dict.fromkeys(r for r in (notes.rule, problem.rule, _hold_rule(ctx)) if r))
         return Verdict("rejected", f"{unit} H", unit, parsed.kind or "hold", rules,
-                       f"{problem.message} {unit_kind_word(unit).capitalize()} "
+                       f"{message} {unit_kind_word(unit).capitalize()} "
                        f"{ctx.name(unit_location(unit))} holds.", valid=False)
+
+
+def _hold_rule(ctx: Context) -> str:
+    """The profile's clause making a void order a hold (000 III(5), 001 III(1), 002 FORMAT 5,
+    003 [10 b], 004 I(3); DATC 4.E.1 for the standard profile)."""
+    rule = ctx.cite("nonsense_order_treatment")
+    return ctx.cite("impossible_move_treatment") if " = " in rule else rule
+
+
+def _did_you_mean(parsed: Parsed, problem: Rejected, ctx: Context,
+                  reread: Callable[..., Verdict]) -> str:
+    """" Did you mean <order>?" when fixing the unit type, coast or nationality the line wrote
+    makes it an order this profile accepts (e.g. 002 FORMAT 7's "A ION-GRE" -> F ION - GRE)."""
+    repair = problem.repair
+    if not repair:
+        return ""
+    unit_ref, target_ref = parsed.unit, parsed.target
+    if "unit" in repair and unit_ref is not None:
+        province = unit_province(repair["unit"])
+        unit_ref = replace(unit_ref, type=repair["unit"][0], place=Place(province, (province,)))
+    if "target" in repair and target_ref is not None:
+        target = repair["target"]
+        province = unit_province(target)
+        target_ref = replace(target_ref, type=target[0], power=ctx.board.owner.get(province),
+                             place=Place(province, (province,)))
+    verdict = reread(replace(parsed, unit=unit_ref, target=target_ref), ctx, suggest=False)
+    if verdict.status not in ("accepted", "corrected") or verdict.order is None:
+        return ""
+    return f" Did you mean {_with_nationality(verdict, parsed, ctx)}?"
+
+
+def _with_nationality(verdict: Verdict, parsed: Parsed, ctx: Context) -> str:
+    """The order as a player writes it: a foreign supported or convoyed unit keeps the
+    nationality the line gave it, and gets one where the profile requires it (003 [21])."""
+    words = verdict.order.split()
+    if verdict.kind not in ("support", "convoy") or parsed.target is None or len(words) < 5:
+        return verdict.order
+    owner = ctx.board.owner.get(words[4].split("/")[0])
+    if owner is None or owner == ctx.power:
+        return verdict.order
+    if parsed.target.power is None and not _nationality_required(ctx, verdict.kind):
+        return verdict.order
+    adjective = next((w for w, p in ctx.powers.items() if p == owner and w != owner), owner)
+    return " ".join(words[:3] + [adjective] + words[3:])
 
 
 def _verdict(order: str, unit: str | None, kind: str, notes: Notes, **extra) -> Verdict:
@@ -347,7 +432,7 @@ def _nonsense(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     return Verdict("corrected", f"{unit} H", unit, "hold", notes.rule, notes.message)
 
 
-def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes) -> Verdict:
+def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes, message: str) -> Verdict:
     """impossible_move_treatment / move_to_own_province: the unit stays; may it be supported?"""
     option_name = "move_to_own_province" if problem.rule == "own" else "impossible_move_treatment"
     treatment = ctx.opt(option_name)
@@ -357,8 +442,8 @@ def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes) -
         tail = "It stays where it is and cannot receive support to hold."
     else:
         tail = f"Read as {unit} H, which may receive support to hold."
-    return Verdict("rejected", f"{unit} H", unit, "move", "; ".join(rules),
-                   f"{problem.message} {tail}", valid=False, moves=True,
+    return Verdict("rejected", f"{unit} H", unit, "move", "; ".join(dict.fromkeys(rules)),
+                   f"{message} {tail}", valid=False, moves=True,
                    unsupportable=treatment == "failed_move_unsupportable")
 
 
@@ -389,7 +474,11 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         raise Rejected(why, unit=unit, moves=True)
     if parsed.route:
         route = " - ".join(ctx.name(p.province) if p.province else p.written.title() for p in parsed.route)
-        notes.add(None, f"Convoy route noted: {route}.")
+        if ctx.opt("datc_4a6") == "ignored":
+            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted ({route}), but not binding in this game: the army "
+                                            f"moves by any convoy route there is.")
+        else:
+            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {route}.")
     return _verdict(f"{unit} - {target}", unit, "move", notes, moves=True)
 
 
@@ -442,22 +531,30 @@ def _move_target(unit: str, province: str, coast: str | None, via: bool, ctx: Co
                       f"read as {ctx.name(reachable[0])}.")
             return reachable[0]
         if len(reachable) == 1:
-            raise Rejected(f"{unit} cannot reach the {_coast_words(coast)} of {ctx.name(province)} "
-                           f"(only {ctx.name(reachable[0])}).", rule, unit=unit, moves=True)
+            raise Rejected(f"{unit} cannot reach the {_coast_words(coast)} of {ctx.name(province)}, only "
+                           f"{ctx.name(reachable[0])}.{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
         raise Rejected(f"'{coast}' is not a coast of {ctx.name(province)} the fleet can reach; it could "
-                       f"mean {_names(reachable, ctx, 'or')}.", rule, unit=unit, moves=True)
+                       f"mean {_names(reachable, ctx, 'or')}.{_mean(unit, ' - ', reachable)}", rule, unit=unit,
+                       moves=True)
     rule = ctx.cite("coast_omitted_move")
     if len(reachable) == 1:
         if ctx.opt("coast_omitted_move") == "always_invalid" and not quiet:
-            raise Rejected(f"The coast of {ctx.name(province)} must be given ({ctx.name(reachable[0])}).",
+            raise Rejected(f"The coast of {ctx.name(province)} must be given.{_mean(unit, ' - ', reachable)}",
                            rule, unit=unit, moves=True)
         if not quiet:
             notes.add(rule, f"Coast omitted: read as {ctx.name(reachable[0])}, the only coast it can reach.")
         return reachable[0]
     if quiet:
         return reachable[0]
-    raise Rejected(f"{ctx.name(province)} has two coasts the fleet can reach; say which "
-                   f"({_names(reachable, ctx, 'or')}).", rule, unit=unit, moves=True)
+    raise Rejected(f"{ctx.name(province)} has two coasts the fleet can reach; say which."
+                   f"{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
+
+
+def _mean(head: str, joint: str, locations: Sequence[str]) -> str:
+    """" Did you mean F MAO - SPA/NC or F MAO - SPA/SC?" """
+    if not locations:
+        return ""
+    return " Did you mean " + " or ".join(f"{head}{joint}{location}" for location in locations) + "?"
 
 
 def board_coasts(ctx: Context, province: str) -> tuple[str, ...]:
@@ -486,14 +583,11 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     target_province = unit_province(target)
     if target_province == supporter_province:
         raise Rejected("A unit cannot support itself.", unit=unit)
+    _check_supported_coast(parsed.target, target, unit, ctx, notes)
     if parsed.dest is None:
         if not board.reaches_for_support(unit, target_province):
             raise Rejected(f"{unit} cannot support {target}: it could not move to "
                            f"{ctx.name(target_province)} itself.", unit=unit)
-        if parsed.target.place.coast and target[0] == "F" and "/" in unit_location(target) \
-                and not unit_location(target).endswith(parsed.target.place.coast):
-            notes.add(ctx.cite("coast_own_location"), f"The fleet is at {ctx.name(unit_location(target))}; "
-                      f"the coast written was ignored.")
         return _verdict(f"{unit} S {target}", unit, "support", notes)
 
     def reachable(province: str) -> bool:
@@ -501,7 +595,8 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
 
     province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination")
     if province == target_province:
-        notes.add(None, "A support of a move to the unit's own province is a support to hold.")
+        notes.add(ctx.cite("move_to_own_province"), "A support of a move to the unit's own province is read as a "
+                  "support to hold.")
         if not board.reaches_for_support(unit, target_province):
             raise Rejected(f"{unit} cannot reach {ctx.name(target_province)}.", unit=unit)
         return _verdict(f"{unit} S {target}", unit, "support", notes)
@@ -513,13 +608,29 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     if not _supported_can_reach(target, province, unit, ctx):
         raise Rejected(f"{target} cannot reach {ctx.name(province)}, so it cannot be supported there.",
                        unit=unit)
-    destination = _support_destination(target, province, parsed.dest.coast, ctx, notes, unit)
+    written = _with_nationality(Verdict("accepted", f"{unit} S {target}", kind="support"), parsed, ctx)
+    destination = _support_destination(target, province, parsed.dest.coast, ctx, notes, unit, written)
     implied = None
     if ctx.board.owner.get(target_province) == ctx.power:
         implied_dest = _move_target(target, province, None, False, ctx, Notes(), quiet=True)
         if implied_dest is not None and (target[0] == "A" or "/" not in implied_dest or destination.endswith(implied_dest[-3:])):
             implied = f"{target} - {destination if '/' in destination else implied_dest}"
     return _verdict(f"{unit} S {target} - {destination}", unit, "support", notes, implied=implied)
+
+
+def _check_supported_coast(ref: UnitRef, target: str, supporter: str, ctx: Context, notes: Notes) -> None:
+    """coast_support_mismatch for the coast written for the supported fleet's own position (000
+    IV(7) "to, from or for holding in"): kept where the profile keeps a fleet located in the
+    province (accept_if_unique, ignore), void where a non-corresponding coast is void."""
+    coast, location = ref.place.coast, unit_location(target)
+    if not coast or target[0] != "F" or "/" not in location or location.endswith("/" + coast):
+        return
+    rule = ctx.cite("coast_support_mismatch")
+    if ctx.opt("coast_support_mismatch") == "invalid":
+        raise Rejected(f"The fleet supported is on the {_coast_words(location)} of "
+                       f"{ctx.name(unit_province(target))}, not the {_coast_words(coast)}: the support is void.",
+                       rule, unit=supporter, repair={"target": target})
+    notes.add(rule, f"The fleet supported is at {ctx.name(location)}; the coast written for it was ignored.")
 
 
 def _supported_can_reach(target: str, province: str, supporter: str, ctx: Context) -> bool:
@@ -531,8 +642,9 @@ def _supported_can_reach(target: str, province: str, supporter: str, ctx: Contex
 
 
 def _support_destination(target: str, province: str, coast: str | None, ctx: Context, notes: Notes,
-                         supporter: str) -> str:
-    """Coast rules for supports (coast_support_omitted, coast_support_mismatch)."""
+                         supporter: str, written: str) -> str:
+    """Coast rules for supports (coast_support_omitted, coast_support_mismatch); `written` is the
+    support as the player would write it ("F POR S F MAO"), for "Did you mean"."""
     coasts = ctx.geography.provinces[province].coasts
     if target[0] == "A" or not coasts:
         if coast and target[0] == "A":
@@ -552,18 +664,18 @@ def _support_destination(target: str, province: str, coast: str | None, ctx: Con
             notes.add(rule, f"The supported fleet can only reach {ctx.name(reachable[0])}; read as that.")
             return reachable[0]
         raise Rejected(f"The supported fleet cannot reach the {_coast_words(coast)} of {ctx.name(province)}: "
-                       f"the support is void.", rule, unit=supporter)
+                       f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
     rule = ctx.cite("coast_support_omitted")
     treatment = ctx.opt("coast_support_omitted")
     if treatment == "always_invalid":
         raise Rejected(f"The coast of {ctx.name(province)} must be given in a support of a fleet: the "
-                       f"support is void.", rule, unit=supporter)
+                       f"support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
     if len(reachable) == 1:
         return reachable[0]
     if treatment == "accept_always":
         return province
     raise Rejected(f"The supported fleet could reach either coast of {ctx.name(province)}; say which: "
-                   f"the support is void.", rule, unit=supporter)
+                   f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
 
 
 def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
@@ -588,7 +700,7 @@ def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
 # Retreat phase
 
 
-def read_retreat(parsed: Parsed, ctx: Context) -> Verdict:
+def read_retreat(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict:
     notes = Notes()
     unit: str | None = None
     try:
@@ -609,17 +721,17 @@ def read_retreat(parsed: Parsed, ctx: Context) -> Verdict:
             if unit[0] == "F" and len(choices) > 1:
                 wanted = f"{province}/{coast}" if coast else None
                 if wanted not in choices:
-                    raise Rejected(f"Say which coast of {ctx.name(province)} ({_names(choices, ctx, 'or')}).",
+                    raise Rejected(f"Say which coast of {ctx.name(province)}.{_mean(unit, ' R ', choices)}",
                                    ctx.cite("coast_omitted_move"), unit=unit)
                 choices = [wanted]
             elif unit[0] == "F" and coast and not choices[0].endswith("/" + coast) and "/" in choices[0]:
                 if ctx.opt("coast_wrong_destination") != "redirect_if_unique":
-                    raise Rejected(f"{unit} can only retreat to {ctx.name(choices[0])}.",
+                    raise Rejected(f"{unit} can only retreat to {ctx.name(choices[0])}.{_mean(unit, ' R ', choices)}",
                                    ctx.cite("coast_wrong_destination"), unit=unit)
                 notes.add(ctx.cite("coast_wrong_destination"), f"Read as {ctx.name(choices[0])}.")
             elif unit[0] == "F" and not coast and "/" in choices[0]:
                 if ctx.opt("coast_omitted_move") == "always_invalid":
-                    raise Rejected(f"The coast must be given ({ctx.name(choices[0])}).",
+                    raise Rejected(f"The coast must be given.{_mean(unit, ' R ', choices)}",
                                    ctx.cite("coast_omitted_move"), unit=unit)
                 notes.add(ctx.cite("coast_omitted_move"), f"Coast omitted: read as {ctx.name(choices[0])}.")
             return _verdict(f"{unit} R {choices[0]}", unit, "retreat", notes)
@@ -627,12 +739,14 @@ def read_retreat(parsed: Parsed, ctx: Context) -> Verdict:
                        "A dislodged unit can only retreat or disband.", unit=unit)
     except Rejected as problem:
         unit = unit or problem.unit
+        hint = _did_you_mean(parsed, problem, ctx, read_retreat) if suggest else ""
+        message = " ".join(notes.messages + [problem.message + hint])
         rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
         if unit is None:
-            return Verdict("rejected", None, None, parsed.kind or "retreat", rules, problem.message, valid=False)
-        rule = "; ".join(r for r in (rules, ctx.cite("illegal_retreat")) if r)
+            return Verdict("rejected", None, None, parsed.kind or "retreat", rules, message, valid=False)
+        rule = "; ".join(dict.fromkeys(r for r in (rules, ctx.cite("illegal_retreat")) if r))
         return Verdict("rejected", f"{unit} D", unit, "retreat", rule,
-                       f"{problem.message} An illegal retreat order disbands the unit.", valid=False)
+                       f"{message} An illegal retreat order disbands the unit.", valid=False)
 
 
 # ------------------------------------------------------------------------------------------
@@ -652,15 +766,21 @@ def read_adjustment(parsed: Parsed, ctx: Context) -> Verdict:
                 raise Rejected("You have no builds this turn." if due == 0 else
                                f"You must remove {-due} unit{'s' if due < -1 else ''}, not build.")
             return _build(parsed, ctx, notes)
-        if parsed.kind == "disband" or (parsed.kind == "hold" and False):
+        if parsed.kind == "disband":
             if due >= 0:
                 raise Rejected("You have no units to remove this turn.")
             unit = _own_unit(parsed.unit, ctx, notes)
             return _verdict(f"{unit} D", unit, "disband", notes)
         raise Rejected("This is an adjustment phase: only builds, removals and waives are read.")
     except Rejected as problem:
-        rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
-        return Verdict("rejected", None, None, parsed.kind or "build", rules, problem.message, valid=False)
+        # a rule of the game itself (an occupied or foreign centre, no builds due): the rulebook
+        rule = problem.rule or ctx.cite("rulebook")
+        rules = "; ".join(dict.fromkeys(r for r in (notes.rule, rule) if r))
+        hint = ""
+        if problem.repair and "unit" in problem.repair and parsed.kind == "disband":
+            hint = f" Did you mean {problem.repair['unit']} D?"
+        message = " ".join(notes.messages + [problem.message + hint])
+        return Verdict("rejected", None, None, parsed.kind or "build", rules, message, valid=False)
 
 
 def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
@@ -679,7 +799,8 @@ def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
         treatment = ctx.opt("build_type_omitted")
         rule = ctx.cite("build_type_omitted")
         if treatment == "no_build":
-            raise Rejected("The unit type (A or F) is missing: nothing is built.", rule)
+            raise Rejected("The unit type (A or F) is missing: nothing is built."
+                           + _build_choices(province, coast, ctx), rule)
         if info.kind == "land":
             kind = "A"
             notes.add(rule, f"Unit type omitted: an army is built in inland {ctx.name(province)}.")
@@ -688,7 +809,7 @@ def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
             notes.add(rule, "Unit type omitted but a coast given: a fleet is built.")
         else:
             raise Rejected(f"The unit type (A or F) is missing and {ctx.name(province)} could take either: "
-                           f"nothing is built.", rule)
+                           f"nothing is built.{_build_choices(province, coast, ctx)}", rule)
     if kind == "F":
         if info.kind == "land":
             raise Rejected(f"A fleet cannot be built in inland {ctx.name(province)}: nothing is built.",
@@ -696,18 +817,28 @@ def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
         if info.coasts:
             location = f"{province}/{coast}" if coast else None
             if location not in info.coasts:
-                raise Rejected(f"Say which coast of {ctx.name(province)} the fleet is built on "
-                               f"({_names(info.coasts, ctx, 'or')}): nothing is built.",
+                raise Rejected(f"Say which coast of {ctx.name(province)} the fleet is built on: nothing is built."
+                               f"{_mean('F ', '', [c + ' B' for c in info.coasts])}",
                                ctx.cite("fleet_build_coast_omitted"))
             return _verdict(f"F {location} B", None, "build", notes, site=province)
         if coast:
-            notes.add(None, f"{ctx.name(province)} has one coast; '/{coast}' was ignored.")
+            notes.add(ctx.cite("rulebook"), f"{ctx.name(province)} has one coast; '/{coast}' was ignored.")
         return _verdict(f"F {province} B", None, "build", notes, site=province)
     if coast and info.coasts:
         if ctx.opt("army_build_with_coast") == "no_build":
             raise Rejected("An army ordered built on a coast: nothing is built.", ctx.cite("army_build_with_coast"))
         notes.add(ctx.cite("army_build_with_coast"), "An army needs no coast; the coast was ignored.")
     return _verdict(f"A {province} B", None, "build", notes, site=province)
+
+
+def _build_choices(province: str, coast: str | None, ctx: Context) -> str:
+    """" Did you mean A SEV B or F SEV B?" for a build without a unit type."""
+    info = ctx.geography.provinces[province]
+    builds = [f"A {province} B"]
+    if info.kind != "land":
+        fleets = [c for c in info.coasts if not coast or c.endswith("/" + coast)] or list(info.coasts)
+        builds += [f"F {c} B" for c in fleets] if info.coasts else [f"F {province} B"]
+    return " Did you mean " + " or ".join(builds) + "?"
 
 
 def read_order(parsed: Parsed, ctx: Context) -> Verdict:

@@ -244,15 +244,16 @@ def _partial(written: tuple[str, ...], name: tuple[str, ...]) -> bool:
 def suggestions(key: str, table: NameTable, limit: int = 3) -> tuple[str, ...]:
     """Provinces whose spellings are closest to an unknown name (for "did you mean")."""
     letters = _letters(key)
-    if not letters:
-        return ()
+    if len(letters) < 2:
+        return ()  # one letter ("I" of "I-GRE") is close to nothing in particular
+    within = 1 if len(letters) <= 3 else 2
     scored = sorted(
         (_distance(letters, spelled, 3), code) for spelled, code in table.typo_keys
         if abs(len(spelled) - len(letters)) <= 3
     )
     out: list[str] = []
     for score, code in scored:
-        if score <= 2 and code not in out:
+        if score <= within and code not in out:
             out.append(code)
         if len(out) == limit:
             break

@@ -234,7 +234,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             verdicts.extend(_ignored("Not an order: no action follows the place name."))
             continue
         verdict = read_order(item, ctx)
-        verdict = _extra_words(item, verdict)
+        verdict = _extra_words(item, verdict, ctx)
         if item.combined and verdict.order and verdict.status != "rejected":
             verdict = _with_note(verdict, (ctx.cite("combined_orders"),
                                            "A combined order: each unit named gets the order."))
@@ -288,13 +288,16 @@ def _is_nonsense_candidate(item: Parsed) -> bool:
     return item.unit is not None and item.unit.type is not None
 
 
-def _extra_words(item: Parsed, verdict: Verdict) -> Verdict:
+def _extra_words(item: Parsed, verdict: Verdict, ctx: Context) -> Verdict:
     extra = [w for w in item.extra if w not in POLITE and w not in ("!", "?", ",", ";", ":", ")", "(")]
     if not extra or item.kind is None or verdict.order is None or verdict.status == "rejected":
         return verdict
     words = " ".join(extra).lower()
     message = (verdict.message + " " if verdict.message else "") + f"The words '{words}' were ignored."
-    return replace(verdict, status="corrected", message=message)
+    # a poorly written order with one meaning is followed (RB2000; 000 III(2), 002 FORMAT 2, ...)
+    rule = ctx.cite("abbreviation_policy")
+    rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, rule) if r))
+    return replace(verdict, status="corrected", message=message, rule=rules)
 
 
 def _with_note(verdict: Verdict, note: tuple[str, str]) -> Verdict:
@@ -305,29 +308,81 @@ def _with_note(verdict: Verdict, note: tuple[str, str]) -> Verdict:
                    message=message + (" " + verdict.message if verdict.message else ""))
 
 
+_IF_WORDS = frozenset({"IF", "WHEN", "PROVIDED"})
+_ELSE_WORDS = frozenset({"OTHERWISE", "ELSE"})
+_TRIM = (",", ";", "(", ")", ":")
+
+
 def _strip_condition(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None, list[Verdict] | None]:
     """Movement phases, conditional_movement_orders: 000 III(7) strip_condition keeps the base
-    order; void_line: the line is void."""
+    order; void_line: the line is void.
+
+    The base order is the one that applies when the other player's action does not happen, as in
+    000 III(7)'s example ("A Par to Gas UNLESS German A Mun -> Bur, in which case A Par -> Bur"
+    is A Par - Gas); so "If German A Mun -> Bur, A Par -> Bur, otherwise A Par -> Gas" and
+    "A Par -> Bur if German A Mun -> Bur, otherwise A Par -> Gas", which say the same, are A Par -
+    Gas too. A line with one order and a condition ("If ..., A Par - Pic") keeps that order."""
     k = next(i for i, w in enumerate(words) if w in CONDITION)
+    alternative: list[str] = []  # the order that depends on the condition, dropped with it
     if k == 0:
-        # "If <condition>, <order> [otherwise <order>]": the base is the first order written
+        # "If <condition>, <order> [otherwise <order>]"
         cut = next((i for i, w in enumerate(words) if w in (",", "THEN", ":", ";") and i > 0), None)
-        base = words[cut + 1:] if cut is not None else []
-        stop = next((i for i, w in enumerate(base) if w in CONDITION), len(base))
-        base, condition = base[:stop], words[:cut + 1 if cut is not None else len(words)]
+        rest = words[cut + 1:] if cut is not None else []
+        stop = next((i for i, w in enumerate(rest) if w in CONDITION), len(rest))
+        condition = words[:cut + 1 if cut is not None else len(words)]
+        base, tail = rest[:stop], rest[stop:]
+        if tail and tail[0] in _ELSE_WORDS and _trim(tail[1:]):
+            alternative, base = base, tail[1:]
     else:
         base, condition = words[:k], words[k:]
-    while base and base[-1] in (",", ";", "(", ":"):
-        base = base[:-1]
-    written = " ".join(condition).lower()
+        j = next((i for i, w in enumerate(condition) if w in _ELSE_WORDS), None)
+        case = next((i for i in range(len(condition) - 2) if condition[i:i + 3] == ["IN", "WHICH", "CASE"]), None)
+        if words[k] in _IF_WORDS and j is not None and _trim(condition[j + 1:]):
+            # "<order> if <condition>, otherwise <order>"
+            alternative, base, condition = base, condition[j + 1:], condition[:j]
+        elif case is not None and _trim(condition[case + 3:]):
+            # "<order> unless <condition>, in which case <order>" (000 III(7))
+            alternative, condition = condition[case + 3:], condition[:case]
+    base = _trim(base)
+    written = _text(condition)
     if option(ctx.ruleset, "conditional_movement_orders") == "strip_condition":
         if not base:
             return base, None, _ignored("A condition without an order I can read.")
         rule = ctx.cite("conditional_movement_orders")
-        return base, (rule, f"The condition ('{written}') was dropped; the base order is used."), None
+        if alternative:
+            note = (f"The condition ('{written}') and the order depending on it ('{_text(alternative)}') were "
+                    f"dropped; the order for the other case is used.")
+        else:
+            note = f"The condition ('{written}') was dropped; the order is used as if it had none."
+        return base, (rule, note), None
+    example = _canonical(base, ctx) or _canonical(alternative, ctx)
+    hint = f" Write one order for the unit, without a condition (e.g. {example})." if example else ""
     return base, None, [Verdict("rejected", None, None, "hold", ctx.cite("conditional_movement_orders"),
-                                f"Conditional orders are not accepted ('{written}'); the line is void and the unit "
-                                f"holds unless it has another order.", valid=False)]
+                                f"Conditional orders are not accepted ('{_text(words)}'); the line is void and the "
+                                f"unit holds unless it has another order.{hint}", valid=False)]
+
+
+def _canonical(words: Sequence[str], ctx: Context) -> str | None:
+    """The order some words make, if they make exactly one valid order (for a "e.g.")."""
+    parsed = parse_segment(_trim(words), ctx.table, ctx.policy, ctx.powers) if words else []
+    if len(parsed) != 1 or not parsed[0].complete:
+        return None
+    verdict = read_order(parsed[0], ctx)
+    return verdict.order if verdict.status in ("accepted", "corrected") else None
+
+
+def _trim(words: Sequence[str]) -> list[str]:
+    words = list(words)
+    while words and words[0] in _TRIM:
+        words = words[1:]
+    while words and words[-1] in _TRIM:
+        words = words[:-1]
+    return words
+
+
+def _text(words: Sequence[str]) -> str:
+    """Tokens back to readable text for a message: "if german a mun - bur, in which case ..."."""
+    return re.sub(r" ([,;:)])", r"\1", " ".join(_trim(words))).lower()
 
 
 # ------------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 The inputs are written here by hand (HAND) and by style variations of every unit's orders in a few
 positions (the ways players write: abbreviations, full names, prose, arrows, lists, typos, wrong or
-missing unit types, coasts). The expected readings are recorded under four profiles and then
-reviewed; `tests/unit/reading/test_corpus.py` checks the reader still gives them.
+missing unit types, coasts). The expected readings (orders, each line's status and order, and the
+units that may not be supported to hold) are recorded under all six profiles and then reviewed;
+`tests/unit/reading/test_corpus.py` checks the reader still gives them.
 
     PYTHONPATH=. .venv/bin/python tests/data/orders/make_corpus.py
 """
@@ -21,7 +22,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver import engine
 
 HERE = Path(__file__).parent
-PROFILES = ("standard", "mhr", "email_rules", "scorpion")
+PROFILES = ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")
 
 POSITIONS = {
     "opening": engine.position_from_state(engine.initial_state()),
@@ -127,6 +128,12 @@ HAND = [
     ("winter", "RUSSIA", "Build A Rum"), ("winter", "AUSTRIA", "Remove F Tri"), ("winter", "AUSTRIA", "Disband A Ser"),
     ("winter", "AUSTRIA", "A Vie D"), ("winter", "AUSTRIA", "remove army budapest"), ("winter", "AUSTRIA", "Build A Vie"),
     ("winter", "AUSTRIA", "Remove F Vie"),
+    # found in the audit against the seed documents (tests/unit/reading/test_seed_examples.py)
+    ("opening", "FRANCE", "If German A Mun -> Bur, A Par -> Bur, otherwise A Par -> Gas"),
+    ("opening", "FRANCE", "A Par - Bur if German A Mun - Bur, otherwise A Par - Gas"),
+    ("mid", "GERMANY", "Fleet Kiel goes fishing"), ("mid", "ENGLAND", "A LON-H"),
+    ("mid", "FRANCE", "A Par H\nA Par - Vie"), ("mid", "FRANCE", "A Par - Vie\nA Par - Bur\nA Par - Vie"),
+    ("mid", "RUSSIA", "F StP/nc - Fin"), ("mid", "RUSSIA", "A Mos S F StP/nc"),
 ]
 
 
@@ -181,6 +188,9 @@ def _expected(text: str, position: Position, power: str) -> dict:
             "orders": list(reading.orders),
             "lines": [[r.line, r.status, r.order] for r in reading.lines],
         }
+        if reading.unsupportable:
+            # 000 III(5), 003 [10 a, b]: units left unable to receive support to hold
+            result[profile]["unsupportable"] = list(reading.unsupportable)
     return result
 
 

@@ -19,9 +19,29 @@ POSITIONS = {k: Position.from_json(v) for k, v in LINES["positions"].items()}
 EMAILS = json.loads((DATA / "emails.json").read_text())
 
 
+# The document each profile encodes; `standard` encodes none (MATRIX 0).
+DOCUMENTS = {"standard": None, "mhr": "000", "danivon": "001", "email_rules": "002", "scorpion": "003", "gwm": "004"}
+
+
+def _check_messages(reading, profile):
+    """Every correction and rejection says why and cites a clause of the game's own profile: its
+    document's clause, or the DATC / the 2000 rulebook, or the option itself where the document is
+    silent; never another house-rule document's clause."""
+    for line in reading.lines:
+        if line.status in ("rejected", "corrected"):
+            assert line.message and line.rule, (profile, line)
+        for cited in filter(None, (line.rule or "").split("; ")):
+            own = DOCUMENTS[profile] is not None and cited.startswith(DOCUMENTS[profile] + " ")
+            assert own or cited.startswith(("DATC", "RB2000")) or " = " in cited, (profile, cited, line)
+
+
 def _actual(text, position, power, profile):
     reading = read_orders(text, position=position, power=power, ruleset=ruleset(profile), geography=geography())
-    return {"orders": list(reading.orders), "lines": [[r.line, r.status, r.order] for r in reading.lines]}
+    _check_messages(reading, profile)
+    actual = {"orders": list(reading.orders), "lines": [[r.line, r.status, r.order] for r in reading.lines]}
+    if reading.unsupportable:
+        actual["unsupportable"] = list(reading.unsupportable)
+    return actual
 
 
 def test_corpus_size():

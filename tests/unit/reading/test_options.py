@@ -174,3 +174,24 @@ def test_hold_support_voided_for(case):
     _, profile, text, units = case
     reading = read_orders(text, position=FR, power="FRANCE", ruleset=ruleset(profile), geography=geography())
     assert reading.unsupportable == units
+
+
+def test_a_gm_override_is_not_cited_as_the_documents_clause():
+    # 000 IV(1) invalidates a wrong unit type; a game whose GM overrides that (MATRIX 2.0) must not
+    # tell players that 000 IV(1) let their order through
+    reading = read_orders("F Par - Bur", position=FR, power="FRANCE",
+                          ruleset=_ruleset("mhr", {"unit_type_wrong": "ignore"}), geography=geography())
+    assert reading.orders == ("A PAR - BUR",)
+    assert reading.lines[0].rule == "DATC 4.C.2"
+    reading = read_orders("A Par - Bur\nA Par - Pic", position=FR, power="FRANCE",
+                          ruleset=_ruleset("mhr", {"multiple_orders_same_unit": "last"}), geography=geography())
+    assert reading.orders == ("A PAR - PIC",)
+    assert reading.lines[0].rule == "multiple_orders_same_unit = last"
+
+
+def test_the_documents_values_behind_each_cited_clause_are_the_profiles():
+    from gmserver.rules.reading.options import _CLAUSES, _DOCUMENT_VALUES
+
+    for name, cited in _CLAUSES.items():
+        for profile in cited:
+            assert _DOCUMENT_VALUES[name][profile] == getattr(ruleset(profile), name), (name, profile)
