@@ -178,3 +178,40 @@ def test_impossible_move_may_be_supported_to_hold_under_standard_datc_4_e_1(data
     results, report = _impossible_move_with_foreign_hold_support(database_url, clock, "standard")
     assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": [], "defaulted": False} in results
     assert "(A BUR S A PAR): succeeded" in report
+
+
+def test_version_markers_order_the_sets_under_danivon_001_II_7(database_url, clock) -> None:
+    """001 II(7) ¶1 (set_ordering = version_then_receipt): a "#2" set received before a late "#1"
+    set stays in force."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="dan", ruleset="danivon")
+    base = format_subject(template="danivon", game_name="dan", power="FRANCE", phase="S1901M", purpose="orders")
+    for marker, body in (("#2", "A Par-Pic"), ("#1", "A Par-Bur")):
+        intake.store(services.sessions, order_mail(player_address("FRANCE"), f"{base} {marker}", body),
+                     source="smtp", now=clock())
+        intake.process_pending(services, clock())
+        clock.advance(minutes=5)
+    clock.advance(hours=72)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+    assert spring.orders == {"FRANCE": ["A PAR - PIC"]}
+
+
+def test_receipt_order_decides_under_mhr_000_III_4(database_url, clock) -> None:
+    """000 III(4) (set_ordering = receipt_time): the most recently received set wins, whatever
+    its version number says."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="mhrv", ruleset="mhr")
+    for version, body in (("[2]", "A Par-Pic"), ("[1]", "A Par-Bur")):
+        subject = format_subject(template="mhr", game_name="mhrv", power="FRANCE", phase="S1901M",
+                                 purpose="orders").replace("[1]", version)
+        intake.store(services.sessions, order_mail(player_address("FRANCE"), subject, body), source="smtp",
+                     now=clock())
+        intake.process_pending(services, clock())
+        clock.advance(minutes=5)
+    clock.advance(hours=48)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+    assert spring.orders == {"FRANCE": ["A PAR - BUR"]}
