@@ -553,7 +553,7 @@ _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players")
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual")
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
-del _rows, _kind
+del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken
 
 
 def suggest_option(name: str) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.position import Position
-from tests.unit.reading.support import geography, one, opening, read
+from tests.unit.reading.support import one, opening, read
 
 MID = Position(
     phase="F1902M",
