@@ -71,6 +71,9 @@ def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str
                rng: random.Random) -> list[str]:
     """Random legal orders for `power`, preferring moves so that the board changes."""
     kind = position.phase_type
+    legal = {**legal, **{loc: legal[loc.split("/")[0]] for units in (position.units, position.dislodged)
+                         for power_units in units.values() for loc in map(unit_location, power_units)
+                         if "/" in loc and loc.split("/")[0] in legal}}  # the engine keys coasts by province
     if kind == "M":
         orders = []
         for unit in position.units.get(power, ()):
