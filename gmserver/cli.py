@@ -513,12 +513,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
     from sqlalchemy.exc import OperationalError  # noqa: PLC0415
 
+    from gmserver.daemon import DaemonError  # noqa: PLC0415
     from gmserver.rules.ruleset import RulesetError  # noqa: PLC0415
     from gmserver.services.games import GameError  # noqa: PLC0415
 
     try:
         return args.func(args)
-    except (CliError, ConfigError, GameError, RulesetError) as error:
+    except (CliError, ConfigError, DaemonError, GameError, RulesetError) as error:
         print(f"gmserver: error: {error}", file=sys.stderr)
         return 2
     except OperationalError as error:

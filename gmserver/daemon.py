@@ -55,6 +55,10 @@ def imap_settings(config: Config) -> ImapSettings:
                         idle=c.idle, ca_file=c.ca_file, poll_seconds=c.poll_seconds)
 
 
+class DaemonError(Exception):
+    """The daemon cannot start; the message says why and what to change."""
+
+
 def quiet_libraries() -> None:
     """aiosmtpd logs every SMTP command at INFO; APScheduler warns each time a job that is
     kicked while running skips a turn (the running instance picks the work up)."""
@@ -81,9 +85,12 @@ class Daemon:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Start everything; raises DaemonError (nothing left running) if the listener cannot bind."""
         quiet_libraries()
         if self.config.inbound_mode == "imap":
             self._catch_up_imap()
+        else:
+            self._start_listener()  # first: a port in use must stop us before any job runs
         interval = max(self.config.sweep_interval_seconds, 1)
         self.scheduler.add_job(self._process_inbound, "interval", seconds=interval, id="inbound",
                                next_run_time=self.clock())
@@ -95,16 +102,26 @@ class Daemon:
         if self.config.inbound_mode == "imap":
             self._imap_thread = threading.Thread(target=self._watch_imap, name="imap", daemon=True)
             self._imap_thread.start()
-        else:
-            listener = self.config.listener
-            self._listener = Listener(listener.host, listener.port, listener.protocol, self._store_from_listener,
-                                      accepted_recipients={self.config.gm_address})
-            self._listener.start()
+
+    def _start_listener(self) -> None:
+        settings = self.config.listener
+        listener = Listener(settings.host, settings.port, settings.protocol, self._store_from_listener,
+                            accepted_recipients={self.config.gm_address})
+        try:
+            listener.start()
+        except OSError as error:
+            raise DaemonError(
+                f"cannot listen for {settings.protocol.upper()} on {settings.host}:{settings.port}: "
+                f"{error.strerror or error}; is another gmserver running? Choose another port with "
+                f"[inbound.smtp] port (the demo: --port)") from None
+        self._listener = listener
 
     def stop(self) -> None:
         self._stopping.set()
         if self._listener is not None:
             self._listener.stop()
+        if not self.scheduler.running:
+            return
         if self._imap_mailbox is not None:
             self._imap_mailbox.interrupt()
         if self._imap_thread is not None:

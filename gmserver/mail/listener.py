@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Callable
 
 from aiosmtpd.controller import Controller
@@ -61,6 +62,10 @@ class Listener:
         self.host, self.port, self.protocol = host, port, protocol
 
     def start(self) -> None:
+        # aiosmtpd reports a port in use only after its ready timeout (10 s): try the port first
+        with socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((self.host, self.port))
         self._controller.start()
         log.info("listening for %s on %s:%d", self.protocol.upper(), self.host, self.port)
 

@@ -86,3 +86,28 @@ def test_listener_into_the_database(database_url, clock) -> None:
     with transaction(services.sessions) as session:
         rows = session.scalars(select(InboundMessage)).all()
         assert [(r.message_id, r.source, r.status) for r in rows] == [("<x1@players.test>", "smtp", "pending")]
+
+
+def test_a_port_in_use_is_a_readable_error_at_once(tmp_path) -> None:
+    import socket
+    import time
+
+    from gmserver.config import Config, ListenerConfig
+    from gmserver.daemon import Daemon, DaemonError
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        config = Config(database_url=f"sqlite:///{tmp_path / 'gm.db'}", listener=ListenerConfig(port=port),
+                        maildir_path=str(tmp_path / "md"))
+        from gmserver.db.migrate import upgrade
+
+        upgrade(config.database_url)
+        daemon = Daemon(config)
+        started = time.monotonic()
+        with pytest.raises(DaemonError, match=f"cannot listen for SMTP on 127.0.0.1:{port}"):
+            daemon.start()
+        assert time.monotonic() - started < 5
+        assert not daemon.scheduler.running
+        daemon.stop()  # harmless after a failed start
