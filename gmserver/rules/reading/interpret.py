@@ -35,6 +35,7 @@ class Verdict:
     implied: str | None = None  # 002 FORMAT 9: the order this support implies for another unit
     site: str | None = None  # build site province
     contingent: bool = False  # a retreat or adjustment order in a movement set
+    unsure: bool = False  # void only because several readings were legal (001 II(1) second pass)
 
 
 @dataclass
@@ -67,7 +68,7 @@ class Rejected(Exception):
 
     def __init__(self, message: str, rule: str | None = None, fallback: str | None = None,
                  unit: str | None = None, moves: bool = False, unsupportable: bool = False,
-                 repair: dict[str, Any] | None = None):
+                 repair: dict[str, Any] | None = None, unsure: bool = False):
         super().__init__(message)
         self.message = message
         self.rule = rule
@@ -76,6 +77,7 @@ class Rejected(Exception):
         self.moves = moves
         self.unsupportable = unsupportable
         self.repair = repair
+        self.unsure = unsure
 
 
 @dataclass
@@ -87,6 +89,8 @@ class Context:
     geography: MapInfo
     policy: Any = None  # provinces.Policy for this ruleset
     powers: dict[str, str] = field(default_factory=dict)  # nationality words -> power
+    # 001 II(1) second pass: the orders read from the set's other lines (None on the first pass)
+    others: tuple[Verdict, ...] | None = None
 
     def opt(self, name: str) -> Any:
         return option(self.ruleset, name)
@@ -110,8 +114,13 @@ def _describe_place(place: Place, ctx: Context) -> str:
     return place.written.title() if place.written else "?"
 
 
-def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool], what: str) -> str:
-    """The province a place stands for; ambiguous places are resolved only by 001 II(1)."""
+def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool], what: str,
+            consistent: Callable[[str], str | None] | None = None) -> str:
+    """The province a place stands for; ambiguous places are resolved only by 001 II(1).
+
+    `consistent(p)`: the player's other order in this set that the reading `p` agrees with, if
+    any (001 II(1): "consistent with the player's other orders"); used when several readings are
+    legal and the other lines are known (`ctx.others`, the reader's second pass)."""
     if place.forbidden:
         # 003 [17]: "Nor" or "Liv" is always a misorder, even where only one reading would fit
         letters = place.written.replace(" ", "")
@@ -133,9 +142,22 @@ def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool
                       f"'{place.written.title()}' could be {_names(place.provinces, ctx)}; read as "
                       f"{ctx.name(fitting[0])}, the only reading that makes a valid order.")
             return fitting[0]
+        unsure = False
+        if ctx.complete_valid_set and len(fitting) > 1 and consistent is not None:
+            if ctx.others is None:
+                unsure = True  # the reader reads the line again once the other lines are known
+            else:
+                agreeing = [(p, order) for p in fitting if (order := consistent(p)) is not None]
+                if len(agreeing) == 1:
+                    province, order = agreeing[0]
+                    notes.add(ctx.cite("interpretation_presumption"),
+                              f"'{place.written.title()}' could be {_names(fitting, ctx, 'or')}; read as "
+                              f"{ctx.name(province)}, the only reading consistent with your order {order}.")
+                    return province
         hint = f" Did you mean {_names(fitting, ctx, 'or')}?" if fitting else ""
         raise Rejected(f"'{place.written.title()}' is ambiguous for {what}: it could be "
-                       f"{_names(place.provinces, ctx, 'or')}.{hint}", ctx.cite("abbreviation_policy"))
+                       f"{_names(place.provinces, ctx, 'or')}.{hint}", ctx.cite("abbreviation_policy"),
+                       unsure=unsure)
     near = place.suggestions or suggestions(place.written, ctx.table)
     hint = f" Did you mean {_names(near, ctx, 'or')}?" if near else ""
     raise Rejected(f"'{place.written.title()}' is not a province I know.{hint}")
@@ -352,7 +374,7 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
         rules = "; ".join(dict.fromkeys(r for r in (notes.rule, problem.rule, _hold_rule(ctx)) if r))
         return Verdict("rejected", f"{unit} H", unit, parsed.kind or "hold", rules,
                        f"{message} {unit_kind_word(unit).capitalize()} "
-                       f"{ctx.name(unit_location(unit))} holds.", valid=False)
+                       f"{ctx.name(unit_location(unit))} holds.", valid=False, unsure=problem.unsure)
 
 
 def _hold_rule(ctx: Context) -> str:
@@ -444,7 +466,7 @@ def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes, m
         tail = f"Read as {unit} H, which may receive support to hold."
     return Verdict("rejected", f"{unit} H", unit, "move", "; ".join(dict.fromkeys(rules)),
                    f"{message} {tail}", valid=False, moves=True,
-                   unsupportable=treatment == "failed_move_unsupportable")
+                   unsupportable=treatment == "failed_move_unsupportable", unsure=problem.unsure)
 
 
 def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
@@ -454,9 +476,11 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         return _move_target(unit, province, None, parsed.via, ctx, Notes(), quiet=True) is not None
 
     try:
-        province = _choose(parsed.dest, ctx, notes, legal, "the destination")
+        province = _choose(parsed.dest, ctx, notes, legal, "the destination",
+                           lambda p: _backing_order(unit, p, ctx))
     except Rejected as problem:
-        raise Rejected(f"{unit} cannot move there: {problem.message}", problem.rule, unit=unit, moves=True)
+        raise Rejected(f"{unit} cannot move there: {problem.message}", problem.rule, unit=unit, moves=True,
+                       unsure=problem.unsure)
     if province == here:
         raise Rejected(f"{unit} is ordered to move to its own province.", "own", unit=unit, moves=True)
     target = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
@@ -480,6 +504,34 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         else:
             notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {route}.")
     return _verdict(f"{unit} - {target}", unit, "move", notes, moves=True)
+
+
+def _other_orders(ctx: Context):
+    """(words, order) of the valid orders on the set's other lines (001 II(1) second pass)."""
+    for verdict in ctx.others or ():
+        if verdict.valid and verdict.order and verdict.status in ("accepted", "corrected"):
+            yield verdict.order.split(), verdict.order
+
+
+def _backing_order(unit: str, province: str, ctx: Context) -> str | None:
+    """001 II(1): the player's support or convoy of `unit` moving to `province`, if any."""
+    mover = unit.split()
+    for words, order in _other_orders(ctx):
+        if (len(words) >= 7 and words[2] in ("S", "C") and words[3:5] == mover and words[5] == "-"
+                and words[6].split("/")[0] == province):
+            return order
+    return None
+
+
+def _own_move(target: str, province: str, ctx: Context) -> str | None:
+    """001 II(1): the player's own move of `target` to `province` in this set, if any."""
+    if ctx.board.owner.get(unit_province(target)) != ctx.power:
+        return None
+    mover = target.split()
+    for words, order in _other_orders(ctx):
+        if len(words) >= 4 and words[:2] == mover and words[2] == "-" and words[3].split("/")[0] == province:
+            return order
+    return None
 
 
 def _close(written: str, province: str, ctx: Context) -> bool:
@@ -593,7 +645,8 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     def reachable(province: str) -> bool:
         return board.reaches_for_support(unit, province) and _supported_can_reach(target, province, unit, ctx)
 
-    province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination")
+    province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination",
+                       lambda p: _own_move(target, p, ctx))
     if province == target_province:
         notes.add(ctx.cite("move_to_own_province"), "A support of a move to the unit's own province is read as a "
                   "support to hold.")
@@ -688,7 +741,7 @@ def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         raise Rejected(f"Only armies can be convoyed; {target} is a fleet.", unit=unit)
     start = unit_province(target)
     province = _choose(parsed.dest, ctx, notes, lambda p: board.convoy_path_through(here, start, p),
-                       "the convoy's destination")
+                       "the convoy's destination", lambda p: _own_move(target, p, ctx))
     if not board.convoy_path_through(here, start, province):
         raise Rejected(f"{unit} cannot be part of a convoy of {target} to {ctx.name(province)} with the fleets "
                        f"now on the board.", unit=unit)

@@ -97,12 +97,16 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
     ctx = _context(position, power, ruleset, geography, player_abbreviations)
     state = _LineState(ctx, turn, contingent_use and position.phase_type in ("R", "A"))
     rows: list[tuple[int, str, Verdict]] = []
+    held: dict[int, bool] = {}  # the condition state before each line, to read it again
     lines = text.splitlines()
     for number, raw in enumerate(lines[:MAX_LINES], 1):
         if not raw.strip():
             continue
+        held[number] = state.held
         for verdict in _read_line(raw, ctx, state):
             rows.append((number, raw, verdict))
+    if any(v.unsure for _, _, v in rows):
+        rows = _consistent_readings(rows, ctx, state, held)
     if len(lines) > MAX_LINES:
         rest = sum(1 for line in lines[MAX_LINES:] if line.strip())
         if rest:
@@ -137,6 +141,27 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
         # each contingent line once, as written, in the order written (000 II(5), 001 II(6))
         contingent=tuple(raw.strip() for _, raw in dict.fromkeys((n, r) for n, r, v in rows if v.contingent)),
     )
+
+
+def _consistent_readings(rows: list[tuple[int, str, Verdict]], ctx: Context, state: _LineState,
+                         held: dict[int, bool]) -> list[tuple[int, str, Verdict]]:
+    """001 II(1) `complete_valid_set`, second pass: a line void only because several readings
+    were legal is read again knowing the orders of the set's other lines (as the first pass read
+    them), so that the one reading consistent with them is chosen (interpret._choose)."""
+    unsure = {number for number, _, v in rows if v.unsure}
+    out: list[tuple[int, str, Verdict]] = []
+    done: set[int] = set()
+    for number, raw, verdict in rows:
+        if number not in unsure:
+            out.append((number, raw, verdict))
+            continue
+        if number in done:
+            continue
+        done.add(number)
+        others = tuple(v for n, _, v in rows if n != number)
+        again = replace(state, ctx=replace(ctx, others=others), held=held[number])
+        out.extend((number, raw, v) for v in _read_line(raw, again.ctx, again))
+    return out
 
 
 def _first_line(lines: Sequence[str]) -> str:

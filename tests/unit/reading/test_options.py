@@ -23,11 +23,20 @@ FR = P(france=("A PAR", "F BRE", "A MAR", "F MAO", "A GAS", "F POR"), germany=("
        russia=("F STP/SC", "F SEV"), turkey=("F CON", "F BLA"))
 FR_GAS_FLEET = P(france=("F GAS", "F MAO", "F POR", "A PAR", "A MAR"), germany=("A MUN",))
 ENG_BEL = P(england=("F NTH", "A LON"), france=("A BEL",))
+GER_KIE = P(germany=("F KIE", "F NTH", "F DEN", "A MUN"))
 
 CASES = [
     # interpretation_presumption
     ("001 II(1) complete_valid_set", "danivon", {}, FR, "england", "A Edi - Liv", ("A EDI - LVP",), "corrected", "001 II(1)"),
     ("000 III(1) literal", "mhr", {}, FR, "england", "A Edi - Liv", ("A EDI H",), "rejected", None),
+    # 001 II(1) consistency with the player's other orders: "Hxl" is Helgoland Bight or Holland,
+    # both legal for F KIE; the player's own support or move decides, two that disagree do not
+    ("001 II(1) move read by own support", "danivon", {}, GER_KIE, "germany", "F Kie - Hxl\nF Nth S F Kie - Hol", ("F KIE - HOL", "F NTH S F KIE - HOL"), "corrected", "001 II(1)"),
+    ("001 II(1) support read by own move", "danivon", {}, GER_KIE, "germany", "F Nth S F Kie - Hxl\nF Kie - Hel", ("F KIE - HEL", "F NTH S F KIE - HEL"), "corrected", "001 II(1)"),
+    ("001 II(1) two consistent readings rejected", "danivon", {}, GER_KIE, "germany", "F Kie - Hxl\nF Nth S F Kie - Hol\nF Den S F Kie - Hel", ("F DEN S F KIE - HEL", "F KIE H", "F NTH S F KIE - HOL"), "rejected", None),
+    ("001 II(1) no other order rejected", "danivon", {}, GER_KIE, "germany", "F Kie - Hxl", ("F KIE H",), "rejected", None),
+    ("001 II(1) consistency 002 FORMAT 9, 10", "email_rules", {}, GER_KIE, "germany", "F Kie - Hxl\nF Nth S F Kie - Hol", ("F KIE - HOL", "F NTH S F KIE - HOL"), "corrected", "002 FORMAT 9, 10"),
+    ("001 II(1) vs 000 III(1) literal unchanged", "mhr", {}, GER_KIE, "germany", "F Kie - Hxl\nF Nth S F Kie - Hol", ("F KIE H", "F NTH S F KIE - HOL"), "rejected", None),
     # abbreviation_table
     ("2.15 standard Nor ambiguous", "standard", {}, FR, "england", "F Nth - Nor", ("F NTH H",), "rejected", None),
     ("002 FORMAT 1 Nor is Norway", "email_rules", {}, FR, "england", "F Nth - Nor", ("F NTH - NWY",), "accepted", None),
@@ -195,3 +204,11 @@ def test_the_documents_values_behind_each_cited_clause_are_the_profiles():
     for name, cited in _CLAUSES.items():
         for profile in cited:
             assert _DOCUMENT_VALUES[name][profile] == getattr(ruleset(profile), name), (name, profile)
+
+
+def test_001_II_1_note_names_the_deciding_order():
+    reading = read_orders("F Nth S F Kie - Hxl\nF Kie - Hel", position=GER_KIE, power="GERMANY",
+                          ruleset=ruleset("danivon"), geography=geography())
+    line = reading.lines[0]
+    assert line.rule == "001 II(1)"
+    assert "F KIE - HEL" in line.message and "Helgoland Bight" in line.message
