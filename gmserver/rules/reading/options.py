@@ -8,62 +8,13 @@ for the confirmation ("000 III(6)"); options decided by a proposal cite their so
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-# MATRIX section 2, "Default" column (the `standard` profile).
-DEFAULTS: dict[str, Any] = {
-    # 2.3 interpretation
-    "interpretation_presumption": "literal",
-    "abbreviation_table": "standard",
-    "abbreviation_policy": "any_unambiguous",
-    "partial_names": "accept",
-    "forbidden_abbreviations": (),
-    "player_abbreviation_lists": False,
-    "unit_location_matching": "map_only",
-    "typo_tolerance": "unambiguous_only",
-    "valid_name_typos": "literal",
-    "unit_type_omitted": "accept",
-    "unit_type_wrong": "ignore",
-    "nationality_omitted": "accept",
-    "nationality_wrong": "ignore",
-    "coast_omitted_move": "accept_if_unique",
-    "coast_wrong_destination": "invalid",
-    "coast_own_location": "ignore",
-    "coast_support_omitted": "accept_always",
-    "coast_support_mismatch": "invalid",
-    "multiple_orders_same_unit": "conflict_holds",
-    "multiple_orders_skip_illegal": False,
-    "hold_plus_support": "by_multiple_order_rule",
-    "impossible_move_treatment": "hold_supportable",
-    "move_to_own_province": "hold_supportable",
-    "convoy_possible_move_legal": True,
-    "nonsense_order_treatment": "hold",
-    "parenthetical_order": "use",
-    "implied_orders": "none",
-    "combined_orders": "accept",
-    "orders_for_missing_units": "void_and_report",
-    "conditional_movement_orders": "void_line",
-    "contingent_minor_orders": "accepted",
-    "conditional_adjustment_orders": "objective_only",
-    # 2.4 sets
-    "report_order_sequence": "canonical",
-    "set_combination": "replace",
-    "set_ordering": "receipt_time",
-    "default_set_status": "final",
-    # 2.6 retreats
-    "multiple_retreat_orders": "first",
-    "illegal_retreat": "disband",
-    # 2.7 adjustments
-    "excess_adjustment_order": "top_down",
-    "multiple_builds_same_centre": "first_top_down",
-    "build_type_omitted": "army_inland_fleet_if_coast",
-    "fleet_build_inland": "no_build",
-    "army_build_with_coast": "ignore_coast",
-    "fleet_build_coast_omitted": "no_build",
-    # 2.5
-    "rulebook": "rb2000",
-    "datc_4a6": "ignored",
-}
+from gmserver.rules.ruleset import default_ruleset
+
+_standard = functools.cache(default_ruleset)  # built once: option() is on the reading hot path
+
 
 PROFILES = ("mhr", "danivon", "email_rules", "scorpion", "gwm")
 
@@ -265,10 +216,11 @@ _PROPOSALS: dict[tuple[str, str], str] = {
 
 
 def option(ruleset: Any, name: str) -> Any:
-    """The ruleset's value for `name`, or the catalogue default."""
+    """The ruleset's value for `name`, or the catalogue default (MATRIX section 2, the `standard`
+    profile) when the ruleset has none."""
     value = getattr(ruleset, name, None)
     if value is None:
-        return DEFAULTS[name]
+        return getattr(_standard(), name)
     return value
 
 
