@@ -58,6 +58,10 @@ class Game(Base):
     adjustment_seconds: Mapped[int]
     reminder_seconds: Mapped[int]  # 0: no reminders
     created_at: Mapped[datetime]
+    # Who may speak for a power (issue 6): "from" trusts the From address alone; "verified" also
+    # wants proof (trusted Authentication-Results, a DKIM signature, the player's secret reply
+    # address or password line).
+    sender_check: Mapped[str] = mapped_column(String(20), default="from", server_default="from")
 
     players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
 
@@ -74,6 +78,8 @@ class Player(Base):
     # 004 I(1) ¶2: the player's own abbreviations (token -> location code), where the ruleset
     # has player_abbreviation_lists; matched before the standard table
     abbreviations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The player's secret: their reply address gm+SECRET@domain and their password line
+    secret: Mapped[str | None] = mapped_column(String(64))
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -116,6 +122,13 @@ class InboundMessage(Base):
     processed_at: Mapped[datetime | None]
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     power: Mapped[str | None] = mapped_column(String(20))
+    # Claims counted before processing starts (committed on their own): a message that kills the
+    # process every time is parked after a few tries instead of blocking the queue for ever.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The SMTP/LMTP envelope, when the built-in listener received it: MAIL FROM ("" for the null
+    # reverse path <> of bounces) and RCPT TO. None over IMAP (the Return-Path header tells there).
+    envelope_from: Mapped[str | None] = mapped_column(String(998))
+    envelope_to: Mapped[list[Any] | None] = mapped_column(JSON)
 
     __table_args__ = (Index("ix_inbound_status", "status"),)
 
