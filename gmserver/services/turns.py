@@ -104,9 +104,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         for player, message in mails.turn_reports(services, game, outcome, deadline, now):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
                              dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
-        log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", game.name, outcome.phase,
-                 outcome.after.phase, reports, deadline.isoformat() if deadline else "none (game over)")
-        return TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+        done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+    # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
+    log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
+             done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
+    return done
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
