@@ -4,13 +4,25 @@ Transports raise `TransientError` (try again later) or `PermanentError` (give up
 and tell the GM); the outbox loop decides about retries. `RelayError` is the transient kind that
 is about the relay session itself (connecting, TLS, AUTH, MAIL FROM) rather than the message: it
 says nothing about this message, and the next message would fail the same way.
+
+A message may be handed to a transport twice: the outbox records "sent" in its own commit after
+`send` returns, and a crash between the two sends it again once the row's lease runs out. The
+Maildir makes that harmless (the file is named after the Message-ID and written once). Over SMTP
+it cannot be (RFC 1047): once the relay has said 250 to DATA the message is on its way, and
+nothing we do before our commit can take it back. `SmtpTransport` keeps that window as short as
+it can be: `send` returns as soon as the 250 is read, and the session's QUIT waits for the next
+`send` or for `close`, both after the outbox's commit. What is left is the time the commit
+takes; a message re-sent then keeps its Message-ID, so mail readers fold the two copies into one.
 """
 
 from __future__ import annotations
 
-import mailbox
+import hashlib
+import os
+import re
 import smtplib
 import ssl
+import uuid
 from pathlib import Path
 from typing import Protocol
 
@@ -35,24 +47,98 @@ class RelayError(TransientError):
 
 
 class Transport(Protocol):
-    def send(self, sender: str, recipient: str, raw: bytes) -> str:
-        """Deliver; return a short description of what the receiving side said."""
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        """Deliver; return a short description of what the receiving side said. `message_id` is
+        the outbox row's Message-ID, the same at every attempt."""
+
+    def close(self) -> None:
+        """Finish anything left open by the last `send` (the outbox calls it after recording)."""
 
 
 class MaildirTransport:
-    """Writes every message into one Maildir: the embedded default when no relay is set."""
+    """Writes every message into one Maildir: the embedded default when no relay is set.
+
+    Idempotent: the file is named after the message's Message-ID, written in tmp/ and linked into
+    new/ (the Maildir way: a reader sees the whole file or none), and not written at all when
+    new/ or cur/ (where a mail reader moves what it has seen) already holds that name. A message
+    handed over again after a crash is therefore stored once.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
 
-    def send(self, sender: str, recipient: str, raw: bytes) -> str:
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        name = maildir_name(message_id)
         try:
-            box = mailbox.Maildir(self.path, create=True)
+            for folder in ("tmp", "new", "cur"):
+                (self.path / folder).mkdir(parents=True, exist_ok=True)
+            if self._holds(name):
+                return f"already in {self.path} as {name}: delivered before"
             # Maildir files use local line ends; the outbox stores SMTP's CRLF
-            key = box.add(b"Delivered-To: " + recipient.encode() + b"\n" + raw.replace(b"\r\n", b"\n"))
+            content = b"Delivered-To: " + recipient.encode() + b"\n" + raw.replace(b"\r\n", b"\n")
+            if not _link_new(self.path, name, content):
+                return f"already in {self.path} as {name}: delivered before"
         except OSError as error:
             raise TransientError(f"cannot write to Maildir {self.path}: {error}") from error
-        return f"stored in {self.path} as {key}"
+        return f"stored in {self.path} as {name}"
+
+    def close(self) -> None:
+        pass
+
+    def _holds(self, name: str) -> bool:
+        if (self.path / "new" / name).exists():
+            return True
+        # a reader renames new/NAME to cur/NAME:2,FLAGS; Dovecot may add ,S=size first
+        with os.scandir(self.path / "cur") as entries:
+            return any(e.name == name or e.name.startswith((name + ":", name + ",")) for e in entries)
+
+
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9@._+=-]")
+
+
+def maildir_name(message_id: str) -> str:
+    """A file name for the message with `message_id`: its Message-ID without the angle brackets
+    when that is a safe name (ours are: 32 hex digits @ the GM's domain), otherwise the safe
+    characters of it plus a hash of the whole, so that two ids never share a name. Never holds
+    ":" (it starts a Maildir file's flags) or "/", and never starts with "."."""
+    bare = message_id.strip().strip("<>")
+    safe = _UNSAFE_IN_NAME.sub("_", bare)[:150].lstrip(".")
+    if safe != bare or not safe:
+        safe = f"{safe}.{hashlib.sha256(message_id.encode()).hexdigest()[:16]}".lstrip(".")
+    return safe
+
+
+def _link_new(path: Path, name: str, content: bytes) -> bool:
+    """Write `content` to tmp/, make it durable, then give it `name` in new/ unless that name
+    exists already (link(2) never replaces a file, so two senders racing store it once). False
+    if it was there."""
+    temporary = path / "tmp" / f"{uuid.uuid4().hex}.{os.getpid()}"
+    try:
+        with open(temporary, "xb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path / "new" / name)
+        except FileExistsError:
+            return False
+        except PermissionError:  # a file system without hard links: rename, as the mailbox module does
+            if (path / "new" / name).exists():
+                return False
+            os.rename(temporary, path / "new" / name)
+        _fsync_directory(path / "new")
+        return True
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _fsync_directory(path: Path) -> None:
+    """The new name survives a power cut only once its directory is on disk too."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 class SmtpTransport:
@@ -62,10 +148,15 @@ class SmtpTransport:
     to MAIL FROM, the size refusal of RFC 1870). Failing to connect, TLS, AUTH and any other
     refusal of MAIL FROM raise `RelayError`. An address that is not ASCII needs SMTPUTF8
     (RFC 6531); it is used when the relay offers it, and without it the message is undeliverable.
+
+    After the relay's 250 to DATA, `send` returns at once and the session stays open: it is
+    QUIT at the start of the next `send` or by `close`, after the outbox has recorded the
+    message as sent (see the module docstring). One sender at a time uses a transport.
     """
 
     def __init__(self, settings: SmtpRelayConfig) -> None:
         self.settings = settings
+        self._delivered: smtplib.SMTP | None = None  # a session whose QUIT is still to be said
 
     @property
     def where(self) -> str:
@@ -101,12 +192,20 @@ class SmtpTransport:
                 client.close()
             raise RelayError(f"cannot deliver through {self.where}: {step} failed: {_describe(error)}") from error
 
-    def send(self, sender: str, recipient: str, raw: bytes) -> str:
+    def close(self) -> None:
+        client, self._delivered = self._delivered, None
+        if client is not None:
+            _close(client)
+
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        self.close()  # the previous message's session: that message is recorded by now
         where = self.where
         for role, address in (("sender", sender), ("recipient", recipient)):
             if "\r" in address or "\n" in address:
                 raise PermanentError(f"the {role} address {address!r} contains a line break")
         client = self._connect()
+        refused: dict[str, tuple[int, bytes]] = {}
+        delivered = False
         try:
             options: list[str] = []
             if not (sender.isascii() and recipient.isascii()):
@@ -116,6 +215,7 @@ class SmtpTransport:
                         f"{sender if not sender.isascii() else recipient!r} needs (it is not ASCII)")
                 options.append("SMTPUTF8")
             refused = client.sendmail(sender, [recipient], raw, mail_options=options)
+            delivered = not refused
         except smtplib.SMTPSenderRefused as error:
             text = f"{where} refused MAIL FROM:<{sender}>: {error.smtp_code} {_text(error.smtp_error)}"
             if error.smtp_code == 552:  # the message is too big for the relay (RFC 1870)
@@ -130,7 +230,10 @@ class SmtpTransport:
         except (smtplib.SMTPException, OSError) as error:
             raise TransientError(f"cannot deliver through {where}: {_describe(error)}") from error
         finally:
-            _close(client)
+            if delivered:
+                self._delivered = client  # QUIT after the outbox's commit, not before it
+            else:
+                _close(client)
         if refused:
             code, text = refused[recipient]
             raise _by_code(code, f"{where} refused {recipient}: {code} {_text(text)}")
@@ -138,7 +241,8 @@ class SmtpTransport:
 
 
 def _close(client: smtplib.SMTP) -> None:
-    """QUIT, ignoring what the server says: once DATA got its 250 the message is delivered."""
+    """QUIT, ignoring what the server says (or that it has gone): once DATA got its 250 the
+    message is delivered."""
     try:
         client.quit()
     except (smtplib.SMTPException, OSError):

@@ -1,15 +1,21 @@
 """The stored outbox: mail is queued in the transaction that caused it, then delivered.
 
-Delivery is at-least-once: a row is leased before sending, so a crash between the relay's
-"250" and our commit resends the same message (same Message-ID) once the lease runs out.
+Delivery is at-least-once, made as close to exactly-once as the transport allows. A row is
+leased before sending, and marked sent in its own commit right after the transport returns, with
+nothing in between (the log line and the SMTP QUIT come after that commit). A crash between the
+relay's "250" and that commit resends the same message (same Message-ID, so mail readers fold the
+copies) once the lease runs out; the Maildir transport stores such a resend only once. RFC 1047
+describes this window: the receiver has taken the message, the sender has not yet recorded it,
+and no protocol step closes it.
 
 Several senders may share one database (two daemons, or the daemon and `gmserver outbox send`).
 Each claims a small batch at a time (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite's writers
 queue on the database lock) and leases it. Just before sending a row it renews that row's lease
 with a compare-and-set on the `lease_until` it wrote itself, counting the attempt in the same
 update: if another sender took the row over after the lease ran out, the compare fails and this
-sender skips the row. An attempt that never finishes (the sender crashed, or sending it crashes
-the sender) has still been counted, so a row that keeps doing that ends as `failed`.
+sender skips the row, so a long batch never sends a row someone else has taken. An attempt that
+never finishes (the sender crashed, or sending it crashes the sender) has still been counted, so
+a row that keeps doing that ends as `failed`.
 """
 
 from __future__ import annotations
@@ -73,6 +79,8 @@ class DeliveryReport:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
+    # why the pass stopped early: the relay itself could not be used (RelayError), else None
+    relay_error: str | None = None
 
     @property
     def attempted(self) -> int:
@@ -81,6 +89,7 @@ class DeliveryReport:
 
 class _Claimed(NamedTuple):
     id: int
+    message_id: str
     kind: str
     sender: str
     recipient: str
@@ -102,6 +111,14 @@ def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: date
     def lease_end() -> datetime:
         return now + timedelta(seconds=monotonic() - started) + LEASE
 
+    try:
+        return _deliver_batches(sessions, transport, now, lease_end, max_attempts, limit)
+    finally:
+        transport.close()  # e.g. the last SMTP session's QUIT, after its message was recorded
+
+
+def _deliver_batches(sessions: sessionmaker[Session], transport: Transport, now: datetime,
+                     lease_end: Callable[[], datetime], max_attempts: int, limit: int) -> DeliveryReport:
     sent = retrying = failed = 0
     left = limit
     while left > 0:
@@ -111,17 +128,17 @@ def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: date
         failed += gave_up
         left -= len(batch) + gave_up
         for index, row in enumerate(batch):
-            outcome, relay_unusable = _deliver_one(sessions, transport, row, lease, lease_end(), now,
-                                                   max_attempts)
+            outcome, relay_error = _deliver_one(sessions, transport, row, lease, lease_end(), now,
+                                                max_attempts)
             if outcome == "sent":
                 sent += 1
             elif outcome == "failed":
                 failed += 1
             elif outcome == "retrying":
                 retrying += 1
-            if relay_unusable:
+            if relay_error is not None:
                 _release(sessions, batch[index + 1:], lease, now + backoff(row.attempts + 1))
-                return DeliveryReport(sent, retrying, failed)
+                return DeliveryReport(sent, retrying, failed, relay_error)
         if len(batch) + gave_up < size:
             break  # nothing more is due
     return DeliveryReport(sent, retrying, failed)
@@ -153,14 +170,15 @@ def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size
                 log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
                 continue
             row.status, row.lease_until = "sending", lease
-            claimed.append(_Claimed(row.id, row.kind, row.sender, row.recipient, row.raw, row.attempts))
+            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.raw, row.attempts))
     return claimed, gave_up
 
 
 def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
-                 renewed: datetime, now: datetime, max_attempts: int) -> tuple[str, bool]:
+                 renewed: datetime, now: datetime, max_attempts: int) -> tuple[str, str | None]:
     """Renew the lease (counting the attempt), send, record. Returns "sent", "retrying",
-    "failed" or "skipped" (another sender has the row), and whether the relay is unusable."""
+    "failed" or "skipped" (another sender has the row), and the RelayError's text when the relay
+    itself is unusable (else None)."""
     with transaction(sessions) as session:
         taken = session.execute(
             update(OutboxMessage)
@@ -172,12 +190,12 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     if not taken:
         log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
                     "leaving it to that one", row.kind, row.id, row.recipient)
-        return "skipped", False
+        return "skipped", None
     attempts = row.attempts + 1
 
     outcome, error, note, relay_unusable = "sent", None, "", False
     try:
-        note = transport.send(row.sender, row.recipient, row.raw)
+        note = transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id)
     except PermanentError as problem:
         outcome, error = "failed", str(problem)
     except RelayError as problem:
@@ -190,15 +208,17 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     if outcome == "retrying" and attempts >= max_attempts:
         outcome = "failed"
 
-    with transaction(sessions) as session:
-        if outcome == "sent":
-            # delivered, whoever holds the lease now
+    if outcome == "sent":
+        # first thing after the relay's 250, in its own commit: delivered, whoever holds the lease now
+        with transaction(sessions) as session:
             session.execute(
                 update(OutboxMessage).where(OutboxMessage.id == row.id)
                 .values(status="sent", sent_at=now, lease_until=None, last_error=None)
                 .execution_options(synchronize_session=False))
-            log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
-            return outcome, False
+        log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
+        return outcome, None
+
+    with transaction(sessions) as session:
         status = "failed" if outcome == "failed" else "pending"
         values: dict[str, object] = {"status": status, "lease_until": None, "last_error": error}
         if status == "pending":
@@ -225,7 +245,7 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     else:
         log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
                     values["next_attempt_at"], error)
-    return outcome, relay_unusable
+    return outcome, error if relay_unusable else None
 
 
 def _release(sessions: sessionmaker[Session], rows: Iterable[_Claimed], held: datetime,
