@@ -60,6 +60,9 @@ class Config:
     database_url: str = "sqlite:///gmserver.db"
     gm_address: str = "gm@localhost"
     gm_name: str = "Diplomacy GM"
+    # Where gmserver mails the human GM about parked mail, undeliverable mail and outages;
+    # empty: the GM address itself
+    alert_address: str = ""
     inbound_mode: Literal["imap", "smtp"] = "smtp"
     imap: ImapConfig = field(default_factory=ImapConfig)
     listener: ListenerConfig = field(default_factory=ListenerConfig)
@@ -70,6 +73,10 @@ class Config:
     outbox_interval_seconds: int = 10
     sweep_interval_seconds: int = 30
     log_level: str = "INFO"
+
+    @property
+    def alerts_to(self) -> str:
+        return self.alert_address or self.gm_address
 
     def with_changes(self, **changes: Any) -> "Config":
         return replace(self, **changes)
@@ -87,7 +94,7 @@ _CHOICES = {
 
 _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("database",): {"url": ("database_url", str)},
-    ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str)},
+    ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str), "alert_address": ("alert_address", str)},
     ("inbound",): {"mode": ("inbound_mode", str)},
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
@@ -184,6 +191,9 @@ def _check(config: Config, source: str) -> None:
         # it becomes the domain of every Message-ID, which must be ASCII (RFC 5322 3.6.4)
         problems.append(f"gm.address must be ASCII (write an internationalised domain in its xn-- form), "
                         f"not {config.gm_address!r}")
+    if config.alert_address and ("@" not in config.alert_address or not config.alert_address.isprintable()
+                                 or " " in config.alert_address):
+        problems.append(f"gm.alert_address must be an email address, not {config.alert_address!r}")
     if config.inbound_mode == "imap" and not (config.imap.user and config.imap.host):
         problems.append("inbound.mode is imap: inbound.imap.host and inbound.imap.user are required")
     if config.outbound_mode == "smtp" and not config.smtp.host:
