@@ -1,8 +1,11 @@
 """The one place that builds and wires everything: database, mail in and out, the scheduler.
 
 The daemon is the `--once` loops on timers: inbound processing, the outbox, a sweep that
-adjudicates anything due and queues reminders, plus deadline jobs rebuilt from the database,
-and either an IMAP watcher thread (IDLE or polling) or the SMTP/LMTP listener.
+adjudicates anything due, queues reminders and mails the GM about parked or undeliverable mail,
+plus deadline jobs rebuilt from the database, and either an IMAP watcher thread (IDLE or
+polling) or the SMTP/LMTP listener. Every loop reports whether the IMAP server, the relay and
+the database answered to an `OutageTracker`; an outage that lasts is logged at ERROR and
+mailed to the GM once.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Callable
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from gmserver import engine
 from gmserver.config import Config
@@ -26,7 +30,8 @@ from gmserver.mail.listener import Listener
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs, GameTiming
-from gmserver.services import intake, outbox, turns
+from gmserver.services import alerts, intake, outbox, turns
+from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import Services
 from gmserver.services.polling import poll_once
 
@@ -81,22 +86,30 @@ class Daemon:
         self._listener: Listener | None = None
         self._imap_thread: threading.Thread | None = None
         self._imap_mailbox: ImapMailbox | None = None
+        self._outages = OutageTracker()
+        self._outages_lock = threading.Lock()
+        self._outage_alerts: list[Outage] = []  # alerts not stored yet (the database was the outage)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> None:
         """Start everything; raises DaemonError (nothing left running) if the listener cannot bind."""
         quiet_libraries()
+        if self.config.alerts_to == self.config.gm_address and self.config.outbound_mode == "smtp":
+            log.warning("alerts for the GM go to %s, the address gmserver itself reads (and ignores them "
+                        "there); set [gm] alert_address to a mailbox you read", self.config.gm_address)
         if self.config.inbound_mode == "imap":
             self._catch_up_imap()
         else:
             self._start_listener()  # first: a port in use must stop us before any job runs
         interval = max(self.config.sweep_interval_seconds, 1)
-        self.scheduler.add_job(self._process_inbound, "interval", seconds=interval, id="inbound",
+        self.scheduler.add_job(self._watching_the_database(self._process_inbound), "interval", seconds=interval,
+                               id="inbound", next_run_time=self.clock())
+        self.scheduler.add_job(self._watching_the_database(self._deliver), "interval",
+                               seconds=max(self.config.outbox_interval_seconds, 1), id="outbox",
                                next_run_time=self.clock())
-        self.scheduler.add_job(self._deliver, "interval", seconds=max(self.config.outbox_interval_seconds, 1),
-                               id="outbox", next_run_time=self.clock())
-        self.scheduler.add_job(self._sweep, "interval", seconds=interval, id="sweep", next_run_time=self.clock())
+        self.scheduler.add_job(self._watching_the_database(self._sweep), "interval", seconds=interval, id="sweep",
+                               next_run_time=self.clock())
         self.scheduler.start()
         self.resync()
         if self.config.inbound_mode == "imap":
@@ -162,21 +175,78 @@ class Daemon:
 
     def _deliver(self) -> None:
         # until nothing is due, so that mail queued while this ran is not left for the next tick
-        while outbox.deliver_due(self.services.sessions, self.transport, self.clock(),
-                                 max_attempts=self.config.outbox_max_attempts).attempted:
-            if self._stopping.is_set():
+        while (report := outbox.deliver_due(self.services.sessions, self.transport, self.clock(),
+                                            max_attempts=self.config.outbox_max_attempts)).attempted:
+            self.observe("relay", report.relay_error is None, report.relay_error or "")
+            if self._stopping.is_set() or report.relay_error is not None:
                 break
 
     def _sweep(self) -> None:
-        """Safety net and reminders: anything due is done even if a job was lost."""
+        """Safety net, reminders and alerts: anything due is done even if a job was lost."""
         # mail already stored is read before any deadline it may have met is processed
         intake.process_pending(self.services, self.clock())
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
-        if done or reminded:
+        alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
+        alerted += self._store_outage_alerts()
+        if done or reminded or alerted:
             self.kick("outbox")
         if done:
             self.resync()
+
+    # -- outages -----------------------------------------------------------------------------
+
+    def observe(self, component: str, ok: bool, error: str = "") -> None:
+        """Tell the outage tracker how `component` ("imap", "relay", "database") just did."""
+        now = self.clock()
+        with self._outages_lock:
+            self._outages, alert, ended = self._outages.observe(component, ok, now, error)
+            if alert is not None:
+                self._outage_alerts.append(alert)
+        if ended is not None:
+            log.warning("%s: reachable again, after %d minute(s) out of reach", component,
+                        (now - ended.since).total_seconds() // 60)
+        if alert is None:
+            return
+        what = alerts.COMPONENTS[component][0]
+        where = {"relay": "it waits in the outbox and is sent when the relay is back",
+                 "database": "it is stored, and sent, when the database is back"}.get(
+            component, "it is sent through the outbox")
+        log.error("%s has been out of reach since %s (%d minutes): %s; the GM is alerted at %s: %s", what,
+                  alert.since.isoformat(timespec="seconds"), (now - alert.since).total_seconds() // 60,
+                  alert.error, self.config.alerts_to, where)
+        if component != "database":
+            self._store_outage_alerts()
+            self.kick("outbox")
+
+    def _store_outage_alerts(self) -> int:
+        """Queue the outage alerts not stored yet; those the database refuses wait for the next try."""
+        with self._outages_lock:
+            waiting, self._outage_alerts = self._outage_alerts, []
+        stored = 0
+        for number, outage in enumerate(waiting):
+            try:
+                stored += alerts.queue_outage_alert(self.services, outage, self.clock(), to=self.config.alerts_to)
+            except (OperationalError, InterfaceError):
+                with self._outages_lock:
+                    self._outage_alerts[:0] = waiting[number:]
+                break
+        return stored
+
+    def _watching_the_database(self, job: Callable[[], None]) -> Callable[[], None]:
+        """`job`, reporting to the outage tracker whether the database answered."""
+        def run() -> None:
+            try:
+                job()
+            except (OperationalError, InterfaceError) as error:
+                summary = (str(error.orig) if error.orig is not None else str(error)).strip().splitlines()
+                self.observe("database", False, summary[0] if summary else type(error).__name__)
+                log.error("%s: the database cannot be reached: %s", job.__name__.lstrip("_"),
+                          summary[0] if summary else error)
+                return
+            self.observe("database", True)
+        run.__name__ = job.__name__
+        return run
 
     def _on_deadline(self, game_id: int, phase: str) -> None:
         intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
@@ -196,7 +266,9 @@ class Daemon:
         try:
             with ImapMailbox(imap_settings(self.config)) as mailbox:
                 poll_once(self.services, mailbox, self.clock)
+            self.observe("imap", True)
         except MailboxError as error:
+            self.observe("imap", False, str(error))
             log.error("imap: could not catch up at start-up (%s); the watcher will keep trying", error)
 
     def _watch_imap(self) -> None:
@@ -206,15 +278,21 @@ class Daemon:
         while not self._stopping.is_set():
             try:
                 report = poll_once(self.services, mailbox, self.clock)
+                self.observe("imap", True)
                 if report.processed:
                     self.kick("outbox")
                 failures = 0
                 mailbox.wait_for_mail(timeout=settings.poll_seconds)
             except MailboxError as error:
+                self.observe("imap", False, str(error))
                 failures += 1
                 delay = min(5 * 2 ** min(failures, 6), 300)
                 log.error("imap: %s; retrying in %d s", error, delay)
                 self._stopping.wait(delay)
+            except (OperationalError, InterfaceError) as error:
+                self.observe("database", False, (str(error.orig or error).strip().splitlines() or [""])[0])
+                log.error("imap: the database cannot be reached to store mail: %s; retrying in 10 s", error.orig)
+                self._stopping.wait(10)
             except Exception:  # noqa: BLE001  keep watching; the error is logged for the GM
                 log.exception("imap watcher: unexpected error")
                 self._stopping.wait(10)

@@ -50,9 +50,9 @@ COMPONENTS: Mapping[str, tuple[str, str]] = {
     "relay": ("The SMTP relay", "Outgoing mail (confirmations, reports, reminders) waits in the outbox and goes "
               "out when the relay is back; so did this alert, which is why it may reach you late. "
               "Check [outbound.smtp]."),
-    "database": ("The database", "Nothing could be stored or processed: incoming mail waited at the mail "
-                 "server, deadlines were not processed. This alert was stored when the database was "
-                 "back. Check [database] url and the database server."),
+    "database": ("The database", "Nothing could be stored or processed meanwhile: incoming mail waits at "
+                 "the mail server, and deadlines that passed are processed when the database is back. This "
+                 "alert was stored when the database was back. Check [database] url and the database server."),
 }
 _KIND_WORDS = {"report": "turn report", "confirmation": "confirmation", "rejection": "refusal",
                "reminder": "reminder"}
