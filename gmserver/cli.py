@@ -292,6 +292,7 @@ def cmd_outbox_list(args: argparse.Namespace) -> int:
 
     from gmserver.db.models import OutboxMessage  # noqa: PLC0415
     from gmserver.db.session import transaction  # noqa: PLC0415
+    from gmserver.services.alerts import describe as describe_alert  # noqa: PLC0415
 
     services = _services(_config(args))
     with transaction(services.sessions) as session:
@@ -300,6 +301,7 @@ def cmd_outbox_list(args: argparse.Namespace) -> int:
             query = query.where(OutboxMessage.status == args.status)
         for row in session.scalars(query):
             print(f"{row.id:>6} {row.status:<8} {row.kind:<13} to {row.recipient:<30} attempts {row.attempts}"
+                  + (f"  about: {describe_alert(row.dedupe_key)}" if row.kind == "alert" else "")
                   + (f"  last error: {row.last_error}" if row.last_error else ""))
     return 0
 
