@@ -30,6 +30,7 @@ from email.message import EmailMessage
 from typing import NamedTuple
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage
@@ -44,6 +45,9 @@ BATCH = 20
 
 # Leases run on `now` plus the real time the call has taken (tests replace this clock).
 monotonic: Callable[[], float] = time.monotonic
+# Seconds between tries to record a delivered message as sent (tests replace `pause`)
+RECORD_RETRY_WAITS = (0.5, 2.0)
+pause: Callable[[float], None] = time.sleep
 
 
 def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
@@ -209,12 +213,7 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         outcome = "failed"
 
     if outcome == "sent":
-        # first thing after the relay's 250, in its own commit: delivered, whoever holds the lease now
-        with transaction(sessions) as session:
-            session.execute(
-                update(OutboxMessage).where(OutboxMessage.id == row.id)
-                .values(status="sent", sent_at=now, lease_until=None, last_error=None)
-                .execution_options(synchronize_session=False))
+        _record_sent(sessions, row.id, now)
         log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
         return outcome, None
 
@@ -246,6 +245,28 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
                     values["next_attempt_at"], error)
     return outcome, error if relay_unusable else None
+
+
+def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
+    """The first thing after the relay's 250, in its own commit: delivered, whoever holds the
+    lease now. A database that fails for a moment is tried again at once (a few times, a few
+    seconds in all): each failure left standing means the message is sent again after the lease."""
+    for wait in (*RECORD_RETRY_WAITS, None):
+        try:
+            with transaction(sessions) as session:
+                session.execute(
+                    update(OutboxMessage).where(OutboxMessage.id == row_id)
+                    .values(status="sent", sent_at=now, lease_until=None, last_error=None)
+                    .execution_options(synchronize_session=False))
+            return
+        except (OperationalError, InterfaceError) as error:
+            if wait is None:
+                log.error("outbox: message %d was delivered but cannot be recorded as sent (%s); it will be "
+                          "sent again (same Message-ID) when its lease runs out", row_id, error.orig)
+                raise
+            log.warning("outbox: message %d was delivered; recording it failed (%s); trying again in %s s",
+                        row_id, error.orig, wait)
+            pause(wait)
 
 
 def _release(sessions: sessionmaker[Session], rows: Iterable[_Claimed], held: datetime,

@@ -12,12 +12,14 @@ from contextlib import contextmanager
 
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import select
+from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from gmserver.config import SmtpRelayConfig
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, maildir_name
+from gmserver.services import outbox as outbox_service
 from gmserver.services.outbox import deliver_due, queue
 from tests.support.dovecot import free_port
 from tests.support.world import services_for
@@ -176,3 +178,23 @@ def test_a_kill_after_the_relays_250_resends_the_same_message_id(database_url, c
     [row] = rows(services)
     assert relay.accepted == [row.message_id, row.message_id]
     assert (row.status, row.attempts) == ("sent", 2)
+
+
+def test_a_database_hiccup_after_the_250_does_not_resend(database_url, clock, monkeypatch) -> None:
+    """Recording "sent" is tried again at once: a failure left standing would mean a resend."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+    monkeypatch.setattr(outbox_service, "pause", lambda seconds: None)
+    failures = [2]  # the first two tries to record the delivery fail
+
+    def fail_recording(conn, cursor, statement, parameters, context, executemany) -> None:
+        if failures[0] and "status" in statement and "sent_at" in statement and statement.startswith("UPDATE"):
+            failures[0] -= 1
+            raise OperationalError(statement, parameters, Exception("server closed the connection"))
+
+    engine = services.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute", fail_recording)
+    with recording_relay(services) as (transport, relay):
+        assert deliver_due(services.sessions, transport, clock()).sent == 1
+    [row] = rows(services)
+    assert failures == [0] and row.status == "sent" and relay.accepted == [row.message_id]
