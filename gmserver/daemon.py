@@ -187,7 +187,13 @@ class Daemon:
         intake.process_pending(self.services, self.clock())
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
-        alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
+        try:
+            alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:  # noqa: BLE001  a broken alert must not stop the sweep; the log tells the GM
+            log.exception("alerts: queuing the GM's alerts failed")
+            alerted = 0
         alerted += self._store_outage_alerts()
         if done or reminded or alerted:
             self.kick("outbox")
@@ -204,8 +210,9 @@ class Daemon:
             if alert is not None:
                 self._outage_alerts.append(alert)
         if ended is not None:
-            log.warning("%s: reachable again, after %d minute(s) out of reach", component,
-                        (now - ended.since).total_seconds() // 60)
+            lasted = now - ended.since
+            log.log(logging.WARNING if lasted >= self._outages.threshold else logging.INFO,
+                    "%s: reachable again, after %d minute(s) out of reach", component, lasted.total_seconds() // 60)
         if alert is None:
             return
         what = alerts.COMPONENTS[component][0]
