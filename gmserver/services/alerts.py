@@ -110,7 +110,7 @@ def queue_outage_alert(services: Services, outage: Outage, now: datetime, *, to:
         "what": what, "since": _when(outage.since), "noticed": _when(outage.noticed),
         "minutes": int((outage.noticed - outage.since).total_seconds() // 60),
         "error": _short(outage.error, 300), "consequence": consequence})
-    subject = f"gmserver: {what[0].lower() + what[1:]} unreachable since {_when(outage.since)}"
+    subject = f"gmserver: {_lower_first(what)} unreachable since {_when(outage.since)}"
     return _queue_alert(services, outage.dedupe_key, to, subject, body, now)
 
 
@@ -248,6 +248,10 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def _when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M} UTC"
 
@@ -261,7 +265,7 @@ def describe(dedupe_key: str) -> str:
         return f"outbox message {rest} undeliverable"
     if kind == "outage":
         component, _, since = rest.partition(":")
-        return f"{COMPONENTS.get(component, (component,))[0].lower()} unreachable since {since}"
+        return f"{_lower_first(COMPONENTS.get(component, (component,))[0])} unreachable since {since}"
     if kind == "many":
         return f"more than {ALERTS_PER_DAY} parked or undeliverable on {rest}"
     return dedupe_key

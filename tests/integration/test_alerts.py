@@ -140,4 +140,4 @@ def test_outbox_list_describes_alerts() -> None:
     assert alerts.describe("alert:parked:12") == "inbound message 12 parked"
     assert alerts.describe("alert:undeliverable:7") == "outbox message 7 undeliverable"
     assert alerts.describe("alert:outage:relay:2026-11-22T12:00:00+0000") == \
-        "the smtp relay unreachable since 2026-11-22T12:00:00+0000"
+        "the SMTP relay unreachable since 2026-11-22T12:00:00+0000"
