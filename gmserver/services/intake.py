@@ -131,18 +131,15 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
             row = session.scalar(select(InboundMessage)
                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
                                  .with_for_update(skip_locked=True))
-            if row is None:
-                return None
-            outcome = _handle(session, services, row, now)
-            row.status, row.outcome, row.processed_at = "done", outcome, now
-            return outcome
+            if row is not None:
+                outcome = _handle(session, services, row, now)
+                row.status, row.outcome, row.processed_at = "done", outcome, now
+                return outcome
+        _uncount_claim(services, inbound_id)  # another worker took it between our two transactions
+        return None
     except PhaseMoved:
         log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
-        with transaction(services.sessions) as session:  # this claim ended cleanly: it counts for nothing
-            session.execute(update(InboundMessage)
-                            .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
-                                   InboundMessage.attempts > 0)
-                            .values(attempts=InboundMessage.attempts - 1))
+        _uncount_claim(services, inbound_id)
         return None
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
@@ -175,6 +172,16 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
         session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
                         .values(attempts=attempts + 1))
         return "counted"
+
+
+def _uncount_claim(services: Services, inbound_id: int) -> None:
+    """A claim that ended without reading the message to its end, but cleanly (the message stays
+    queued): it must not count towards MAX_ATTEMPTS."""
+    with transaction(services.sessions) as session:
+        session.execute(update(InboundMessage)
+                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
+                               InboundMessage.attempts > 0)
+                        .values(attempts=InboundMessage.attempts - 1))
 
 
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
