@@ -20,9 +20,11 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-# The whole message: what the SMTP listener takes (gmserver.mail.listener.MAX_MESSAGE_BYTES) and
-# the IMAP poller's batch (services.polling.BATCH_BYTES); orders are a few KB of text.
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+# The whole message. Gmail and Outlook send attachments of up to 20-25 MB, about 34 MB once
+# base64-encoded, and a player's orders with a map attached must still be read: the parser's cost
+# grows with the size alone (about 100 MB for 32 MB). The SMTP listener takes 10 MB (its
+# MAX_MESSAGE_BYTES); over IMAP such a message is fetched alone (services.polling).
+MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 # One header section (the message's, or one part's). Gmail and Outlook headers run 5-20 KB, a
 # message relayed through many hops with spam-filter stamps 30-50 KB.
 MAX_HEADER_SECTION_BYTES = 128 * 1024
@@ -132,9 +134,9 @@ def _mime_excess(raw: bytes, top_end: int) -> Excess | None:
                 return excess
             container, position = _container(_headers_of(raw, position, end)), end
         # The next delimiter of an open multipart; an outer one closes the inner ones.
-        while True:
+        while open_boundaries:
             match = _DELIMITER.search(raw, position)
-            if match is None or not open_boundaries:
+            if match is None:
                 return None
             position = match.end() + 1
             token = match.group(1)
@@ -155,6 +157,8 @@ def _mime_excess(raw: bytes, top_end: int) -> Excess | None:
             container, position = _container(_headers_of(raw, position, end)), end
             if container is not None:
                 break
+        else:
+            return None
 
 
 def _find_boundary(open_boundaries: list[tuple[bytes, int]], token: bytes) -> int | None:

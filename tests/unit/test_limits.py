@@ -142,7 +142,7 @@ def test_a_huge_header_inside_a_part_is_caught() -> None:
 def test_the_whole_message_is_bounded() -> None:
     raw = b"From: a@b.test\r\n\r\n" + (b"x" * 76 + b"\r\n") * (limits.MAX_MESSAGE_BYTES // 78 + 1)
     excess = first_excess(raw)
-    assert excess is not None and excess.what == "The message" and "at most 10,485,760 bytes (10 MB)" in excess.describe()
+    assert excess is not None and excess.what == "The message" and "at most 41,943,040 bytes (40 MB)" in excess.describe()
 
 
 @pytest.mark.parametrize("raw", [b"", bytes(range(256)) * 8, b"no headers at all", b"\r\n\r\n",
