@@ -4,6 +4,8 @@ mailbox in exactly one From header, the address in angle brackets when there are
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmserver.rules.address import parse_mailbox
 from gmserver.rules.intake import glance_envelope, parse_envelope
@@ -74,3 +76,13 @@ def test_the_glance_reads_the_sender_the_same_way() -> None:
 
 def test_a_mailbox_longer_than_any_real_one_is_not_read() -> None:
     assert parse_mailbox("x" * 3000 + " <france@players.test>") is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=st.text(alphabet=st.sampled_from(list('ab@.<>()",;:\\ \r\n\t=?qQ\u2039\udcff')), max_size=80)
+             | st.text(max_size=200))
+def test_any_value_gives_one_mailbox_on_one_line_or_none(value: str) -> None:
+    mailbox = parse_mailbox(value)
+    if mailbox is not None:
+        assert "\r" not in mailbox.display and "\n" not in mailbox.display
+        assert "<" not in mailbox.address and "," not in mailbox.address

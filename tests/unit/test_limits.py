@@ -8,9 +8,12 @@ import email.policy
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmserver.mail import limits
 from gmserver.mail.limits import first_excess
+from gmserver.rules.intake import glance_envelope
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 
 EMAILS = Path(__file__).resolve().parents[1] / "data" / "orders" / "emails"
@@ -149,3 +152,18 @@ def test_the_whole_message_is_bounded() -> None:
                                  b"Content-Type: multipart/mixed\r\n\r\n--\r\n", b"From: x\r\n\r\n--p\r\n--p--"])
 def test_junk_is_not_over_any_bound(raw: bytes) -> None:
     assert first_excess(raw) is None
+
+
+# Any bytes at all: the checks that run before every parse must never raise themselves.
+_MIME_PIECES = st.sampled_from([b"From: a@b.test\r\n", b"Subject: =?utf-8?q?A?= x\r\n", b"\r\n", b"--b\r\n",
+                                b"--b--\r\n", b"Content-Type: multipart/mixed; boundary=b\r\n",
+                                b"Content-Type: message/rfc822\r\n", b" folded\r\n", b"x" * 70 + b"\r\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=st.one_of(st.binary(max_size=2000), st.lists(_MIME_PIECES, max_size=60).map(b"".join)))
+def test_the_bounds_and_the_glance_take_any_bytes(raw: bytes) -> None:
+    excess = first_excess(raw)
+    assert excess is None or excess.describe()
+    envelope = glance_envelope(raw)
+    assert envelope.sender == "" or "@" in envelope.sender
