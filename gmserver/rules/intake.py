@@ -55,12 +55,16 @@ def glance_envelope(raw: bytes) -> Envelope:
     too large or too deep to parse (gmserver.mail.limits) and for listing stored mail."""
     headers = BytesHeaderParser(_class=EmailMessage, policy=email.policy.compat32).parsebytes(header_section(raw))
     assert isinstance(headers, EmailMessage)
-    subject = " ".join(_raw_header(headers, "Subject").split())[:GLANCE_SUBJECT_CHARS * 4]
+    subject = " ".join(_raw_header(headers, "Subject").split())
+    if len(subject) > GLANCE_SUBJECT_CHARS * 4:  # cut between words, never inside an encoded word
+        subject = subject[:GLANCE_SUBJECT_CHARS * 4].rpartition(" ")[0]
     try:
         subject = str(email.header.make_header(email.header.decode_header(subject)))
     except Exception:  # noqa: BLE001  an unknown charset or broken encoded word: keep it as written
         pass
-    return _envelope(headers, subject[:GLANCE_SUBJECT_CHARS])
+    if len(subject) > GLANCE_SUBJECT_CHARS:
+        subject = subject[:GLANCE_SUBJECT_CHARS - 3] + "..."
+    return _envelope(headers, subject)
 
 
 def _envelope(message: EmailMessage, subject: str) -> Envelope:
