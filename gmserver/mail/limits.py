@@ -40,6 +40,12 @@ MAX_ENCODED_WORDS = 1000
 MAX_MIME_DEPTH = 32
 # MIME parts in the whole message: a message with 100 attachments has about 100.
 MAX_MIME_PARTS = 1000
+# Parentheses (RFC 5322 comments) nested in one structured header. Real mail nests none or one
+# ("anna@example.org (Anna (work))" is rare already); Python's address and Content-Type parsers
+# recurse at each level and fail at about 250, sooner when called deep in a stack. Unstructured
+# headers (Subject) are not read for comments and are not counted: a subject may frown :-((((
+MAX_COMMENT_DEPTH = 32
+_UNSTRUCTURED = frozenset({b"subject", b"comments", b"keywords", b"thread-topic", b"thread-index"})
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,9 @@ class Excess:
         if self.kind == "depth":
             return (f"{self.what} has parts nested more than {self.limit} levels deep; gmserver "
                     f"reads at most {self.limit}")
+        if self.kind == "comments":
+            return (f"{self.what} has parentheses nested more than {self.limit} deep; gmserver reads "
+                    f"at most {self.limit}")
         return f"{self.what} has more than {self.limit:,} parts; gmserver reads at most {self.limit:,}"
 
 
@@ -91,6 +100,7 @@ _HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]*:|[ \t]|From )[^\n]*(?:
 # One header with its continuation lines.
 _HEADER = re.compile(rb"^[^ \t\r\n][^\n]*(?:\n[ \t][^\n]*)*", re.MULTILINE)
 _HEADER_NAME = re.compile(rb"[A-Za-z0-9-]{1,40}")
+_PARENTHESIS = re.compile(rb"[()]")
 _ENCODED_WORD_START = re.compile(rb"=\?[^?\s]{1,100}\?[bBqQ]\?")
 # A line that could delimit a MIME part: "--boundary" or "--boundary--".
 _DELIMITER = re.compile(rb"^--([^\r\n]*?)[ \t]*\r?$", re.MULTILINE)
@@ -103,13 +113,25 @@ def _header_section_end(raw: bytes, start: int) -> int:
 
 def _header_excess(raw: bytes, start: int, end: int, what: str) -> Excess | None:
     for header in _HEADER.finditer(raw, start, end):
-        if len(header.group()) > MAX_HEADER_BYTES:
-            name = header.group().partition(b":")[0].strip()
-            label = f"Its {name.decode()} header" if _HEADER_NAME.fullmatch(name) else "One of its headers"
-            return Excess(label, len(header.group()), MAX_HEADER_BYTES, "bytes")
+        text = header.group()
+        name = text.partition(b":")[0].strip()
+        label = f"Its {name.decode()} header" if _HEADER_NAME.fullmatch(name) else "One of its headers"
+        if len(text) > MAX_HEADER_BYTES:
+            return Excess(label, len(text), MAX_HEADER_BYTES, "bytes")
+        if b"(" in text and name.lower() not in _UNSTRUCTURED and _comment_depth(text) > MAX_COMMENT_DEPTH:
+            return Excess(label, _comment_depth(text), MAX_COMMENT_DEPTH, "comments")
     if end - start > MAX_HEADER_SECTION_BYTES:
         return Excess(what, end - start, MAX_HEADER_SECTION_BYTES, "bytes")
     return None
+
+
+def _comment_depth(header: bytes) -> int:
+    """How deep parentheses nest (an upper bound on comment nesting: quoting is ignored)."""
+    depth = deepest = 0
+    for match in _PARENTHESIS.finditer(header):
+        depth = depth + 1 if match.group() == b"(" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _mime_excess(raw: bytes, top_end: int) -> Excess | None:

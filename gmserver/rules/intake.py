@@ -40,7 +40,10 @@ class Envelope:
 def parse_envelope(raw: bytes) -> Envelope:
     """The envelope of a message that passed gmserver.mail.limits (parsing anything else can
     take gigabytes: see there)."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception:  # noqa: BLE001  a header the parser chokes on (RecursionError): headers alone
+        return glance_envelope(raw)
     assert isinstance(message, EmailMessage)
     return _envelope(message, _header(message, "Subject"))
 
@@ -75,9 +78,19 @@ def _envelope(message: EmailMessage, subject: str) -> Envelope:
         subject=safe_text(" ".join(subject.split())),
         message_id=_usable_message_id(_header(message, "Message-ID")),
         date=safe_text(_header(message, "Date")) or None,
-        automated=is_automated(message),
+        automated=_looks_automated(message),
         message=message,
     )
+
+
+def _looks_automated(message: EmailMessage) -> bool:
+    """is_automated, and True when the headers cannot even be classified (a From or
+    Content-Type of a thousand nested comments makes Python's parsers recurse until they fail):
+    mail nobody can tell from a robot's is never answered."""
+    try:
+        return is_automated(message)
+    except Exception:  # noqa: BLE001  RecursionError and whatever else a hostile header provokes
+        return True
 
 
 def _sender(message: EmailMessage) -> Mailbox | None:

@@ -31,6 +31,13 @@ HOLE_3 = {
                                           b"Subject: lepanto Germany S1901M\r\n\r\nA BER H\r\n", "accepted"),
     "multipart nested 1,000 deep": (nested_multipart(1000), "refused"),
     "encoded-word bomb of 140 KB": (encoded_word_bomb(140_000), "refused"),
+    # RecursionError in the address and Content-Type parsers, under every size bound: not a
+    # plain address (no answer); a Content-Type nested too deep to parse (answered)
+    "a thousand nested comments in From": (b"From: " + b"(" * 1000 + b"germany@players.test\r\n"
+                                           b"Subject: lepanto Germany S1901M\r\n\r\nA BER H\r\n", "ignored"),
+    "a thousand nested comments in Content-Type": (b"From: germany@players.test\r\nSubject: lepanto Germany S1901M"
+                                                   b"\r\nContent-Type: text/plain " + b"(" * 1000
+                                                   + b"\r\n\r\nA BER H\r\n", "refused"),
 }
 
 HOSTILE = {

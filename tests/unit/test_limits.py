@@ -167,3 +167,15 @@ def test_the_bounds_and_the_glance_take_any_bytes(raw: bytes) -> None:
     assert excess is None or excess.describe()
     envelope = glance_envelope(raw)
     assert envelope.sender == "" or "@" in envelope.sender
+
+
+def test_comments_nested_deeper_than_parsers_go_are_caught_but_a_frowning_subject_is_not() -> None:
+    def message(header: bytes) -> bytes:
+        return b"From: a@b.test\r\n" + header + b"\r\n\r\nhi\r\n"
+
+    excess = first_excess(message(b"Content-Type: text/plain " + b"(" * 1000))
+    assert excess is not None and excess.what == "Its Content-Type header" and excess.kind == "comments"
+    assert "parentheses nested more than 32 deep" in excess.describe()
+    assert first_excess(message(b"To: " + b"(" * 33 + b"a@b.test")) is not None
+    assert first_excess(message(b"To: (Anna (work)) a@b.test, " + b"(x) " * 500 + b"b@c.test")) is None
+    assert first_excess(message(b"Subject: lost the war :-" + b"(" * 1000)) is None
