@@ -311,7 +311,8 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
 
     from gmserver.db.models import InboundMessage  # noqa: PLC0415
     from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.rules.intake import parse_envelope  # noqa: PLC0415
+    from gmserver.rules.intake import glance_envelope  # noqa: PLC0415
+    from gmserver.rules.safetext import safe_text  # noqa: PLC0415
 
     services = _services(_config(args))
     with transaction(services.sessions) as session:
@@ -319,11 +320,17 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
         if args.status:
             query = query.where(InboundMessage.status == args.status)
         for row in session.scalars(query):
-            envelope = parse_envelope(row.raw)
+            # Parked mail is often mail that breaks parsers: a bounded glance at the headers
+            # alone, never the whole message, and never an exception that hides the other rows.
+            try:
+                envelope = glance_envelope(row.raw)
+                sender, subject = envelope.sender or "?", envelope.subject[:60]
+            except Exception:  # noqa: BLE001
+                sender, subject = "?", "(headers unreadable)"
             print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
-                  f"from {envelope.sender or '?'}: {envelope.subject[:60]}")
-            if row.error and args.status == "failed":
-                print("       " + row.error.strip().splitlines()[0])
+                  f"from {sender}: {subject}")
+            if row.error and row.status == "failed":
+                print("       " + safe_text((row.error.strip().splitlines() or [""])[0])[:200])
     return 0
 
 

@@ -19,10 +19,13 @@ def _header(message: Message, name: str) -> str | None:
     """A header as plain text, or None; malformed headers never raise."""
     try:
         value = message.get(name)
+        return None if value is None else str(value)
     except Exception:  # noqa: BLE001  a hostile header must not stop the check
-        raw = message.get_all(name) if hasattr(message, "get_all") else None
-        value = raw[0] if raw else None
-    return None if value is None else str(value)
+        # The value as written: parsing it again (get_all) would raise again.
+        for key, raw in message.raw_items():
+            if key.lower() == name.lower():
+                return " ".join(str(raw).split())
+        return None
 
 
 _COMMENT = re.compile(r"\([^()]*\)")

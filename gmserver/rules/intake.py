@@ -8,15 +8,18 @@ would have been accepted.
 from __future__ import annotations
 
 import email
-import re
+import email.header
 import email.policy
-import email.utils
+import re
+from email.parser import BytesHeaderParser
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Mapping, Sequence
 
 from gmserver.mail.automated import is_automated
+from gmserver.mail.limits import header_section
+from gmserver.rules.address import Mailbox, parse_mailbox
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
@@ -35,20 +38,70 @@ class Envelope:
 
 
 def parse_envelope(raw: bytes) -> Envelope:
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    """The envelope of a message that passed gmserver.mail.limits (parsing anything else can
+    take gigabytes: see there)."""
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception:  # noqa: BLE001  a header the parser chokes on (RecursionError): headers alone
+        return glance_envelope(raw)
     assert isinstance(message, EmailMessage)
-    display, address = email.utils.parseaddr(_header(message, "From"))
-    if not address:
-        display, address = email.utils.parseaddr(_header(message, "Reply-To"))
+    return _envelope(message, _header(message, "Subject"))
+
+
+# A glance shows at most this much of a subject (a reply quotes it; a list prints it).
+GLANCE_SUBJECT_CHARS = 200
+
+
+def glance_envelope(raw: bytes) -> Envelope:
+    """The envelope from a bounded look at the header section alone, with the old (compat32)
+    parser that decodes nothing it is not asked to: cheap whatever the bytes are. For mail
+    too large or too deep to parse (gmserver.mail.limits) and for listing stored mail."""
+    headers = BytesHeaderParser(_class=EmailMessage, policy=email.policy.compat32).parsebytes(header_section(raw))
+    assert isinstance(headers, EmailMessage)
+    subject = " ".join(_raw_header(headers, "Subject").split())
+    if len(subject) > GLANCE_SUBJECT_CHARS * 4:  # cut between words, never inside an encoded word
+        subject = subject[:GLANCE_SUBJECT_CHARS * 4].rpartition(" ")[0]
+    try:
+        subject = str(email.header.make_header(email.header.decode_header(subject)))
+    except Exception:  # noqa: BLE001  an unknown charset or broken encoded word: keep it as written
+        pass
+    if len(subject) > GLANCE_SUBJECT_CHARS:
+        subject = subject[:GLANCE_SUBJECT_CHARS - 3] + "..."
+    return _envelope(headers, subject)
+
+
+def _envelope(message: EmailMessage, subject: str) -> Envelope:
+    mailbox = _sender(message)
     return Envelope(
-        sender=_usable_address(address),
-        sender_display=safe_text(display or address),
-        subject=safe_text(" ".join(_header(message, "Subject").split())),
+        sender=_usable_address(mailbox.address) if mailbox else "",
+        sender_display=safe_text(mailbox.display or mailbox.address) if mailbox else "",
+        subject=safe_text(" ".join(subject.split())),
         message_id=_usable_message_id(_header(message, "Message-ID")),
         date=safe_text(_header(message, "Date")) or None,
-        automated=is_automated(message),
+        automated=_looks_automated(message),
         message=message,
     )
+
+
+def _looks_automated(message: EmailMessage) -> bool:
+    """is_automated, and True when the headers cannot even be classified (a From or
+    Content-Type of a thousand nested comments makes Python's parsers recurse until they fail):
+    mail nobody can tell from a robot's is never answered."""
+    try:
+        return is_automated(message)
+    except Exception:  # noqa: BLE001  RecursionError and whatever else a hostile header provokes
+        return True
+
+
+def _sender(message: EmailMessage) -> Mailbox | None:
+    """The one mailbox of the one From header (Reply-To only when there is no From at all, as
+    some broken software sends): several From headers or addresses, or one that cannot be read
+    strictly, give nobody (see gmserver.rules.address)."""
+    for name in ("from", "reply-to"):
+        values = [value for key, value in message.raw_items() if key.lower() == name]
+        if values:
+            return parse_mailbox(str(values[0])) if len(values) == 1 else None
+    return None
 
 
 _MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,900}>")  # RFC 5322 msg-id: printable ASCII, no < > or space
@@ -80,10 +133,15 @@ def _header(message: EmailMessage, name: str) -> str:
         value = message.get(name)
         return str(value) if value is not None else ""
     except Exception:  # noqa: BLE001  hostile headers must not stop intake
-        for key, raw in message.raw_items():
-            if key.lower() == name.lower():
-                return " ".join(str(raw).split())
-        return ""
+        return _raw_header(message, name)
+
+
+def _raw_header(message: EmailMessage, name: str) -> str:
+    """The first `name` header as written, unfolded; "" if there is none."""
+    for key, raw in message.raw_items():
+        if key.lower() == name.lower():
+            return " ".join(str(raw).split())
+    return ""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,9 @@ from sqlalchemy.orm import Session, selectinload
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
-from gmserver.rules.intake import Accept, Envelope, GameView, Ignore, Reject, decide, parse_envelope
+from gmserver.mail.limits import Excess, first_excess
+from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope,
+                                   parse_envelope)
 from gmserver.rules.reading import effective_contingent, effective_orders, extract_order_text, read_orders
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
@@ -106,20 +108,38 @@ class PhaseMoved(Exception):
     """The game moved on while a message for it was being read: read it again."""
 
 
+# Claims of one message that may end without a word (the process killed: out of memory, SIGKILL,
+# a crash in C code) before it is parked unread: one bad message must never block those after it
+# for ever, and a message that fails by chance (the host rebooted) gets two more tries.
+MAX_ATTEMPTS = 3
+
+
 def process_one(services: Services, inbound_id: int, now: datetime) -> str | None:
-    """Process one stored message exactly once; None if someone else has it or it is done."""
+    """Process one stored message exactly once; None if someone else has it or it is done.
+
+    The claim is counted in its own committed transaction before the work starts, so that a
+    message that kills the process is known as such on the next try; after MAX_ATTEMPTS such
+    claims it is parked as failed without being read again. The work itself holds the row lock
+    (FOR UPDATE SKIP LOCKED), so two workers never process one message."""
+    match _count_claim(services, inbound_id, now):
+        case "busy":
+            return None
+        case "parked":
+            return "failed"
     try:
         with transaction(services.sessions) as session:
             row = session.scalar(select(InboundMessage)
                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
                                  .with_for_update(skip_locked=True))
-            if row is None:
-                return None
-            outcome = _handle(session, services, row, now)
-            row.status, row.outcome, row.processed_at = "done", outcome, now
-            return outcome
+            if row is not None:
+                outcome = _handle(session, services, row, now)
+                row.status, row.outcome, row.processed_at = "done", outcome, now
+                return outcome
+        _uncount_claim(services, inbound_id)  # another worker took it between our two transactions
+        return None
     except PhaseMoved:
         log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
+        _uncount_claim(services, inbound_id)
         return None
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
@@ -132,12 +152,44 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         return "failed"
 
 
+def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
+    """"counted" (go on), "busy" (another worker has it, or it is no longer pending) or
+    "parked" (it ended MAX_ATTEMPTS claims without a word: parked unread)."""
+    with transaction(services.sessions) as session:
+        attempts = session.scalar(select(InboundMessage.attempts)
+                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                                  .with_for_update(skip_locked=True))
+        if attempts is None:
+            return "busy"
+        if attempts >= MAX_ATTEMPTS:
+            error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
+                     "before it could finish: out of memory?); parked without reading it again. "
+                     "`gmserver inbox replay` tries it once more.")
+            log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
+            session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
+                            .values(status="failed", error=error, processed_at=now))
+            return "parked"
+        session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
+                        .values(attempts=attempts + 1))
+        return "counted"
+
+
+def _uncount_claim(services: Services, inbound_id: int) -> None:
+    """A claim that ended without reading the message to its end, but cleanly (the message stays
+    queued): it must not count towards MAX_ATTEMPTS."""
+    with transaction(services.sessions) as session:
+        session.execute(update(InboundMessage)
+                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
+                               InboundMessage.attempts > 0)
+                        .values(attempts=InboundMessage.attempts - 1))
+
+
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
     with transaction(services.sessions) as session:
         session.execute(update(InboundMessage)
                         .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
-                        .values(status="pending", error=None))
+                        .values(status="pending", error=None, attempts=0))
     return process_one(services, inbound_id, now)
 
 
@@ -149,6 +201,8 @@ PLAYER_REFUSALS_PER_HOUR = 5
 
 
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
+    if (excess := first_excess(row.raw)) is not None:
+        return _refuse_unreadable(session, services, row, excess, now)
     envelope = parse_envelope(row.raw)
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, _game_views(session, envelope), row.received_at)
@@ -169,6 +223,35 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
               dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
         return "rejected"
     return _accept(session, services, row, envelope, decision, now)
+
+
+def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
+                       now: datetime) -> str:
+    """A message over a bound of gmserver.mail.limits is never parsed (that could take gigabytes):
+    it is answered from a bounded glance at its headers, under the same per-address limits as
+    any refusal, and automated mail or a sender that is not one plain address gets no answer."""
+    envelope = glance_envelope(row.raw)
+    log.warning("inbound %s from %s too large to read: %s", row.id, envelope.sender or "?", excess.describe())
+    if envelope.automated or not envelope.sender:
+        return "ignored"
+    player = session.scalar(select(Player.id).join(Game).where(
+        Game.status == "active",
+        or_(func.lower(Player.address) == envelope.sender, func.lower(Player.fallback_address) == envelope.sender),
+    ).limit(1))
+    limit, interval = ((PLAYER_REFUSALS_PER_HOUR, timedelta(hours=1)) if player is not None
+                       else (1, STRANGER_REPLY_INTERVAL))
+    if _refusals_since(session, envelope.sender, now - interval) >= limit:
+        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
+                    row.id, envelope.sender, limit, (now - interval).isoformat(timespec="minutes"))
+        return "ignored"
+    decision = Reject((
+        f"{excess.describe()}, so it was not read at all.",
+        "Please send your orders in a plain new message: the orders as text, without attachments, "
+        "not as a reply to or a forward of other mail.",
+    ))
+    queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
+          dedupe_key=f"reject:{row.id}", now=now)
+    return "refused"
 
 
 def _refusals_since(session: Session, address: str, since: datetime) -> int:

@@ -1,5 +1,6 @@
-"""Hostile and broken mail never crashes intake: every message ends accepted, rejected or ignored
-(never parked as failed), and every reply queued is a well-formed message."""
+"""Hostile and broken mail never crashes intake: every message ends accepted, rejected, refused
+(too large to read) or ignored (never parked as failed), and every reply queued is a well-formed
+message."""
 
 from __future__ import annotations
 
@@ -14,9 +15,30 @@ from sqlalchemy import select
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import intake
+from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
+
+# Issue 6, holes 1 and 3: each was parked as failed (IndexError, ValueError, RecursionError) or
+# took hundreds of MB to parse (the bomb); now each ends as given.
+HOLE_3 = {
+    "angle bracket never closed": (b"From: Germany <\r\nSubject: lepanto Germany S1901M\r\n\r\nA BER H\r\n",
+                                   "ignored"),
+    "guillemet for a bracket": ("From: Germany \u2039\r\nSubject: lepanto Germany S1901M\r\n\r\nA BER H\r\n"
+                                .encode(), "ignored"),
+    "encoded CR LF in the display name": (b"From: =?utf-8?q?Evil=0D=0ABcc:_x@y?= <germany@players.test>\r\n"
+                                          b"Subject: lepanto Germany S1901M\r\n\r\nA BER H\r\n", "accepted"),
+    "multipart nested 1,000 deep": (nested_multipart(1000), "refused"),
+    "encoded-word bomb of 140 KB": (encoded_word_bomb(140_000), "refused"),
+    # RecursionError in the address and Content-Type parsers, under every size bound: not a
+    # plain address (no answer); a Content-Type nested too deep to parse (answered)
+    "a thousand nested comments in From": (b"From: " + b"(" * 1000 + b"germany@players.test\r\n"
+                                           b"Subject: lepanto Germany S1901M\r\n\r\nA BER H\r\n", "ignored"),
+    "a thousand nested comments in Content-Type": (b"From: germany@players.test\r\nSubject: lepanto Germany S1901M"
+                                                   b"\r\nContent-Type: text/plain " + b"(" * 1000
+                                                   + b"\r\n\r\nA BER H\r\n", "refused"),
+}
 
 HOSTILE = {
     "empty": b"",
@@ -33,7 +55,9 @@ HOSTILE = {
     "many lines": b"From: france@players.test\r\nSubject: lepanto France S1901M\r\n\r\n" + b"A Par-Bur\r\n" * 20000,
     "from the GM itself": b"From: " + GM.encode() + b"\r\nSubject: hello\r\n\r\nhi\r\n",
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
+    **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
+OUTCOMES = ("accepted", "rejected", "refused", "ignored")
 
 
 def process(services, clock, raw: bytes) -> str:
@@ -53,8 +77,65 @@ def replies_are_well_formed(services) -> None:
 def test_hostile_message(database_url, clock, name: str) -> None:
     services = services_for(database_url)
     new_game(services, clock())
-    assert process(services, clock, HOSTILE[name]) in ("accepted", "rejected", "ignored")
+    assert process(services, clock, HOSTILE[name]) in OUTCOMES
     replies_are_well_formed(services)
+
+
+@pytest.mark.parametrize("name", sorted(HOLE_3))
+def test_hostile_headers_are_answered_not_parked(database_url, clock, name: str) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    raw, outcome = HOLE_3[name]
+    assert process(services, clock, raw) == outcome
+    replies_are_well_formed(services)
+    with transaction(services.sessions) as session:
+        replies = [email.message_from_bytes(row.raw, policy=email.policy.default)
+                   for row in session.scalars(select(OutboxMessage))]
+    assert len(replies) == (outcome != "ignored")
+    for reply in replies:
+        assert reply["Bcc"] is None and reply["Cc"] is None and len(reply["To"].addresses) == 1
+
+
+def test_a_message_too_large_to_read_is_answered_with_what_and_what_to_do(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    assert process(services, clock, encoded_word_bomb(280_000)) == "refused"
+    with transaction(services.sessions) as session:
+        (row,) = session.scalars(select(OutboxMessage))
+        reply = email.message_from_bytes(row.raw, policy=email.policy.default)
+    body = " ".join(reply.get_content().split())
+    assert row.kind == "rejection" and row.recipient == "stranger@elsewhere.test"
+    assert reply["In-Reply-To"] == "<bomb.280000@elsewhere.test>"
+    assert "Its Subject header is 279," in body and "at most 65,536 bytes (64 KB)" in body
+    assert "send your orders in a plain new message" in body
+
+
+def test_refusals_of_unreadable_mail_share_the_per_address_limit(database_url, clock) -> None:
+    """A stranger flooding bombs gets one answer a day, like any stranger."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    outcomes = [process(services, clock, encoded_word_bomb(140_000 + n)) for n in range(3)]
+    outcomes.append(process(services, clock, order_mail("stranger@elsewhere.test", "hello", "hi")))
+    assert outcomes == ["refused", "ignored", "ignored", "ignored"]
+
+
+def test_unreadable_automated_mail_and_unreadable_senders_get_no_answer(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    bomb = encoded_word_bomb(140_000)
+    automated = bomb.replace(b"To: ", b"Auto-Submitted: auto-replied\r\nTo: ", 1)
+    forged = encoded_word_bomb(140_001, sender=b"france@players.test, evil@attacker.test")
+    assert [process(services, clock, raw) for raw in (automated, forged)] == ["ignored", "ignored"]
+    with transaction(services.sessions) as session:
+        assert session.scalars(select(OutboxMessage)).all() == []
+
+
+def test_a_player_s_unreadable_mail_is_answered_under_the_player_limit(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    outcomes = [process(services, clock, nested_multipart(100 + n, sender=b"Germany <germany@players.test>"))
+                for n in range(7)]
+    assert outcomes == ["refused"] * 5 + ["ignored"] * 2
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +154,7 @@ def sqlite_world(tmp_path_factory):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(max_size=3000))
 def test_any_bytes(sqlite_world, clock, raw: bytes) -> None:
-    assert process(sqlite_world, clock, raw) in ("accepted", "rejected", "ignored", "duplicate")
+    assert process(sqlite_world, clock, raw) in (*OUTCOMES, "duplicate")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -81,4 +162,4 @@ def test_any_bytes(sqlite_world, clock, raw: bytes) -> None:
 def test_any_text_from_a_player(sqlite_world, clock, subject: str, body: str) -> None:
     subject = " ".join(subject.split())  # a header cannot hold line breaks
     raw = order_mail(player_address("FRANCE"), subject, body)
-    assert process(sqlite_world, clock, raw) in ("accepted", "rejected", "ignored", "duplicate")
+    assert process(sqlite_world, clock, raw) in (*OUTCOMES, "duplicate")
