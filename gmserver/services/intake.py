@@ -199,7 +199,7 @@ PLAYER_REFUSALS_PER_HOUR = 5
 STRANGER_REFUSALS_PER_HOUR = 10
 # Confirmations too: a player correcting a set sends a few an hour; an auto-responder that
 # answers every confirmation with something read as orders sends hundreds (hole 2: 187 in 45 s).
-# Past the limit the set is still filed; only the reply is skipped.
+# Past the limit the set is still filed; only the reply is skipped (see _may_reply).
 CONFIRMATIONS_PER_HOUR = 12
 
 _REFUSAL_KINDS = ("rejection", "stranger-refusal")
@@ -327,7 +327,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    if _may_reply(session, row, envelope.sender, now):
+    if _may_reply(session, row, envelope.sender, game.id, now):
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
@@ -342,13 +342,23 @@ def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
             "it to hold.")
 
 
-def _may_reply(session: Session, row: InboundMessage, address: str, now: datetime) -> bool:
-    """CONFIRMATIONS_PER_HOUR: whether the reply to a filed set may go out; logs why not."""
-    hour_ago = now - timedelta(hours=1)
-    if _replies_since(session, address, _CONFIRMATION_KINDS, hour_ago) < CONFIRMATIONS_PER_HOUR:
+def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int, now: datetime) -> bool:
+    """CONFIRMATIONS_PER_HOUR: whether the reply to a filed set may go out; logs why not.
+
+    Counted per address and game since the later of an hour ago and the start of the current
+    phase: a loop runs within one phase (it answers confirmations that name it), while a game on
+    short turns (the demo adjudicates every 15 s) confirms a set or two per phase."""
+    since = now - timedelta(hours=1)
+    phase_started = session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+    if phase_started is not None and phase_started > since:
+        since = phase_started
+    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind.in_(_CONFIRMATION_KINDS), OutboxMessage.recipient == address,
+        OutboxMessage.game_id == game_id, OutboxMessage.created_at > since))
+    if sent < CONFIRMATIONS_PER_HOUR:
         return True
     log.warning("inbound %s from %s filed without a reply: %d replies already sent to it since %s",
-                row.id, address, CONFIRMATIONS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
+                row.id, address, sent, since.isoformat(timespec="minutes"))
     return False
 
 
@@ -378,7 +388,7 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
     game = decision.game
     log.info("inbound %s: no orders in it; %s %s keeps its orders for %s (version %s)", row.id, game.name,
              decision.power, game.phase, standing.version or "contingent")
-    if _may_reply(session, row, envelope.sender, now):
+    if _may_reply(session, row, envelope.sender, game.id, now):
         context = build_orders_unchanged(
             game_name=game.name, power=decision.power, phase=game.phase, deadline=game.deadline,
             readings=reading.lines, orders_on_file=standing.orders, version=standing.version,

@@ -164,6 +164,22 @@ def test_confirmations_are_rate_limited_but_every_set_is_filed(world, clock) -> 
     assert len(outbox(world, "confirmation")) == intake.CONFIRMATIONS_PER_HOUR + 1
 
 
+def test_a_new_phase_starts_a_new_count_of_confirmations(world, clock) -> None:
+    """Short turns (the demo adjudicates every 15 s) confirm a set or two per phase: the limit,
+    meant for loops within a phase, must not silence them."""
+    from gmserver.services import turns
+
+    for _ in range(intake.CONFIRMATIONS_PER_HOUR):
+        send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
+    assert send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS)) == "accepted"
+    assert len(outbox(world, "confirmation")) == intake.CONFIRMATIONS_PER_HOUR
+    clock.advance(seconds=1)
+    assert turns.adjudicate(world, 1, clock(), force=True, expected_phase="S1901M") is not None
+    clock.advance(seconds=1)
+    assert send(world, clock, order_mail(GERMANY, "lepanto Germany F1901M", ORDERS)) == "accepted"
+    assert len(outbox(world, "confirmation")) == intake.CONFIRMATIONS_PER_HOUR + 1
+
+
 # ---------------------------------------------------------------------------------------------
 # Hole 5: a corrected re-send with the same Message-ID and body
 
