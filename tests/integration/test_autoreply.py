@@ -258,3 +258,34 @@ def test_a_bounce_with_the_null_envelope_sender_is_never_answered(world, clock) 
         assert session.scalar(select(func.count(OrderSet.id))) == 0
         row = session.scalar(select(InboundMessage).order_by(InboundMessage.id))
         assert (row.envelope_from, row.envelope_to) == ("", ["gm@gm.test"])
+
+
+def test_a_message_with_no_orders_keeps_the_contingent_lines_of_the_moves(database_url, clock) -> None:
+    """contingent_minor_orders (000 II(5)): the build sent with the Fall moves is used in the
+    Winter unless a Winter set replaces it; a Winter message with no orders is no such set."""
+    from gmserver import engine
+    from gmserver.db.models import PhaseRecord
+    from gmserver.rules.position import Position
+    from gmserver.rules.subject import format_subject
+    from gmserver.services import turns
+
+    world = services_for(database_url)
+    new_game(world, clock(), name="contingent", ruleset="mhr", position=Position.from_json({
+        "phase": "F1901M", "units": {"FRANCE": ["A GAS", "A MAR", "F MAO"], "GERMANY": ["A MUN"]},
+        "centers": {"FRANCE": ["BRE", "MAR", "PAR"], "GERMANY": ["BER", "KIE", "MUN"]}}))
+    france = player_address("FRANCE")
+
+    def subject(phase: str) -> str:
+        return format_subject(template="mhr", game_name="contingent", power="FRANCE", phase=phase, purpose="orders")
+
+    assert send(world, clock, order_mail(france, subject("F1901M"), "A Gas - Spa\nIf I gain a centre: Build A Par")) \
+        == "accepted"
+    clock.advance(hours=48)
+    assert [done.next_phase for done in turns.adjudicate_due(world, clock())] == ["W1901A"]
+    assert send(world, clock, order_mail(france, subject("W1901A"), "I am away until Monday.")) == "unchanged"
+    assert "If I gain a centre: Build A Par" in " ".join(body(outbox(world, "orders-unchanged")[-1]).split())
+    clock.advance(hours=24)
+    assert [done.next_phase for done in turns.adjudicate_due(world, clock())] == ["S1902M"]
+    with transaction(world.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1902M"))
+        assert "A PAR" in engine.position_from_state(spring.state).units["FRANCE"]
