@@ -6,8 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.rules.intake import Reject, decide, parse_envelope
-from gmserver.rules.intake import GameView
+from gmserver.rules.intake import GameView, Reject, decide, parse_envelope
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 
