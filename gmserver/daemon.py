@@ -26,7 +26,7 @@ from gmserver.db.models import Game
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
 from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError
-from gmserver.mail.listener import Listener
+from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs, GameTiming
@@ -165,8 +165,9 @@ class Daemon:
             ]
         self.deadlines.sync(timings, self.clock())
 
-    def _store_from_listener(self, raw: bytes) -> None:
-        intake.store(self.services.sessions, raw, source=self.config.listener.protocol, now=self.clock())
+    def _store_from_listener(self, raw: bytes, envelope: SmtpEnvelope) -> None:
+        intake.store(self.services.sessions, raw, source=self.config.listener.protocol, now=self.clock(),
+                     envelope_from=envelope.mail_from, envelope_to=envelope.rcpt_tos)
         self.kick("inbound")
 
     def _process_inbound(self) -> None:

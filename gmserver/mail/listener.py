@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from dataclasses import dataclass
 from typing import Callable
 
 from aiosmtpd.controller import Controller
@@ -20,10 +21,20 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 
 
-class StoringHandler:
-    """aiosmtpd handler: accepts mail for the GM's addresses and hands the raw bytes to `store`."""
+@dataclass(frozen=True)
+class SmtpEnvelope:
+    """What the SMTP/LMTP transaction said besides the message: kept with it, because only the
+    envelope tells a bounce (MAIL FROM:<>) from a person's mail when the headers do not."""
 
-    def __init__(self, store: Callable[[bytes], None], accepted_recipients: set[str]) -> None:
+    mail_from: str  # "" for the null reverse path <> of bounces and other notifications
+    rcpt_tos: tuple[str, ...]
+
+
+class StoringHandler:
+    """aiosmtpd handler: accepts mail for the GM's addresses and hands the raw bytes, with the
+    envelope they came in, to `store`."""
+
+    def __init__(self, store: Callable[[bytes, SmtpEnvelope], None], accepted_recipients: set[str]) -> None:
         self._store = store
         self._recipients = {address.lower() for address in accepted_recipients}
 
@@ -38,13 +49,20 @@ class StoringHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        received = SmtpEnvelope(mail_from=_reverse_path(envelope.mail_from), rcpt_tos=tuple(envelope.rcpt_tos))
         try:
             # the database call blocks: keep it off the event loop
-            await asyncio.get_running_loop().run_in_executor(None, self._store, raw)
+            await asyncio.get_running_loop().run_in_executor(None, self._store, raw, received)
         except Exception:  # noqa: BLE001  the client will retry; we must not claim to have it
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 could not store the message; please try again later"
         return "250 2.0.0 message stored"
+
+
+def _reverse_path(mail_from: str | None) -> str:
+    """MAIL FROM as an address; "" for the null reverse path, however the client wrote it."""
+    address = (mail_from or "").strip()
+    return "" if address in ("", "<>") else address.strip("<>")
 
 
 class _LmtpController(Controller):
@@ -53,7 +71,7 @@ class _LmtpController(Controller):
 
 
 class Listener:
-    def __init__(self, host: str, port: int, protocol: str, store: Callable[[bytes], None],
+    def __init__(self, host: str, port: int, protocol: str, store: Callable[[bytes, SmtpEnvelope], None],
                  accepted_recipients: set[str]) -> None:
         handler = StoringHandler(store, accepted_recipients)
         controller_class = _LmtpController if protocol == "lmtp" else Controller

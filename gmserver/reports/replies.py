@@ -143,6 +143,53 @@ def build_confirmation(
     )
 
 
+@dataclass(frozen=True)
+class OrdersUnchanged:
+    """The reply to a message with no orders in it while a set is on file: nothing was
+    replaced (hole 2: an out-of-office reply read as an empty set wiped a player's orders)."""
+
+    template: ClassVar[str] = "player/orders_unchanged.txt.j2"
+
+    game_name: str
+    power: str
+    power_name: str
+    phase: str
+    phase_name: str
+    deadline: When | None
+    version: str  # of the set on file; "" when only contingent lines stand
+    lines: tuple[ReadLine, ...]
+    summary: str
+    orders: tuple[NamedOrder, ...]  # the set on file, which stands
+    kept_lines: tuple[str, ...]  # contingent retreat or adjustment lines that stand, as written
+    withdraw_line: str  # the line that would withdraw the set
+    if_unordered: str  # what happens to units without an order
+
+
+def build_orders_unchanged(
+    *,
+    game_name: str,
+    power: str,
+    phase: str,
+    deadline: datetime | None,
+    readings: Sequence[LineReadingLike],
+    orders_on_file: Sequence[str],
+    version: int | str | None,
+    geography: MapInfo,
+    kept_lines: Sequence[str] = (),
+    withdraw_line: str,
+    timezone: str = "UTC",
+) -> OrdersUnchanged:
+    confirmation = build_confirmation(game_name=game_name, power=power, phase=phase, deadline=deadline,
+                                      readings=readings, orders_on_file=orders_on_file, version=version or "",
+                                      geography=geography, timezone=timezone)
+    return OrdersUnchanged(
+        game_name=game_name, power=power, power_name=confirmation.power_name, phase=phase,
+        phase_name=confirmation.phase_name, deadline=confirmation.deadline, version=confirmation.version,
+        lines=confirmation.lines, summary=confirmation.summary, orders=confirmation.orders,
+        kept_lines=tuple(kept_lines), withdraw_line=withdraw_line, if_unordered=confirmation.if_unordered,
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Rejection
 

@@ -181,6 +181,9 @@ class Reject:
     expected_subject: str | None = None
     game: GameView | None = None
     power: str | None = None
+    # the sender is no player of any game the message could be about: its refusal names no game
+    # and counts against the stricter limits on answering strangers
+    stranger: bool = False
 
 
 @dataclass(frozen=True)
@@ -204,9 +207,12 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime)
     mine = [g for g in games if g.powers_of(envelope.sender)]
 
     if len(named) > 1:
-        named = [g for g in named if g in mine] or named
+        named = [g for g in named if g in mine]
+        if not named:
+            return _stranger_refusal(envelope.sender)  # hole 6: never list games to a non-player
     if len(named) > 1:
-        return Reject((f"The subject could name more than one game ({', '.join(g.name for g in named)}).",))
+        return Reject((f"The subject could name more than one of your games ({', '.join(g.name for g in named)}).",),
+                      expected_subject=_expected(named[0], named[0].powers_of(envelope.sender)[0]))
     if not named:
         if len(mine) == 1:
             game = mine[0]
@@ -220,15 +226,13 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime)
                 "The subject line names none of your games "
                 f"({', '.join(g.name for g in mine)}).",
             ), expected_subject=_expected(mine[0], mine[0].powers_of(envelope.sender)[0]))
-        return Reject((
-            f"This address ({envelope.sender}) is not registered as a player in any game run here, "
-            "and the subject names no game.",
-            "If you are a player, send from the address you registered with the GM.",
-        ))
+        return _stranger_refusal(envelope.sender)
 
     game = named[0]
     reading = readings[game.id]
     powers = game.powers_of(envelope.sender)
+    if not powers and not _listed_in(game, envelope.sender):
+        return _stranger_refusal(envelope.sender)  # hole 6: naming a game proves nothing about it
     if not powers:
         return Reject((
             f"This address ({envelope.sender}) is not registered for any power in {game.name}.",
@@ -270,6 +274,24 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime)
         # 003 [10]: orders must reach the GM before the deadline.
         return Reject((f"The deadline for {describe_phase(game.phase)} has passed.",), game=game, power=power)
     return Accept(game=game, power=power, phase=game.phase, subject=reading, warnings=warnings)
+
+
+def _stranger_refusal(sender: str) -> Reject:
+    """The refusal to someone who plays none of the games the message could be about. It reads
+    the same whether the subject named a real game, a made-up one or none (hole 6), so that
+    nobody learns from it which games are run here or who plays them."""
+    return Reject((
+        f"This address ({sender}) is not registered as a player in any game run here that the subject "
+        "could name.",
+        "If you are a player, send from the address you registered with the GM, with your game's name in "
+        "the subject.",
+    ), stranger=True)
+
+
+def _listed_in(game: GameView, address: str) -> bool:
+    """The address is one of the game's players', primary or fallback, even where the ruleset
+    does not take orders from a fallback address: that player may hear the game's name."""
+    return any(address in (primary, fallback) for primary, fallback in game.players.values())
 
 
 def _read(subject: str, game: GameView) -> SubjectReading:

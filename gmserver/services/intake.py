@@ -19,6 +19,7 @@ import traceback
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from datetime import datetime, timedelta
+from typing import Sequence
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -27,32 +28,70 @@ from sqlalchemy.orm import Session, selectinload
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
+from gmserver.mail.automated import automated_reason
 from gmserver.mail.limits import Excess, first_excess
 from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope,
                                    parse_envelope)
-from gmserver.rules.reading import effective_contingent, effective_orders, extract_order_text, read_orders
+from gmserver.reports.replies import build_orders_unchanged
+from gmserver.rules.reading import (
+    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
+)
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.reading.options import clause
+from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services import mails
 from gmserver.services.context import Services
-from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
+from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
 
 
+# The headers whose values are part of what a message says: a corrected re-send that changes one
+# of them is a new message (hole 5: same Message-ID and body, a fixed Subject). Transport headers
+# (Received, Delivered-To, Return-Path, X-Original-To...) are left out, so the same message
+# arriving along two paths is stored once.
+FINGERPRINT_HEADERS = ("Message-ID", "From", "Subject", "Date")
+
+
 def fingerprint(raw: bytes) -> tuple[str, str | None]:
-    """(fingerprint, Message-ID). Message-ID plus a hash of the body, so that the same message
-    delivered twice along different paths (different Received: headers) is stored once."""
-    body = raw.partition(b"\r\n\r\n")[2] if b"\r\n\r\n" in raw else raw.partition(b"\n\n")[2]
-    # the header parser unfolds a Message-ID continued on the next line
-    value = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw).get("Message-ID")
-    message_id = safe_text(" ".join(str(value).split()))[:900] if value is not None else ""
-    message_id = message_id or None
+    """(fingerprint, Message-ID): a hash of the FINGERPRINT_HEADERS values (unfolded, as
+    written: nothing is decoded, so this is cheap on hostile mail) and of the body."""
+    headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    values = {name: _unfolded(headers.get_all(name) or []) for name in FINGERPRINT_HEADERS}
+    first_id = headers.get("Message-ID")
+    message_id = (safe_text(" ".join(str(first_id).split()))[:900] if first_id is not None else "") or None
+    digest = hashlib.sha256()
+    for name in FINGERPRINT_HEADERS:
+        digest.update(name.encode() + b":" + values[name].encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(_body(raw))
+    return digest.hexdigest(), message_id
+
+
+def _legacy_fingerprint(raw: bytes, message_id: str | None) -> str:
+    """The fingerprint gmserver gave messages before FINGERPRINT_HEADERS (Message-ID and body
+    only; the whole message without a Message-ID): checked too, so that a message stored before
+    an upgrade and fetched again after it is not stored twice."""
     if message_id is None:
-        return hashlib.sha256(raw).hexdigest(), None
-    digest = hashlib.sha256(message_id.encode() + b"\0" + body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
-    return digest, message_id
+        return hashlib.sha256(raw).hexdigest()
+    body = raw.partition(b"\r\n\r\n")[2] if b"\r\n\r\n" in raw else raw.partition(b"\n\n")[2]
+    return hashlib.sha256(message_id.encode() + b"\0" + body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
+
+
+def _unfolded(values: list) -> str:
+    # compat32 keeps non-ASCII bytes as surrogates or Header objects: str() is safe on both
+    return " ".join(" ".join(str(value).split()) for value in values)
+
+
+def _body(raw: bytes) -> bytes:
+    """The body after the first empty line, line endings normalised and trailing space dropped."""
+    ends = [(index, len(separator)) for separator in (b"\r\n\r\n", b"\n\n")
+            if (index := raw.find(separator)) >= 0]
+    if not ends:
+        return b""
+    index, length = min(ends)
+    return raw[index + length:].replace(b"\r\n", b"\n").rstrip()
 
 
 @dataclass(frozen=True)
@@ -62,21 +101,27 @@ class Stored:
 
 
 def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | None = None,
-          uidvalidity: int | None = None, uid: int | None = None, received_at: datetime | None = None) -> Stored:
+          uidvalidity: int | None = None, uid: int | None = None, received_at: datetime | None = None,
+          envelope_from: str | None = None, envelope_to: Sequence[str] | None = None) -> Stored:
     """Insert the raw message unless it is already stored; commit before returning.
 
     `received_at`: when the message reached the GM (IMAP INTERNALDATE); deadlines are judged by
-    it, not by when gmserver got round to fetching it. Defaults to `now`."""
+    it, not by when gmserver got round to fetching it. Defaults to `now`.
+    `envelope_from`, `envelope_to`: the SMTP/LMTP envelope when the listener received it (MAIL
+    FROM "" for the null sender of a bounce, which is then never answered); None over IMAP."""
     digest, message_id = fingerprint(raw)
     with transaction(sessions) as session:
-        existing = session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest))
+        existing = session.scalar(select(InboundMessage.id).where(
+            InboundMessage.fingerprint.in_((digest, _legacy_fingerprint(raw, message_id))))
+            .order_by(InboundMessage.id).limit(1))
         if existing is not None:
             return Stored(existing, True)
     try:
         with transaction(sessions) as session:
             row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
                                  uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=received_at or now,
-                                 status="pending")
+                                 status="pending", envelope_from=envelope_from,
+                                 envelope_to=list(envelope_to) if envelope_to is not None else None)
             session.add(row)
             session.flush()
             return Stored(row.id, False)
@@ -198,12 +243,25 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
 # unknown sender is answered once a day, a player at most PLAYER_REFUSALS_PER_HOUR times an hour.
 STRANGER_REPLY_INTERVAL = timedelta(days=1)
 PLAYER_REFUSALS_PER_HOUR = 5
+# And all strangers together (senders who play no game the message could be about) get at most
+# this many refusals an hour: a spammer forging a new From for every message would otherwise get
+# one refusal per forged address (hole 7: 12 forged senders, 12 refusals). A real newcomer
+# writing to the GM is rare, so the cap costs players nothing, while backscatter to forged
+# addresses is what gets a GM's mail server listed as a spam source.
+STRANGER_REFUSALS_PER_HOUR = 10
+# Confirmations too: a player correcting a set sends a few an hour; an auto-responder that
+# answers every confirmation with something read as orders sends hundreds (hole 2: 187 in 45 s).
+# Past the limit the set is still filed; only the reply is skipped (see _may_reply).
+CONFIRMATIONS_PER_HOUR = 12
+
+_REFUSAL_KINDS = ("rejection", "stranger-refusal")
+_CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 
 
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
     if (excess := first_excess(row.raw)) is not None:
         return _refuse_unreadable(session, services, row, excess, now)
-    envelope = parse_envelope(row.raw)
+    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain)
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, _game_views(session, envelope), row.received_at)
     if isinstance(decision, Ignore):
@@ -212,14 +270,11 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     if isinstance(decision, Reject):
         if decision.game is not None:
             row.game_id, row.power = decision.game.id, decision.power
-        limit, interval = ((PLAYER_REFUSALS_PER_HOUR, timedelta(hours=1)) if decision.game is not None
-                           else (1, STRANGER_REPLY_INTERVAL))
-        if _refusals_since(session, envelope.sender, now - interval) >= limit:
-            log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
-                        row.id, envelope.sender, limit, (now - interval).isoformat(timespec="minutes"))
+        if not _may_refuse(session, row, envelope, decision, now):
             return "ignored"
         log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
-        queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
+        queue(session, mails.rejection(services, envelope, decision, now),
+              kind="stranger-refusal" if decision.stranger else "rejection",
               dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
         return "rejected"
     return _accept(session, services, row, envelope, decision, now)
@@ -228,35 +283,70 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
 def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
                        now: datetime) -> str:
     """A message over a bound of gmserver.mail.limits is never parsed (that could take gigabytes):
-    it is answered from a bounded glance at its headers, under the same per-address limits as
-    any refusal, and automated mail or a sender that is not one plain address gets no answer."""
+    it is answered from a bounded glance at its headers, under the same limits as any refusal,
+    and automated mail or a sender that is not one plain address gets no answer."""
     envelope = glance_envelope(row.raw)
     log.warning("inbound %s from %s too large to read: %s", row.id, envelope.sender or "?", excess.describe())
+    try:
+        envelope = _with_transport_facts(envelope, row, services.composer.domain)
+    except Exception:  # noqa: BLE001  headers too hostile to judge: never answer them
+        return "ignored"
     if envelope.automated or not envelope.sender:
         return "ignored"
     player = session.scalar(select(Player.id).join(Game).where(
         Game.status == "active",
         or_(func.lower(Player.address) == envelope.sender, func.lower(Player.fallback_address) == envelope.sender),
     ).limit(1))
-    limit, interval = ((PLAYER_REFUSALS_PER_HOUR, timedelta(hours=1)) if player is not None
-                       else (1, STRANGER_REPLY_INTERVAL))
-    if _refusals_since(session, envelope.sender, now - interval) >= limit:
-        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
-                    row.id, envelope.sender, limit, (now - interval).isoformat(timespec="minutes"))
-        return "ignored"
     decision = Reject((
         f"{excess.describe()}, so it was not read at all.",
         "Please send your orders in a plain new message: the orders as text, without attachments, "
         "not as a reply to or a forward of other mail.",
-    ))
-    queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
-          dedupe_key=f"reject:{row.id}", now=now)
+    ), stranger=player is None)
+    if not _may_refuse(session, row, envelope, decision, now):
+        return "ignored"
+    queue(session, mails.rejection(services, envelope, decision, now),
+          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
     return "refused"
 
 
-def _refusals_since(session: Session, address: str, since: datetime) -> int:
+def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: str) -> Envelope:
+    """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
+    bounce) and whether an auto-reply answers one of gmserver's own Message-IDs."""
+    if envelope.automated:
+        return envelope
+    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain)
+    if reason is None:
+        return envelope
+    log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
+    return dataclasses.replace(envelope, automated=True)
+
+
+def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
+    """Whether the refusal may be sent under the limits above; logs why not."""
+    hour_ago = now - timedelta(hours=1)
+    if not decision.stranger:
+        if _replies_since(session, envelope.sender, _REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
+            return True
+        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
+                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
+        return False
+    since = now - STRANGER_REPLY_INTERVAL
+    if _replies_since(session, envelope.sender, _REFUSAL_KINDS, since) >= 1:
+        log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
+                    row.id, envelope.sender, since.isoformat(timespec="minutes"))
+        return False
+    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind == "stranger-refusal", OutboxMessage.created_at > hour_ago))
+    if sent >= STRANGER_REFUSALS_PER_HOUR:
+        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to strangers since %s",
+                    row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))
+        return False
+    return True
+
+
+def _replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     return session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind == "rejection", OutboxMessage.recipient == address, OutboxMessage.created_at > since))
+        OutboxMessage.kind.in_(kinds), OutboxMessage.recipient == address, OutboxMessage.created_at > since))
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
@@ -280,6 +370,18 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
                           previous=effective_orders(earlier, game.ruleset), turn=turn,
                           player_abbreviations=_player_abbreviations(session, game, decision.power))
+    row.game_id, row.power = game.id, decision.power
+    withdrawal = withdrawal_line(reading.lines)
+    if not (reading.set_orders or reading.contingent) and withdrawal is None:
+        standing = _standing(session, game, decision.power, earlier)
+        if standing.orders or standing.contingent:
+            # hole 2: a message with no order lines (an out-of-office reply, an empty message)
+            # is not an order set and replaces nothing; the player hears that the set stands
+            return _keep_orders_on_file(session, services, row, envelope, decision, reading, standing, now)
+    if withdrawal is not None and not reading.set_orders:
+        reading = dataclasses.replace(reading, lines=tuple(
+            dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
+            if line.line == withdrawal else line for line in reading.lines))
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
@@ -303,13 +405,94 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         elif effective_contingent(earlier, game.ruleset):
             notes += (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
                        "replaces them."),)
+    if withdrawal is not None and not reading.set_orders:
+        notes += (_withdrawal_note(on_file, game.ruleset),)
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
-    row.game_id, row.power = game.id, decision.power
-    queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now), kind="confirmation",
-          dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
+    if _may_reply(session, row, envelope.sender, game.id, now):
+        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
+              kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
+    if not on_file:
+        return "You withdrew your orders: none are on file now."
+    # merge_per_unit (000 III(4)): a set changes only the units it orders, so no set can empty it
+    return (f"You asked to withdraw your orders, but under this game's rules ({clause(ruleset, 'set_combination')}) "
+            "a new set changes only the units it orders, so the orders below stand. To have a unit hold, order "
+            "it to hold.")
+
+
+def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int, now: datetime) -> bool:
+    """CONFIRMATIONS_PER_HOUR: whether the reply to a filed set may go out; logs why not.
+
+    Counted per address and game since the later of an hour ago and the start of the current
+    phase: a loop runs within one phase (it answers confirmations that name it), while a game on
+    short turns (the demo adjudicates every 15 s) confirms a set or two per phase."""
+    since = now - timedelta(hours=1)
+    phase_started = session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+    if phase_started is not None and phase_started > since:
+        since = phase_started
+    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind.in_(_CONFIRMATION_KINDS), OutboxMessage.recipient == address,
+        OutboxMessage.game_id == game_id, OutboxMessage.created_at > since))
+    if sent < CONFIRMATIONS_PER_HOUR:
+        return True
+    log.warning("inbound %s from %s filed without a reply: %d replies already sent to it since %s",
+                row.id, address, sent, since.isoformat(timespec="minutes"))
+    return False
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """What stands for a power this phase before a new message: the orders its sets add up to,
+    and (in a retreat or adjustment phase with no set yet) the contingent lines of its moves."""
+
+    orders: tuple[str, ...]
+    contingent: tuple[str, ...]
+    version: int | None
+
+
+def _standing(session: Session, game: GameView, power: str, earlier: Sequence[StoredSet]) -> _Standing:
+    if earlier:
+        return _Standing(effective_orders(earlier, game.ruleset), effective_contingent(earlier, game.ruleset),
+                         len(earlier))
+    source = contingent_source(game.phase)
+    if source is None or game.ruleset.contingent_minor_orders != "accepted":
+        return _Standing((), (), None)
+    # contingent_minor_orders (000 II(5), 001 II(6)): a set for this phase would replace them
+    return _Standing((), contingent_on_file(session, game.id, source, game.ruleset).get(power, ()), None)
+
+
+def _keep_orders_on_file(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                         decision: Accept, reading: Reading, standing: _Standing, now: datetime) -> str:
+    game = decision.game
+    log.info("inbound %s: no orders in it; %s %s keeps its orders for %s (version %s)", row.id, game.name,
+             decision.power, game.phase, standing.version or "contingent")
+    if _may_reply(session, row, envelope.sender, game.id, now):
+        context = build_orders_unchanged(
+            game_name=game.name, power=decision.power, phase=game.phase, deadline=game.deadline,
+            readings=reading.lines, orders_on_file=standing.orders, version=standing.version,
+            geography=services.geography, kept_lines=standing.contingent, withdraw_line=WITHDRAWAL_EXAMPLE,
+        )
+        message = services.composer.compose(
+            to=envelope.sender, subject=_reply_subject(envelope.subject),
+            body=services.composer.render(context.template, context), in_reply_to=envelope.message_id,
+            references=_references(envelope), auto_submitted="auto-replied", date=now)
+        queue(session, message, kind="orders-unchanged", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
+    return "unchanged"
+
+
+def _reply_subject(subject: str) -> str:
+    subject = subject or "(no subject)"
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def _references(envelope: Envelope) -> list[str]:
+    value = envelope.message.get("References")
+    return str(value).split() if value else []
 
 
 def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[str, str] | None:

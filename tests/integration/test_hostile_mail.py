@@ -104,7 +104,7 @@ def test_a_message_too_large_to_read_is_answered_with_what_and_what_to_do(databa
         (row,) = session.scalars(select(OutboxMessage))
         reply = email.message_from_bytes(row.raw, policy=email.policy.default)
     body = " ".join(reply.get_content().split())
-    assert row.kind == "rejection" and row.recipient == "stranger@elsewhere.test"
+    assert row.kind == "stranger-refusal" and row.recipient == "stranger@elsewhere.test"
     assert reply["In-Reply-To"] == "<bomb.280000@elsewhere.test>"
     assert "Its Subject header is 279," in body and "at most 65,536 bytes (64 KB)" in body
     assert "send your orders in a plain new message" in body

@@ -23,6 +23,11 @@ def stored() -> list[bytes]:
 
 
 def start(protocol: str, store) -> Listener:
+    """A listener handing `store` the raw bytes only (see start_with_envelope)."""
+    return start_with_envelope(protocol, lambda raw, envelope: store(raw))
+
+
+def start_with_envelope(protocol: str, store) -> Listener:
     listener = Listener("127.0.0.1", free_port(), protocol, store, accepted_recipients={GM})
     listener.start()
     return listener
