@@ -16,7 +16,7 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
+from gmserver.services import intake, turns
 from gmserver.services.context import SenderChecks
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -214,3 +214,20 @@ def test_a_stranger_never_gets_a_reply_address(world, clock) -> None:
     assert deliver(world, clock, order_mail("evil@attacker.test", SUBJECT, "A PAR - BUR\n")) == "rejected"
     [(_, refusal)] = outbox(world)
     assert refusal["Reply-To"] is None
+
+
+def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock) -> None:
+    secrets = {power: secret_of(world, power) for power in ("FRANCE", "GERMANY")}
+    clock.advance(hours=47)
+    assert turns.queue_reminders(world, clock()) == 7
+    clock.advance(hours=2)
+    turns.adjudicate_due(world, clock())
+    mails = outbox(world)
+    assert {row.kind for row, _ in mails} == {"reminder", "report"}
+    for row, message in mails:
+        power = row.recipient.split("@")[0].upper()
+        if power in secrets:
+            assert message["Reply-To"].addresses[0].addr_spec == f"gm+{secrets[power]}@gm.test"
+            if row.kind == "reminder":  # a new message may go straight to the reply address
+                assert f"gm+{secrets[power]}@gm.test" in message.get_content()
+    assert len({str(message["Reply-To"]) for _, message in mails}) == 7
