@@ -191,6 +191,9 @@ class Evidence:
     recipients: tuple[str, ...] = ()  # RCPT TO, else Delivered-To / X-Original-To / To / Cc
     passwords: tuple[str, ...] = ()  # values of the body's password lines
     dkim_domains: tuple[str, ...] | None = None  # d= of signatures verified here; None: not checked
+    # exactly one From line naming exactly `sender`: a signature or a server's verdict vouches for
+    # "the" From domain, and a second From (or address) could make it vouch for the wrong one
+    single_from: bool = True
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,10 @@ def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
             return Verified("the player's password line")
     from_domain = domain_of(evidence.sender)
     findings: list[str] = []
+    if not evidence.single_from:
+        return Unverified((
+            "It had more than one From line or address, so no signature or mail server could vouch for it.",
+            *_secret_findings(evidence)))
     header = trusted_results(evidence.authentication_results, trusted_authserv_ids)
     if header is not None:
         if any(_proves(result, from_domain) for result in header.results):
@@ -226,10 +233,13 @@ def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
         findings.append(f"It carried no valid DKIM signature of {from_domain}"
                         + (f" (only of {', '.join(sorted(set(evidence.dkim_domains)))})." if evidence.dkim_domains
                            else "."))
-    findings.append("It was not sent to your own reply address at the GM.")
-    findings.append("It had no password line with your password." if not evidence.passwords
-                    else "Its password line did not hold your password.")
-    return Unverified(tuple(findings))
+    return Unverified((*findings, *_secret_findings(evidence)))
+
+
+def _secret_findings(evidence: Evidence) -> tuple[str, ...]:
+    return ("It was not sent to your own reply address at the GM.",
+            "It had no password line with your password." if not evidence.passwords
+            else "Its password line did not hold your password.")
 
 
 def _tokens(recipients: Iterable[str], gm_address: str) -> list[str]:

@@ -50,6 +50,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         authentication_results=tuple(header_values(envelope.message, "Authentication-Results")),
         recipients=recipients(row, envelope.message),
         passwords=passwords_in(body_text(envelope.message)),
+        single_from=single_from(envelope),
     )
 
     def judged(evidence: Evidence):
@@ -91,6 +92,13 @@ def recipients(row: InboundMessage, message: Message) -> tuple[str, ...]:
         values = header_values(message, name)
         found += [address for _, address in email.utils.getaddresses(values) if address]
     return tuple(found[:MAX_RECIPIENTS])
+
+
+def single_from(envelope: Envelope) -> bool:
+    """One From line, naming one address: the one intake matched to the power."""
+    values = header_values(envelope.message, "From")
+    addresses = email.utils.getaddresses(values)
+    return len(values) == 1 and len(addresses) == 1 and addresses[0][1].strip().lower() == envelope.sender
 
 
 def header_values(message: Message, name: str) -> list[str]:

@@ -231,3 +231,12 @@ def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock
             if row.kind == "reminder":  # a new message may go straight to the reply address
                 assert f"gm+{secrets[power]}@gm.test" in message.get_content()
     assert len({str(message["Reply-To"]) for _, message in mails}) == 7
+
+
+def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:
+    """A server's pass (or a signature) vouches for one From; with two, intake may read the other."""
+    raw = b"From: france@players.test\r\n" + order_mail("evil@players.test", SUBJECT, "A PAR - PIC\n", headers={
+        "Authentication-Results": "mx.gm.test; dkim=pass header.d=players.test; dmarc=pass header.from=players.test"})
+    assert deliver(world, clock, raw) == "unverified"
+    [(_, warning)] = outbox(world)
+    assert "more than one From" in warning.get_content()

@@ -59,6 +59,9 @@ CASES = [
     ("password line", dict(passwords=(SECRET,)), True),
     ("wrong password line", dict(passwords=("guess",)), False),
     ("nothing at all", dict(), False),
+    ("two From lines: a pass proves nothing", dict(authentication_results=(PASS_DMARC,),
+                                                   dkim_domains=("players.test",), single_from=False), False),
+    ("two From lines, but the reply address", dict(single_from=False, recipients=(f"gm+{SECRET}@gm.test",)), True),
     ("the spoof from the issue: failing results, attacker's signature, plain GM address",
      dict(authentication_results=(FAIL_ALL,), dkim_domains=("attacker.test",), recipients=(GM,)), False),
 ]
