@@ -240,3 +240,14 @@ def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:
     assert deliver(world, clock, raw) == "unverified"
     [(_, warning)] = outbox(world)
     assert "more than one From" in warning.get_content()
+
+
+def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(world, clock) -> None:
+    """`From: france@players.test <evil@attacker.test>` reads as France today (issue 6); whatever
+    intake makes of it, the attacker's own passing checks do not prove France sent it."""
+    raw = order_mail("france@players.test <evil@attacker.test>", SUBJECT, "A PAR - PIC\n", headers={
+        "Authentication-Results": "mx.gm.test; dkim=pass header.d=attacker.test; spf=pass "
+                                  "smtp.mailfrom=attacker.test; dmarc=pass header.from=attacker.test"})
+    outcome = deliver(world, clock, raw)
+    assert outcome in ("unverified", "rejected", "ignored") and order_sets(world) == []
+    assert all("attacker" not in row.recipient for row, _ in outbox(world))
