@@ -29,11 +29,6 @@ import authres
 from publicsuffixlist import PublicSuffixList
 
 SENDER_CHECKS = ("from", "verified")
-SENDER_CHECK_HELP = {
-    "from": "orders are taken from a power's registered From address alone (anyone can forge a From line)",
-    "verified": "a message must also prove its sender: a DKIM/DMARC pass for the player's domain, a reply "
-                "to the player's own reply address, or the player's password line",
-}
 
 # A line of its own: `Password: SECRET` (or `password = SECRET`). Never read as an order,
 # never published as press, never echoed back (gmserver.rules.reading.message drops it).

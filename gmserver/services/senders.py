@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.mail.dkim import verified_domains
-from gmserver.rules.authenticity import Evidence, Verified, passwords_in, verify_sender
+from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
 from gmserver.rules.intake import Accept, Envelope
 from gmserver.rules.reading.message import body_text
 from gmserver.services import mails
@@ -53,7 +53,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         single_from=single_from(envelope),
     )
 
-    def judged(evidence: Evidence):
+    def judged(evidence: Evidence) -> Verified | Unverified:
         return verify_sender(evidence, secret=player.secret, gm_address=services.composer.gm_address,
                              trusted_authserv_ids=settings.trusted_authserv_ids)
 
@@ -89,16 +89,22 @@ def recipients(row: InboundMessage, message: Message) -> tuple[str, ...]:
     found in any of them proves the sender knew it."""
     found = [str(address) for address in (row.envelope_to or [])]
     for name in RECIPIENT_HEADERS:
-        values = header_values(message, name)
-        found += [address for _, address in email.utils.getaddresses(values) if address]
+        found += [address for _, address in _addresses(header_values(message, name)) if address]
     return tuple(found[:MAX_RECIPIENTS])
 
 
 def single_from(envelope: Envelope) -> bool:
     """One From line, naming one address: the one intake matched to the power."""
     values = header_values(envelope.message, "From")
-    addresses = email.utils.getaddresses(values)
+    addresses = _addresses(values)
     return len(values) == 1 and len(addresses) == 1 and addresses[0][1].strip().lower() == envelope.sender
+
+
+def _addresses(values: list[str]) -> list[tuple[str, str]]:
+    try:
+        return email.utils.getaddresses(values)
+    except Exception:  # noqa: BLE001  hostile headers prove nothing, and must not park the message
+        return []
 
 
 def header_values(message: Message, name: str) -> list[str]:
