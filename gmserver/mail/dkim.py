@@ -15,6 +15,17 @@ import dkim
 
 log = logging.getLogger(__name__)
 
+
+class _AsInfo(logging.LoggerAdapter):
+    """dkimpy logs a signature that does not verify (no key, bad key) as an ERROR: for gmserver
+    it is what a forger's message looks like, not a fault of the server."""
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: object) -> None:
+        super().log(min(level, logging.INFO), msg, *args, **kwargs)
+
+
+_dkimpy_log = _AsInfo(logging.getLogger(f"{__name__}.dkimpy"), {})
+
 # (name, timeout=...) -> the TXT record as bytes or str, None when there is none (dkimpy's dnsfunc)
 TxtLookup = Callable[..., "bytes | str | None"]
 
@@ -33,7 +44,7 @@ def verified_domains(raw: bytes, lookup: TxtLookup | None = None) -> tuple[str, 
         return ()
     domains: list[str] = []
     for index in range(count):
-        checker = dkim.DKIM(raw, logger=log, timeout=DNS_TIMEOUT_SECONDS)
+        checker = dkim.DKIM(raw, logger=_dkimpy_log, timeout=DNS_TIMEOUT_SECONDS)
         try:
             ok = checker.verify(idx=index, dnsfunc=lookup or dkim.get_txt)
         except Exception as problem:  # noqa: BLE001  dkimpy raises on malformed signatures and keys

@@ -88,3 +88,10 @@ def test_hundreds_of_signatures_cost_a_few_lookups():
     lookup = dns({})
     assert verified_domains(many, lookup) == ()
     assert len(lookup.asked) <= 4
+
+
+def test_a_signature_without_a_key_is_no_error_in_the_log(key, caplog):
+    private, _ = key
+    with caplog.at_level("DEBUG"):
+        assert verified_domains(signed(MESSAGE, private), offline_lookup) == ()
+    assert caplog.records and all(record.levelname in ("DEBUG", "INFO") for record in caplog.records)
