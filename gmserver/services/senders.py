@@ -24,6 +24,7 @@ from gmserver.rules.intake import Accept, Envelope
 from gmserver.rules.reading.message import body_text
 from gmserver.services import mails
 from gmserver.services.context import Services
+from gmserver.services.games import new_secret
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         return None
     player = session.scalar(select(Player).where(Player.game_id == game.id, Player.power == decision.power))
     assert player is not None, f"{game.name} has no player for {decision.power}"
+    if not player.secret:  # a player from before secrets existed, in a game switched to "verified"
+        player.secret = new_secret()
     settings = services.sender_checks
     evidence = Evidence(
         sender=envelope.sender,

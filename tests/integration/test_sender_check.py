@@ -251,3 +251,13 @@ def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(wor
     outcome = deliver(world, clock, raw)
     assert outcome in ("unverified", "rejected", "ignored") and order_sets(world) == []
     assert all("attacker" not in row.recipient for row, _ in outbox(world))
+
+
+def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> None:
+    """A game made before secrets existed and later switched to "verified" (by hand)."""
+    with transaction(world.sessions) as session:
+        session.execute(update(Player).where(Player.power == "FRANCE").values(secret=None))
+    assert deliver(world, clock, order_mail(FRANCE, SUBJECT, "A PAR - PIC\n", headers=SPOOF_HEADERS)) == "unverified"
+    secret = secret_of(world, "FRANCE")
+    [(_, warning)] = outbox(world)
+    assert secret and f"Password: {secret}" in warning.get_content()
