@@ -145,13 +145,27 @@ def cmd_game_create(args: argparse.Namespace) -> int:
                  for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
+        sender_check=args.sender_check,
     )
     services = _services(config)
     with transaction(services.sessions) as session:
         game = create_game(session, spec, utcnow())
-        summary = game_summary(session, game)
+        summary = game_summary(session, game, config.gm_address)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {summary['deadline']}, {len(summary['players'])} players")
+    if summary["sender_check"] == "verified":
+        print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
+              "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
+              "players that address if they write new messages:")
+        for power, player in summary["players"].items():
+            print(f"  {power:<8} {player['address']:<30} {player.get('reply_address', '-')}")
+        if not config.trusted_authserv_ids:
+            print("note: no [inbound] trusted_authserv_ids is configured, so the receiving server's "
+                  "Authentication-Results headers are not believed; proof comes from gmserver's own DKIM check, "
+                  "the player's reply address or their 'Password:' line")
+    else:
+        print("senders are not verified (--sender-check from): anyone who writes a player's address in From "
+              "can give that power's orders")
     return 0
 
 
@@ -174,20 +188,27 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     from gmserver.db.session import transaction  # noqa: PLC0415
     from gmserver.services.games import find_game, game_summary  # noqa: PLC0415
 
-    services = _services(_config(args))
+    config = _config(args)
+    services = _services(config)
     with transaction(services.sessions) as session:
-        summary = game_summary(session, find_game(session, args.name))
+        summary = game_summary(session, find_game(session, args.name), config.gm_address)
     if args.json:
         _print_json(summary)
         return 0
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
-          f"deadline {summary['deadline'] or '-'} ({summary['timezone']})")
+          f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
+          + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
     for power, player in summary["players"].items():
         units = ", ".join(summary["units"].get(power, [])) or "no units"
         centres = len(summary["centers"].get(power, []))
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+    # what a player sends to (or replies to) so that the message proves its sender
+    if any(player.get("reply_address") for player in summary["players"].values()):
+        print("reply addresses (tell each player only their own):")
+        for power, player in summary["players"].items():
+            print(f"  {power:<8} {player.get('reply_address') or '-'}")
     return 0
 
 
@@ -445,6 +466,14 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--reminder-hours", type=_hours, metavar="H",
                         help="remind players without orders this long before the deadline (0: never)")
     create.add_argument("--timezone", default="UTC", help="the game's time zone for reports (default: UTC)")
+    create.add_argument("--sender-check", choices=["from", "verified"], default="verified",
+                        help="who may give a power's orders. verified (the default): a message from the "
+                             "power's address must also prove its sender, by a DKIM/DMARC pass for that "
+                             "address's domain (checked by gmserver, or by a receiving server listed in "
+                             "[inbound] trusted_authserv_ids), by being sent to the player's own reply "
+                             "address gm+SECRET@... (the Reply-To of every mail the GM sends them: a plain "
+                             "reply does it), or by a line 'Password: SECRET'. from: the From address "
+                             "alone, which anyone can forge")
     create.set_defaults(func=cmd_game_create)
     listing = game.add_parser("list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")

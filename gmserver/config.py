@@ -73,6 +73,9 @@ class Config:
     outbox_interval_seconds: int = 10
     sweep_interval_seconds: int = 30
     log_level: str = "INFO"
+    # Authentication-Results headers believed in a "verified" game (gmserver.rules.authenticity):
+    # only those of these authserv-ids, and only the topmost; empty: never believed
+    trusted_authserv_ids: tuple[str, ...] = ()
 
     @property
     def alerts_to(self) -> str:
@@ -95,7 +98,7 @@ _CHOICES = {
 _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("database",): {"url": ("database_url", str)},
     ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str), "alert_address": ("alert_address", str)},
-    ("inbound",): {"mode": ("inbound_mode", str)},
+    ("inbound",): {"mode": ("inbound_mode", str), "trusted_authserv_ids": ("trusted_authserv_ids", tuple)},
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
         ("folder", str), ("idle", bool), ("poll_seconds", int), ("ca_file", str)]},
@@ -108,7 +111,7 @@ _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("outbound", "maildir"): {"path": ("maildir_path", str)},
     ("daemon",): {"sweep_interval_seconds": ("sweep_interval_seconds", int), "log_level": ("log_level", str)},
 }
-_TYPE_WORDS = {int: "an integer", str: "a string", bool: "true or false"}
+_TYPE_WORDS = {int: "an integer", str: "a string", bool: "true or false", tuple: "a list of strings"}
 _SUB_CONFIGS = {("inbound", "imap"): "imap", ("inbound", "smtp"): "listener", ("outbound", "smtp"): "smtp"}
 
 
@@ -158,6 +161,8 @@ def _build(data: Mapping[str, Any], source: str) -> Config:
             attribute, expected = known[key]
             if expected is int and isinstance(value, str) and value.isdigit():
                 value = int(value)
+            if expected is tuple and isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+                value = tuple(v.strip().lower() for v in value)
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 problems.append(f"{dotted} must be {_TYPE_WORDS[expected]}, not {value!r}")
                 continue

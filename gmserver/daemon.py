@@ -32,7 +32,7 @@ from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs, GameTiming
 from gmserver.services import alerts, intake, outbox, turns
 from gmserver.services.alerts import Outage, OutageTracker
-from gmserver.services.context import Services
+from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,8 @@ def utcnow() -> datetime:
 def build_services(config: Config) -> Services:
     sessions = make_session_factory(make_engine(config.database_url))
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
-    return Services(sessions=sessions, composer=composer, geography=engine.map_info())
+    return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
+                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids))
 
 
 def build_transport(config: Config) -> Transport:

@@ -22,6 +22,7 @@ from typing import Any, Literal, Mapping, Sequence
 import jinja2
 
 from gmserver.mail.automated import is_automated
+from gmserver.rules.authenticity import reply_address
 from gmserver.rules.safetext import safe_text
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
@@ -71,17 +72,23 @@ class Composer:
         auto_submitted: AutoSubmitted,
         message_id: str | None = None,
         date: datetime | None = None,
+        reply_secret: str | None = None,
     ) -> EmailMessage:
         """One outgoing message, UTF-8 text/plain.
 
         `references` is the References list of the message replied to; `in_reply_to` (its
         Message-ID) is appended to it, as RFC 5322 section 3.6.4 asks. `message_id` is given only
         when rebuilding a message already on record; otherwise a new one is made in the domain of
-        the GM address.
+        the GM address. `reply_secret` (the recipient's own secret) sets Reply-To to the player's
+        reply address, gm+SECRET@domain, so that a plain reply proves who sent it; give it only
+        for mail to that player's own registered addresses.
         """
         message = EmailMessage(policy=email.policy.default)
         message["From"] = Address(display_name=self.gm_name, addr_spec=self.gm_address)
         message["To"] = to
+        if reply_secret:
+            message["Reply-To"] = Address(display_name=self.gm_name,
+                                          addr_spec=reply_address(self.gm_address, reply_secret))
         message["Subject"] = safe_text(subject)
         message["Date"] = email.utils.format_datetime(date or datetime.now(timezone.utc))
         message["Message-ID"] = message_id or new_message_id(self.domain)

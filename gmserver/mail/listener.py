@@ -16,6 +16,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from gmserver.rules.authenticity import is_gm_recipient
+
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 10 * 1024 * 1024
@@ -40,7 +42,9 @@ class StoringHandler:
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
-        if self._recipients and address.lower() not in self._recipients:
+        # the GM's address, or a player's reply address gm+SECRET@domain (any +tag: whether the
+        # tag is a player's secret is for intake to judge, and a 550 here would tell a guesser)
+        if self._recipients and not any(is_gm_recipient(address, gm) for gm in self._recipients):
             return f"550 5.1.1 <{address}>: no such mailbox here"
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"

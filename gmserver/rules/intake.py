@@ -156,6 +156,9 @@ class GameView:
     status: str
     # power -> (primary address, fallback address or None), addresses lower-cased
     players: Mapping[str, tuple[str, str | None]]
+    # power -> the player's secret, for the Reply-To (gm+SECRET@...) of mail sent to that
+    # player's own addresses (gmserver.rules.authenticity); None for games made before issue 6
+    secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (000-004 share `sender_policy`, MATRIX 2.2)."""

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.mail.compose import Composer
+from gmserver.mail.dkim import TxtLookup
 from gmserver.rules.geography import MapInfo
+
+
+@dataclass(frozen=True)
+class SenderChecks:
+    """What a "verified" game's sender check trusts (gmserver.rules.authenticity)."""
+
+    # authserv-ids whose Authentication-Results header is believed (config [inbound]); none: never
+    trusted_authserv_ids: tuple[str, ...] = ()
+    # DKIM key lookup (name -> TXT record); None: the DNS. Tests pass their own: no network there.
+    dkim_lookup: TxtLookup | None = None
 
 
 @dataclass(frozen=True)
@@ -15,3 +26,4 @@ class Services:
     sessions: sessionmaker[Session]
     composer: Composer
     geography: MapInfo
+    sender_checks: SenderChecks = field(default_factory=SenderChecks)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
@@ -13,6 +15,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
+from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
 from gmserver.rules.deadlines import next_deadline
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import is_plain_address
@@ -49,6 +52,8 @@ class GameSpec:
     reminder: timedelta | None = None  # None: the ruleset's reminder setting
     timezone: str = "UTC"
     notes: tuple[str, ...] = field(default=())
+    # who may speak for a power (gmserver.rules.authenticity): "verified" wants proof beyond From
+    sender_check: str = "verified"
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -78,9 +83,17 @@ def check_spec(spec: GameSpec) -> list[str]:
         ZoneInfo(spec.timezone)
     except (ZoneInfoNotFoundError, ValueError):
         problems.append(f"unknown time zone {spec.timezone!r} (use an IANA name like Europe/London)")
+    if spec.sender_check not in SENDER_CHECKS:
+        problems.append(f"unknown sender check {spec.sender_check!r} (use {' or '.join(SENDER_CHECKS)})")
     if spec.first_deadline is not None and spec.first_deadline.tzinfo is None:
         problems.append("the first deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)")
     return problems
+
+
+def new_secret() -> str:
+    """A player's secret: 80 random bits as 16 lower-case base32 characters, so that it survives
+    a mail system that changes the case of an address's local part (gm+SECRET@domain)."""
+    return base64.b32encode(secrets.token_bytes(10)).decode("ascii").lower()
 
 
 def _hours(ruleset: Ruleset, name: str, fallback: int) -> timedelta:
@@ -120,10 +133,12 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         retreat_seconds=int((spec.retreat or _hours(rules, "min_hours_retreat", 24)).total_seconds()),
         adjustment_seconds=int((spec.adjustment or _hours(rules, "min_hours_adjustment", 24)).total_seconds()),
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
+        sender_check=spec.sender_check,
     )
     game.deadline = spec.first_deadline or next_deadline(game.phase, now, lengths_of(game), spec.timezone)
     game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback,
-                           abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()))
+                           abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()),
+                           secret=new_secret())
                     for p in spec.players]
     session.add(game)
     session.flush()
@@ -177,8 +192,10 @@ def find_game(session: Session, name: str) -> Game:
     return game
 
 
-def game_summary(session: Session, game: Game) -> dict[str, Any]:
-    """The game as JSON: position in the DATC notation, players, deadline, orders on file."""
+def game_summary(session: Session, game: Game, gm_address: str | None = None) -> dict[str, Any]:
+    """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
+    `gm_address`, each player's own reply address (gm+SECRET@domain: the GM tells it to the
+    player, it proves the sender in a "verified" game)."""
     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                       PhaseRecord.phase == game.phase))
     position = engine.position_from_state(record.state).to_json()
@@ -190,10 +207,13 @@ def game_summary(session: Session, game: Game) -> dict[str, Any]:
         "phase": game.phase,
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "timezone": game.timezone,
+        "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
         **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
         "players": {p.power: {"address": p.address, "fallback": p.fallback_address,
+                              **({"reply_address": reply_address(gm_address, p.secret)}
+                                 if gm_address and p.secret else {}),
                               **({"abbreviations": p.abbreviations} if p.abbreviations else {})}
                     for p in game.players},
         "orders": {power: {"version": on_file.versions[power], "orders": list(orders)}

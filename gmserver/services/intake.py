@@ -44,6 +44,7 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
+from gmserver.services.senders import check_sender
 
 log = logging.getLogger(__name__)
 
@@ -277,6 +278,9 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
               kind="stranger-refusal" if decision.stranger else "rejection",
               dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
         return "rejected"
+    # issue 6: in a "verified" game the From address alone does not make a message the power's
+    if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
+        return unverified
     return _accept(session, services, row, envelope, decision, now)
 
 
@@ -536,4 +540,5 @@ def game_view(game: Game) -> GameView:
         deadline=game.deadline, status=game.status,
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
+        secrets={p.power: p.secret for p in game.players},
     )

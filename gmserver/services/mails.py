@@ -9,6 +9,7 @@ from typing import Any
 from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.engine import position_from_state
+from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
@@ -29,11 +30,21 @@ def _references(envelope: Envelope) -> list[str]:
     return str(value).split() if value else []
 
 
-def _reply(services: Services, envelope: Envelope, subject: str, body: str, now: datetime) -> EmailMessage:
+def _reply(services: Services, envelope: Envelope, subject: str, body: str, now: datetime,
+           reply_secret: str | None = None) -> EmailMessage:
     return services.composer.compose(
         to=envelope.sender, subject=subject, body=body, in_reply_to=envelope.message_id,
-        references=_references(envelope), auto_submitted="auto-replied", date=now,
+        references=_references(envelope), auto_submitted="auto-replied", date=now, reply_secret=reply_secret,
     )
+
+
+def _secret_of(decision: Accept | Reject, envelope: Envelope) -> str | None:
+    """The power's secret when the reply goes to one of that power's own registered addresses
+    (never to anyone else: the secret is what proves a sender in a "verified" game)."""
+    game, power = decision.game, decision.power
+    if game is None or power is None or envelope.sender not in (game.players.get(power) or ()):
+        return None
+    return game.secrets.get(power)
 
 
 def _reply_subject(envelope: Envelope) -> str:
@@ -54,7 +65,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     body = services.composer.render(context.template, context)
     if decision.warnings:
         body = "Note: " + " ".join(decision.warnings) + "\n\n" + body
-    return _reply(services, envelope, _reply_subject(envelope), body, now)
+    return _reply(services, envelope, _reply_subject(envelope), body, now, _secret_of(decision, envelope))
 
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
@@ -66,7 +77,7 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
         original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,
     )
     return _reply(services, envelope, _reply_subject(envelope), services.composer.render(context.template, context),
-                  now)
+                  now, _secret_of(decision, envelope))
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
@@ -77,7 +88,7 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     body = services.composer.render(context.template, context)
     template = Ruleset.from_snapshot(game.ruleset).subject_template
     return [(player, services.composer.compose(
-        to=player.address, body=body, auto_submitted="auto-generated", date=now,
+        to=player.address, body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret,
         subject=format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
                                purpose="report"),
     )) for player in game.players]
@@ -89,11 +100,32 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                               purpose="orders")
     context = reports.build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
-        expected_subject=expected, order_address=services.composer.gm_address,
+        # the player's own reply address: a message sent there proves its sender (issue 6)
+        expected_subject=expected, order_address=(reply_address(services.composer.gm_address, player.secret)
+                                                  if player.secret else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")
     return services.composer.compose(to=player.address, subject=subject,
                                      body=services.composer.render(context.template, context),
-                                     auto_submitted="auto-generated", date=now)
+                                     auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+
+
+def unverified_sender(services: Services, game: Game, player: Player, envelope: Envelope,
+                      findings: tuple[str, ...], now: datetime) -> EmailMessage:
+    """To the power's registered address when a message in its name proved nothing (issue 6).
+
+    It holds the player's secret (reply address and password line): it goes only to the
+    player's own address, never to the sender of the refused message, and every mail the GM
+    sends that address carries the secret in its Reply-To anyway."""
+    assert player.secret, "a verified game's players have secrets"
+    body = services.composer.render("player/unverified.txt.j2", {
+        "power_name": player.power.title(), "game_name": game.name, "claimed_from": envelope.sender,
+        "original_subject": envelope.subject or "(no subject)", "original_date": envelope.date,
+        "findings": findings, "reply_address": reply_address(services.composer.gm_address, player.secret),
+        "password": player.secret,
+    })
+    return services.composer.compose(
+        to=player.address, subject=f"{game.name}: a message in your name was not accepted", body=body,
+        auto_submitted="auto-replied", date=now, reply_secret=player.secret)

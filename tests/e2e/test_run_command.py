@@ -26,7 +26,8 @@ def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
                       f'[inbound.smtp]\nport = {port}\n[outbound]\ninterval_seconds = 1\n'
                       f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n[daemon]\nsweep_interval_seconds = 1\n')
     assert main(["--config", str(config), "db", "upgrade"]) == 0
-    assert main(["--config", str(config), "game", "create", "lepanto", "--player", "FRANCE=fr@players.test"]) == 0
+    assert main(["--config", str(config), "game", "create", "lepanto", "--player", "FRANCE=fr@players.test",
+                 "--sender-check", "from"]) == 0  # test_verified_senders.py runs a verified game
     process = subprocess.Popen([sys.executable, "-m", "gmserver", "--config", str(config), "run"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -139,7 +139,7 @@ def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, ca
     from tests.support.world import order_mail, services_for
 
     run(config, "db", "upgrade")
-    assert run(config, "game", "create", "gw", "--ruleset", "gwm", *players()) == 0
+    assert run(config, "game", "create", "gw", "--ruleset", "gwm", "--sender-check", "from", *players()) == 0
     assert run(config, "game", "abbreviations", "gw", "FRANCE", "Mx=Marseilles", "Bg=bur") == 0
     assert "Bg = BUR" in capsys.readouterr().out
     assert run(config, "game", "abbreviations", "gw", "FRANCE", "Q=Atlantis") == 2

@@ -45,7 +45,7 @@ def _game(services, clock, name: str, ruleset: Ruleset, position: Position) -> N
             name=name, ruleset=ruleset, position=position,
             players=[PlayerSpec(p, player_address(p)) for p in POWERS],
             movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
-            reminder=timedelta(0),
+            reminder=timedelta(0), sender_check="from",
         ), clock())
 
 

@@ -9,18 +9,21 @@ from email.utils import format_datetime, make_msgid
 from gmserver import engine
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
+from gmserver.mail.dkim import offline_lookup
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.context import Services
+from gmserver.services.context import SenderChecks, Services
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
 
 GM = "gm@gm.test"
 
 
-def services_for(database_url: str, gm_address: str = GM) -> Services:
+def services_for(database_url: str, gm_address: str = GM, sender_checks: SenderChecks | None = None) -> Services:
+    """Tests never reach the DNS: DKIM keys are looked up with `offline_lookup` (none found)
+    unless `sender_checks` gives a lookup that answers."""
     sessions = make_session_factory(make_engine(database_url))
     return Services(sessions=sessions, composer=Composer(TEMPLATES_DIR, gm_name="Test GM", gm_address=gm_address),
-                    geography=engine.map_info())
+                    geography=engine.map_info(), sender_checks=sender_checks or SenderChecks(dkim_lookup=offline_lookup))
 
 
 def player_address(power: str) -> str:
@@ -28,13 +31,16 @@ def player_address(power: str) -> str:
 
 
 def new_game(services: Services, now: datetime, *, name: str = "lepanto", ruleset: str = "standard",
-             movement_hours: float = 48, reminder_hours: float = 24, position=None) -> int:
+             movement_hours: float = 48, reminder_hours: float = 24, position=None,
+             sender_check: str = "from") -> int:
+    """A game of seven players at player_address(POWER). `sender_check` is "from" (the From
+    address alone, as before issue 6) unless a test is about verifying senders."""
     with transaction(services.sessions) as session:
         game = create_game(session, GameSpec(
             name=name, ruleset=load_ruleset(ruleset),
             players=[PlayerSpec(p, player_address(p), f"{p.lower()}.backup@players.test") for p in POWERS],
             movement=timedelta(hours=movement_hours), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
-            reminder=timedelta(hours=reminder_hours), position=position,
+            reminder=timedelta(hours=reminder_hours), position=position, sender_check=sender_check,
         ), now)
         return game.id
 

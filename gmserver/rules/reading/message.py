@@ -2,7 +2,7 @@
 
 text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>` lines,
 "On ... wrote:" blocks, Outlook "-----Original Message-----" headers), signatures after "-- ",
-forwarded copies and press sections are kept apart. Never raises: hostile or broken mail gives
+forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
 whatever text could be decoded.
 """
 
@@ -13,6 +13,8 @@ import email.policy
 import re
 from email.message import Message
 from html.parser import HTMLParser
+
+from gmserver.rules.authenticity import is_password_line
 
 _HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
 _KNOWN_HEADERS = re.compile(
@@ -52,6 +54,15 @@ def split_message(message: bytes | str) -> tuple[str, str]:
     except Exception:  # noqa: BLE001  a broken message must still give text
         body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
     return _clean(body)
+
+
+def body_text(message: Message) -> str:
+    """The whole readable body of a parsed message (text/plain, else HTML as text), quotes and
+    signatures included. Never raises."""
+    try:
+        return _message_text(message)
+    except Exception:  # noqa: BLE001  a broken message has no text to look at
+        return ""
 
 
 def _looks_like_email(text: str) -> bool:
@@ -193,6 +204,11 @@ def _clean(body: str) -> tuple[str, str]:
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
+        if is_password_line(line):
+            # the player's secret proves the sender (rules.authenticity): it is never read as an
+            # order, published as press or echoed back in a confirmation
+            i += 1
+            continue
         if _SIGNATURE.match(line) or _FORWARD.match(line):
             break
         if _WROTE.match(line) or (_WROTE_START.match(line) and i + 1 < len(lines)

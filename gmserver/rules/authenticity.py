@@ -1,0 +1,241 @@
+"""Is a message that names a power really from that power's player? (issue 6, "nobody in")
+
+The From header is written by the sender, so anyone can put a player's address in it. A game's
+`sender_check` says what it takes:
+
+- "from": the From address alone (how gmserver always worked; games made before issue 6);
+- "verified": the From address, and one proof that its owner sent the message:
+  (a) the topmost Authentication-Results header of a receiving server the GM trusts says
+      dmarc=pass for the From domain, or dkim=pass for a domain aligned with it (RFC 8601,
+      RFC 7489 relaxed alignment);
+  (b) a DKIM signature gmserver verified itself, from a domain aligned with the From domain;
+  (c) the message was sent to the player's own reply address, gm+SECRET@domain (every mail the
+      GM sends a player carries it in Reply-To, so a plain reply proves the sender);
+  (d) a line `Password: SECRET` in the body.
+
+Pure: the caller gathers the evidence (headers, the SMTP envelope, its own DKIM result, the
+body's password lines) and passes it in.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Collection, Iterable, Sequence
+
+import authres
+from publicsuffixlist import PublicSuffixList
+
+SENDER_CHECKS = ("from", "verified")
+
+# A line of its own: `Password: SECRET` (or `password = SECRET`). Never read as an order,
+# never published as press, never echoed back (gmserver.rules.reading.message drops it).
+PASSWORD_LINE = re.compile(r"^\s*pass(?:word|phrase)\s*[:=]\s*(\S{1,200})\s*$", re.IGNORECASE)
+# A real Authentication-Results header is a few hundred bytes; a longer one is not parsed.
+MAX_RESULTS_HEADER = 8_000
+_AUTHSERV_ID = re.compile(r"^\s*(?:\([^()]*\)\s*)*([^\s;()]+)")
+
+
+def reply_address(gm_address: str, secret: str) -> str:
+    """The player's own address at the GM: `gm+SECRET@domain` for `gm@domain`."""
+    local, _, domain = gm_address.rpartition("@")
+    return f"{local}+{secret}@{domain}"
+
+
+def address_secret(address: str, gm_address: str) -> str | None:
+    """SECRET from `gm+SECRET@domain` (any case, angle brackets allowed); None for any other address."""
+    address = address.strip().strip("<>").strip().lower()
+    local, _, domain = gm_address.lower().rpartition("@")
+    prefix, suffix = f"{local}+", f"@{domain}"
+    if address.startswith(prefix) and address.endswith(suffix) and len(address) > len(prefix) + len(suffix):
+        return address[len(prefix):-len(suffix)]
+    return None
+
+
+def is_gm_recipient(address: str, gm_address: str) -> bool:
+    """The GM's address itself or one of its reply addresses (gm+anything@domain)."""
+    cleaned = address.strip().strip("<>").strip().lower()
+    return cleaned == gm_address.lower() or address_secret(cleaned, gm_address) is not None
+
+
+def is_password_line(line: str) -> bool:
+    return PASSWORD_LINE.match(line) is not None
+
+
+def passwords_in(text: str) -> tuple[str, ...]:
+    """The values of every password line in `text` (at most a few: nobody needs more)."""
+    found = []
+    for line in text.splitlines():
+        if (match := PASSWORD_LINE.match(line)) is not None:
+            found.append(match.group(1))
+            if len(found) >= 5:
+                break
+    return tuple(found)
+
+
+def same_secret(candidate: str, secret: str) -> bool:
+    """Compared in constant time, case-insensitively (secrets are lower-case base32)."""
+    return hmac.compare_digest(candidate.strip().lower().encode(), secret.strip().lower().encode())
+
+
+# ---------------------------------------------------------------------------------------------
+# domains
+
+
+@functools.lru_cache(maxsize=1)
+def _public_suffixes() -> PublicSuffixList:
+    return PublicSuffixList()  # the list shipped with the package: no network
+
+
+def organizational_domain(domain: str) -> str:
+    """RFC 7489 3.2: the registered domain (`example.co.uk` for `mail.example.co.uk`)."""
+    domain = domain.strip().rstrip(".").lower()
+    return _public_suffixes().privatesuffix(domain) or domain
+
+
+def aligned(signing_domain: str, from_domain: str) -> bool:
+    """RFC 7489 relaxed alignment: both have the same organizational domain."""
+    signing_domain, from_domain = signing_domain.strip().rstrip(".").lower(), from_domain.strip().rstrip(".").lower()
+    if not signing_domain or not from_domain:
+        return False
+    return signing_domain == from_domain or organizational_domain(signing_domain) == organizational_domain(from_domain)
+
+
+def domain_of(address: str) -> str:
+    return address.rpartition("@")[2].strip().rstrip(".").lower()
+
+
+# ---------------------------------------------------------------------------------------------
+# Authentication-Results
+
+
+@dataclass(frozen=True)
+class AuthResult:
+    """One method's result in an Authentication-Results header: `dkim=pass header.d=example.org`."""
+
+    method: str
+    result: str
+    properties: tuple[tuple[str, str], ...]  # ("header.d", "example.org"), ...
+
+    def get(self, name: str) -> str | None:
+        return next((value for key, value in self.properties if key == name), None)
+
+
+@dataclass(frozen=True)
+class TrustedResults:
+    authserv_id: str
+    results: tuple[AuthResult, ...]  # empty when the header could not be read
+
+
+def trusted_results(headers: Sequence[str], trusted_ids: Collection[str]) -> TrustedResults | None:
+    """The results of the topmost Authentication-Results header (headers top first) whose
+    authserv-id the GM trusts; None when there is none.
+
+    Only the topmost: a receiving server prepends its header, so anything below it came with
+    the message and may be forged, own authserv-id included (RFC 8601 section 5 asks servers to
+    remove such copies; not all do). A server that writes one header per method (a DKIM
+    milter, then a DMARC milter) is thus heard only through its topmost header; gmserver
+    verifies DKIM itself when that one proves nothing."""
+    trusted = {name.strip().lower() for name in trusted_ids if name.strip()}
+    if not trusted:
+        return None
+    for value in headers:
+        match = _AUTHSERV_ID.match(value)
+        if match is None or match.group(1).lower() not in trusted:
+            continue
+        return TrustedResults(match.group(1).lower(), _parse_results(value))
+    return None
+
+
+def _parse_results(value: str) -> tuple[AuthResult, ...]:
+    if len(value) > MAX_RESULTS_HEADER:
+        return ()
+    try:
+        header = authres.AuthenticationResultsHeader.parse_value(" ".join(value.split()))
+    except Exception:  # noqa: BLE001  authres raises its SyntaxError, or RecursionError on nested comments
+        return ()
+    return tuple(
+        AuthResult(str(result.method).lower(), str(result.result).lower(),
+                   tuple((f"{prop.type}.{prop.name}".lower(), str(prop.value)) for prop in result.properties))
+        for result in header.results)
+
+
+def _proves(result: AuthResult, from_domain: str) -> bool:
+    if result.result != "pass":
+        return False
+    if result.method == "dmarc":
+        return (result.get("header.from") or "").strip().rstrip(".").lower() == from_domain
+    if result.method == "dkim":
+        signer = result.get("header.d") or domain_of(result.get("header.i") or "")
+        return aligned(signer, from_domain)
+    return False  # spf, arc, iprev...: they say nothing about the From domain
+
+
+# ---------------------------------------------------------------------------------------------
+# the decision
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a message shows about its sender."""
+
+    sender: str  # the From address intake matched to the power, lower-cased
+    authentication_results: tuple[str, ...] = ()  # header values, top first
+    recipients: tuple[str, ...] = ()  # RCPT TO, else Delivered-To / X-Original-To / To / Cc
+    passwords: tuple[str, ...] = ()  # values of the body's password lines
+    dkim_domains: tuple[str, ...] | None = None  # d= of signatures verified here; None: not checked
+    # exactly one From line naming exactly `sender`: a signature or a server's verdict vouches for
+    # "the" From domain, and a second From (or address) could make it vouch for the wrong one
+    single_from: bool = True
+
+
+@dataclass(frozen=True)
+class Verified:
+    proof: str  # in words, for the log
+
+
+@dataclass(frozen=True)
+class Unverified:
+    findings: tuple[str, ...]  # what was looked at and why it proved nothing, in words
+
+
+def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
+                  trusted_authserv_ids: Collection[str]) -> Verified | Unverified:
+    """Does the message prove that the owner of `evidence.sender` sent it?"""
+    if secret:
+        if any(same_secret(token, secret) for token in _tokens(evidence.recipients, gm_address)):
+            return Verified("sent to the player's reply address")
+        if any(same_secret(candidate, secret) for candidate in evidence.passwords):
+            return Verified("the player's password line")
+    from_domain = domain_of(evidence.sender)
+    findings: list[str] = []
+    if not evidence.single_from:
+        return Unverified((
+            "It had more than one From line or address, so no signature or mail server could vouch for it.",
+            *_secret_findings(evidence)))
+    header = trusted_results(evidence.authentication_results, trusted_authserv_ids)
+    if header is not None:
+        if any(_proves(result, from_domain) for result in header.results):
+            return Verified(f"Authentication-Results of {header.authserv_id}")
+        said = ", ".join(f"{r.method}={r.result}" for r in header.results if r.method in ("dkim", "dmarc", "spf"))
+        findings.append(f"The receiving mail server ({header.authserv_id}) did not confirm that it came from "
+                        f"{from_domain}" + (f" ({said})." if said else "."))
+    if evidence.dkim_domains is not None:
+        if any(aligned(domain, from_domain) for domain in evidence.dkim_domains):
+            return Verified("a valid DKIM signature of the From domain")
+        findings.append(f"It carried no valid DKIM signature of {from_domain}"
+                        + (f" (only of {', '.join(sorted(set(evidence.dkim_domains)))})." if evidence.dkim_domains
+                           else "."))
+    return Unverified((*findings, *_secret_findings(evidence)))
+
+
+def _secret_findings(evidence: Evidence) -> tuple[str, ...]:
+    return ("It was not sent to your own reply address at the GM.",
+            "It had no password line with your password." if not evidence.passwords
+            else "Its password line did not hold your password.")
+
+
+def _tokens(recipients: Iterable[str], gm_address: str) -> list[str]:
+    return [token for address in recipients if (token := address_secret(address, gm_address)) is not None]

@@ -1,0 +1,130 @@
+"""The sender check of a "verified" game (issue 6, "nobody in"): a table of cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmserver.rules.authenticity import (
+    Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient, is_password_line, passwords_in,
+    reply_address, trusted_results, verify_sender,
+)
+
+GM = "gm@gm.test"
+SECRET = "k3xq7m2pa5rtw4zd"
+FRANCE = "france@players.test"
+TRUSTED = ("mx.gm.test",)
+
+PASS_DMARC = "mx.gm.test; dkim=pass header.d=players.test; spf=pass smtp.mailfrom=players.test; " \
+             "dmarc=pass header.from=players.test"
+FAIL_ALL = "mx.gm.test; dkim=fail header.d=players.test; spf=fail smtp.mailfrom=attacker.test; " \
+           "dmarc=fail header.from=players.test"
+
+
+def check(**evidence) -> Verified | Unverified:
+    return verify_sender(Evidence(sender=FRANCE, **evidence), secret=SECRET, gm_address=GM,
+                         trusted_authserv_ids=TRUSTED)
+
+
+CASES = [
+    # (what, evidence, verified?)
+    ("trusted header: dmarc=pass for the From domain", dict(authentication_results=(PASS_DMARC,)), True),
+    ("trusted header: aligned dkim=pass (subdomain signs)",
+     dict(authentication_results=("mx.gm.test; dkim=pass header.d=mail.players.test",)), True),
+    ("trusted header: dkim=pass known by header.i only",
+     dict(authentication_results=("mx.gm.test; dkim=pass header.i=@players.test",)), True),
+    ("trusted header in another case, with a version and comments",
+     dict(authentication_results=("MX.GM.TEST 1; DMARC=Pass (p=reject) header.from=Players.Test",)), True),
+    ("untrusted authserv-id is ignored",
+     dict(authentication_results=("mx.attacker.test; dmarc=pass header.from=players.test",)), False),
+    ("forged trusted header below the real one (which failed)",
+     dict(authentication_results=(FAIL_ALL, "mx.gm.test; dmarc=pass header.from=players.test")), False),
+    ("an untrusted hop above the trusted one changes nothing",
+     dict(authentication_results=("list.example; dmarc=pass header.from=players.test", FAIL_ALL)), False),
+    ("misaligned dkim=pass (the attacker's own domain signed)",
+     dict(authentication_results=("mx.gm.test; dkim=pass header.d=attacker.test",)), False),
+    ("dkim=pass of a domain that merely ends alike", dict(authentication_results=(
+        "mx.gm.test; dkim=pass header.d=evilplayers.test",)), False),
+    ("dmarc=pass for another From domain",
+     dict(authentication_results=("mx.gm.test; dmarc=pass header.from=attacker.test",)), False),
+    ("spf=pass alone says nothing about From",
+     dict(authentication_results=("mx.gm.test; spf=pass smtp.mailfrom=players.test",)), False),
+    ("unreadable trusted header: no proof, and nothing below it is read", dict(authentication_results=(
+        "mx.gm.test; dkim=pass ((((((", "mx.gm.test; dmarc=pass header.from=players.test")), False),
+    ("own DKIM check: aligned signature", dict(dkim_domains=("players.test",)), True),
+    ("own DKIM check: only the attacker's signature", dict(dkim_domains=("attacker.test",)), False),
+    ("reply address in RCPT TO / Delivered-To", dict(recipients=(f"gm+{SECRET}@gm.test",)), True),
+    ("reply address, upper-cased by some client", dict(recipients=(f"<GM+{SECRET.upper()}@GM.TEST>",)), True),
+    ("another player's reply address", dict(recipients=("gm+aaaaaaaaaaaaaaaa@gm.test",)), False),
+    ("the secret at another domain", dict(recipients=(f"gm+{SECRET}@attacker.test",)), False),
+    ("password line", dict(passwords=(SECRET,)), True),
+    ("wrong password line", dict(passwords=("guess",)), False),
+    ("nothing at all", dict(), False),
+    ("two From lines: a pass proves nothing", dict(authentication_results=(PASS_DMARC,),
+                                                   dkim_domains=("players.test",), single_from=False), False),
+    ("two From lines, but the reply address", dict(single_from=False, recipients=(f"gm+{SECRET}@gm.test",)), True),
+    ("the spoof from the issue: failing results, attacker's signature, plain GM address",
+     dict(authentication_results=(FAIL_ALL,), dkim_domains=("attacker.test",), recipients=(GM,)), False),
+]
+
+
+@pytest.mark.parametrize("what, evidence, verified", CASES, ids=[case[0] for case in CASES])
+def test_verify_sender(what, evidence, verified):
+    outcome = check(**evidence)
+    assert isinstance(outcome, Verified if verified else Unverified), outcome
+
+
+def test_no_trusted_server_configured_means_the_header_is_never_trusted():
+    outcome = verify_sender(Evidence(sender=FRANCE, authentication_results=(PASS_DMARC,)), secret=SECRET,
+                            gm_address=GM, trusted_authserv_ids=())
+    assert isinstance(outcome, Unverified)
+
+
+def test_a_player_without_a_secret_proves_nothing_by_an_empty_token():
+    outcome = verify_sender(Evidence(sender=FRANCE, recipients=("gm+@gm.test",), passwords=("",)), secret=None,
+                            gm_address=GM, trusted_authserv_ids=TRUSTED)
+    assert isinstance(outcome, Unverified)
+
+
+def test_the_findings_say_what_failed_and_never_hold_the_secret():
+    outcome = check(authentication_results=(FAIL_ALL,), dkim_domains=("attacker.test",), passwords=("guess",))
+    assert isinstance(outcome, Unverified)
+    text = " ".join(outcome.findings)
+    assert "mx.gm.test" in text and "dmarc=fail" in text
+    assert "attacker.test" in text and "reply address" in text and "password" in text
+    assert SECRET not in text
+
+
+def test_trusted_results_takes_only_the_topmost_trusted_header():
+    header = trusted_results([FAIL_ALL, PASS_DMARC], TRUSTED)
+    assert header is not None and [r.result for r in header.results] == ["fail", "fail", "fail"]
+    assert trusted_results([PASS_DMARC], ()) is None
+
+
+@pytest.mark.parametrize("signer, from_domain, expected", [
+    ("players.test", "players.test", True),
+    ("mail.players.test", "players.test", True),
+    ("players.test", "eu.players.test", True),
+    ("mail.example.co.uk", "example.co.uk", True),
+    ("other.co.uk", "example.co.uk", False),  # the public suffix is not an organization
+    ("co.uk", "example.co.uk", False),
+    ("attacker.test", "players.test", False),
+    ("", "players.test", False),
+])
+def test_relaxed_alignment(signer, from_domain, expected):
+    assert aligned(signer, from_domain) is expected
+
+
+def test_reply_addresses():
+    assert reply_address(GM, SECRET) == f"gm+{SECRET}@gm.test"
+    assert address_secret(f"gm+{SECRET}@gm.test", GM) == SECRET
+    assert address_secret("gm@gm.test", GM) is None
+    assert address_secret("gm+@gm.test", GM) is None
+    assert address_secret(f"other+{SECRET}@gm.test", GM) is None
+    assert is_gm_recipient("GM@gm.test", GM) and is_gm_recipient("gm+x@GM.test", GM)
+    assert not is_gm_recipient("gmx@gm.test", GM) and not is_gm_recipient("gm+x@other.test", GM)
+
+
+def test_password_lines():
+    text = "F PAR - BUR\nPassword: abc123\n  password = Def456  \nA MAR H\nmy password: is not a line"
+    assert passwords_in(text) == ("abc123", "Def456")
+    assert is_password_line("PASSWORD:xyz") and not is_password_line("F PAR - BUR")
