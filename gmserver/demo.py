@@ -114,19 +114,23 @@ class Bots(threading.Thread):
         self._game_id = game_id
         self._port = port
         self._rng = random.Random(seed)
-        self._stop = threading.Event()
+        self._stopping = threading.Event()  # not `_stop`: Thread uses that name itself
         self._last_phase: str | None = None
 
     def stop(self) -> None:
-        self._stop.set()
+        """Stop and wait for a mail in flight, so that the listener is not stopped under it."""
+        self._stopping.set()
+        if self.is_alive():
+            self.join(timeout=15)
 
     def run(self) -> None:
         homes = {power: engine.map_info().home_centres(power) for power in POWERS}
-        while not self._stop.wait(0.5):
+        while not self._stopping.wait(0.5):
             try:
                 self._tick(homes)
             except Exception:  # noqa: BLE001  a bot's trouble must not end the demo
-                log.exception("bot trouble")
+                if not self._stopping.is_set():  # mail cut off by Ctrl-C is no trouble
+                    log.exception("bot trouble")
 
     def _tick(self, homes: dict[str, tuple[str, ...]]) -> None:
         with transaction(self._daemon.services.sessions) as session:
@@ -144,6 +148,8 @@ class Bots(threading.Thread):
         legal = engine.legal_orders(state)
         owing = [p for p in position.powers_to_order() if p not in ordered]
         for power in owing:
+            if self._stopping.is_set():
+                return
             orders = bot_orders(position, legal, power, homes[power], self._rng)
             self._mail(name, power, phase, orders)
         if owing:

@@ -76,7 +76,7 @@ def _envelope(message: EmailMessage, subject: str) -> Envelope:
         sender=_usable_address(mailbox.address) if mailbox else "",
         sender_display=safe_text(mailbox.display or mailbox.address) if mailbox else "",
         subject=safe_text(" ".join(subject.split())),
-        message_id=_usable_message_id(_header(message, "Message-ID")),
+        message_id=usable_message_id(_header(message, "Message-ID")),
         date=safe_text(_header(message, "Date")) or None,
         automated=_looks_automated(message),
         message=message,
@@ -114,7 +114,7 @@ def is_plain_address(address: str) -> bool:
     return bool(_ADDRESS.fullmatch(address))
 
 
-def _usable_message_id(value: str) -> str | None:
+def usable_message_id(value: str) -> str | None:
     """The Message-ID if it is one; anything else (line breaks, spaces) would be unsafe to echo
     back in In-Reply-To, so it is dropped."""
     value = value.strip()

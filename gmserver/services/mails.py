@@ -10,7 +10,7 @@ from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.engine import position_from_state
 from gmserver.rules.authenticity import reply_address
-from gmserver.rules.intake import Accept, Envelope, Reject
+from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
 from gmserver.rules.ruleset import Ruleset
@@ -25,9 +25,17 @@ def line_as_dict(line: Any) -> dict[str, Any]:
             "message": None if line.message is None else safe_text(line.message)}
 
 
+# RFC 5322 3.6.4: a reply carries its parent's References. A hostile References header must not
+# make the reply huge or carry anything but message ids: only the last few well-formed ones are kept.
+MAX_REFERENCES = 10
+
+
 def _references(envelope: Envelope) -> list[str]:
-    value = envelope.message.get("References")
-    return str(value).split() if value else []
+    try:
+        value = envelope.message.get("References")
+    except Exception:  # noqa: BLE001  a malformed header costs the thread, never the reply
+        return []
+    return [ref for ref in str(value or "").split() if usable_message_id(ref)][-MAX_REFERENCES:]
 
 
 def _reply(services: Services, envelope: Envelope, subject: str, body: str, now: datetime,

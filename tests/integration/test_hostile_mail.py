@@ -163,3 +163,21 @@ def test_any_text_from_a_player(sqlite_world, clock, subject: str, body: str) ->
     subject = " ".join(subject.split())  # a header cannot hold line breaks
     raw = order_mail(player_address("FRANCE"), subject, body)
     assert process(sqlite_world, clock, raw) in (*OUTCOMES, "duplicate")
+
+
+def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
+    """RFC 5322 3.6.4 asks a reply to carry its parent's References: only well-formed message ids
+    are kept, and only the last mails.MAX_REFERENCES of them, whatever the incoming header holds."""
+    from gmserver.services.mails import MAX_REFERENCES
+
+    services = services_for(database_url)
+    new_game(services, clock())
+    junk = " ".join([f"<id{n}@players.test>" for n in range(500)] + ["not-an-id", "<a b@c>", "Bcc:x@y"])
+    raw = order_mail(player_address("FRANCE"), "lepanto France S1901M", "A PAR - BUR",
+                     headers={"References": junk})
+    assert process(services, clock, raw) == "accepted"
+    with transaction(services.sessions) as session:
+        reply = email.message_from_bytes(session.scalars(select(OutboxMessage.raw)).one(), policy=email.policy.default)
+    references = str(reply["References"]).split()
+    assert len(references) == MAX_REFERENCES + 1  # the kept ids, then the message replied to
+    assert references[:MAX_REFERENCES] == [f"<id{n}@players.test>" for n in range(500 - MAX_REFERENCES, 500)]

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.integration
 
 def test_rcpt_to_a_reply_address_is_taken_and_others_refused() -> None:
     stored: list[bytes] = []
-    listener = Listener("127.0.0.1", free_port(), "smtp", stored.append, accepted_recipients={GM})
+    listener = Listener("127.0.0.1", free_port(), "smtp", lambda raw, _envelope: stored.append(raw),
+                        accepted_recipients={GM})
     listener.start()
     try:
         with smtplib.SMTP(listener.host, listener.port, timeout=10) as client:
@@ -50,7 +51,9 @@ def test_a_reply_through_the_listener_is_accepted_in_a_verified_game(database_ur
     raw = order_mail(player_address("FRANCE"), subject, "A PAR - BUR\n").replace(
         f"To: {GM}".encode(), f"To: {reply_to}".encode())
     listener = Listener("127.0.0.1", free_port(), "smtp",
-                        lambda data: intake.store(services.sessions, data, source="smtp", now=clock()),
+                        lambda data, envelope: intake.store(services.sessions, data, source="smtp", now=clock(),
+                                                            envelope_from=envelope.mail_from,
+                                                            envelope_to=envelope.rcpt_tos),
                         accepted_recipients={GM})
     listener.start()
     try:

@@ -87,7 +87,7 @@ def test_poll_once_under_a_300_mb_cap_answers_the_bomb_and_reads_the_next_order(
 
     assert gmserver("db", "upgrade").returncode == 0
     players = [arg for power in POWERS for arg in ("--player", f"{power}={player_address(power)}")]
-    assert gmserver("game", "create", "lepanto", *players).returncode == 0
+    assert gmserver("game", "create", "lepanto", "--sender-check", "from", *players).returncode == 0
     uids = append_all(dovecot, mail_user, [encoded_word_bomb(140_000), orders("FRANCE")])
 
     polled = gmserver("poll", "--once", capped=True)

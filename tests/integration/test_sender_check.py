@@ -234,12 +234,12 @@ def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock
 
 
 def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:
-    """A server's pass (or a signature) vouches for one From; with two, intake may read the other."""
+    """A server's pass (or a signature) vouches for one From; with two (RFC 5322 allows one),
+    the strict address reading finds no sender at all: nothing is filed and nobody is answered."""
     raw = b"From: france@players.test\r\n" + order_mail("evil@players.test", SUBJECT, "A PAR - PIC\n", headers={
         "Authentication-Results": "mx.gm.test; dkim=pass header.d=players.test; dmarc=pass header.from=players.test"})
-    assert deliver(world, clock, raw) == "unverified"
-    [(_, warning)] = outbox(world)
-    assert "more than one From" in warning.get_content()
+    assert deliver(world, clock, raw) == "ignored"
+    assert order_sets(world) == [] and outbox(world) == []
 
 
 def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(world, clock) -> None:
@@ -248,9 +248,13 @@ def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(wor
     raw = order_mail("france@players.test <evil@attacker.test>", SUBJECT, "A PAR - PIC\n", headers={
         "Authentication-Results": "mx.gm.test; dkim=pass header.d=attacker.test; spf=pass "
                                   "smtp.mailfrom=attacker.test; dmarc=pass header.from=attacker.test"})
-    outcome = deliver(world, clock, raw)
-    assert outcome in ("unverified", "rejected", "ignored") and order_sets(world) == []
-    assert all("attacker" not in row.recipient for row, _ in outbox(world))
+    # the strict address reading takes the angle-addr: the message is evil@attacker.test's, a
+    # stranger's, answered (to its own sender) with a refusal that names no game and no secret
+    assert deliver(world, clock, raw) == "rejected" and order_sets(world) == []
+    [(row, refusal)] = outbox(world)
+    assert row.recipient == "evil@attacker.test" and row.kind == "stranger-refusal"
+    assert "is not registered as a player in any game run here" in " ".join(refusal.get_content().split())
+    assert refusal["Reply-To"] is None
 
 
 def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> None:
