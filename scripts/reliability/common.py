@@ -97,6 +97,7 @@ def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("HOME", "/tmp")
+    env["PYTHONFAULTHANDLER"] = "1"  # a hung daemon can be made to show its threads (Daemon.stop)
     return env
 
 
@@ -156,8 +157,15 @@ class Daemon:
         try:
             return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=30)
+            # hung: SIGABRT makes faulthandler (PYTHONFAULTHANDLER) write every thread's stack to the log
+            self.process.send_signal(signal.SIGABRT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+            print(f"gmserver run did not stop within {timeout:.0f} s of SIGTERM; its threads, from {self.log}:\n"
+                  + "\n".join(self.log_since_start().splitlines()[-80:]), file=sys.stderr)
             return -9
 
     def alive(self) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
+import shutil
 import smtplib
 import sys
 import tempfile
@@ -319,6 +319,10 @@ def soak(args: argparse.Namespace, work: Path, database: common.Database, budget
     reader.dispose()
     if args.dir:
         print(f"files kept in {work}")
+    elif report.broken:
+        kept = Path(tempfile.gettempdir()) / f"gmsoak-{args.database}-seed{args.seed}-daemon.log"
+        shutil.copyfile(daemon.log, kept)
+        print(f"the daemon's log is kept in {kept}")
     return report.print(args.json)
 
 
