@@ -44,6 +44,7 @@ import common  # noqa: E402  (sets up sys.path for gmserver)
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GAMES = ("lepanto", "secretgame", "hidden-alpha")
+VERIFIED = "hidden-alpha"  # its sender check is "verified": a forged From must never be read as a player
 EMAILS = sorted((common.ROOT / "tests" / "data" / "orders" / "emails").glob("*.eml"))
 GENERATORS = {"real": 26, "hostile": 10, "random-headers": 10, "encoded-words": 10, "multipart": 8,
               "oversized": 4, "forged": 10, "auto-reply": 12, "stranger": 10}
@@ -189,6 +190,9 @@ class Generator:
         return (head + "\r\nA PAR - BUR\r\n").encode(), False
 
     def gen_forged(self) -> tuple[bytes, bool]:
+        """A player's address forged by a stranger, about the game whose senders are verified."""
+        from gmserver.rules.subject import format_subject
+
         power = self.rng.choice(POWERS)
         form = self.rng.choice([f"{player(power)} <evil@attacker.test>", f"\"{player(power)}\" <evil@attacker.test>",
                                 f"{power.title()} <{player(power)}>", f"{player(power)}, evil@attacker.test",
@@ -197,7 +201,8 @@ class Generator:
         message = EmailMessage()
         message["Message-ID"] = self.new_id()
         message["To"] = common.GM
-        message["Subject"] = self.subject()
+        message["Subject"] = format_subject(template="standard", game_name=VERIFIED, power=power, phase="S1901M",
+                                            purpose="orders")
         message["Return-Path"] = "<evil@attacker.test>"
         message["Authentication-Results"] = "mx.gm.test; dkim=fail; spf=fail; dmarc=fail header.from=players.test"
         message.set_content("A PAR - BUR\nF BRE - MAO\n")
@@ -307,11 +312,12 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     services = build_services(Config(database_url=url, gm_address=common.GM))
     with transaction(services.sessions) as session:
         for name, ruleset in zip(GAMES, ("standard", "mhr", "standard")):
-            create_game(session, GameSpec(
+            game = create_game(session, GameSpec(
                 name=name, ruleset=load_ruleset(ruleset),
                 players=[PlayerSpec(p, player(p), f"{p.lower()}.backup@players.test") for p in POWERS],
                 movement=timedelta(hours=24), retreat=timedelta(hours=12), adjustment=timedelta(hours=12),
                 reminder=timedelta(hours=0)), START)
+            game.sender_check = "verified" if name == VERIFIED else "from"  # the column of issue 6
     rng = random.Random(seed * 1000 + index)
     generator = Generator(rng, sorted(HOSTILE.items()), args["bomb_kb"])
     limit = args["message_timeout"]
@@ -322,6 +328,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     signal.signal(signal.SIGALRM, on_alarm)
     now = START
     kinds: Counter[str] = Counter()
+    by_kind: Counter[tuple[str, str]] = Counter()
     automated: list[tuple[str, str]] = []  # (Message-ID, mark)
     escapes: list[str] = []
     slowest = (0.0, -1, "")
@@ -340,7 +347,8 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
         signal.alarm(limit)
         try:
             stored = intake.store(services.sessions, raw, source="smtp", now=now)
-            intake.process_one(services, stored.id, now)
+            outcome = intake.process_one(services, stored.id, now) if not stored.duplicate else "duplicate"
+            by_kind[(kind, outcome or "taken")] += 1
         except Exception as error:  # noqa: BLE001  an escape is the finding: keep going, report it
             escapes.append(f"worker {index} message {number} ({kind}): {type(error).__name__}: {error}")
             if args["dir"]:
@@ -393,7 +401,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     parked = [(error or "").splitlines()[0][:100] if error else "(no error)" for status, _, error, _ in rows
               if status == "failed"]
     return {
-        "worker": index, "messages": done, "seconds": elapsed, "kinds": dict(kinds),
+        "worker": index, "messages": done, "by_kind": {f"{k} {o}": n for (k, o), n in by_kind.items()}, "seconds": elapsed, "kinds": dict(kinds),
         "outcomes": dict(Counter(outcome or status for status, outcome, _, _ in rows)),
         "stored": len(rows), "pending": sum(1 for status, *_ in rows if status == "pending"),
         "parked": dict(Counter(parked)), "parked_without_error": sum(1 for p in parked if p == "(no error)"),
@@ -468,6 +476,8 @@ def summarise(args: argparse.Namespace, results: list[dict], wall: float) -> int
 
     report.figure("messages", total)
     report.figure("by generator", add("kinds"))
+    forged = {key.split(" ", 1)[1]: n for key, n in add("by_kind").items() if key.startswith("forged ")}
+    report.figure("forged senders (a player's address, game with verified senders), by outcome", forged)
     report.figure("stored (distinct fingerprints)", sum(r["stored"] for r in results))
     report.figure("outcomes", add("outcomes"))
     report.figure("parked", sum(sum(r["parked"].values()) for r in results))
@@ -491,6 +501,8 @@ def summarise(args: argparse.Namespace, results: list[dict], wall: float) -> int
     report.check("nothing left pending", sum(r["pending"] for r in results) == 0,
                  f"{sum(r['pending'] for r in results)} pending")
     report.check("every parked message has its error", sum(r["parked_without_error"] for r in results) == 0)
+    report.check("no forged sender accepted in a game whose senders are verified", not forged.get("accepted"),
+                 f"{forged.get('accepted')} accepted")
     bad = add("bad_replies")
     report.check("every queued mail well-formed", not bad, str(bad))
     answered = [m for r in results for m in r["automated_answered"]]

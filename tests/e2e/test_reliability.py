@@ -49,7 +49,7 @@ def test_fuzz_run(tmp_path: Path) -> None:
     assert figures["messages"] == 2000
     assert len(figures["by generator"]) >= 8  # every generator had its turn
     for held in ("no exception escapes store or process", "nothing left pending", "every queued mail well-formed",
-                 "no reply to a message marked automated",
+                 "no reply to a message marked automated", "no forged sender accepted in a game whose senders are verified",
                  "replies to strangers and refusals to players within the rate limits"):
         assert checks[held]["ok"]
 
