@@ -128,13 +128,18 @@ class Daemon:
         self.process: subprocess.Popen[bytes] | None = None
         self.log_offset = 0
 
-    def start(self, timeout: float = 60) -> float:
-        """Start and wait until the listener accepts connections; returns the seconds it took."""
+    def launch(self) -> None:
+        """Start it, without waiting for it to listen."""
         self.log_offset = self.log.stat().st_size if self.log.exists() else 0
-        started = time.monotonic()
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "gmserver", "--config", str(self.config), "run"],
                                             env=child_env(), stdout=out, stderr=subprocess.STDOUT)
+
+    def start(self, timeout: float = 60) -> float:
+        """Start and wait until the listener accepts connections; returns the seconds it took."""
+        started = time.monotonic()
+        self.launch()
+        assert self.process is not None
         while time.monotonic() - started < timeout:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gmserver run exited with {self.process.returncode} at start-up; see {self.log}")

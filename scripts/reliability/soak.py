@@ -119,7 +119,8 @@ class Sender(threading.Thread):
         orders = bot_orders(position, engine.legal_orders(state), power, homes, self.rng)
         return "Orders:\n" + "\n".join(orders or ["WAIVE"]) + "\n"
 
-    def make(self) -> tuple[str, str, bytes, str] | None:
+    def make(self) -> tuple[str, str, bytes, str]:
+        """(Message-ID, envelope sender, raw message, kind)."""
         from gmserver.rules.subject import format_subject
 
         self._refresh()
@@ -158,7 +159,7 @@ class Sender(threading.Thread):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def _send(self, mid: str, envelope_from: str, raw: bytes, kind: str, first: bool) -> str:
+    def _send(self, mid: str, envelope_from: str, raw: bytes, kind: str) -> str:
         """'acked', 'refused' (5xx: final), 'down' (nothing reached the listener), 'unknown'."""
         reached = False
         try:
@@ -185,7 +186,7 @@ class Sender(threading.Thread):
         while not self.finished.is_set():
             if self.retry:
                 mid, envelope_from, raw, kind = self.retry[0]
-                outcome = self._send(mid, envelope_from, raw, kind, first=False)
+                outcome = self._send(mid, envelope_from, raw, kind)
                 if outcome in ("down", "unknown"):
                     time.sleep(0.1)
                     continue
@@ -195,12 +196,10 @@ class Sender(threading.Thread):
                 time.sleep(0.05)
                 continue
             made = self.make()
-            if made is None:
-                continue
             mid, envelope_from, raw, kind = made
             if kind != "duplicate":
                 self.first_sends += 1
-            outcome = self._send(mid, envelope_from, raw, kind, first=True)
+            outcome = self._send(mid, envelope_from, raw, kind)
             if outcome in ("down", "unknown"):
                 self.retry.append(made)
                 self._note_retry(outcome)

@@ -87,26 +87,18 @@ def run(args: argparse.Namespace, work: Path, database: common.Database) -> int:
 
     report = common.Report(f"{args.daemons} daemons on one {args.database} database, "
                            f"{args.games} games due at once, seed {args.seed}")
-    first = work / "gm0.toml"
-    configs, daemons = [], []
+    daemons = []
     for n in range(args.daemons):
         port = common.free_port()
         config = common.write_config(work / f"gm{n}.toml", url=database.url, port=port, maildir=work / f"maildir{n}")
-        configs.append(config)
         daemons.append(common.Daemon(config, port, work / f"daemon{n}.log"))
-    common.gmserver_ok(first, "db", "upgrade")
+    common.gmserver_ok(daemons[0].config, "db", "upgrade")
     report.figure("games created in bulk, s", f"{create_games(database.url, args.games, args.seed):.1f}")
     reader = database.reader()
 
     started = time.monotonic()
     for daemon in daemons:  # all started before any is waited for: they come up together
-        daemon.log_offset = 0
-        with daemon.log.open("ab") as out:
-            import subprocess
-
-            daemon.process = subprocess.Popen(
-                [sys.executable, "-m", "gmserver", "--config", str(daemon.config), "run"],
-                env=common.child_env(), stdout=out, stderr=subprocess.STDOUT)
+        daemon.launch()
     advanced_at = delivered_at = None
     while time.monotonic() - started < args.max_seconds:
         with Session(reader) as session:
