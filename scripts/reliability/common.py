@@ -236,17 +236,19 @@ class Report:
         return [name for name, ok, _ in self.checks if not ok]
 
     def print(self, json_path: str | None = None) -> int:
-        print(f"== {self.title}")
-        for name, value in self.figures.items():
-            print(f"figure {name}: {value}")
-        for name, ok, detail in self.checks:
-            # the detail says what broke; a check that held needs none
-            print(f"check {name}: {'OK' if ok else 'BROKEN'}" + (f" ({detail})" if detail and not ok else ""))
-        print("result: " + ("OK" if not self.broken else f"BROKEN ({', '.join(self.broken)})"), flush=True)
+        lines = [f"== {self.title}"]
+        lines += [f"figure {name}: {value}" for name, value in self.figures.items()]
+        # the detail says what broke; a check that held needs none
+        lines += [f"check {name}: {'OK' if ok else 'BROKEN'}" + (f" ({detail})" if detail and not ok else "")
+                  for name, ok, detail in self.checks]
+        lines.append("result: " + ("OK" if not self.broken else f"BROKEN ({', '.join(self.broken)})"))
+        # hostile mail's undecodable bytes (lone surrogates) are printed as escapes
+        print("\n".join(lines).encode("utf-8", "backslashreplace").decode("utf-8"), flush=True)
         if json_path:
             Path(json_path).write_text(json.dumps({"title": self.title, "figures": self.figures,
                                                    "checks": {n: {"ok": ok, "detail": d} for n, ok, d in self.checks},
-                                                   "ok": not self.broken}, indent=2, default=str))
+                                                   "ok": not self.broken}, indent=2, default=str),
+                                       encoding="utf-8", errors="backslashreplace")
         return 0 if not self.broken else 1
 
 

@@ -350,10 +350,10 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
             outcome = intake.process_one(services, stored.id, now) if not stored.duplicate else "duplicate"
             by_kind[(kind, outcome or "taken")] += 1
         except Exception as error:  # noqa: BLE001  an escape is the finding: keep going, report it
-            escapes.append(f"worker {index} message {number} ({kind}): {type(error).__name__}: {error}")
+            escapes.append(printable(f"worker {index} message {number} ({kind}): {type(error).__name__}: {error}"))
             if args["dir"]:
                 Path(args["dir"], f"escape-{index}-{number}.eml").write_bytes(raw)
-                Path(args["dir"], f"escape-{index}-{number}.txt").write_text(traceback.format_exc())
+                Path(args["dir"], f"escape-{index}-{number}.txt").write_text(printable(traceback.format_exc()))
         finally:
             signal.alarm(0)
         took = time.perf_counter() - begun
@@ -369,7 +369,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     try:  # what a message's escape left pending: the daemon's inbound job does just this
         intake.process_pending(services, now)
     except Exception as error:  # noqa: BLE001  the finding: one message stops the whole queue
-        escapes.append(f"worker {index} process_pending at the end: {type(error).__name__}: {error}")
+        escapes.append(printable(f"worker {index} process_pending at the end: {type(error).__name__}: {error}"))
     elapsed = time.perf_counter() - started
 
     with transaction(services.sessions) as session:
@@ -415,6 +415,11 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
         "automated_answered_marks": dict(Counter(mark for mid, mark in automated if mid and replied_to[mid])),
         "over_limit": over_limit, "slowest": slowest, "rss_mb": common.peak_rss_mb(),
     }
+
+
+def printable(text: str) -> str:
+    """Text with the undecodable bytes of hostile mail (lone surrogates) written as escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _message_id(raw: bytes) -> str:
