@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test setup test-services bench clean
+.PHONY: demo test setup test-services bench reliability clean
 
 demo: setup
 	$(BIN)/gmserver demo
@@ -26,6 +26,16 @@ test-services:
 
 bench: setup test-services
 	$(BIN)/python benchmarks/bench_loop.py
+
+# The full-size proof runs of docs/reliability.md (about an hour on 2 cores; PostgreSQL needed):
+# each prints its figures and exits 1 if an invariant broke; every run goes on, the target fails at the end.
+RELIABILITY_RUNS := "soak.py --database sqlite --kills 200" "soak.py --database postgresql --kills 200" \
+	"fuzz.py --count 100000 --workers 2" "two_daemons.py --games 1000"
+
+reliability: setup
+	@status=0; for run in $(RELIABILITY_RUNS); do \
+		echo "== scripts/reliability/$$run"; $(BIN)/python scripts/reliability/$$run || status=1; \
+	done; exit $$status
 
 clean:
 	rm -rf $(VENV) demo-data .pytest_cache
