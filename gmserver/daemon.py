@@ -155,16 +155,22 @@ class Daemon:
             if job is not None:
                 job.modify(next_run_time=self.clock())
 
-    def resync(self) -> None:
-        """Rebuild the deadline and reminder jobs from the games table."""
+    def resync(self, game_id: int | None = None) -> None:
+        """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
+        query = select(Game).where(Game.status == "active")
+        if game_id is not None:
+            query = query.where(Game.id == game_id)
         with transaction(self.services.sessions) as session:
             timings = [
                 GameTiming(g.id, g.phase, g.deadline,
                            g.deadline - timedelta(seconds=g.reminder_seconds)
                            if g.deadline is not None and g.reminder_seconds else None)
-                for g in session.scalars(select(Game).where(Game.status == "active"))
+                for g in session.scalars(query)
             ]
-        self.deadlines.sync(timings, self.clock())
+        if game_id is None:
+            self.deadlines.sync(timings, self.clock())
+        else:
+            self.deadlines.sync_game(game_id, timings[0] if timings else None, self.clock())
 
     def _store_from_listener(self, raw: bytes, envelope: SmtpEnvelope) -> None:
         intake.store(self.services.sessions, raw, source=self.config.listener.protocol, now=self.clock(),
@@ -261,7 +267,7 @@ class Daemon:
         intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
         if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
             self.kick("outbox")
-        self.resync()
+        self.resync(game_id)
 
     def _on_reminder(self, game_id: int, phase: str) -> None:
         if turns.queue_reminders(self.services, self.clock()):

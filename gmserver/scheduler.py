@@ -12,9 +12,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable, Iterable
 
+from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.base import BaseScheduler
 
 log = logging.getLogger(__name__)
+
+
+# Deadline and reminder jobs run on threads of their own: a thousand deadlines due at once must
+# not hold up the outbox and inbound jobs on the scheduler's default executor.
+DEADLINE_EXECUTOR = "deadlines"
+DEADLINE_THREADS = 2
 
 
 @dataclass(frozen=True)
@@ -37,19 +44,42 @@ class DeadlineJobs:
     def __init__(self, scheduler: BaseScheduler, on_deadline: Callable[[int, str], None],
                  on_reminder: Callable[[int, str], None]) -> None:
         self._scheduler = scheduler
+        try:
+            scheduler.add_executor(ThreadPoolExecutor(DEADLINE_THREADS), DEADLINE_EXECUTOR)
+        except ValueError:  # the scheduler has it already (a second DeadlineJobs on it)
+            pass
         self._on_deadline = on_deadline
         self._on_reminder = on_reminder
 
     def sync(self, timings: Iterable[GameTiming], now: datetime) -> None:
+        """Make the jobs exactly those `timings` want (every active game's)."""
+        wanted = self._wanted(timings)
+        for job in self._scheduler.get_jobs():
+            if job.id.startswith(("resolve:", "remind:")) and job.id not in wanted:
+                job.remove()
+        self._add(wanted, now)
+
+    def sync_game(self, game_id: int, timing: GameTiming | None, now: datetime) -> None:
+        """The same for one game (None: it is over), so that processing one deadline costs one
+        game's jobs and not all of them (1,000 games due at once were quadratic)."""
+        wanted = self._wanted([timing] if timing is not None else [])
+        stale = [job.id for job in self._scheduler.get_jobs()
+                 if job.id.startswith(("resolve:", "remind:")) and tuple(job.args[:1]) == (game_id,)
+                 and job.id not in wanted]
+        for job_id in stale:
+            self._scheduler.remove_job(job_id)
+        self._add(wanted, now)
+
+    def _wanted(self, timings: Iterable[GameTiming]) -> dict[str, tuple[Callable[[int, str], None], datetime, int, str]]:
         wanted: dict[str, tuple[Callable[[int, str], None], datetime, int, str]] = {}
         for t in timings:
             if t.deadline is not None:
                 wanted[resolve_job_id(t.game_id, t.phase)] = (self._on_deadline, t.deadline, t.game_id, t.phase)
             if t.reminder_at is not None and t.deadline is not None and t.reminder_at < t.deadline:
                 wanted[remind_job_id(t.game_id, t.phase)] = (self._on_reminder, t.reminder_at, t.game_id, t.phase)
-        for job in self._scheduler.get_jobs():
-            if job.id.startswith(("resolve:", "remind:")) and job.id not in wanted:
-                job.remove()
+        return wanted
+
+    def _add(self, wanted: dict[str, tuple[Callable[[int, str], None], datetime, int, str]], now: datetime) -> None:
         for job_id, (func, when, game_id, phase) in wanted.items():
             existing = self._scheduler.get_job(job_id)
             run_at = max(when, now)
@@ -57,7 +87,8 @@ class DeadlineJobs:
                 continue
             # misfire_grace_time=None: a job that is late (daemon busy or just restarted) still runs
             self._scheduler.add_job(func, "date", run_date=run_at, args=(game_id, phase), id=job_id,
-                                    replace_existing=True, misfire_grace_time=None, coalesce=True)
+                                    replace_existing=True, misfire_grace_time=None, coalesce=True,
+                                    executor=DEADLINE_EXECUTOR)
             log.debug("scheduled %s at %s", job_id, run_at.isoformat())
 
     def job_ids(self) -> list[str]:

@@ -56,15 +56,18 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
     exists = session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key))
     if exists is not None:
         return False
+    recipient = str(message["To"].addresses[0].addr_spec)
     session.add(OutboxMessage(
         message_id=str(message["Message-ID"]),
         dedupe_key=dedupe_key,
         kind=kind,
         game_id=game_id,
         sender=str(message["From"].addresses[0].addr_spec),
-        recipient=str(message["To"].addresses[0].addr_spec),
-        # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8)
-        raw=message.as_bytes(policy=email.policy.SMTP),
+        recipient=recipient,
+        # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
+        # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
+        # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
+        raw=message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8),
         status="pending",
         attempts=0,
         next_attempt_at=now,

@@ -53,3 +53,27 @@ def test_sync_replaces_stale_jobs_and_keeps_ids_stable(scheduler) -> None:
     jobs.sync([GameTiming(1, "F1901M", later, None)], now)  # game 1 moved on, game 2 ended
     assert jobs.job_ids() == ["resolve:1:F1901M"]
     assert scheduler.get_job("resolve:1:F1901M").next_run_time == later
+
+
+def test_sync_game_touches_only_that_games_jobs(scheduler) -> None:
+    """After one deadline only that game's jobs are rebuilt (a full rebuild after each of 1,000
+    deadlines due at once was quadratic); the others stay as they were."""
+    jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
+    now = datetime.now(timezone.utc)
+    later = now + timedelta(days=1)
+    jobs.sync([GameTiming(1, "S1901M", later, later - timedelta(hours=2)),
+               GameTiming(2, "S1901M", later, None)], now)
+    jobs.sync_game(1, GameTiming(1, "F1901M", later + timedelta(days=2), None), now)
+    assert jobs.job_ids() == ["resolve:1:F1901M", "resolve:2:S1901M"]
+    jobs.sync_game(2, None, now)  # game 2 is over
+    assert jobs.job_ids() == ["resolve:1:F1901M"]
+
+
+def test_deadline_jobs_run_on_their_own_threads(scheduler) -> None:
+    """A flood of deadline jobs must not take the threads the outbox and inbound jobs run on."""
+    from gmserver.scheduler import DEADLINE_EXECUTOR
+
+    jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
+    now = datetime.now(timezone.utc)
+    jobs.sync([GameTiming(3, "S1901M", now + timedelta(days=1), None)], now)
+    assert scheduler.get_job("resolve:3:S1901M").executor == DEADLINE_EXECUTOR
