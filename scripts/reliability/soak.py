@@ -71,6 +71,8 @@ class Sender(threading.Thread):
         self._state: dict[str, tuple[str, str, dict]] = {}  # game -> (status, phase, state)
         self._state_read = 0.0
         self._previous_phase: dict[str, str] = {}
+        # players write to their own reply address gm+SECRET@ (the games' senders are verified)
+        self._secrets: dict[tuple[str, str], str] = {}
 
     # -- what to send --------------------------------------------------------------------------
 
@@ -78,11 +80,14 @@ class Sender(threading.Thread):
         from sqlalchemy import select
         from sqlalchemy.orm import Session
 
-        from gmserver.db.models import Game, PhaseRecord
+        from gmserver.db.models import Game, PhaseRecord, Player
 
         if time.monotonic() - self._state_read < 0.5:
             return
         with Session(self.reader) as session:
+            if not self._secrets:
+                self._secrets = {(game, power): secret for game, power, secret in session.execute(
+                    select(Game.name, Player.power, Player.secret).join(Player.game))}
             for game in session.scalars(select(Game)):
                 old = self._state.get(game.name)
                 if old is not None and old[1] == game.phase:
@@ -99,10 +104,11 @@ class Sender(threading.Thread):
         self._counter += 1
         return f"<soak-{self.seed}-{self._counter}@players.test>"
 
-    def _mail(self, sender: str, subject: str, body: str, mid: str, headers: dict[str, str] | None = None) -> bytes:
+    def _mail(self, sender: str, subject: str, body: str, mid: str, headers: dict[str, str] | None = None,
+              to: str = common.GM) -> bytes:
         message = EmailMessage()
         message["From"] = sender
-        message["To"] = common.GM
+        message["To"] = to
         message["Subject"] = subject
         message["Message-ID"] = mid
         for key, value in (headers or {}).items():
@@ -121,6 +127,7 @@ class Sender(threading.Thread):
 
     def make(self) -> tuple[str, str, bytes, str]:
         """(Message-ID, envelope sender, raw message, kind)."""
+        from gmserver.rules.authenticity import reply_address
         from gmserver.rules.subject import format_subject
 
         self._refresh()
@@ -137,13 +144,15 @@ class Sender(threading.Thread):
         status, phase, state = self._state[game]
         power = self.rng.choice(POWERS)
         address = player_address(power, game)
+        reply_to = reply_address(common.GM, self._secrets[(game, power)])
         if kind == "orders" and status == "active":
             subject = format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
-            return mid, address, self._mail(address, subject, self._orders(game, power, phase, state), mid), kind
+            body = self._orders(game, power, phase, state)
+            return mid, address, self._mail(address, subject, body, mid, to=reply_to), kind
         if kind in ("orders", "late"):
             late = self._previous_phase.get(game, "F1899M")
             subject = format_subject(template="standard", game_name=game, power=power, phase=late, purpose="orders")
-            return mid, address, self._mail(address, subject, "A PAR - BUR\n", mid), "late"
+            return mid, address, self._mail(address, subject, "A PAR - BUR\n", mid, to=reply_to), "late"
         if kind == "stranger":
             who = f"stranger{self.rng.randrange(20)}@elsewhere.test"
             return mid, who, self._mail(who, f"{game} France orders", "A PAR - BUR\n", mid), kind
@@ -401,11 +410,16 @@ def _check(report: common.Report, sender: Sender, reader, maildir: Path, end: da
     if parked:
         report.figure("parked errors", dict(Counter((r.error or "").splitlines()[0][:80] for r in parked)))
     report.check("each message read into at most one order set", max(sets_per_inbound.values(), default=0) <= 1)
+    outcome_of = {row.message_id: row.outcome for row in inbound}
+    unverified = [mid for mid, kind in sender.kind_of.items()
+                  if kind in ("orders", "late") and outcome_of.get(mid) == "unverified"]
+    report.check("players writing to their reply address are verified", not unverified,
+                 f"{len(unverified)} refused as unverified: {common.sample(unverified)}")
 
     # -- replies ----------------------------------------------------------------------------------
     replies_to: Counter[str] = Counter()
     for row in outbox_rows:
-        if row.kind in ("confirmation", "rejection"):
+        if row.kind in ("confirmation", "rejection", "stranger-refusal", "orders-unchanged"):
             message = email.message_from_bytes(row.raw, policy=email.policy.compat32)
             replies_to[" ".join(str(message.get("In-Reply-To", "")).split())] += 1
     answered_twice = [mid for mid, count in replies_to.items() if count > 1 and mid]
