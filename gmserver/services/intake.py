@@ -44,6 +44,10 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
+from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
+    CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, REFUSAL_KINDS, PLAYER_REFUSALS_PER_HOUR, STRANGER_REFUSALS_PER_HOUR,
+    STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
+)
 from gmserver.services.senders import check_sender
 
 log = logging.getLogger(__name__)
@@ -239,24 +243,6 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     return process_one(services, inbound_id, now)
 
 
-# Refusals are rate-limited, so that a forged From or an auto-responder that marks nothing
-# (no Auto-Submitted) cannot turn gmserver into a source of backscatter or a mail loop: an
-# unknown sender is answered once a day, a player at most PLAYER_REFUSALS_PER_HOUR times an hour.
-STRANGER_REPLY_INTERVAL = timedelta(days=1)
-PLAYER_REFUSALS_PER_HOUR = 5
-# And all strangers together (senders who play no game the message could be about) get at most
-# this many refusals an hour: a spammer forging a new From for every message would otherwise get
-# one refusal per forged address (hole 7: 12 forged senders, 12 refusals). A real newcomer
-# writing to the GM is rare, so the cap costs players nothing, while backscatter to forged
-# addresses is what gets a GM's mail server listed as a spam source.
-STRANGER_REFUSALS_PER_HOUR = 10
-# Confirmations too: a player correcting a set sends a few an hour; an auto-responder that
-# answers every confirmation with something read as orders sends hundreds (hole 2: 187 in 45 s).
-# Past the limit the set is still filed; only the reply is skipped (see _may_reply).
-CONFIRMATIONS_PER_HOUR = 12
-
-_REFUSAL_KINDS = ("rejection", "stranger-refusal")
-_CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 
 
 def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
@@ -329,13 +315,13 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
     """Whether the refusal may be sent under the limits above; logs why not."""
     hour_ago = now - timedelta(hours=1)
     if not decision.stranger:
-        if _replies_since(session, envelope.sender, _REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
+        if _replies_since(session, envelope.sender, REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
             return True
         log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
                     row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
         return False
     since = now - STRANGER_REPLY_INTERVAL
-    if _replies_since(session, envelope.sender, _REFUSAL_KINDS, since) >= 1:
+    if _replies_since(session, envelope.sender, REFUSAL_KINDS, since) >= 1:
         log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
                     row.id, envelope.sender, since.isoformat(timespec="minutes"))
         return False
@@ -346,11 +332,6 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
                     row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))
         return False
     return True
-
-
-def _replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
-    return session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind.in_(kinds), OutboxMessage.recipient == address, OutboxMessage.created_at > since))
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
@@ -440,7 +421,7 @@ def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int
     if phase_started is not None and phase_started > since:
         since = phase_started
     sent = session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind.in_(_CONFIRMATION_KINDS), OutboxMessage.recipient == address,
+        OutboxMessage.kind.in_(CONFIRMATION_KINDS), OutboxMessage.recipient == address,
         OutboxMessage.game_id == game_id, OutboxMessage.created_at > since))
     if sent < CONFIRMATIONS_PER_HOUR:
         return True

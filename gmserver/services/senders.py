@@ -26,6 +26,7 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import new_secret
 from gmserver.services.outbox import queue
+from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,13 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                  decision.power, verdict.proof)
         return None
     row.game_id, row.power = game.id, decision.power
-    if _warnings_since(session, player.address, now - WARNING_INTERVAL) >= 1:
-        log.warning("inbound %s: unverified message from %s for %s %s not used; the player was warned within "
-                    "the hour already", row.id, envelope.sender, game.name, decision.power)
+    if (_warnings_since(session, player.address, now - WARNING_INTERVAL) >= 1
+            # a warning is a refusal too: the player's hourly limit on them holds for both together
+            or replies_since(session, player.address, REFUSAL_KINDS, now - timedelta(hours=1))
+            >= PLAYER_REFUSALS_PER_HOUR):
+        log.warning("inbound %s: unverified message from %s for %s %s not used; the player was sent a warning "
+                    "within the hour already, or as many refusals as an hour allows", row.id, envelope.sender,
+                    game.name, decision.power)
         return "unverified"
     log.warning("inbound %s: unverified message from %s for %s %s not used; warning %s", row.id,
                 envelope.sender, game.name, decision.power, player.address)

@@ -265,3 +265,17 @@ def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> N
     secret = secret_of(world, "FRANCE")
     [(_, warning)] = outbox(world)
     assert secret and f"Password: {secret}" in warning.get_content()
+
+
+def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> None:
+    """A warning about an unproven message is a refusal too: once a player has had as many
+    refusals as an hour allows, no warning is added on top (the fuzz run saw 6 in an hour)."""
+    from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR
+
+    for _ in range(PLAYER_REFUSALS_PER_HOUR):
+        assert deliver(world, clock, order_mail(FRANCE, "lepanto France F1999M", "A PAR H\n")) == "rejected"
+    assert deliver(world, clock, order_mail(FRANCE, SUBJECT, "A PAR - PIC\n", headers=SPOOF_HEADERS)) == "unverified"
+    assert len(outbox(world)) == PLAYER_REFUSALS_PER_HOUR
+    clock.advance(hours=1, seconds=1)
+    assert deliver(world, clock, order_mail(FRANCE, SUBJECT, "A PAR - PIC\n", headers=SPOOF_HEADERS)) == "unverified"
+    assert len(outbox(world)) == PLAYER_REFUSALS_PER_HOUR + 1

@@ -1,0 +1,41 @@
+"""How often gmserver may answer one address: one place for the limits every reply obeys.
+
+Intake's refusals and confirmations and the sender check's warnings to a player all count the
+outbox rows already queued to the address, so that nothing (a forger, an auto-responder, a
+hostile flood) can make gmserver mail anyone more than these limits allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import OutboxMessage
+
+# Refusals are rate-limited, so that a forged From or an auto-responder that marks nothing
+# (no Auto-Submitted) cannot turn gmserver into a source of backscatter or a mail loop: an
+# unknown sender is answered once a day, a player at most PLAYER_REFUSALS_PER_HOUR times an hour.
+STRANGER_REPLY_INTERVAL = timedelta(days=1)
+PLAYER_REFUSALS_PER_HOUR = 5
+# And all strangers together (senders who play no game the message could be about) get at most
+# this many refusals an hour: a spammer forging a new From for every message would otherwise get
+# one refusal per forged address (hole 7: 12 forged senders, 12 refusals). A real newcomer
+# writing to the GM is rare, so the cap costs players nothing, while backscatter to forged
+# addresses is what gets a GM's mail server listed as a spam source.
+STRANGER_REFUSALS_PER_HOUR = 10
+# Confirmations too: a player correcting a set sends a few an hour; an auto-responder that
+# answers every confirmation with something read as orders sends hundreds (hole 2: 187 in 45 s).
+# Past the limit the set is still filed; only the reply is skipped (see _may_reply).
+CONFIRMATIONS_PER_HOUR = 12
+
+REFUSAL_KINDS = ("rejection", "stranger-refusal")
+CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
+
+
+def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
+    """Mail of `kinds` queued to `address` after `since`."""
+    return session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind.in_(kinds), OutboxMessage.recipient == address, OutboxMessage.created_at > since))
