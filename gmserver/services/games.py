@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver import engine
 from gmserver.db import queries
@@ -228,3 +228,44 @@ def list_games(sessions) -> list[dict[str, Any]]:
         return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
                  "deadline": g.deadline.isoformat() if g.deadline else None, "players": len(g.players)}
                 for g in queries.games.games_by_name(session)]
+
+
+# -- for the command line and the demo: each opens its own transaction and returns plain values
+
+
+def open_game(sessions: sessionmaker[Session], spec: GameSpec, now: datetime,
+              gm_address: str | None = None) -> tuple[int, dict[str, Any]]:
+    """Create the game; its id and `game_summary`."""
+    with transaction(sessions) as session:
+        game = create_game(session, spec, now)
+        return game.id, game_summary(session, game, gm_address)
+
+
+def show_game(sessions: sessionmaker[Session], name: str, gm_address: str | None = None) -> dict[str, Any]:
+    with transaction(sessions) as session:
+        return game_summary(session, find_game(session, name), gm_address)
+
+
+@dataclass(frozen=True)
+class Abbreviations:
+    entries: dict[str, str]  # token -> location code
+    applied: bool  # whether the game's ruleset uses players' own lists (004 I(1))
+
+
+def player_abbreviations(sessions: sessionmaker[Session], name: str, power: str, *, add: Mapping[str, str],
+                         clear: bool, geography: MapInfo) -> Abbreviations:
+    """A player's own list: shown, extended with `add`, or emptied (`clear`) then shown."""
+    with transaction(sessions) as session:
+        game = find_game(session, name)
+        player = next((p for p in game.players if p.power == power.upper()), None)
+        current = dict(player.abbreviations or {}) if player else {}
+        if add or clear:
+            current = set_abbreviations(session, game, power, {} if clear else {**current, **add}, geography)
+        return Abbreviations(current, queries.games.ruleset_of(game).player_abbreviation_lists)
+
+
+def postpone_deadline(sessions: sessionmaker[Session], game_id: int, deadline: datetime) -> None:
+    with transaction(sessions) as session:
+        game = session.get(Game, game_id)
+        if game is not None:
+            game.deadline = deadline
