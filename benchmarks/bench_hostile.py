@@ -1,4 +1,4 @@
-"""What hostile mail costs to process, before and after the bounds of gmserver.mail.limits
+"""What hostile mail costs to process, before and after the bounds of gmserver.rules.limits
 (a script that prints figures; not a test). Issue 6, hole 1.
 
 Each figure comes from a fresh child process: the wall time of the step and how far it raised

@@ -1,4 +1,10 @@
-"""The `gmserver` command. Each subcommand is a thin call into the services."""
+"""The `gmserver` command. Each subcommand is a thin call into the services.
+
+The services, the database layer, the daemon and the mail adapters load SQLAlchemy and the
+mail libraries (about a second together), the order reader builds its tables: they are imported
+inside the commands that use them, so that `--help` and a mistyped command answer at once and
+`orders read` does not load the database. Everything else is imported here.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +19,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from gmserver import __version__
+from gmserver import __version__, engine
 from gmserver.config import Config, ConfigError, config_path_from, load_config
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import RulesetError, load_ruleset
 
 log = logging.getLogger("gmserver")
 
@@ -36,8 +44,9 @@ def _config(args: argparse.Namespace) -> Config:
 
 
 def _services(config: Config):
-    from gmserver.daemon import build_services  # noqa: PLC0415  (imports the engine: only when needed)
+    from gmserver.daemon import build_services  # noqa: PLC0415
     from gmserver.db.migrate import current_revision, head_revision  # noqa: PLC0415
+    from gmserver.db.session import shown_url  # noqa: PLC0415
 
     current = current_revision(config.database_url)
     if current != head_revision():
@@ -47,16 +56,6 @@ def _services(config: Config):
             + ": run `gmserver db upgrade` first"
         )
     return build_services(config)
-
-
-def shown_url(url: str) -> str:
-    """A database URL fit for a terminal or a log: the password masked."""
-    from sqlalchemy.engine import make_url  # noqa: PLC0415
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001  an unparsable URL is reported by the database layer itself
-        return "(unreadable database URL)"
 
 
 def _print_json(data: Any) -> None:
@@ -89,6 +88,7 @@ def _datetime(value: str) -> datetime:
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from gmserver.db.migrate import current_revision, upgrade  # noqa: PLC0415
+    from gmserver.db.session import shown_url  # noqa: PLC0415
 
     config = _config(args)
     upgrade(config.database_url)
@@ -121,10 +121,7 @@ def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> 
 
 
 def cmd_game_create(args: argparse.Namespace) -> int:
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.rules.position import Position  # noqa: PLC0415
-    from gmserver.rules.ruleset import load_ruleset  # noqa: PLC0415
-    from gmserver.services.games import GameSpec, create_game, game_summary, parse_player  # noqa: PLC0415
+    from gmserver.services.games import GameSpec, open_game, parse_player  # noqa: PLC0415
 
     config = _config(args)
     player_texts = list(args.player or [])
@@ -147,10 +144,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
         sender_check=args.sender_check,
     )
-    services = _services(config)
-    with transaction(services.sessions) as session:
-        game = create_game(session, spec, utcnow())
-        summary = game_summary(session, game, config.gm_address)
+    _, summary = open_game(_services(config).sessions, spec, utcnow(), config.gm_address)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {summary['deadline']}, {len(summary['players'])} players")
     if summary["sender_check"] == "verified":
@@ -185,13 +179,10 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(args: argparse.Namespace) -> int:
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.services.games import find_game, game_summary  # noqa: PLC0415
+    from gmserver.services.games import show_game  # noqa: PLC0415
 
     config = _config(args)
-    services = _services(config)
-    with transaction(services.sessions) as session:
-        summary = game_summary(session, find_game(session, args.name), config.gm_address)
+    summary = show_game(_services(config).sessions, args.name, config.gm_address)
     if args.json:
         _print_json(summary)
         return 0
@@ -213,9 +204,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.rules.ruleset import Ruleset  # noqa: PLC0415
-    from gmserver.services.games import find_game, set_abbreviations  # noqa: PLC0415
+    from gmserver.services.games import player_abbreviations  # noqa: PLC0415
 
     services = _services(_config(args))
     entries: dict[str, str] = {}
@@ -224,19 +213,13 @@ def cmd_game_abbreviations(args: argparse.Namespace) -> int:
         if not sep:
             raise CliError(f"{text!r}: expected TOKEN=PLACE, e.g. Mar=Marseilles")
         entries[token] = place
-    with transaction(services.sessions) as session:
-        game = find_game(session, args.name)
-        player = next((p for p in game.players if p.power == args.power.upper()), None)
-        current = dict(player.abbreviations or {}) if player else {}
-        if entries or args.clear:
-            current = set_abbreviations(session, game, args.power, {} if args.clear else {**current, **entries},
-                                        services.geography)
-        uses_lists = Ruleset.from_snapshot(game.ruleset).player_abbreviation_lists
-    for token, code in sorted(current.items()):
+    listed = player_abbreviations(services.sessions, args.name, args.power, add=entries, clear=args.clear,
+                                  geography=services.geography)
+    for token, code in sorted(listed.entries.items()):
         print(f"{token} = {code}")
-    if not current:
+    if not listed.entries:
         print(f"no abbreviations on file for {args.power.upper()}")
-    if not uses_lists:
+    if not listed.applied:
         print(f"note: the ruleset of {args.name} does not use players' own lists "
               "(player_abbreviation_lists, 004 I(1)); they are kept but not applied", file=sys.stderr)
     return 0
@@ -266,14 +249,12 @@ def cmd_poll(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.services.games import find_game  # noqa: PLC0415
     from gmserver.services.turns import adjudicate  # noqa: PLC0415
+    from gmserver.services.views import game_row  # noqa: PLC0415
 
     services = _services(_config(args))
-    with transaction(services.sessions) as session:
-        game = find_game(session, args.name)
-        game_id, phase, status = game.id, game.phase, game.status
+    game = game_row(services.sessions, args.name)
+    game_id, phase, status = game.id, game.phase, game.status
     if status != "active":
         raise CliError(f"{args.name} is {status}: nothing to adjudicate")
     done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True)
@@ -309,49 +290,23 @@ def cmd_outbox_retry(args: argparse.Namespace) -> int:
 
 
 def cmd_outbox_list(args: argparse.Namespace) -> int:
-    from sqlalchemy import select  # noqa: PLC0415
+    from gmserver.services.views import outbox  # noqa: PLC0415
 
-    from gmserver.db.models import OutboxMessage  # noqa: PLC0415
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.services.alerts import describe as describe_alert  # noqa: PLC0415
-
-    services = _services(_config(args))
-    with transaction(services.sessions) as session:
-        query = select(OutboxMessage).order_by(OutboxMessage.id)
-        if args.status:
-            query = query.where(OutboxMessage.status == args.status)
-        for row in session.scalars(query):
-            print(f"{row.id:>6} {row.status:<8} {row.kind:<13} to {row.recipient:<30} attempts {row.attempts}"
-                  + (f"  about: {describe_alert(row.dedupe_key)}" if row.kind == "alert" else "")
-                  + (f"  last error: {row.last_error}" if row.last_error else ""))
+    for row in outbox(_services(_config(args)).sessions, args.status):
+        print(f"{row.id:>6} {row.status:<8} {row.kind:<13} to {row.recipient:<30} attempts {row.attempts}"
+              + (f"  about: {row.about}" if row.about is not None else "")
+              + (f"  last error: {row.last_error}" if row.last_error else ""))
     return 0
 
 
 def cmd_inbox_list(args: argparse.Namespace) -> int:
-    from sqlalchemy import select  # noqa: PLC0415
+    from gmserver.services.views import inbox  # noqa: PLC0415
 
-    from gmserver.db.models import InboundMessage  # noqa: PLC0415
-    from gmserver.db.session import transaction  # noqa: PLC0415
-    from gmserver.rules.intake import glance_envelope  # noqa: PLC0415
-    from gmserver.rules.safetext import safe_text  # noqa: PLC0415
-
-    services = _services(_config(args))
-    with transaction(services.sessions) as session:
-        query = select(InboundMessage).order_by(InboundMessage.id)
-        if args.status:
-            query = query.where(InboundMessage.status == args.status)
-        for row in session.scalars(query):
-            # Parked mail is often mail that breaks parsers: a bounded glance at the headers
-            # alone, never the whole message, and never an exception that hides the other rows.
-            try:
-                envelope = glance_envelope(row.raw)
-                sender, subject = envelope.sender or "?", envelope.subject[:60]
-            except Exception:  # noqa: BLE001
-                sender, subject = "?", "(headers unreadable)"
-            print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
-                  f"from {sender}: {subject}")
-            if row.error and row.status == "failed":
-                print("       " + safe_text((row.error.strip().splitlines() or [""])[0])[:200])
+    for row in inbox(_services(_config(args)).sessions, args.status):
+        print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
+              f"from {row.sender}: {row.subject}")
+        if row.error is not None:
+            print("       " + row.error)
     return 0
 
 
@@ -378,7 +333,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_until_signal(daemon) -> None:  # type: ignore[no-untyped-def]
-    stop = lambda *_: daemon._stopping.set()  # noqa: E731
+    stop = lambda *_: daemon.request_stop()  # noqa: E731
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     daemon.start()
@@ -397,10 +352,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
-    from gmserver import engine  # noqa: PLC0415
-    from gmserver.rules.position import Position  # noqa: PLC0415
     from gmserver.rules.reading import extract_order_text, read_orders, reading_to_json  # noqa: PLC0415
-    from gmserver.rules.ruleset import load_ruleset  # noqa: PLC0415
 
     try:
         position = Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
@@ -549,10 +501,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
-    from sqlalchemy.exc import OperationalError  # noqa: PLC0415
-
     from gmserver.daemon import DaemonError  # noqa: PLC0415
-    from gmserver.rules.ruleset import RulesetError  # noqa: PLC0415
+    from gmserver.db.session import DATABASE_UNREACHABLE, unreachable_reason  # noqa: PLC0415
     from gmserver.services.games import GameError  # noqa: PLC0415
 
     try:
@@ -560,9 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, ConfigError, DaemonError, GameError, RulesetError) as error:
         print(f"gmserver: error: {error}", file=sys.stderr)
         return 2
-    except OperationalError as error:
-        reason = (str(error.orig).strip().splitlines() or ["unknown reason"])[0] if error.orig else str(error)
-        print(f"gmserver: error: cannot use the database: {reason}", file=sys.stderr)
+    except DATABASE_UNREACHABLE as error:
+        print(f"gmserver: error: cannot use the database: {unreachable_reason(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

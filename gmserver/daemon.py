@@ -12,25 +12,22 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Callable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
-from sqlalchemy import select
-from sqlalchemy.exc import InterfaceError, OperationalError
 
 from gmserver import engine
 from gmserver.config import Config
-from gmserver.db.models import Game
-from gmserver.db.session import make_engine, make_session_factory, transaction
+from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_factory, unreachable_reason
 from gmserver.mail.compose import Composer
 from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError
 from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.scheduler import DeadlineJobs, GameTiming
-from gmserver.services import alerts, intake, outbox, turns
+from gmserver.scheduler import DeadlineJobs
+from gmserver.services import alerts, intake, outbox, turns, views
 from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
@@ -143,6 +140,11 @@ class Daemon:
         self.scheduler.shutdown(wait=True)
         log.info("stopped")
 
+    def request_stop(self) -> None:
+        """Ask the daemon to stop, e.g. from a signal handler: `wait` returns True and the loops
+        wind down; `stop` then shuts everything and waits for it."""
+        self._stopping.set()
+
     def wait(self, timeout: float | None = None) -> bool:
         return self._stopping.wait(timeout)
 
@@ -157,16 +159,7 @@ class Daemon:
 
     def resync(self, game_id: int | None = None) -> None:
         """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
-        query = select(Game).where(Game.status == "active")
-        if game_id is not None:
-            query = query.where(Game.id == game_id)
-        with transaction(self.services.sessions) as session:
-            timings = [
-                GameTiming(g.id, g.phase, g.deadline,
-                           g.deadline - timedelta(seconds=g.reminder_seconds)
-                           if g.deadline is not None and g.reminder_seconds else None)
-                for g in session.scalars(query)
-            ]
+        timings = views.game_timings(self.services.sessions, game_id)
         if game_id is None:
             self.deadlines.sync(timings, self.clock())
         else:
@@ -197,7 +190,7 @@ class Daemon:
         reminded = turns.queue_reminders(self.services, self.clock())
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
-        except (OperationalError, InterfaceError):
+        except DATABASE_UNREACHABLE:
             raise
         except Exception:  # noqa: BLE001  a broken alert must not stop the sweep; the log tells the GM
             log.exception("alerts: queuing the GM's alerts failed")
@@ -242,7 +235,7 @@ class Daemon:
         for number, outage in enumerate(waiting):
             try:
                 stored += alerts.queue_outage_alert(self.services, outage, self.clock(), to=self.config.alerts_to)
-            except (OperationalError, InterfaceError):
+            except DATABASE_UNREACHABLE:
                 with self._outages_lock:
                     self._outage_alerts[:0] = waiting[number:]
                 break
@@ -253,11 +246,10 @@ class Daemon:
         def run() -> None:
             try:
                 job()
-            except (OperationalError, InterfaceError) as error:
-                summary = (str(error.orig) if error.orig is not None else str(error)).strip().splitlines()
-                self.observe("database", False, summary[0] if summary else type(error).__name__)
-                log.error("%s: the database cannot be reached: %s", job.__name__.lstrip("_"),
-                          summary[0] if summary else error)
+            except DATABASE_UNREACHABLE as error:
+                reason = unreachable_reason(error)
+                self.observe("database", False, reason)
+                log.error("%s: the database cannot be reached: %s", job.__name__.lstrip("_"), reason)
                 return
             self.observe("database", True)
         run.__name__ = job.__name__
@@ -304,9 +296,10 @@ class Daemon:
                 delay = min(5 * 2 ** min(failures, 6), 300)
                 log.error("imap: %s; retrying in %d s", error, delay)
                 self._stopping.wait(delay)
-            except (OperationalError, InterfaceError) as error:
-                self.observe("database", False, (str(error.orig or error).strip().splitlines() or [""])[0])
-                log.error("imap: the database cannot be reached to store mail: %s; retrying in 10 s", error.orig)
+            except DATABASE_UNREACHABLE as error:
+                reason = unreachable_reason(error)
+                self.observe("database", False, reason)
+                log.error("imap: the database cannot be reached to store mail: %s; retrying in 10 s", reason)
                 self._stopping.wait(10)
             except Exception:  # noqa: BLE001  keep watching; the error is logged for the GM
                 log.exception("imap watcher: unexpected error")

@@ -16,20 +16,16 @@ from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
 
-from sqlalchemy import select
-
 from gmserver import engine
 from gmserver.config import load_config
 from gmserver.daemon import Daemon
 from gmserver.db.migrate import upgrade
-from gmserver.db.models import Game, PhaseRecord
-from gmserver.db.session import transaction
 from gmserver.mail.compose import new_message_id
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
-from gmserver.services.ordersets import stored_sets
+from gmserver.services import views
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
 
 log = logging.getLogger("gmserver.demo")
 
@@ -133,14 +129,10 @@ class Bots(threading.Thread):
                     log.exception("bot trouble")
 
     def _tick(self, homes: dict[str, tuple[str, ...]]) -> None:
-        with transaction(self._daemon.services.sessions) as session:
-            game = session.get(Game, self._game_id)
-            if game is None or game.status != "active":
-                return
-            record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                              PhaseRecord.phase == game.phase))
-            name, phase, state = game.name, game.phase, record.state
-            ordered = set(stored_sets(session, game.id, game.phase))
+        game = views.game_progress(self._daemon.services.sessions, self._game_id)
+        if game is None or game.status != "active":
+            return
+        name, phase, state, ordered = game.name, game.phase, game.state, game.ordered
         if phase == self._last_phase:
             return
         self._last_phase = phase
@@ -192,19 +184,14 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     seen_phase = None
     try:
         while not stop.wait(0.5):
-            with transaction(daemon.services.sessions) as session:
-                game = session.get(Game, game_id)
-                phase, status = game.phase, game.status
-                done = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
-                                                                 PhaseRecord.adjudicated_at.is_not(None))
-                                       .order_by(PhaseRecord.id)).all()
-                centres = engine.position_from_state(
-                    session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
-                                                                   PhaseRecord.phase == phase))).centers
+            game = views.game_progress(daemon.services.sessions, game_id)
+            assert game is not None
+            phase, status = game.phase, game.status
             if phase != seen_phase and seen_phase is not None:
                 adjudicated += 1
+                centres = engine.position_from_state(game.state).centers
                 counts = ", ".join(f"{p.title()[:3]} {len(c)}" for p, c in sorted(centres.items()))
-                print(f"demo: {describe_phase(done[-1].phase)} adjudicated, reports mailed to the Maildir; "
+                print(f"demo: {describe_phase(game.adjudicated[-1])} adjudicated, reports mailed to the Maildir; "
                       f"centres: {counts}; now {describe_phase(phase)}", flush=True)
             seen_phase = phase
             if status != "active" or (turns and adjudicated >= turns):
@@ -218,24 +205,23 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
 
 def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
     now = datetime.now(timezone.utc)
-    with transaction(daemon.services.sessions) as session:
-        games = session.scalars(select(Game).where(Game.name.like("demo%")).order_by(Game.id)).all()
-        active = [g for g in games if g.status == "active"]
-        if active:
-            game = active[-1]
-            log.info("resuming %s at %s", game.name, describe_phase(game.phase))
-            if game.deadline is not None and game.deadline < now:
-                game.deadline = now + timedelta(seconds=turn_seconds)
-            return game.id, game.name
-        name = "demo" if not games else f"demo{len(games) + 1}"
-        short = timedelta(seconds=max(turn_seconds / 2, 3))
-        game = create_game(session, GameSpec(
-            name=name, ruleset=load_ruleset("standard"),
-            players=[PlayerSpec(power, bot_address(power)) for power in POWERS],
-            movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
-            reminder=timedelta(seconds=turn_seconds / 3),
-            sender_check="from",  # the bots mail from unsigned loopback addresses
-        ), now)
-        session.flush()
-        log.info("created game %s with seven bot players", name)
-        return game.id, name
+    sessions = daemon.services.sessions
+    games = views.games_named_like(sessions, "demo")
+    active = [g for g in games if g.status == "active"]
+    if active:
+        game = active[-1]
+        log.info("resuming %s at %s", game.name, describe_phase(game.phase))
+        if game.deadline is not None and game.deadline < now:
+            postpone_deadline(sessions, game.id, now + timedelta(seconds=turn_seconds))
+        return game.id, game.name
+    name = "demo" if not games else f"demo{len(games) + 1}"
+    short = timedelta(seconds=max(turn_seconds / 2, 3))
+    game_id, _ = open_game(sessions, GameSpec(
+        name=name, ruleset=load_ruleset("standard"),
+        players=[PlayerSpec(power, bot_address(power)) for power in POWERS],
+        movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
+        reminder=timedelta(seconds=turn_seconds / 3),
+        sender_check="from",  # the bots mail from unsigned loopback addresses
+    ), now)
+    log.info("created game %s with seven bot players", name)
+    return game_id, name

@@ -8,12 +8,13 @@ start-up and after every change: a deadline that passed while the daemon was dow
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable, Iterable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.base import BaseScheduler
+
+from gmserver.rules.deadlines import GameTiming  # noqa: F401  (a value of the rules; imported from here too)
 
 log = logging.getLogger(__name__)
 
@@ -22,14 +23,6 @@ log = logging.getLogger(__name__)
 # not hold up the outbox and inbound jobs on the scheduler's default executor.
 DEADLINE_EXECUTOR = "deadlines"
 DEADLINE_THREADS = 2
-
-
-@dataclass(frozen=True)
-class GameTiming:
-    game_id: int
-    phase: str
-    deadline: datetime | None
-    reminder_at: datetime | None
 
 
 def resolve_job_id(game_id: int, phase: str) -> str:

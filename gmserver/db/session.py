@@ -5,7 +5,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -48,3 +49,23 @@ def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception."""
     with factory() as session, session.begin():
         yield session
+
+
+# What SQLAlchemy raises when the database cannot be reached or used right now (server down,
+# connection dropped, SQLite locked past the busy timeout): callers report it, wait and retry.
+DATABASE_UNREACHABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+
+
+def unreachable_reason(error: Exception) -> str:
+    """The first line of the driver's own message for a DATABASE_UNREACHABLE error."""
+    orig = getattr(error, "orig", None)
+    lines = str(orig if orig is not None else error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit for a terminal or a log: the password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001  an unparsable URL is reported by the database layer itself
+        return "(unreadable database URL)"

@@ -21,7 +21,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 import jinja2
 
-from gmserver.mail.automated import is_automated
+from gmserver.rules.automated import is_automated
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.safetext import safe_text
 

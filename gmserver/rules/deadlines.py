@@ -21,6 +21,15 @@ class TurnLengths:
         return {"M": self.movement, "R": self.retreat, "A": self.adjustment}.get(phase_type(phase))
 
 
+@dataclass(frozen=True)
+class GameTiming:
+    """When a game's deadline and reminder jobs must run (the scheduler keeps one of each)."""
+    game_id: int
+    phase: str
+    deadline: datetime | None
+    reminder_at: datetime | None
+
+
 def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: str = "UTC") -> datetime | None:
     """The deadline of `phase`, opened at `opened_at` (aware). None when the game is over.
 

@@ -17,9 +17,9 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Mapping, Sequence
 
-from gmserver.mail.automated import is_automated
-from gmserver.mail.limits import header_section
 from gmserver.rules.address import Mailbox, parse_mailbox
+from gmserver.rules.automated import is_automated
+from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
@@ -38,7 +38,7 @@ class Envelope:
 
 
 def parse_envelope(raw: bytes) -> Envelope:
-    """The envelope of a message that passed gmserver.mail.limits (parsing anything else can
+    """The envelope of a message that passed gmserver.rules.limits (parsing anything else can
     take gigabytes: see there)."""
     try:
         message = email.message_from_bytes(raw, policy=email.policy.default)
@@ -55,7 +55,7 @@ GLANCE_SUBJECT_CHARS = 200
 def glance_envelope(raw: bytes) -> Envelope:
     """The envelope from a bounded look at the header section alone, with the old (compat32)
     parser that decodes nothing it is not asked to: cheap whatever the bytes are. For mail
-    too large or too deep to parse (gmserver.mail.limits) and for listing stored mail."""
+    too large or too deep to parse (gmserver.rules.limits) and for listing stored mail."""
     headers = BytesHeaderParser(_class=EmailMessage, policy=email.policy.compat32).parsebytes(header_section(raw))
     assert isinstance(headers, EmailMessage)
     subject = " ".join(_raw_header(headers, "Subject").split())

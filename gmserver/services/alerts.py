@@ -27,11 +27,12 @@ from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
 from typing import NamedTuple
 
-from sqlalchemy import String, cast, exists, func, literal, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OutboxMessage
+from gmserver.db.queries.inbound import parked_to_alert
+from gmserver.db.queries.outbox import per_message_alerts_since, undeliverable_to_alert
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
 from gmserver.services.context import Services
@@ -131,7 +132,7 @@ def queue_alerts(services: Services, now: datetime, *, to: str) -> AlertsQueued:
     most ALERTS_PER_DAY in 24 hours; past that one summary a day. Safe to run again and from
     several daemons at once: the dedupe keys make each alert once."""
     with transaction(services.sessions) as session:
-        budget = max(ALERTS_PER_DAY - _per_message_alerts_since(session, now - DAY), 0)
+        budget = max(ALERTS_PER_DAY - per_message_alerts_since(session, now - DAY), 0)
         parked = parked_to_alert(session, now - DAY, budget + 1)
         undeliverable = undeliverable_to_alert(session, now - DAY, budget + 1)
     waiting: list[tuple[str, InboundMessage | OutboxMessage]] = (
@@ -152,36 +153,6 @@ def queue_alerts(services: Services, now: datetime, *, to: str) -> AlertsQueued:
         log.info("alerts: queued %d for the GM (%d parked, %d undeliverable, %d summary) to %s", queued.total,
                  queued.parked, queued.undeliverable, queued.summaries, to)
     return queued
-
-
-def parked_to_alert(session: Session, since: datetime, limit: int) -> list[InboundMessage]:
-    """Inbound messages parked since `since` with no alert queued yet, oldest first."""
-    alerted = exists().where(
-        OutboxMessage.dedupe_key == literal("alert:parked:") + cast(InboundMessage.id, String))
-    return list(session.scalars(
-        select(InboundMessage)
-        .where(InboundMessage.status == "failed", ~alerted,
-               func.coalesce(InboundMessage.processed_at, InboundMessage.received_at) >= since)
-        .order_by(InboundMessage.id).limit(limit)))
-
-
-def undeliverable_to_alert(session: Session, since: datetime, limit: int) -> list[OutboxMessage]:
-    """Outgoing messages given up on since about `since` with no alert queued yet, oldest first.
-    The time of a row's last attempt is its `next_attempt_at` (the moment it was due); an alert
-    that fails gets no alert of its own, or a broken relay would feed a loop."""
-    alert = OutboxMessage.__table__.alias("alert")
-    alerted = exists().where(alert.c.dedupe_key == literal("alert:undeliverable:") + cast(OutboxMessage.id, String))
-    return list(session.scalars(
-        select(OutboxMessage)
-        .where(OutboxMessage.status == "failed", OutboxMessage.kind != "alert", ~alerted,
-               OutboxMessage.next_attempt_at >= since)
-        .order_by(OutboxMessage.id).limit(limit)))
-
-
-def _per_message_alerts_since(session: Session, since: datetime) -> int:
-    return session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind == "alert", OutboxMessage.created_at >= since,
-        or_(OutboxMessage.dedupe_key.like("alert:parked:%"), OutboxMessage.dedupe_key.like("alert:undeliverable:%"))))
 
 
 def _queue_alert(services: Services, key: str, to: str, subject: str, body: str, now: datetime) -> bool:

@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver import engine
-from gmserver.db.models import Game, PhaseRecord, Player
+from gmserver.db import queries
+from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
 from gmserver.rules.deadlines import next_deadline
@@ -114,7 +114,7 @@ def _reminder(ruleset: Ruleset) -> timedelta:
 
 def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     problems = check_spec(spec)
-    if session.scalar(select(Game.id).where(Game.name == spec.name)) is not None:
+    if queries.games.name_taken(session, spec.name):
         problems.append(f"a game called {spec.name!r} already exists")
     if spec.position is not None:
         try:
@@ -142,7 +142,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
                     for p in spec.players]
     session.add(game)
     session.flush()
-    session.add(PhaseRecord(game_id=game.id, phase=game.phase, state=state, deadline=game.deadline, opened_at=now))
+    queries.phases.open_phase(session, game.id, game.phase, state, game.deadline, now)
     return game
 
 
@@ -185,9 +185,9 @@ def set_abbreviations(session: Session, game: Game, power: str, entries: Mapping
 
 
 def find_game(session: Session, name: str) -> Game:
-    game = session.scalar(select(Game).where(Game.name == name))
+    game = queries.games.game_by_name(session, name)
     if game is None:
-        names = ", ".join(session.scalars(select(Game.name).order_by(Game.name))) or "none yet"
+        names = ", ".join(queries.games.game_names(session)) or "none yet"
         raise GameError(f"no game called {name!r} (games: {names})")
     return game
 
@@ -196,10 +196,9 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
     `gm_address`, each player's own reply address (gm+SECRET@domain: the GM tells it to the
     player, it proves the sender in a "verified" game)."""
-    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                      PhaseRecord.phase == game.phase))
+    record = queries.phases.current_record(session, game)
     position = engine.position_from_state(record.state).to_json()
-    on_file = orders_on_file(session, game.id, game.phase, Ruleset.from_snapshot(game.ruleset))
+    on_file = orders_on_file(session, game.id, game.phase, queries.games.ruleset_of(game))
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -228,4 +227,45 @@ def list_games(sessions) -> list[dict[str, Any]]:
     with transaction(sessions) as session:
         return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
                  "deadline": g.deadline.isoformat() if g.deadline else None, "players": len(g.players)}
-                for g in session.scalars(select(Game).order_by(Game.name))]
+                for g in queries.games.games_by_name(session)]
+
+
+# -- for the command line and the demo: each opens its own transaction and returns plain values
+
+
+def open_game(sessions: sessionmaker[Session], spec: GameSpec, now: datetime,
+              gm_address: str | None = None) -> tuple[int, dict[str, Any]]:
+    """Create the game; its id and `game_summary`."""
+    with transaction(sessions) as session:
+        game = create_game(session, spec, now)
+        return game.id, game_summary(session, game, gm_address)
+
+
+def show_game(sessions: sessionmaker[Session], name: str, gm_address: str | None = None) -> dict[str, Any]:
+    with transaction(sessions) as session:
+        return game_summary(session, find_game(session, name), gm_address)
+
+
+@dataclass(frozen=True)
+class Abbreviations:
+    entries: dict[str, str]  # token -> location code
+    applied: bool  # whether the game's ruleset uses players' own lists (004 I(1))
+
+
+def player_abbreviations(sessions: sessionmaker[Session], name: str, power: str, *, add: Mapping[str, str],
+                         clear: bool, geography: MapInfo) -> Abbreviations:
+    """A player's own list: shown, extended with `add`, or emptied (`clear`) then shown."""
+    with transaction(sessions) as session:
+        game = find_game(session, name)
+        player = next((p for p in game.players if p.power == power.upper()), None)
+        current = dict(player.abbreviations or {}) if player else {}
+        if add or clear:
+            current = set_abbreviations(session, game, power, {} if clear else {**current, **add}, geography)
+        return Abbreviations(current, queries.games.ruleset_of(game).player_abbreviation_lists)
+
+
+def postpone_deadline(sessions: sessionmaker[Session], game_id: int, deadline: datetime) -> None:
+    with transaction(sessions) as session:
+        game = session.get(Game, game_id)
+        if game is not None:
+            game.deadline = deadline

@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session, selectinload
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
-from gmserver.mail.automated import automated_reason
-from gmserver.mail.limits import Excess, first_excess
+from gmserver.rules.automated import automated_reason
+from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope,
                                    parse_envelope)
 from gmserver.reports.replies import build_orders_unchanged
@@ -272,7 +272,7 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
 
 def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
                        now: datetime) -> str:
-    """A message over a bound of gmserver.mail.limits is never parsed (that could take gigabytes):
+    """A message over a bound of gmserver.rules.limits is never parsed (that could take gigabytes):
     it is answered from a bounded glance at its headers, under the same limits as any refusal,
     and automated mail or a sender that is not one plain address gets no answer."""
     envelope = glance_envelope(row.raw)

@@ -8,12 +8,12 @@ from typing import Any
 
 from gmserver import reports
 from gmserver.db.models import Game, Player
+from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
-from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
@@ -94,7 +94,7 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
                                         next_deadline=deadline, timezone=game.timezone)
     body = services.composer.render(context.template, context)
-    template = Ruleset.from_snapshot(game.ruleset).subject_template
+    template = ruleset_of(game).subject_template
     return [(player, services.composer.compose(
         to=player.address, body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret,
         subject=format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
@@ -103,7 +103,7 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
 
 
 def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime) -> EmailMessage:
-    template = Ruleset.from_snapshot(game.ruleset).subject_template
+    template = ruleset_of(game).subject_template
     expected = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                               purpose="orders")
     context = reports.build_reminder(

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import OrderSet, PhaseRecord
+from gmserver.db.models import OrderSet
+from gmserver.db.queries.ordersets import order_sets
+from gmserver.db.queries.phases import phase_record
 from gmserver.engine import position_from_state
 from gmserver.rules.reading import (
     StoredSet, TurnFacts, contingent_source, effective_contingent, effective_orders, turn_facts,
@@ -22,8 +23,7 @@ from gmserver.rules.ruleset import Ruleset
 def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
     """power -> its sets, in order of receipt (the version number counts receipts)."""
     sets: dict[str, list[StoredSet]] = defaultdict(list)
-    for row in session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.phase == phase)
-                               .order_by(OrderSet.power, OrderSet.version)):
+    for row in order_sets(session, game_id, phase):
         sets[row.power].append(as_stored(row))
     return dict(sets)
 
@@ -67,7 +67,7 @@ def movement_turn(session: Session, game_id: int, phase: str) -> TurnFacts | Non
     source = contingent_source(phase)
     if source is None:
         return None
-    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.phase == source))
+    record = phase_record(session, game_id, source)
     if record is None or record.adjudicated_at is None:
         return None
     return turn_facts(position_from_state(record.state), record.results or ())

@@ -34,6 +34,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage
+from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
 
@@ -53,8 +54,7 @@ pause: Callable[[float], None] = time.sleep
 def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
           game_id: int | None = None) -> bool:
     """Add `message` to the outbox unless a message with `dedupe_key` is already there."""
-    exists = session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key))
-    if exists is not None:
+    if dedupe_key_taken(session, dedupe_key):
         return False
     recipient = str(message["To"].addresses[0].addr_spec)
     session.add(OutboxMessage(

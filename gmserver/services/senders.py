@@ -14,10 +14,11 @@ import logging
 from datetime import datetime, timedelta
 from email.message import Message
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
+from gmserver.db.models import Game, InboundMessage
+from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.players import player_of
 from gmserver.mail.dkim import verified_domains
 from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
 from gmserver.rules.intake import Accept, Envelope
@@ -44,7 +45,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     game = session.get(Game, decision.game.id)
     if game is None or game.sender_check != "verified":
         return None
-    player = session.scalar(select(Player).where(Player.game_id == game.id, Player.power == decision.power))
+    player = player_of(session, game.id, decision.power)
     assert player is not None, f"{game.name} has no player for {decision.power}"
     if not player.secret:  # a player from before secrets existed, in a game switched to "verified"
         player.secret = new_secret()
@@ -86,9 +87,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
 
 
 def _warnings_since(session: Session, address: str, since: datetime) -> int:
-    return session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind == "rejection", OutboxMessage.recipient == address,
-        OutboxMessage.dedupe_key.startswith(WARNING_KEY), OutboxMessage.created_at > since))
+    return queued_since(session, since, kinds=("rejection",), recipient=address, key_prefix=WARNING_KEY)
 
 
 def recipients(row: InboundMessage, message: Message) -> tuple[str, ...]:

@@ -13,10 +13,10 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
@@ -48,8 +48,7 @@ def lengths_of(game: Game) -> TurnLengths:
 
 def due_games(sessions, now: datetime) -> list[tuple[int, str]]:
     with transaction(sessions) as session:
-        return [(g.id, g.phase) for g in session.scalars(
-            select(Game).where(Game.status == "active", Game.deadline <= now).order_by(Game.deadline))]
+        return queries.games.due_games(session, now)
 
 
 def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
@@ -71,17 +70,16 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     to do: not due, already done by someone else, or (unless `wait`) locked by another worker
     right now, e.g. one storing an order set: the sweep tries again."""
     with transaction(services.sessions) as session:
-        game = session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=not wait))
+        game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
         if game is None or game.status != "active":
             return None
         if expected_phase is not None and game.phase != expected_phase:
             return None
         if not force and (game.deadline is None or game.deadline > now):
             return None
-        record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                          PhaseRecord.phase == game.phase))
-        assert record is not None and record.adjudicated_at is None
-        ruleset = Ruleset.from_snapshot(game.ruleset)
+        record = queries.phases.current_record(session, game)
+        assert record.adjudicated_at is None
+        ruleset = queries.games.ruleset_of(game)
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
         contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
         orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
@@ -95,8 +93,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
                           for o in outcome.orders]
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
-        session.add(PhaseRecord(game_id=game.id, phase=outcome.after.phase, state=dict(outcome.state_after),
-                                deadline=deadline, opened_at=now))
+        queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if finished:
             game.status = "finished"
@@ -174,7 +171,7 @@ def queue_reminders(services: Services, now: datetime) -> int:
     once per phase."""
     queued = 0
     with transaction(services.sessions) as session:
-        games = session.scalars(select(Game.id).where(Game.status == "active", Game.reminder_seconds > 0)).all()
+        games = queries.games.games_with_reminders(session)
     for game_id in games:
         try:
             queued += _queue_game_reminders(services, game_id, now)
@@ -192,12 +189,11 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
         before = timedelta(seconds=game.reminder_seconds)
         if game.status != "active" or not reminder_due(game.deadline, before, now):
             return 0
-        record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                          PhaseRecord.phase == game.phase))
+        record = queries.phases.current_record(session, game)
         if record.opened_at >= game.deadline - before:
             return 0  # a turn shorter than the reminder offset: the results report just told them
         owing = set(engine.position_from_state(record.state).powers_to_order())
-        ruleset = Ruleset.from_snapshot(game.ruleset)
+        ruleset = queries.games.ruleset_of(game)
         ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders)
         source = contingent_source(game.phase)
         if source is not None and ruleset.contingent_minor_orders == "accepted":

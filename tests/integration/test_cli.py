@@ -166,7 +166,7 @@ def test_an_unreachable_database_is_a_readable_error_without_the_password(tmp_pa
 
 
 def test_db_upgrade_does_not_print_the_password(tmp_path: Path, capsys) -> None:
-    from gmserver.cli import shown_url
+    from gmserver.db.session import shown_url
 
     assert shown_url("postgresql://gm:S3cret@db:5432/gm") == "postgresql://gm:***@db:5432/gm"
 

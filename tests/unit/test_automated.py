@@ -7,7 +7,7 @@ import email.policy
 
 import pytest
 
-from gmserver.mail.automated import AUTO_REPLY_SUBJECT_PREFIXES, is_automated, is_own_message_id
+from gmserver.rules.automated import AUTO_REPLY_SUBJECT_PREFIXES, is_automated, is_own_message_id
 from tests.support.world import order_mail
 
 GM_DOMAIN = "gm.test"

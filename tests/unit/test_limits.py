@@ -1,4 +1,4 @@
-"""gmserver.mail.limits: real mail passes, mail that would be ruinous to parse is caught on its
+"""gmserver.rules.limits: real mail passes, mail that would be ruinous to parse is caught on its
 raw bytes (issue 6, hole 1)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gmserver.mail import limits
-from gmserver.mail.limits import first_excess
+from gmserver.rules import limits
+from gmserver.rules.limits import first_excess
 from gmserver.rules.intake import glance_envelope
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 

@@ -1,0 +1,71 @@
+"""Games: by name, by id for adjudication, the ones due, and a game's ruleset."""
+
+from __future__ import annotations
+
+import functools
+import json
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game
+from gmserver.rules.ruleset import Ruleset
+
+
+def game_by_name(session: Session, name: str) -> Game | None:
+    return session.scalar(select(Game).where(Game.name == name))
+
+
+def name_taken(session: Session, name: str) -> bool:
+    return session.scalar(select(Game.id).where(Game.name == name)) is not None
+
+
+def game_names(session: Session) -> list[str]:
+    return list(session.scalars(select(Game.name).order_by(Game.name)))
+
+
+def games_by_name(session: Session) -> list[Game]:
+    """Every game, in order of name."""
+    return list(session.scalars(select(Game).order_by(Game.name)))
+
+
+def games_named_like(session: Session, prefix: str) -> list[Game]:
+    """The games whose name starts with `prefix`, oldest first."""
+    return list(session.scalars(select(Game).where(Game.name.startswith(prefix, autoescape=True))
+                                .order_by(Game.id)))
+
+
+def active_games(session: Session, game_id: int | None = None) -> list[Game]:
+    """Every active game, or the one `game_id` if it is active."""
+    query = select(Game).where(Game.status == "active")
+    if game_id is not None:
+        query = query.where(Game.id == game_id)
+    return list(session.scalars(query))
+
+
+def due_games(session: Session, now: datetime) -> list[tuple[int, str]]:
+    """(id, phase) of every active game whose deadline has passed, earliest deadline first."""
+    return [(g.id, g.phase) for g in session.scalars(
+        select(Game).where(Game.status == "active", Game.deadline <= now).order_by(Game.deadline))]
+
+
+def games_with_reminders(session: Session) -> list[int]:
+    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.reminder_seconds > 0)))
+
+
+def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Game | None:
+    """The game row, locked until the transaction ends; with `skip_locked`, None while another
+    transaction holds it (the caller tries again later)."""
+    return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked))
+
+
+def ruleset_of(game: Game) -> Ruleset:
+    """The game's own ruleset, from the snapshot it keeps (editing a profile never changes a
+    game in progress). Read once per distinct snapshot: every mail and phase asks for it."""
+    return _ruleset(json.dumps(game.ruleset, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset(snapshot_json: str) -> Ruleset:
+    return Ruleset.from_snapshot(json.loads(snapshot_json))

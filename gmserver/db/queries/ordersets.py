@@ -1,0 +1,14 @@
+"""Order sets as stored, one row per set a power sent."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import OrderSet
+
+
+def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
+    """The sets sent for the phase, by power, then in order of receipt."""
+    return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.phase == phase)
+                                .order_by(OrderSet.power, OrderSet.version)))

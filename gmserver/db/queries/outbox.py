@@ -1,0 +1,60 @@
+"""Outgoing mail as stored: listing, duplicates, and how much of a kind went out lately (the
+rate limits). Claiming and recording deliveries stays in services/outbox.py, with its locking."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import String, cast, exists, func, literal, or_, select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import OutboxMessage
+
+
+def outbox_messages(session: Session, status: str | None = None) -> list[OutboxMessage]:
+    """Every outgoing message, or those with `status`, in order of queuing."""
+    query = select(OutboxMessage).order_by(OutboxMessage.id)
+    if status:
+        query = query.where(OutboxMessage.status == status)
+    return list(session.scalars(query))
+
+
+def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
+    return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
+
+
+def queued_since(session: Session, since: datetime, *, kinds: Sequence[str] | None = None,
+                 recipient: str | None = None, game_id: int | None = None, key_prefix: str | None = None) -> int:
+    """How many messages were queued after `since`, of these kinds, to this recipient, about this
+    game, with a dedupe key that starts so (each filter only when given)."""
+    query = select(func.count(OutboxMessage.id)).where(OutboxMessage.created_at > since)
+    if kinds is not None:
+        query = query.where(OutboxMessage.kind.in_(kinds))
+    if recipient is not None:
+        query = query.where(OutboxMessage.recipient == recipient)
+    if game_id is not None:
+        query = query.where(OutboxMessage.game_id == game_id)
+    if key_prefix is not None:
+        query = query.where(OutboxMessage.dedupe_key.startswith(key_prefix))
+    return session.scalar(query) or 0
+
+
+def undeliverable_to_alert(session: Session, since: datetime, limit: int) -> list[OutboxMessage]:
+    """Outgoing messages given up on since about `since` with no alert queued yet, oldest first.
+    The time of a row's last attempt is its `next_attempt_at` (the moment it was due); an alert
+    that fails gets no alert of its own, or a broken relay would feed a loop."""
+    alert = OutboxMessage.__table__.alias("alert")
+    alerted = exists().where(alert.c.dedupe_key == literal("alert:undeliverable:") + cast(OutboxMessage.id, String))
+    return list(session.scalars(
+        select(OutboxMessage)
+        .where(OutboxMessage.status == "failed", OutboxMessage.kind != "alert", ~alerted,
+               OutboxMessage.next_attempt_at >= since)
+        .order_by(OutboxMessage.id).limit(limit)))
+
+
+def per_message_alerts_since(session: Session, since: datetime) -> int:
+    """Alerts about one parked or undeliverable message queued since `since` (inclusive)."""
+    return session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind == "alert", OutboxMessage.created_at >= since,
+        or_(OutboxMessage.dedupe_key.like("alert:parked:%"), OutboxMessage.dedupe_key.like("alert:undeliverable:%"))))

@@ -1,0 +1,37 @@
+"""Phase records: one row per phase a game reached, with its state, orders and results."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, PhaseRecord
+
+
+def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.phase == phase))
+
+
+def current_record(session: Session, game: Game) -> PhaseRecord:
+    """The record of the phase the game is in (every game has one from its creation)."""
+    record = phase_record(session, game.id, game.phase)
+    assert record is not None, f"{game.name} has no record of its phase {game.phase}"
+    return record
+
+
+def adjudicated_phases(session: Session, game_id: int) -> list[str]:
+    """The phases of the game adjudicated so far, in order."""
+    return list(session.scalars(select(PhaseRecord.phase).where(PhaseRecord.game_id == game_id,
+                                                                PhaseRecord.adjudicated_at.is_not(None))
+                                .order_by(PhaseRecord.id)))
+
+
+def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
+               now: datetime) -> PhaseRecord:
+    """Record that the game entered `phase` at `now`, with the engine's state for it."""
+    record = PhaseRecord(game_id=game_id, phase=phase, state=state, deadline=deadline, opened_at=now)
+    session.add(record)
+    return record
