@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import OutboxMessage
+from gmserver.db.queries.outbox import queued_since
 
 # Refusals are rate-limited, so that a forged From or an auto-responder that marks nothing
 # (no Auto-Submitted) cannot turn gmserver into a source of backscatter or a mail loop: an
@@ -37,5 +36,4 @@ CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""
-    return session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind.in_(kinds), OutboxMessage.recipient == address, OutboxMessage.created_at > since))
+    return queued_since(session, since, kinds=kinds, recipient=address)
