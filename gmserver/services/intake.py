@@ -170,7 +170,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
     The claim is counted in its own committed transaction before the work starts, so that a
     message that kills the process is known as such on the next try; after MAX_ATTEMPTS such
     claims it is parked as failed without being read again. The work itself holds the row lock
-    (FOR UPDATE SKIP LOCKED), so two workers never process one message."""
+    and re-checks the status, so two workers never process one message."""
     match _count_claim(services, inbound_id, now):
         case "busy":
             return None
@@ -178,9 +178,13 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
             return "failed"
     try:
         with transaction(services.sessions) as session:
+            # Wait for the lock (not SKIP LOCKED): having counted a claim, this worker must not give
+            # up on the row because another one holds it for an instant (counting or uncounting its
+            # own claim), or both could give up and leave it pending. If the other one processed it
+            # meanwhile, the status test (re-checked after the wait) finds nothing.
             row = session.scalar(select(InboundMessage)
                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                                 .with_for_update(skip_locked=True))
+                                 .with_for_update())
             if row is not None:
                 outcome = _handle(session, services, row, now)
                 row.status, row.outcome, row.processed_at = "done", outcome, now
