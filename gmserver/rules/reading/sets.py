@@ -2,12 +2,14 @@
 
 A player's turn is a list of stored sets (`StoredSet`: the orders read from one message, its
 receipt sequence, its version marker, its change marker and its Preliminary/Final status).
-`effective_orders(sets, ruleset)` gives the orders to adjudicate; `combine_with_previous`
-does the same for one new set on top of the set on file (what the reader reports back).
+`effective_orders(sets, ruleset)` gives the orders to adjudicate; `file_set(on_file, new, ruleset)`
+gives the same orders once a new set arrives, with what the reply says about how it was filed (the
+reader and the intake both use it, so the reply never names one set and lists another).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -116,7 +118,7 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
 
 
 def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[tuple[str, ...], str]:
-    """The effective orders after `newer` arrives on top of `base`, and how (for the reply)."""
+    """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
     combination = option(ruleset, "set_combination")
     rule = clause(ruleset, "set_combination")
     if combination == "merge_per_unit":
@@ -124,6 +126,43 @@ def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[t
     if combination == "replace_unless_marked_change" and newer.is_change:
         return merge_per_unit(base, newer.orders), f"marked as a change: merged with the set on file ({rule})"
     return tuple(sorted(newer.orders, key=_canonical_key)), f"replaces the set on file ({rule})"
+
+
+@dataclass(frozen=True)
+class Filing:
+    """A new set filed on top of the sets on file: the orders they now add up to, and what the
+    reply says about it (empty when it is the power's first set)."""
+
+    orders: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Filing:
+    """A12 to A14 for one arriving set: `new` is received after every set in `on_file`. Under
+    `version_then_receipt` (001 II(7) ¶1, 002 ORDERS 2) a lower marker makes it count as an
+    earlier set, so it may change nothing; under either ordering a marker not above one already
+    received is reported (A14)."""
+    if not on_file:
+        return Filing(tuple(new.orders), ())
+    new = dataclasses.replace(new, received=max(s.received for s in on_file) + 1)
+    sets = [*on_file, new]
+    orders = effective_orders(sets, ruleset)
+    ordered = ordered_sets(sets, ruleset)
+    if ordered[-1] is new:
+        _, how = combine_sets(effective_orders(on_file, ruleset), new, ruleset)
+        notes = [f"This set {how}."]
+    else:
+        later = ordered[-1]
+        notes = [f"This set is numbered {new.version}, below the set numbered {later.version} you sent "
+                 f"earlier. Under this game's rules ({clause(ruleset, 'set_ordering')}) the numbers decide "
+                 f"which set counts as later, so the set numbered {later.version} still takes effect after "
+                 "this one; the orders on file below are what your sets add up to."]
+    if new in out_of_order_versions(sets) and ordered[-1] is new:
+        highest = max((s for s in on_file if s.version), key=lambda s: version_key(s.version))
+        notes.append(f"This set is numbered {new.version}, but you already sent a set numbered "
+                     f"{highest.version}; under this game's rules ({clause(ruleset, 'set_ordering')}) the set "
+                     "received last counts, so this one does.")
+    return Filing(orders, tuple(notes))
 
 
 def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:

@@ -62,6 +62,22 @@ def test_A14_out_of_order_versions_reported():
     assert out_of_order_versions(SETS) == [SETS[1]]
 
 
+def test_001_II_7_a_lower_numbered_later_set_is_read_as_the_earlier_one():
+    """The reader files the new set with the same function as the adjudication: under danivon a
+    "v1" arriving after a "v2" leaves the "v2" orders on file and says so."""
+    reading = _read("A Par - Pic", "danivon", previous=SETS[:1], subject="France v1")
+    assert reading.orders == effective_orders([*SETS[:1], StoredSet(("A PAR - PIC",), 2, "1")], ruleset("danivon"))
+    assert reading.orders == ("A PAR - BUR",)
+    assert "replaces" not in " ".join(reading.notes) and "001 II(7)" in reading.notes[0]
+
+
+def test_000_III_4_a_lower_numbered_later_set_counts_and_is_reported():
+    """A14: under receipt_time the late set counts, and the reply says its number is out of order."""
+    reading = _read("A Par - Pic", "mhr", previous=SETS[:1], subject="France [1]")
+    assert reading.orders == ("A PAR - PIC",)
+    assert any("already sent a set numbered 2" in note and "000 III(4)" in note for note in reading.notes)
+
+
 @pytest.mark.parametrize("text, marker", [
     ("Dc179 [BlackMarch] S01: English Orders [1]", "1"), ("orders (2)", "2"), ("Lepanto #3", "3"),
     ("v2.1", "2.1"), ("version 4", "4"), ("France S1901M", None), ("Spring (1901)", None),
