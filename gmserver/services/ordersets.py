@@ -60,6 +60,17 @@ def contingent_on_file(session: Session, game_id: int, phase: str, ruleset: Rule
             if (lines := effective_contingent(power_sets, ruleset))}
 
 
+def contingent_for(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, tuple[str, ...]]:
+    """contingent_minor_orders = accepted (000 II(5), 001 II(6)): power -> the contingent lines
+    sent with the moves before retreat or adjustment phase `phase` (S..R <- S..M; F..R and W..A
+    <- F..M), which stand in for a set not sent for `phase`; empty in a movement phase or when
+    the ruleset does not accept such lines."""
+    source = contingent_source(phase)
+    if source is None or ruleset.contingent_minor_orders != "accepted":
+        return {}
+    return contingent_on_file(session, game_id, source, ruleset)
+
+
 def movement_turn(session: Session, game_id: int, phase: str) -> TurnFacts | None:
     """What the movement turn before retreat or adjustment phase `phase` decided (the centres
     owned before it, the units it dislodged), from its stored record; None for a movement phase
