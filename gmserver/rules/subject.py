@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from gmserver.rules.geography import POWERS
 from gmserver.rules.position import PHASE_TYPE_NAMES, SEASON_NAMES
 
 Purpose = Literal["orders", "confirmation", "rejection", "reminder", "report"]
@@ -31,11 +32,8 @@ Marker = Literal["final", "preliminary"]
 
 FIELDS = frozenset({"game", "year", "season", "phase", "power", "version"})  # 2.1
 
-_ADJECTIVES = MappingProxyType({
-    "AUSTRIA": "Austrian", "ENGLAND": "English", "FRANCE": "French", "GERMANY": "German",
-    "ITALY": "Italian", "RUSSIA": "Russian", "TURKEY": "Turkish",
-})
-POWERS = tuple(_ADJECTIVES)
+_ADJECTIVES = MappingProxyType(dict(zip(
+    POWERS, ("Austrian", "English", "French", "German", "Italian", "Russian", "Turkish"), strict=True)))
 
 # Every word read as a power: names, adjectives, and the short forms 003 [9] reserves for the
 # players ("A-H" is left out: its "A" and "H" are ordinary letters in a subject).
