@@ -1,7 +1,8 @@
 """MATRIX 2.3, 2.6 and 2.7 order-reading options: one row per option value, named by its clause.
 
 Each row: (id naming the clause, profile, GM overrides, position, power, text,
-           expected orders, expected status of the first line, clause expected in `rule`).
+           expected orders, expected status of the first line, clause expected in `rule`
+           [, words expected in the first line's message]).
 Rows for values no profile uses apply a GM override (MATRIX 2.0 `gm_override`) to `standard`.
 """
 
@@ -147,8 +148,10 @@ CASES = [
     ("000 III(7) condition stripped", "mhr", {}, FR, "france", "A Par to Gas UNLESS German A Mun -> Bur, in which case A Par -> Bur", ("A PAR - GAS",), "corrected", "000 III(7)"),
     ("conditional_movement_orders void_line", "danivon", {}, FR, "france", "A Par to Gas UNLESS German A Mun -> Bur, in which case A Par -> Bur", (), "rejected", None),
     # contingent_minor_orders
-    ("000 II(5) contingent build kept", "mhr", {}, FR, "france", "Build A Par", (), "ignored", "000 II(5)"),
-    ("contingent_minor_orders rejected", "standard", {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None),
+    ("000 II(5) contingent build kept", "mhr", {}, FR, "france", "Build A Par", (), "ignored", "000 II(5)", "kept for"),
+    # MATRIX 2.3: `rejected` (a GM override of 000 II(5)) tells the player the line was not kept
+    ("MATRIX 2.3 contingent_minor_orders rejected (override of 000 II(5))", "mhr",
+     {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None, "sent in their own turn"),
 ]
 
 
@@ -159,7 +162,7 @@ def _ruleset(profile, overrides):
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_option(case):
-    _, profile, overrides, position, power, text, orders, status, rule = case
+    _, profile, overrides, position, power, text, orders, status, rule, *words = case
     reading = read_orders(text, position=position, power=power.upper(), ruleset=_ruleset(profile, overrides),
                           geography=geography())
     assert tuple(sorted(reading.orders)) == tuple(sorted(orders)), reading.lines
@@ -167,6 +170,8 @@ def test_option(case):
         assert reading.lines[0].status == status, reading.lines
     if rule is not None:
         assert any(rule in (r.rule or "") for r in reading.lines), reading.lines
+    for expected in words:
+        assert expected in (reading.lines[0].message or ""), reading.lines
 
 
 UNSUPPORTABLE = [

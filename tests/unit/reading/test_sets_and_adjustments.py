@@ -148,7 +148,7 @@ def _build(text, profile, position=BUILDS, power="RUSSIA", overrides=None):
 
 
 @pytest.mark.parametrize("clause, profile, text, orders", [
-    ("000 V(2) excess builds top down", "mhr",
+    ("000 V(2) three sites, four builds, one centre twice", "mhr",
      "Build A War\nBuild F Sev\nBuild A Stp\nBuild F Sev", ("F SEV B", "A STP B", "A WAR B")),
     ("004 III(2) excess removals bottom up", "gwm", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("F TRI D", "A VIE D")),
     ("000 V(2) excess removals top down", "mhr", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("A SER D", "A VIE D")),
@@ -168,6 +168,23 @@ def test_adjustment_options(clause, profile, text, orders):
     position, power = (REMOVALS, "AUSTRIA") if "emov" in text else (BUILDS, "RUSSIA")
     got = _build(text, profile, position, power).orders
     assert sorted(got) == sorted(orders)
+
+
+TWO_BUILDS = Position(phase="W1901A", units={"RUSSIA": ("A MOS", "A RUM", "A GAL")},
+                      centers={"RUSSIA": ("STP", "SEV", "MOS", "WAR", "RUM")})  # 2 builds due, 3 free sites
+
+
+@pytest.mark.parametrize("clause, profile, orders, excess", [
+    ("000 V(2)", "mhr", ("A WAR B", "F SEV B"), "Build A Stp"),
+    ("004 III(2)", "gwm", ("F SEV B", "A STP B"), "Build A War"),
+])
+def test_excess_builds_are_cut_in_the_order_the_clause_says(clause, profile, orders, excess):
+    """excess_adjustment_order: three legal builds where two are due; 000 V(2) keeps them top down,
+    004 III(2) bottom up, and the reply names the clause on the line not used."""
+    reading = _build("Build A War\nBuild F Sev\nBuild A Stp", profile, TWO_BUILDS)
+    assert sorted(reading.orders) == sorted(orders)
+    [cut] = [line for line in reading.lines if line.order is None or line.order not in reading.orders]
+    assert cut.text == excess and cut.rule == clause and "the excess is not used" in cut.message
 
 
 def test_build_type_omitted_army_if_inland():
