@@ -1,6 +1,8 @@
-"""Every order set a power sent this phase, and the orders they add up to (MATRIX 2.4); the
+"""Every order set a power sent this phase, and the orders they add up to (set_combination and set_ordering:
+000 III(4), 001 II(7), 002 ORDERS 2); the
 contingent retreat and adjustment lines kept from the movement phase before a minor turn, and
-the facts of that movement turn (MATRIX 2.3 contingent_minor_orders, objective_only)."""
+the facts of that movement turn (contingent_minor_orders, 000 II(5), 001 II(6);
+objective_only conditions)."""
 
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ class OnFile:
 
 
 def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
-    """A12-A14 over each power's sets: replace, merge per unit or merge marked changes, in
+    """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2): replace, merge per unit or merge marked changes, in
     receipt or version order, as the game's ruleset says."""
     sets = stored_sets(session, game_id, phase)
     return OnFile(

@@ -1,4 +1,4 @@
-"""What the reply says when a numbered set arrives out of order (MATRIX 2.4, A14): it names the
+"""What the reply says when a numbered set arrives out of order (001 II(7), 000 III(4)): it names the
 set that is really on file, from the same combination the adjudication uses."""
 
 from __future__ import annotations

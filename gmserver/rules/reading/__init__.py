@@ -1,4 +1,5 @@
-"""The order reader: read orders the way a careful human GM does (MATRIX 2.1 to 2.4, 2.15).
+"""The order reader: read orders the way a careful human GM does (the options on submission,
+interpretation and order sets, and each profile's province names: see docs/architecture.md).
 
 Pure: standard library and gmserver.rules only; no engine, no I/O.
 

@@ -52,7 +52,7 @@ def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geog
     """Read a message body for `power` against `position` under `ruleset` (see the module doc).
 
     `previous`: the sets on file for this power and phase, in order of receipt (or the orders of
-    one unmarked set); the new set is filed on top of them by `sets.file_set` (MATRIX 2.4);
+    one unmarked set); the new set is filed on top of them by `sets.file_set` (000 III(4), 001 II(7), 002 ORDERS 2);
     `subject`: the message subject, for version and change markers; `player_abbreviations`:
     the player's accepted list (004 I(1) ¶2), used when the ruleset allows such lists; `turn`: in
     a retreat or adjustment phase, what the movement turn before it decided (the facts that
@@ -414,7 +414,7 @@ def _text(words: Sequence[str]) -> str:
 
 
 # ------------------------------------------------------------------------------------------
-# Retreat and adjustment orders with conditions (MATRIX 2.3 contingent_minor_orders,
+# Retreat and adjustment orders with conditions (contingent_minor_orders, 000 II(5), 001 II(6);
 # conditional_adjustment_orders; 000 II(5), 001 II(6), 001 III(10), 003 [5 a])
 
 _NOT = re.compile(r"n['’]t\b", re.IGNORECASE)

@@ -1,4 +1,6 @@
-"""Order sets and versions (MATRIX 2.4, algorithms A12 to A14), as pure functions.
+"""Order sets and versions, as pure functions: merge per unit (000 III(4)), replace (001 II(7) ¶2,
+003 [10]), replace unless marked a change (002 ORDERS 2), and version markers (000 II(2),
+001 II(7) ¶1, 002 ORDERS 2).
 
 A player's turn is a list of stored sets (`StoredSet`: the orders read from one message, its
 receipt sequence, its version marker, its change marker and its Preliminary/Final status).
@@ -28,7 +30,7 @@ _PRELIMINARY = re.compile(r"\b(?:preliminary|provisional|prelim)\b", re.IGNORECA
 
 
 def version_marker(text: str) -> str | None:
-    """A14: "[2]", "(2)", "#2", "v2", "v2.1", "version 2" -> "2", "2.1"; None if absent."""
+    """Version markers (000 II(2), 001 II(7) ¶1, 002 ORDERS 2): "[2]", "(2)", "#2", "v2", "v2.1", "version 2" -> "2", "2.1"; None if absent."""
     for match in _VERSION.finditer(text or ""):
         value = next(v for v in match.groupdict().values() if v)
         # a bare "(1901)" or "#1901" is a year, not a version
@@ -45,7 +47,7 @@ def version_key(marker: str | None) -> tuple[int, ...]:
 
 
 def is_change_marker(text: str) -> bool:
-    """A13 markers: "change", "changes", "amendment", "add to #n", "in addition to"."""
+    """Change markers (002 ORDERS 2; the words are gmserver's reading [P]): "change", "changes", "amendment", "add to #n", "in addition to"."""
     return bool(_CHANGE.search(text or ""))
 
 
@@ -85,7 +87,7 @@ def is_adjustment_order(order: str) -> bool:
 
 
 def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]:
-    """A12: each unit takes its order from the newer set if it has one there. Adjustment lines
+    """000 III(4): each unit takes its order from the newer set if it has one there. Adjustment lines
     are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
     if any(is_adjustment_order(o) for o in newer):
         base = [o for o in base if not is_adjustment_order(o)]
@@ -100,7 +102,7 @@ def _canonical_key(order: str) -> tuple[bool, str]:
 
 
 def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
-    """A14: the sets in the order they take effect, earliest first."""
+    """set_ordering (000 III(4) receipt, 001 II(7) ¶1 numbers first): the sets in the order they take effect, earliest first."""
     by_receipt = sorted(sets, key=lambda s: s.received)
     if option(ruleset, "set_ordering") != "version_then_receipt":
         return by_receipt
@@ -138,10 +140,10 @@ class Filing:
 
 
 def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Filing:
-    """A12 to A14 for one arriving set: `new` is received after every set in `on_file`. Under
+    """One arriving set (000 III(4), 001 II(7), 002 ORDERS 2): `new` is received after every set in `on_file`. Under
     `version_then_receipt` (001 II(7) ¶1, 002 ORDERS 2) a lower marker makes it count as an
     earlier set, so it may change nothing; under either ordering a marker not above one already
-    received is reported (A14)."""
+    received is reported."""
     if not on_file:
         return Filing(tuple(new.orders), ())
     new = dataclasses.replace(new, received=max(s.received for s in on_file) + 1)
@@ -166,7 +168,7 @@ def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Fili
 
 
 def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
-    """The orders to adjudicate from every set a player sent this turn (A12 to A14)."""
+    """The orders to adjudicate from every set a player sent this turn (000 III(4), 001 II(7), 002 ORDERS 2)."""
     orders: tuple[str, ...] = ()
     for stored in ordered_sets(sets, ruleset):
         orders, _ = combine_sets(orders, stored, ruleset)
@@ -190,7 +192,7 @@ def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[st
 
 def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
     """contingent_minor_orders (000 II(5), 001 II(6)): the contingent lines that stand after
-    every movement set a power sent. They are not merged line by line: as A12 does for adjustment
+    every movement set a power sent. They are not merged line by line: as merge_per_unit does for adjustment
     lines [P], a set that replaces the one on file replaces its contingent lines too (none if it
     has none), and a set merged into it (merge_per_unit, a marked change) replaces them only if it
     has contingent lines of its own."""
@@ -205,7 +207,7 @@ def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, 
 
 
 def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:
-    """A14: sets whose marker is lower than or equal to that of a set received before them
+    """Sets whose version marker is lower than or equal to that of a set received before them
     (reported to the player and the GM under either ordering)."""
     flagged = []
     highest: tuple[int, ...] | None = None

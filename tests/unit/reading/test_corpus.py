@@ -19,7 +19,7 @@ POSITIONS = {k: Position.from_json(v) for k, v in LINES["positions"].items()}
 EMAILS = json.loads((DATA / "emails.json").read_text())
 
 
-# The document each profile encodes; `standard` encodes none (MATRIX 0).
+# The document each profile encodes; `standard` encodes none (it is the rulebook and DATC defaults).
 DOCUMENTS = {"standard": None, "mhr": "000", "danivon": "001", "email_rules": "002", "scorpion": "003", "gwm": "004"}
 
 

@@ -1,4 +1,5 @@
-"""MATRIX 2.4 (sets and versions, A12 to A14) and the 2.6/2.7 options the reader applies."""
+"""Order sets and versions (000 III(4), 001 II(7), 002 ORDERS 2) and the retreat and adjustment
+options the reader applies, each row named by its clause."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_set_combination(clause, profile, subject, text, orders):
     assert _read(text, profile, subject=subject).orders == orders
 
 
-def test_merge_replaces_adjustment_lines_as_a_whole():  # A12 [P]
+def test_merge_replaces_adjustment_lines_as_a_whole():  # 000 III(4), for builds [P]
     from gmserver.rules.reading.sets import merge_per_unit
     assert merge_per_unit(("A PAR B", "F BRE B"), ("WAIVE",)) == ("WAIVE",)
 
@@ -72,7 +73,7 @@ def test_001_II_7_a_lower_numbered_later_set_is_read_as_the_earlier_one():
 
 
 def test_000_III_4_a_lower_numbered_later_set_counts_and_is_reported():
-    """A14: under receipt_time the late set counts, and the reply says its number is out of order."""
+    """000 III(4): under receipt_time the late set counts, and the reply says its number is out of order."""
     reading = _read("A Par - Pic", "mhr", previous=SETS[:1], subject="France [1]")
     assert reading.orders == ("A PAR - PIC",)
     assert any("already sent a set numbered 2" in note and "000 III(4)" in note for note in reading.notes)
