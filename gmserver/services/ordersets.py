@@ -44,8 +44,9 @@ class OnFile:
 
 
 def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
-    """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2): replace, merge per unit or merge marked changes, in
-    receipt or version order, as the game's ruleset says."""
+    """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
+    replace, merge per unit or merge marked changes, in receipt or version order, as the game's
+    ruleset says."""
     sets = stored_sets(session, game_id, phase)
     return OnFile(
         orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},

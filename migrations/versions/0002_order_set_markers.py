@@ -1,4 +1,4 @@
-"""order sets: version, change and status markers, unsupportable units (000 II(2), 001 II(7), 002 ORDERS 2; 000 III(5), 003 [10 a])
+"""order sets: version, change and status markers, unsupportable units (001 II(7), 000 III(5))
 
 Revision ID: 0002
 Revises: 0001

@@ -1,4 +1,5 @@
-"""Interpretation policy (the order-interpretation, retreat and adjustment options): one `Parsed` order + the position -> a `Verdict`.
+"""Interpretation policy (the order-interpretation, retreat and adjustment options):
+one `Parsed` order + the position -> a `Verdict`.
 
 Each house-rule decision names its option; `options.clause` turns it into the profile's clause
 for the player's confirmation. Mistakes are kept apart: *invalid* (the words are not an order),

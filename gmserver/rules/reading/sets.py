@@ -30,7 +30,8 @@ _PRELIMINARY = re.compile(r"\b(?:preliminary|provisional|prelim)\b", re.IGNORECA
 
 
 def version_marker(text: str) -> str | None:
-    """Version markers (000 II(2), 001 II(7) ¶1, 002 ORDERS 2): "[2]", "(2)", "#2", "v2", "v2.1", "version 2" -> "2", "2.1"; None if absent."""
+    """Version markers (000 II(2), 001 II(7) ¶1, 002 ORDERS 2): "[2]", "(2)", "#2", "v2", "v2.1",
+    "version 2" -> "2", "2.1"; None if absent."""
     for match in _VERSION.finditer(text or ""):
         value = next(v for v in match.groupdict().values() if v)
         # a bare "(1901)" or "#1901" is a year, not a version
@@ -47,7 +48,8 @@ def version_key(marker: str | None) -> tuple[int, ...]:
 
 
 def is_change_marker(text: str) -> bool:
-    """Change markers (002 ORDERS 2; the words are gmserver's reading [P]): "change", "changes", "amendment", "add to #n", "in addition to"."""
+    """Change markers (002 ORDERS 2; the words are gmserver's reading [P]): "change", "changes",
+    "amendment", "add to #n", "in addition to"."""
     return bool(_CHANGE.search(text or ""))
 
 
@@ -102,7 +104,8 @@ def _canonical_key(order: str) -> tuple[bool, str]:
 
 
 def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
-    """set_ordering (000 III(4) receipt, 001 II(7) ¶1 numbers first): the sets in the order they take effect, earliest first."""
+    """set_ordering (000 III(4) receipt, 001 II(7) ¶1 numbers first): the sets in the order they
+    take effect, earliest first."""
     by_receipt = sorted(sets, key=lambda s: s.received)
     if option(ruleset, "set_ordering") != "version_then_receipt":
         return by_receipt

@@ -151,7 +151,8 @@ CASES = [
     ("000 II(5) contingent build kept", "mhr", {}, FR, "france", "Build A Par", (), "ignored", "000 II(5)", "kept for"),
     # `rejected` (a GM override of 000 II(5)) tells the player the line was not kept
     ("contingent_minor_orders rejected (a GM override of 000 II(5))", "mhr",
-     {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None, "sent in their own turn"),
+     {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None,
+     "sent in their own turn"),
 ]
 
 
