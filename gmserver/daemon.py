@@ -64,9 +64,12 @@ class DaemonError(Exception):
 
 def quiet_libraries() -> None:
     """aiosmtpd logs every SMTP command at INFO; APScheduler warns each time a job that is
-    kicked while running skips a turn (the running instance picks the work up)."""
+    kicked while running skips a turn (the running instance picks the work up), and logs each
+    run of every job at INFO (the outbox and sweep jobs: two lines every few seconds); a job's
+    failure is still logged (ERROR)."""
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     logging.getLogger("apscheduler.scheduler").setLevel(logging.ERROR)
+    logging.getLogger("apscheduler.executors").setLevel(logging.WARNING)
 
 
 class Daemon:

@@ -3,7 +3,7 @@
 Everything else sees plain values: `MapInfo`, `Position`, `PhaseOutcome` and an opaque engine
 state (the engine's own `get_state()` dictionary, small and JSON-safe) that the database stores
 per phase. The engine is imported lazily so that importing gmserver stays cheap and logging can
-be configured first (importing it installs a DEBUG handler on its logger; see ENGINE.md).
+be configured first (importing it installs a DEBUG handler on its logger; see docs/architecture.md, "The engine").
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def initial_state() -> EngineState:
 
 
 def state_from_position(position: Position) -> EngineState:
-    """An engine state for a DATC-style position (ENGINE.md: set the phase before the units).
+    """An engine state for a DATC-style position (set the phase before the units: docs/architecture.md, "The engine").
 
     Raises ValueError if the engine would not hold the position as given: it silently drops
     units it finds invalid (`F MUN`, unknown powers, two units in one province) and centres
@@ -157,7 +157,7 @@ def _check_placed(wanted: Position, placed: Position) -> None:
 
 def _set_hand_made_retreats(game, position: Position) -> None:
     """A hand-made retreat phase has no attacker on record: its options ignore the attacker's
-    origin and any standoff unless the position lists them (ENGINE.md). Options come from the
+    origin and any standoff unless the position lists them (docs/architecture.md, "The engine"). Options come from the
     map's adjacency (an army may retreat into a two-coast province: `engine.abut_list(...,
     incl_no_coast=False)` misses that, e.g. A MAR -> SPA) minus occupied provinces."""
     info = map_info()

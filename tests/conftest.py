@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
-# The engine refuses to import without a home directory (ENGINE.md).
+# The engine refuses to import without a home directory (docs/architecture.md, "The engine").
 os.environ.setdefault("HOME", "/tmp")
 
 PG_ADMIN_URL = os.environ.get("GMSERVER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from alembic import command
 from alembic.config import Config as AlembicConfig
 
@@ -15,8 +19,25 @@ def alembic_config(database_url: str) -> AlembicConfig:
     return config
 
 
+@contextmanager
+def _quiet_alembic() -> Iterator[None]:
+    """Alembic logs every connection ("Context impl SQLiteImpl.") and every step at INFO; the
+    caller says in one line what the schema is now. The steps still show with -v (DEBUG)."""
+    logger = logging.getLogger("alembic")
+    if logging.getLogger().isEnabledFor(logging.DEBUG):
+        yield
+        return
+    previous = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
+
+
 def upgrade(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
+    with _quiet_alembic():
+        command.upgrade(alembic_config(database_url), revision)
 
 
 def current_revision(database_url: str) -> str | None:
@@ -26,7 +47,7 @@ def current_revision(database_url: str) -> str | None:
 
     engine = make_engine(database_url)
     try:
-        with engine.connect() as connection:
+        with _quiet_alembic(), engine.connect() as connection:
             return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()

@@ -148,7 +148,7 @@ class OrderSet(Base):
     orders: Mapped[list[Any]]  # this message's own orders; effective_orders() combines the sets
     lines: Mapped[list[Any]]
     received_at: Mapped[datetime]
-    # MATRIX 2.4 / A13 / A14: the set's version marker, change marker and Preliminary/Final mark
+    # 000 II(2), 001 II(7), 002 ORDERS 2: the set's version marker, change marker and Preliminary/Final mark
     marker: Mapped[str | None] = mapped_column(String(20))
     is_change: Mapped[bool] = mapped_column(default=False)
     status: Mapped[str | None] = mapped_column(String(20))

@@ -109,7 +109,7 @@ class Composer:
 
 def new_message_id(domain: str) -> str:
     """A Message-ID from the OS's randomness: `email.utils.make_msgid` draws on the global
-    `random`, which the engine reseeds when it loads a map (ENGINE.md) and test tools reseed
+    `random`, which the engine reseeds when it loads a map (docs/architecture.md, "The engine") and test tools reseed
     per example, so two messages could get the same id."""
     return f"<{uuid.uuid4().hex}@{domain}>"
 

@@ -16,11 +16,10 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.authenticity import is_gm_recipient
 
 log = logging.getLogger(__name__)
-
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)

@@ -279,7 +279,7 @@ def build_turn_report(
     next_deadline: datetime | None,
     timezone: str = "UTC",
 ) -> TurnReport:
-    """Everything the players are told after one adjudication (MATRIX 2.4: canonical order)."""
+    """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
     game_over = after.phase_type == "-"
     centres, unowned = _centres(outcome, geography)

@@ -16,7 +16,7 @@ from gmserver.rules.position import (
 # Words
 
 
-# Engine result codes (ENGINE.md) in the words a report prints.
+# The engine's result codes (the `diplomacy` package) in the words a report prints.
 RESULT_WORDS = {
     "bounce": "bounced",
     "cut": "cut",
@@ -216,6 +216,6 @@ def order_unit(order: str) -> str:
 
 
 def canonical_key(order: str) -> tuple[str, str]:
-    """Sort key for MATRIX 2.4 `canonical`: by the unit's province; WAIVE last."""
+    """Sort key for report_order_sequence = canonical (002 FORMAT 3): by the unit's province; WAIVE last."""
     unit = order_unit(order)
     return (unit_province(unit) if unit else "~", order)

@@ -12,6 +12,10 @@ from typing import Literal, Mapping
 
 ProvinceKind = Literal["land", "coast", "water", "shut"]
 
+# The seven powers of the standard map, in the engine's names and order: the one place they are
+# written out (tests/unit/test_engine.py checks that the engine's MapInfo.powers agree).
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
 
 @dataclass(frozen=True)
 class Province:

@@ -161,7 +161,7 @@ class GameView:
     secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def powers_of(self, address: str) -> tuple[str, ...]:
-        """Powers this address may order for (000-004 share `sender_policy`, MATRIX 2.2)."""
+        """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
         allow_fallback = self.ruleset.sender_policy == "registered_with_fallback"
         return tuple(sorted(
             power for power, (primary, fallback) in self.players.items()

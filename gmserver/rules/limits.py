@@ -22,8 +22,10 @@ from email.policy import compat32
 
 # The whole message. Gmail and Outlook send attachments of up to 20-25 MB, about 34 MB once
 # base64-encoded, and a player's orders with a map attached must still be read: the parser's cost
-# grows with the size alone (about 100 MB for 32 MB). The SMTP listener takes 10 MB (its
-# MAX_MESSAGE_BYTES); over IMAP such a message is fetched alone (services.polling).
+# grows with the size alone (about 100 MB for 32 MB). The one bound on a message, wherever it
+# comes from: the SMTP/LMTP listener refuses a larger one in the transaction (552, its
+# data_size_limit), IMAP fetches at most this much per batch (services.polling; a larger message
+# comes alone) and intake answers a larger one it was handed anyway.
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 # One header section (the message's, or one part's). Gmail and Outlook headers run 5-20 KB, a
 # message relayed through many hops with spam-filter stamps 30-50 KB.

@@ -1,6 +1,6 @@
 """A game position and a phase's outcome as plain values, in the engine's notation.
 
-The JSON form is that of the DATC cases in `shared/datc/datc.json`: `phase`, `units`, `centers`,
+The JSON form is that of the DATC cases in `tests/data/datc/datc.json`: `phase`, `units`, `centers`,
 `dislodged`; gmserver adds `retreats` (each dislodged unit's legal destinations) and
 `adjustments` (builds due, negative for removals) where the phase has them.
 """

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from gmserver.rules.geography import POWERS
+
 SECTIONS: dict[str, str] = {
     "2.1": "Order submission & identification",
     "2.2": "Sender & auth",
@@ -34,7 +36,6 @@ SECTIONS: dict[str, str] = {
 }
 
 # Reserved press labels name their holder with the engine's power names (as in MapInfo.powers).
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 LABEL_HOLDERS = ("gm", "players_and_eliminated", *POWERS)
 REMINDER_AUDIENCES = ("powers_without_set", "all_powers")
 VOTE_KINDS = ("concession", "draw", "end_game_any_terms", "rule_change", "deadline_change")

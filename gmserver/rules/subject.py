@@ -1,4 +1,5 @@
-"""Subject lines of order mail: reading players' subjects, writing the server's (MATRIX 2.1, 2.14).
+"""Subject lines of order mail: reading players' subjects, writing the server's (000 II(2) b, 001 II(4),
+003 [10]: the subject options subject_required_fields, subject_template and their kin).
 
 A player names the game, the power and the turn in the subject of an order set, in the form the
 game's house rules ask for (the profile's `subject_template`). `read_subject` says what a subject
@@ -10,7 +11,7 @@ One tokenizer serves every template; a template is a `_Spec` of data: its season
 (2.14's second table), how it spells each part, and the order of the parts. Reading goes:
 1. normalise (accents dropped), strip reply/forward prefixes and mailing-list tags;
 2. find the game name and mask it, so that a game called "France 1901" names no power or year;
-3. find the A14 version marker and mask it;
+3. find the version marker (000 II(2), 001 II(7), 002 ORDERS 2) and mask it;
 4. classify each remaining word: engine phase code, season with year ("S01", "s1901"), season
    word, year, phase-type word, power, Final/Preliminary, "results".
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from gmserver.rules.geography import POWERS
 from gmserver.rules.position import PHASE_TYPE_NAMES, SEASON_NAMES
 
 Purpose = Literal["orders", "confirmation", "rejection", "reminder", "report"]
@@ -31,11 +33,8 @@ Marker = Literal["final", "preliminary"]
 
 FIELDS = frozenset({"game", "year", "season", "phase", "power", "version"})  # 2.1
 
-_ADJECTIVES = MappingProxyType({
-    "AUSTRIA": "Austrian", "ENGLAND": "English", "FRANCE": "French", "GERMANY": "German",
-    "ITALY": "Italian", "RUSSIA": "Russian", "TURKEY": "Turkish",
-})
-POWERS = tuple(_ADJECTIVES)
+_ADJECTIVES = MappingProxyType(dict(zip(
+    POWERS, ("Austrian", "English", "French", "German", "Italian", "Russian", "Turkish"), strict=True)))
 
 # Every word read as a power: names, adjectives, and the short forms 003 [9] reserves for the
 # players ("A-H" is left out: its "A" and "H" are ordinary letters in a subject).
@@ -85,7 +84,7 @@ class _Spec:
     orders_word: str = ""
     game: Callable[[str], str] = str.strip
     version_always: bool = False  # mhr: the version is a required field (000 II(2) b v)
-    whole_turns: bool = False  # scorpion: a season names the whole two-season turn (A10)
+    whole_turns: bool = False  # scorpion: a season names the whole two-season turn (003 [5])
     dc_numbers: bool = False  # mhr: "Dc179" or the name, either suffices (000 II(2) b)
     parts_in_order: bool = False  # danivon (2.14): "any punctuation ... if the parts come in order"
 
@@ -178,7 +177,7 @@ class SubjectReading:
     names_game: bool
     power: str | None  # engine power name
     phase: str | None  # engine phase code; under scorpion the movement phase of the turn
-    version: tuple[int, ...] | None  # A14 marker
+    version: tuple[int, ...] | None  # version marker (000 II(2), 001 II(7))
     marker: Marker | None
     is_reply_to_report: bool  # contains "results", like the server's report subjects
     problems: tuple[str, ...]  # one sentence per missing required field or mismatch
@@ -196,7 +195,7 @@ _PREFIX = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 _WORD = re.compile(r"[a-z0-9]+", re.IGNORECASE | re.ASCII)
-_NUMBER = r"\d{1,3}(?:\.\d{1,3})*(?![\d])"  # A14: components compare one by one
+_NUMBER = r"\d{1,3}(?:\.\d{1,3})*(?![\d])"  # version markers compare component by component (001 II(7))
 _VERSION = re.compile(
     rf"\[\s*({_NUMBER})\s*\]|\(\s*({_NUMBER})\s*\)|#\s*({_NUMBER})"
     rf"|\b(?:v|version)\.?\s*({_NUMBER})",
@@ -278,7 +277,7 @@ def _mask(text: str, start: int, end: int) -> str:
 
 
 def _collapse(spec: _Spec, season_kind: str) -> str:
-    """Under scorpion a season names the whole turn (A10): its movement phase."""
+    """Under scorpion a season names the whole turn (003 [5]): its movement phase."""
     if not spec.whole_turns:
         return season_kind
     return "SM" if season_kind[0] == "S" else "FM"

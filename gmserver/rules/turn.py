@@ -10,7 +10,7 @@ from gmserver.rules.position import unit_province
 def void_hold_supports(orders: Mapping[str, Sequence[str]], unsupportable: Iterable[str]
                        ) -> tuple[dict[str, list[str]], list[str]]:
     """`impossible_move_treatment = failed_move_unsupportable` (000 III(5) ¶1, 003 [10 b]) and
-    A11 (003 [10 a]): hold supports given to these units are void. The engine cannot express a
+    003 [10 a]: hold supports given to these units are void. The engine cannot express a
     unit that stands but may not be supported, so the supporting units hold instead; the voided
     supports are returned for the report."""
     provinces = {unit_province(unit) for unit in unsupportable}

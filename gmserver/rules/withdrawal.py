@@ -1,6 +1,6 @@
 """Does a message with no orders say, in so many words, that the player withdraws the set on file?
 
-A message with no order lines is not an order set (MATRIX 2.4: every profile uses "the last set
+A message with no order lines is not an order set (000 III(4), 001 II(7), 003 [10]: every profile uses "the last set
 of orders" received, 000 III(4), 001 II(7), 002 ORDERS 2, 003 [10]), so it never replaces one:
 an out-of-office reply or an empty message must not wipe a player's orders. A player who does
 want the units to stand with no orders says so with one of these lines. Pure.

@@ -17,14 +17,12 @@ from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
 from gmserver.rules.deadlines import next_deadline
-from gmserver.rules.geography import MapInfo
+from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.ordersets import orders_on_file
 from gmserver.services.turns import lengths_of
-
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
 class GameError(Exception):

@@ -357,7 +357,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
     reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
-                          previous=effective_orders(earlier, game.ruleset), turn=turn,
+                          previous=earlier, turn=turn,
                           player_abbreviations=_player_abbreviations(session, game, decision.power))
     row.game_id, row.power = game.id, decision.power
     withdrawal = withdrawal_line(reading.lines)

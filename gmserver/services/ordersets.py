@@ -1,6 +1,8 @@
-"""Every order set a power sent this phase, and the orders they add up to (MATRIX 2.4); the
+"""Every order set a power sent this phase, and the orders they add up to (set_combination and set_ordering:
+000 III(4), 001 II(7), 002 ORDERS 2); the
 contingent retreat and adjustment lines kept from the movement phase before a minor turn, and
-the facts of that movement turn (MATRIX 2.3 contingent_minor_orders, objective_only)."""
+the facts of that movement turn (contingent_minor_orders, 000 II(5), 001 II(6);
+objective_only conditions)."""
 
 from __future__ import annotations
 
@@ -42,8 +44,9 @@ class OnFile:
 
 
 def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
-    """A12-A14 over each power's sets: replace, merge per unit or merge marked changes, in
-    receipt or version order, as the game's ruleset says."""
+    """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
+    replace, merge per unit or merge marked changes, in receipt or version order, as the game's
+    ruleset says."""
     sets = stored_sets(session, game_id, phase)
     return OnFile(
         orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},
@@ -58,6 +61,17 @@ def contingent_on_file(session: Session, game_id: int, phase: str, ruleset: Rule
     (`effective_contingent`: replaced with the set, never merged line by line)."""
     return {power: lines for power, power_sets in stored_sets(session, game_id, phase).items()
             if (lines := effective_contingent(power_sets, ruleset))}
+
+
+def contingent_for(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, tuple[str, ...]]:
+    """contingent_minor_orders = accepted (000 II(5), 001 II(6)): power -> the contingent lines
+    sent with the moves before retreat or adjustment phase `phase` (S..R <- S..M; F..R and W..A
+    <- F..M), which stand in for a set not sent for `phase`; empty in a movement phase or when
+    the ruleset does not accept such lines."""
+    source = contingent_source(phase)
+    if source is None or ruleset.contingent_minor_orders != "accepted":
+        return {}
+    return contingent_on_file(session, game_id, source, ruleset)
 
 
 def movement_turn(session: Session, game_id: int, phase: str) -> TurnFacts | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gmserver.mail.imap import FetchedMessage, ImapMailbox
+from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.services.context import Services
 from gmserver.services.intake import process_pending, store
 
@@ -22,8 +23,8 @@ log = logging.getLogger(__name__)
 
 # Messages per FETCH.
 BATCH_MESSAGES = 50
-# Bytes per FETCH (by RFC822.SIZE): the SMTP listener's limit on one message (MAX_MESSAGE_BYTES).
-BATCH_BYTES = 10 * 1024 * 1024
+# Bytes per FETCH (by RFC822.SIZE): at most one message of the largest size taken (mail.limits).
+BATCH_BYTES = MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
 from gmserver.services import mails
 from gmserver.services.context import Services
-from gmserver.services.ordersets import OnFile, contingent_on_file, movement_turn, orders_on_file
+from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -126,12 +126,10 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
     F..M), against this phase's position, conditions evaluated (`conditional_adjustment_orders`).
     A set sent for this phase replaces them. power -> orders; powers with none are left out."""
-    source = contingent_source(game.phase)
-    if source is None or ruleset.contingent_minor_orders != "accepted":
-        return {}
-    kept = contingent_on_file(session, game.id, source, ruleset)
+    kept = contingent_for(session, game.id, game.phase, ruleset)
     if not kept:
         return {}
+    source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
     used: dict[str, tuple[str, ...]] = {}
@@ -194,11 +192,9 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
             return 0  # a turn shorter than the reminder offset: the results report just told them
         owing = set(engine.position_from_state(record.state).powers_to_order())
         ruleset = queries.games.ruleset_of(game)
-        ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders)
-        source = contingent_source(game.phase)
-        if source is not None and ruleset.contingent_minor_orders == "accepted":
-            # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
-            ordered |= set(contingent_on_file(session, game.id, source, ruleset))
+        # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
+        ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
+            contingent_for(session, game.id, game.phase, ruleset))
         for player in game.players:
             if player.power in owing and player.power not in ordered:
                 queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",

@@ -1,4 +1,4 @@
-"""order sets: version, change and status markers, unsupportable units (MATRIX 2.4, 2.3)
+"""order sets: version, change and status markers, unsupportable units (001 II(7), 000 III(5))
 
 Revision ID: 0002
 Revises: 0001

@@ -1,4 +1,4 @@
-"""order sets: contingent retreat and adjustment lines (MATRIX 2.3 contingent_minor_orders)
+"""order sets: contingent retreat and adjustment lines (contingent_minor_orders, 000 II(5), 001 II(6))
 
 Revision ID: 0003
 Revises: 0002

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gmserver.cli import main
+from gmserver.db.migrate import head_revision
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail
 
@@ -51,3 +52,17 @@ def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
     [reply] = list(mailbox.Maildir(tmp_path / "sent"))
     assert str(reply["To"]) == "fr@players.test" and "A PAR - BUR" in reply.get_payload()
     assert "stopped" in err and "Traceback" not in err
+    # the outbox and sweep jobs ran every second: no line for each run (issue 7)
+    assert "apscheduler" not in err, err
+
+
+def test_db_upgrade_says_one_plain_line(tmp_path: Path) -> None:
+    """Alembic's INFO lines ("Context impl SQLiteImpl.", one per migration) are not shown: the
+    command says in one line where the schema is, on a new database and on one already current."""
+    config = tmp_path / "gm.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n')
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "gmserver", "--config", str(config), "db", "upgrade"],
+                              capture_output=True, text=True, timeout=60, check=True)
+        assert done.stderr == ""
+        assert done.stdout.splitlines() == [f"database sqlite:///{tmp_path / 'gm.db'} is at revision {head_revision()}"]

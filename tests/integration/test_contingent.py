@@ -1,4 +1,5 @@
-"""Contingent retreat and adjustment orders, end to end on both databases (MATRIX 2.3).
+"""Contingent retreat and adjustment orders, end to end on both databases (000 II(5),
+001 II(6)).
 
 `contingent_minor_orders = accepted` (000 II(5), 001 II(6)): retreat and adjustment lines sent
 with the moves are stored with the set and, when the following retreat or adjustment phase is

@@ -327,14 +327,19 @@ def test_password_is_not_in_repr(settings: ImapSettings) -> None:
 
 
 def test_reconnects_after_the_server_restarts(
-    dovecot: Dovecot, mail_user: MailUser, mailbox: ImapMailbox
+    dovecot: Dovecot, mail_user: MailUser, mailbox: ImapMailbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     uidvalidity = mailbox.uidvalidity
     assert mailbox.fetch_unseen() == []
+    # the server must drop the connection while the waiter is in IDLE: imapclient's idle()
+    # returns once the server has answered "+ idling", so that is when the waiter is in it
+    idling = threading.Event()
+    client, start_idle = mailbox._client, mailbox._client.idle
+    monkeypatch.setattr(client, "idle", lambda: (start_idle(), idling.set())[0])
     woke: list[bool] = []
     waiter = threading.Thread(target=lambda: woke.append(mailbox.wait_for_mail(timeout=10)))
     waiter.start()
-    time.sleep(0.1)  # let it enter IDLE
+    assert idling.wait(timeout=5)
     try:
         dovecot.stop()
         waiter.join(timeout=5)

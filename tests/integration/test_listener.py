@@ -116,3 +116,26 @@ def test_a_port_in_use_is_a_readable_error_at_once(tmp_path) -> None:
         assert time.monotonic() - started < 5
         assert not daemon.scheduler.running
         daemon.stop()  # harmless after a failed start
+
+
+def test_the_listener_takes_what_intake_takes_and_refuses_more_in_the_transaction(stored) -> None:
+    """One bound on a message (mail.limits.MAX_MESSAGE_BYTES): orders with a 12 MB attachment,
+    which IMAP delivers and intake reads, are not refused over SMTP; one byte over the bound is
+    refused with 552 before anything is stored."""
+    from gmserver.rules.limits import MAX_MESSAGE_BYTES
+
+    def sized(size: int) -> bytes:
+        return b"Subject: x\r\n\r\nA PAR H\r\n" + (b"x" * 76 + b"\r\n") * (size // 78 + 1)
+
+    big, too_big = sized(12 * 1024 * 1024), sized(MAX_MESSAGE_BYTES)
+    listener = start("smtp", stored.append)
+    try:
+        with smtplib.SMTP(listener.host, listener.port, timeout=60) as client:
+            assert client.sendmail("fr@players.test", [GM], big) == {}
+        with smtplib.SMTP(listener.host, listener.port, timeout=60) as client:
+            with pytest.raises(smtplib.SMTPSenderRefused) as error:
+                client.sendmail("fr@players.test", [GM], too_big)
+    finally:
+        listener.stop()
+    assert error.value.smtp_code == 552
+    assert len(stored) == 1 and len(stored[0]) > 12 * 1024 * 1024

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from gmserver import engine
+from gmserver.rules.geography import POWERS  # the one written list: the engine must agree with it
 from gmserver.rules.position import PhaseOutcome, Position
 
 REPO = Path(__file__).parents[2]
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
 def position(phase: str, units: dict, centers: dict | None = None, dislodged: dict | None = None) -> Position:

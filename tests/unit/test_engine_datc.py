@@ -24,7 +24,7 @@ DEFAULT_DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 DATC_JSON = Path(os.environ.get("GMSERVER_DATC_JSON") or DEFAULT_DATC_JSON)
 EXPECTED_CASES = 173
 
-# The one case where the engine takes the other DATC option (README; ENGINE.md).
+# The one case where the engine takes the other DATC option (README; docs/architecture.md, "The engine").
 ENGINE_DIFFERENCES = {
     "6.B.9": (
         "coast_support_mismatch: DATC 4.B.4 prefers that a support naming another coast than the "

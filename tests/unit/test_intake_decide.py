@@ -41,13 +41,13 @@ def test_the_profiles_own_subject_is_accepted(profile: str) -> None:
 
 
 def test_fallback_address_under_registered_with_fallback() -> None:
-    """MATRIX 2.2 sender_policy = registered_with_fallback (003 [4])."""
+    """sender_policy = registered_with_fallback (003 [4])."""
     g = game("scorpion")
     assert isinstance(decide(envelope("fr2@p.test", good_subject(g)), [g], NOW), Accept)
 
 
 def test_fallback_address_refused_under_registered_only() -> None:
-    """MATRIX 2.2 sender_policy = registered_only: the primary address only."""
+    """sender_policy = registered_only: the primary address only."""
     g = game(sender_policy="registered_only")
     decision = decide(envelope("fr2@p.test", good_subject(g)), [g], NOW)
     assert isinstance(decision, Reject) and "not registered" in decision.reasons[0]
@@ -89,7 +89,7 @@ def test_reply_to_a_report_is_flagged_003_10() -> None:
 
 
 def test_accept_with_warning_policy_002() -> None:
-    """MATRIX 2.1 nonconforming_subject_policy = accept_with_warning (002, silent): used, with a note."""
+    """nonconforming_subject_policy = accept_with_warning (002, silent): used, with a note."""
     g = game("email_rules", subject_required_fields=["game", "power"])
     decision = decide(envelope("fr@p.test", "lepanto orders"), [g], NOW)
     assert isinstance(decision, Accept) and decision.warnings

@@ -1,6 +1,6 @@
-"""The ruleset model and the six shipped profiles, checked against MATRIX.md section 2.
+"""The ruleset model and the six shipped profiles, checked against the seed documents.
 
-The per-profile tables below are transcribed from MATRIX by hand, independently of the TOML
+The per-profile tables below are transcribed from the documents' clauses by hand, independently of the TOML
 files, so a wrong value in either shows up here. Each case id names the deciding clause.
 """
 

@@ -1,4 +1,5 @@
-"""Subject lines (MATRIX 2.1, 2.4 A14, 2.14): each case names the clause it checks."""
+"""Subject lines (000 II(2) b, 001 II(4), 001 II(7) ¶1 version markers, 003 [5] two-season turns,
+003 [10]): each case names the clause it checks."""
 
 from __future__ import annotations
 
@@ -114,9 +115,9 @@ CONFORMING = [
     ("scorpion", "DARK SIDE - GB - s1901", "S1901M", "ENGLAND", "S1901M", None,
      "003 [9] the short form GB"),
     ("scorpion", "DARK SIDE - RUSSIA - a1901", "F1901R", "RUSSIA", "F1901M", None,
-     "A10 the Autumn turn covers the fall retreats"),
+     "003 [5] the Autumn turn covers the fall retreats"),
     ("scorpion", "DARK SIDE - RUSSIA - a1901", "W1901A", "RUSSIA", "F1901M", None,
-     "A10 the Autumn turn covers the adjustments"),
+     "003 [5] the Autumn turn covers the adjustments"),
     # default template accepted variants
     ("standard", "lepanto France F1901R", "F1901R", "FRANCE", "F1901R", None,
      "2.14 default phase code F1901R"),
@@ -153,7 +154,7 @@ def test_conforming_subjects(template, subject, current, power, phase, version):
     pytest.param("standard", "S01", None, id="2.14 default has no season letters"),
     pytest.param("mhr", "S01", "S1901M", id="000 II(2) b S01 is Spring 1901"),
     pytest.param("email_rules", "F1901R", "F1901R", id="2.14 engine codes read under every template [P]"),
-    pytest.param("scorpion", "S1901R", "S1901M", id="A10 an engine code names its scorpion turn"),
+    pytest.param("scorpion", "S1901R", "S1901M", id="003 [5] an engine code names its scorpion turn"),
 ])
 def test_season_vocabulary_per_profile(template, words, phase):
     assert read(template, f"{GAME[template]} {words}", required=frozenset()).phase == phase
@@ -280,16 +281,16 @@ def test_list_tag_naming_a_power_is_not_read():
 
 
 @pytest.mark.parametrize("subject, version", [
-    pytest.param("lepanto France S1901M [2]", (2,), id="A14 [2]"),
-    pytest.param("lepanto France S1901M (2)", (2,), id="A14 (2)"),
-    pytest.param("lepanto France S1901M #2", (2,), id="A14 #2"),
-    pytest.param("lepanto France S1901M v2", (2,), id="A14 v2"),
-    pytest.param("lepanto France S1901M v2.1", (2, 1), id="A14 v2.1"),
-    pytest.param("lepanto France S1901M version 2", (2,), id="A14 version 2"),
+    pytest.param("lepanto France S1901M [2]", (2,), id="001 II(7) ¶1 [2]"),
+    pytest.param("lepanto France S1901M (2)", (2,), id="001 II(7) ¶1 (2)"),
+    pytest.param("lepanto France S1901M #2", (2,), id="001 II(7) ¶1 #2"),
+    pytest.param("lepanto France S1901M v2", (2,), id="001 II(7) ¶1 v2"),
+    pytest.param("lepanto France S1901M v2.1", (2, 1), id="001 II(7) ¶1 v2.1"),
+    pytest.param("lepanto France S1901M version 2", (2,), id="001 II(7) ¶1 version 2"),
     pytest.param("lepanto France S1901M V1.0", (1, 0), id="001 II(7) v1.0"),
-    pytest.param("[3] lepanto France S1901M", (3,), id="A14 a leading [3] is a version, not a tag"),
-    pytest.param("lepanto France S1901M", None, id="A14 no marker"),
-    pytest.param("lepanto France S1901M #1901", None, id="A14 a year is not a version"),
+    pytest.param("[3] lepanto France S1901M", (3,), id="001 II(7) ¶1 a leading [3] is a version, not a tag"),
+    pytest.param("lepanto France S1901M", None, id="001 II(7) ¶1 no marker"),
+    pytest.param("lepanto France S1901M #1901", None, id="001 II(7) ¶1 a year is not a version"),
 ])
 def test_version_markers(subject, version):
     assert read("standard", subject).version == version
@@ -351,7 +352,7 @@ def test_reply_to_a_results_report_names_the_wrong_turn(template, phase, power):
                              phase=phase, purpose="report")
     assert "results" in subject
     now_open = NEXT_PHASE[phase]
-    if template == "scorpion":  # A10: the next turn, not the next engine phase
+    if template == "scorpion":  # 003 [5]: the next turn, not the next engine phase
         now_open = "F1901M" if phase[0] == "S" else "S1902M"
     reading = read(template, "Re: " + subject, now_open)
     assert reading.is_reply_to_report and reading.wrong_turn
@@ -367,7 +368,7 @@ def test_reply_to_a_results_report_names_the_wrong_turn(template, phase, power):
                  id="2.14 email_rules autumn retreats"),
     pytest.param("scorpion", "S1901M", "orders", "DARK SIDE - FRANCE - s1901", id="003 [10] format"),
     pytest.param("scorpion", "W1901A", "reminder", "DARK SIDE - FRANCE - a1901 - reminder",
-                 id="A10 winter belongs to the Autumn turn"),
+                 id="003 [5] winter belongs to the Autumn turn"),
     pytest.param("standard", "F1901M", "rejection", "lepanto France F1901M not accepted",
                  id="2.14 default format"),
 ])

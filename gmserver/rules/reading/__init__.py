@@ -1,4 +1,5 @@
-"""The order reader: read orders the way a careful human GM does (MATRIX 2.1 to 2.4, 2.15).
+"""The order reader: read orders the way a careful human GM does (the options on submission,
+interpretation and order sets, and each profile's province names: see docs/architecture.md).
 
 Pure: standard library and gmserver.rules only; no engine, no I/O.
 
@@ -6,6 +7,7 @@ Pure: standard library and gmserver.rules only; no engine, no I/O.
     extract_order_text(message) -> str
     reading_to_json(reading) -> dict
     effective_orders(sets, ruleset) -> tuple[str, ...]
+    file_set(on_file, new, ruleset) -> Filing   (a new set on top of those on file, and what the reply says)
     effective_contingent(sets, ruleset) -> tuple[str, ...]   (000 II(5), 001 II(6))
     read_contingent(lines, position=..., power=..., ruleset=..., geography=..., turn=...) -> Reading
     contingent_source(phase) -> str | None; turn_facts(movement_position, results) -> TurnFacts
@@ -16,14 +18,14 @@ from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.reader import read_contingent, read_orders
 from gmserver.rules.reading.sets import (
-    StoredSet, combine_sets, effective_contingent, effective_orders, ordered_sets, out_of_order_versions,
+    StoredSet, combine_sets, effective_contingent, effective_orders, file_set, ordered_sets, out_of_order_versions,
     version_marker,
 )
-from gmserver.rules.reading.output import confirmation_text, reading_to_json
+from gmserver.rules.reading.output import reading_to_json
 
 __all__ = [
-    "LineReading", "Reading", "StoredSet", "TurnFacts", "combine_sets", "confirmation_text",
-    "contingent_source", "effective_contingent", "effective_orders", "extract_order_text", "ordered_sets",
+    "LineReading", "Reading", "StoredSet", "TurnFacts", "combine_sets",
+    "contingent_source", "effective_contingent", "effective_orders", "extract_order_text", "file_set", "ordered_sets",
     "out_of_order_versions", "read_contingent", "read_orders", "reading_to_json", "turn_facts",
     "version_marker",
 ]

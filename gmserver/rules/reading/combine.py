@@ -1,7 +1,8 @@
-"""One message's verdicts -> one order per unit (MATRIX 2.3 multiple orders, 2.6, 2.7).
+"""One message's verdicts -> one order per unit (multiple orders for one unit,
+retreats and adjustments: 000 III(6), 000 V(2), 002 FORMAT 4, 003 [10 a], 004 III(2)).
 
 Applies, per unit: identical orders collapse (003 [10 a], [P] everywhere); `hold_plus_support`
-(002 FORMAT 8); `multiple_orders_same_unit` (first, last, conflict_holds, A11
+(002 FORMAT 8); `multiple_orders_same_unit` (first, last, conflict_holds, 003 [10 a]
 identical_ok_else_stand); implied orders (002 FORMAT 9); in retreat phases
 `multiple_retreat_orders`; in adjustment phases `multiple_builds_same_centre` and
 `excess_adjustment_order`.
@@ -110,7 +111,7 @@ def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Con
             if i != keep:
                 _override(out, i, rule, f"{unit} has several orders; the {where} one is used ({out[keep].order}).")
         return out[keep].order, out[keep].unsupportable
-    # conflict_holds (DATC 4.D.3) or identical_ok_else_stand (003 [10 a], A11): the unit stands
+    # conflict_holds (DATC 4.D.3) or identical_ok_else_stand (003 [10 a]): the unit stands
     moving = any(out[i].moves for i in candidates)
     stand_unsupportable = policy == "identical_ok_else_stand" and moving
     tail = ("it stands and cannot receive support to hold." if stand_unsupportable

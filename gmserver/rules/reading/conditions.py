@@ -1,4 +1,5 @@
-"""Conditions on retreat and adjustment orders (MATRIX 2.3 `conditional_adjustment_orders`).
+"""Conditions on retreat and adjustment orders (`conditional_adjustment_orders`, 003 [5 a];
+the lines themselves are contingent orders, 000 II(5), 001 II(6)).
 
 `objective_only` (000 II(5), 001 III(10), 003 [5 a]): a condition may test only adjudicated
 facts -- whether a named unit was dislodged, which centres the player owns, how many builds or
@@ -119,7 +120,7 @@ def _with_otherwise(clause: Clause, rest: Sequence[str]) -> list[Clause]:
 
 @dataclass(frozen=True)
 class Check:
-    """One objective test (MATRIX 2.3 objective_only)."""
+    """One objective test (`objective_only`: a fact the adjudication decided)."""
 
     fact: str  # dislodged, occupied, owns, gains, loses, centres, gained, lost, builds, removals
     places: tuple[str, ...] = ()  # provinces named; empty with "dislodged": the ordered unit

@@ -1,4 +1,5 @@
-"""Interpretation policy (MATRIX 2.3, 2.6, 2.7): one `Parsed` order + the position -> a `Verdict`.
+"""Interpretation policy (the order-interpretation, retreat and adjustment options):
+one `Parsed` order + the position -> a `Verdict`.
 
 Each house-rule decision names its option; `options.clause` turns it into the profile's clause
 for the player's confirmation. Mistakes are kept apart: *invalid* (the words are not an order),
@@ -167,7 +168,7 @@ _AS_PRINTED = {"NAF": "NAf", "GOB": "GoB", "GOL": "GoL", "STP": "StP"}  # 002 FO
 
 
 def _abbreviation(province: str, ctx: Context) -> str:
-    """The profile's own abbreviation of a province (MATRIX 2.15), e.g. Norway -> "Nwy" under 003."""
+    """The profile's own abbreviation of a province (003 Abbrev., 004 I(1)), e.g. Norway -> "Nwy" under 003."""
     for written, provinces in ctx.table.table.items():
         if provinces == {province} and written not in ctx.table.forbidden:
             # sea provinces upper case, land provinces capitalised (003 Abbrev.), as the lists print them

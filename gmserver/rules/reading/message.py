@@ -32,7 +32,9 @@ _PRESS_START = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|black|broadcast|anonymous)\s+)?press\b(?:\s+(?:to|for)\b[^:]*)?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpress)\b.*$", re.IGNORECASE)
-MAX_MESSAGE_BYTES = 2_000_000
+# The reader reads orders from the first 2 MB of a message (the orders come before any map or
+# attachment); the bound on a whole message is gmserver.rules.limits.MAX_MESSAGE_BYTES.
+MAX_READ_BYTES = 2_000_000
 
 
 def extract_order_text(message: bytes | str) -> str:
@@ -76,13 +78,13 @@ def _looks_like_email(text: str) -> bool:
 
 def _body(message: bytes | str) -> str:
     if isinstance(message, bytes):
-        raw = message[:MAX_MESSAGE_BYTES]
+        raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
             return _decode_bytes(raw)
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
     else:
-        text = message[:MAX_MESSAGE_BYTES]
+        text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):
             return text
         parsed = email.message_from_string(text, policy=email.policy.default)

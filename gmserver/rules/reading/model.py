@@ -32,11 +32,11 @@ class Reading:
     lines: tuple[LineReading, ...]
     # this message's own orders, before `set_combination` with the previous set
     set_orders: tuple[str, ...] = ()
-    # units ordered to move (or to stand, A11) whose hold supports are void (000 III(5), 003 [10 a/b])
+    # units ordered to move (or to stand, 003 [10 a]) whose hold supports are void (000 III(5), 003 [10 a/b])
     unsupportable: tuple[str, ...] = ()
     set_status: SetStatus = "final"  # 2.4 default_set_status, or the word "Final"/"Preliminary"
-    version: str | None = None  # A14 marker found in the subject or the first line
-    is_change: bool = False  # A13: the set says it is a change to the previous one
+    version: str | None = None  # version marker (001 II(7), 002 ORDERS 2) found in the subject or the first line
+    is_change: bool = False  # 002 ORDERS 2: the set says it is a change to the previous one
     notes: tuple[str, ...] = field(default=())  # set-level remarks for the confirmation
     # contingent_minor_orders = accepted (000 II(5), 001 II(6)): the retreat and adjustment lines
     # of a movement set, as written (conditions included), in order; kept for the following

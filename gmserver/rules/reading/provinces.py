@@ -1,4 +1,5 @@
-"""Province names per profile (MATRIX 2.15) and the resolution policy of MATRIX 2.3.
+"""Province names per profile (003 Abbrev., 004 I(1)) and how a name is resolved (000 III(2),
+001 II(2), 004 I(1) ¶1: abbreviation_policy, typo_tolerance).
 
 A `NameTable` is built once per (map, abbreviation table, forbidden tokens) and cached. Resolving
 a written name tries, in order: the player's own list (004 I(1) ¶2), forbidden tokens (003 [17]),
@@ -87,7 +88,7 @@ def _key(text: str) -> str:
 
 
 def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()) -> NameTable:
-    """The name table of one profile for one map (MATRIX 2.15)."""
+    """The name table of one profile for one map (003 Abbrev., 004 I(1))."""
     provinces = {code: p for code, p in geography.provinces.items()}
     full_names: dict[str, str] = {}
     for code, province in provinces.items():

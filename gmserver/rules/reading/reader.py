@@ -34,7 +34,7 @@ from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.options import option
 from gmserver.rules.reading.provinces import Policy, table_for
 from gmserver.rules.reading.sets import (
-    StoredSet, combine_sets, is_change_marker, set_status_marker, version_marker,
+    StoredSet, file_set, is_change_marker, set_status_marker, version_marker,
 )
 from gmserver.rules.reading.text import tokens as tokenise
 
@@ -46,12 +46,13 @@ _MARKER_WORDS = frozenset("FINAL PRELIMINARY PROVISIONAL PRELIM ORDERS ORDER SET
 
 
 def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
-                previous: Sequence[str] = (), subject: str = "",
+                previous: Sequence[StoredSet] | Sequence[str] = (), subject: str = "",
                 player_abbreviations: Mapping[str, str] | None = None,
                 turn: TurnFacts | None = None) -> Reading:
     """Read a message body for `power` against `position` under `ruleset` (see the module doc).
 
-    `previous`: the orders on file for this power and phase (combined per `set_combination`);
+    `previous`: the sets on file for this power and phase, in order of receipt (or the orders of
+    one unmarked set); the new set is filed on top of them by `sets.file_set` (000 III(4), 001 II(7), 002 ORDERS 2);
     `subject`: the message subject, for version and change markers; `player_abbreviations`:
     the player's accepted list (004 I(1) ¶2), used when the ruleset allows such lists; `turn`: in
     a retreat or adjustment phase, what the movement turn before it decided (the facts that
@@ -92,7 +93,7 @@ class _LineState:
 
 
 def _read(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
-          previous: Sequence[str], subject: str, player_abbreviations: Mapping[str, str] | None,
+          previous: Sequence[StoredSet] | Sequence[str], subject: str, player_abbreviations: Mapping[str, str] | None,
           turn: TurnFacts | None, contingent_use: bool) -> Reading:
     ctx = _context(position, power, ruleset, geography, player_abbreviations)
     state = _LineState(ctx, turn, contingent_use and position.phase_type in ("R", "A"))
@@ -121,12 +122,8 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
     head = subject + "\n" + _first_line(lines)
     marked_status = set_status_marker(subject) or _status_from_lines(lines)
     stored = StoredSet(tuple(own_orders), 0, version_marker(head), is_change_marker(head), marked_status)
-    notes: list[str] = []
-    if previous:
-        orders, how = combine_sets(tuple(previous), stored, ruleset)
-        notes.append(f"This set {how}.")
-    else:
-        orders = tuple(own_orders)
+    filing = file_set(_as_sets(previous), stored, ruleset)
+    orders, notes = filing.orders, list(filing.notes)
     return Reading(
         power=power,
         phase=position.phase,
@@ -141,6 +138,12 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
         # each contingent line once, as written, in the order written (000 II(5), 001 II(6))
         contingent=tuple(raw.strip() for _, raw in dict.fromkeys((n, r) for n, r, v in rows if v.contingent)),
     )
+
+
+def _as_sets(previous: Sequence[StoredSet] | Sequence[str]) -> tuple[StoredSet, ...]:
+    if previous and isinstance(previous[0], str):
+        return (StoredSet(tuple(previous), 0),)  # type: ignore[arg-type]
+    return tuple(previous)  # type: ignore[arg-type]
 
 
 def _consistent_readings(rows: list[tuple[int, str, Verdict]], ctx: Context, state: _LineState,
@@ -411,7 +414,7 @@ def _text(words: Sequence[str]) -> str:
 
 
 # ------------------------------------------------------------------------------------------
-# Retreat and adjustment orders with conditions (MATRIX 2.3 contingent_minor_orders,
+# Retreat and adjustment orders with conditions (contingent_minor_orders, 000 II(5), 001 II(6);
 # conditional_adjustment_orders; 000 II(5), 001 II(6), 001 III(10), 003 [5 a])
 
 _NOT = re.compile(r"n['’]t\b", re.IGNORECASE)

@@ -1,13 +1,17 @@
-"""Order sets and versions (MATRIX 2.4, algorithms A12 to A14), as pure functions.
+"""Order sets and versions, as pure functions: merge per unit (000 III(4)), replace (001 II(7) ¶2,
+003 [10]), replace unless marked a change (002 ORDERS 2), and version markers (000 II(2),
+001 II(7) ¶1, 002 ORDERS 2).
 
 A player's turn is a list of stored sets (`StoredSet`: the orders read from one message, its
 receipt sequence, its version marker, its change marker and its Preliminary/Final status).
-`effective_orders(sets, ruleset)` gives the orders to adjudicate; `combine_with_previous`
-does the same for one new set on top of the set on file (what the reader reports back).
+`effective_orders(sets, ruleset)` gives the orders to adjudicate; `file_set(on_file, new, ruleset)`
+gives the same orders once a new set arrives, with what the reply says about how it was filed (the
+reader and the intake both use it, so the reply never names one set and lists another).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -26,7 +30,8 @@ _PRELIMINARY = re.compile(r"\b(?:preliminary|provisional|prelim)\b", re.IGNORECA
 
 
 def version_marker(text: str) -> str | None:
-    """A14: "[2]", "(2)", "#2", "v2", "v2.1", "version 2" -> "2", "2.1"; None if absent."""
+    """Version markers (000 II(2), 001 II(7) ¶1, 002 ORDERS 2): "[2]", "(2)", "#2", "v2", "v2.1",
+    "version 2" -> "2", "2.1"; None if absent."""
     for match in _VERSION.finditer(text or ""):
         value = next(v for v in match.groupdict().values() if v)
         # a bare "(1901)" or "#1901" is a year, not a version
@@ -43,7 +48,8 @@ def version_key(marker: str | None) -> tuple[int, ...]:
 
 
 def is_change_marker(text: str) -> bool:
-    """A13 markers: "change", "changes", "amendment", "add to #n", "in addition to"."""
+    """Change markers (002 ORDERS 2; the words are gmserver's reading [P]): "change", "changes",
+    "amendment", "add to #n", "in addition to"."""
     return bool(_CHANGE.search(text or ""))
 
 
@@ -83,7 +89,7 @@ def is_adjustment_order(order: str) -> bool:
 
 
 def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]:
-    """A12: each unit takes its order from the newer set if it has one there. Adjustment lines
+    """000 III(4): each unit takes its order from the newer set if it has one there. Adjustment lines
     are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
     if any(is_adjustment_order(o) for o in newer):
         base = [o for o in base if not is_adjustment_order(o)]
@@ -98,7 +104,8 @@ def _canonical_key(order: str) -> tuple[bool, str]:
 
 
 def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
-    """A14: the sets in the order they take effect, earliest first."""
+    """set_ordering (000 III(4) receipt, 001 II(7) ¶1 numbers first): the sets in the order they
+    take effect, earliest first."""
     by_receipt = sorted(sets, key=lambda s: s.received)
     if option(ruleset, "set_ordering") != "version_then_receipt":
         return by_receipt
@@ -116,7 +123,7 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
 
 
 def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[tuple[str, ...], str]:
-    """The effective orders after `newer` arrives on top of `base`, and how (for the reply)."""
+    """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
     combination = option(ruleset, "set_combination")
     rule = clause(ruleset, "set_combination")
     if combination == "merge_per_unit":
@@ -126,8 +133,45 @@ def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[t
     return tuple(sorted(newer.orders, key=_canonical_key)), f"replaces the set on file ({rule})"
 
 
+@dataclass(frozen=True)
+class Filing:
+    """A new set filed on top of the sets on file: the orders they now add up to, and what the
+    reply says about it (empty when it is the power's first set)."""
+
+    orders: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Filing:
+    """One arriving set (000 III(4), 001 II(7), 002 ORDERS 2): `new` is received after every set in `on_file`. Under
+    `version_then_receipt` (001 II(7) ¶1, 002 ORDERS 2) a lower marker makes it count as an
+    earlier set, so it may change nothing; under either ordering a marker not above one already
+    received is reported."""
+    if not on_file:
+        return Filing(tuple(new.orders), ())
+    new = dataclasses.replace(new, received=max(s.received for s in on_file) + 1)
+    sets = [*on_file, new]
+    orders = effective_orders(sets, ruleset)
+    ordered = ordered_sets(sets, ruleset)
+    if ordered[-1] is new:
+        _, how = combine_sets(effective_orders(on_file, ruleset), new, ruleset)
+        notes = [f"This set {how}."]
+    else:
+        later = ordered[-1]
+        notes = [f"This set is numbered {new.version}, below the set numbered {later.version} you sent "
+                 f"earlier. Under this game's rules ({clause(ruleset, 'set_ordering')}) the numbers decide "
+                 f"which set counts as later, so the set numbered {later.version} still takes effect after "
+                 "this one; the orders on file below are what your sets add up to."]
+    if new in out_of_order_versions(sets) and ordered[-1] is new:
+        highest = max((s for s in on_file if s.version), key=lambda s: version_key(s.version))
+        notes.append(f"This set is numbered {new.version}, but you already sent a set numbered "
+                     f"{highest.version}; under this game's rules ({clause(ruleset, 'set_ordering')}) the set "
+                     "received last counts, so this one does.")
+    return Filing(orders, tuple(notes))
+
+
 def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
-    """The orders to adjudicate from every set a player sent this turn (A12 to A14)."""
+    """The orders to adjudicate from every set a player sent this turn (000 III(4), 001 II(7), 002 ORDERS 2)."""
     orders: tuple[str, ...] = ()
     for stored in ordered_sets(sets, ruleset):
         orders, _ = combine_sets(orders, stored, ruleset)
@@ -151,7 +195,7 @@ def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[st
 
 def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
     """contingent_minor_orders (000 II(5), 001 II(6)): the contingent lines that stand after
-    every movement set a power sent. They are not merged line by line: as A12 does for adjustment
+    every movement set a power sent. They are not merged line by line: as merge_per_unit does for adjustment
     lines [P], a set that replaces the one on file replaces its contingent lines too (none if it
     has none), and a set merged into it (merge_per_unit, a marked change) replaces them only if it
     has contingent lines of its own."""
@@ -166,7 +210,7 @@ def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, 
 
 
 def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:
-    """A14: sets whose marker is lower than or equal to that of a set received before them
+    """Sets whose version marker is lower than or equal to that of a set received before them
     (reported to the player and the GM under either ordering)."""
     flagged = []
     highest: tuple[int, ...] | None = None

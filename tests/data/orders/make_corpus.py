@@ -1,10 +1,17 @@
 """Writes the order-reading corpus: lines.json (order lines) and emails/*.eml with emails.json.
 
+A regression snapshot, not acceptance: the expected readings are the reader's own output when this
+script last ran, reviewed, so the corpus catches a change in how the reader reads, not a reading
+that was wrong from the start. Acceptance is the seed documents' examples
+(tests/unit/reading/test_seed_examples.py) and the option tables (test_options.py,
+test_sets_and_adjustments.py, test_conditions.py), each row named by the clause it checks.
+
 The inputs are written here by hand (HAND) and by style variations of every unit's orders in a few
 positions (the ways players write: abbreviations, full names, prose, arrows, lists, typos, wrong or
-missing unit types, coasts). The expected readings (orders, each line's status and order, and the
-units that may not be supported to hold) are recorded under all six profiles and then reviewed;
-`tests/unit/reading/test_corpus.py` checks the reader still gives them.
+missing unit types, coasts). The expected readings (orders; each line's status, order and, where
+the reading cites one, the clause applied; the units that may not be supported to hold) are
+recorded under all six profiles; `tests/unit/reading/test_corpus.py` checks the reader still gives
+them. After a deliberate change in reading, run this script and review the diff line by line.
 
     PYTHONPATH=. .venv/bin/python tests/data/orders/make_corpus.py
 """
@@ -17,7 +24,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import extract_order_text, read_orders
+from gmserver.rules.reading import LineReading, extract_order_text, read_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver import engine
 
@@ -179,6 +186,12 @@ def generated_lines() -> list[tuple[str, str, str]]:
     return out
 
 
+def expected_line(r: LineReading) -> list:
+    """[line number, status, order] and, where the reading cites one, the clause it applied
+    (e.g. "000 III(2)", "DATC 4.B.1"): the reason a reviewer checks the line against."""
+    return [r.line, r.status, r.order] + ([r.rule] if r.rule else [])
+
+
 def _expected(text: str, position: Position, power: str) -> dict:
     result = {}
     for profile in PROFILES:
@@ -186,7 +199,7 @@ def _expected(text: str, position: Position, power: str) -> dict:
                               geography=engine.map_info())
         result[profile] = {
             "orders": list(reading.orders),
-            "lines": [[r.line, r.status, r.order] for r in reading.lines],
+            "lines": [expected_line(r) for r in reading.lines],
         }
         if reading.unsupportable:
             # 000 III(5), 003 [10 a, b]: units left unable to receive support to hold

@@ -1,4 +1,4 @@
-"""Conditions on retreat and adjustment orders (MATRIX 2.3 `conditional_adjustment_orders`) and
+"""Conditions on retreat and adjustment orders (`conditional_adjustment_orders`, 003 [5 a]) and
 contingent lines (`contingent_minor_orders`), as tables; each row names its clause.
 
 `objective_only` (000 II(5); 001 III(10); 003 [5 a]): a condition tests only adjudicated facts
@@ -206,7 +206,7 @@ def test_contingent_lines_are_read_in_their_own_turn_000_II_5():
      [StoredSet((), 1, contingent=("Build A Par",)), StoredSet((), 2)], ()),
     ("000 III(4) merge: a set without lines keeps the earlier ones", "mhr",
      [StoredSet((), 1, contingent=("Build A Par",)), StoredSet((), 2)], ("Build A Par",)),
-    ("000 III(4) merge: a set with lines replaces them all (A12 [P])", "mhr",
+    ("000 III(4) merge: a set with lines replaces them all (merge by unit is undefined for builds [P])", "mhr",
      [StoredSet((), 1, contingent=("Build A Par", "Waive")), StoredSet((), 2, contingent=("Build F Bre",))],
      ("Build F Bre",)),
     ("002 ORDERS 2 a marked change keeps them", "email_rules",

@@ -1,5 +1,10 @@
 """The corpus in tests/data/orders: order lines and whole emails with their expected readings
-under several profiles (golden files written by make_corpus.py and reviewed)."""
+under six profiles, each expected line with the clause its reading cites.
+
+A regression snapshot, not acceptance: make_corpus.py recorded the reader's own output (reviewed),
+so these tests say that reading has not changed, not that it is right. Acceptance is the seed
+examples (test_seed_examples.py) and the option tables (test_options.py,
+test_sets_and_adjustments.py, test_conditions.py). See tests/data/orders/README.md."""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ POSITIONS = {k: Position.from_json(v) for k, v in LINES["positions"].items()}
 EMAILS = json.loads((DATA / "emails.json").read_text())
 
 
-# The document each profile encodes; `standard` encodes none (MATRIX 0).
+# The document each profile encodes; `standard` encodes none (it is the rulebook and DATC defaults).
 DOCUMENTS = {"standard": None, "mhr": "000", "danivon": "001", "email_rules": "002", "scorpion": "003", "gwm": "004"}
 
 
@@ -38,7 +43,9 @@ def _check_messages(reading, profile):
 def _actual(text, position, power, profile):
     reading = read_orders(text, position=position, power=power, ruleset=ruleset(profile), geography=geography())
     _check_messages(reading, profile)
-    actual = {"orders": list(reading.orders), "lines": [[r.line, r.status, r.order] for r in reading.lines]}
+    # [line, status, order] and the clause, where the reading cites one (make_corpus.expected_line)
+    lines = [[r.line, r.status, r.order] + ([r.rule] if r.rule else []) for r in reading.lines]
+    actual = {"orders": list(reading.orders), "lines": lines}
     if reading.unsupportable:
         actual["unsupportable"] = list(reading.unsupportable)
     return actual

@@ -1,8 +1,9 @@
-"""MATRIX 2.3, 2.6 and 2.7 order-reading options: one row per option value, named by its clause.
+"""Order-reading, retreat and adjustment options: one row per option value, named by its clause.
 
 Each row: (id naming the clause, profile, GM overrides, position, power, text,
-           expected orders, expected status of the first line, clause expected in `rule`).
-Rows for values no profile uses apply a GM override (MATRIX 2.0 `gm_override`) to `standard`.
+           expected orders, expected status of the first line, clause expected in `rule`
+           [, words expected in the first line's message]).
+Rows for values no profile uses apply a GM override (`gm_override`, 000 I(1)) to `standard`.
 """
 
 from __future__ import annotations
@@ -147,8 +148,11 @@ CASES = [
     ("000 III(7) condition stripped", "mhr", {}, FR, "france", "A Par to Gas UNLESS German A Mun -> Bur, in which case A Par -> Bur", ("A PAR - GAS",), "corrected", "000 III(7)"),
     ("conditional_movement_orders void_line", "danivon", {}, FR, "france", "A Par to Gas UNLESS German A Mun -> Bur, in which case A Par -> Bur", (), "rejected", None),
     # contingent_minor_orders
-    ("000 II(5) contingent build kept", "mhr", {}, FR, "france", "Build A Par", (), "ignored", "000 II(5)"),
-    ("contingent_minor_orders rejected", "standard", {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None),
+    ("000 II(5) contingent build kept", "mhr", {}, FR, "france", "Build A Par", (), "ignored", "000 II(5)", "kept for"),
+    # `rejected` (a GM override of 000 II(5)) tells the player the line was not kept
+    ("contingent_minor_orders rejected (a GM override of 000 II(5))", "mhr",
+     {"contingent_minor_orders": "rejected"}, FR, "france", "Build A Par", (), "ignored", None,
+     "sent in their own turn"),
 ]
 
 
@@ -159,7 +163,7 @@ def _ruleset(profile, overrides):
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_option(case):
-    _, profile, overrides, position, power, text, orders, status, rule = case
+    _, profile, overrides, position, power, text, orders, status, rule, *words = case
     reading = read_orders(text, position=position, power=power.upper(), ruleset=_ruleset(profile, overrides),
                           geography=geography())
     assert tuple(sorted(reading.orders)) == tuple(sorted(orders)), reading.lines
@@ -167,13 +171,15 @@ def test_option(case):
         assert reading.lines[0].status == status, reading.lines
     if rule is not None:
         assert any(rule in (r.rule or "") for r in reading.lines), reading.lines
+    for expected in words:
+        assert expected in (reading.lines[0].message or ""), reading.lines
 
 
 UNSUPPORTABLE = [
     ("000 III(5) moved unit unsupportable", "mhr", "A Par - Vie", ("A PAR",)),
     ("001 III(1) illegal move supportable", "danivon", "A Par - Vie", ()),
     ("003 [10 a] A11 stand unsupportable after a move", "scorpion", "A Par - Bur\nA Par - Pic", ("A PAR",)),
-    ("003 [10 a] A11 hold and support orders supportable", "scorpion", "A Par H\nA Par S A Mar - Bur", ()),
+    ("003 [10 a] hold and support orders supportable", "scorpion", "A Par H\nA Par S A Mar - Bur", ()),
     ("DATC 4.D.3 conflict holds supportable", "standard", "A Par - Bur\nA Par - Pic", ()),
 ]
 
@@ -186,7 +192,7 @@ def test_hold_support_voided_for(case):
 
 
 def test_a_gm_override_is_not_cited_as_the_documents_clause():
-    # 000 IV(1) invalidates a wrong unit type; a game whose GM overrides that (MATRIX 2.0) must not
+    # 000 IV(1) invalidates a wrong unit type; a game whose GM overrides that (000 I(1) gm_override) must not
     # tell players that 000 IV(1) let their order through
     reading = read_orders("F Par - Bur", position=FR, power="FRANCE",
                           ruleset=_ruleset("mhr", {"unit_type_wrong": "ignore"}), geography=geography())

@@ -2,7 +2,7 @@
 
 Each row's id quotes the clause it comes from ("002 FORMAT 7 I-GRE"). Where a document gives a
 rule without an example (000 IV, 001 III, 004 II), the row is the smallest order the clause is
-about. Rows marked "regression" are readings this audit found wrong and fixed; "MATRIX 3.n" names
+about. Rows marked "regression" are readings this audit found wrong and fixed; the id names
 the conflict the profile resolves where the document contradicts itself.
 
 Row: (id, profile, position, power, text, expected orders (any order), status of the first line
@@ -96,7 +96,7 @@ EXAMPLES = [
         ["A TUN H"], "corrected", "002 FORMAT 6"),
     row("002 FORMAT 6 Venice kills and maims the Trieste citizens (A Ven-Tri)", "email_rules", FR, "italy",
         "Venice kills and maims the Trieste citizens (A Ven-Tri)", ["A VEN - TRI"], "corrected", "002 FORMAT 6"),
-    row("002 FORMAT 7 A ION-GRE (ORDERS 1 prevails, MATRIX 3.6)", "email_rules", FR, "italy", "A ION-GRE",
+    row("002 FORMAT 7 A ION-GRE (ORDERS 1 prevails over FORMAT 7)", "email_rules", FR, "italy", "A ION-GRE",
         ["F ION H"], "rejected", "002 ORDERS 1", (), "Did you mean F ION - GRE?"),
     row("002 FORMAT 7 I-GRE", "email_rules", FR, "italy", "I-GRE", ["F ION - GRE"], "corrected", "002 FORMAT 7"),
     row("002 FORMAT 7 F Ionian Sea-Greece", "email_rules", FR, "italy", "F Ionian Sea-Greece", ["F ION - GRE"], "accepted"),
@@ -120,7 +120,8 @@ EXAMPLES = [
         "A LON-H\nF ECH CA GERMAN BEL-LON", ["A LON H", "F ENG C A BEL - LON"], "accepted"),
     row("002 Q&A 5 A BEL-LON, F NTS SA BEL-LON", "email_rules", QA5, "germany", "A BEL-LON\nF NTS SA BEL-LON",
         ["A BEL - LON VIA", "F NTH S A BEL - LON"], "accepted"),
-    row("002 Q&A 6 A LVP-WAL, F LON SA LVP-WAL (as MATRIX 3.29 corrects it)", "email_rules", QA6, "england",
+    row("002 Q&A 6 A LVP-WAL, F LON SA LVP-WAL (read as meant: the printed F LON SA LON-WAL is a misprint)",
+        "email_rules", QA6, "england",
         "A LVP-WAL\nF LON SA LVP-WAL", ["A LVP - WAL", "F LON S A LVP - WAL"], "accepted"),
     row("002 Q&A 6 F LON SA LON-WAL as printed", "email_rules", QA6, "england", "F LON SA LON-WAL", ["F LON H"],
         "rejected", "002 FORMAT 5", None, "cannot support itself"),
@@ -322,7 +323,7 @@ EXAMPLES = [
         "004 II(3)b", ()),
     row("004 II(3)b F Constantinople - Bulgaria", "gwm", FR, "turkey", "F Constantinople - Bulgaria", ["F CON H"],
         "rejected", "004 II(3)b", ()),
-    row("004 II(3)b an unknown coast in an ambiguous move (MATRIX 3.8)", "gwm", FR, "france", "F MAO - Spa(ec)",
+    row("004 II(3)b an unknown coast in an ambiguous move", "gwm", FR, "france", "F MAO - Spa(ec)",
         ["F MAO H"], "rejected", "004 II(3)b", ()),
     row("004 II(3)c (Whatever unit) Supports F Mid-Atlantic Ocean - Spain", "gwm", FR, "france",
         "A Gas Supports F Mid-Atlantic Ocean - Spain", ["A GAS H"], "rejected", "004 II(3)c", ()),

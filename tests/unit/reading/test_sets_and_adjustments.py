@@ -1,4 +1,5 @@
-"""MATRIX 2.4 (sets and versions, A12 to A14) and the 2.6/2.7 options the reader applies."""
+"""Order sets and versions (000 III(4), 001 II(7), 002 ORDERS 2) and the retreat and adjustment
+options the reader applies, each row named by its clause."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_set_combination(clause, profile, subject, text, orders):
     assert _read(text, profile, subject=subject).orders == orders
 
 
-def test_merge_replaces_adjustment_lines_as_a_whole():  # A12 [P]
+def test_merge_replaces_adjustment_lines_as_a_whole():  # 000 III(4), for builds [P]
     from gmserver.rules.reading.sets import merge_per_unit
     assert merge_per_unit(("A PAR B", "F BRE B"), ("WAIVE",)) == ("WAIVE",)
 
@@ -60,6 +61,22 @@ def test_A14_version_without_marker_falls_back_to_receipt():
 
 def test_A14_out_of_order_versions_reported():
     assert out_of_order_versions(SETS) == [SETS[1]]
+
+
+def test_001_II_7_a_lower_numbered_later_set_is_read_as_the_earlier_one():
+    """The reader files the new set with the same function as the adjudication: under danivon a
+    "v1" arriving after a "v2" leaves the "v2" orders on file and says so."""
+    reading = _read("A Par - Pic", "danivon", previous=SETS[:1], subject="France v1")
+    assert reading.orders == effective_orders([*SETS[:1], StoredSet(("A PAR - PIC",), 2, "1")], ruleset("danivon"))
+    assert reading.orders == ("A PAR - BUR",)
+    assert "replaces" not in " ".join(reading.notes) and "001 II(7)" in reading.notes[0]
+
+
+def test_000_III_4_a_lower_numbered_later_set_counts_and_is_reported():
+    """000 III(4): under receipt_time the late set counts, and the reply says its number is out of order."""
+    reading = _read("A Par - Pic", "mhr", previous=SETS[:1], subject="France [1]")
+    assert reading.orders == ("A PAR - PIC",)
+    assert any("already sent a set numbered 2" in note and "000 III(4)" in note for note in reading.notes)
 
 
 @pytest.mark.parametrize("text, marker", [
@@ -132,7 +149,7 @@ def _build(text, profile, position=BUILDS, power="RUSSIA", overrides=None):
 
 
 @pytest.mark.parametrize("clause, profile, text, orders", [
-    ("000 V(2) excess builds top down", "mhr",
+    ("000 V(2) three sites, four builds, one centre twice", "mhr",
      "Build A War\nBuild F Sev\nBuild A Stp\nBuild F Sev", ("F SEV B", "A STP B", "A WAR B")),
     ("004 III(2) excess removals bottom up", "gwm", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("F TRI D", "A VIE D")),
     ("000 V(2) excess removals top down", "mhr", "Remove A Ser\nRemove A Vie\nRemove F Tri", ("A SER D", "A VIE D")),
@@ -152,6 +169,23 @@ def test_adjustment_options(clause, profile, text, orders):
     position, power = (REMOVALS, "AUSTRIA") if "emov" in text else (BUILDS, "RUSSIA")
     got = _build(text, profile, position, power).orders
     assert sorted(got) == sorted(orders)
+
+
+TWO_BUILDS = Position(phase="W1901A", units={"RUSSIA": ("A MOS", "A RUM", "A GAL")},
+                      centers={"RUSSIA": ("STP", "SEV", "MOS", "WAR", "RUM")})  # 2 builds due, 3 free sites
+
+
+@pytest.mark.parametrize("clause, profile, orders, excess", [
+    ("000 V(2)", "mhr", ("A WAR B", "F SEV B"), "Build A Stp"),
+    ("004 III(2)", "gwm", ("F SEV B", "A STP B"), "Build A War"),
+])
+def test_excess_builds_are_cut_in_the_order_the_clause_says(clause, profile, orders, excess):
+    """excess_adjustment_order: three legal builds where two are due; 000 V(2) keeps them top down,
+    004 III(2) bottom up, and the reply names the clause on the line not used."""
+    reading = _build("Build A War\nBuild F Sev\nBuild A Stp", profile, TWO_BUILDS)
+    assert sorted(reading.orders) == sorted(orders)
+    [cut] = [line for line in reading.lines if line.order is None or line.order not in reading.orders]
+    assert cut.text == excess and cut.rule == clause and "the excess is not used" in cut.message
 
 
 def test_build_type_omitted_army_if_inland():
