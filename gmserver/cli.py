@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from gmserver import __version__
+from gmserver import __version__, cli_ruleset
 from gmserver.config import Config, ConfigError, config_path_from, load_config
 
 log = logging.getLogger("gmserver")
@@ -153,6 +153,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         summary = game_summary(session, game, config.gm_address)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {summary['deadline']}, {len(summary['players'])} players")
+    if warning := cli_ruleset.not_in_force_text(spec.ruleset, args.ruleset):  # so that no GM is misled
+        print(warning)
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
               "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
@@ -532,6 +534,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--turn-seconds", type=float, default=15.0, help="length of a movement turn (default: 15)")
     demo.add_argument("--turns", type=int, default=0, help="stop after this many adjudications (default: never)")
     demo.set_defaults(func=cmd_demo)
+
+    cli_ruleset.add_commands(commands)
 
     orders = commands.add_parser("orders", help="order reading tools").add_subparsers(
         dest="orders_command", metavar="ACTION", required=True)

@@ -399,6 +399,11 @@ class OptionSpec:
         return f"{self.kind.describe()} (default: {_toml_text(self.kind.dump(self.default))})"
 
 
+def toml_text(value: Any) -> str:
+    """A value as it is written in a profile file."""
+    return _toml_text(value)
+
+
 def _toml_text(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
