@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from gmserver.rules.ruleset import available_rulesets, load_ruleset  # noqa: E402
-from gmserver.rules.ruleset_options import APPLIED, OPTIONS, Choice, Flag  # noqa: E402
+from gmserver.rules.ruleset_options import APPLIED, OPTIONS  # noqa: E402
+from gmserver.rules.ruleset_view import single_valued  # noqa: E402
 
 TESTS = [
     "tests/unit/reading/test_conditions.py",
@@ -45,19 +46,14 @@ DESELECT = [
 SNAPSHOT = "tests/unit/reading/test_corpus.py"
 
 
-def single_valued(name: str) -> bool:
-    kind = OPTIONS[name].kind
-    return (isinstance(kind, Choice) and len(kind.values) == 1) or (isinstance(kind, Flag) and len(kind.allowed) == 1)
-
-
 def run(tests: list[str], forced: str | None) -> tuple[list[str], str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if forced:
         env["GMSERVER_FORCE_DEFAULT"] = forced
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.support.force_default",
-               "-rf", *[f"--deselect={d}" for d in DESELECT], *tests]
+    command = [sys.executable, "-m", "pytest", "-q", "--tb=no", "-rf", "-p", "no:cacheprovider",
+               "-p", "tests.support.force_default", *[f"--deselect={d}" for d in DESELECT], *tests]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    failed = re.findall(r"^FAILED (\S+)", done.stdout, re.MULTILINE)
+    failed = re.findall(r"^FAILED (.+?)(?: - .*)?$", done.stdout, re.MULTILINE)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
     return failed, summary
 

@@ -354,6 +354,8 @@ class Support:
 
 
 def applied() -> Support:
+    """gmserver does what the option says. An option with one allowed value is applied when
+    gmserver always behaves that way, though no code needs to read it."""
     return Support(APPLIED)
 
 
@@ -590,8 +592,7 @@ _opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "engli
      moot("removals not ordered follow the engine", "removal_algorithm"))
 _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
      moot("no power is put in civil disorder", "nmr_limit_to_cd"))
-_opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True,
-     not_applied("units without orders hold and may be supported (the engine's rule)", True))
+_opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
 _opt("record_cd_on_player", "2.7", BOOL, False,
      not_applied("nothing is recorded against a player", False))
 _opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
@@ -617,8 +618,7 @@ _opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command
      not_applied("each turn is adjudicated automatically at its deadline", "automatic_at_deadline"))
 _opt("processing_grace_minutes", "2.8", Count(0), 0,
      not_applied("no grace period after the deadline", 0))
-_opt("time_basis", "2.8", _choice("receipt"), "receipt",
-     not_applied("orders are judged by the time they reached the GM", "receipt"))
+_opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
 _opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
      not_applied("late orders are refused, whatever proof is offered", "never"))
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}],
@@ -630,7 +630,7 @@ _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_ref
      not_applied("delay requests are not read; only the GM changes a deadline", "none"))
 _opt("delay_hours", "2.8", Count(1), 48, moot("there are no delays", "delay_policy"))
 _opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_policy"))
-_opt("nmr_movement", "2.8", _choice("hold"), "hold", not_applied("units without orders hold", "hold"))
+_opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2,
      not_applied("missed orders are not counted: a power that misses turns is never put in civil disorder; "
                  "its units hold each turn", "none"))
@@ -719,8 +719,7 @@ for _kind in VOTE_KINDS:
 _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
      "until_next_adjudication",
      not_applied("an adjudicated turn stands: the GM cannot correct or replay it"))
-_opt("season_replay", "2.11", _choice("never"), "never",
-     not_applied("an adjudicated turn is never replayed", "never"))
+_opt("season_replay", "2.11", _choice("never"), "never", applied())  # a phase is adjudicated exactly once
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
      moot("there are no corrections", "correction_window"))
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players",

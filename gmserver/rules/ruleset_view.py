@@ -12,7 +12,9 @@ from collections import Counter
 from typing import Any
 
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.ruleset_options import APPLIED, NOT_APPLIED, OPTIONS, PARTIAL, SECTIONS, toml_text
+from gmserver.rules.ruleset_options import (
+    APPLIED, NOT_APPLIED, OPTIONS, PARTIAL, SECTIONS, Choice, Flag, toml_text,
+)
 
 STATUS_WORDS = {APPLIED: "applied", PARTIAL: "partly applied", NOT_APPLIED: "not applied"}
 
@@ -146,3 +148,9 @@ def docs_markdown(profiles: list[tuple[Ruleset, dict[str, str]]]) -> str:
         out += [f"- `{r['key']} = {_cell(shown(r['value']))}` ({r['clause']}), {STATUS_WORDS[r['status']]}: "
                 f"{r['instead']}" for r in not_in_force(rows)] or ["Nothing: every value is carried out."]
     return "\n".join(out) + "\n"
+
+
+def single_valued(name: str) -> bool:
+    """MATRIX lists one value for the option: every document agrees, nothing to choose."""
+    kind = OPTIONS[name].kind
+    return (isinstance(kind, Choice) and len(kind.values) == 1) or (isinstance(kind, Flag) and len(kind.allowed) == 1)
