@@ -37,6 +37,7 @@ TESTS = [
     "tests/unit/reading/test_seed_examples.py",
     "tests/unit/reading/test_sets_and_adjustments.py",
     "tests/unit/test_intake_decide.py",
+    "tests/unit/test_ruleset_applied.py",
 ]
 # Tests that compare a profile's values with a copy of them: forcing an option fails them
 # whatever the code does, so they prove nothing here.
