@@ -1,8 +1,11 @@
 """The catalogue of ruleset options: one row per option of MATRIX.md section 2 (2.1 to 2.11).
 
-This table is the only place that knows an option's allowed values and default; validation,
-defaults, snapshots and the option documentation (`describe_options`) are all driven by it, so
-adding an option is one row here plus one field on `Ruleset`.
+This table is the only place that knows an option's allowed values, default and whether gmserver
+applies it (`Support`: applied, partial or not applied, and what gmserver does instead);
+validation, defaults, snapshots, `gmserver ruleset show`, the warning of `gmserver game create`
+and docs/rulesets.md are all driven by it, so adding an option is one row here plus one field on
+`Ruleset`. The module is longer than the others on purpose: it is one table, and splitting the
+rows would split the one source of truth.
 
 Values are kept as MATRIX spells them. A few value kinds exist beyond plain choices: counts that
 may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved press
