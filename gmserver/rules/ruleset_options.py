@@ -452,8 +452,8 @@ _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"
      not_applied("orders for the wrong turn are refused with a reply: nothing yet holds mail for the GM",
                  "reject_with_reply"))
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
-     not_applied("the GM address may be in To or Cc: the recipient header is not checked", "any"))
-_opt("confirm_each_set", "2.1", BOOL, True, not_applied("every order set is confirmed", True))
+     not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
+_opt("confirm_each_set", "2.1", BOOL, True, not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
      not_applied("every confirmation echoes how each line was read", "echo_always"))
 _opt("clarification_min_hours", "2.1", Count(0), 12,
@@ -623,14 +623,16 @@ _opt("processing_grace_minutes", "2.8", Count(0), 0,
      not_applied("no grace period after the deadline", 0))
 _opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
 _opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
-     not_applied("late orders are refused, whatever proof is offered", "never"))
+     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered",
+                 "never"))
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}],
      partial("one reminder per turn, at the first reminder's hours_before, to the powers without orders; "
              "further reminders, reminders sent with the report and the all_powers audience are not sent",
              lambda v: len(v) <= 1 and all(r.hours_before is not None and r.audience == "powers_without_set"
                                            for r in v)))
 _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
-     not_applied("delay requests are not read; only the GM changes a deadline", "none"))
+     not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "
+                 "early with gmserver adjudicate)", "none"))
 _opt("delay_hours", "2.8", Count(1), 48, moot("there are no delays", "delay_policy"))
 _opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_policy"))
 _opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
