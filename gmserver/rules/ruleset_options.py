@@ -453,7 +453,8 @@ _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"
                  "reject_with_reply"))
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
      not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
-_opt("confirm_each_set", "2.1", BOOL, True, not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
+_opt("confirm_each_set", "2.1", BOOL, True,
+     not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
      not_applied("every confirmation echoes how each line was read", "echo_always"))
 _opt("clarification_min_hours", "2.1", Count(0), 12,
