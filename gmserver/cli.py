@@ -206,6 +206,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+    if summary["rules_not_in_force"]:
+        print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
         print("reply addresses (tell each player only their own):")

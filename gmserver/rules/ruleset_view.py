@@ -154,3 +154,8 @@ def single_valued(name: str) -> bool:
     """MATRIX lists one value for the option: every document agrees, nothing to choose."""
     kind = OPTIONS[name].kind
     return (isinstance(kind, Choice) and len(kind.values) == 1) or (isinstance(kind, Flag) and len(kind.allowed) == 1)
+
+
+def not_in_force_keys(ruleset: Ruleset) -> list[str]:
+    """The options whose value in `ruleset` gmserver does not carry out, in catalogue order."""
+    return [name for name, spec in OPTIONS.items() if spec.misleads(ruleset.option(name))]

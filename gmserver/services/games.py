@@ -21,6 +21,7 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.services.ordersets import orders_on_file
 from gmserver.services.turns import lengths_of
 
@@ -199,7 +200,8 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
                                                       PhaseRecord.phase == game.phase))
     position = engine.position_from_state(record.state).to_json()
-    on_file = orders_on_file(session, game.id, game.phase, Ruleset.from_snapshot(game.ruleset))
+    ruleset = Ruleset.from_snapshot(game.ruleset)
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -221,6 +223,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},
         "reminder_seconds": game.reminder_seconds,
+        "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 
 

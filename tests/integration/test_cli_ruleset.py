@@ -73,6 +73,11 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
     assert "sender_policy" not in warning  # applied
     assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
     assert "press_channel" not in warning  # said once, under press_kinds
+    assert main(["--config", str(config), "game", "show", "scorp"]) == 0
+    shown = capsys.readouterr().out
+    assert "not in force:" in shown and "s1901_policy" in shown
+    assert main(["--config", str(config), "game", "show", "scorp", "--json"]) == 0
+    assert "s1901_policy" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
 
 
 def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:
