@@ -119,6 +119,8 @@ def docs_markdown(profiles: list[tuple[Ruleset, dict[str, str]]]) -> str:
         "`config/rulesets/` by `gmserver ruleset docs > docs/rulesets.md`; a test fails when this file is",
         "out of date. `gmserver ruleset show PROFILE` says the same for one profile (`--json` for tools),",
         "and `gmserver game create` lists the values of the chosen profile that gmserver does not carry out.",
+        "Each option marked applied has a test that sets a value other than the default and fails when the",
+        "option is forced to its default; `nice python scripts/option_mutation.py` runs that check.",
         "",
         f"Of {sum(counts.values())} options, {counts[APPLIED]} are applied, {counts[PARTIAL]} partly applied and "
         f"{counts[NOT_APPLIED]} not applied. A value marked (!) below is one gmserver does not carry out: "
