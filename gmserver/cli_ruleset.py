@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tomllib
 from pathlib import Path
 
 from gmserver.paths import RULESETS_DIR
@@ -15,18 +16,24 @@ from gmserver.rules import ruleset_view
 from gmserver.rules.ruleset import Ruleset, available_rulesets, load_ruleset
 
 
-def _profile_file(name_or_path: str) -> Path:
+def _profile_file(name_or_path: str, relative_to: Path | None = None) -> Path:
     """The file a profile argument names (as `load_ruleset` resolves it), for its clause comments."""
     if name_or_path.endswith(".toml") or "/" in name_or_path:
-        return Path(name_or_path)
+        path = Path(name_or_path)
+        return relative_to / path if relative_to is not None and not path.is_absolute() else path
     return RULESETS_DIR / f"{name_or_path}.toml"
 
 
-def _clauses(name_or_path: str) -> dict[str, str]:
+def _clauses(name_or_path: str, relative_to: Path | None = None, depth: int = 0) -> dict[str, str]:
+    """The clause comments of a profile file, under those of the profile it `extends`."""
+    path = _profile_file(name_or_path, relative_to)
     try:
-        return ruleset_view.profile_clauses(_profile_file(name_or_path).read_text(encoding="utf-8"))
-    except OSError:  # a game whose profile file is gone still shows its values, citing MATRIX
+        text = path.read_text(encoding="utf-8")
+        base = tomllib.loads(text).get("extends")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):  # the values still show, citing MATRIX
         return {}
+    inherited = _clauses(base, path.parent, depth + 1) if isinstance(base, str) and depth < 10 else {}
+    return {**inherited, **ruleset_view.profile_clauses(text)}
 
 
 def _rows(name_or_path: str) -> tuple[Ruleset, list[dict]]:

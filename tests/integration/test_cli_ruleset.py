@@ -93,3 +93,13 @@ def test_help(command: list[str], capsys) -> None:
         main([*command, "--help"])
     assert exit_.value.code == 0
     assert "usage: gmserver ruleset" in capsys.readouterr().out
+
+
+def test_a_profile_that_extends_another_cites_the_base_s_clauses(tmp_path: Path, capsys) -> None:
+    custom = tmp_path / "mine.toml"
+    custom.write_text('extends = "scorpion"\nname = "mine"\n# Default: our club plays Spring 1901 normally\n'
+                      's1901_policy = "normal"\n')
+    assert main(["ruleset", "show", str(custom), "--json"]) == 0
+    rows = {o["key"]: o for o in json.loads(capsys.readouterr().out)["options"]}
+    assert rows["s1901_policy"]["clause"] == "Default: our club plays Spring 1901 normally"
+    assert "[9]" in rows["press_kinds"]["clause"]  # 003's clause, from scorpion.toml
