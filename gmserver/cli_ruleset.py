@@ -64,7 +64,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     ruleset, rows = _rows(args.profile)
     if args.json:
-        print(json.dumps({"profile": ruleset.name, "title": ruleset.title, "options": rows},
+        print(json.dumps({"profile": ruleset.name, "options": rows},
                          indent=2, ensure_ascii=False))
     else:
         print("\n".join(ruleset_view.show_text(ruleset, rows)))
@@ -93,7 +93,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                     "Values marked ! are not carried out.")
     show.add_argument("profile", metavar="PROFILE", help="profile name (see `gmserver ruleset list`) or TOML file")
     show.add_argument("--json", action="store_true",
-                      help='print {"profile", "title", "options": [{"key", "value", "default", "clause", '
+                      help='print {"profile", "options": [{"key", "value", "default", "clause", '
                            '"applied", "status", "instead", "misleads", "section"}]}')
     show.set_defaults(func=cmd_show)
     group.add_parser("docs", help="print docs/rulesets.md (generated from the catalogue and the profiles)",

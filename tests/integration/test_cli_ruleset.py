@@ -30,7 +30,7 @@ def players() -> list[str]:
 def test_show_json_lists_every_option_with_applied(capsys) -> None:
     assert main(["ruleset", "show", "scorpion", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
-    assert shown["profile"] == "scorpion"
+    assert list(shown) == ["profile", "options"] and shown["profile"] == "scorpion"
     assert [o["key"] for o in shown["options"]] == list(OPTIONS)
     for option in shown["options"]:
         assert {"key", "value", "default", "clause", "applied"} <= option.keys()
