@@ -81,8 +81,9 @@ def warning_lines(rows: list[dict[str, Any]]) -> list[str]:
     words, with the clause it comes from."""
     lines = []
     for row in not_in_force(rows):
-        lines.append(f"  - {row['key']} = {shown(row['value'])} ({row['clause']}), "
-                     f"{STATUS_WORDS[row['status']]}: {row['instead']}")
+        words = row["instead"][:1].upper() + row["instead"][1:]
+        lines.append(f"  - {words}. [{STATUS_WORDS[row['status']]}: {row['key']} = {shown(row['value'])}, "
+                     f"{row['clause']}]")
     return lines
 
 

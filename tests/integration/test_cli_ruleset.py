@@ -69,7 +69,7 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
     assert "s1901_policy" in warning and "([14])" in warning and "is not suspended" in warning
-    assert "press is not forwarded" in warning
+    assert "Press is not forwarded" in warning
     assert "sender_policy" not in warning  # applied
     assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
     assert "press_channel" not in warning  # said once, under press_kinds
