@@ -148,8 +148,7 @@ def docs_markdown(profiles: list[tuple[Ruleset, dict[str, str]]]) -> str:
                        f"`{_cell(shown(spec.kind.dump(spec.default)))}` | " + " | ".join(values) + " |")
     for ruleset, rows in tables:
         out += ["", f"## Not carried out under `{ruleset.name}`", ""]
-        out += [f"- `{r['key']} = {_cell(shown(r['value']))}` ({r['clause']}), {STATUS_WORDS[r['status']]}: "
-                f"{r['instead']}" for r in not_in_force(rows)] or ["Nothing: every value is carried out."]
+        out += [line.strip() for line in warning_lines(rows)] or ["Nothing: every value is carried out."]
     return "\n".join(out) + "\n"
 
 
