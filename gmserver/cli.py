@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from gmserver import __version__, engine
+from gmserver import __version__, cli_ruleset, engine
 from gmserver.config import Config, ConfigError, config_path_from, load_config
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import RulesetError, load_ruleset
@@ -147,6 +147,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
     _, summary = open_game(_services(config).sessions, spec, utcnow(), config.gm_address)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {summary['deadline']}, {len(summary['players'])} players")
+    if warning := cli_ruleset.not_in_force_text(spec.ruleset, args.ruleset):  # so that no GM is misled
+        print(warning)
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
               "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
@@ -195,6 +197,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+    if summary["rules_not_in_force"]:
+        print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
         print("reply addresses (tell each player only their own):")
@@ -484,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--turn-seconds", type=float, default=15.0, help="length of a movement turn (default: 15)")
     demo.add_argument("--turns", type=int, default=0, help="stop after this many adjudications (default: never)")
     demo.set_defaults(func=cmd_demo)
+
+    cli_ruleset.add_commands(commands)
 
     orders = commands.add_parser("orders", help="order reading tools").add_subparsers(
         dest="orders_command", metavar="ACTION", required=True)

@@ -1,8 +1,11 @@
 """The catalogue of ruleset options: one row per option of MATRIX.md section 2 (2.1 to 2.11).
 
-This table is the only place that knows an option's allowed values and default; validation,
-defaults, snapshots and the option documentation (`describe_options`) are all driven by it, so
-adding an option is one row here plus one field on `Ruleset`.
+This table is the only place that knows an option's allowed values, default and whether gmserver
+applies it (`Support`: applied, partial or not applied, and what gmserver does instead);
+validation, defaults, snapshots, `gmserver ruleset show`, the warning of `gmserver game create`
+and docs/rulesets.md are all driven by it, so adding an option is one row here plus one field on
+`Ruleset`. The module is longer than the others on purpose: it is one table, and splitting the
+rows would split the one source of truth.
 
 Values are kept as MATRIX spells them. A few value kinds exist beyond plain choices: counts that
 may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved press
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,6 +329,55 @@ class Labels(Kind):
         return "an array of tables {label = \"...\", holder = " + " | ".join(LABEL_HOLDERS) + "}"
 
 
+# --- whether gmserver applies an option -----------------------------------------------------
+
+APPLIED, PARTIAL, NOT_APPLIED = "applied", "partial", "not_applied"
+STATUSES = (APPLIED, PARTIAL, NOT_APPLIED)
+
+
+@dataclass(frozen=True)
+class Support:
+    """Whether gmserver does what an option says, kept on the option's row so that the status
+    cannot drift from the catalogue. `instead` says in words what gmserver does instead (for
+    partial: what is and is not done). `same_as` is the value gmserver behaves as, when one
+    value says it; `honoured`, for partial options, tells which values gmserver does carry
+    out. A value that gmserver does not carry out is one the GM must be told about."""
+
+    status: str
+    instead: str = ""
+    same_as: tuple[Any, ...] = ()  # (value,) in TOML spelling, or () when no value says it
+    honoured: Callable[[Any], bool] | None = None
+
+    def misleads(self, value: Any) -> bool:
+        """True when a profile holding `value` promises something gmserver does not do."""
+        if self.status == APPLIED:
+            return False
+        if self.honoured is not None:
+            return not self.honoured(value)
+        return not self.same_as or value != self.same_as[0]
+
+
+def applied() -> Support:
+    """gmserver does what the option says. An option with one allowed value is applied when
+    gmserver always behaves that way, though no code needs to read it."""
+    return Support(APPLIED)
+
+
+def partial(instead: str, honoured: Callable[[Any], bool] | None = None) -> Support:
+    return Support(PARTIAL, instead, honoured=honoured)
+
+
+def not_applied(instead: str, *same_as: Any) -> Support:
+    """`same_as`: the one value (TOML spelling) gmserver behaves as, if there is one."""
+    return Support(NOT_APPLIED, instead, same_as=same_as[:1])
+
+
+def moot(instead: str, parent: str) -> Support:
+    """Not applied, but only meaningful with `parent`, which is not applied either and is the
+    one reported to the GM; reporting both would repeat one fact."""
+    return Support(NOT_APPLIED, f"{instead} (see {parent})", honoured=lambda value: True)
+
+
 # --- the catalogue --------------------------------------------------------------------------
 
 
@@ -334,9 +387,27 @@ class OptionSpec:
     section: str
     kind: Kind
     default: Any  # already parsed: the value `Ruleset` holds
+    support: Support
+
+    @property
+    def status(self) -> str:
+        return self.support.status
+
+    def misleads(self, value: Any) -> bool:
+        """`value` (as `Ruleset` holds it) promises what gmserver does not do."""
+        same = self.support.same_as
+        support = self.support
+        if same:  # compare in one spelling: the parsed value
+            support = Support(support.status, support.instead, (self.kind.parse(same[0]),), support.honoured)
+        return support.misleads(value)
 
     def describe(self) -> str:
         return f"{self.kind.describe()} (default: {_toml_text(self.kind.dump(self.default))})"
+
+
+def toml_text(value: Any) -> str:
+    """A value as it is written in a profile file."""
+    return _toml_text(value)
 
 
 def _toml_text(value: Any) -> str:
@@ -354,8 +425,10 @@ def _toml_text(value: Any) -> str:
 _rows: list[OptionSpec] = []
 
 
-def _opt(name: str, section: str, kind: Kind, default: Any) -> None:
-    _rows.append(OptionSpec(name, section, kind, kind.parse(default)))
+def _opt(name: str, section: str, kind: Kind, default: Any, support: Support) -> None:
+    if support.same_as:
+        kind.parse(support.same_as[0])  # a typo in the catalogue fails at import, not at a GM
+    _rows.append(OptionSpec(name, section, kind, kind.parse(default), support))
 
 
 def _choice(*values: str) -> Choice:
@@ -367,191 +440,299 @@ BOOL = Flag()
 
 # 2.1 Order submission & identification
 _opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
-     ["game", "year", "season", "power"])
-_opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body")
-_opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default")
+     ["game", "year", "season", "power"], applied())
+_opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body",
+     not_applied("game, power and turn are read from the subject line only", "subject_only"))
+_opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default",
+     applied())
 _opt("nonconforming_subject_policy", "2.1",
-     _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply")
-_opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply")
-_opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any")
-_opt("confirm_each_set", "2.1", BOOL, True)
-_opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always")
-_opt("clarification_min_hours", "2.1", Count(0), 12)
+     _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply",
+     partial("reject_with_reply and accept_with_warning are done; hold_for_gm is answered as a refusal, since "
+             "nothing yet holds mail for the GM", lambda v: v != "hold_for_gm"))
+_opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
+     not_applied("orders for the wrong turn are refused with a reply: nothing yet holds mail for the GM",
+                 "reject_with_reply"))
+_opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
+     not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
+_opt("confirm_each_set", "2.1", BOOL, True,
+     not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
+_opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
+     not_applied("every confirmation echoes how each line was read", "echo_always"))
+_opt("clarification_min_hours", "2.1", Count(0), 12,
+     moot("there is no clarification period", "invalid_set_feedback"))
 
 # 2.2 Sender & auth
-_opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback")
-_opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address")
-_opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret")
-_opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden")
-_opt("proxy_cancel_notifies_holder", "2.2", BOOL, False)
-_opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner")
-_opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden")
+_opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",
+     applied())
+_opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address",
+     not_applied("a player's address cannot be changed by mail; it is set when the game is created"))
+_opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret",
+     not_applied("GM commands by mail are not read; the GM uses the gmserver command line"))
+_opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
+     not_applied("proxy orders are not taken: a power's orders come from its own player only", "forbidden"))
+_opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, moot("there are no proxies", "proxy_policy"))
+_opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner",
+     moot("there are no proxies", "proxy_policy"))
+_opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden",
+     not_applied("orders count for one turn only", "forbidden"))
 
 # 2.3 Order interpretation
-_opt("interpretation_presumption", "2.3", _choice("literal", "complete_valid_set"), "literal")
-_opt("abbreviation_table", "2.3", _choice("standard", "email_rules_list", "scorpion_list"), "standard")
-_opt("abbreviation_policy", "2.3", _choice("table_only", "any_unambiguous"), "any_unambiguous")
-_opt("partial_names", "2.3", _choice("accept", "reject"), "accept")
-_opt("forbidden_abbreviations", "2.3", Tokens(), [])
-_opt("player_abbreviation_lists", "2.3", BOOL, False)
-_opt("unit_location_matching", "2.3", _choice("map_only", "own_units"), "map_only")
-_opt("typo_tolerance", "2.3", _choice("none", "unambiguous_only", "generous"), "unambiguous_only")
-_opt("valid_name_typos", "2.3", _choice("literal", "correct_if_illegal"), "literal")
-_opt("unit_type_omitted", "2.3", _choice("accept", "invalid"), "accept")
-_opt("unit_type_wrong", "2.3", _choice("ignore", "invalid"), "ignore")
+_opt("interpretation_presumption", "2.3", _choice("literal", "complete_valid_set"), "literal",
+     applied())
+_opt("abbreviation_table", "2.3", _choice("standard", "email_rules_list", "scorpion_list"), "standard",
+     applied())
+_opt("abbreviation_policy", "2.3", _choice("table_only", "any_unambiguous"), "any_unambiguous",
+     applied())
+_opt("partial_names", "2.3", _choice("accept", "reject"), "accept", applied())
+_opt("forbidden_abbreviations", "2.3", Tokens(), [], applied())
+_opt("player_abbreviation_lists", "2.3", BOOL, False, applied())
+_opt("unit_location_matching", "2.3", _choice("map_only", "own_units"), "map_only", applied())
+_opt("typo_tolerance", "2.3", _choice("none", "unambiguous_only", "generous"), "unambiguous_only",
+     applied())
+_opt("valid_name_typos", "2.3", _choice("literal", "correct_if_illegal"), "literal", applied())
+_opt("unit_type_omitted", "2.3", _choice("accept", "invalid"), "accept", applied())
+_opt("unit_type_wrong", "2.3", _choice("ignore", "invalid"), "ignore", applied())
 # invalid_for_supports: 003 [21] demands nationality for supports of foreign units only, while
 # convoys stay "silent -> accept"; MATRIX's two values cannot say that (see the TOML comment).
-_opt("nationality_omitted", "2.3", _choice("accept", "invalid", "invalid_for_supports"), "accept")
-_opt("nationality_wrong", "2.3", _choice("ignore", "invalid"), "ignore")
-_opt("coast_omitted_move", "2.3", _choice("accept_if_unique", "always_invalid"), "accept_if_unique")
-_opt("coast_wrong_destination", "2.3", _choice("redirect_if_unique", "invalid"), "invalid")
-_opt("coast_own_location", "2.3", _choice("ignore", "must_match_if_given"), "ignore")
+_opt("nationality_omitted", "2.3", _choice("accept", "invalid", "invalid_for_supports"), "accept",
+     applied())
+_opt("nationality_wrong", "2.3", _choice("ignore", "invalid"), "ignore", applied())
+_opt("coast_omitted_move", "2.3", _choice("accept_if_unique", "always_invalid"), "accept_if_unique",
+     applied())
+_opt("coast_wrong_destination", "2.3", _choice("redirect_if_unique", "invalid"), "invalid", applied())
+_opt("coast_own_location", "2.3", _choice("ignore", "must_match_if_given"), "ignore", applied())
 _opt("coast_support_omitted", "2.3", _choice("accept_always", "accept_if_unique", "always_invalid"),
-     "accept_always")
-_opt("coast_support_mismatch", "2.3", _choice("ignore", "accept_if_unique", "invalid"), "invalid")
+     "accept_always", applied())
+_opt("coast_support_mismatch", "2.3", _choice("ignore", "accept_if_unique", "invalid"), "invalid",
+     applied())
 _opt("multiple_orders_same_unit", "2.3",
-     _choice("first", "last", "conflict_holds", "identical_ok_else_stand"), "conflict_holds")
-_opt("multiple_orders_skip_illegal", "2.3", BOOL, False)
-_opt("hold_plus_support", "2.3", _choice("support_wins", "by_multiple_order_rule"), "by_multiple_order_rule")
+     _choice("first", "last", "conflict_holds", "identical_ok_else_stand"), "conflict_holds",
+     applied())
+_opt("multiple_orders_skip_illegal", "2.3", BOOL, False, applied())
+_opt("hold_plus_support", "2.3", _choice("support_wins", "by_multiple_order_rule"), "by_multiple_order_rule",
+     applied())
 _opt("impossible_move_treatment", "2.3", _choice("hold_supportable", "failed_move_unsupportable"),
-     "hold_supportable")
+     "hold_supportable", applied())
 # move_to_own_province is "derived: equals impossible_move_treatment": a property, not an option.
-_opt("convoy_possible_move_legal", "2.3", BOOL, True)
-_opt("nonsense_order_treatment", "2.3", _choice("hold", "ignore_line"), "hold")
-_opt("parenthetical_order", "2.3", _choice("use", "ignore"), "use")
-_opt("implied_orders", "2.3", _choice("none", "from_own_support", "from_own_support_and_convoy"), "none")
-_opt("combined_orders", "2.3", _choice("accept", "reject"), "accept")
-_opt("orders_for_missing_units", "2.3", _choice("void_and_report"), "void_and_report")
-_opt("conditional_movement_orders", "2.3", _choice("strip_condition", "void_line"), "void_line")
-_opt("contingent_minor_orders", "2.3", _choice("accepted", "rejected"), "accepted")
-_opt("conditional_adjustment_orders", "2.3", _choice("none", "objective_only"), "objective_only")
+_opt("convoy_possible_move_legal", "2.3", BOOL, True, applied())
+_opt("nonsense_order_treatment", "2.3", _choice("hold", "ignore_line"), "hold", applied())
+_opt("parenthetical_order", "2.3", _choice("use", "ignore"), "use", applied())
+_opt("implied_orders", "2.3", _choice("none", "from_own_support", "from_own_support_and_convoy"), "none",
+     applied())
+_opt("combined_orders", "2.3", _choice("accept", "reject"), "accept", applied())
+_opt("orders_for_missing_units", "2.3", _choice("void_and_report"), "void_and_report", applied())
+_opt("conditional_movement_orders", "2.3", _choice("strip_condition", "void_line"), "void_line",
+     applied())
+_opt("contingent_minor_orders", "2.3", _choice("accepted", "rejected"), "accepted", applied())
+_opt("conditional_adjustment_orders", "2.3", _choice("none", "objective_only"), "objective_only",
+     applied())
 
 # 2.4 Order sets & versions
-_opt("set_combination", "2.4", _choice("replace", "merge_per_unit", "replace_unless_marked_change"), "replace")
-_opt("set_ordering", "2.4", _choice("receipt_time", "version_then_receipt"), "receipt_time")
-_opt("default_set_status", "2.4", _choice("preliminary", "final"), "final")
-_opt("publish_overridden_orders", "2.4", BOOL, False)
-_opt("report_order_sequence", "2.4", _choice("canonical", "as_written"), "canonical")
+_opt("set_combination", "2.4", _choice("replace", "merge_per_unit", "replace_unless_marked_change"), "replace",
+     applied())
+_opt("set_ordering", "2.4", _choice("receipt_time", "version_then_receipt"), "receipt_time", applied())
+_opt("default_set_status", "2.4", _choice("preliminary", "final"), "final", applied())
+_opt("publish_overridden_orders", "2.4", BOOL, False,
+     not_applied("results list only the orders that stood", False))
+_opt("report_order_sequence", "2.4", _choice("canonical", "as_written"), "canonical", applied())
 
 # 2.5 Adjudication (the engine implements only the defaults; see MATRIX 2.16, 2.17)
-_opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000")
-_opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes")
-_opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman")
-_opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent")
-_opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut")
-_opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat")
-_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored")
-_opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only")
-_opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed")
+_opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
+     not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
+                 "replies cite", "rb2000"))
+_opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
+     not_applied("the engine's own convoy rule (all routes disrupted)", "all_routes"))
+_opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
+     not_applied("the engine's own convoy paradox rule (Szykman)", "szykman"))
+_opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
+     not_applied("the engine's own rule", "rb2000_intent"))
+_opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
+     not_applied("the engine's own rule (support is not cut)", "not_cut"))
+_opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat",
+     not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
+_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored",
+     partial("a route written with a convoyed move is noted in the confirmation, but the army moves by any "
+             "convoy route there is: required is read as allowed_not_required (a convoy order without a "
+             "route is accepted)", lambda v: v != "required"))
+_opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only",
+     not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
+_opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
+     not_applied("the engine's own rule", "allowed"))
 
 # 2.6 Retreats
-_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband")
-_opt("illegal_retreat", "2.6", _choice("disband"), "disband")
-_opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first")
-_opt("hopeless_orders_exempt", "2.6", BOOL, True)
-_opt("nmr_counts_minor_turns", "2.6", BOOL, False)
+_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband",
+     not_applied("a dislodged unit with no retreat order is disbanded", "disband"))
+_opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
+_opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
+_opt("hopeless_orders_exempt", "2.6", BOOL, True,
+     moot("missed orders are not counted", "nmr_limit_to_cd"))
+_opt("nmr_counts_minor_turns", "2.6", BOOL, False,
+     moot("missed orders are not counted", "nmr_limit_to_cd"))
 
 # 2.7 Adjustments & civil disorder
-_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard")
+_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard",
+     not_applied("the standard turns: spring and fall moves, retreats, winter adjustments", "standard"))
 # MATRIX's Default column is n/a for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
-_opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn")
-_opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate")
-_opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down")
-_opt("multiple_builds_same_centre", "2.7", _choice("first_top_down", "first_bottom_up"), "first_top_down")
+_opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn",
+     moot("the standard turns only", "season_structure"))
+_opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate",
+     not_applied("fall retreats and winter adjustments are separate turns", "separate"))
+_opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down", applied())
+_opt("multiple_builds_same_centre", "2.7", _choice("first_top_down", "first_bottom_up"), "first_top_down",
+     applied())
 _opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_inland_fleet_if_coast"),
-     "army_inland_fleet_if_coast")
-_opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build")
-_opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast")
-_opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build")
-_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive")
-_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000")
+     "army_inland_fleet_if_coast", applied())
+_opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build", applied())
+_opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast", applied())
+_opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build", applied())
+_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive",
+     not_applied("a build not ordered is waived", "waive"))
+_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000",
+     not_applied("removals not ordered are chosen by the engine's own civil-disorder rule"))
 _opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
-     "distance_then_alphabetical")
-_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names")
-_opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent")
-_opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True)
-_opt("record_cd_on_player", "2.7", BOOL, False)
-_opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal")
-_opt("cd_search_years", "2.7", Count(1, "none"), "none")
+     "distance_then_alphabetical", moot("removals not ordered follow the engine", "removal_algorithm"))
+_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names",
+     moot("removals not ordered follow the engine", "removal_algorithm"))
+_opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
+     moot("no power is put in civil disorder", "nmr_limit_to_cd"))
+_opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
+_opt("record_cd_on_player", "2.7", BOOL, False,
+     not_applied("nothing is recorded against a player", False))
+_opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
+     not_applied("a power abandoned in the first year is played like any other: its units hold", "normal"))
+_opt("cd_search_years", "2.7", Count(1, "none"), "none",
+     moot("no replacement is searched for", "nmr_replacement_after"))
 
 # 2.8 Deadlines, reminders & NMR
-_opt("min_hours_movement", "2.8", Count(1), 48)
-_opt("min_hours_retreat", "2.8", Count(1), 24)
-_opt("min_hours_adjustment", "2.8", Count(1), 24)
-_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none")
-_opt("turn_length_vote", "2.8", DayChoices(), "none")
-_opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never")
-_opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline")
-_opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline")
-_opt("processing_grace_minutes", "2.8", Count(0), 0)
-_opt("time_basis", "2.8", _choice("receipt"), "receipt")
-_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never")
-_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}])
-_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides")
-_opt("delay_hours", "2.8", Count(1), 48)
-_opt("max_auto_delays", "2.8", Count(0), 1)
-_opt("nmr_movement", "2.8", _choice("hold"), "hold")
-_opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2)
-_opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none")
-_opt("nmr_replacement_after", "2.8", Count(1, "none"), "none")
-_opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal")
+_opt("min_hours_movement", "2.8", Count(1), 48,
+     partial("the default length of a movement turn, not a minimum: the GM may set a shorter one"))
+_opt("min_hours_retreat", "2.8", Count(1), 24,
+     partial("the default length of a retreat turn, not a minimum: the GM may set a shorter one"))
+_opt("min_hours_adjustment", "2.8", Count(1), 24,
+     partial("the default length of an adjustment turn, not a minimum: the GM may set a shorter one"))
+_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
+     not_applied("turn lengths are the GM's, with no target per game year", "none"))
+_opt("turn_length_vote", "2.8", DayChoices(), "none",
+     not_applied("players do not vote on the turn length; the GM sets it", "none"))
+_opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
+     not_applied("a turn is adjudicated at its deadline (or when the GM runs gmserver adjudicate)", "never"))
+_opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
+_opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline",
+     not_applied("each turn is adjudicated automatically at its deadline", "automatic_at_deadline"))
+_opt("processing_grace_minutes", "2.8", Count(0), 0,
+     not_applied("no grace period after the deadline", 0))
+_opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
+_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
+     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered",
+                 "never"))
+_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}],
+     partial("one reminder per turn, at the first reminder's hours_before, to the powers without orders; "
+             "further reminders, reminders sent with the report and the all_powers audience are not sent",
+             lambda v: len(v) <= 1 and all(r.hours_before is not None and r.audience == "powers_without_set"
+                                           for r in v)))
+_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
+     not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "
+                 "early with gmserver adjudicate)", "none"))
+_opt("delay_hours", "2.8", Count(1), 48, moot("there are no delays", "delay_policy"))
+_opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_policy"))
+_opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
+_opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2,
+     not_applied("missed orders are not counted: a power that misses turns is never put in civil disorder; "
+                 "its units hold each turn", "none"))
+_opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
+     not_applied("no one is contacted about missed orders", "none"))
+_opt("nmr_replacement_after", "2.8", Count(1, "none"), "none",
+     not_applied("no replacement player is sought", "none"))
+_opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
+     not_applied("a power that misses Spring 1901 is adjudicated like any other: its units hold and the game "
+                 "is not suspended", "normal"))
 
 # 2.9 Press
-_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"])
-_opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message")
-_opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section")
-_opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section")
-_opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never")
+_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],
+     not_applied("press is not forwarded: no press of any kind reaches other players", []))
+_opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message",
+     moot("press is not forwarded", "press_kinds"))
+_opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section",
+     moot("press is not forwarded", "press_kinds"))
+_opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
+     moot("press is not forwarded", "press_kinds"))
+_opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
+     moot("press is not forwarded", "press_kinds"))
 _opt("press_reserved_labels", "2.9", Labels(),
-     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}])
-_opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only")
-_opt("press_from_non_players", "2.9", BOOL, False)
-_opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none")
-_opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold")
-_opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none")
-_opt("press_before_first_turn", "2.9", BOOL, True)
-_opt("report_empty_retreat_season", "2.9", BOOL, False)
+     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}],
+     moot("press is not forwarded", "press_kinds"))
+_opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
+     moot("press is not forwarded", "press_kinds"))
+_opt("press_from_non_players", "2.9", BOOL, False, moot("press is not forwarded", "press_kinds"))
+_opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
+     moot("press is not forwarded", "press_kinds"))
+_opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
+     moot("press is not forwarded", "press_kinds"))
+_opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
+     moot("press is not forwarded", "press_kinds"))
+_opt("press_before_first_turn", "2.9", BOOL, True, moot("press is not forwarded", "press_kinds"))
+_opt("report_empty_retreat_season", "2.9", BOOL, False,
+     not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
 
 # 2.10 Votes & game end
-_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"])
-_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline")
-_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed")
-_opt("proposer_anonymous", "2.10", BOOL, True)
-_opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed")
-_opt("revised_votes", "2.10", _choice("allowed"), "allowed")
-_opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited")
-_opt("proposal_gm_veto", "2.10", BOOL, True)
-_opt("gm_may_propose", "2.10", BOOL, False)
-_opt("concession_beneficiary_votes_yes", "2.10", BOOL, True)
-_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail")
-_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset")
-_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres")
-_opt("cd_powers_vote", "2.10", BOOL, False)
-_opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False)
-_opt("amend_proposals_on_elimination", "2.10", BOOL, False)
-_opt("stalemate_years", "2.10", Count(1, "none"), "none")
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
+     not_applied("votes are not taken: no concession, draw or other proposal is counted; the game ends only "
+                 "by a solo victory", []))
+_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline",
+     moot("votes are not taken", "vote_kinds"))
+_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed",
+     moot("votes are not taken", "vote_kinds"))
+_opt("proposer_anonymous", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
+_opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed",
+     moot("votes are not taken", "vote_kinds"))
+_opt("revised_votes", "2.10", _choice("allowed"), "allowed", moot("votes are not taken", "vote_kinds"))
+_opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited",
+     moot("votes are not taken", "vote_kinds"))
+_opt("proposal_gm_veto", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
+_opt("gm_may_propose", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
+_opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
+_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail",
+     moot("votes are not taken", "vote_kinds"))
+_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset",
+     moot("votes are not taken", "vote_kinds"))
+_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres",
+     moot("votes are not taken", "vote_kinds"))
+_opt("cd_powers_vote", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
+_opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False,
+     moot("votes are not taken", "vote_kinds"))
+_opt("amend_proposals_on_elimination", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
+_opt("stalemate_years", "2.10", Count(1, "none"), "none",
+     not_applied("no stalemate is declared", "none"))
 _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "gm_may_impose_settlement"),
-     "gm_may_declare_dias_after_warning")
-_opt("solo_centres", "2.10", Count(1), 18)
-_opt("solo_check_after_spring", "2.10", BOOL, False)
-_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none")
+     "gm_may_declare_dias_after_warning", moot("no stalemate is declared", "stalemate_years"))
+_opt("solo_centres", "2.10", Count(1), 18,
+     not_applied("the engine ends the game at 18 supply centres", 18))
+_opt("solo_check_after_spring", "2.10", BOOL, False,
+     not_applied("a solo is checked when the engine checks it, after the fall", False))
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
+     moot("votes are not taken", "vote_kinds"))
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
+VOTE_RULE_SUPPORT = moot("votes are not taken", "vote_kinds")
 for _kind in VOTE_KINDS:
-    _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no")
-    _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no")
+    _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT)
+    _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT)
     if _kind == "rule_change":  # 000 IX(3): the GM is an elector for rule changes
-        _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False)
+        _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False, VOTE_RULE_SUPPORT)
 
 # 2.11 GM corrections
 _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
-     "until_next_adjudication")
-_opt("season_replay", "2.11", _choice("never"), "never")
-_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides")
-_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players")
-_opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual")
+     "until_next_adjudication",
+     not_applied("an adjudicated turn stands: the GM cannot correct or replay it"))
+_opt("season_replay", "2.11", _choice("never"), "never", applied())  # a phase is adjudicated exactly once
+_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
+     moot("there are no corrections", "correction_window"))
+_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players",
+     moot("there are no corrections", "correction_window"))
+_opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
+     moot("there are no corrections", "correction_window"))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

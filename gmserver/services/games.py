@@ -21,6 +21,7 @@ from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.services.ordersets import orders_on_file
 from gmserver.services.turns import lengths_of
 
@@ -196,7 +197,8 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     player, it proves the sender in a "verified" game)."""
     record = queries.phases.current_record(session, game)
     position = engine.position_from_state(record.state).to_json()
-    on_file = orders_on_file(session, game.id, game.phase, queries.games.ruleset_of(game))
+    ruleset = queries.games.ruleset_of(game)
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -218,6 +220,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},
         "reminder_seconds": game.reminder_seconds,
+        "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 
 

@@ -1,0 +1,105 @@
+"""`gmserver ruleset list/show/docs`, and `game create` telling the GM which of the profile's
+rules gmserver does not carry out (issue 7 item 4: no GM misled)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.rules.ruleset_options import OPTIONS
+from gmserver.services.games import POWERS
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def players() -> list[str]:
+    return [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+
+
+def test_show_json_lists_every_option_with_applied(capsys) -> None:
+    assert main(["ruleset", "show", "scorpion", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert list(shown) == ["profile", "options"] and shown["profile"] == "scorpion"
+    assert [o["key"] for o in shown["options"]] == list(OPTIONS)
+    for option in shown["options"]:
+        assert {"key", "value", "default", "clause", "applied"} <= option.keys()
+        assert option["applied"] is (option["status"] == "applied")
+    s1901 = next(o for o in shown["options"] if o["key"] == "s1901_policy")
+    assert (s1901["value"], s1901["default"], s1901["applied"]) == ("suspend_until_replaced", "normal", False)
+    assert "[14]" in s1901["clause"]  # 003 [14], from the comment above the key in scorpion.toml
+
+
+def test_show_text_groups_by_section_and_says_what_gmserver_does(capsys) -> None:
+    assert main(["ruleset", "show", "scorpion"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("2.8 Deadlines, reminders & NMR") < out.index("s1901_policy =") < out.index("2.9 Press")
+    line = next(x for x in out.splitlines() if "s1901_policy =" in x)
+    assert line.lstrip().startswith("! not applied")  # words first, the key after
+    assert "the game is not suspended" in out
+
+
+def test_list_names_every_profile_with_its_counts(capsys) -> None:
+    assert main(["ruleset", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["danivon", "email_rules", "gwm", "mhr", "scorpion", "standard"]
+    assert all("applied" in line and "not carried out" in line for line in lines)
+
+
+def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
+    assert main(["ruleset", "show", "scorpio"]) == 2
+    assert "did you mean 'scorpion'" in capsys.readouterr().err
+
+
+def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(config: Path, capsys) -> None:
+    """The issue's example: under scorpion a missed Spring 1901 suspends the game (003 [14]);
+    gmserver adjudicates it. Press is not forwarded either."""
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *players()]) == 0
+    out = capsys.readouterr().out
+    warning = out[out.index("not in force"):]
+    assert "s1901_policy" in warning and "([14])" in warning and "is not suspended" in warning
+    assert "Press is not forwarded" in warning
+    assert "sender_policy" not in warning  # applied
+    assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
+    assert "press_channel" not in warning  # said once, under press_kinds
+    assert main(["--config", str(config), "game", "show", "scorp"]) == 0
+    shown = capsys.readouterr().out
+    assert "not in force:" in shown and "s1901_policy" in shown
+    assert main(["--config", str(config), "game", "show", "scorp", "--json"]) == 0
+    assert "s1901_policy" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
+
+
+def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:
+    main(["--config", str(config), "db", "upgrade"])
+    assert main(["--config", str(config), "game", "create", "std", *players()]) == 0
+    warning = capsys.readouterr().out
+    assert "s1901_policy" not in warning and "press_kinds" in warning
+
+
+@pytest.mark.parametrize("command", [["ruleset"], ["ruleset", "list"], ["ruleset", "show"], ["ruleset", "docs"]])
+def test_help(command: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--help"])
+    assert exit_.value.code == 0
+    assert "usage: gmserver ruleset" in capsys.readouterr().out
+
+
+def test_a_profile_that_extends_another_cites_the_base_s_clauses(tmp_path: Path, capsys) -> None:
+    custom = tmp_path / "mine.toml"
+    custom.write_text('extends = "scorpion"\nname = "mine"\n# Default: our club plays Spring 1901 normally\n'
+                      's1901_policy = "normal"\n')
+    assert main(["ruleset", "show", str(custom), "--json"]) == 0
+    rows = {o["key"]: o for o in json.loads(capsys.readouterr().out)["options"]}
+    assert rows["s1901_policy"]["clause"] == "Default: our club plays Spring 1901 normally"
+    assert "[9]" in rows["press_kinds"]["clause"]  # 003's clause, from scorpion.toml

@@ -1,0 +1,94 @@
+"""Every option says whether gmserver applies it, and the marks cannot go stale unnoticed
+(issue 7 item 4: "a GM who picks a profile must be able to trust every option in it, or be told
+which ones are not in force yet")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.ruleset_options import APPLIED, NOT_APPLIED, OPTIONS, PARTIAL, STATUSES
+from gmserver.rules.ruleset_view import option_rows, profile_clauses, single_valued
+
+ROOT = Path(__file__).resolve().parents[2]
+# The catalogue, the loader and the views name every option without acting on any.
+# reading/options.py holds a table of the clause each profile cites per option (keys only).
+NOT_READERS = {"rules/ruleset_options.py", "rules/ruleset.py", "rules/ruleset_view.py", "cli_ruleset.py",
+               "rules/reading/options.py"}
+
+
+def _code_outside_the_catalogue() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "gmserver").rglob("*.py"))
+                     if p.relative_to(ROOT / "gmserver").as_posix() not in NOT_READERS)
+
+
+def test_every_option_has_a_status_and_every_unapplied_one_says_what_happens_instead() -> None:
+    for name, spec in OPTIONS.items():
+        assert spec.status in STATUSES, name
+        assert (spec.support.instead == "") == (spec.status == APPLIED), name
+
+
+def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
+    """A cheap static check: an option marked applied (or partial) is read outside the catalogue,
+    as `ruleset.<key>` or as the string "<key>" handed to something (`opt("<key>")`,
+    `_hours(rules, "<key>", 48)`). Citing its clause (`cite("<key>")`) does not count. An
+    option with one allowed value has nothing to read: gmserver simply behaves that way."""
+    code = _code_outside_the_catalogue()
+    unread = [name for name, spec in OPTIONS.items()
+              if spec.status in (APPLIED, PARTIAL) and not single_valued(name) and not re.search(
+        rf'\.{re.escape(name)}\b|(?<!cite\()"{re.escape(name)}"', code)]
+    assert unread == []
+
+
+def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
+    """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
+    required accepts a convoy order without a route, hold_for_gm answers as a refusal; press,
+    votes and the Spring 1901 rule are not applied."""
+    for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
+                 "nonconforming_subject_policy"):
+        assert OPTIONS[name].status == PARTIAL, name
+    for name in ("press_kinds", "vote_kinds", "s1901_policy", "nmr_limit_to_cd", "cd_mode", "solo_centres",
+                 "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
+                 "perpetual_orders"):
+        assert OPTIONS[name].status == NOT_APPLIED, name
+
+
+@pytest.mark.parametrize(("name", "value", "misleads"), [
+    ("s1901_policy", "normal", False),  # what gmserver does anyway
+    ("s1901_policy", "suspend_until_replaced", True),  # 003 [14]: gmserver adjudicates instead
+    ("press_kinds", [], False),
+    ("press_kinds", ["white"], True),
+    ("press_channel", "in_order_set_last_only", False),  # told once, under press_kinds
+    ("datc_4a6", "allowed_not_required", False),
+    ("datc_4a6", "required", True),
+    ("nonconforming_subject_policy", "accept_with_warning", False),
+    ("nonconforming_subject_policy", "hold_for_gm", True),
+    ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
+    ("reminders", [{"hours_before": 24, "audience": "powers_without_set"},
+                   {"with_report": True, "audience": "all_powers"}], True),
+    ("sender_policy", "registered_only", False),
+])
+def test_a_value_misleads_when_gmserver_does_something_else(name: str, value, misleads: bool) -> None:
+    spec = OPTIONS[name]
+    assert spec.misleads(spec.kind.parse(value)) is misleads
+
+
+def test_scorpion_s_first_year_rule_is_reported_with_its_clause() -> None:
+    """The issue's example: a GM who picks scorpion must hear that a missed Spring 1901 is
+    adjudicated, not suspended (003 [14])."""
+    path = ROOT / "config" / "rulesets" / "scorpion.toml"
+    rows = {r["key"]: r for r in option_rows(load_ruleset("scorpion"), profile_clauses(path.read_text()))}
+    row = rows["s1901_policy"]
+    assert (row["value"], row["applied"], row["misleads"]) == ("suspend_until_replaced", False, True)
+    assert "[14]" in row["clause"] and "not suspended" in row["instead"]
+
+
+def test_docs_rulesets_md_is_generated_from_the_catalogue(capsys) -> None:
+    """docs/rulesets.md is `gmserver ruleset docs`; regenerate it when this fails:
+    gmserver ruleset docs > docs/rulesets.md"""
+    assert main(["ruleset", "docs"]) == 0
+    assert capsys.readouterr().out == (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
