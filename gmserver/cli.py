@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from gmserver import __version__
 from gmserver.config import Config, ConfigError, config_path_from, load_config
+from gmserver.rules.mailkind import KINDS
 
 log = logging.getLogger("gmserver")
 
@@ -340,6 +341,8 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
         query = select(InboundMessage).order_by(InboundMessage.id)
         if args.status:
             query = query.where(InboundMessage.status == args.status)
+        if args.kind:
+            query = query.where(InboundMessage.kind == args.kind)
         for row in session.scalars(query):
             # Parked mail is often mail that breaks parsers: a bounded glance at the headers
             # alone, never the whole message, and never an exception that hides the other rows.
@@ -348,7 +351,8 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
                 sender, subject = envelope.sender or "?", envelope.subject[:60]
             except Exception:  # noqa: BLE001
                 sender, subject = "?", "(headers unreadable)"
-            print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
+            print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<14} {row.kind or '-':<12} "
+                  f"{row.received_at:%Y-%m-%d %H:%M} "
                   f"from {sender}: {subject}")
             if row.error and row.status == "failed":
                 print("       " + safe_text((row.error.strip().splitlines() or [""])[0])[:200])
@@ -516,6 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="inbox_command", metavar="ACTION", required=True)
     in_list = inbox.add_parser("list", help="list stored inbound mail")
     in_list.add_argument("--status", choices=["pending", "done", "failed"])
+    in_list.add_argument("--kind", choices=list(KINDS), help="only mail of this kind (a GM command, press...)")
     in_list.set_defaults(func=cmd_inbox_list)
     in_replay = inbox.add_parser("replay", help="process a parked (failed) message again")
     in_replay.add_argument("id", type=int)
