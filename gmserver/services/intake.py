@@ -278,8 +278,8 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
                     game_names=[game.name for game in games], from_gm=from_gm)
     if from_gm:
         # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
-        row.kind = kind.kind
         named = [game for game in games if names_game(envelope.subject, game)]
+        row.kind, row.game_id = kind.kind, named[0].id if len(named) == 1 else None
         return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
                                     order_text=order_text, press_text=press_text,
                                     named_game=named[0] if len(named) == 1 else None))
@@ -301,7 +301,7 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
-    row.kind = kind.kind
+    row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
                                 order_text=order_text, press_text=press_text))
 
