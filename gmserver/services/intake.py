@@ -301,7 +301,12 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
-    row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
+    row.kind = kind.kind
+    if kind.kind not in ORDER_KINDS:
+        # Not for orders: _accept sets these only after it holds the game row, since writing
+        # the foreign key first takes a share lock on that row, and two workers each holding one
+        # while asking for the game row's update lock deadlock (PostgreSQL).
+        row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
                                 order_text=order_text, press_text=press_text))
 
@@ -384,8 +389,8 @@ def _replies_since(session: Session, address: str, kinds: Sequence[str], since: 
         OutboxMessage.kind.in_(kinds), OutboxMessage.recipient == address, OutboxMessage.created_at > since))
 
 
-def accept_orders(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                  decision: Accept, now: datetime, *, notes: Sequence[str] = ()) -> str:
+def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+            decision: Accept, now: datetime, *, notes: Sequence[str] = ()) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.handlers.orders). `notes` go first in the reply (what else the message
     held and what became of it)."""
