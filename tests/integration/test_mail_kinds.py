@@ -167,3 +167,25 @@ def test_a_game_name_with_an_accent_is_found_from_a_subject_without_it(database_
     row, sent = send(services, order_mail(player_address("FRANCE"), "Zurich France S1901M", "A PAR H"), clock())
     assert row.outcome == "rejected"
     assert [m.kind for m in sent] == ["rejection"] and "Zürich is over" in body(sent[0])
+
+
+def test_the_gm_lists_mail_by_kind(tmp_path, capsys, clock) -> None:
+    from gmserver.cli import main
+
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n[gm]\naddress = "{GM}"\ncommand_addresses = ["garry@home.test"]\n')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    services = services_for(url)
+    new_game(services, clock())
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nhello"), clock())
+    send(services, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR"), clock())
+    capsys.readouterr()
+
+    assert main(["--config", str(config), "inbox", "list", "--kind", "press"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 and "press-held" in lines[0] and " press " in lines[0]
+    assert "from england@players.test: lepanto" in lines[0]
+    assert main(["--config", str(config), "inbox", "list"]) == 0
+    assert [line.split()[2:4] for line in capsys.readouterr().out.splitlines()] == [
+        ["press-held", "press"], ["accepted", "orders"]]
