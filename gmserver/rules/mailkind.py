@@ -20,8 +20,10 @@ a proposal [P practice], kept small enough that no order line can match it:
      `concession` (000 IX(1), 001 VIII(1)).
    The rest of the message is not read as orders: the reply says so.
 3. Subject keywords, when the body has no keyword line: the same words, and `press`, anywhere in
-   the subject once the game's name and reply prefixes are set aside, unless the subject also
-   says `orders` (then the body decides). A `press` subject makes the whole body press.
+   the subject once the game's name is set aside ("lepanto status", "Re: lepanto press"), unless
+   the subject is an order set's: it says `orders` or names a turn (a season, a year, a phase
+   code: "lepanto France S1901M history lesson" is orders). A `press` subject makes the whole
+   body press.
 4. Press sections: lines between a "PRESS" (or "Press to England:", "Grey press") line and an
    "END PRESS" line or the end (MATRIX 2.9; 003 [9] writes press into the order set). A message
    with press sections and other text is orders with press; with press sections only, press.
@@ -34,6 +36,7 @@ Words are compared as gmserver.rules.subject.name_words makes them (accents drop
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Literal, Mapping
@@ -126,12 +129,16 @@ def _rest(line: str) -> str:
     return rest.lstrip(":-– ").strip()
 
 
+# what makes a subject an order set's (MATRIX 2.14's seasons and years, engine phase codes)
+_TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4})[mra]?|1[89]\d\d|20\d\d)")
+
+
 def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kind, str]]:
-    words = name_words(subject)
-    if _ORDERS_WORD in words:
-        return []
-    masked = set()
+    masked: set[str] = set()
     for name in game_names:
         masked |= set(name_words(name))
+    words = [word for word in name_words(subject) if word not in masked]
+    if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
+        return []
     table = {**KEYWORDS, **_SUBJECT_ONLY}
-    return [table[word] for word in words if word in table and word not in masked]
+    return [table[word] for word in words if word in table]

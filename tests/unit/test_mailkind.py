@@ -34,6 +34,9 @@ TABLE = [
     ("lepanto status", "DRAW", "unknown", None, "two things in one message"),
     ("lepanto status draw", "", "unknown", None, "two keywords in the subject"),
     ("lepanto map", "MAP", "request", "map", "the same keyword twice is one request"),
+    ("lepanto France S1901M history lesson", "A PAR - BUR", "orders", None, "a subject naming a turn is orders'"),
+    ("lepanto Spring 1901 press", "A PAR - BUR", "orders", None, "MATRIX 2.14: a season names the turn"),
+    ("Re: lepanto England Spring 1901 results", "DRAW", "vote", "draw", "a keyword line under any subject"),
 ]
 
 
