@@ -3,6 +3,10 @@ clause each row rests on where the house rules say what players write."""
 
 from __future__ import annotations
 
+import email
+import email.policy
+from pathlib import Path
+
 import pytest
 
 from gmserver.rules.mailkind import KINDS, MailKind, classify
@@ -75,3 +79,16 @@ def test_mail_from_the_gm_is_a_command_whatever_it_says() -> None:
 def test_two_things_are_named_in_the_reason() -> None:
     found = classify(subject="lepanto status", order_text="DRAW", press_text="")
     assert found.reason is not None and "draw" in found.reason and "status" in found.reason
+
+
+def test_every_order_email_of_the_corpus_stays_orders() -> None:
+    """The golden emails of tests/data/orders are all order mail: none may turn into a request,
+    a vote or press (the one with a press section is orders with press)."""
+    found = {}
+    for path in sorted((Path(__file__).resolve().parents[1] / "data" / "orders" / "emails").glob("*.eml")):
+        raw = path.read_bytes()
+        subject = str(email.message_from_bytes(raw, policy=email.policy.default).get("Subject", ""))
+        order_text, press_text = split_message(raw)
+        found[path.name] = classify(subject=subject, order_text=order_text, press_text=press_text).kind
+    assert len(found) > 10
+    assert {name: kind for name, kind in found.items() if kind != "orders"} == {"press-section.eml": "orders+press"}
