@@ -359,6 +359,23 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_inbox_show(args: argparse.Namespace) -> int:
+    from gmserver.services.intake import kept  # noqa: PLC0415
+
+    message = kept(_services(_config(args)), args.id)
+    if message is None:
+        raise CliError(f"no inbound message {args.id}")
+    print(f"message {message.id}: {message.status}, {message.outcome or '-'}, kind {message.kind or '-'}")
+    print(f"from {message.sender}: {message.subject}")
+    print()
+    print(message.text or "(no text)")
+    if message.press:
+        print()
+        print("PRESS")
+        print(message.press)
+    return 0
+
+
 def cmd_inbox_replay(args: argparse.Namespace) -> int:
     from gmserver.services.intake import replay  # noqa: PLC0415
 
@@ -522,6 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
     in_list.add_argument("--status", choices=["pending", "done", "failed"])
     in_list.add_argument("--kind", choices=list(KINDS), help="only mail of this kind (a GM command, press...)")
     in_list.set_defaults(func=cmd_inbox_list)
+    in_show = inbox.add_parser("show", help="one stored message's text and press, as they were read")
+    in_show.add_argument("id", type=int)
+    in_show.set_defaults(func=cmd_inbox_show)
     in_replay = inbox.add_parser("replay", help="process a parked (failed) message again")
     in_replay.add_argument("id", type=int)
     in_replay.set_defaults(func=cmd_inbox_replay)

@@ -238,6 +238,34 @@ def _uncount_claim(services: Services, inbound_id: int) -> None:
                         .values(attempts=InboundMessage.attempts - 1))
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A stored message as the GM reads it (`gmserver inbox show`): press, a request, a vote or
+    a command is kept, not carried out, and this is where the GM reads it."""
+
+    id: int
+    status: str
+    kind: str | None
+    outcome: str | None
+    sender: str
+    subject: str
+    text: str  # the text read for orders, or the request's, vote's or command's lines
+    press: str  # the press sections
+
+
+def kept(services: Services, inbound_id: int) -> Kept | None:
+    """The stored message `inbound_id`, read as intake reads it; None if there is none. A
+    message over gmserver.mail.limits is shown by its headers alone, as it was never read."""
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            return None
+        envelope = glance_envelope(row.raw)
+        text, press = ("(not read: too large or too deep)", "") if first_excess(row.raw) else split_message(row.raw)
+        return Kept(row.id, row.status, row.kind, row.outcome, envelope.sender or "?", envelope.subject,
+                    safe_text(text), safe_text(press))
+
+
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
     with transaction(services.sessions) as session:

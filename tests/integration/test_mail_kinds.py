@@ -189,3 +189,8 @@ def test_the_gm_lists_mail_by_kind(tmp_path, capsys, clock) -> None:
     assert main(["--config", str(config), "inbox", "list"]) == 0
     assert [line.split()[2:4] for line in capsys.readouterr().out.splitlines()] == [
         ["press-held", "press"], ["accepted", "orders"]]
+    # the GM reads the press that was kept
+    assert main(["--config", str(config), "inbox", "show", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "message 1: done, press-held, kind press" in shown and "PRESS\nhello" in shown
+    assert main(["--config", str(config), "inbox", "show", "99"]) != 0
