@@ -194,3 +194,12 @@ def test_the_gm_lists_mail_by_kind(tmp_path, capsys, clock) -> None:
     shown = capsys.readouterr().out
     assert "message 1: done, press-held, kind press" in shown and "PRESS\nhello" in shown
     assert main(["--config", str(config), "inbox", "show", "99"]) != 0
+
+
+def test_press_with_a_note_but_no_orders_keeps_the_set_on_file_and_says_the_press_was_kept(world, clock) -> None:
+    send(world, order_mail(player_address("ENGLAND"), subject("ENGLAND"), "F LON - NTH"), clock())
+    raw = order_mail(player_address("ENGLAND"), subject("ENGLAND"), "Hello all,\n\nPRESS\nPeace in our time.")
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome) == ("orders+press", "unchanged")
+    assert [s.version for s in sets(world)] == [1]
+    assert sent[-1].kind == "orders-unchanged" and body(sent[-1]).startswith(PRESS_KEPT)
