@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 from gmserver import __version__, cli_ruleset, engine
 from gmserver.config import Config, ConfigError, config_path_from, load_config
+from gmserver.rules.mailkind import KINDS
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import RulesetError, load_ruleset
 
@@ -306,11 +307,28 @@ def cmd_outbox_list(args: argparse.Namespace) -> int:
 def cmd_inbox_list(args: argparse.Namespace) -> int:
     from gmserver.services.views import inbox  # noqa: PLC0415
 
-    for row in inbox(_services(_config(args)).sessions, args.status):
-        print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<9} {row.received_at:%Y-%m-%d %H:%M} "
-              f"from {row.sender}: {row.subject}")
+    for row in inbox(_services(_config(args)).sessions, args.status, args.kind):
+        print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<14} {row.kind or '-':<12} "
+              f"{row.received_at:%Y-%m-%d %H:%M} from {row.sender}: {row.subject}")
         if row.error is not None:
             print("       " + row.error)
+    return 0
+
+
+def cmd_inbox_show(args: argparse.Namespace) -> int:
+    from gmserver.services.intake import kept  # noqa: PLC0415
+
+    message = kept(_services(_config(args)), args.id)
+    if message is None:
+        raise CliError(f"no inbound message {args.id}")
+    print(f"message {message.id}: {message.status}, {message.outcome or '-'}, kind {message.kind or '-'}")
+    print(f"from {message.sender}: {message.subject}")
+    print()
+    print(message.text or "(no text)")
+    if message.press:
+        print()
+        print("PRESS")
+        print(message.press)
     return 0
 
 
@@ -472,7 +490,11 @@ def build_parser() -> argparse.ArgumentParser:
         dest="inbox_command", metavar="ACTION", required=True)
     in_list = inbox.add_parser("list", help="list stored inbound mail")
     in_list.add_argument("--status", choices=["pending", "done", "failed"])
+    in_list.add_argument("--kind", choices=list(KINDS), help="only mail of this kind (a GM command, press...)")
     in_list.set_defaults(func=cmd_inbox_list)
+    in_show = inbox.add_parser("show", help="one stored message's text and press, as they were read")
+    in_show.add_argument("id", type=int)
+    in_show.set_defaults(func=cmd_inbox_show)
     in_replay = inbox.add_parser("replay", help="process a parked (failed) message again")
     in_replay.add_argument("id", type=int)
     in_replay.set_defaults(func=cmd_inbox_replay)

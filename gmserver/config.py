@@ -63,6 +63,9 @@ class Config:
     # Where gmserver mails the human GM about parked mail, undeliverable mail and outages;
     # empty: the GM address itself
     alert_address: str = ""
+    # The GM's own addresses besides gm_address (their personal mail, say): mail from any of them
+    # is a GM command (gmserver.rules.mailkind), never read as orders
+    gm_command_addresses: tuple[str, ...] = ()
     inbound_mode: Literal["imap", "smtp"] = "smtp"
     imap: ImapConfig = field(default_factory=ImapConfig)
     listener: ListenerConfig = field(default_factory=ListenerConfig)
@@ -97,7 +100,8 @@ _CHOICES = {
 
 _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("database",): {"url": ("database_url", str)},
-    ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str), "alert_address": ("alert_address", str)},
+    ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str), "alert_address": ("alert_address", str),
+              "command_addresses": ("gm_command_addresses", tuple)},
     ("inbound",): {"mode": ("inbound_mode", str), "trusted_authserv_ids": ("trusted_authserv_ids", tuple)},
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
@@ -199,6 +203,9 @@ def _check(config: Config, source: str) -> None:
     if config.alert_address and ("@" not in config.alert_address or not config.alert_address.isprintable()
                                  or " " in config.alert_address):
         problems.append(f"gm.alert_address must be an email address, not {config.alert_address!r}")
+    for address in config.gm_command_addresses:
+        if "@" not in address or not address.isprintable() or " " in address:
+            problems.append(f"gm.command_addresses: each must be an email address, not {address!r}")
     if config.inbound_mode == "imap" and not (config.imap.user and config.imap.host):
         problems.append("inbound.mode is imap: inbound.imap.host and inbound.imap.user are required")
     if config.outbound_mode == "smtp" and not config.smtp.host:

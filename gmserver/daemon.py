@@ -43,7 +43,8 @@ def build_services(config: Config) -> Services:
     sessions = make_session_factory(make_engine(config.database_url))
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
-                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids))
+                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
+                    gm_addresses=config.gm_command_addresses)
 
 
 def build_transport(config: Config) -> Transport:

@@ -118,6 +118,9 @@ class InboundMessage(Base):
     # pending -> done | failed (parked for the GM, with the traceback in `error`)
     status: Mapped[str] = mapped_column(String(20), default="pending")
     outcome: Mapped[str | None] = mapped_column(String(40))  # accepted | rejected | ignored ...
+    # what an accepted message is (gmserver.rules.mailkind: orders, press, request...); None
+    # for mail refused or ignored before it was read, and for mail stored before kinds existed
+    kind: Mapped[str | None] = mapped_column(String(20))
     error: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None]
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))

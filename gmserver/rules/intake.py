@@ -197,15 +197,20 @@ class Ignore:
 Decision = Accept | Reject | Ignore
 
 
-def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime) -> Decision:
-    """What to do with a message that reached the GM at `received_at`."""
+def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
+           orders: bool = True) -> Decision:
+    """What to do with a message that reached the GM at `received_at`.
+
+    `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
+    2.1 are those of order sets, so such a message needs only to name the game, may name another
+    turn (a reply to a report) and may come after the deadline."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
     if not envelope.sender or "@" not in envelope.sender:
         return Ignore("no usable sender address: nobody to answer")
 
-    readings = {game.id: _read(envelope.subject, game) for game in games}
+    readings = {game.id: _read(envelope.subject, game, orders) for game in games}
     named = [g for g in games if readings[g.id].names_game]
     mine = [g for g in games if g.powers_of(envelope.sender)]
 
@@ -255,6 +260,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime)
     if game.status != "active":
         return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
 
+    if not orders:
+        return Accept(game=game, power=power, phase=game.phase, subject=reading)
     if reading.wrong_turn:
         # 000 II(2) b, 001 II(4), 003 [10]: season and year are part of the required data;
         # `season_mismatch_policy` is reject_with_reply or hold_for_gm, answered alike for now.
@@ -297,13 +304,18 @@ def _listed_in(game: GameView, address: str) -> bool:
     return any(address in (primary, fallback) for primary, fallback in game.players.values())
 
 
-def _read(subject: str, game: GameView) -> SubjectReading:
+def names_game(subject: str, game: GameView) -> bool:
+    """The subject names `game`, read exactly as `decide` reads it."""
+    return _read(subject, game, orders=False).names_game
+
+
+def _read(subject: str, game: GameView, orders: bool = True) -> SubjectReading:
     return read_subject(
         subject,
         template=game.ruleset.subject_template,
         game_name=game.name,
         current_phase=game.phase,
-        required_fields=frozenset(game.ruleset.subject_required_fields),
+        required_fields=frozenset(game.ruleset.subject_required_fields) if orders else frozenset({"game"}),
     )
 
 

@@ -219,9 +219,17 @@ def _words(text: str) -> list[_Word]:
     return [(m.start(), m.group().lower()) for m in _WORD.finditer(text)]
 
 
+def name_words(text: str) -> list[str]:
+    """The words of a subject or a game name as every matcher compares them: accents dropped
+    ("Café" is "cafe"), lower case, split at anything but ASCII letters and digits. One function,
+    so that the quick look for the games a subject may name (services.intake) and the exact
+    reading here never disagree about a word."""
+    return [word for _, word in _words(_normalise(text))]
+
+
 def _key(text: str) -> str:
     """What game names are compared by: words joined, case, spaces and punctuation ignored."""
-    return "".join(word for _, word in _words(_normalise(text)))
+    return "".join(name_words(text))
 
 
 def _game_keys(spec: _Spec, game_name: str) -> frozenset[str]:

@@ -27,3 +27,6 @@ class Services:
     composer: Composer
     geography: MapInfo
     sender_checks: SenderChecks = field(default_factory=SenderChecks)
+    # the GM's own addresses besides the composer's (config `[gm] command_addresses`): mail from
+    # any of them is a GM command (gmserver.rules.mailkind), never orders
+    gm_addresses: tuple[str, ...] = ()

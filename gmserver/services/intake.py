@@ -14,7 +14,6 @@ import email.policy
 import hashlib
 import json
 import logging
-import re
 import traceback
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
@@ -30,7 +29,7 @@ from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.rules.automated import automated_reason
 from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope,
+from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope, names_game,
                                    parse_envelope)
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.reading import (
@@ -38,9 +37,13 @@ from gmserver.rules.reading import (
 )
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.subject import name_words
 from gmserver.rules.reading.options import clause
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
-from gmserver.services import mails
+from gmserver.rules.mailkind import classify
+from gmserver.rules.reading.message import split_message
+from gmserver.services import handlers, mails
+from gmserver.services.handlers.mail import Mail
 from gmserver.services.context import Services
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
@@ -170,7 +173,12 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
     The claim is counted in its own committed transaction before the work starts, so that a
     message that kills the process is known as such on the next try; after MAX_ATTEMPTS such
     claims it is parked as failed without being read again. The work itself holds the row lock
-    and re-checks the status, so two workers never process one message."""
+    (FOR UPDATE), so two workers never process one message. It waits for that lock rather than
+    skipping a locked row: the claim was counted, and a worker that skipped here could find the
+    row locked only by another's claim bookkeeping (_count_claim, _uncount_claim), so that every
+    worker skipped it and a pending message was left for the next poll. The wait is short: a
+    worker that is processing the message holds its lock from before our claim, which then
+    finds it "busy"."""
     match _count_claim(services, inbound_id, now):
         case "busy":
             return None
@@ -178,10 +186,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
             return "failed"
     try:
         with transaction(services.sessions) as session:
-            # Wait for the lock (not SKIP LOCKED): having counted a claim, this worker must not give
-            # up on the row because another one holds it for an instant (counting or uncounting its
-            # own claim), or both could give up and leave it pending. If the other one processed it
-            # meanwhile, the status test (re-checked after the wait) finds nothing.
+            # no SKIP LOCKED here (see above); after the wait the status is tested again
             row = session.scalar(select(InboundMessage)
                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
                                  .with_for_update())
@@ -238,6 +243,34 @@ def _uncount_claim(services: Services, inbound_id: int) -> None:
                         .values(attempts=InboundMessage.attempts - 1))
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A stored message as the GM reads it (`gmserver inbox show`): press, a request, a vote or
+    a command is kept, not carried out, and this is where the GM reads it."""
+
+    id: int
+    status: str
+    kind: str | None
+    outcome: str | None
+    sender: str
+    subject: str
+    text: str  # the text read for orders, or the request's, vote's or command's lines
+    press: str  # the press sections
+
+
+def kept(services: Services, inbound_id: int) -> Kept | None:
+    """The stored message `inbound_id`, read as intake reads it; None if there is none. A
+    message over gmserver.rules.limits is shown by its headers alone, as it was never read."""
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            return None
+        envelope = glance_envelope(row.raw)
+        text, press = ("(not read: too large or too deep)", "") if first_excess(row.raw) else split_message(row.raw)
+        return Kept(row.id, row.status, row.kind, row.outcome, envelope.sender or "?", envelope.subject,
+                    safe_text(text), safe_text(press))
+
+
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
     with transaction(services.sessions) as session:
@@ -253,8 +286,20 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     if (excess := first_excess(row.raw)) is not None:
         return _refuse_unreadable(session, services, row, excess, now)
     envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain)
+    games = _game_views(session, envelope)
+    order_text, press_text = split_message(row.raw)
+    from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
+    kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
+                    game_names=[game.name for game in games], from_gm=from_gm)
+    if from_gm:
+        # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
+        named = [game for game in games if names_game(envelope.subject, game)]
+        row.kind, row.game_id = kind.kind, named[0].id if len(named) == 1 else None
+        return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
+                                    order_text=order_text, press_text=press_text,
+                                    named_game=named[0] if len(named) == 1 else None))
     # deadlines are judged by when the message reached the GM, not by when it is processed
-    decision = decide(envelope, _game_views(session, envelope), row.received_at)
+    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -271,7 +316,23 @@ def _handle(session: Session, services: Services, row: InboundMessage, now: date
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
-    return _accept(session, services, row, envelope, decision, now)
+    row.kind = kind.kind
+    if kind.kind not in ORDER_KINDS:
+        # Not for orders: _accept sets these only after it holds the game row, since writing
+        # the foreign key first takes a share lock on that row, and two workers each holding one
+        # while asking for the game row's update lock deadlock (PostgreSQL).
+        row.game_id, row.power = decision.game.id, decision.power
+    return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
+                                order_text=order_text, press_text=press_text))
+
+
+# The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
+ORDER_KINDS = frozenset({"orders", "orders+press"})
+
+
+def gm_addresses(services: Services) -> frozenset[str]:
+    """The GM's own addresses: the server's address and those of `[gm] command_addresses`."""
+    return frozenset(address.lower() for address in (services.composer.gm_address, *services.gm_addresses))
 
 
 def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
@@ -339,7 +400,10 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-            decision: Accept, now: datetime) -> str:
+            decision: Accept, now: datetime, *, notes: Sequence[str] = ()) -> str:
+    """File the message's orders as the power's next set and confirm them (the orders handler,
+    gmserver.services.handlers.orders). `notes` go first in the reply (what else the message
+    held and what became of it)."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -366,7 +430,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         if standing.orders or standing.contingent:
             # hole 2: a message with no order lines (an out-of-office reply, an empty message)
             # is not an order set and replaces nothing; the player hears that the set stands
-            return _keep_orders_on_file(session, services, row, envelope, decision, reading, standing, now)
+            return _keep_orders_on_file(session, services, row, envelope, decision, reading, standing, now,
+                                        notes=notes)
     if withdrawal is not None and not reading.set_orders:
         reading = dataclasses.replace(reading, lines=tuple(
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
@@ -383,7 +448,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
     stored = [*earlier, as_stored(new_set)]
     on_file = effective_orders(stored, game.ruleset)
-    notes = reading.notes
+    notes = (*notes, *reading.notes)
     if position.phase_type == "M":
         # contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
         # dropped those of an earlier one (they are replaced with the set, never merged line by line)
@@ -456,7 +521,8 @@ def _standing(session: Session, game: GameView, power: str, earlier: Sequence[St
 
 
 def _keep_orders_on_file(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                         decision: Accept, reading: Reading, standing: _Standing, now: datetime) -> str:
+                         decision: Accept, reading: Reading, standing: _Standing, now: datetime, *,
+                         notes: Sequence[str] = ()) -> str:
     game = decision.game
     log.info("inbound %s: no orders in it; %s %s keeps its orders for %s (version %s)", row.id, game.name,
              decision.power, game.phase, standing.version or "contingent")
@@ -466,9 +532,12 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
             readings=reading.lines, orders_on_file=standing.orders, version=standing.version,
             geography=services.geography, kept_lines=standing.contingent, withdraw_line=WITHDRAWAL_EXAMPLE,
         )
+        body = services.composer.render(context.template, context)
+        if notes:
+            body = "\n".join(notes) + "\n\n" + body
         message = services.composer.compose(
             to=envelope.sender, subject=_reply_subject(envelope.subject),
-            body=services.composer.render(context.template, context), in_reply_to=envelope.message_id,
+            body=body, in_reply_to=envelope.message_id,
             references=_references(envelope), auto_submitted="auto-replied", date=now)
         queue(session, message, kind="orders-unchanged", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "unchanged"
@@ -496,11 +565,11 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     """The games this message could be about: those its subject may name (a word of the game's
     name appears in it; `decide` then reads the subject exactly) or, when it names none, the
     sender's own games, so that the refusal can say which subject would have worked."""
-    subject_words = set(_words(envelope.subject))
+    subject_words = set(name_words(envelope.subject))
     # finished games too, so that a late player hears the game is over
     candidates = [game_id for game_id, name in session.execute(
         select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))
-        if subject_words & set(_words(name))]
+        if subject_words & set(name_words(name))]
     if not candidates:
         candidates = list(session.scalars(select(Player.game_id).join(Game).where(
             Game.status == "active",
@@ -510,8 +579,6 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     return [game_view(game) for game in games]
 
 
-def _words(text: str) -> list[str]:
-    return [word for word in re.split(r"[^0-9a-z]+", text.lower()) if word]
 
 
 @functools.lru_cache(maxsize=256)

@@ -137,3 +137,11 @@ def unverified_sender(services: Services, game: Game, player: Player, envelope: 
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: a message in your name was not accepted", body=body,
         auto_submitted="auto-replied", date=now, reply_secret=player.secret)
+
+
+def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
+           now: datetime) -> EmailMessage:
+    """The answer to press, a request, a vote, a GM command or a message not understood
+    (gmserver.services.handlers): a reply in the sender's thread."""
+    secret = _secret_of(decision, envelope) if decision is not None else None
+    return _reply(services, envelope, _reply_subject(envelope), body, now, secret)

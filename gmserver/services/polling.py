@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 # Messages per FETCH.
 BATCH_MESSAGES = 50
-# Bytes per FETCH (by RFC822.SIZE): at most one message of the largest size taken (mail.limits).
+# Bytes per FETCH (by RFC822.SIZE): at most one message of the largest size taken (rules.limits).
 BATCH_BYTES = MAX_MESSAGE_BYTES
 
 

@@ -33,6 +33,11 @@ CONFIRMATIONS_PER_HOUR = 12
 REFUSAL_KINDS = ("rejection", "stranger-refusal")
 CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 
+# The plain answers to mail that is not an order set (press, requests, votes, commands:
+# gmserver.services.handlers): a robot that answers every answer with a "STATUS" is held here.
+NOTICES_PER_HOUR = 6
+NOTICE_KIND = "notice"  # the outbox kind of these answers
+
 
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""

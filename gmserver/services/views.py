@@ -46,6 +46,7 @@ class InboxRow:
     id: int
     status: str
     outcome: str | None
+    kind: str | None  # the mail kind (gmserver.rules.mailkind), once processed
     received_at: datetime
     sender: str
     subject: str
@@ -100,11 +101,11 @@ def game_timings(sessions: sessionmaker[Session], game_id: int | None = None) ->
                 for g in queries.games.active_games(session, game_id)]
 
 
-def inbox(sessions: sessionmaker[Session], status: str | None = None) -> list[InboxRow]:
-    """Stored inbound mail, or that with `status`, in order of receipt."""
+def inbox(sessions: sessionmaker[Session], status: str | None = None, kind: str | None = None) -> list[InboxRow]:
+    """Stored inbound mail, or that with `status` and/or of `kind`, in order of receipt."""
     rows = []
     with transaction(sessions) as session:
-        for row in queries.inbound.inbound_messages(session, status):
+        for row in queries.inbound.inbound_messages(session, status, kind):
             # Parked mail is often mail that breaks parsers: a bounded glance at the headers
             # alone, never the whole message, and never an exception that hides the other rows.
             try:
@@ -114,7 +115,7 @@ def inbox(sessions: sessionmaker[Session], status: str | None = None) -> list[In
                 sender, subject = "?", "(headers unreadable)"
             error = (safe_text((row.error.strip().splitlines() or [""])[0])[:200]
                      if row.error and row.status == "failed" else None)
-            rows.append(InboxRow(row.id, row.status, row.outcome, row.received_at, sender, subject, error))
+            rows.append(InboxRow(row.id, row.status, row.outcome, row.kind, row.received_at, sender, subject, error))
     return rows
 
 

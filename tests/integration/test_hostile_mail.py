@@ -57,7 +57,8 @@ HOSTILE = {
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
-OUTCOMES = ("accepted", "rejected", "refused", "ignored")
+# issue 7: mail from the GM's own address is a GM command (gmserver.services.handlers), kept and answered
+OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held")
 
 
 def process(services, clock, raw: bytes) -> str:

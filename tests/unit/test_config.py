@@ -77,3 +77,12 @@ def test_the_docker_compose_configuration_loads() -> None:
 def test_a_non_ascii_gm_address_is_refused_with_the_way_out(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="xn--"):
         load_config(write(tmp_path, '[gm]\naddress = "gm@examplé.test"\n'), environ={})
+
+
+def test_the_gms_command_addresses_are_read_and_checked(tmp_path: Path) -> None:
+    path = tmp_path / "gm.toml"
+    path.write_text('[gm]\naddress = "gm@gm.test"\ncommand_addresses = ["garry@home.test"]\n')
+    assert load_config(path, environ={}).gm_command_addresses == ("garry@home.test",)
+    path.write_text('[gm]\naddress = "gm@gm.test"\ncommand_addresses = ["garry at home"]\n')
+    with pytest.raises(ConfigError, match="gm.command_addresses"):
+        load_config(path, environ={})

@@ -125,3 +125,19 @@ def test_hostile_headers_do_not_raise() -> None:
     raw = b"From: =?utf-8?q?broken\r\nSubject: =?x-unknown?b?////?=\r\nMessage-ID: <\r\n\r\nA PAR H\r\n"
     decision = decide(parse_envelope(raw), [game()], NOW)
     assert isinstance(decision, (Reject, Ignore))
+
+
+@pytest.mark.parametrize("profile", ["standard", "mhr", "danivon", "email_rules", "scorpion", "gwm"])
+def test_press_requests_and_votes_need_only_the_game_in_the_subject(profile: str) -> None:
+    """MATRIX 2.1's subject rules are an order set's: a status request, press or a vote
+    (gmserver.rules.mailkind) names the game, and may come after the deadline or answer a report."""
+    g = game(profile, name="Dc179 [BlackMarch]" if profile == "mhr" else "lepanto")
+    late = NOW + timedelta(days=3)
+    subject = "Re: Dc179 results S1900" if profile == "mhr" else "Re: lepanto results Spring 1900"
+    if profile != "mhr" and g.ruleset.nonconforming_subject_policy != "accept_with_warning":
+        assert isinstance(decide(envelope("fr@p.test", "lepanto"), [g], NOW), Reject)
+    for text in (subject, "Dc179 status" if profile == "mhr" else "lepanto status"):
+        decision = decide(envelope("fr@p.test", text), [g], late, orders=False)
+        assert isinstance(decision, Accept) and decision.power == "FRANCE", (text, decision)
+    assert decide(envelope("x@elsewhere.test", "lepanto status"), [g], NOW, orders=False) == \
+        decide(envelope("x@elsewhere.test", "lepanto status"), [g], NOW)  # strangers are refused alike

@@ -10,11 +10,13 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import InboundMessage, OutboxMessage
 
 
-def inbound_messages(session: Session, status: str | None = None) -> list[InboundMessage]:
-    """Every stored message, or those with `status`, in order of receipt."""
+def inbound_messages(session: Session, status: str | None = None, kind: str | None = None) -> list[InboundMessage]:
+    """Every stored message, or those with `status` and/or of mail `kind`, in order of receipt."""
     query = select(InboundMessage).order_by(InboundMessage.id)
     if status:
         query = query.where(InboundMessage.status == status)
+    if kind:
+        query = query.where(InboundMessage.kind == kind)
     return list(session.scalars(query))
 
 

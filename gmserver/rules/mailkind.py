@@ -1,0 +1,144 @@
+"""What kind of mail a message is: orders, press, a request, a vote, a GM command or none of these.
+
+Pure: the caller passes the subject, the body split by gmserver.rules.reading.message (the text
+read for orders, and the press sections), the names of the games the subject may name and
+whether the sender is the GM. Each kind has one handler (gmserver.services.handlers), in the
+manner of Mailman 3's email commands: the first word of a line names what the line is for.
+
+The seeds name the things players mail the GM but give no syntax for them, so the grammar is
+a proposal [P practice], kept small enough that no order line can match it:
+
+1. GM command: any mail from one of the GM's own addresses (MATRIX 2.2 `gm_command_auth`, both
+   values: the GM's address is required). The first word of the first line is the command;
+   the commands 2.2 names are `process`, `delay` (or `extend`), `correct`, `cd` and `proxy`.
+2. A keyword line: the first line of the text read for orders (quotes, signatures, password
+   lines and press sections already taken out) whose first word is a keyword, the rest of the
+   line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
+   - requests: `status`, `history`, `map`, `rules`, `delay` or `extension` (000 VII(5),
+     001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM");
+   - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
+     `concession` (000 IX(1), 001 VIII(1)).
+   The rest of the message is not read as orders: the reply says so.
+3. Subject keywords, when the body has no keyword line: the same words, and `press`, anywhere in
+   the subject once the game's name is set aside ("lepanto status", "Re: lepanto press"), unless
+   the subject is an order set's: it says `orders` or names a turn (a season, a year, a phase
+   code: "lepanto France S1901M history lesson" is orders). A `press` subject makes the whole
+   body press.
+4. Press sections: lines between a "PRESS" (or "Press to England:", "Grey press") line and an
+   "END PRESS" line or the end (MATRIX 2.9; 003 [9] writes press into the order set). A message
+   with press sections and other text is orders with press; with press sections only, press.
+5. Everything else is orders: read as today, with replies for lines that are no orders.
+Two different keywords (a subject asking for the status and a body voting a draw) are not
+understood: the reply asks for one thing per message.
+
+Words are compared as gmserver.rules.subject.name_words makes them (accents dropped, any case).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable, Literal, Mapping
+
+from gmserver.rules.subject import name_words
+
+Kind = Literal["orders", "orders+press", "press", "command", "request", "vote", "unknown"]
+KINDS: tuple[Kind, ...] = ("orders", "orders+press", "press", "command", "request", "vote", "unknown")
+
+# word -> (kind, topic). A new kind read from a keyword is one more entry here.
+KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
+    "status": ("request", "status"),
+    "history": ("request", "history"),
+    "map": ("request", "map"),
+    "rules": ("request", "rules"),
+    "delay": ("request", "delay"),
+    "extension": ("request", "delay"),
+    "draw": ("vote", "draw"),
+    "concede": ("vote", "concession"),
+    "concession": ("vote", "concession"),
+})
+_SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
+
+# MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
+GM_COMMANDS: Mapping[str, str] = MappingProxyType({
+    "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
+    "proxy": "proxy",
+})
+
+_ORDERS_WORD = "orders"
+
+
+@dataclass(frozen=True)
+class MailKind:
+    kind: Kind
+    topic: str | None = None  # "status", "draw", "process"...; None for orders and press
+    argument: str = ""  # the rest of the keyword line ("Austria England" after "DRAW")
+    # the keyword line was not all the text: the other lines were not read as orders
+    more_text: bool = False
+    reason: str | None = None  # for "unknown": what was not understood, in words
+
+
+def classify(*, subject: str, order_text: str, press_text: str, game_names: Iterable[str] = (),
+             from_gm: bool = False) -> MailKind:
+    """The kind of one message (see the module doc for the grammar)."""
+    lines = [line.strip() for line in order_text.splitlines() if line.strip()]
+    first = lines[0] if lines else ""
+    if from_gm:
+        word = _first_word(first) or _first_word(subject)
+        return MailKind("command", GM_COMMANDS.get(word or ""), _rest(first), len(lines) > 1)
+    in_body = KEYWORDS.get(_first_word(first) or "")
+    in_subject = _subject_keywords(subject, game_names)
+    if in_body and in_subject and any(found != in_body for found in in_subject):
+        return _two_things([in_body, *in_subject])
+    if in_body:
+        return MailKind(in_body[0], in_body[1], _rest(first), len(lines) > 1)
+    if len(set(in_subject)) > 1:
+        return _two_things(in_subject)
+    if in_subject:
+        kind, topic = in_subject[0]
+        return MailKind(kind, None if kind == "press" else topic, "", bool(lines) and kind != "press")
+    if press_text.strip():
+        return MailKind("orders+press" if lines else "press")
+    return MailKind("orders")
+
+
+def _two_things(found: list[tuple[Kind, str]]) -> MailKind:
+    topics = sorted({topic for _, topic in found})
+    return MailKind("unknown", reason=(
+        f"This message asks for more than one thing ({', '.join(topics)}): the server takes one "
+        "request, vote or piece of press per message."))
+
+
+def _first_word(line: str) -> str | None:
+    words = name_words(line[:200])
+    return words[0] if words else None
+
+
+def _rest(line: str) -> str:
+    """The keyword line without its keyword: "DRAW: Austria, England" -> "Austria, England"."""
+    parts = line.split(None, 1)
+    if not parts:
+        return ""
+    head = parts[0]
+    rest = parts[1] if len(parts) > 1 else ""
+    # "Draw:Austria" has its keyword glued to the argument
+    keyword, colon, glued = head.partition(":")
+    if colon and glued:
+        rest = f"{glued} {rest}".strip()
+    return rest.lstrip(":-– ").strip()
+
+
+# what makes a subject an order set's (MATRIX 2.14's seasons and years, engine phase codes)
+_TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4})[mra]?|1[89]\d\d|20\d\d)")
+
+
+def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kind, str]]:
+    masked: set[str] = set()
+    for name in game_names:
+        masked |= set(name_words(name))
+    words = [word for word in name_words(subject) if word not in masked]
+    if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
+        return []
+    table = {**KEYWORDS, **_SUBJECT_ONLY}
+    return [table[word] for word in words if word in table]

@@ -1,0 +1,31 @@
+"""A player's request: the status of the game, its history, a map, the house rules, a delay.
+
+None is carried out by mail yet: the answer says so plainly, with what the player can be told at
+once (the turn and the deadline), and a delay request waits for the GM, who decides (000 VII(5),
+001 IV(5), 003 [10]).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from gmserver.services.handlers import notice
+from gmserver.services.handlers.mail import Mail
+
+TEMPLATE = "player/request.txt.j2"
+OUTCOME = "request-held"
+
+# topic -> the first sentence of the answer
+NOT_YET = MappingProxyType({
+    "status": "Status requests are not answered by mail yet.",
+    "history": "The game's history is not sent by mail yet.",
+    "map": "Maps are not sent by mail yet.",
+    "rules": "The house rules are not sent by mail yet.",
+    "delay": "Delay requests are not granted by mail yet: the GM decides on each one.",
+})
+
+
+def handle(mail: Mail) -> str:
+    topic = mail.kind.topic or "status"
+    notice.answer(mail, TEMPLATE, {"not_yet": NOT_YET[topic], "topic": topic, "argument": mail.kind.argument})
+    return OUTCOME

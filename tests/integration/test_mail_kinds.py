@@ -1,0 +1,205 @@
+"""Each kind of mail reaches its own handler and gets its plain answer (gmserver.services.handlers),
+on a real database (SQLite and PostgreSQL): the row records the kind, nothing is dropped, and the
+limits on replies still hold."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+
+import pytest
+from sqlalchemy import select, update
+
+from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.rules.subject import format_subject
+from gmserver.services import intake
+from gmserver.services.handlers import notice
+from gmserver.services.handlers.orders import PRESS_KEPT
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+def subject(power: str, game: str = "lepanto") -> str:
+    return format_subject(template="standard", game_name=game, power=power, phase="S1901M", purpose="orders")
+
+
+@pytest.fixture
+def world(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock())
+    return services
+
+
+def send(services, raw: bytes, now) -> tuple[InboundMessage, list[OutboxMessage]]:
+    """Store and process one message; its row and every outgoing mail."""
+    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row, list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def body(row: OutboxMessage) -> str:
+    message = email.message_from_bytes(row.raw, policy=email.policy.default)
+    return " ".join(message.get_content().split())
+
+
+def sets(services) -> list[OrderSet]:
+    with transaction(services.sessions) as session:
+        return list(session.scalars(select(OrderSet)))
+
+
+def test_press_is_kept_for_the_gm_and_its_author_told(world, clock) -> None:
+    raw = order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is not to be trusted.\nEND PRESS")
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome) == ("press", "press-held")
+    assert [(m.kind, m.recipient) for m in sent] == [("notice", player_address("ENGLAND"))]
+    assert "Press is not forwarded in this game yet: your message was kept for the GM of lepanto" in body(sent[0])
+    assert sets(world) == []  # press replaces no orders
+
+
+def test_orders_with_press_file_the_orders_and_keep_the_press(world, clock) -> None:
+    raw = order_mail(player_address("ENGLAND"), subject("ENGLAND"), "F LON - NTH\n\nPRESS\nHello all.\nEND PRESS")
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome) == ("orders+press", "accepted")
+    assert [s.orders for s in sets(world)] == [["F LON - NTH"]]
+    assert [m.kind for m in sent] == ["confirmation"]
+    assert PRESS_KEPT in body(sent[0]) and "North Sea" in body(sent[0])
+
+
+def test_orders_are_filed_as_before(world, clock) -> None:
+    row, sent = send(world, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR"), clock())
+    assert (row.kind, row.outcome) == ("orders", "accepted")
+    assert [m.kind for m in sent] == ["confirmation"] and PRESS_KEPT not in body(sent[0])
+
+
+def test_a_status_request_is_answered_with_the_turn_and_needs_only_the_game_in_the_subject(world, clock) -> None:
+    # "lepanto" alone would be refused as an order set's subject (no season, year or power)
+    row, sent = send(world, order_mail(player_address("ITALY"), "lepanto", "STATUS"), clock())
+    assert (row.kind, row.outcome, row.power) == ("request", "request-held", "ITALY")
+    text = body(sent[0])
+    assert "Status requests are not answered by mail yet. Your request was kept for the GM" in text
+    assert "lepanto, Spring 1901 Movement, deadline" in text
+    assert sets(world) == []
+
+
+def test_a_delay_request_says_the_rest_was_not_read_as_orders(world, clock) -> None:
+    raw = order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling\nA VEN H")
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome) == ("request", "request-held")
+    assert "Delay requests are not granted by mail yet" in body(sent[0])
+    assert "the rest of the message was not read as orders" in body(sent[0])
+    assert sets(world) == []
+
+
+def test_a_draw_vote_is_kept_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    new_game(services, clock(), name="vienna", ruleset="email_rules")  # 002 DRAWS: draws only
+    row, sent = send(services, order_mail(player_address("AUSTRIA"), "lepanto", "DRAW Austria Russia"), clock())
+    assert (row.kind, row.outcome) == ("vote", "vote-held")
+    assert 'Votes are not counted by the server yet: your draw vote ("Austria Russia") was kept' in body(sent[0])
+    row, sent = send(services, order_mail(player_address("AUSTRIA"), "vienna", "Concede to Russia"), clock())
+    assert (row.kind, row.outcome) == ("vote", "vote-refused")
+    assert "This game's house rules have no concession votes (they have: draw)" in body(sent[-1])
+
+
+def test_mail_from_the_gm_is_a_command_never_orders_nor_a_strangers_mail(world, clock) -> None:
+    row, sent = send(world, order_mail(GM, "lepanto", "PROCESS"), clock())
+    assert (row.kind, row.outcome, row.power) == ("command", "command-held", None)
+    assert [(m.kind, m.recipient, m.game_id) for m in sent] == [("notice", GM, 1)]
+    text = body(sent[0])
+    assert 'GM commands by mail are not carried out yet: your message ("process") was kept' in text
+    assert "gmserver adjudicate lepanto" in text
+    # order lines from the GM are a command too: before kinds they were a stranger's orders
+    row, sent = send(world, order_mail(GM, subject("FRANCE"), "A PAR - BUR"), clock())
+    assert (row.kind, row.outcome) == ("command", "command-held") and sets(world) == []
+    assert "The first word of the first line names the command: process, delay" in body(sent[-1])
+
+
+def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:
+    services = dataclasses.replace(services_for(database_url), gm_addresses=("Garry@Home.test",))
+    new_game(services, clock())
+    row, sent = send(services, order_mail("garry@home.test", "lepanto", "extend lepanto 24"), clock())
+    assert (row.kind, row.outcome) == ("command", "command-held")
+    assert [m.recipient for m in sent] == ["garry@home.test"]
+
+
+def test_two_things_in_one_message_are_not_understood(world, clock) -> None:
+    row, sent = send(world, order_mail(player_address("TURKEY"), "lepanto status", "DRAW"), clock())
+    assert (row.kind, row.outcome) == ("unknown", "not-understood")
+    assert "Your message was not understood, so nothing in it was used" in body(sent[0])
+    assert "asks for more than one thing (draw, status)" in body(sent[0])
+
+
+def test_answers_are_limited_and_every_message_is_kept(world, clock) -> None:
+    now = clock()
+    for number in range(notice.NOTICES_PER_HOUR + 2):
+        row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", f"STATUS {number}"), now)
+        assert (row.kind, row.outcome) == ("request", "request-held")
+    assert len(sent) == notice.NOTICES_PER_HOUR
+    with transaction(world.sessions) as session:
+        kinds = list(session.scalars(select(InboundMessage.kind)))
+    assert kinds == ["request"] * (notice.NOTICES_PER_HOUR + 2)
+
+
+def test_automated_mail_and_strangers_get_no_kind_and_the_usual_answer(world, clock) -> None:
+    raw = order_mail(player_address("RUSSIA"), "lepanto", "STATUS", headers={"Auto-Submitted": "auto-replied"})
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome, sent) == (None, "ignored", [])
+    row, sent = send(world, order_mail("someone@elsewhere.test", "lepanto", "PRESS\nhello"), clock())
+    assert (row.kind, row.outcome) == (None, "rejected")
+    assert [m.kind for m in sent] == ["stranger-refusal"]
+
+
+def test_a_game_name_with_an_accent_is_found_from_a_subject_without_it(database_url, clock) -> None:
+    """services.intake._game_views looked for the subject's words in the game's name without
+    dropping accents, so "Zurich" never found "Zürich" (and a finished game's player was answered
+    as a stranger); subject.name_words is now the one word function of both matchers."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="Zürich")
+    with transaction(services.sessions) as session:
+        session.execute(update(Game).values(status="finished"))
+    row, sent = send(services, order_mail(player_address("FRANCE"), "Zurich France S1901M", "A PAR H"), clock())
+    assert row.outcome == "rejected"
+    assert [m.kind for m in sent] == ["rejection"] and "Zürich is over" in body(sent[0])
+
+
+def test_the_gm_lists_mail_by_kind(tmp_path, capsys, clock) -> None:
+    from gmserver.cli import main
+
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n[gm]\naddress = "{GM}"\ncommand_addresses = ["garry@home.test"]\n')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    services = services_for(url)
+    new_game(services, clock())
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nhello"), clock())
+    send(services, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR"), clock())
+    capsys.readouterr()
+
+    assert main(["--config", str(config), "inbox", "list", "--kind", "press"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 and "press-held" in lines[0] and " press " in lines[0]
+    assert "from england@players.test: lepanto" in lines[0]
+    assert main(["--config", str(config), "inbox", "list"]) == 0
+    assert [line.split()[2:4] for line in capsys.readouterr().out.splitlines()] == [
+        ["press-held", "press"], ["accepted", "orders"]]
+    # the GM reads the press that was kept
+    assert main(["--config", str(config), "inbox", "show", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "message 1: done, press-held, kind press" in shown and "PRESS\nhello" in shown
+    assert main(["--config", str(config), "inbox", "show", "99"]) != 0
+
+
+def test_press_with_a_note_but_no_orders_keeps_the_set_on_file_and_says_the_press_was_kept(world, clock) -> None:
+    send(world, order_mail(player_address("ENGLAND"), subject("ENGLAND"), "F LON - NTH"), clock())
+    raw = order_mail(player_address("ENGLAND"), subject("ENGLAND"), "Hello all,\n\nPRESS\nPeace in our time.")
+    row, sent = send(world, raw, clock())
+    assert (row.kind, row.outcome) == ("orders+press", "unchanged")
+    assert [s.version for s in sets(world)] == [1]
+    assert sent[-1].kind == "orders-unchanged" and body(sent[-1]).startswith(PRESS_KEPT)
