@@ -3,10 +3,8 @@ and the real player told; each proof is accepted; replies carry the player's rep
 
 from __future__ import annotations
 
-import base64
 import email
 import email.policy
-import subprocess
 
 import dkim
 import pytest
@@ -18,6 +16,7 @@ from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
 from gmserver.services.context import SenderChecks
+from tests.support.dkim import new_dkim_key
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -175,12 +174,7 @@ def test_a_forged_pass_below_the_real_failing_header_is_not_believed(world, cloc
 
 @pytest.fixture(scope="module")
 def dkim_key(tmp_path_factory) -> tuple[bytes, str]:
-    folder = tmp_path_factory.mktemp("dkim")
-    private = folder / "private.pem"
-    subprocess.run(["openssl", "genrsa", "-out", str(private), "2048"], check=True, capture_output=True)
-    public = subprocess.run(["openssl", "rsa", "-in", str(private), "-pubout", "-outform", "DER"],
-                            check=True, capture_output=True).stdout
-    return private.read_bytes(), "v=DKIM1; k=rsa; p=" + base64.b64encode(public).decode()
+    return new_dkim_key(tmp_path_factory.mktemp("dkim"))
 
 
 def test_a_dkim_signature_of_the_players_domain_is_checked_here(database_url, clock, dkim_key) -> None:

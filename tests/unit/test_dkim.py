@@ -3,25 +3,19 @@ the DNS answer comes from the test (never the network)."""
 
 from __future__ import annotations
 
-import base64
-import subprocess
 
 import dkim
 import pytest
 
 from gmserver.mail.dkim import offline_lookup, verified_domains
+from tests.support.dkim import new_dkim_key
 from tests.support.world import order_mail
 
 
 @pytest.fixture(scope="module")
 def key(tmp_path_factory) -> tuple[bytes, str]:
     """(private key PEM, the TXT record that publishes its public half)."""
-    folder = tmp_path_factory.mktemp("dkim")
-    private = folder / "private.pem"
-    subprocess.run(["openssl", "genrsa", "-out", str(private), "2048"], check=True, capture_output=True)
-    public = subprocess.run(["openssl", "rsa", "-in", str(private), "-pubout", "-outform", "DER"],
-                            check=True, capture_output=True).stdout
-    return private.read_bytes(), "v=DKIM1; k=rsa; p=" + base64.b64encode(public).decode()
+    return new_dkim_key(tmp_path_factory.mktemp("dkim"))
 
 
 def signed(message: bytes, private: bytes, domain: str = "players.test") -> bytes:
