@@ -10,10 +10,11 @@ mailed to the GM once.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Callable, Iterator
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -59,6 +60,34 @@ def imap_settings(config: Config) -> ImapSettings:
                         idle=c.idle, ca_file=c.ca_file, poll_seconds=c.poll_seconds)
 
 
+# How long `stop` waits for running jobs (an adjudication takes well under a second).
+STOP_TIMEOUT_SECONDS = 30
+
+
+class RunningJobs:
+    """How many of the daemon's jobs are running, so that `stop` can wait for them to finish."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._changed = threading.Condition()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        with self._changed:
+            self._count += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._count -= 1
+                self._changed.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """True once no job is running; False if one still is after `timeout` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._count == 0, timeout=timeout)
+
+
 class DaemonError(Exception):
     """The daemon cannot start; the message says why and what to change."""
 
@@ -85,6 +114,7 @@ class Daemon:
                                              job_defaults={"coalesce": True, "max_instances": 1})
         self.deadlines = DeadlineJobs(self.scheduler, self._on_deadline, self._on_reminder)
         self._stopping = threading.Event()
+        self._jobs = RunningJobs()
         self._listener: Listener | None = None
         self._imap_thread: threading.Thread | None = None
         self._imap_mailbox: ImapMailbox | None = None
@@ -141,7 +171,14 @@ class Daemon:
             self._imap_mailbox.interrupt()
         if self._imap_thread is not None:
             self._imap_thread.join(timeout=10)
-        self.scheduler.shutdown(wait=True)
+        # Not shutdown(wait=True): APScheduler waits for running jobs while holding its job-store
+        # lock, and a job that then asks the scheduler anything (get_jobs in resync) waits for that
+        # lock for ever: `gmserver run` hung on SIGTERM in the soak. Stop it taking new jobs, then
+        # wait for ours to finish with the lock free.
+        self.scheduler.shutdown(wait=False)
+        if not self._jobs.wait_idle(timeout=STOP_TIMEOUT_SECONDS):
+            log.warning("stopping with a job still running after %d s; the database keeps it safe "
+                        "(its transaction is rolled back and done again at the next start)", STOP_TIMEOUT_SECONDS)
         log.info("stopped")
 
     def request_stop(self) -> None:
@@ -163,6 +200,8 @@ class Daemon:
 
     def resync(self, game_id: int | None = None) -> None:
         """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
+        if self._stopping.is_set():
+            return  # nothing more will run: the next start rebuilds them all from the database
         timings = views.game_timings(self.services.sessions, game_id)
         if game_id is None:
             self.deadlines.sync(timings, self.clock())
@@ -249,7 +288,8 @@ class Daemon:
         """`job`, reporting to the outage tracker whether the database answered."""
         def run() -> None:
             try:
-                job()
+                with self._jobs.running():
+                    job()
             except DATABASE_UNREACHABLE as error:
                 reason = unreachable_reason(error)
                 self.observe("database", False, reason)
@@ -260,14 +300,16 @@ class Daemon:
         return run
 
     def _on_deadline(self, game_id: int, phase: str) -> None:
-        intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
-        if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
-            self.kick("outbox")
-        self.resync(game_id)
+        with self._jobs.running():
+            intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
+            if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
+                self.kick("outbox")
+            self.resync(game_id)
 
     def _on_reminder(self, game_id: int, phase: str) -> None:
-        if turns.queue_reminders(self.services, self.clock()):
-            self.kick("outbox")
+        with self._jobs.running():
+            if turns.queue_reminders(self.services, self.clock()):
+                self.kick("outbox")
 
     # -- IMAP --------------------------------------------------------------------------------
 

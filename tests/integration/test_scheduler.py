@@ -77,3 +77,38 @@ def test_deadline_jobs_run_on_their_own_threads(scheduler) -> None:
     now = datetime.now(timezone.utc)
     jobs.sync([GameTiming(3, "S1901M", now + timedelta(days=1), None)], now)
     assert scheduler.get_job("resolve:3:S1901M").executor == DEADLINE_EXECUTOR
+
+
+def test_stop_does_not_wait_on_a_job_that_asks_the_scheduler(tmp_path) -> None:
+    """APScheduler's shutdown(wait=True) holds its job-store lock while it waits for running jobs,
+    so a job that then asks the scheduler for its jobs (a deadline's resync) never finishes:
+    `gmserver run` hung on SIGTERM in the soak. Daemon.stop must return."""
+    from gmserver.config import Config
+    from gmserver.daemon import Daemon
+    from gmserver.db.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    upgrade(url)
+    daemon = Daemon(Config(database_url=url, inbound_mode="smtp", maildir_path=str(tmp_path / "out")).with_changes(
+        listener=Config().listener.__class__(port=0)))
+    asking, release = threading.Event(), threading.Event()
+
+    def job_that_asks_the_scheduler() -> None:
+        with daemon._jobs.running():
+            asking.set()
+            release.wait(5)
+            daemon.scheduler.get_jobs()  # blocks for ever under shutdown(wait=True)
+
+    daemon.scheduler.start()
+    daemon.scheduler.add_job(job_that_asks_the_scheduler, id="asker")
+    assert asking.wait(5)
+    stopper = threading.Thread(target=daemon.stop)
+    stopper.start()
+    from apscheduler.schedulers.base import STATE_STOPPED
+
+    while daemon.scheduler.state != STATE_STOPPED:  # stop() has begun shutting the scheduler down
+        time.sleep(0.01)
+    time.sleep(0.1)  # and reached its wait for running jobs; only then does the job ask
+    release.set()
+    stopper.join(timeout=10)
+    assert not stopper.is_alive()
