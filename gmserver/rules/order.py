@@ -4,7 +4,7 @@ The engine's notation (../shared/notes/ENGINE.md; `gmserver.engine.legal_orders`
 
     A PAR H                 hold
     A PAR - BUR             move;  A LON - BEL VIA: a move that insists on a convoy
-    A MUN S A BER           support to hold
+    A MUN S A BER           support to hold (`A MUN S A BER H` is read too, written without H)
     A MUN S A BER - SIL     support to move
     F NTH C A LON - NWY     convoy
     A PAR R BUR             retreat
@@ -113,7 +113,7 @@ class Order:
             return cls("move", unit, _location(rest[0], text), via_convoy=len(rest) == 2)
         if verb == "R" and len(rest) == 1:
             return cls("retreat", unit, _location(rest[0], text))
-        if verb == "S" and len(rest) == 2:
+        if verb == "S" and (len(rest) == 2 or rest[2:] == ["H"]):  # the engine takes a trailing H, never writes it
             return cls("support_hold", unit, other=Unit._from_words(rest[0], rest[1], text))
         if verb in ("S", "C") and len(rest) == 4 and rest[2] == "-":
             other = Unit._from_words(rest[0], rest[1], text)

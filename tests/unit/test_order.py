@@ -64,6 +64,10 @@ def test_parse_and_write_each_form(text: str, expected: Order) -> None:
     assert str(expected) == text
 
 
+def test_a_hold_support_with_the_h_the_engine_accepts_is_written_without_it() -> None:
+    assert str(Order.parse("A MUN S A BER H")) == "A MUN S A BER"
+
+
 def test_a_disband_in_adjustments_is_a_removal_written_the_same() -> None:
     order = Order.parse("A PAR D", phase_type="A")
     assert order.action == "remove"
@@ -82,7 +86,7 @@ def test_parts() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "A", "A PAR", "X PAR H", "A PARIS H", "A PAR -", "A PAR - BUR BY", "A PAR S A BER H H",
+    ["", "A", "A PAR", "X PAR H", "A PARIS H", "A PAR -", "A PAR - BUR BY", "A PAR S A BER H H", "A PAR S A BER - SIL H",
      "A PAR S A BER -", "F NTH C A LON", "A PAR R", "A PAR Q", "WAIVE A", "a par h"],
 )
 def test_text_that_is_not_engine_notation_is_refused_with_its_reason(text: str) -> None:
