@@ -81,20 +81,22 @@ def describe_order(order: str, geography: MapInfo) -> str:
     if parsed.unit is None:
         return "Waive a build"
     unit = describe_unit(str(parsed.unit), geography)
+    other = describe_unit(str(parsed.other), geography) if parsed.other else ""
+    target = place(parsed.target, geography) if parsed.target else ""
     action = parsed.action
     if action == "hold":
         return f"{unit} holds"
     if action == "move":
         via = " by convoy" if parsed.via_convoy else ""
-        return f"{unit} -> {place(parsed.target or '', geography)}{via}"
+        return f"{unit} -> {target}{via}"
     if action == "support_hold":
-        return f"{unit} supports {describe_unit(str(parsed.other), geography)}"
+        return f"{unit} supports {other}"
     if action == "support_move":
-        return f"{unit} supports {describe_unit(str(parsed.other), geography)} -> {place(parsed.target or '', geography)}"
+        return f"{unit} supports {other} -> {target}"
     if action == "convoy":
-        return f"{unit} convoys {describe_unit(str(parsed.other), geography)} -> {place(parsed.target or '', geography)}"
+        return f"{unit} convoys {other} -> {target}"
     if action == "retreat":
-        return f"{unit} retreats to {place(parsed.target or '', geography)}"
+        return f"{unit} retreats to {target}"
     if action in ("disband", "remove"):
         return f"{unit} disbands"
     return f"Build {unit}"

@@ -86,7 +86,8 @@ def test_parts() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "A", "A PAR", "X PAR H", "A PARIS H", "A PAR -", "A PAR - BUR BY", "A PAR S A BER H H", "A PAR S A BER - SIL H",
+    ["", "A", "A PAR", "X PAR H", "A PARIS H", "A PAR -", "A PAR - BUR BY", "A PAR S A BER H H",
+     "A PAR S A BER - SIL H",
      "A PAR S A BER -", "F NTH C A LON", "A PAR R", "A PAR Q", "WAIVE A", "a par h"],
 )
 def test_text_that_is_not_engine_notation_is_refused_with_its_reason(text: str) -> None:
