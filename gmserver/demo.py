@@ -21,6 +21,7 @@ from gmserver.config import load_config
 from gmserver.daemon import Daemon
 from gmserver.db.migrate import upgrade
 from gmserver.mail.compose import new_message_id
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -74,7 +75,7 @@ def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str
         orders = []
         for unit in position.units.get(power, ()):
             options = legal.get(unit_location(unit), ())
-            moves = [o for o in options if " - " in o and " S " not in o and " C " not in o]
+            moves = [o for o in options if Order.parse(o).action == "move"]
             pool = moves if moves and rng.random() < 0.7 else options
             if pool:
                 orders.append(rng.choice(pool))
@@ -86,14 +87,14 @@ def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str
         due = position.adjustments.get(power, 0)
         if due > 0:
             sites = [loc for loc in legal if loc.split("/")[0] in homes
-                     and any(o.endswith(" B") for o in legal[loc])]
+                     and any(Order.parse(o).action == "build" for o in legal[loc])]
             rng.shuffle(sites)
             chosen: list[str] = []
             for loc in sites:
                 if len(chosen) == due:
                     break
-                if all(c.split()[1].split("/")[0] != loc.split("/")[0] for c in chosen):
-                    chosen.append(rng.choice([o for o in legal[loc] if o.endswith(" B")]))
+                if all(Order.parse(c).province != loc.split("/")[0] for c in chosen):
+                    chosen.append(rng.choice([o for o in legal[loc] if Order.parse(o).action == "build"]))
             return chosen
         units = list(position.units.get(power, ()))
         rng.shuffle(units)

@@ -15,6 +15,7 @@ import threading
 from typing import Any, Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo, Province
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_location
 
 EngineState = dict[str, Any]
@@ -168,11 +169,11 @@ def _set_hand_made_retreats(game, position: Position) -> None:
             if unit in position.retreats:
                 power.retreats[unit] = list(position.retreats[unit])
                 continue
-            unit_type, location = unit.split(" ", 1)
-            if unit_type == "A":
-                moves = info.army_moves.get(location.split("/")[0], frozenset())
+            parsed = Unit.parse(unit)
+            if parsed.is_army:
+                moves = info.army_moves.get(parsed.province, frozenset())
             else:
-                moves = info.fleet_moves.get(location, frozenset())
+                moves = info.fleet_moves.get(parsed.location, frozenset())
             power.retreats[unit] = sorted(dest for dest in moves if dest.split("/")[0] not in occupied)
 
 
@@ -277,7 +278,8 @@ def _fix_convoy_dislodged_retreats(game) -> None:
             if kept:
                 power.retreats[unit] = kept
             else:
-                game.update_hash(power.name, unit_type=unit[0], loc=unit[2:], is_dislodged=True)
+                parsed = Unit.parse(unit)
+                game.update_hash(power.name, unit_type=parsed.kind, loc=parsed.location, is_dislodged=True)
                 del power.retreats[unit]
                 game.popped.append(unit)
     if changed and not any(power.retreats for power in game.powers.values()):
@@ -295,7 +297,7 @@ def _outcomes(
     ordered_units: set[str] = set()
     for power in sorted(submitted):
         for order in submitted[power]:
-            unit = _order_unit(order, kind)
+            unit = _order_unit(order)
             ordered_units.add(unit)
             unit_results = results.get(unit, ())
             if kind in "RA":
@@ -313,10 +315,10 @@ def _outcomes(
         # removal order of its own. (The engine's results cannot tell: they are keyed by unit
         # string, so a void "A BER B" beside a standing A BER looks like a result for A BER.)
         removed_by_order = {
-            _order_unit(order, kind)
+            _order_unit(order)
             for orders in submitted.values()
             for order in orders
-            if order.split()[-1] == "D"
+            if Order.parse(order).action == "disband"
         }
         for power in sorted(before.units):
             remaining = set(after.units.get(power, ()))
@@ -339,14 +341,14 @@ def _checked_against_board(
     not before, a removal or disband if the unit is gone, a retreat if the unit stands at the
     destination.
     """
-    words = order.split()
+    parsed = Order.parse(order)
     now = set(after.units.get(power, ()))
-    if words[-1] == "B":
+    if parsed.action == "build":
         done = unit in now and unit not in set(before.units.get(power, ()))
-    elif words[-1] == "D":
+    elif parsed.action == "disband":
         done = unit not in now or before.phase_type == "R"
-    elif len(words) == 4 and words[2] == "R":
-        done = f"{words[0]} {words[3]}" in now
+    elif parsed.action == "retreat" and parsed.unit is not None:
+        done = f"{parsed.unit.kind} {parsed.target}" in now
     else:  # not an order the engine accepts in these phases; keep what it said
         return unit_results
     if done:
@@ -354,11 +356,11 @@ def _checked_against_board(
     return unit_results or ("void",)
 
 
-def _order_unit(order: str, kind: str) -> str:
-    words = order.split()
-    if kind == "A" and len(words) >= 3 and words[-1] in ("B", "D"):
-        return f"{words[0]} {words[1]}"
-    return " ".join(words[:2])
+def _order_unit(order: str) -> str:
+    """The engine's key for an order's results: the unit (`A PAR`), or the order itself for WAIVE.
+    `order` is as the engine kept it (`game.get_orders()`), so always in its notation."""
+    unit = Order.parse(order).unit
+    return str(unit) if unit is not None else order
 
 
 def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> float:

@@ -21,6 +21,7 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -248,6 +249,11 @@ def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
     return tuple(result)
 
 
+def _is_build(order: str) -> bool:
+    parsed = Order.parse_or_none(order)
+    return parsed is not None and parsed.action == "build"
+
+
 def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     if outcome.before.phase_type != "A":
         return ()
@@ -255,7 +261,7 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     for power, due in sorted(outcome.before.adjustments.items()):
         if due <= 0:
             continue
-        built = sum(1 for o in outcome.orders_of(power) if o.order.endswith(" B") and o.succeeded)
+        built = sum(1 for o in outcome.orders_of(power) if _is_build(o.order) and o.succeeded)
         if built < due:
             lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
     return tuple(lines)

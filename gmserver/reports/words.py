@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     unit_province,
@@ -74,34 +75,31 @@ def describe_order(order: str, geography: MapInfo) -> str:
 
     Never raises: an order in a form it does not know is returned unchanged.
     """
-    words = order.split()
-    if words == ["WAIVE"]:
-        return "Waive a build"
-    if len(words) < 3:
+    parsed = Order.parse_or_none(order)
+    if parsed is None:
         return order
-    unit = describe_unit(f"{words[0]} {words[1]}", geography)
-    verb, rest = words[2], words[3:]
-    if verb == "H" and not rest:
+    if parsed.unit is None:
+        return "Waive a build"
+    unit = describe_unit(str(parsed.unit), geography)
+    other = describe_unit(str(parsed.other), geography) if parsed.other else ""
+    target = place(parsed.target, geography) if parsed.target else ""
+    action = parsed.action
+    if action == "hold":
         return f"{unit} holds"
-    if verb == "-" and rest:
-        via = " by convoy" if rest[1:] == ["VIA"] else ""
-        return f"{unit} -> {place(rest[0], geography)}{via}"
-    if verb == "S" and len(rest) >= 2:
-        supported = describe_unit(f"{rest[0]} {rest[1]}", geography)
-        if len(rest) == 4 and rest[2] == "-":
-            return f"{unit} supports {supported} -> {place(rest[3], geography)}"
-        if len(rest) == 2 or rest[2:] == ["H"]:
-            return f"{unit} supports {supported}"
-    if verb == "C" and len(rest) == 4 and rest[2] == "-":
-        convoyed = describe_unit(f"{rest[0]} {rest[1]}", geography)
-        return f"{unit} convoys {convoyed} -> {place(rest[3], geography)}"
-    if verb == "R" and len(rest) == 1:
-        return f"{unit} retreats to {place(rest[0], geography)}"
-    if verb == "D" and not rest:
+    if action == "move":
+        via = " by convoy" if parsed.via_convoy else ""
+        return f"{unit} -> {target}{via}"
+    if action == "support_hold":
+        return f"{unit} supports {other}"
+    if action == "support_move":
+        return f"{unit} supports {other} -> {target}"
+    if action == "convoy":
+        return f"{unit} convoys {other} -> {target}"
+    if action == "retreat":
+        return f"{unit} retreats to {target}"
+    if action in ("disband", "remove"):
         return f"{unit} disbands"
-    if verb == "B" and not rest:
-        return f"Build {unit}"
-    return order
+    return f"Build {unit}"
 
 
 @dataclass(frozen=True)
@@ -132,15 +130,16 @@ def result_in_words(outcome: OrderOutcome, kind: str) -> str:
     """The engine's result codes as words; a success says what happened to the unit."""
     if outcome.results:
         return ", ".join(RESULT_WORDS.get(r, r) for r in outcome.results)
-    words = outcome.order.split()
-    if kind == "R" and words[-1:] == ["D"]:
+    parsed = Order.parse_or_none(outcome.order)
+    action = parsed.action if parsed is not None else None
+    if kind == "R" and action == "disband":
         return "disbanded"
     if kind == "A":
-        if words == ["WAIVE"]:
+        if action == "waive":
             return "waived"
-        if words[-1:] == ["B"]:
+        if action == "build":
             return "built"
-        if words[-1:] == ["D"]:
+        if action == "disband":
             return "removed"
     return "succeeded"
 
@@ -210,9 +209,9 @@ def format_duration(delta: timedelta) -> str:
 
 
 def order_unit(order: str) -> str:
-    """`A MAR S A PAR - BUR` -> `A MAR`; `WAIVE` -> ``."""
-    words = order.split()
-    return f"{words[0]} {words[1]}" if len(words) >= 2 else ""
+    """`A MAR S A PAR - BUR` -> `A MAR`; `WAIVE` (or text that is not engine notation) -> ``."""
+    parsed = Order.parse_or_none(order)
+    return str(parsed.unit) if parsed is not None and parsed.unit is not None else ""
 
 
 def canonical_key(order: str) -> tuple[str, str]:

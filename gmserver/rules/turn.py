@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
+from gmserver.rules.order import Order
 from gmserver.rules.position import unit_province
 
 
@@ -21,11 +22,10 @@ def void_hold_supports(orders: Mapping[str, Sequence[str]], unsupportable: Itera
     for power, power_orders in orders.items():
         result[power] = []
         for order in power_orders:
-            words = order.split()
-            # "A MUN S A BER" is a hold support; "A MUN S A BER - KIE" supports a move
-            if len(words) == 5 and words[2] == "S" and unit_province(" ".join(words[3:5])) in provinces:
+            parsed = Order.parse_or_none(order)
+            if parsed and parsed.action == "support_hold" and parsed.other and parsed.other.province in provinces:
                 voided.append(order)
-                result[power].append(f"{words[0]} {words[1]} H")
+                result[power].append(str(Order("hold", parsed.unit)))
             else:
                 result[power].append(order)
     return result, voided

@@ -20,6 +20,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
+from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
@@ -155,10 +156,10 @@ def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcom
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {" ".join(order.split()[:2]): order for order in voided}
+    by_unit = {Order.parse(order).unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[unit], results=("void",))
-        if (unit := " ".join(o.order.split()[:2])) in by_unit and o.order == f"{unit} H" else o
+        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
+        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gmserver.rules.order import Order
 from gmserver.rules.reading.interpret import Context, Verdict
 
 Numbered = tuple[int, Verdict]  # (index in the message's verdict list, verdict)
@@ -48,9 +49,14 @@ def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[lis
     return out, orders, {u for u in unsupportable if u in chosen}
 
 
+def _is_hold(order: str | None) -> bool:
+    parsed = Order.parse_or_none(order or "")
+    return parsed is not None and parsed.action == "hold"
+
+
 def _sort_key(order: str) -> tuple[str, str]:
-    words = order.split()
-    return (words[1].split("/")[0] if len(words) > 1 else "~", order)
+    parsed = Order.parse_or_none(order)
+    return (parsed.province if parsed is not None and parsed.province else "~", order)
 
 
 def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
@@ -94,7 +100,7 @@ def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Con
             candidates = legal
     if ctx.opt("hold_plus_support") == "support_wins":
         supports = [i for i in candidates if out[i].kind == "support" and out[i].valid]
-        holds = [i for i in candidates if out[i].kind == "hold" and out[i].valid and out[i].order.endswith(" H")]
+        holds = [i for i in candidates if out[i].kind == "hold" and out[i].valid and _is_hold(out[i].order)]
         if supports and holds:
             rule = ctx.cite("hold_plus_support")
             for i in holds:
@@ -169,7 +175,7 @@ def _implied(out: list[Verdict], chosen: dict[str, str], ctx: Context) -> None:
             continue
         if verdict.kind == "convoy" and policy != "from_own_support_and_convoy":
             continue
-        moved = " ".join(verdict.implied.split()[:2])
+        moved = str(Order.parse(verdict.implied).unit)
         if moved in chosen or moved not in ctx.board.position.units.get(ctx.power, ()):
             continue
         chosen[moved] = verdict.implied

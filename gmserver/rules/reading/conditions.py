@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position, phase_type, unit_province
 from gmserver.rules.reading.provinces import NameTable, Policy, match_place
 
@@ -304,8 +305,9 @@ def turn_facts(movement: Position, results: Iterable[Mapping[str, Any]]) -> Turn
     dislodged: dict[str, list[str]] = {}
     for row in results:
         if "dislodged" in (row.get("results") or ()):
-            unit = " ".join(str(row["order"]).split()[:2])
-            dislodged.setdefault(str(row["power"]), []).append(unit)
+            order = Order.parse_or_none(str(row["order"]))
+            if order is not None and order.unit is not None:
+                dislodged.setdefault(str(row["power"]), []).append(str(order.unit))
     return TurnFacts(movement.phase, {p: tuple(c) for p, c in movement.centers.items()},
                      {p: tuple(sorted(u)) for p, u in dislodged.items()})
 

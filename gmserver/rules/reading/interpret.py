@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.board import Board
 from gmserver.rules.reading.grammar import Parsed, UnitRef
@@ -410,16 +411,18 @@ def _did_you_mean(parsed: Parsed, problem: Rejected, ctx: Context,
 def _with_nationality(verdict: Verdict, parsed: Parsed, ctx: Context) -> str:
     """The order as a player writes it: a foreign supported or convoyed unit keeps the
     nationality the line gave it, and gets one where the profile requires it (003 [21])."""
-    words = verdict.order.split()
-    if verdict.kind not in ("support", "convoy") or parsed.target is None or len(words) < 5:
+    order = Order.parse_or_none(verdict.order or "")
+    if verdict.kind not in ("support", "convoy") or parsed.target is None or order is None or order.other is None:
         return verdict.order
-    owner = ctx.board.owner.get(words[4].split("/")[0])
+    owner = ctx.board.owner.get(order.other.province)
     if owner is None or owner == ctx.power:
         return verdict.order
     if parsed.target.power is None and not _nationality_required(ctx, verdict.kind):
         return verdict.order
     adjective = next((w for w, p in ctx.powers.items() if p == owner and w != owner), owner)
-    return " ".join(words[:3] + [adjective] + words[3:])
+    verb = "C" if order.action == "convoy" else "S"
+    destination = f" - {order.target}" if order.target else ""
+    return f"{order.unit} {verb} {adjective} {order.other}{destination}"
 
 
 def _verdict(order: str, unit: str | None, kind: str, notes: Notes, **extra) -> Verdict:
@@ -508,19 +511,20 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
 
 
 def _other_orders(ctx: Context):
-    """(words, order) of the valid orders on the set's other lines (001 II(1) second pass)."""
+    """(Order, order text) of the valid orders on the set's other lines (001 II(1) second pass)."""
     for verdict in ctx.others or ():
         if verdict.valid and verdict.order and verdict.status in ("accepted", "corrected"):
-            yield verdict.order.split(), verdict.order
+            order = Order.parse_or_none(verdict.order)
+            if order is not None:
+                yield order, verdict.order
 
 
 def _backing_order(unit: str, province: str, ctx: Context) -> str | None:
     """001 II(1): the player's support or convoy of `unit` moving to `province`, if any."""
-    mover = unit.split()
-    for words, order in _other_orders(ctx):
-        if (len(words) >= 7 and words[2] in ("S", "C") and words[3:5] == mover and words[5] == "-"
-                and words[6].split("/")[0] == province):
-            return order
+    mover = Unit.parse(unit)
+    for order, text in _other_orders(ctx):
+        if order.action in ("support_move", "convoy") and order.other == mover and order.target_province == province:
+            return text
     return None
 
 
@@ -528,10 +532,10 @@ def _own_move(target: str, province: str, ctx: Context) -> str | None:
     """001 II(1): the player's own move of `target` to `province` in this set, if any."""
     if ctx.board.owner.get(unit_province(target)) != ctx.power:
         return None
-    mover = target.split()
-    for words, order in _other_orders(ctx):
-        if len(words) >= 4 and words[:2] == mover and words[2] == "-" and words[3].split("/")[0] == province:
-            return order
+    mover = Unit.parse(target)
+    for order, text in _other_orders(ctx):
+        if order.action == "move" and order.unit == mover and order.target_province == province:
+            return text
     return None
 
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from gmserver.rules.order import Order
 from gmserver.rules.reading.options import clause, option
 
 _VERSION = re.compile(
@@ -74,18 +75,18 @@ class StoredSet:
 
 
 def order_unit(order: str) -> str:
-    """The unit an engine order concerns: "A PAR - BUR" -> "A PAR"; builds and WAIVE -> "*"."""
-    words = order.split()
-    if not words or words[0] == "WAIVE" or words[-1] == "B":
+    """The unit an engine order concerns: "A PAR - BUR" -> "A PAR"; builds and WAIVE -> "*adjustment*"."""
+    parsed = Order.parse_or_none(order)
+    if parsed is None:
+        return order  # not engine notation: a key of its own
+    if parsed.unit is None or parsed.action == "build":
         return "*adjustment*"
-    if words[-1] == "D" and len(words) == 3:
-        return " ".join(words[:2])
-    return " ".join(words[:2])
+    return str(parsed.unit)
 
 
 def is_adjustment_order(order: str) -> bool:
-    words = order.split()
-    return order == "WAIVE" or (len(words) == 3 and words[-1] in ("B", "D"))
+    parsed = Order.parse_or_none(order)
+    return parsed is not None and parsed.is_adjustment()
 
 
 def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]:
@@ -99,8 +100,8 @@ def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]
 
 
 def _canonical_key(order: str) -> tuple[bool, str]:
-    words = order.split()
-    return (order == "WAIVE", words[1].split("/")[0] if len(words) > 1 else order)
+    parsed = Order.parse_or_none(order)
+    return (order == "WAIVE", parsed.province if parsed is not None and parsed.province else order)
 
 
 def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
