@@ -303,6 +303,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     from gmserver.rules.ruleset import load_ruleset
     from gmserver.services import intake, turns
     from gmserver.services.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.reply_limits import NOTICE_KIND, NOTICES_PER_HOUR
     from tests.integration.test_hostile_mail import HOSTILE
 
     import logging
@@ -390,17 +391,23 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     players = {player(p) for p in POWERS} | {f"{p.lower()}.backup@players.test" for p in POWERS}
     over_limit = []
     for recipient, sent in sent_to.items():
-        refusals = sorted(created for created, kind in sent if kind == "rejection")
+        limits: list[tuple[list[datetime], timedelta, int]] = []
+        notices = sorted(created for created, kind in sent if kind == NOTICE_KIND)
+        if recipient in players or recipient == common.GM:
+            # the GM's own address plays no power: its mail is a command, answered by a notice
+            limits.append((notices, timedelta(hours=1), NOTICES_PER_HOUR))
         if recipient in players:
-            window, most = timedelta(hours=1), args["player_refusals_per_hour"]
-        else:
-            window, most = timedelta(days=1), args["stranger_replies_per_day"]
-            refusals = sorted(created for created, _ in sent)  # any mail at all to a stranger counts
-        for position, moment in enumerate(refusals):
-            inside = sum(1 for other in refusals[position:] if other - moment < window)
-            if inside > most:
-                over_limit.append(f"{recipient}: {inside} within {window}")
-                break
+            refusals = sorted(created for created, kind in sent if kind == "rejection")
+            limits.append((refusals, timedelta(hours=1), args["player_refusals_per_hour"]))
+        elif recipient != common.GM:
+            # any mail at all to a stranger counts
+            limits.append((sorted(created for created, _ in sent), timedelta(days=1), args["stranger_replies_per_day"]))
+        for moments, window, most in limits:
+            for position, moment in enumerate(moments):
+                inside = sum(1 for other in moments[position:] if other - moment < window)
+                if inside > most:
+                    over_limit.append(f"{recipient}: {inside} within {window}")
+                    break
     parked = [(error or "").splitlines()[0][:100] if error else "(no error)" for status, _, error, _ in rows
               if status == "failed"]
     return {
