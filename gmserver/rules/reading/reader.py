@@ -150,7 +150,7 @@ def _consistent_readings(rows: list[tuple[int, str, Verdict]], ctx: Context, sta
                          held: dict[int, bool]) -> list[tuple[int, str, Verdict]]:
     """001 II(1) `complete_valid_set`, second pass: a line void only because several readings
     were legal is read again knowing the orders of the set's other lines (as the first pass read
-    them), so that the one reading consistent with them is chosen (interpret._choose)."""
+    them), so that the one reading consistent with them is chosen (verdict._choose)."""
     unsure = {number for number, _, v in rows if v.unsure}
     out: list[tuple[int, str, Verdict]] = []
     done: set[int] = set()

@@ -1,0 +1,164 @@
+"""Moves in the movement phase: the destination a move may reach (coasts, convoys) and the
+backing-order logic of 001 II(1) (a set's own supports, convoys and moves settle an ambiguous place)."""
+
+from __future__ import annotations
+
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.position import unit_location, unit_province
+from gmserver.rules.reading.grammar import Parsed
+from gmserver.rules.reading.provinces import suggestions
+from gmserver.rules.reading.units import _coast_words
+from gmserver.rules.reading.verdict import Context, Notes, Rejected, Verdict, _choose, _mean, _names, _verdict
+
+
+def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
+    here = unit_province(unit)
+
+    def legal(province: str) -> bool:
+        return _move_target(unit, province, None, parsed.via, ctx, Notes(), quiet=True) is not None
+
+    try:
+        province = _choose(parsed.dest, ctx, notes, legal, "the destination",
+                           lambda p: _backing_order(unit, p, ctx))
+    except Rejected as problem:
+        raise Rejected(f"{unit} cannot move there: {problem.message}", problem.rule, unit=unit, moves=True,
+                       unsure=problem.unsure)
+    if province == here:
+        raise Rejected(f"{unit} is ordered to move to its own province.", "own", unit=unit, moves=True)
+    target = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
+    if target is None and ctx.opt("valid_name_typos") == "correct_if_illegal":
+        # a valid name that makes the order illegal may be a typo for one that makes it legal
+        near = [p for p in suggestions(parsed.dest.written, ctx.table, 6)
+                if p != province and _close(parsed.dest.written, p, ctx) and legal(p)]
+        if len(near) == 1:
+            notes.add(ctx.cite("valid_name_typos"), f"{ctx.name(province)} is impossible for {unit}; "
+                      f"read '{parsed.dest.written.title()}' as {ctx.name(near[0])}.")
+            province = near[0]
+            target = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
+    if target is None:
+        why = _why_not(unit, province, ctx)
+        raise Rejected(why, unit=unit, moves=True)
+    if parsed.route:
+        route = " - ".join(ctx.name(p.province) if p.province else p.written.title() for p in parsed.route)
+        if ctx.opt("datc_4a6") == "ignored":
+            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted ({route}), but not binding in this game: the army "
+                                            f"moves by any convoy route there is.")
+        else:
+            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {route}.")
+    return _verdict(f"{unit} - {target}", unit, "move", notes, moves=True)
+
+
+def _other_orders(ctx: Context):
+    """(Order, order text) of the valid orders on the set's other lines (001 II(1) second pass)."""
+    for verdict in ctx.others or ():
+        if verdict.valid and verdict.order and verdict.status in ("accepted", "corrected"):
+            order = Order.parse_or_none(verdict.order)
+            if order is not None:
+                yield order, verdict.order
+
+
+def _backing_order(unit: str, province: str, ctx: Context) -> str | None:
+    """001 II(1): the player's support or convoy of `unit` moving to `province`, if any."""
+    mover = Unit.parse(unit)
+    for order, text in _other_orders(ctx):
+        if order.action in ("support_move", "convoy") and order.other == mover and order.target_province == province:
+            return text
+    return None
+
+
+def _own_move(target: str, province: str, ctx: Context) -> str | None:
+    """001 II(1): the player's own move of `target` to `province` in this set, if any."""
+    if ctx.board.owner.get(unit_province(target)) != ctx.power:
+        return None
+    mover = Unit.parse(target)
+    for order, text in _other_orders(ctx):
+        if order.action == "move" and order.unit == mover and order.target_province == province:
+            return text
+    return None
+
+
+def _close(written: str, province: str, ctx: Context) -> bool:
+    from gmserver.rules.reading.provinces import _distance  # noqa: PLC0415
+
+    spellings = [k for k, c in ctx.table.typo_keys if c == province]
+    key = written.replace(" ", "")
+    return any(_distance(key, s, 1) <= 1 for s in spellings)
+
+
+def _move_target(unit: str, province: str, coast: str | None, via: bool, ctx: Context, notes: Notes,
+                 quiet: bool = False) -> str | None:
+    """The engine destination of a move (`BUR`, `SPA/NC`, `BEL VIA`), or None if impossible."""
+    board = ctx.board
+    location = unit_location(unit)
+    if province == unit_province(unit) or province not in ctx.geography.provinces:
+        return None
+    if unit[0] == "A":
+        by_land, by_convoy = board.army_can_reach(unit, province)
+        if not ctx.opt("convoy_possible_move_legal"):
+            by_convoy = False
+        if coast and not quiet:
+            notes.add("DATC 4.B.6", f"An army needs no coast; '/{coast}' was ignored.")
+        if via and by_convoy:
+            return f"{province} VIA"
+        if via and not by_convoy and by_land and not quiet:
+            notes.add("DATC 6.G.8", "No convoy can carry it there, so the army moves by land.")
+        if by_land:
+            return province
+        if by_convoy:
+            return f"{province} VIA"
+        return None
+    coasts = ctx.geography.provinces[province].coasts
+    moves = ctx.geography.fleet_moves.get(location, ())
+    if not coasts:
+        return province if province in moves else None
+    reachable = [c for c in coasts if c in moves]
+    if not reachable:
+        return None
+    if coast:
+        wanted = f"{province}/{coast}"
+        if wanted in reachable:
+            return wanted
+        if quiet:
+            return reachable[0]
+        rule = ctx.cite("coast_wrong_destination")
+        if ctx.opt("coast_wrong_destination") == "redirect_if_unique" and len(reachable) == 1:
+            notes.add(rule, f"The fleet cannot reach {ctx.name(wanted) if wanted in board_coasts(ctx, province) else 'that coast'}; "
+                      f"read as {ctx.name(reachable[0])}.")
+            return reachable[0]
+        if len(reachable) == 1:
+            raise Rejected(f"{unit} cannot reach the {_coast_words(coast)} of {ctx.name(province)}, only "
+                           f"{ctx.name(reachable[0])}.{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
+        raise Rejected(f"'{coast}' is not a coast of {ctx.name(province)} the fleet can reach; it could "
+                       f"mean {_names(reachable, ctx, 'or')}.{_mean(unit, ' - ', reachable)}", rule, unit=unit,
+                       moves=True)
+    rule = ctx.cite("coast_omitted_move")
+    if len(reachable) == 1:
+        if ctx.opt("coast_omitted_move") == "always_invalid" and not quiet:
+            raise Rejected(f"The coast of {ctx.name(province)} must be given.{_mean(unit, ' - ', reachable)}",
+                           rule, unit=unit, moves=True)
+        if not quiet:
+            notes.add(rule, f"Coast omitted: read as {ctx.name(reachable[0])}, the only coast it can reach.")
+        return reachable[0]
+    if quiet:
+        return reachable[0]
+    raise Rejected(f"{ctx.name(province)} has two coasts the fleet can reach; say which."
+                   f"{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
+
+
+def board_coasts(ctx: Context, province: str) -> tuple[str, ...]:
+    return ctx.geography.provinces[province].coasts
+
+
+def _why_not(unit: str, province: str, ctx: Context) -> str:
+    location = unit_location(unit)
+    kind = ctx.geography.provinces[province].kind
+    if unit[0] == "A" and kind == "water":
+        return f"An army cannot move to {ctx.name(province)}, a sea province."
+    if unit[0] == "F" and kind == "land":
+        return f"A fleet cannot move to {ctx.name(province)}, an inland province."
+    if kind == "shut":
+        return f"{ctx.name(province)} is impassable."
+    if unit[0] == "A":
+        return (f"{ctx.name(location)} does not border {ctx.name(province)} and no convoy can carry the "
+                f"army there now.")
+    return f"A fleet in {ctx.name(location)} cannot reach {ctx.name(province)} in one move."

@@ -1,0 +1,132 @@
+"""Supports and convoys in the movement phase: the unit backed, where it may go, and which coast."""
+
+from __future__ import annotations
+
+from gmserver.rules.position import unit_location, unit_province
+from gmserver.rules.reading.grammar import Parsed, UnitRef
+from gmserver.rules.reading.moves import _move_target, _own_move
+from gmserver.rules.reading.units import _any_unit, _coast_words
+from gmserver.rules.reading.verdict import (
+    Context, Notes, Rejected, Verdict, _choose, _mean, _verdict, _with_nationality,
+)
+
+
+def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
+    board = ctx.board
+    supporter_province = unit_province(unit)
+    target = _any_unit(parsed.target, ctx, notes, "support")
+    target_province = unit_province(target)
+    if target_province == supporter_province:
+        raise Rejected("A unit cannot support itself.", unit=unit)
+    _check_supported_coast(parsed.target, target, unit, ctx, notes)
+    if parsed.dest is None:
+        if not board.reaches_for_support(unit, target_province):
+            raise Rejected(f"{unit} cannot support {target}: it could not move to "
+                           f"{ctx.name(target_province)} itself.", unit=unit)
+        return _verdict(f"{unit} S {target}", unit, "support", notes)
+
+    def reachable(province: str) -> bool:
+        return board.reaches_for_support(unit, province) and _supported_can_reach(target, province, unit, ctx)
+
+    province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination",
+                       lambda p: _own_move(target, p, ctx))
+    if province == target_province:
+        notes.add(ctx.cite("move_to_own_province"), "A support of a move to the unit's own province is read as a "
+                  "support to hold.")
+        if not board.reaches_for_support(unit, target_province):
+            raise Rejected(f"{unit} cannot reach {ctx.name(target_province)}.", unit=unit)
+        return _verdict(f"{unit} S {target}", unit, "support", notes)
+    if province == supporter_province:
+        raise Rejected(f"{unit} cannot support a move into its own province.", unit=unit)
+    if not board.reaches_for_support(unit, province):
+        raise Rejected(f"{unit} cannot support a move to {ctx.name(province)}: it could not move there "
+                       f"itself.", unit=unit)
+    if not _supported_can_reach(target, province, unit, ctx):
+        raise Rejected(f"{target} cannot reach {ctx.name(province)}, so it cannot be supported there.",
+                       unit=unit)
+    written = _with_nationality(Verdict("accepted", f"{unit} S {target}", kind="support"), parsed, ctx)
+    destination = _support_destination(target, province, parsed.dest.coast, ctx, notes, unit, written)
+    implied = None
+    if ctx.board.owner.get(target_province) == ctx.power:
+        implied_dest = _move_target(target, province, None, False, ctx, Notes(), quiet=True)
+        if implied_dest is not None and (target[0] == "A" or "/" not in implied_dest or destination.endswith(implied_dest[-3:])):
+            implied = f"{target} - {destination if '/' in destination else implied_dest}"
+    return _verdict(f"{unit} S {target} - {destination}", unit, "support", notes, implied=implied)
+
+
+def _check_supported_coast(ref: UnitRef, target: str, supporter: str, ctx: Context, notes: Notes) -> None:
+    """coast_support_mismatch for the coast written for the supported fleet's own position (000
+    IV(7) "to, from or for holding in"): kept where the profile keeps a fleet located in the
+    province (accept_if_unique, ignore), void where a non-corresponding coast is void."""
+    coast, location = ref.place.coast, unit_location(target)
+    if not coast or target[0] != "F" or "/" not in location or location.endswith("/" + coast):
+        return
+    rule = ctx.cite("coast_support_mismatch")
+    if ctx.opt("coast_support_mismatch") == "invalid":
+        raise Rejected(f"The fleet supported is on the {_coast_words(location)} of "
+                       f"{ctx.name(unit_province(target))}, not the {_coast_words(coast)}: the support is void.",
+                       rule, unit=supporter, repair={"target": target})
+    notes.add(rule, f"The fleet supported is at {ctx.name(location)}; the coast written for it was ignored.")
+
+
+def _supported_can_reach(target: str, province: str, supporter: str, ctx: Context) -> bool:
+    board = ctx.board
+    if target[0] == "A":
+        by_land, by_convoy = board.army_can_reach(target, province, exclude=unit_province(supporter))
+        return by_land or by_convoy
+    return board.fleet_reaches_province(unit_location(target), province) and province != unit_province(target)
+
+
+def _support_destination(target: str, province: str, coast: str | None, ctx: Context, notes: Notes,
+                         supporter: str, written: str) -> str:
+    """Coast rules for supports (coast_support_omitted, coast_support_mismatch); `written` is the
+    support as the player would write it ("F POR S F MAO"), for "Did you mean"."""
+    coasts = ctx.geography.provinces[province].coasts
+    if target[0] == "A" or not coasts:
+        if coast and target[0] == "A":
+            notes.add("DATC 4.B.6", "An army needs no coast; the coast written was ignored.")
+        return province
+    reachable = ctx.geography.fleet_coasts_reachable(unit_location(target), province)
+    if coast:
+        wanted = f"{province}/{coast}"
+        if wanted in reachable:
+            return wanted
+        rule = ctx.cite("coast_support_mismatch")
+        treatment = ctx.opt("coast_support_mismatch")
+        if treatment == "ignore":
+            notes.add(rule, f"The coast written does not fit the supported fleet; the support is to {ctx.name(province)}.")
+            return province
+        if treatment == "accept_if_unique" and len(reachable) == 1:
+            notes.add(rule, f"The supported fleet can only reach {ctx.name(reachable[0])}; read as that.")
+            return reachable[0]
+        raise Rejected(f"The supported fleet cannot reach the {_coast_words(coast)} of {ctx.name(province)}: "
+                       f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+    rule = ctx.cite("coast_support_omitted")
+    treatment = ctx.opt("coast_support_omitted")
+    if treatment == "always_invalid":
+        raise Rejected(f"The coast of {ctx.name(province)} must be given in a support of a fleet: the "
+                       f"support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+    if len(reachable) == 1:
+        return reachable[0]
+    if treatment == "accept_always":
+        return province
+    raise Rejected(f"The supported fleet could reach either coast of {ctx.name(province)}; say which: "
+                   f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+
+
+def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
+    board = ctx.board
+    here = unit_province(unit)
+    if unit[0] != "F" or board.kind(here) != "water":
+        raise Rejected(f"Only a fleet in a sea province can convoy; {unit} cannot.", unit=unit)
+    target = _any_unit(parsed.target, ctx, notes, "convoy")
+    if target[0] != "A":
+        raise Rejected(f"Only armies can be convoyed; {target} is a fleet.", unit=unit)
+    start = unit_province(target)
+    province = _choose(parsed.dest, ctx, notes, lambda p: board.convoy_path_through(here, start, p),
+                       "the convoy's destination", lambda p: _own_move(target, p, ctx))
+    if not board.convoy_path_through(here, start, province):
+        raise Rejected(f"{unit} cannot be part of a convoy of {target} to {ctx.name(province)} with the fleets "
+                       f"now on the board.", unit=unit)
+    return _verdict(f"{unit} C {target} - {province}", unit, "convoy", notes, moves=True,
+                    implied=f"{target} - {province} VIA" if board.owner.get(start) == ctx.power else None)
