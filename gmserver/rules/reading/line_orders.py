@@ -1,0 +1,187 @@
+"""The orders on one line of a set, its condition (if any) already dealt with: several orders on a line,
+combined ones, a parenthesised order (`parenthetical_order`), run-together words, extra words."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gmserver.rules.reading.grammar import (
+    ARMY, CONVOY, FLEET, HOLD, MOVE, POLITE, SUPPORT, Parsed, looks_like_order, parse_segment,
+)
+from gmserver.rules.reading.interpret import Context, Verdict, read_order
+from gmserver.rules.reading.options import option
+
+
+def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
+    return [Verdict("ignored", None, None, "hold", rule, message)]
+
+
+def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
+    """The orders on a line (its condition, if any, already dealt with)."""
+    if option(ctx.ruleset, "typo_tolerance") == "generous":
+        words = _split_run_together(words, ctx)
+    words, parenthetical = _parenthetical(words, ctx)
+    parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)
+    if not parsed:
+        if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
+            return [Verdict("rejected", None, None, "hold", None,
+                            "This looks like an order but I cannot read it: write the unit, then the order, "
+                            "e.g. 'A Par - Bur', 'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.", valid=False)]
+        return _ignored("Not an order.")
+    parsed = _combined(parsed, ctx)
+    verdicts: list[Verdict] = []
+    for item in parsed:
+        if isinstance(item, Verdict):
+            verdicts.append(item)
+            continue
+        if item.kind is None and not _is_nonsense_candidate(item):
+            verdicts.extend(_ignored("Not an order: no action follows the place name."))
+            continue
+        verdict = read_order(item, ctx)
+        verdict = _extra_words(item, verdict, ctx)
+        if item.combined and verdict.order and verdict.status != "rejected":
+            verdict = _with_note(verdict, (ctx.cite("combined_orders"),
+                                           "A combined order: each unit named gets the order."))
+        if item.kind == "waive" and item.count > 1 and verdict.order == "WAIVE":
+            verdicts.extend([verdict] * item.count)
+            continue
+        verdicts.append(verdict)
+    if parenthetical is not None:
+        verdicts = [_with_note(v, parenthetical) if v.order else v for v in verdicts]
+    if condition_note is not None:
+        verdicts = [_with_note(v, condition_note) if v.order else v for v in verdicts]
+    return verdicts
+
+
+def _split_run_together(words: list[str], ctx: Context) -> list[str]:
+    """typo_tolerance = generous (002 FORMAT 5): "IONGRE" -> ION - GRE, "APARBUR" -> A PAR - BUR."""
+    from gmserver.rules.reading.provinces import resolve  # noqa: PLC0415
+
+    def code(word: str) -> bool:
+        place = resolve((word,), ctx.table, ctx.policy)
+        return place is not None and place.province is not None and place.how in ("table", "variant")
+
+    out: list[str] = []
+    for word in words:
+        if word.isalpha() and len(word) in (6, 7) and not code(word):
+            head = [word[0]] if len(word) == 7 and word[0] in "AF" else []
+            rest = word[len(head):]
+            if len(rest) == 6 and code(rest[:3]) and code(rest[3:]):
+                out.extend(head + [rest[:3], "-", rest[3:]])
+                continue
+        out.append(word)
+    return out
+
+
+def _is_nonsense_candidate(item: Parsed) -> bool:
+    """A unit named with its type ("Army Rome eats pasta") is a nonsense order; a bare place
+    name followed by prose ("Paris is lovely") is chatter."""
+    return item.unit is not None and item.unit.type is not None
+
+
+def _extra_words(item: Parsed, verdict: Verdict, ctx: Context) -> Verdict:
+    extra = [w for w in item.extra if w not in POLITE and w not in ("!", "?", ",", ";", ":", ")", "(")]
+    if not extra or item.kind is None or verdict.order is None or verdict.status == "rejected":
+        return verdict
+    words = " ".join(extra).lower()
+    message = (verdict.message + " " if verdict.message else "") + f"The words '{words}' were ignored."
+    # a poorly written order with one meaning is followed (RB2000; 000 III(2), 002 FORMAT 2, ...)
+    rule = ctx.cite("abbreviation_policy")
+    rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, rule) if r))
+    return replace(verdict, status="corrected", message=message, rule=rules)
+
+
+def _with_note(verdict: Verdict, note: tuple[str, str]) -> Verdict:
+    rule, message = note
+    rules = "; ".join(r for r in (rule, verdict.rule) if r)
+    status = verdict.status if verdict.status == "rejected" else "corrected"
+    return replace(verdict, status=status, rule=rules or None,
+                   message=message + (" " + verdict.message if verdict.message else ""))
+
+
+def _parenthetical(words: list[str], ctx: Context) -> tuple[list[str], tuple[str, str] | None]:
+    """002 FORMAT 6: "Venice kills and maims the Trieste citizens (A Ven-Tri)" -> A Ven - Tri."""
+    if "(" not in words:
+        return words, None
+    use = option(ctx.ruleset, "parenthetical_order") == "use"
+    out: list[str] = []
+    i = 0
+    chosen: list[str] | None = None
+    while i < len(words):
+        if words[i] != "(":
+            out.append(words[i])
+            i += 1
+            continue
+        j = i + 1
+        depth = 1
+        while j < len(words) and depth:
+            depth += {"(": 1, ")": -1}.get(words[j], 0)
+            j += 1
+        inner = [w for w in words[i + 1:j] if w not in ("(", ")")]
+        kind = _inner_kind(inner, ctx)
+        if kind == "order":
+            if use and chosen is None:
+                chosen = inner
+        elif kind == "action":
+            if use and chosen is None:
+                head = _head_unit(out, ctx)
+                if head:
+                    chosen = head + inner
+        else:
+            out.extend(inner)
+        i = j
+    if chosen is not None:
+        return chosen, (ctx.cite("parenthetical_order"),
+                        "The order in parentheses was used; the rest of the line was ignored.")
+    return out, None
+
+
+def _inner_kind(inner: list[str], ctx: Context) -> str | None:
+    if not inner:
+        return None
+    if inner[0] in HOLD or inner[0] in MOVE or inner[0] in SUPPORT or inner[0] in CONVOY:
+        return "action"
+    parsed = parse_segment(inner, ctx.table, ctx.policy, ctx.powers)
+    if parsed and parsed[0].complete and parsed[0].unit is not None:
+        return "order"
+    return None
+
+
+def _head_unit(words: list[str], ctx: Context) -> list[str] | None:
+    """The unit named at the start of a line ("Tunis has a wild party") for "(holds)"."""
+    from gmserver.rules.reading.provinces import match_place  # local: only needed here
+
+    i = 0
+    while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or
+                              words[i] in ("THE", "MY", "MOVE")):
+        i += 1
+    place, after = match_place(words, i, ctx.table, ctx.policy)
+    if place is None:
+        return None
+    return [w for w in words[:after] if w != "MOVE"]
+
+
+def _combined(parsed: list[Parsed], ctx: Context) -> list[Parsed | Verdict]:
+    """002 FORMAT 10: "F MAO and A Gas S A Par - Bre" gives both units the order."""
+    result: list[Parsed | Verdict] = []
+    pending: list[Parsed] = []
+    for item in parsed:
+        if item.kind is None and not item.extra:
+            pending.append(item)
+            continue
+        if pending and item.kind is not None:
+            if option(ctx.ruleset, "combined_orders") == "accept":
+                for head in pending:
+                    result.append(replace(item, unit=head.unit, combined=True))
+            else:
+                for head in pending:
+                    result.append(Verdict("rejected", None, None, "hold", ctx.cite("combined_orders"),
+                                          "Combined orders are not accepted; order each unit on its own.",
+                                          valid=False))
+            pending = []
+        elif pending:
+            result.extend(pending)
+            pending = []
+        result.append(item)
+    result.extend(pending)
+    return result
