@@ -18,7 +18,7 @@ a centre") and the units dislodged by them (for "if dislodged" in the Winter tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gmserver.rules.order import Order
@@ -167,6 +167,22 @@ _FILLERS = frozenset(
 )
 
 
+@dataclass
+class _Words:
+    """What a condition's words have said so far, read left to right."""
+
+    negations: int
+    facts: set[str] = field(default_factory=set)
+    verbs: set[str] = field(default_factory=set)
+    more_than: bool = False
+    places: list[str] = field(default_factory=list)
+    any_of: bool = False
+    count: int | None = None
+    at_least: bool | None = None
+    saw_unit: bool = False
+    saw_centre: bool = False
+
+
 def parse_condition(tokens: Sequence[str], *, table: NameTable, policy: Policy, powers: Mapping[str, str],
                     power: str, negated: bool = False) -> Check | Unreadable:
     """Read one condition. Strict on purpose: every word must belong to one of the tests, so a
@@ -174,63 +190,19 @@ def parse_condition(tokens: Sequence[str], *, table: NameTable, policy: Policy, 
     tokens = [t for t in tokens if t not in ("(", ")", "?", "!", "-")]
     if not tokens:
         return Unreadable("the condition is empty")
-    negations = 1 if negated else 0
-    facts: set[str] = set()
-    verbs: set[str] = set()
-    more_than = False
-    places: list[str] = []
-    any_of = False
-    count: int | None = None
-    at_least: bool | None = None
-    saw_unit = saw_centre = False
+    words = _Words(negations=1 if negated else 0)
     i = 0
     while i < len(tokens):
         w = tokens[i]
         if w in powers:
             if powers[w] != power:
                 return Unreadable(f"it is about {powers[w].title()}, and {WHAT_CAN_BE_TESTED}")
-        elif w in _NEGATIONS:
-            negations += 1
-        elif w in _DISLODGED:
-            facts.add("dislodged")
-        elif w in _OCCUPIED:
-            facts.add("occupied")
-        elif w in _EMPTY:
-            facts.add("occupied")
-            negations += 1
-        elif w in _NOBODY:
-            saw_unit = True
-            negations += 1
-        elif w in _UNIT:
-            saw_unit = True
-        elif w in _CENTRE:
-            saw_centre = True
-        elif w in _BUILDS:
-            facts.add("builds")
-        elif w in _REMOVALS:
-            facts.add("removals")
-        elif w in _GAIN:
-            verbs.add("gain")
-        elif w in _LOSE:
-            verbs.add("lose")
-        elif w in _HAVE:
-            verbs.add("have")  # "if I have Bel", but also "if I have gained a centre"
-        elif w in _OWN:
-            verbs.add("own")
-        elif w.isdigit():
-            count = int(w)
-        elif w in _NUMBERS:
-            count = _NUMBERS[w]
+        elif _test_word(w, words):
+            pass
         elif w == "MORE" and tokens[i + 1:i + 2] == ["THAN"]:
-            more_than = True
+            words.more_than = True
             i += 1
-        elif w in _AT_LEAST:
-            at_least = True
-        elif w in _EXACT:
-            at_least = False
-        elif w in _LISTS:
-            any_of = any_of or w in ("OR", "EITHER")
-        elif w in _ARTICLES or w in _FILLERS:
+        elif _quantity_word(w, words):
             pass
         else:
             place, after = match_place(list(tokens), i, table, policy)
@@ -238,24 +210,84 @@ def parse_condition(tokens: Sequence[str], *, table: NameTable, policy: Policy, 
                 return Unreadable(f"'{w.lower()}' is not something I can test; {WHAT_CAN_BE_TESTED}")
             if place.province is None:
                 return Unreadable(f"'{place.written.lower()}' could be several provinces")
-            places.append(place.province)
+            words.places.append(place.province)
             i = after
             continue
         i += 1
-    negated = negations % 2 == 1
-    if more_than and count is not None:
+    return _check(words)
+
+
+def _test_word(w: str, words: _Words) -> bool:
+    """Notes a word that names a test, a verb or a number; False if `w` is none of them."""
+    if w in _NEGATIONS:
+        words.negations += 1
+    elif w in _DISLODGED:
+        words.facts.add("dislodged")
+    elif w in _OCCUPIED:
+        words.facts.add("occupied")
+    elif w in _EMPTY:
+        words.facts.add("occupied")
+        words.negations += 1
+    elif w in _NOBODY:
+        words.saw_unit = True
+        words.negations += 1
+    elif w in _UNIT:
+        words.saw_unit = True
+    elif w in _CENTRE:
+        words.saw_centre = True
+    elif w in _BUILDS:
+        words.facts.add("builds")
+    elif w in _REMOVALS:
+        words.facts.add("removals")
+    elif w in _GAIN:
+        words.verbs.add("gain")
+    elif w in _LOSE:
+        words.verbs.add("lose")
+    elif w in _HAVE:
+        words.verbs.add("have")  # "if I have Bel", but also "if I have gained a centre"
+    elif w in _OWN:
+        words.verbs.add("own")
+    elif w.isdigit():
+        words.count = int(w)
+    elif w in _NUMBERS:
+        words.count = _NUMBERS[w]
+    else:
+        return False
+    return True
+
+
+def _quantity_word(w: str, words: _Words) -> bool:
+    """Notes "at least", "exactly", "or" and the words that say nothing; False for any other word."""
+    if w in _AT_LEAST:
+        words.at_least = True
+    elif w in _EXACT:
+        words.at_least = False
+    elif w in _LISTS:
+        words.any_of = words.any_of or w in ("OR", "EITHER")
+    elif w in _ARTICLES or w in _FILLERS:
+        pass
+    else:
+        return False
+    return True
+
+
+def _check(words: _Words) -> Check | Unreadable:
+    """The one test the words make, or why they make none (or several)."""
+    negated = words.negations % 2 == 1
+    count, at_least, places, facts = words.count, words.at_least, words.places, words.facts
+    if words.more_than and count is not None:
         count, at_least = count + 1, True
-    strong = verbs - {"have"}
+    strong = words.verbs - {"have"}
     if len(strong) > 1:
         return Unreadable(f"{' and '.join(sorted(strong))} in one condition; write one test per line")
-    verb = next(iter(strong), "own" if verbs else None)
+    verb = next(iter(strong), "own" if words.verbs else None)
     if len(facts) > 1:
         return Unreadable("several tests in one condition; write one test per line")
-    common = {"places": tuple(dict.fromkeys(places)), "any_of": any_of, "negated": negated}
+    common = {"places": tuple(dict.fromkeys(places)), "any_of": words.any_of, "negated": negated}
     counted = {"count": count, "at_least": at_least if at_least is not None else count is None, "negated": negated}
     if facts == {"dislodged"}:
         return Check("dislodged", **common)
-    if facts == {"occupied"} or (not facts and saw_unit and verb is None and places):
+    if facts == {"occupied"} or (not facts and words.saw_unit and verb is None and places):
         if not places:
             return Unreadable("it does not say which province")
         return Check("occupied", **common)
@@ -263,9 +295,9 @@ def parse_condition(tokens: Sequence[str], *, table: NameTable, policy: Policy, 
         if places:
             return Unreadable("builds and removals are tested by number only ('if I have two builds')")
         return Check(next(iter(facts)), **counted)
-    if saw_unit:
+    if words.saw_unit:
         return Unreadable(f"a test of units is not one I can make; {WHAT_CAN_BE_TESTED}")
-    if saw_centre and not places:
+    if words.saw_centre and not places:
         fact = {"gain": "gained", "lose": "lost"}.get(verb or "own", "centres")
         return Check(fact, **counted)
     if places and verb is not None:

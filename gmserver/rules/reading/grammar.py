@@ -200,15 +200,20 @@ def _move_tail(c: _Cursor) -> tuple[bool, tuple[Place, ...], Place | None]:
     return via, tuple(route), dest
 
 
-def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
+def _skip_auxiliaries(c: _Cursor) -> None:
+    """"Fleet Barents Sea ordered to move to Tahiti" (003 [10 b]), "A Par will move to Bur": the
+    auxiliary words are skipped only when an order's verb follows them."""
     if c.peek() in AUXILIARIES:
-        # "Fleet Barents Sea ordered to move to Tahiti" (003 [10 b]), "A Par will move to Bur"
         start = c.i
         c.skip(AUXILIARIES)
         if c.peek() == "TO" and c.peek(1) in MOVE | HOLD | SUPPORT | CONVOY:
             c.take()
         if c.peek() not in MOVE | HOLD | SUPPORT | CONVOY | RETREAT | DISBAND:
             c.i = start
+
+
+def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
+    _skip_auxiliaries(c)
     token = c.peek()
     if verb in BUILD:
         return Parsed("build", unit)
@@ -234,33 +239,10 @@ def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
         return Parsed("hold", unit)
     if token in SUPPORT:
         c.take()
-        c.skip(frozenset({"THE", "TO"}))
-        target = _unit_ref(c)
-        if target is None:
-            return Parsed("support", unit, error="the supported unit is not a unit I can read")
-        if c.peek() in HOLD:
-            c.take()
-            return Parsed("support", unit, target=target)
-        if c.peek() in MOVE:
-            c.take()
-            dest = _destination(c)
-            if dest is None:
-                return Parsed("support", unit, target=target, error="the supported move has no destination")
-            _move_tail(c)
-            return Parsed("support", unit, target=target, dest=dest)
-        return Parsed("support", unit, target=target)
+        return _support(c, unit)
     if token in CONVOY:
         c.take()
-        c.skip(frozenset({"THE"}))
-        target = _unit_ref(c)
-        if target is None:
-            return Parsed("convoy", unit, error="the convoyed army is not a unit I can read")
-        if c.peek() in MOVE:
-            c.take()
-            dest = _destination(c)
-            if dest is not None:
-                return Parsed("convoy", unit, target=target, dest=dest)
-        return Parsed("convoy", unit, target=target, error="a convoy order needs the army's destination")
+        return _convoy(c, unit)
     if token in DISBAND:
         c.take()
         return Parsed("disband", unit)
@@ -276,19 +258,58 @@ def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
         # "goes fishing": a verb of movement and no place -- prose, not a move
         return Parsed(None, unit)
     if token in MOVE or verb == "MOVE":
-        if token in MOVE:
-            c.take()
-            if token in ("MOVE", "MOVES", "GO", "GOES", "HEAD", "HEADS") and c.peek() in ("TO", "INTO"):
-                c.take()
+        return _move(c, unit, token)
+    return Parsed(None, unit)
+
+
+def _support(c: _Cursor, unit: UnitRef) -> Parsed:
+    """What follows "S": the supported unit, then its hold or its move."""
+    c.skip(frozenset({"THE", "TO"}))
+    target = _unit_ref(c)
+    if target is None:
+        return Parsed("support", unit, error="the supported unit is not a unit I can read")
+    if c.peek() in HOLD:
+        c.take()
+        return Parsed("support", unit, target=target)
+    if c.peek() in MOVE:
+        c.take()
         dest = _destination(c)
         if dest is None:
-            return Parsed("move", unit, error="no destination given for the move")
-        via, route, chained = _move_tail(c)
-        if chained is not None:
-            route = (dest,) + route
-            dest = chained
-        return Parsed("move", unit, dest=dest, via=via, route=route)
-    return Parsed(None, unit)
+            return Parsed("support", unit, target=target, error="the supported move has no destination")
+        _move_tail(c)
+        return Parsed("support", unit, target=target, dest=dest)
+    return Parsed("support", unit, target=target)
+
+
+def _convoy(c: _Cursor, unit: UnitRef) -> Parsed:
+    """What follows "C": the convoyed army and its destination."""
+    c.skip(frozenset({"THE"}))
+    target = _unit_ref(c)
+    if target is None:
+        return Parsed("convoy", unit, error="the convoyed army is not a unit I can read")
+    if c.peek() in MOVE:
+        c.take()
+        dest = _destination(c)
+        if dest is not None:
+            return Parsed("convoy", unit, target=target, dest=dest)
+    return Parsed("convoy", unit, target=target, error="a convoy order needs the army's destination")
+
+
+def _move(c: _Cursor, unit: UnitRef, token: str | None) -> Parsed:
+    """A move, its verb written (`token`, not yet taken) or not: the destination, then a convoy
+    route ("via") or a chained move."""
+    if token in MOVE:
+        c.take()
+        if token in ("MOVE", "MOVES", "GO", "GOES", "HEAD", "HEADS") and c.peek() in ("TO", "INTO"):
+            c.take()
+    dest = _destination(c)
+    if dest is None:
+        return Parsed("move", unit, error="no destination given for the move")
+    via, route, chained = _move_tail(c)
+    if chained is not None:
+        route = (dest,) + route
+        dest = chained
+    return Parsed("move", unit, dest=dest, via=via, route=route)
 
 
 def _starts_order(c: _Cursor) -> bool:
