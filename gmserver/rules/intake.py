@@ -211,20 +211,34 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         return Ignore("no usable sender address: nobody to answer")
 
     readings = {game.id: _read(envelope.subject, game, orders) for game in games}
+    game = _named_game(envelope.sender, games, readings)
+    if isinstance(game, Reject):
+        return game
+    reading = readings[game.id]
+    power = _sender_power(envelope.sender, game, reading)
+    if isinstance(power, Reject):
+        return power
+    if not orders:
+        return Accept(game=game, power=power, phase=game.phase, subject=reading)
+    return _order_set(game, power, reading, received_at)
+
+
+def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, SubjectReading]) -> GameView | Reject:
+    """The one game the subject names (among the sender's own games if it could name several)."""
     named = [g for g in games if readings[g.id].names_game]
-    mine = [g for g in games if g.powers_of(envelope.sender)]
+    mine = [g for g in games if g.powers_of(sender)]
 
     if len(named) > 1:
         named = [g for g in named if g in mine]
         if not named:
-            return _stranger_refusal(envelope.sender)  # hole 6: never list games to a non-player
+            return _stranger_refusal(sender)  # hole 6: never list games to a non-player
     if len(named) > 1:
         return Reject((f"The subject could name more than one of your games ({', '.join(g.name for g in named)}).",),
-                      expected_subject=_expected(named[0], named[0].powers_of(envelope.sender)[0]))
+                      expected_subject=_expected(named[0], named[0].powers_of(sender)[0]))
     if not named:
         if len(mine) == 1:
             game = mine[0]
-            power = game.powers_of(envelope.sender)[0]
+            power = game.powers_of(sender)[0]
             return Reject(
                 (f"The subject line does not name your game, {game.name}.",),
                 expected_subject=_expected(game, power), game=game, power=power,
@@ -233,24 +247,26 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
             return Reject((
                 "The subject line names none of your games "
                 f"({', '.join(g.name for g in mine)}).",
-            ), expected_subject=_expected(mine[0], mine[0].powers_of(envelope.sender)[0]))
-        return _stranger_refusal(envelope.sender)
+            ), expected_subject=_expected(mine[0], mine[0].powers_of(sender)[0]))
+        return _stranger_refusal(sender)
+    return named[0]
 
-    game = named[0]
-    reading = readings[game.id]
-    powers = game.powers_of(envelope.sender)
-    if not powers and not _listed_in(game, envelope.sender):
-        return _stranger_refusal(envelope.sender)  # hole 6: naming a game proves nothing about it
+
+def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str | Reject:
+    """The power the sender gives orders for in `game`, or why it has none there."""
+    powers = game.powers_of(sender)
+    if not powers and not _listed_in(game, sender):
+        return _stranger_refusal(sender)  # hole 6: naming a game proves nothing about it
     if not powers:
         return Reject((
-            f"This address ({envelope.sender}) is not registered for any power in {game.name}.",
+            f"This address ({sender}) is not registered for any power in {game.name}.",
             "Orders are accepted only from a power's registered address"
             + (" or its registered fallback address." if game.ruleset.sender_policy == "registered_with_fallback"
                else "."),
         ), game=game)
     if reading.power and reading.power not in powers:
         return Reject((
-            f"The subject names {reading.power.title()}, but {envelope.sender} is registered "
+            f"The subject names {reading.power.title()}, but {sender} is registered "
             f"for {', '.join(p.title() for p in powers)} in {game.name}.",
         ), expected_subject=_expected(game, powers[0]), game=game, power=powers[0])
     power = reading.power or (powers[0] if len(powers) == 1 else None)
@@ -259,9 +275,11 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
                       expected_subject=_expected(game, powers[0]), game=game)
     if game.status != "active":
         return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
+    return power
 
-    if not orders:
-        return Accept(game=game, power=power, phase=game.phase, subject=reading)
+
+def _order_set(game: GameView, power: str, reading: SubjectReading, received_at: datetime) -> Decision:
+    """An order set's own rules (2.1): the turn its subject names, the subject's form, the deadline."""
     if reading.wrong_turn:
         # 000 II(2) b, 001 II(4), 003 [10]: season and year are part of the required data;
         # `season_mismatch_policy` is reject_with_reply or hold_for_gm, answered alike for now.

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gmserver.rules.position import PHASE_TYPE_NAMES
-from gmserver.rules.subject_scan import _collapse, _describe, _parse_phase, _scan, _turn, name_words
+from gmserver.rules.subject_scan import _collapse, _describe, _Found, _parse_phase, _scan, _turn, name_words
 from gmserver.rules.subject_templates import (
     _ADJECTIVES, _POWER_WORDS, _PURPOSE_WORDS, FIELDS, TEMPLATES, Marker, Purpose, _Spec, _spec,
 )
@@ -70,24 +70,7 @@ def read_subject(
     powers = {power for _, power in found.powers}
     power = next(iter(powers)) if len(powers) == 1 else None
 
-    problems: list[str] = []
-    if "game" in required_fields and found.game_at is None:
-        problems.append(f"The subject does not name the game ({game_name.strip()}).")
-    if turn_problem:
-        problems.append(turn_problem)
-    else:
-        if "year" in required_fields and year is None:
-            problems.append("The subject does not name the year.")
-        if "season" in required_fields and season is None:
-            problems.append("The subject does not name the season.")
-    if "phase" in required_fields and not found.kinds:
-        problems.append("The subject does not name the phase (Movement, Retreats or Adjustments).")
-    if "power" in required_fields and len(powers) > 1:
-        problems.append(f"The subject names more than one power ({', '.join(sorted(powers))}).")
-    elif "power" in required_fields and power is None:
-        problems.append("The subject does not name your power.")
-    if "version" in required_fields and found.version is None:
-        problems.append("The subject has no version number of the set, for example [1].")
+    problems = _missing(found, required_fields, game_name, turn_problem, season, year, powers, power)
 
     current = _parse_phase(current_phase)
     if current is not None:
@@ -99,16 +82,9 @@ def read_subject(
         # 003 [10]: a reply to an adjudication "would have the wrong season in the subject line".
         problems.append(f"The subject names {_describe(spec, season, year)} "
                         f"but the game is at {_describe(spec, *current)}.")
-
-    if spec.parts_in_order:
-        # Year, season and phase form one part, the turn, in whatever order they come.
-        turn_at = min((at for at, _ in found.seasons + found.years + found.kinds), default=None)
-        power_at = found.powers[0][0] if found.powers else None
-        parts = (found.game_at, turn_at, power_at, found.version_at)
-        offsets = [at for at in parts if at is not None]
-        if offsets != sorted(offsets):
-            problems.append(f"The parts of the subject are out of order: the house rules ask for "
-                            f"{spec.template}.")
+    if spec.parts_in_order and not _in_order(found):
+        problems.append(f"The parts of the subject are out of order: the house rules ask for "
+                        f"{spec.template}.")
 
     phase = f"{season[0]}{year}{season[1]}" if season is not None and year is not None else None
     if power is not None:
@@ -128,6 +104,40 @@ def read_subject(
         expected=expected,
         wrong_turn=wrong_turn,
     )
+
+
+def _missing(found: _Found, required_fields: frozenset[str], game_name: str, turn_problem: str | None,
+             season: str | None, year: int | None, powers: set[str], power: str | None) -> list[str]:
+    """One sentence per required field the subject does not name (or names more than once)."""
+    problems: list[str] = []
+    if "game" in required_fields and found.game_at is None:
+        problems.append(f"The subject does not name the game ({game_name.strip()}).")
+    if turn_problem:
+        problems.append(turn_problem)
+    else:
+        if "year" in required_fields and year is None:
+            problems.append("The subject does not name the year.")
+        if "season" in required_fields and season is None:
+            problems.append("The subject does not name the season.")
+    if "phase" in required_fields and not found.kinds:
+        problems.append("The subject does not name the phase (Movement, Retreats or Adjustments).")
+    if "power" in required_fields and len(powers) > 1:
+        problems.append(f"The subject names more than one power ({', '.join(sorted(powers))}).")
+    elif "power" in required_fields and power is None:
+        problems.append("The subject does not name your power.")
+    if "version" in required_fields and found.version is None:
+        problems.append("The subject has no version number of the set, for example [1].")
+    return problems
+
+
+def _in_order(found: _Found) -> bool:
+    """The parts come in the template's order. Year, season and phase form one part, the turn, in
+    whatever order they come."""
+    turn_at = min((at for at, _ in found.seasons + found.years + found.kinds), default=None)
+    power_at = found.powers[0][0] if found.powers else None
+    parts = (found.game_at, turn_at, power_at, found.version_at)
+    offsets = [at for at in parts if at is not None]
+    return offsets == sorted(offsets)
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from gmserver.rules.geography import MapInfo
+from gmserver.rules.geography import MapInfo, Province
 
 # 002 FORMAT 1 and 003 Abbrev.: the exceptions to "first three letters of the name".
 EMAIL_RULES_EXCEPTIONS = {
@@ -90,56 +90,9 @@ def _key(text: str) -> str:
 def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()) -> NameTable:
     """The name table of one profile for one map (003 Abbrev., 004 I(1))."""
     provinces = {code: p for code, p in geography.provinces.items()}
-    full_names: dict[str, str] = {}
-    for code, province in provinces.items():
-        full_names[_key(province.name)] = code
-    for alias, location in geography.aliases.items():
-        if "(" in alias or "/" in alias or "\\" in alias:
-            continue
-        code = location.split("/")[0]
-        words = _words(alias)
-        if len(words) > 1 or len(words[0]) > 5:
-            full_names.setdefault(_key(alias), code)
-    full_names.setdefault("SAINT PETERSBURG", "STP")
-    full_names.setdefault("GULF OF LYONS", "LYO")
-
-    name_letters = {code: {_letters(n) for n, c in full_names.items() if c == code} for code in provinces}
-
-    def prefix_of_other(token: str, code: str) -> bool:
-        return any(
-            other != code and any(n.startswith(token) for n in names)
-            for other, names in name_letters.items()
-        ) or (token in provinces and token != code)
-
-    table: dict[str, set[str]] = {}
-    if table_id == "standard":
-        for code in provinces:
-            table.setdefault(code, set()).add(code)
-    else:
-        exceptions = EMAIL_RULES_EXCEPTIONS if table_id == "email_rules_list" else SCORPION_EXCEPTIONS
-        excepted = set(exceptions.values())
-        for token, code in exceptions.items():
-            if code in provinces:
-                table.setdefault(token, set()).add(code)
-        for code, province in provinces.items():
-            if code not in excepted:
-                table.setdefault(_letters(province.name)[:3], set()).add(code)
-
-    variants: dict[str, str] = {}
-    for alias, location in geography.aliases.items():
-        if "(" in alias or "/" in alias or "\\" in alias:
-            continue
-        code = location.split("/")[0]
-        key = _key(alias)
-        if not key or key in full_names or key in table:
-            continue
-        if not prefix_of_other(_letters(key), code):
-            variants[key] = code
-    if table_id != "standard":
-        # engine codes stay usable where the profile's list does not give them another meaning
-        for code in provinces:
-            if code not in table and not prefix_of_other(code, code):
-                variants.setdefault(code, code)
+    full_names = _full_names(geography, provinces)
+    table = _abbreviations(provinces, table_id)
+    variants = _variants(geography, provinces, table_id, full_names, table)
 
     name_words: dict[str, list[tuple[str, ...]]] = {}
     for name, code in full_names.items():
@@ -158,6 +111,70 @@ def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()
         prefix_keys=prefix_keys,
         typo_keys=tuple(sorted(typo)),
     )
+
+
+def _full_names(geography: MapInfo, provinces: Mapping[str, Province]) -> dict[str, str]:
+    """Full province names (and the engine's longer aliases) -> province code."""
+    full_names: dict[str, str] = {}
+    for code, province in provinces.items():
+        full_names[_key(province.name)] = code
+    for alias, location in geography.aliases.items():
+        if "(" in alias or "/" in alias or "\\" in alias:
+            continue
+        code = location.split("/")[0]
+        words = _words(alias)
+        if len(words) > 1 or len(words[0]) > 5:
+            full_names.setdefault(_key(alias), code)
+    full_names.setdefault("SAINT PETERSBURG", "STP")
+    full_names.setdefault("GULF OF LYONS", "LYO")
+    return full_names
+
+
+def _abbreviations(provinces: Mapping[str, Province], table_id: str) -> dict[str, set[str]]:
+    """The profile's list of abbreviations -> the provinces each stands for."""
+    table: dict[str, set[str]] = {}
+    if table_id == "standard":
+        for code in provinces:
+            table.setdefault(code, set()).add(code)
+    else:
+        exceptions = EMAIL_RULES_EXCEPTIONS if table_id == "email_rules_list" else SCORPION_EXCEPTIONS
+        excepted = set(exceptions.values())
+        for token, code in exceptions.items():
+            if code in provinces:
+                table.setdefault(token, set()).add(code)
+        for code, province in provinces.items():
+            if code not in excepted:
+                table.setdefault(_letters(province.name)[:3], set()).add(code)
+    return table
+
+
+def _variants(geography: MapInfo, provinces: Mapping[str, Province], table_id: str, full_names: Mapping[str, str],
+              table: Mapping[str, set[str]]) -> dict[str, str]:
+    """The engine's other aliases (and, off the standard list, its codes) that no other name starts with."""
+    name_letters = {code: {_letters(n) for n, c in full_names.items() if c == code} for code in provinces}
+
+    def prefix_of_other(token: str, code: str) -> bool:
+        return any(
+            other != code and any(n.startswith(token) for n in names)
+            for other, names in name_letters.items()
+        ) or (token in provinces and token != code)
+
+    variants: dict[str, str] = {}
+    for alias, location in geography.aliases.items():
+        if "(" in alias or "/" in alias or "\\" in alias:
+            continue
+        code = location.split("/")[0]
+        key = _key(alias)
+        if not key or key in full_names or key in table:
+            continue
+        if not prefix_of_other(_letters(key), code):
+            variants[key] = code
+    if table_id != "standard":
+        # engine codes stay usable where the profile's list does not give them another meaning
+        for code in provinces:
+            if code not in table and not prefix_of_other(code, code):
+                variants.setdefault(code, code)
+    return variants
 
 
 _TABLES: dict[tuple[int, str, tuple[str, ...]], tuple[MapInfo, NameTable]] = {}
