@@ -13,7 +13,7 @@ Pure: standard library and gmserver.rules only; no engine, no I/O.
     contingent_source(phase) -> str | None; turn_facts(movement_position, results) -> TurnFacts
 """
 
-from gmserver.rules.reading.conditions import TurnFacts, contingent_source, turn_facts
+from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source, turn_facts
 from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.reader import read_contingent, read_orders

@@ -8,9 +8,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from gmserver.rules.reading.conditions import (
-    Clause, Facts, TurnFacts, Unreadable, evaluate, facts_for, parse_condition, split_conditional,
-)
+from gmserver.rules.reading.condition_facts import Facts, TurnFacts, evaluate, facts_for
+from gmserver.rules.reading.conditions import Clause, Unreadable, parse_condition, split_conditional
 from gmserver.rules.reading.grammar import CONDITION, Parsed, parse_segment
 from gmserver.rules.reading.interpret import Context, Verdict, contingent_verdict, read_order
 from gmserver.rules.reading.line_orders import _ignored, _read_words

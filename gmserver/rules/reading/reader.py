@@ -24,7 +24,7 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import Position
 from gmserver.rules.reading.board import board_for
 from gmserver.rules.reading.combine import combine
-from gmserver.rules.reading.conditions import TurnFacts
+from gmserver.rules.reading.condition_facts import TurnFacts
 from gmserver.rules.reading.grammar import CONDITION
 from gmserver.rules.reading.interpret import Context, Verdict
 from gmserver.rules.reading.line_conditions import (
