@@ -15,7 +15,8 @@ One tokenizer serves every template; a template is a `_Spec` of data: its season
 4. classify each remaining word: engine phase code, season with year ("S01", "s1901"), season
    word, year, phase-type word, power, Final/Preliminary, "results".
 
-The templates are in subject_templates.py, steps 1-4 in subject_scan.py.
+The templates are in subject_templates.py, steps 1-4 in subject_scan.py; the three modules share
+their underscore names, which no caller outside them uses.
 """
 
 from __future__ import annotations

@@ -11,6 +11,13 @@ Pure: standard library and gmserver.rules only; no engine, no I/O.
     effective_contingent(sets, ruleset) -> tuple[str, ...]   (000 II(5), 001 II(6))
     read_contingent(lines, position=..., power=..., ruleset=..., geography=..., turn=...) -> Reading
     contingent_source(phase) -> str | None; turn_facts(movement_position, results) -> TurnFacts
+
+The modules, in the order a line is read: reader (a message, line by line), line_conditions (a
+line's condition), line_orders (the orders on a line), grammar (the words of one order),
+interpret (one order against the position: verdict, units, moves, support, retreat_adjustment),
+combine (one order per unit), sets (a set on top of those on file); conditions and condition_facts
+read and test conditions. Names with a leading underscore are private to this package, not to
+their module: the modules of one step import them from each other, callers outside never do.
 """
 
 from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source, turn_facts
