@@ -9,10 +9,8 @@ done in one transaction; an exception parks the row as `failed` with its traceba
 from __future__ import annotations
 
 import dataclasses
-import functools
 import email.policy
 import hashlib
-import json
 import logging
 import traceback
 from dataclasses import dataclass
@@ -20,11 +18,18 @@ from email.parser import BytesHeaderParser
 from datetime import datetime, timedelta
 from typing import Sequence
 
-from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
+from gmserver.db.models import Game, InboundMessage, OrderSet
+from gmserver.db.queries.games import game_phase_for_update, open_game_names, open_games_with_players, ruleset_of
+from gmserver.db.queries.inbound import (
+    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, requeue_failed,
+    set_attempts, stored_with_fingerprint, uncount_claim,
+)
+from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.phases import last_adjudicated_at, phase_record
+from gmserver.db.queries.players import games_of_address, player_abbreviations, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.rules.automated import automated_reason
@@ -119,9 +124,7 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
     FROM "" for the null sender of a bounce, which is then never answered); None over IMAP."""
     digest, message_id = fingerprint(raw)
     with transaction(sessions) as session:
-        existing = session.scalar(select(InboundMessage.id).where(
-            InboundMessage.fingerprint.in_((digest, _legacy_fingerprint(raw, message_id))))
-            .order_by(InboundMessage.id).limit(1))
+        existing = stored_with_fingerprint(session, (digest, _legacy_fingerprint(raw, message_id)))
         if existing is not None:
             return Stored(existing, True)
     try:
@@ -135,13 +138,12 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
             return Stored(row.id, False)
     except IntegrityError:  # another worker stored it between our check and insert
         with transaction(sessions) as session:
-            return Stored(session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest)), True)
+            return Stored(stored_with_fingerprint(session, (digest,)), True)
 
 
 def pending_ids(sessions) -> list[int]:
     with transaction(sessions) as session:
-        return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
-                                    .order_by(InboundMessage.id)))
+        return pending_inbound_ids(session)
 
 
 def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
@@ -187,9 +189,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
     try:
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
-            row = session.scalar(select(InboundMessage)
-                                 .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                                 .with_for_update())
+            row = pending_for_update(session, inbound_id)
             if row is not None:
                 outcome = _handle(session, services, row, now)
                 row.status, row.outcome, row.processed_at = "done", outcome, now
@@ -205,9 +205,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         error = summary + "\n\n" + traceback.format_exc()
         log.error("inbound message %s parked: %s", inbound_id, summary)
         with transaction(services.sessions) as session:
-            session.execute(update(InboundMessage)
-                            .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                            .values(status="failed", error=error, processed_at=now))
+            park(session, inbound_id, error, now, only_pending=True)
         return "failed"
 
 
@@ -215,9 +213,7 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
     """"counted" (go on), "busy" (another worker has it, or it is no longer pending) or
     "parked" (it ended MAX_ATTEMPTS claims without a word: parked unread)."""
     with transaction(services.sessions) as session:
-        attempts = session.scalar(select(InboundMessage.attempts)
-                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                                  .with_for_update(skip_locked=True))
+        attempts = pending_attempts_for_update(session, inbound_id)
         if attempts is None:
             return "busy"
         if attempts >= MAX_ATTEMPTS:
@@ -225,11 +221,9 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
                      "before it could finish: out of memory?); parked without reading it again. "
                      "`gmserver inbox replay` tries it once more.")
             log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
-            session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-                            .values(status="failed", error=error, processed_at=now))
+            park(session, inbound_id, error, now, only_pending=False)
             return "parked"
-        session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-                        .values(attempts=attempts + 1))
+        set_attempts(session, inbound_id, attempts + 1)
         return "counted"
 
 
@@ -237,10 +231,7 @@ def _uncount_claim(services: Services, inbound_id: int) -> None:
     """A claim that ended without reading the message to its end, but cleanly (the message stays
     queued): it must not count towards MAX_ATTEMPTS."""
     with transaction(services.sessions) as session:
-        session.execute(update(InboundMessage)
-                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
-                               InboundMessage.attempts > 0)
-                        .values(attempts=InboundMessage.attempts - 1))
+        uncount_claim(session, inbound_id)
 
 
 @dataclass(frozen=True)
@@ -274,9 +265,7 @@ def kept(services: Services, inbound_id: int) -> Kept | None:
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
     with transaction(services.sessions) as session:
-        session.execute(update(InboundMessage)
-                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
-                        .values(status="pending", error=None, attempts=0))
+        requeue_failed(session, inbound_id)
     return process_one(services, inbound_id, now)
 
 
@@ -348,15 +337,11 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         return "ignored"
     if envelope.automated or not envelope.sender:
         return "ignored"
-    player = session.scalar(select(Player.id).join(Game).where(
-        Game.status == "active",
-        or_(func.lower(Player.address) == envelope.sender, func.lower(Player.fallback_address) == envelope.sender),
-    ).limit(1))
     decision = Reject((
         f"{excess.describe()}, so it was not read at all.",
         "Please send your orders in a plain new message: the orders as text, without attachments, "
         "not as a reply to or a forward of other mail.",
-    ), stranger=player is None)
+    ), stranger=not plays_in_an_active_game(session, envelope.sender))
     if not _may_refuse(session, row, envelope, decision, now):
         return "ignored"
     queue(session, mails.rejection(services, envelope, decision, now),
@@ -390,8 +375,7 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
         log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
                     row.id, envelope.sender, since.isoformat(timespec="minutes"))
         return False
-    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind == "stranger-refusal", OutboxMessage.created_at > hour_ago))
+    sent = queued_since(session, hour_ago, kinds=("stranger-refusal",))
     if sent >= STRANGER_REFUSALS_PER_HOUR:
         log.warning("inbound %s from %s refused without a reply: %d refusals already sent to strangers since %s",
                     row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))
@@ -408,11 +392,10 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
     # sets of one power cannot race for a version number.
-    locked_phase = session.scalar(select(Game.phase).where(Game.id == game.id).with_for_update())
+    locked_phase = game_phase_for_update(session, game.id)
     if locked_phase != game.phase:
         raise PhaseMoved()
-    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                      PhaseRecord.phase == game.phase))
+    record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
@@ -486,12 +469,10 @@ def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int
     phase: a loop runs within one phase (it answers confirmations that name it), while a game on
     short turns (the demo adjudicates every 15 s) confirms a set or two per phase."""
     since = now - timedelta(hours=1)
-    phase_started = session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+    phase_started = last_adjudicated_at(session, game_id)
     if phase_started is not None and phase_started > since:
         since = phase_started
-    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind.in_(CONFIRMATION_KINDS), OutboxMessage.recipient == address,
-        OutboxMessage.game_id == game_id, OutboxMessage.created_at > since))
+    sent = queued_since(session, since, kinds=CONFIRMATION_KINDS, recipient=address, game_id=game_id)
     if sent < CONFIRMATIONS_PER_HOUR:
         return True
     log.warning("inbound %s from %s filed without a reply: %d replies already sent to it since %s",
@@ -557,8 +538,7 @@ def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[
     """004 I(1) ¶2: the player's own list, where the ruleset allows such lists."""
     if not game.ruleset.player_abbreviation_lists:
         return None
-    return session.scalar(select(Player.abbreviations).where(Player.game_id == game.id,
-                                                             Player.power == power)) or None
+    return player_abbreviations(session, game.id, power) or None
 
 
 def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
@@ -567,28 +547,17 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     sender's own games, so that the refusal can say which subject would have worked."""
     subject_words = set(name_words(envelope.subject))
     # finished games too, so that a late player hears the game is over
-    candidates = [game_id for game_id, name in session.execute(
-        select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))
-        if subject_words & set(name_words(name))]
+    candidates = [game_id for game_id, name in open_game_names(session)
+                  if subject_words & set(name_words(name))]
     if not candidates:
-        candidates = list(session.scalars(select(Player.game_id).join(Game).where(
-            Game.status == "active",
-            or_(Player.address == envelope.sender, Player.fallback_address == envelope.sender))))
-    games = session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(candidates))
-                            .options(selectinload(Game.players)).order_by(Game.id))
-    return [game_view(game) for game in games]
+        candidates = games_of_address(session, envelope.sender)
+    return [game_view(game) for game in open_games_with_players(session, candidates)]
 
-
-
-
-@functools.lru_cache(maxsize=256)
-def _ruleset(snapshot_json: str) -> Ruleset:
-    return Ruleset.from_snapshot(json.loads(snapshot_json))
 
 
 def game_view(game: Game) -> GameView:
     return GameView(
-        id=game.id, name=game.name, ruleset=_ruleset(json.dumps(game.ruleset, sort_keys=True)), phase=game.phase,
+        id=game.id, name=game.name, ruleset=ruleset_of(game), phase=game.phase,
         deadline=game.deadline, status=game.status,
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
