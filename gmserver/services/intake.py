@@ -205,15 +205,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
     if position.phase_type == "M":
-        # contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
-        # dropped those of an earlier one (they are replaced with the set, never merged line by line)
-        kept_lines = effective_contingent(stored, game.ruleset)
-        if kept_lines:
-            notes += ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
-                       f"send no set for that turn: {' / '.join(kept_lines)}"),)
-        elif effective_contingent(earlier, game.ruleset):
-            notes += (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
-                       "replaces them."),)
+        notes += _contingent_notes(stored, earlier, game.ruleset)
     if withdrawal is not None and not reading.set_orders:
         notes += (_withdrawal_note(on_file, game.ruleset),)
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
@@ -223,6 +215,18 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:
+    """contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
+    dropped those of an earlier one (they are replaced with the set, never merged line by line)."""
+    if kept_lines := effective_contingent(stored, ruleset):
+        return ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
+                 f"send no set for that turn: {' / '.join(kept_lines)}"),)
+    if effective_contingent(earlier, ruleset):
+        return (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
+                 "replaces them."),)
+    return ()
 
 
 def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
