@@ -1,147 +1,63 @@
 """Inbound mail: store it first, then process each message in its own transaction.
 
 DESIGN "a message's life": the raw bytes are committed before anything else happens (and
-before the IMAP server is told \\Seen or the SMTP client gets its 250); processing claims a
-pending row, does everything the message causes (order set, replies in the outbox) and marks it
-done in one transaction; an exception parks the row as `failed` with its traceback.
+before the IMAP server is told \\Seen or the SMTP client gets its 250: services.inbound_store);
+processing claims a pending row, does everything the message causes (order set, replies in the
+outbox: services.inbound_handling, then a handler) and marks it done in one transaction; an
+exception parks the row as `failed` with its traceback. Filing an order set (_accept, which the
+orders handler calls) is here, with PhaseMoved, which it raises and process_one catches.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import email.policy
-import hashlib
-import json
 import logging
 import traceback
 from dataclasses import dataclass
-from email.parser import BytesHeaderParser
 from datetime import datetime, timedelta
 from typing import Sequence
 
-from sqlalchemy import func, or_, select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, PhaseRecord, Player
+from gmserver.db.models import InboundMessage, OrderSet
+from gmserver.db.queries.games import game_phase_for_update
+from gmserver.db.queries.inbound import (
+    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, requeue_failed,
+    set_attempts, uncount_claim,
+)
+from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.phases import last_adjudicated_at, phase_record
+from gmserver.db.queries.players import player_abbreviations
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
-from gmserver.rules.automated import automated_reason
-from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.intake import (Accept, Envelope, GameView, Ignore, Reject, decide, glance_envelope, names_game,
-                                   parse_envelope)
 from gmserver.reports.replies import build_orders_unchanged
+from gmserver.rules.intake import Accept, Envelope, GameView
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
 )
-from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.safetext import safe_text
-from gmserver.rules.subject import name_words
 from gmserver.rules.reading.options import clause
+from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
-from gmserver.rules.mailkind import classify
-from gmserver.rules.reading.message import split_message
-from gmserver.services import handlers, mails
-from gmserver.services.handlers.mail import Mail
+from gmserver.services import mails
 from gmserver.services.context import Services
+# what callers and tests know as intake's: storing, reading one message, the GM's view of it
+from gmserver.services.inbound_handling import (  # noqa: F401
+    ORDER_KINDS, Kept, game_view, gm_addresses, handle as _handle, kept,
+)
+from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
-    CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, REFUSAL_KINDS, PLAYER_REFUSALS_PER_HOUR, STRANGER_REFUSALS_PER_HOUR,
-    STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
+    CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
+    STRANGER_REPLY_INTERVAL,
 )
-from gmserver.services.senders import check_sender
 
 log = logging.getLogger(__name__)
 
 
-# The headers whose values are part of what a message says: a corrected re-send that changes one
-# of them is a new message (hole 5: same Message-ID and body, a fixed Subject). Transport headers
-# (Received, Delivered-To, Return-Path, X-Original-To...) are left out, so the same message
-# arriving along two paths is stored once.
-FINGERPRINT_HEADERS = ("Message-ID", "From", "Subject", "Date")
-
-
-def fingerprint(raw: bytes) -> tuple[str, str | None]:
-    """(fingerprint, Message-ID): a hash of the FINGERPRINT_HEADERS values (unfolded, as
-    written: nothing is decoded, so this is cheap on hostile mail) and of the body."""
-    headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
-    values = {name: _unfolded(headers.get_all(name) or []) for name in FINGERPRINT_HEADERS}
-    first_id = headers.get("Message-ID")
-    message_id = (safe_text(" ".join(str(first_id).split()))[:900] if first_id is not None else "") or None
-    digest = hashlib.sha256()
-    for name in FINGERPRINT_HEADERS:
-        digest.update(name.encode() + b":" + values[name].encode("utf-8", "surrogateescape") + b"\0")
-    digest.update(_body(raw))
-    return digest.hexdigest(), message_id
-
-
-def _legacy_fingerprint(raw: bytes, message_id: str | None) -> str:
-    """The fingerprint gmserver gave messages before FINGERPRINT_HEADERS (Message-ID and body
-    only; the whole message without a Message-ID): checked too, so that a message stored before
-    an upgrade and fetched again after it is not stored twice."""
-    if message_id is None:
-        return hashlib.sha256(raw).hexdigest()
-    body = raw.partition(b"\r\n\r\n")[2] if b"\r\n\r\n" in raw else raw.partition(b"\n\n")[2]
-    return hashlib.sha256(message_id.encode() + b"\0" + body.replace(b"\r\n", b"\n").rstrip()).hexdigest()
-
-
-def _unfolded(values: list) -> str:
-    # compat32 keeps non-ASCII bytes as surrogates or Header objects: str() is safe on both
-    return " ".join(" ".join(str(value).split()) for value in values)
-
-
-def _body(raw: bytes) -> bytes:
-    """The body after the first empty line, line endings normalised and trailing space dropped."""
-    ends = [(index, len(separator)) for separator in (b"\r\n\r\n", b"\n\n")
-            if (index := raw.find(separator)) >= 0]
-    if not ends:
-        return b""
-    index, length = min(ends)
-    return raw[index + length:].replace(b"\r\n", b"\n").rstrip()
-
-
-@dataclass(frozen=True)
-class Stored:
-    id: int
-    duplicate: bool
-
-
-def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | None = None,
-          uidvalidity: int | None = None, uid: int | None = None, received_at: datetime | None = None,
-          envelope_from: str | None = None, envelope_to: Sequence[str] | None = None) -> Stored:
-    """Insert the raw message unless it is already stored; commit before returning.
-
-    `received_at`: when the message reached the GM (IMAP INTERNALDATE); deadlines are judged by
-    it, not by when gmserver got round to fetching it. Defaults to `now`.
-    `envelope_from`, `envelope_to`: the SMTP/LMTP envelope when the listener received it (MAIL
-    FROM "" for the null sender of a bounce, which is then never answered); None over IMAP."""
-    digest, message_id = fingerprint(raw)
-    with transaction(sessions) as session:
-        existing = session.scalar(select(InboundMessage.id).where(
-            InboundMessage.fingerprint.in_((digest, _legacy_fingerprint(raw, message_id))))
-            .order_by(InboundMessage.id).limit(1))
-        if existing is not None:
-            return Stored(existing, True)
-    try:
-        with transaction(sessions) as session:
-            row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
-                                 uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=received_at or now,
-                                 status="pending", envelope_from=envelope_from,
-                                 envelope_to=list(envelope_to) if envelope_to is not None else None)
-            session.add(row)
-            session.flush()
-            return Stored(row.id, False)
-    except IntegrityError:  # another worker stored it between our check and insert
-        with transaction(sessions) as session:
-            return Stored(session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint == digest)), True)
-
-
 def pending_ids(sessions) -> list[int]:
     with transaction(sessions) as session:
-        return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
-                                    .order_by(InboundMessage.id)))
+        return pending_inbound_ids(session)
 
 
 def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
@@ -187,9 +103,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
     try:
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
-            row = session.scalar(select(InboundMessage)
-                                 .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                                 .with_for_update())
+            row = pending_for_update(session, inbound_id)
             if row is not None:
                 outcome = _handle(session, services, row, now)
                 row.status, row.outcome, row.processed_at = "done", outcome, now
@@ -205,9 +119,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         error = summary + "\n\n" + traceback.format_exc()
         log.error("inbound message %s parked: %s", inbound_id, summary)
         with transaction(services.sessions) as session:
-            session.execute(update(InboundMessage)
-                            .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                            .values(status="failed", error=error, processed_at=now))
+            park(session, inbound_id, error, now, only_pending=True)
         return "failed"
 
 
@@ -215,9 +127,7 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
     """"counted" (go on), "busy" (another worker has it, or it is no longer pending) or
     "parked" (it ended MAX_ATTEMPTS claims without a word: parked unread)."""
     with transaction(services.sessions) as session:
-        attempts = session.scalar(select(InboundMessage.attempts)
-                                  .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                                  .with_for_update(skip_locked=True))
+        attempts = pending_attempts_for_update(session, inbound_id)
         if attempts is None:
             return "busy"
         if attempts >= MAX_ATTEMPTS:
@@ -225,11 +135,9 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
                      "before it could finish: out of memory?); parked without reading it again. "
                      "`gmserver inbox replay` tries it once more.")
             log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
-            session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-                            .values(status="failed", error=error, processed_at=now))
+            park(session, inbound_id, error, now, only_pending=False)
             return "parked"
-        session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-                        .values(attempts=attempts + 1))
+        set_attempts(session, inbound_id, attempts + 1)
         return "counted"
 
 
@@ -237,166 +145,14 @@ def _uncount_claim(services: Services, inbound_id: int) -> None:
     """A claim that ended without reading the message to its end, but cleanly (the message stays
     queued): it must not count towards MAX_ATTEMPTS."""
     with transaction(services.sessions) as session:
-        session.execute(update(InboundMessage)
-                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
-                               InboundMessage.attempts > 0)
-                        .values(attempts=InboundMessage.attempts - 1))
-
-
-@dataclass(frozen=True)
-class Kept:
-    """A stored message as the GM reads it (`gmserver inbox show`): press, a request, a vote or
-    a command is kept, not carried out, and this is where the GM reads it."""
-
-    id: int
-    status: str
-    kind: str | None
-    outcome: str | None
-    sender: str
-    subject: str
-    text: str  # the text read for orders, or the request's, vote's or command's lines
-    press: str  # the press sections
-
-
-def kept(services: Services, inbound_id: int) -> Kept | None:
-    """The stored message `inbound_id`, read as intake reads it; None if there is none. A
-    message over gmserver.rules.limits is shown by its headers alone, as it was never read."""
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, inbound_id)
-        if row is None:
-            return None
-        envelope = glance_envelope(row.raw)
-        text, press = ("(not read: too large or too deep)", "") if first_excess(row.raw) else split_message(row.raw)
-        return Kept(row.id, row.status, row.kind, row.outcome, envelope.sender or "?", envelope.subject,
-                    safe_text(text), safe_text(press))
+        uncount_claim(session, inbound_id)
 
 
 def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
     """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
     with transaction(services.sessions) as session:
-        session.execute(update(InboundMessage)
-                        .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
-                        .values(status="pending", error=None, attempts=0))
+        requeue_failed(session, inbound_id)
     return process_one(services, inbound_id, now)
-
-
-
-
-def _handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
-    if (excess := first_excess(row.raw)) is not None:
-        return _refuse_unreadable(session, services, row, excess, now)
-    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain)
-    games = _game_views(session, envelope)
-    order_text, press_text = split_message(row.raw)
-    from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
-    kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
-                    game_names=[game.name for game in games], from_gm=from_gm)
-    if from_gm:
-        # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
-        named = [game for game in games if names_game(envelope.subject, game)]
-        row.kind, row.game_id = kind.kind, named[0].id if len(named) == 1 else None
-        return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
-                                    order_text=order_text, press_text=press_text,
-                                    named_game=named[0] if len(named) == 1 else None))
-    # deadlines are judged by when the message reached the GM, not by when it is processed
-    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
-    if isinstance(decision, Ignore):
-        log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
-        return "ignored"
-    if isinstance(decision, Reject):
-        if decision.game is not None:
-            row.game_id, row.power = decision.game.id, decision.power
-        if not _may_refuse(session, row, envelope, decision, now):
-            return "ignored"
-        log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
-        queue(session, mails.rejection(services, envelope, decision, now),
-              kind="stranger-refusal" if decision.stranger else "rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
-        return "rejected"
-    # issue 6: in a "verified" game the From address alone does not make a message the power's
-    if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
-        return unverified
-    row.kind = kind.kind
-    if kind.kind not in ORDER_KINDS:
-        # Not for orders: _accept sets these only after it holds the game row, since writing
-        # the foreign key first takes a share lock on that row, and two workers each holding one
-        # while asking for the game row's update lock deadlock (PostgreSQL).
-        row.game_id, row.power = decision.game.id, decision.power
-    return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                order_text=order_text, press_text=press_text))
-
-
-# The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
-ORDER_KINDS = frozenset({"orders", "orders+press"})
-
-
-def gm_addresses(services: Services) -> frozenset[str]:
-    """The GM's own addresses: the server's address and those of `[gm] command_addresses`."""
-    return frozenset(address.lower() for address in (services.composer.gm_address, *services.gm_addresses))
-
-
-def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
-                       now: datetime) -> str:
-    """A message over a bound of gmserver.rules.limits is never parsed (that could take gigabytes):
-    it is answered from a bounded glance at its headers, under the same limits as any refusal,
-    and automated mail or a sender that is not one plain address gets no answer."""
-    envelope = glance_envelope(row.raw)
-    log.warning("inbound %s from %s too large to read: %s", row.id, envelope.sender or "?", excess.describe())
-    try:
-        envelope = _with_transport_facts(envelope, row, services.composer.domain)
-    except Exception:  # noqa: BLE001  headers too hostile to judge: never answer them
-        return "ignored"
-    if envelope.automated or not envelope.sender:
-        return "ignored"
-    player = session.scalar(select(Player.id).join(Game).where(
-        Game.status == "active",
-        or_(func.lower(Player.address) == envelope.sender, func.lower(Player.fallback_address) == envelope.sender),
-    ).limit(1))
-    decision = Reject((
-        f"{excess.describe()}, so it was not read at all.",
-        "Please send your orders in a plain new message: the orders as text, without attachments, "
-        "not as a reply to or a forward of other mail.",
-    ), stranger=player is None)
-    if not _may_refuse(session, row, envelope, decision, now):
-        return "ignored"
-    queue(session, mails.rejection(services, envelope, decision, now),
-          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
-    return "refused"
-
-
-def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: str) -> Envelope:
-    """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
-    bounce) and whether an auto-reply answers one of gmserver's own Message-IDs."""
-    if envelope.automated:
-        return envelope
-    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain)
-    if reason is None:
-        return envelope
-    log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
-    return dataclasses.replace(envelope, automated=True)
-
-
-def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
-    """Whether the refusal may be sent under the limits above; logs why not."""
-    hour_ago = now - timedelta(hours=1)
-    if not decision.stranger:
-        if _replies_since(session, envelope.sender, REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
-            return True
-        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
-                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
-        return False
-    since = now - STRANGER_REPLY_INTERVAL
-    if _replies_since(session, envelope.sender, REFUSAL_KINDS, since) >= 1:
-        log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
-                    row.id, envelope.sender, since.isoformat(timespec="minutes"))
-        return False
-    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind == "stranger-refusal", OutboxMessage.created_at > hour_ago))
-    if sent >= STRANGER_REFUSALS_PER_HOUR:
-        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to strangers since %s",
-                    row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))
-        return False
-    return True
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
@@ -408,11 +164,10 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
     # sets of one power cannot race for a version number.
-    locked_phase = session.scalar(select(Game.phase).where(Game.id == game.id).with_for_update())
+    locked_phase = game_phase_for_update(session, game.id)
     if locked_phase != game.phase:
         raise PhaseMoved()
-    record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                      PhaseRecord.phase == game.phase))
+    record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
@@ -450,15 +205,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
     if position.phase_type == "M":
-        # contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
-        # dropped those of an earlier one (they are replaced with the set, never merged line by line)
-        kept = effective_contingent(stored, game.ruleset)
-        if kept:
-            notes += ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
-                       f"send no set for that turn: {' / '.join(kept)}"),)
-        elif effective_contingent(earlier, game.ruleset):
-            notes += (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
-                       "replaces them."),)
+        notes += _contingent_notes(stored, earlier, game.ruleset)
     if withdrawal is not None and not reading.set_orders:
         notes += (_withdrawal_note(on_file, game.ruleset),)
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
@@ -468,6 +215,18 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:
+    """contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
+    dropped those of an earlier one (they are replaced with the set, never merged line by line)."""
+    if kept_lines := effective_contingent(stored, ruleset):
+        return ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
+                 f"send no set for that turn: {' / '.join(kept_lines)}"),)
+    if effective_contingent(earlier, ruleset):
+        return (("The retreat and adjustment lines of your earlier set are no longer kept: this set "
+                 "replaces them."),)
+    return ()
 
 
 def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
@@ -486,12 +245,10 @@ def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int
     phase: a loop runs within one phase (it answers confirmations that name it), while a game on
     short turns (the demo adjudicates every 15 s) confirms a set or two per phase."""
     since = now - timedelta(hours=1)
-    phase_started = session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+    phase_started = last_adjudicated_at(session, game_id)
     if phase_started is not None and phase_started > since:
         since = phase_started
-    sent = session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.kind.in_(CONFIRMATION_KINDS), OutboxMessage.recipient == address,
-        OutboxMessage.game_id == game_id, OutboxMessage.created_at > since))
+    sent = queued_since(session, since, kinds=CONFIRMATION_KINDS, recipient=address, game_id=game_id)
     if sent < CONFIRMATIONS_PER_HOUR:
         return True
     log.warning("inbound %s from %s filed without a reply: %d replies already sent to it since %s",
@@ -557,40 +314,5 @@ def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[
     """004 I(1) ¶2: the player's own list, where the ruleset allows such lists."""
     if not game.ruleset.player_abbreviation_lists:
         return None
-    return session.scalar(select(Player.abbreviations).where(Player.game_id == game.id,
-                                                             Player.power == power)) or None
+    return player_abbreviations(session, game.id, power) or None
 
-
-def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
-    """The games this message could be about: those its subject may name (a word of the game's
-    name appears in it; `decide` then reads the subject exactly) or, when it names none, the
-    sender's own games, so that the refusal can say which subject would have worked."""
-    subject_words = set(name_words(envelope.subject))
-    # finished games too, so that a late player hears the game is over
-    candidates = [game_id for game_id, name in session.execute(
-        select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))
-        if subject_words & set(name_words(name))]
-    if not candidates:
-        candidates = list(session.scalars(select(Player.game_id).join(Game).where(
-            Game.status == "active",
-            or_(Player.address == envelope.sender, Player.fallback_address == envelope.sender))))
-    games = session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(candidates))
-                            .options(selectinload(Game.players)).order_by(Game.id))
-    return [game_view(game) for game in games]
-
-
-
-
-@functools.lru_cache(maxsize=256)
-def _ruleset(snapshot_json: str) -> Ruleset:
-    return Ruleset.from_snapshot(json.loads(snapshot_json))
-
-
-def game_view(game: Game) -> GameView:
-    return GameView(
-        id=game.id, name=game.name, ruleset=_ruleset(json.dumps(game.ruleset, sort_keys=True)), phase=game.phase,
-        deadline=game.deadline, status=game.status,
-        players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
-                 for p in game.players},
-        secrets={p.power: p.secret for p in game.players},
-    )

@@ -200,18 +200,7 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         return "skipped", None
     attempts = row.attempts + 1
 
-    outcome, error, note, relay_unusable = "sent", None, "", False
-    try:
-        note = transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id)
-    except PermanentError as problem:
-        outcome, error = "failed", str(problem)
-    except RelayError as problem:
-        outcome, error, relay_unusable = "retrying", str(problem), True
-    except TransientError as problem:
-        outcome, error = "retrying", str(problem)
-    except Exception as problem:  # one message must not stop the outbox
-        log.exception("outbox: sending %s %d to %s raised", row.kind, row.id, row.recipient)
-        outcome, error = "retrying", f"sending raised {type(problem).__name__}: {problem}"
+    outcome, error, note, relay_unusable = _send(transport, row)
     if outcome == "retrying" and attempts >= max_attempts:
         outcome = "failed"
 
@@ -248,6 +237,22 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
                     values["next_attempt_at"], error)
     return outcome, error if relay_unusable else None
+
+
+def _send(transport: Transport, row: _Claimed) -> tuple[str, str | None, str, bool]:
+    """Hand the message to the relay: ("sent", None, the relay's note, False), or "failed" /
+    "retrying" with the error, and whether the relay itself is unusable (a RelayError)."""
+    try:
+        return "sent", None, transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id), False
+    except PermanentError as problem:
+        return "failed", str(problem), "", False
+    except RelayError as problem:
+        return "retrying", str(problem), "", True
+    except TransientError as problem:
+        return "retrying", str(problem), "", False
+    except Exception as problem:  # one message must not stop the outbox
+        log.exception("outbox: sending %s %d to %s raised", row.kind, row.id, row.recipient)
+        return "retrying", f"sending raised {type(problem).__name__}: {problem}", "", False
 
 
 def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:

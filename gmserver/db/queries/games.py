@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import Game
 from gmserver.rules.ruleset import Ruleset
@@ -69,3 +70,20 @@ def ruleset_of(game: Game) -> Ruleset:
 @functools.lru_cache(maxsize=256)
 def _ruleset(snapshot_json: str) -> Ruleset:
     return Ruleset.from_snapshot(json.loads(snapshot_json))
+
+
+def game_phase_for_update(session: Session, game_id: int) -> str | None:
+    """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
+    return session.scalar(select(Game.phase).where(Game.id == game_id).with_for_update())
+
+
+def open_game_names(session: Session) -> list[tuple[int, str]]:
+    """(id, name) of every active or finished game."""
+    return [(game_id, name) for game_id, name in session.execute(
+        select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))]
+
+
+def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[Game]:
+    """The active or finished games among `game_ids`, their players loaded, oldest first."""
+    return list(session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(game_ids))
+                                .options(selectinload(Game.players)).order_by(Game.id)))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import String, cast, exists, func, literal, select
+from sqlalchemy import String, cast, exists, func, literal, select, update
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OutboxMessage
@@ -29,3 +30,57 @@ def parked_to_alert(session: Session, since: datetime, limit: int) -> list[Inbou
         .where(InboundMessage.status == "failed", ~alerted,
                func.coalesce(InboundMessage.processed_at, InboundMessage.received_at) >= since)
         .order_by(InboundMessage.id).limit(limit)))
+
+
+def stored_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> int | None:
+    """The id of the oldest stored message with one of these fingerprints."""
+    return session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint.in_(fingerprints))
+                          .order_by(InboundMessage.id).limit(1))
+
+
+def pending_ids(session: Session) -> list[int]:
+    return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
+                                .order_by(InboundMessage.id)))
+
+
+def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
+    """The message if it is still pending, locked until the transaction ends; waits for the lock
+    (no SKIP LOCKED: services.intake.process_one says why) and tests the status after the wait."""
+    return session.scalar(select(InboundMessage)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                          .with_for_update())
+
+
+def pending_attempts_for_update(session: Session, inbound_id: int) -> int | None:
+    """The claims counted so far on the message if it is pending and no one holds it (SKIP
+    LOCKED), locked until the transaction ends; None otherwise."""
+    return session.scalar(select(InboundMessage.attempts)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                          .with_for_update(skip_locked=True))
+
+
+def set_attempts(session: Session, inbound_id: int, attempts: int) -> None:
+    session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id).values(attempts=attempts))
+
+
+def park(session: Session, inbound_id: int, error: str, now: datetime, *, only_pending: bool) -> None:
+    """Mark the message failed with `error`; with `only_pending`, only if it is still pending."""
+    query = update(InboundMessage).where(InboundMessage.id == inbound_id)
+    if only_pending:
+        query = query.where(InboundMessage.status == "pending")
+    session.execute(query.values(status="failed", error=error, processed_at=now))
+
+
+def uncount_claim(session: Session, inbound_id: int) -> None:
+    """One claim fewer on the message, if it is pending and has any."""
+    session.execute(update(InboundMessage)
+                    .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending",
+                           InboundMessage.attempts > 0)
+                    .values(attempts=InboundMessage.attempts - 1))
+
+
+def requeue_failed(session: Session, inbound_id: int) -> None:
+    """Put a parked message back in the queue with a fresh count of claims."""
+    session.execute(update(InboundMessage)
+                    .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
+                    .values(status="pending", error=None, attempts=0))

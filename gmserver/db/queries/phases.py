@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, PhaseRecord
@@ -35,3 +35,8 @@ def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any]
     record = PhaseRecord(game_id=game_id, phase=phase, state=state, deadline=deadline, opened_at=now)
     session.add(record)
     return record
+
+
+def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
+    """When the game's latest phase was adjudicated: when its current phase started."""
+    return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Player
+from gmserver.db.models import Game, Player
 
 
 def player_of(session: Session, game_id: int, power: str) -> Player | None:
     return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power))
+
+
+def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str, str] | None:
+    """The abbreviations the power's player listed (004 I(1) ¶2), if any."""
+    return session.scalar(select(Player.abbreviations).where(Player.game_id == game_id, Player.power == power))
+
+
+def games_of_address(session: Session, address: str) -> list[int]:
+    """The active games in which `address` (as written) is a player's address or fallback."""
+    return list(session.scalars(select(Player.game_id).join(Game).where(
+        Game.status == "active", or_(Player.address == address, Player.fallback_address == address))))
+
+
+def plays_in_an_active_game(session: Session, address: str) -> bool:
+    """Whether `address` (lower case) is a player's address or fallback in an active game, in any case."""
+    return session.scalar(select(Player.id).join(Game).where(
+        Game.status == "active",
+        or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address),
+    ).limit(1)) is not None

@@ -7,7 +7,6 @@ says so in one sentence.
 
 from __future__ import annotations
 
-from gmserver.services import intake  # intake calls this module's handle(); only used at call time
 from gmserver.services.handlers.mail import Mail
 
 PRESS_KEPT = ("Press is not forwarded in this game yet: the press in your message was kept for the GM, "
@@ -17,6 +16,9 @@ PRESS_KEPT = ("Press is not forwarded in this game yet: the press in your messag
 def handle(mail: Mail) -> str:
     assert mail.decision is not None, "orders come from a power"
     notes = (PRESS_KEPT,) if mail.kind.kind == "orders+press" else ()
-    # intake's own function, as intake and its tests know it: this module only names it
+    # intake's own function, as intake and its tests know it: this module only names it (imported
+    # here, since intake imports the handlers)
+    from gmserver.services import intake  # noqa: PLC0415
+
     return intake._accept(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
                           notes=notes)

@@ -1,0 +1,63 @@
+"""What every `gmserver` command group shares: the error a user can fix, the clock, the
+configuration and services of a command, and argument types (cli.py says why the services are
+imported late)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from gmserver.config import Config, config_path_from, load_config
+
+
+class CliError(Exception):
+    """A problem the user can fix; printed without a traceback."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def config_of(args: argparse.Namespace) -> Config:
+    return load_config(config_path_from(args.config))
+
+
+def services_of(config: Config):
+    from gmserver.daemon import build_services  # noqa: PLC0415
+    from gmserver.db.migrate import current_revision, head_revision  # noqa: PLC0415
+    from gmserver.db.session import shown_url  # noqa: PLC0415
+
+    current = current_revision(config.database_url)
+    if current != head_revision():
+        raise CliError(
+            f"the database at {shown_url(config.database_url)} is "
+            + ("not initialised" if current is None else f"at revision {current}, not the latest")
+            + ": run `gmserver db upgrade` first"
+        )
+    return build_services(config)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
+
+
+def hours(value: str) -> timedelta:
+    try:
+        hours = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of hours") from None
+    if hours < 0:
+        raise argparse.ArgumentTypeError("a duration cannot be negative")
+    return timedelta(hours=hours)
+
+
+def moment(value: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an ISO 8601 date and time") from None
+    if moment.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{value!r} needs a time zone, e.g. {value}+00:00")
+    return moment.astimezone(timezone.utc)

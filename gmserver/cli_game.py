@@ -1,0 +1,197 @@
+"""`gmserver game ...`: create games, list and show them, and players' own abbreviation lists."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from gmserver import cli_ruleset
+from gmserver.cli_common import CliError, config_of, hours, moment, print_json, services_of, utcnow
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+
+
+def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> list[str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise CliError(f"--players {path}: {error}") from None
+    table = data.get("players", data)
+    if not isinstance(table, dict):
+        raise CliError(f"--players {path}: expected a [players] table of POWER = \"address\" lines")
+    specs = []
+    for power, value in table.items():
+        if isinstance(value, str):
+            specs.append(f"{power}={value}")
+        elif isinstance(value, dict) and isinstance(value.get("address"), str):
+            fallback = value.get("fallback")
+            specs.append(f"{power}={value['address']}" + (f",{fallback}" if fallback else ""))
+            if value.get("abbreviations"):
+                if not isinstance(value["abbreviations"], dict):
+                    raise CliError(f"--players {path}: {power}.abbreviations must be a table of TOKEN = \"place\"")
+                abbreviations[power.upper()] = {str(k): str(v) for k, v in value["abbreviations"].items()}
+        else:
+            raise CliError(f"--players {path}: {power} must be an address or {{address=..., fallback=...}}")
+    return specs
+
+
+def cmd_game_create(args: argparse.Namespace) -> int:
+    from gmserver.services.games import GameSpec, open_game, parse_player  # noqa: PLC0415
+
+    config = config_of(args)
+    player_texts = list(args.player or [])
+    abbreviations: dict[str, dict[str, str]] = {}
+    if args.players:
+        player_texts += _players_from_file(Path(args.players), abbreviations)
+    if not player_texts:
+        raise CliError("give the players with --player POWER=ADDRESS[,FALLBACK] (repeat) or --players FILE.toml")
+    position = None
+    if args.position:
+        try:
+            position = Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError, ValueError) as error:
+            raise CliError(f"--position {args.position}: {error}") from None
+    spec = GameSpec(
+        name=args.name, ruleset=load_ruleset(args.ruleset),
+        players=[dataclasses.replace(p, abbreviations=abbreviations.get(p.power, {}))
+                 for p in map(parse_player, player_texts)],
+        position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
+        adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
+        sender_check=args.sender_check,
+    )
+    _, summary = open_game(services_of(config).sessions, spec, utcnow(), config.gm_address)
+    print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
+          f"deadline {summary['deadline']}, {len(summary['players'])} players")
+    if warning := cli_ruleset.not_in_force_text(spec.ruleset, args.ruleset):  # so that no GM is misled
+        print(warning)
+    if summary["sender_check"] == "verified":
+        print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
+              "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
+              "players that address if they write new messages:")
+        for power, player in summary["players"].items():
+            print(f"  {power:<8} {player['address']:<30} {player.get('reply_address', '-')}")
+        if not config.trusted_authserv_ids:
+            print("note: no [inbound] trusted_authserv_ids is configured, so the receiving server's "
+                  "Authentication-Results headers are not believed; proof comes from gmserver's own DKIM check, "
+                  "the player's reply address or their 'Password:' line")
+    else:
+        print("senders are not verified (--sender-check from): anyone who writes a player's address in From "
+              "can give that power's orders")
+    return 0
+
+
+def cmd_game_list(args: argparse.Namespace) -> int:
+    from gmserver.services.games import list_games  # noqa: PLC0415
+
+    games = list_games(services_of(config_of(args)).sessions)
+    if args.json:
+        print_json(games)
+    elif not games:
+        print("no games yet: create one with `gmserver game create`")
+    else:
+        for g in games:
+            print(f"{g['name']:<24} {g['ruleset']:<12} {g['status']:<9} {g['phase']:<8} "
+                  f"deadline {g['deadline'] or '-'}  ({g['players']} players)")
+    return 0
+
+
+def cmd_game_show(args: argparse.Namespace) -> int:
+    from gmserver.services.games import show_game  # noqa: PLC0415
+
+    config = config_of(args)
+    summary = show_game(services_of(config).sessions, args.name, config.gm_address)
+    if args.json:
+        print_json(summary)
+        return 0
+    print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
+          f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
+          + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
+    for power, player in summary["players"].items():
+        units = ", ".join(summary["units"].get(power, [])) or "no units"
+        centres = len(summary["centers"].get(power, []))
+        on_file = summary["orders"].get(power)
+        status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
+        print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+    if summary["rules_not_in_force"]:
+        print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
+    # what a player sends to (or replies to) so that the message proves its sender
+    if any(player.get("reply_address") for player in summary["players"].values()):
+        print("reply addresses (tell each player only their own):")
+        for power, player in summary["players"].items():
+            print(f"  {power:<8} {player.get('reply_address') or '-'}")
+    return 0
+
+
+def cmd_game_abbreviations(args: argparse.Namespace) -> int:
+    from gmserver.services.games import player_abbreviations  # noqa: PLC0415
+
+    services = services_of(config_of(args))
+    entries: dict[str, str] = {}
+    for text in args.entries:
+        token, sep, place = text.partition("=")
+        if not sep:
+            raise CliError(f"{text!r}: expected TOKEN=PLACE, e.g. Mar=Marseilles")
+        entries[token] = place
+    listed = player_abbreviations(services.sessions, args.name, args.power, add=entries, clear=args.clear,
+                                  geography=services.geography)
+    for token, code in sorted(listed.entries.items()):
+        print(f"{token} = {code}")
+    if not listed.entries:
+        print(f"no abbreviations on file for {args.power.upper()}")
+    if not listed.applied:
+        print(f"note: the ruleset of {args.name} does not use players' own lists "
+              "(player_abbreviation_lists, 004 I(1)); they are kept but not applied", file=sys.stderr)
+    return 0
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    game = commands.add_parser("game", help="create and inspect games").add_subparsers(
+        dest="game_command", metavar="ACTION", required=True)
+    create = game.add_parser("create", help="create a game",
+                             description="Create a game. Deadlines default to the ruleset's minimum turn lengths.")
+    create.add_argument("name", help="the game's name, as players write it in subjects")
+    create.add_argument("--ruleset", default="standard",
+                        help="house-rule profile: standard, mhr, danivon, email_rules, scorpion, gwm, or a TOML "
+                             "file (default: standard)")
+    create.add_argument("--player", action="append", metavar="POWER=ADDRESS[,FALLBACK]",
+                        help="a player (repeat for each power)")
+    create.add_argument("--players", metavar="FILE.toml", help="players from a file: [players] FRANCE = \"addr\"")
+    create.add_argument("--position", metavar="POSITION.json",
+                        help="start from this position (DATC case format: phase, units, centers, dislodged)")
+    create.add_argument("--deadline", type=moment, metavar="ISO-TIME",
+                        help="first deadline, e.g. 2026-12-01T18:00+00:00 (default: now + the turn length)")
+    create.add_argument("--movement-hours", type=hours, metavar="H", help="length of movement turns")
+    create.add_argument("--retreat-hours", type=hours, metavar="H", help="length of retreat turns")
+    create.add_argument("--adjustment-hours", type=hours, metavar="H", help="length of adjustment turns")
+    create.add_argument("--reminder-hours", type=hours, metavar="H",
+                        help="remind players without orders this long before the deadline (0: never)")
+    create.add_argument("--timezone", default="UTC", help="the game's time zone for reports (default: UTC)")
+    create.add_argument("--sender-check", choices=["from", "verified"], default="verified",
+                        help="who may give a power's orders. verified (the default): a message from the "
+                             "power's address must also prove its sender, by a DKIM/DMARC pass for that "
+                             "address's domain (checked by gmserver, or by a receiving server listed in "
+                             "[inbound] trusted_authserv_ids), by being sent to the player's own reply "
+                             "address gm+SECRET@... (the Reply-To of every mail the GM sends them: a plain "
+                             "reply does it), or by a line 'Password: SECRET'. from: the From address "
+                             "alone, which anyone can forge")
+    create.set_defaults(func=cmd_game_create)
+    listing = game.add_parser("list", help="list games")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(func=cmd_game_list)
+    show = game.add_parser("show", help="show a game's position, players and orders on file")
+    show.add_argument("name")
+    show.add_argument("--json", action="store_true", help="print JSON (DATC position notation)")
+    show.set_defaults(func=cmd_game_show)
+    abbreviations = game.add_parser(
+        "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
+        description="A player's own abbreviations, matched before the standard table where the ruleset has "
+                    "player_abbreviation_lists (004 I(1) ¶2). Without TOKEN=PLACE, shows the list.")
+    abbreviations.add_argument("name")
+    abbreviations.add_argument("power")
+    abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
+    abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
+    abbreviations.set_defaults(func=cmd_game_abbreviations)

@@ -1,0 +1,201 @@
+"""One stored message read and answered, inside the transaction that marks it done
+(services.intake.process_one): which games it may be about, what kind of mail it is, whether it
+is refused (and whether the refusal may be sent), and which handler carries it out."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, InboundMessage
+from gmserver.db.queries.games import open_game_names, open_games_with_players, ruleset_of
+from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
+from gmserver.db.session import transaction
+from gmserver.rules.automated import automated_reason
+from gmserver.rules.intake import (Envelope, GameView, Ignore, Reject, decide, glance_envelope, names_game,
+                                   parse_envelope)
+from gmserver.rules.limits import Excess, first_excess
+from gmserver.rules.mailkind import classify
+from gmserver.rules.reading.message import split_message
+from gmserver.rules.safetext import safe_text
+from gmserver.rules.subject import name_words
+from gmserver.services import handlers, mails
+from gmserver.services.context import Services
+from gmserver.services.handlers.mail import Mail
+from gmserver.services.outbox import queue
+from gmserver.services.reply_limits import (
+    PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR, STRANGER_REPLY_INTERVAL,
+    replies_since as _replies_since,
+)
+from gmserver.services.senders import check_sender
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A stored message as the GM reads it (`gmserver inbox show`): press, a request, a vote or
+    a command is kept, not carried out, and this is where the GM reads it."""
+
+    id: int
+    status: str
+    kind: str | None
+    outcome: str | None
+    sender: str
+    subject: str
+    text: str  # the text read for orders, or the request's, vote's or command's lines
+    press: str  # the press sections
+
+
+def kept(services: Services, inbound_id: int) -> Kept | None:
+    """The stored message `inbound_id`, read as intake reads it; None if there is none. A
+    message over gmserver.rules.limits is shown by its headers alone, as it was never read."""
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            return None
+        envelope = glance_envelope(row.raw)
+        text, press = ("(not read: too large or too deep)", "") if first_excess(row.raw) else split_message(row.raw)
+        return Kept(row.id, row.status, row.kind, row.outcome, envelope.sender or "?", envelope.subject,
+                    safe_text(text), safe_text(press))
+
+
+def handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
+    if (excess := first_excess(row.raw)) is not None:
+        return _refuse_unreadable(session, services, row, excess, now)
+    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain)
+    games = _game_views(session, envelope)
+    order_text, press_text = split_message(row.raw)
+    from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
+    kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
+                    game_names=[game.name for game in games], from_gm=from_gm)
+    if from_gm:
+        # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
+        named = [game for game in games if names_game(envelope.subject, game)]
+        row.kind, row.game_id = kind.kind, named[0].id if len(named) == 1 else None
+        return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
+                                    order_text=order_text, press_text=press_text,
+                                    named_game=named[0] if len(named) == 1 else None))
+    # deadlines are judged by when the message reached the GM, not by when it is processed
+    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
+    if isinstance(decision, Ignore):
+        log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
+        return "ignored"
+    if isinstance(decision, Reject):
+        if decision.game is not None:
+            row.game_id, row.power = decision.game.id, decision.power
+        if not _may_refuse(session, row, envelope, decision, now):
+            return "ignored"
+        log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
+        queue(session, mails.rejection(services, envelope, decision, now),
+              kind="stranger-refusal" if decision.stranger else "rejection",
+              dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+        return "rejected"
+    # issue 6: in a "verified" game the From address alone does not make a message the power's
+    if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
+        return unverified
+    row.kind = kind.kind
+    if kind.kind not in ORDER_KINDS:
+        # Not for orders: _accept sets these only after it holds the game row, since writing
+        # the foreign key first takes a share lock on that row, and two workers each holding one
+        # while asking for the game row's update lock deadlock (PostgreSQL).
+        row.game_id, row.power = decision.game.id, decision.power
+    return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
+                                order_text=order_text, press_text=press_text))
+
+
+# The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
+ORDER_KINDS = frozenset({"orders", "orders+press"})
+
+
+def gm_addresses(services: Services) -> frozenset[str]:
+    """The GM's own addresses: the server's address and those of `[gm] command_addresses`."""
+    return frozenset(address.lower() for address in (services.composer.gm_address, *services.gm_addresses))
+
+
+def _refuse_unreadable(session: Session, services: Services, row: InboundMessage, excess: Excess,
+                       now: datetime) -> str:
+    """A message over a bound of gmserver.rules.limits is never parsed (that could take gigabytes):
+    it is answered from a bounded glance at its headers, under the same limits as any refusal,
+    and automated mail or a sender that is not one plain address gets no answer."""
+    envelope = glance_envelope(row.raw)
+    log.warning("inbound %s from %s too large to read: %s", row.id, envelope.sender or "?", excess.describe())
+    try:
+        envelope = _with_transport_facts(envelope, row, services.composer.domain)
+    except Exception:  # noqa: BLE001  headers too hostile to judge: never answer them
+        return "ignored"
+    if envelope.automated or not envelope.sender:
+        return "ignored"
+    decision = Reject((
+        f"{excess.describe()}, so it was not read at all.",
+        "Please send your orders in a plain new message: the orders as text, without attachments, "
+        "not as a reply to or a forward of other mail.",
+    ), stranger=not plays_in_an_active_game(session, envelope.sender))
+    if not _may_refuse(session, row, envelope, decision, now):
+        return "ignored"
+    queue(session, mails.rejection(services, envelope, decision, now),
+          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
+    return "refused"
+
+
+def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: str) -> Envelope:
+    """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
+    bounce) and whether an auto-reply answers one of gmserver's own Message-IDs."""
+    if envelope.automated:
+        return envelope
+    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain)
+    if reason is None:
+        return envelope
+    log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
+    return dataclasses.replace(envelope, automated=True)
+
+
+def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
+    """Whether the refusal may be sent under the limits of services.reply_limits; logs why not."""
+    hour_ago = now - timedelta(hours=1)
+    if not decision.stranger:
+        if _replies_since(session, envelope.sender, REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
+            return True
+        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
+                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
+        return False
+    since = now - STRANGER_REPLY_INTERVAL
+    if _replies_since(session, envelope.sender, REFUSAL_KINDS, since) >= 1:
+        log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
+                    row.id, envelope.sender, since.isoformat(timespec="minutes"))
+        return False
+    sent = queued_since(session, hour_ago, kinds=("stranger-refusal",))
+    if sent >= STRANGER_REFUSALS_PER_HOUR:
+        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to strangers since %s",
+                    row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))
+        return False
+    return True
+
+
+def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
+    """The games this message could be about: those its subject may name (a word of the game's
+    name appears in it; `decide` then reads the subject exactly) or, when it names none, the
+    sender's own games, so that the refusal can say which subject would have worked."""
+    subject_words = set(name_words(envelope.subject))
+    # finished games too, so that a late player hears the game is over
+    candidates = [game_id for game_id, name in open_game_names(session)
+                  if subject_words & set(name_words(name))]
+    if not candidates:
+        candidates = games_of_address(session, envelope.sender)
+    return [game_view(game) for game in open_games_with_players(session, candidates)]
+
+
+
+def game_view(game: Game) -> GameView:
+    return GameView(
+        id=game.id, name=game.name, ruleset=ruleset_of(game), phase=game.phase,
+        deadline=game.deadline, status=game.status,
+        players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
+                 for p in game.players},
+        secrets={p.power: p.secret for p in game.players},
+    )
