@@ -34,6 +34,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage
+from gmserver.rules.intake import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
@@ -57,6 +58,14 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
     if dedupe_key_taken(session, dedupe_key):
         return False
     recipient = str(message["To"].addresses[0].addr_spec)
+    # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
+    # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
+    # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
+    raw = message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8)
+    if problems := mail_problems(raw, recipient):
+        # Every mail gmserver sends passes here: one built from hostile input that came out
+        # malformed is never sent; the exception parks the message that caused it, for the GM.
+        raise MalformedMail(f"{kind} {dedupe_key} not queued: {'; '.join(problems)}")
     session.add(OutboxMessage(
         message_id=str(message["Message-ID"]),
         dedupe_key=dedupe_key,
@@ -64,16 +73,41 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
         game_id=game_id,
         sender=str(message["From"].addresses[0].addr_spec),
         recipient=recipient,
-        # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
-        # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
-        # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
-        raw=message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8),
+        raw=raw,
         status="pending",
         attempts=0,
         next_attempt_at=now,
         created_at=now,
     ))
     return True
+
+
+class MalformedMail(ValueError):
+    """A message gmserver built is not fit to send (see `mail_problems`)."""
+
+
+_ONE_EACH = ("From", "To", "Subject", "Message-ID", "Date", "Auto-Submitted")
+
+
+def mail_problems(raw: bytes, recipient: str) -> list[str]:
+    """What makes an outgoing message unfit to send: a header line broken by a stray CR or LF,
+    a header gmserver always writes missing or doubled, a To that is not the one plain address
+    the row is sent to, a Cc or Bcc (the fuzz run of issue 6 found a few such replies to hostile
+    mail among 100,000)."""
+    problems = []
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    if any(b"\r" in line or b"\n" in line for line in head.split(b"\r\n")):
+        problems.append("a stray CR or LF in a header")
+    if not is_plain_address(recipient):
+        problems.append(f"the recipient {recipient[:80]!r} is not a plain address")
+    parsed = email.message_from_bytes(raw, policy=email.policy.compat32)
+    for name in _ONE_EACH:
+        if len(parsed.get_all(name) or []) != 1:
+            problems.append(f"{len(parsed.get_all(name) or [])} {name} headers")
+    for name in ("Cc", "Bcc"):
+        if parsed.get(name) is not None:
+            problems.append(f"a {name} header")
+    return problems
 
 
 def backoff(attempts: int) -> timedelta:

@@ -100,7 +100,10 @@ def test_stop_does_not_wait_on_a_job_that_asks_the_scheduler(tmp_path) -> None:
             daemon.scheduler.get_jobs()  # blocks for ever under shutdown(wait=True)
 
     daemon.scheduler.start()
-    daemon.scheduler.add_job(job_that_asks_the_scheduler, id="asker")
+    # an interval job, like the daemon's own: a one-off job is removed by the scheduler's thread
+    # after it starts, which races with the shutdown this test is about
+    daemon.scheduler.add_job(job_that_asks_the_scheduler, "interval", hours=1, id="asker",
+                             next_run_time=datetime.now(timezone.utc))
     assert asking.wait(5)
     stopper = threading.Thread(target=daemon.stop)
     stopper.start()
