@@ -88,3 +88,16 @@ def test_any_value_gives_one_mailbox_on_one_line_or_none(value: str) -> None:
         assert "\r" not in mailbox.display and "\n" not in mailbox.display
         sender = envelope_of(value.replace("\r", "").replace("\n", " ")).sender
         assert sender == "" or is_plain_address(sender)
+
+
+@pytest.mark.parametrize("written", ["stranger@b..c", "=?utf-8?q?a?=@x.test"])
+def test_a_sender_a_reply_could_not_name_is_nobody_to_answer(written: str) -> None:
+    """The email package writes `a@b..c` back as `<>` and an encoded word as another address: a
+    reply would go to someone else or nowhere (the 100,000-message fuzz run of issue 6)."""
+    raw = f"From: {written}\r\nSubject: lepanto\r\nMessage-ID: <w@x.test>\r\n\r\nA PAR H\r\n".encode()
+    assert parse_envelope(raw).sender == ""
+
+
+def test_an_internationalised_address_is_still_answered() -> None:
+    raw = "From: p\u00e9\u00e9r\u00e9@\u00e9lsewhere.test\r\nSubject: x\r\n\r\nhi\r\n".encode()
+    assert parse_envelope(raw).sender == "p\u00e9\u00e9r\u00e9@\u00e9lsewhere.test"
