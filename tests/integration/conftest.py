@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from gmserver.mail.imap import ImapMailbox, ImapSettings
 from tests.support.dovecot import Dovecot, DovecotError, MailUser, dovecot_binary
 from tests.support.smtp_relay import SmtpRelay
 
@@ -54,3 +55,12 @@ def smtp_relay(dovecot: Dovecot) -> Iterator[SmtpRelay]:
     dovecot.start()  # see mail_user
     with SmtpRelay(lmtp_port=dovecot.lmtp_port) as relay:
         yield relay
+
+
+@pytest.fixture
+def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
+    """The test user's INBOX through gmserver's own IMAP adapter, logged in."""
+    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
+                            password=mail_user.password, timeout=30)
+    with ImapMailbox(settings) as box:
+        yield box

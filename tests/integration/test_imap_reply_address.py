@@ -5,7 +5,6 @@ LMTP delivery to gm+SECRET@, poll over IMAP."""
 from __future__ import annotations
 
 import smtplib
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -13,7 +12,7 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage, OrderSet, Player
 from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
-from gmserver.mail.imap import ImapMailbox, ImapSettings
+from gmserver.mail.imap import ImapMailbox
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import SenderChecks
 from gmserver.services.polling import poll_once
@@ -25,12 +24,6 @@ pytestmark = pytest.mark.integration
 SUBJECT = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
 
 
-@pytest.fixture
-def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
-    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
-                            password=mail_user.password, timeout=30)
-    with ImapMailbox(settings) as box:
-        yield box
 
 
 def test_a_message_delivered_to_the_reply_address_proves_its_sender_over_imap(

@@ -4,7 +4,6 @@ each stored, processed and marked \\Seen before the next; the receipt time is th
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -13,7 +12,7 @@ from sqlalchemy import func, select
 
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.mail.imap import ImapMailbox, ImapSettings
+from gmserver.mail.imap import ImapMailbox
 from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, polling
@@ -63,12 +62,6 @@ def services(database_url):
     return services_for(database_url)
 
 
-@pytest.fixture
-def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
-    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
-                            password=mail_user.password, timeout=30)
-    with ImapMailbox(settings) as box:
-        yield box
 
 
 class Batches:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.mail.imap import ImapMailbox, ImapSettings
 from gmserver.rules.subject import format_subject
 from gmserver.services.games import POWERS
 from gmserver.services.polling import poll_once
 from tests.integration.test_polling import append_all, seen
-from tests.support.dovecot import Dovecot, MailUser
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -34,12 +31,6 @@ def orders(power: str) -> bytes:
     return order_mail(player_address(power), subject, "A PAR - BUR\n", message_id=f"<{power}@players.test>")
 
 
-@pytest.fixture
-def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
-    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
-                            password=mail_user.password, timeout=30)
-    with ImapMailbox(settings) as box:
-        yield box
 
 
 def test_bombs_are_refused_and_the_order_after_them_accepted_all_marked_seen(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-from collections.abc import Iterator
 
 import pytest
 from imapclient import IMAPClient
@@ -14,7 +13,6 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.mail.imap import ImapMailbox, ImapSettings
 from gmserver.rules.subject import format_subject
 from gmserver.services.polling import poll_once
 from tests.support.dovecot import Dovecot, MailUser
@@ -23,12 +21,6 @@ from tests.support.world import GM, new_game, order_mail, player_address, servic
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture
-def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
-    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
-                            password=mail_user.password, timeout=30)
-    with ImapMailbox(settings) as box:
-        yield box
 
 
 def append(dovecot: Dovecot, user: MailUser, messages: list[bytes]) -> None:
