@@ -10,7 +10,9 @@ import tomllib
 from pathlib import Path
 
 from gmserver import cli_ruleset
-from gmserver.cli_common import CliError, config_of, hours, moment, print_json, services_of, utcnow
+from gmserver.cli_common import (
+    CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+)
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -61,7 +63,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
                  for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
-        sender_check=args.sender_check,
+        sender_check=args.sender_check, deadline_time=args.deadline_time,
+        enforce_minimums=not args.short_turns_for_testing,
     )
     _, summary = open_game(services_of(config).sessions, spec, utcnow(), config.gm_address)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
@@ -110,6 +113,10 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
           f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
           + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
+    lengths = summary["turn_lengths_seconds"]
+    print("schedule: " + ", ".join(f"{kind} {seconds / 3600:g} h" for kind, seconds in lengths.items())
+          + (f", deadlines at {summary['deadline_time'][:5]} {summary['timezone']}" if summary.get("deadline_time")
+             else ""))
     for power, player in summary["players"].items():
         units = ", ".join(summary["units"].get(power, [])) or "no units"
         centres = len(summary["centers"].get(power, []))
@@ -169,7 +176,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     create.add_argument("--adjustment-hours", type=hours, metavar="H", help="length of adjustment turns")
     create.add_argument("--reminder-hours", type=hours, metavar="H",
                         help="remind players without orders this long before the deadline (0: never)")
-    create.add_argument("--timezone", default="UTC", help="the game's time zone for reports (default: UTC)")
+    create.add_argument("--timezone", default="UTC",
+                        help="the game's time zone, for its deadlines' time of day and for reports (default: UTC)")
+    create.add_argument("--deadline-time", type=time_of_day, metavar="HH:MM",
+                        help="every deadline at this local time (default: the first deadline's time of day)")
+    create.add_argument("--short-turns-for-testing", action="store_true",
+                        help="for demonstrations and load tests only: allow turns shorter than the house "
+                             "rules' minimum lengths")
     create.add_argument("--sender-check", choices=["from", "verified"], default="verified",
                         help="who may give a power's orders. verified (the default): a message from the "
                              "power's address must also prove its sender, by a DKIM/DMARC pass for that "

@@ -129,6 +129,9 @@ class TurnReport:
     to_order: tuple[str, ...]  # power names that have something to order next
     game_over: bool
     winners: tuple[str, ...]  # power names
+    # a reminder the profile sends with the report (003 [11]: "send provisional orders as soon as
+    # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
+    send_now: bool = False
 
 
 def _order_sort_key(line: OrderLine) -> tuple[str, str]:

@@ -230,6 +230,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "phase": game.phase,
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "timezone": game.timezone,
+        "deadline_time": game.deadline_time,  # issue 8: every deadline's local time of day
         "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),

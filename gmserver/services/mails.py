@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
@@ -15,6 +16,7 @@ from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 
@@ -93,6 +95,8 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     """One report for every player: the same body (built and rendered once), addressed to each."""
     context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
                                         next_deadline=deadline, timezone=game.timezone)
+    if report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
+        context = dataclasses.replace(context, send_now=True)
     body = services.composer.render(context.template, context)
     template = ruleset_of(game).subject_template
     return [(player, services.composer.compose(

@@ -45,15 +45,16 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
-    """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
-    required accepts a convoy order without a route, hold_for_gm answers as a refusal; press,
-    votes and the Spring 1901 rule are not applied."""
-    for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "nonconforming_subject_policy"):
+    """issue 7: datc_4a6 = required accepts a convoy order without a route, hold_for_gm answers
+    as a refusal; press, votes and the Spring 1901 rule are not applied. issue 8: every reminder
+    of the list is sent, min_hours_* are enforced minimums, the trigger is applied."""
+    for name in ("datc_4a6", "nonconforming_subject_policy"):
         assert OPTIONS[name].status == PARTIAL, name
+    for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment",
+                 "adjudication_trigger", "processing_grace_minutes", "early_processing"):
+        assert OPTIONS[name].status == APPLIED, name
     for name in ("press_kinds", "vote_kinds", "s1901_policy", "nmr_limit_to_cd", "cd_mode", "solo_centres",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
-                 "perpetual_orders"):
+                 "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
 
@@ -69,7 +70,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("nonconforming_subject_policy", "hold_for_gm", True),
     ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
     ("reminders", [{"hours_before": 24, "audience": "powers_without_set"},
-                   {"with_report": True, "audience": "all_powers"}], True),
+                   {"with_report": True, "audience": "all_powers"}], False),  # issue 8: all sent
+    ("late_with_proof", "gm_discretion", True),
     ("sender_policy", "registered_only", False),
 ])
 def test_a_value_misleads_when_gmserver_does_something_else(name: str, value, misleads: bool) -> None:
