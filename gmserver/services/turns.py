@@ -25,7 +25,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import mails
+from gmserver.services import adjudication, mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
@@ -84,10 +84,14 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
         contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
         orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+        # The engine gets an order for every unit, build and removal: the house rules' defaults
+        # (rules/defaults.py), never its own. Powers in civil disorder: none are recorded yet.
+        complete_texts, complete = adjudication.completed(record.state, orders, ruleset, civil_disorder=frozenset())
+        outcome = adjudication.mark_defaults(engine.adjudicate(record.state, complete_texts), complete)
+        outcome = _with_void_supports(outcome, voided)
 
         record.adjudicated_at = now
-        record.orders = orders
+        record.orders = orders  # as the players gave them; the defaults are in the results, marked
         outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
         record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
                            "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
