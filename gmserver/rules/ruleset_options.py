@@ -560,8 +560,7 @@ _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
      not_applied("the engine's own rule", "allowed"))
 
 # 2.6 Retreats
-_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband",
-     not_applied("a dislodged unit with no retreat order is disbanded", "disband"))
+_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband", applied())
 _opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
 _opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
 _opt("hopeless_orders_exempt", "2.6", BOOL, True,
@@ -587,14 +586,11 @@ _opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_in
 _opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build", applied())
 _opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast", applied())
 _opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build", applied())
-_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive",
-     not_applied("a build not ordered is waived", "waive"))
-_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000",
-     not_applied("removals not ordered are chosen by the engine's own civil-disorder rule"))
+_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive", applied())
+_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000", applied())
 _opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
-     "distance_then_alphabetical", moot("removals not ordered follow the engine", "removal_algorithm"))
-_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names",
-     moot("removals not ordered follow the engine", "removal_algorithm"))
+     "distance_then_alphabetical", applied())
+_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names", applied())
 _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
      moot("no power is put in civil disorder", "nmr_limit_to_cd"))
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
