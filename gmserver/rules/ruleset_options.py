@@ -569,13 +569,13 @@ _opt("nmr_counts_minor_turns", "2.6", BOOL, False,
      moot("missed orders are not counted", "nmr_limit_to_cd"))
 
 # 2.7 Adjustments & civil disorder
-_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard",
-     not_applied("the standard turns: spring and fall moves, retreats, winter adjustments", "standard"))
+_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard", applied())
 # MATRIX's Default column is n/a for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
 _opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn",
-     moot("the standard turns only", "season_structure"))
+     not_applied("retreats are sent with the moves they follow and applied in the same adjudication",
+                 "same_turn"))
 _opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate",
      not_applied("fall retreats and winter adjustments are separate turns", "separate"))
 _opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down", applied())
