@@ -214,3 +214,39 @@ def missing_orders(position: Position, orders: Mapping[str, Sequence[Order]]) ->
         if due < 0 and len(removals) < -due:
             missing.append(f"{power}: {-due} removals")
     return missing
+
+
+def hopeless(position: Position, power: str, geography: MapInfo) -> bool:
+    """002 ORDERS 4, A9: the power's orders for this phase cannot change anything, so it need not
+    send them (the defaults, disband or remove all, are the only outcome).
+
+    Fall retreats: after the Fall ownership update it owns no centre (counting none of its
+    dislodged units as retreating onto one), none of its dislodged units may retreat onto a
+    centre, and none may retreat where another power's dislodged unit may (so it cannot
+    interfere with another country's retreat). Winter removals: it owns no centre."""
+    kind = position.phase_type
+    if kind == "A":
+        return position.adjustments.get(power, 0) < 0 and not position.centers.get(power)
+    if kind != "R" or position.phase[0] != "F" or not position.dislodged.get(power):
+        return False
+    provinces = geography.provinces
+    occupant = {Unit.parse(u).province: p for p, units in position.units.items() for u in units}
+    owned = [c for c in position.centers.get(power, ()) if occupant.get(c, power) == power]
+    owned += [c for c, p in occupant.items() if p == power and provinces[c].supply_centre]
+    if owned:
+        return False
+    mine = {d.split("/")[0] for u in position.dislodged[power] for d in position.retreats.get(u, ())}
+    if any(provinces[d].supply_centre for d in mine):
+        return False
+    theirs = {d.split("/")[0] for p, units in position.dislodged.items() if p != power
+              for u in units for d in position.retreats.get(u, ())}
+    return not (mine & theirs)
+
+
+def owing_orders(position: Position, ruleset: Any, geography: MapInfo) -> tuple[str, ...]:
+    """The powers that must send orders this phase: those with something to order, less those
+    whose retreats or removals are hopeless where `hopeless_orders_exempt` (002 ORDERS 4)."""
+    powers = position.powers_to_order()
+    if not ruleset.hopeless_orders_exempt:
+        return powers
+    return tuple(p for p in powers if not hopeless(position, p, geography))

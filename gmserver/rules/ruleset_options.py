@@ -564,7 +564,9 @@ _opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband"
 _opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
 _opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
 _opt("hopeless_orders_exempt", "2.6", BOOL, True,
-     moot("missed orders are not counted", "nmr_limit_to_cd"))
+     partial("a power whose retreats or removals are hopeless is not reminded and gets the defaults "
+             "(disband, remove); not counting the miss and not waiting depend on nmr_limit_to_cd and "
+             "early_processing", lambda value: True))
 _opt("nmr_counts_minor_turns", "2.6", BOOL, False,
      moot("missed orders are not counted", "nmr_limit_to_cd"))
 

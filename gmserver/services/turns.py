@@ -20,6 +20,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
+from gmserver.rules.defaults import owing_orders
 from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
@@ -218,8 +219,9 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
         record = queries.phases.current_record(session, game)
         if record.opened_at >= game.deadline - before:
             return 0  # a turn shorter than the reminder offset: the results report just told them
-        owing = set(engine.position_from_state(record.state).powers_to_order())
         ruleset = queries.games.ruleset_of(game)
+        # 002 ORDERS 4: a hopeless retreat or removal need not be sent, so nobody is reminded of it
+        owing = set(owing_orders(engine.position_from_state(record.state), ruleset, services.geography))
         # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
         ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
             contingent_for(session, game.id, game.phase, ruleset))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver import engine
-from gmserver.rules.defaults import complete_orders, missing_orders
+from gmserver.rules.defaults import complete_orders, hopeless, missing_orders, owing_orders
 from gmserver.rules.distance import Distances
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
@@ -254,3 +254,39 @@ def test_removals_of_a_power_in_civil_disorder_000_V4(geo) -> None:
     done = complete_orders(pos, {"ENGLAND": orders("F LON D", kind="A")}, rules("mhr"), geo,
                            civil_disorder=frozenset({"ENGLAND"}))
     assert defaults_of(done, "ENGLAND") == ["A BUR D", "A NWY D"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Hopeless retreats and removals (002 ORDERS 4, A9)
+
+
+def fall_retreat(units: dict, centers: dict, dislodged: dict, retreats: dict) -> Position:
+    return Position("F1901R", units, centers=centers, dislodged=dislodged, retreats=retreats)
+
+
+@pytest.mark.parametrize("why, italy_centres, tunis_options, expected", [
+    # France took Tuscany, Germany Marseilles.
+    # Italy's last unit, A TUS, was dislodged from a non-centre and Italy owns nothing: it may only
+    # retreat to Piedmont (no centre) where no other dislodged unit may go: hopeless
+    ("nothing to save", (), ("PIE",), True),
+    # Italy still owns Rome (nobody else stands there): its retreat is not hopeless
+    ("a centre is left", ("ROM",), ("PIE",), False),
+    # a retreat onto a centre (Rome) might still save a centre
+    ("a retreat onto a centre", (), ("PIE", "ROM"), False),
+    # Piedmont is also open to the dislodged French A MAR: Italy could bounce it there
+    ("could bounce another retreat", (), ("PIE", "TYR"), False),
+])
+def test_hopeless_fall_retreat_002_ORDERS_4(geo, why, italy_centres, tunis_options, expected) -> None:
+    options = {"A TUS": tunis_options, "A MAR": ("BUR", "PIE") if "TYR" in tunis_options else ("BUR",)}
+    pos = fall_retreat({"FRANCE": ("A TUS",), "GERMANY": ("A MAR",)}, {"ITALY": italy_centres} if italy_centres else {},
+                       {"ITALY": ("A TUS",), "FRANCE": ("A MAR",)}, options)
+    assert hopeless(pos, "ITALY", geo) is expected, why
+
+
+def test_hopeless_removal_and_who_owes_orders_002_ORDERS_4(geo) -> None:
+    """A winter removal is hopeless when the power owns no centre: not owed under email_rules
+    (002 ORDERS 4, hopeless_orders_exempt = true), owed when the GM turns the exemption off."""
+    pos = winter({"ITALY": ["A TUS"], "FRANCE": ["A PAR", "A MAR"]}, {"FRANCE": ["PAR"]},
+                 {"ITALY": -1, "FRANCE": -1})
+    assert owing_orders(pos, rules("email_rules"), geo) == ("FRANCE",)
+    assert owing_orders(pos, rules("email_rules", hopeless_orders_exempt=False), geo) == ("FRANCE", "ITALY")
