@@ -24,7 +24,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import mails
+from gmserver.services import adjudication, mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
@@ -81,17 +81,16 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
-        on_file = orders_on_file(session, game.id, game.phase, ruleset)
-        contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-        orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
-
-        record.adjudicated_at = now
-        record.orders = orders
-        outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                          for o in outcome.orders]
+        outcome = _process_phase(session, services, game, record, ruleset, now)
+        first, minor = outcome, []
+        while _at_once(ruleset, outcome):
+            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+            # the retreats and builds sent with the moves are applied now, in this transaction.
+            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
+                                               None, now)
+            game.phase = outcome.after.phase
+            outcome = _process_phase(session, services, game, record, ruleset, now)
+            minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         # issue 8: from the schedule (this phase's deadline), never from when processing happened
         deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
@@ -100,14 +99,42 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if finished:
             game.status = "finished"
         reports = 0
-        for player, message in mails.turn_reports(services, game, outcome, deadline, now):
+        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
-        done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+                             dedupe_key=f"report:{game.id}:{first.phase}:{player.power}")
+        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders and results."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    # The engine gets an order for every unit, build and removal: the house rules' defaults
+    # (rules/defaults.py), never its own. Powers in civil disorder: none are recorded yet.
+    complete_texts, complete = adjudication.completed(record.state, orders, ruleset, civil_disorder=frozenset())
+    outcome = adjudication.mark_defaults(engine.adjudicate(record.state, complete_texts), complete)
+    outcome = _with_void_supports(outcome, voided)
+    record.adjudicated_at = now
+    record.orders = orders  # as the players gave them; the defaults are in the results, marked
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    return outcome
+
+
+def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+    """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
+    adjustment phases that follow a movement phase are processed with it, from the lines sent
+    with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
+    return (ruleset.season_structure == "uk_two_season" and not outcome.winners
+            and phase_type(outcome.after.phase) in ("R", "A"))
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
