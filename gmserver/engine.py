@@ -215,15 +215,20 @@ def legal_orders(state: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
 # Adjudication
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> PhaseOutcome:
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+               engine_decides_solo: bool = True) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
 
     The caller passes explicit orders for every unit it wants ordered (house-rule defaults
     included); units left without an order get the engine's own default and are marked
-    `defaulted` in the outcome.
+    `defaulted` in the outcome. With `engine_decides_solo` False the engine never ends the game
+    by a win (it would at 18 centres, for a power that grew and leads alone): the caller decides
+    by the profile's own count (gmserver.rules.game_end).
     """
     with _ENGINE_LOCK:
         game = _game_from_state(state)
+        if not engine_decides_solo:
+            game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
         before = position_from_state(game.get_state())
         phase = game.get_current_phase()
         for power, power_orders in orders.items():

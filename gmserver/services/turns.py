@@ -25,7 +25,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import mails
+from gmserver.services import endgame, mails, nmr
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
@@ -83,8 +83,14 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
         contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+        ordered = set(on_file.versions) | set(contingent)  # a set on file, or contingent lines standing in
+        if not force and nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
         orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+        # the profile's solo count decides the winner (services.endgame), not the engine's 18
+        outcome = _with_void_supports(engine.adjudicate(record.state, orders, engine_decides_solo=False), voided)
+        nmr.record_turn(session, services, game, outcome.before, ruleset, ordered, now)
+        outcome = endgame.decide_end(session, services, game, ruleset, outcome, now)
 
         record.adjudicated_at = now
         record.orders = orders
@@ -96,6 +102,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
