@@ -64,6 +64,11 @@ def years_without_change(history: Sequence[Centres]) -> int:
     return years
 
 
+def years(count: int) -> str:
+    """`1` -> "1 game year"; `4` -> "4 game years"."""
+    return f"{count} game year{'' if count == 1 else 's'}"
+
+
 def _owners(centres: Centres) -> dict[str, str]:
     return {centre: power for power, owned in centres.items() for centre in owned}
 
@@ -75,16 +80,16 @@ class StalemateNotice:
     text: str  # what the GM may do, in words
 
 
-def stalemate_notice(years: int, ruleset: Ruleset) -> StalemateNotice | None:
+def stalemate_notice(count: int, ruleset: Ruleset) -> StalemateNotice | None:
     """stalemate_years and stalemate_action: the notice for the GM once `years` years without a
     change of ownership reach the profile's count. gmserver never ends the game itself."""
-    if ruleset.stalemate_years is None or years < ruleset.stalemate_years:
+    if ruleset.stalemate_years is None or count < ruleset.stalemate_years:
         return None
     if ruleset.stalemate_action == "gm_may_impose_settlement":
-        return StalemateNotice(years, "002 DRAWS 4", "You may impose a reasonable settlement based on the "
-                               "stalemate lines.")
-    return StalemateNotice(years, "000 IX(2) ¶2, 001 VIII(2)", "After a warning to the players, you may "
+        return StalemateNotice(count, "002 DRAWS 4", "You may impose a reasonable settlement based on the "
+                               "stalemate lines and the centres held.")
+    return StalemateNotice(count, "000 IX(2) ¶2, 001 VIII(2)", "After a warning to the players, you may "
                            "declare a draw including all survivors, if no player has any prospect of winning "
                            "by reaching the solo count or by concession. A draft warning: \"No supply centre "
-                           f"has changed hands for {years} game years. Unless that changes, the GM may "
+                           f"has changed hands for {years(count)}. Unless that changes, the GM may "
                            "declare a draw including all survivors.\"")

@@ -14,6 +14,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.rules import game_end
+from gmserver.rules.game_end import years
 from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
@@ -70,9 +71,9 @@ def _stalemate(session: Session, services: Services, game: Game, ruleset: Rulese
         return
     year = outcome.after.phase[1:5]
     notify_gm(session, services, key=f"gm:stalemate:{game.id}:{year}", game_id=game.id, now=now,
-              subject=f"gmserver: {game.name}: no supply centre has changed hands for {notice.years} years",
+              subject=f"gmserver: {game.name}: no supply centre has changed hands for {years(notice.years)}",
               paragraphs=[
-                  f"Game {game.name}, Spring {year}: no supply centre has changed hands for {notice.years} "
-                  f"game years.",
+                  f"Game {game.name}, Spring {year}: no supply centre has changed hands for "
+                  f"{years(notice.years)}.",
                   f"{notice.text} ({notice.clause}). gmserver does not end the game itself.",
               ])

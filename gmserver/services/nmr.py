@@ -36,6 +36,11 @@ def nmr_counts(game: Game) -> dict[str, int]:
     return {p.power: p.missed_turns for p in game.players}
 
 
+def hopeless(position: Position, services: Services) -> frozenset[str]:
+    """The powers whose orders for this phase are hopeless (A9, 002 ORDERS 4)."""
+    return nmr.hopeless_powers(position, services.geography.supply_centres())
+
+
 def spring_1901_wait(session: Session, services: Services, game: Game, state: Mapping[str, Any],
                      ruleset: Ruleset, ordered: Collection[str], now: datetime) -> tuple[str, ...]:
     """003 [14] (s1901_policy = suspend_until_replaced): the powers without orders at the
@@ -72,11 +77,11 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
                 ordered: Collection[str], now: datetime) -> None:
     """After adjudicating the phase of `before`: count each player's missed turn (rules.nmr)
     and carry out what follows from it."""
-    hopeless = nmr.hopeless_powers(before, services.geography.supply_centres())
+    exempt = hopeless(before, services)
     owing = set(before.powers_to_order())
     for player in game.players:
         missed = nmr.missed_turn(owes=player.power in owing, ordered=player.power in ordered,
-                                 phase_type=before.phase_type, hopeless=player.power in hopeless, ruleset=ruleset)
+                                 phase_type=before.phase_type, hopeless=player.power in exempt, ruleset=ruleset)
         state = nmr.NmrState(player.missed_in_a_row, player.missed_turns, player.civil_disorder)
         step = nmr.after_turn(state, missed, ruleset)
         player.missed_in_a_row, player.missed_turns = step.state.in_a_row, step.state.total

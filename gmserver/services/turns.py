@@ -198,8 +198,11 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
         record = queries.phases.current_record(session, game)
         if record.opened_at >= game.deadline - before:
             return 0  # a turn shorter than the reminder offset: the results report just told them
-        owing = set(engine.position_from_state(record.state).powers_to_order())
+        position = engine.position_from_state(record.state)
+        owing = set(position.powers_to_order())
         ruleset = queries.games.ruleset_of(game)
+        if ruleset.hopeless_orders_exempt:  # A9, 002 ORDERS 4: no reminder for a hopeless retreat or removal
+            owing -= nmr.hopeless(position, services)
         # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
         ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
             contingent_for(session, game.id, game.phase, ruleset))
