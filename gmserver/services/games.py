@@ -244,6 +244,12 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},
         "reminder_seconds": game.reminder_seconds,
+        # missed turns per power, its present player's (rules/nmr.py): in all, and in a row (the
+        # run nmr_limit_to_cd counts); the powers in civil disorder; the powers a Spring 1901 waits for
+        "nmr": {p.power: p.missed_turns for p in game.players},
+        "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
+        "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
+        **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 

@@ -24,7 +24,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import adjudication, mails
+from gmserver.services import adjudication, endgame, mails, nmr
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
@@ -81,6 +81,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
+        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
         while _at_once(ruleset, outcome):
@@ -96,6 +98,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
@@ -114,12 +117,18 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     """Adjudicate the game's current phase and record its orders and results."""
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    ordered = set(on_file.versions) | set(contingent)  # a set on file, or contingent lines standing in
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
     # The engine gets an order for every unit, build and removal: the house rules' defaults
-    # (rules/defaults.py), never its own. Powers in civil disorder: none are recorded yet.
-    complete_texts, complete = adjudication.completed(record.state, orders, ruleset, civil_disorder=frozenset())
-    outcome = adjudication.mark_defaults(engine.adjudicate(record.state, complete_texts), complete)
+    # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
+    complete_texts, complete = adjudication.completed(record.state, orders, ruleset,
+                                                      civil_disorder=nmr.civil_disorder_of(game))
+    # the profile's solo count decides the winner (services.endgame), not the engine's 18
+    outcome = adjudication.mark_defaults(
+        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
     outcome = _with_void_supports(outcome, voided)
+    nmr.record_turn(session, services, game, outcome.before, ruleset, ordered, now)
+    outcome = endgame.decide_end(session, services, game, ruleset, outcome, now)
     record.adjudicated_at = now
     record.orders = orders  # as the players gave them; the defaults are in the results, marked
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
@@ -127,6 +136,15 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
                        "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                       for o in outcome.orders]
     return outcome
+
+
+def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      now: datetime) -> tuple[str, ...]:
+    """003 [14]: the powers silent at the Spring 1901 deadline, for which the game waits (none: go on)."""
+    if ruleset.s1901_policy != "suspend_until_replaced" or game.phase != "S1901M":
+        return ()
+    ordered = set(orders_on_file(session, game.id, game.phase, ruleset).versions)
+    return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
 
 
 def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
