@@ -12,7 +12,7 @@ from typing import Any
 
 from datetime import timezone
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, false, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -62,6 +62,12 @@ class Game(Base):
     # wants proof (trusted Authentication-Results, a DKIM signature, the player's secret reply
     # address or password line).
     sender_check: Mapped[str] = mapped_column(String(20), default="from", server_default="from")
+    # GM controls (issue 8): a paused game is never adjudicated and gets no reminders; with
+    # gm_copies the GM gets a copy of every report and refusal; gm_secret is the line a GM
+    # command by mail must carry under gm_command_auth = gm_address_and_secret (MATRIX 2.2)
+    paused: Mapped[bool] = mapped_column(default=False, server_default=false())
+    gm_copies: Mapped[bool] = mapped_column(default=False, server_default=false())
+    gm_secret: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
 
@@ -80,8 +86,25 @@ class Player(Base):
     abbreviations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # The player's secret: their reply address gm+SECRET@domain and their password line
     secret: Mapped[str | None] = mapped_column(String(64))
+    # put in civil disorder by the GM (issue 8; the NMR count that does it itself is another part)
+    civil_disorder: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     game: Mapped[Game] = relationship(back_populates="players")
+
+
+class GmAction(Base):
+    """Every GM action, from the command line or by mail: what, with which arguments, by whom
+    ("cli" or the GM's address), when, and what came of it (issue 8: "every GM action is recorded")."""
+
+    __tablename__ = "gm_actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    action: Mapped[str] = mapped_column(String(40))
+    arguments: Mapped[dict[str, Any]]
+    by: Mapped[str] = mapped_column(String(320))
+    at: Mapped[datetime]
+    result: Mapped[str] = mapped_column(Text)
 
 
 class PhaseRecord(Base):

@@ -61,9 +61,11 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 
 # MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
+# and issue 8's GM controls (services/gm_commands.py carries them out)
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
-    "proxy": "proxy",
+    "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
+    "address": "address", "end": "end", "set": "set",
 })
 
 _ORDERS_WORD = "orders"

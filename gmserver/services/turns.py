@@ -27,6 +27,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
 from gmserver.services import mails
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
 
@@ -72,8 +73,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     right now, e.g. one storing an order set: the sweep tries again."""
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
         if not force and (game.deadline is None or game.deadline > now):
@@ -102,6 +103,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         for player, message in mails.turn_reports(services, game, outcome, deadline, now):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
                              dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
+            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
+                copy_to_gm(session, services, game.id, message, "report", f"report:{game.id}:{outcome.phase}", now)
         done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
@@ -186,7 +189,7 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         before = timedelta(seconds=game.reminder_seconds)
-        if game.status != "active" or not reminder_due(game.deadline, before, now):
+        if game.status != "active" or game.paused or not reminder_due(game.deadline, before, now):
             return 0
         record = queries.phases.current_record(session, game)
         if record.opened_at >= game.deadline - before:

@@ -93,11 +93,11 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
 
 def game_timings(sessions: sessionmaker[Session], game_id: int | None = None) -> list[GameTiming]:
     """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
-    active) must run."""
+    active) must run. A paused game has neither (issue 8)."""
     with transaction(sessions) as session:
-        return [GameTiming(g.id, g.phase, g.deadline,
+        return [GameTiming(g.id, g.phase, None if g.paused else g.deadline,
                            g.deadline - timedelta(seconds=g.reminder_seconds)
-                           if g.deadline is not None and g.reminder_seconds else None)
+                           if g.deadline is not None and g.reminder_seconds and not g.paused else None)
                 for g in queries.games.active_games(session, game_id)]
 
 

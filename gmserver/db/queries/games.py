@@ -46,13 +46,17 @@ def active_games(session: Session, game_id: int | None = None) -> list[Game]:
 
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, str]]:
-    """(id, phase) of every active game whose deadline has passed, earliest deadline first."""
+    """(id, phase) of every active game whose deadline has passed, earliest deadline first; a
+    paused game is never due (issue 8)."""
     return [(g.id, g.phase) for g in session.scalars(
-        select(Game).where(Game.status == "active", Game.deadline <= now).order_by(Game.deadline))]
+        select(Game).where(Game.status == "active", Game.paused.is_(False), Game.deadline <= now)
+        .order_by(Game.deadline))]
 
 
 def games_with_reminders(session: Session) -> list[int]:
-    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.reminder_seconds > 0)))
+    """Active games with reminders; a paused game gets none (issue 8)."""
+    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.paused.is_(False),
+                                                      Game.reminder_seconds > 0)))
 
 
 def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Game | None:
