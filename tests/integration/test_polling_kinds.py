@@ -1,6 +1,7 @@
-"""Issue 7's acceptance over real IMAP, and issue 8's GM command by mail: a GM command, a press paragraph and a status request
+"""Issue 7's acceptance over real IMAP: a GM command, a press paragraph and a status request
 mailed to a game each reach their own handler (the row records the kind) and get their plain
-answer; an order mail still files a set; nothing is dropped (every message stored, \\Seen)."""
+answer; an order mail still files a set; nothing is dropped (every message stored, \\Seen).
+Issue 8: a GM command by mail is carried out only with the game's GM secret."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.polling import poll_once
-from tests.support.dovecot import Dovecot, MailUser
 from gmserver.services.games import POWERS
+from tests.support.dovecot import Dovecot, MailUser
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
