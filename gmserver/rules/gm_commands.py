@@ -81,3 +81,13 @@ def authorisation_problem(rule: str, *, from_gm: bool, body: str, game_secret: s
         return None
     return ("a GM command must carry the game's GM secret on a line 'Password: SECRET' "
             "(`gmserver game show NAME` prints it): the From address alone can be forged")
+
+
+def address_change_problem(rule: str) -> str | None:
+    """Why a player may not change their own address by mail (MATRIX 2.2 `address_change`), in
+    words; None when they may (`from_known_address`, 003 [4]: the message comes from the
+    registered address, which the caller has checked). `gm_only` is no profile's value: a GM's
+    choice for one game, so no clause is cited."""
+    if rule == "from_known_address":
+        return None
+    return "In this game only the GM changes a player's address: please ask the GM."

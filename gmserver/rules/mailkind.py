@@ -15,7 +15,8 @@ a proposal [P practice], kept small enough that no order line can match it:
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
    - requests: `status`, `history`, `map`, `rules`, `delay` or `extension` (000 VII(5),
-     001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM");
+     001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
+     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
      `concession` (000 IX(1), 001 VIII(1)).
    The rest of the message is not read as orders: the reply says so.
@@ -54,6 +55,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "rules": ("request", "rules"),
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
+    "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),

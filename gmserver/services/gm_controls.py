@@ -23,12 +23,22 @@ from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.deadlines import deadline_problems, next_deadline
+from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game, new_secret
 from gmserver.services.gm_mail import announce, queue_start_mails
 from gmserver.services.turns import lengths_of
+
+
+@dataclass(frozen=True)
+class Addressee:
+    """Someone told of an action who is no longer a player's address (gm_mail.announce)."""
+
+    power: str
+    address: str
+    secret: str | None
 
 
 @dataclass(frozen=True)
@@ -160,6 +170,10 @@ def change_address(session: Session, services: Services, game: Game, power: str,
     address, fallback = _addresses(addresses)
     player = _player(game, power)
     before = {"address": player.address, "fallback": player.fallback_address}
+    if address == player.address and fallback == player.fallback_address:
+        raise GameError(f"{player.power}'s address is {address} already")
+    # the old address is told too: a change the player did not ask for does not go unnoticed
+    old = Addressee(player.power, player.address, player.secret)
     player.address, player.fallback_address = address, fallback
     return _record(session, services, game, "address", {"power": player.power, "address": address,
                    "fallback": fallback, "before": before}, by, now,
@@ -168,7 +182,7 @@ def change_address(session: Session, services: Services, game: Game, power: str,
                    (f"Mail for {player.power.title()} now goes to {address}"
                     + (f", with {fallback} as the fallback address" if fallback else "")
                     + f"; orders are taken from {'these addresses' if fallback else 'this address'} only.",),
-                   to=[player])
+                   to=[player] if old.address == address else [player, old])
 
 
 def civil_disorder(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,
@@ -228,3 +242,21 @@ def action_log(services: Services, name: str) -> list[dict[str, Any]]:
         game = find_game(session, name)
         return [{"at": row.at.isoformat(), "by": row.by, "action": row.action, "arguments": row.arguments,
                  "result": row.result} for row in queries.gm_actions.actions_of(session, game.id)]
+
+
+def player_changes_address(session: Session, services: Services, game_id: int, power: str, argument: str, *,
+                           by: str, now: datetime) -> tuple[str, str]:
+    """A player's own address change by mail (MATRIX 2.2 `address_change`): (what to answer,
+    the inbound outcome). Recorded like a GM action, by the player's address."""
+    game = queries.games.game_for_update(session, game_id, skip_locked=False)
+    assert game is not None
+    ruleset = queries.games.ruleset_of(game)
+    if (problem := address_change_problem(ruleset.address_change)) is not None:
+        return problem, "address-refused"
+    try:
+        done = change_address(session, services, game, power, argument.split()[0] if argument.split() else "",
+                              by=by, now=now)
+    except GameError as error:
+        return f"Your address was not changed: {error}. Write: ADDRESS new@example.org[,fallback@example.org]", \
+            "address-refused"
+    return f"Done: {done.text}.", "address-changed"

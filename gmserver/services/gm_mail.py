@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Sequence
+from typing import Any, Sequence
 
 from sqlalchemy.orm import Session
 
@@ -67,8 +67,9 @@ def queue_start_mails(session: Session, services: Services, game: Game, now: dat
 
 
 def announce(session: Session, services: Services, game: Game, action_id: int, headline: str,
-             paragraphs: Sequence[str], now: datetime, *, to: Sequence[Player] | None = None) -> int:
-    """Tell the players (all of them unless `to`) what the GM did: MATRIX 2.11
+             paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None) -> int:
+    """Tell the players (all of them unless `to`: players or anything with power, address and
+    secret) what the GM did: MATRIX 2.11
     `correction_broadcast = all_players` in every profile. How many mails were queued."""
     body = services.composer.render("player/gm_action.txt.j2", {
         "game_name": game.name, "headline": headline, "paragraphs": list(paragraphs),

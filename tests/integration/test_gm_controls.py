@@ -218,3 +218,39 @@ def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
     assert "Done: gm_copies is on" in answer
     assert "IGNORED (not commands) > hello" in answer
     assert game_row(world).gm_copies is True
+
+
+def player_mail(services, sender: str, body: str, now) -> tuple[str, list[OutboxMessage]]:
+    row_id = intake.store(services.sessions, order_mail(sender, "lepanto", body), source="smtp", now=now).id
+    outcome = intake.process_one(services, row_id, now)
+    return outcome, outbox(services)
+
+
+def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> None:
+    """MATRIX 2.2 address_change = from_known_address (every profile; 003 [4]): the player's
+    mail from the registered address changes it; the old and the new address are told."""
+    outcome, sent = player_mail(world, player_address("FRANCE"), "ADDRESS marianne@players.test", clock())
+    assert outcome == "address-changed"
+    assert sorted(m.recipient for m in sent if m.kind == "gm-action") == ["france@players.test",
+                                                                         "marianne@players.test"]
+    [answer] = [m for m in sent if m.kind == "notice"]
+    assert "Done: FRANCE's address is now marianne@players.test" in text(answer)
+    with transaction(world.sessions) as session:
+        france = session.scalar(select(Player).where(Player.power == "FRANCE"))
+        assert (france.address, france.fallback_address) == ("marianne@players.test", None)
+    assert actions(world) == [("address", player_address("FRANCE"))]
+
+
+def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock) -> None:
+    """MATRIX 2.2 address_change = gm_only (no profile's value: set for this game)."""
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        create_game(session, GameSpec(
+            name="lepanto", sender_check="from",
+            ruleset=dataclasses.replace(load_ruleset("scorpion"), address_change="gm_only"),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS]), clock())
+    outcome, sent = player_mail(services, player_address("FRANCE"), "Address: marianne@players.test", clock())
+    assert outcome == "address-refused"
+    assert "In this game only the GM changes a player's address: please ask the GM." in text(sent[-1])
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(Player.address).where(Player.power == "FRANCE")) == player_address("FRANCE")
