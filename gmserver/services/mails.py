@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
@@ -91,13 +92,21 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime) -> list[tuple[Player, EmailMessage]]:
-    """One report for every player: the same body (built and rendered once), addressed to each."""
-    context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
-                                        next_deadline=deadline, timezone=game.timezone)
-    if report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
-        context = dataclasses.replace(context, send_now=True)
-    body = services.composer.render(context.template, context)
+                 now: datetime, then: Sequence[PhaseOutcome] = ()) -> list[tuple[Player, EmailMessage]]:
+    """One report for every player: the same body (built and rendered once), addressed to each.
+    `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
+    reported in the same mail after it."""
+    phases = [outcome, *then]
+    bodies = []
+    for number, phase in enumerate(phases):
+        last = number == len(phases) - 1
+        context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
+                                            next_deadline=deadline if last else None, timezone=game.timezone,
+                                            processed_at_once=not last)
+        if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
+            context = dataclasses.replace(context, send_now=True)
+        bodies.append(services.composer.render(context.template, context))
+    body = "\n".join(bodies)
     template = ruleset_of(game).subject_template
     return [(player, services.composer.compose(
         to=player.address, body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret,

@@ -11,6 +11,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
+from gmserver.rules.defaults import owing_orders
 from gmserver.rules.schedule import due_reminders
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -45,7 +46,7 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
     queued = 0
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
-        if game is None or game.status != "active":
+        if game is None or game.status != "active" or game.paused:
             return 0
         ruleset = queries.games.ruleset_of(game)
         record = queries.phases.current_record(session, game)
@@ -53,7 +54,8 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
         due = due_reminders(ruleset, game.deadline, record.opened_at, now, timedelta(seconds=game.reminder_seconds))
         if not due:
             return 0
-        owing = set(engine.position_from_state(record.state).powers_to_order())
+        # 002 ORDERS 4: a hopeless retreat or removal need not be sent, so nobody is reminded of it
+        owing = set(owing_orders(engine.position_from_state(record.state), ruleset, services.geography))
         # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
         ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
             contingent_for(session, game.id, game.phase, ruleset))

@@ -24,8 +24,9 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import mails
+from gmserver.services import adjudication, endgame, mails, nmr
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
 from gmserver.services import reminders, schedule
@@ -72,8 +73,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
         if not force and not is_due(session, game, now, early=early):
@@ -81,33 +82,80 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
-        on_file = orders_on_file(session, game.id, game.phase, ruleset)
-        contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-        orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
-
-        record.adjudicated_at = now
-        record.orders = orders
-        outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                          for o in outcome.orders]
+        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        outcome = _process_phase(session, services, game, record, ruleset, now)
+        first, minor = outcome, []
+        while _at_once(ruleset, outcome):
+            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+            # the retreats and builds sent with the moves are applied now, in this transaction.
+            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
+                                               None, now)
+            game.phase = outcome.after.phase
+            outcome = _process_phase(session, services, game, record, ruleset, now)
+            minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         # issue 8: from the schedule (this phase's deadline), never from when processing happened
         deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
-        for player, message in mails.turn_reports(services, game, outcome, deadline, now):
+        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
-        done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+                             dedupe_key=f"report:{game.id}:{first.phase}:{player.power}")
+            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
+                copy_to_gm(session, services, game.id, message, "report", f"report:{game.id}:{first.phase}", now)
+        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders and results."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    ordered = set(on_file.versions) | set(contingent)  # a set on file, or contingent lines standing in
+    orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    # The engine gets an order for every unit, build and removal: the house rules' defaults
+    # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
+    complete_texts, complete = adjudication.completed(record.state, orders, ruleset,
+                                                      civil_disorder=nmr.civil_disorder_of(game))
+    # the profile's solo count decides the winner (services.endgame), not the engine's 18
+    outcome = adjudication.mark_defaults(
+        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = _with_void_supports(outcome, voided)
+    nmr.record_turn(session, services, game, outcome.before, ruleset, ordered, now)
+    outcome = endgame.decide_end(session, services, game, ruleset, outcome, now)
+    record.adjudicated_at = now
+    record.orders = orders  # as the players gave them; the defaults are in the results, marked
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    return outcome
+
+
+def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      now: datetime) -> tuple[str, ...]:
+    """003 [14]: the powers silent at the Spring 1901 deadline, for which the game waits (none: go on)."""
+    if ruleset.s1901_policy != "suspend_until_replaced" or game.phase != "S1901M":
+        return ()
+    ordered = set(orders_on_file(session, game.id, game.phase, ruleset).versions)
+    return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
+
+
+def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+    """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
+    adjustment phases that follow a movement phase are processed with it, from the lines sent
+    with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
+    return (ruleset.season_structure == "uk_two_season" and not outcome.winners
+            and phase_type(outcome.after.phase) in ("R", "A"))
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
