@@ -22,14 +22,14 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
-from gmserver.rules.deadlines import deadline_problems, next_deadline
+from gmserver.rules.deadlines import deadline_problems
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game, new_secret
 from gmserver.services.gm_mail import announce, queue_start_mails
-from gmserver.services.turns import lengths_of
+from gmserver.services.schedule import restart_deadline
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def set_deadline(session: Session, services: Services, game: Game, deadline: dat
     record = queries.phases.current_record(session, game)
     minimum = {"M": ruleset.min_hours_movement, "R": ruleset.min_hours_retreat, "A": ruleset.min_hours_adjustment}
     if problems := deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
-                                     minimum_hours=minimum, profile=ruleset.name):
+                                     minimum_hours=minimum, profile=ruleset.name, zone=game.timezone):
         raise GameError(f"the deadline of {game.name} was not changed: " + "; ".join(problems))
     before, game.deadline = game.deadline, deadline
     record.deadline = deadline
@@ -117,7 +117,8 @@ def pause(session: Session, services: Services, game: Game, *, by: str, now: dat
 
 def resume(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
     """Resume: a deadline still ahead is kept; one that passed while the game was paused is
-    set one full turn from now (players had no deadline to aim at meanwhile)."""
+    set at least one full turn from now, at the game's time of day (players had no deadline to aim at
+    meanwhile)."""
     _active(game)
     if not game.paused:
         raise GameError(f"{game.name} is not paused")
@@ -125,9 +126,9 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
     if game.deadline is not None and game.deadline > now:
         said = f"the deadline stays {_when(game, game.deadline)}"
     else:
-        game.deadline = next_deadline(game.phase, now, lengths_of(game), game.timezone)
+        game.deadline = restart_deadline(game, now)  # at the fixed time of day
         queries.phases.current_record(session, game).deadline = game.deadline
-        said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, one full turn from now"
+        said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, at least one full turn from now"
     return _record(session, services, game, "resume", {"deadline": game.deadline.isoformat() if game.deadline else None},
                    by, now, f"{game.name} is resumed: {said}", "the game goes on",
                    (f"The GM has resumed the game: {said}.",))

@@ -88,10 +88,11 @@ def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock
     gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
     now = clock.advance(hours=60)
     done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
-    assert game_row(world).deadline == now + timedelta(hours=48)
+    # the first 12:00 (the game's time of day, issue 8) at least 48 hours after 25 November 00:00
+    assert game_row(world).deadline == now + timedelta(hours=60)
     assert "the deadline passed during the pause" in done.text
     assert show_game(world.sessions, "lepanto")["paused"] is False
-    assert turns.adjudicate_due(world, now + timedelta(hours=49))[0].phase == "S1901M"
+    assert turns.adjudicate_due(world, now + timedelta(hours=61))[0].phase == "S1901M"
 
 
 def test_resume_before_the_deadline_keeps_it(world, clock) -> None:
