@@ -26,8 +26,9 @@ from gmserver.rules.deadlines import deadline_problems, next_deadline
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
+from gmserver.services import players
 from gmserver.services.context import Services
-from gmserver.services.games import GameError, find_game, new_secret
+from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
 from gmserver.services.turns import lengths_of
 
@@ -133,18 +134,6 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
                    (f"The GM has resumed the game: {said}.",))
 
 
-def replace_player(session: Session, game: Game, power: str, address: str, fallback: str | None,
-                   now: datetime) -> dict[str, Any]:
-    """A new player takes over `power`: new addresses and secret, out of civil disorder. The
-    previous player's record is returned (the caller keeps it in the GM action record)."""
-    player = _player(game, power)
-    previous = {"address": player.address, "fallback": player.fallback_address,
-                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
-    player.address, player.fallback_address, player.secret = address, fallback, new_secret()
-    player.civil_disorder = False
-    return previous
-
-
 def replace(session: Session, services: Services, game: Game, power: str, addresses: str, *, by: str,
             now: datetime) -> Done:
     """Replace a player; the new one gets the start mail, the others are told."""
@@ -153,7 +142,10 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
     player = _player(game, power)
     if address == player.address:
         raise GameError(f"{address} already plays {player.power}")
-    previous = replace_player(session, game, power, address, fallback, now)
+    previous = {"address": player.address, "fallback": player.fallback_address,
+                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
+    # the old player's record goes to player_history (services/players.py)
+    players.replace_player(session, game, power, address, fallback, now)
     queue_start_mails(session, services, game, now, powers=[player.power], replacing=True)
     others = [p for p in game.players if p.power != player.power]
     return _record(session, services, game, "replace", {"power": player.power, "address": address,
@@ -192,7 +184,7 @@ def civil_disorder(session: Session, services: Services, game: Game, power: str,
     player = _player(game, power)
     if player.civil_disorder == on:
         raise GameError(f"{player.power} is {'already' if on else 'not'} in civil disorder")
-    player.civil_disorder = on
+    players.set_civil_disorder(session, game, power, on, now)
     words = (f"{player.power.title()} is in civil disorder: its units hold until a player takes it over" if on
              else f"{player.power.title()} is no longer in civil disorder")
     return _record(session, services, game, "cd", {"power": player.power, "on": on}, by, now, words,
