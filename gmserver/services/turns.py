@@ -19,6 +19,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
 from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
@@ -81,32 +82,51 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
-        on_file = orders_on_file(session, game.id, game.phase, ruleset)
-        contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-        orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+        orders, outcome = compute_outcome(session, services, game, record, ruleset)
 
         record.adjudicated_at = now
         record.orders = orders
-        outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
         record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
                            "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                           for o in outcome.orders]
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
+        if record.revision and deadline is not None:
+            # a corrected turn (000 VIII(1)): extension_after_correction (002 GM ERRORS 3)
+            deadline = deadline_after_correction(ruleset, first=first_next_deadline(record), fresh=deadline, now=now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if finished:
             game.status = "finished"
         reports = 0
+        # a re-adjudication after a rollback sends its own reports (the first ones were sent)
+        revision = f"r{record.revision}:" if record.revision else ""
         for player, message in mails.turn_reports(services, game, outcome, deadline, now):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
+                             dedupe_key=f"report:{game.id}:{outcome.phase}:{revision}{player.power}")
         done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
+                    ruleset: Ruleset) -> tuple[dict[str, tuple[str, ...]], PhaseOutcome]:
+    """The orders the engine gets for the game's current phase (the sets on file, contingent
+    lines, void hold supports) and what it makes of them; stores nothing (`game preview` shows
+    it without publishing)."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+    return orders, _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+
+
+def first_next_deadline(record: PhaseRecord) -> datetime | None:
+    """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
+    first = (record.superseded or [{}])[0].get("next_deadline")
+    return datetime.fromisoformat(first) if first else None
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
