@@ -62,13 +62,22 @@ class Adjudicated:
     followed_by_another: bool
 
 
-def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False) -> str | None:
-    """Why the GM may not roll back `last` now, in words with the clause; None if they may."""
+def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False,
+                     reopened: str | None = None) -> str | None:
+    """Why the GM may not roll back `last` now, in words with the clause; None if they may.
+    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication."""
     if replay:
         # season_replay = never (002 GM ERRORS 5 "Under no circumstances will a season be replayed")
         return ("A season is never replayed: players do not send new orders for a turn already adjudicated "
                 f"({cite(ruleset, 'season_replay')}). Roll it back without --replay to correct it: the orders "
                 "on file are adjudicated again, with your corrections (`gmserver game orders`).")
+    if reopened is not None:
+        waiting = (f"The adjudication of {describe_phase(reopened)} was rolled back already; it waits to be "
+                   "adjudicated again (gmserver adjudicate).")
+        if last is None:
+            return waiting
+        return (f"{waiting} The result of {describe_phase(last.phase)} before it stands: another adjudication was "
+                f"published after it ({cite(ruleset, 'correction_window')}).")
     if last is None:
         return "Nothing has been adjudicated in this game yet: there is nothing to roll back."
     turn = describe_phase(last.phase)

@@ -143,7 +143,8 @@ def rollback(services: Services, name: str, now: datetime, *, deadline: datetime
             previous.phase, previous.adjudicated_at,
             # the current turn was adjudicated and published once already, then rolled back itself
             followed_by_another=current.revision > 0)
-        if (refusal := rollback_refusal(ruleset, last, now, replay=replay)) is not None:
+        reopened = current.phase if current.revision > 0 else None
+        if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
             raise CorrectionError(refusal)
         assert previous is not None
         undone = current.phase

@@ -76,3 +76,9 @@ def test_clauses_are_cited_in_words() -> None:
     assert cite(load_ruleset("email_rules"), "correction_broadcast") == "house rules 002 GM ERRORS 4"
     overridden = load_ruleset("mhr").with_overrides({"correction_window": "until_next_adjudication"})
     assert "000" not in cite(overridden, "correction_window")
+
+
+def test_a_turn_rolled_back_already_waits_and_the_one_before_it_stands() -> None:
+    refusal = rollback_refusal(load_ruleset("danivon"), last(50, followed=True), NOW, reopened="F1901M")
+    assert "rolled back already" in refusal and "Spring 1901" in refusal and "001 VI(1)" in refusal
+    assert "rolled back already" in rollback_refusal(load_ruleset("danivon"), None, NOW, reopened="S1901M")
