@@ -36,6 +36,21 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print(f"PREVIEW of {shown.game} {shown.phase} (nothing stored, nothing sent); it would open {shown.next_phase}")
     print()
     print(shown.text)
+    if shown.disputes:
+        print("CONVOYS TO RULE ON (house rules 000 VI(4)):")
+        for dispute in shown.disputes:
+            print(f"  - {dispute}")
+        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+        print(shown.if_disrupted)
+    return 0
+
+
+def cmd_game_convoy(args: argparse.Namespace) -> int:
+    from gmserver.services.convoys import rule_convoy  # noqa: PLC0415
+
+    done = rule_convoy(services_of(config_of(args)), args.name, args.move, args.ruling, utcnow())
+    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (house rules 000 VI(4)); applied when "
+          f"{done.phase} is adjudicated")
     return 0
 
 
@@ -89,6 +104,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything")
     show.add_argument("name")
     show.set_defaults(func=cmd_game_preview)
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr)",
+                             description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
+                                         "a fleet of its own power on a possible route was dislodged, so the convoy "
+                                         "was disrupted) or stands (the engine's result). Applied at adjudication.")
+    convoy.add_argument("name")
+    convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
+    convoy.add_argument("ruling", choices=["fails", "stands"])
+    convoy.set_defaults(func=cmd_game_convoy)
     back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
                            description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
                                        "with its orders on file and every player gets a correction notice.")

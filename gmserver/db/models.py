@@ -105,6 +105,8 @@ class PhaseRecord(Base):
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # what each rolled-back adjudication said: [{adjudicated_at, rolled_back_at, orders, results}]
     superseded: Mapped[list[Any] | None] = mapped_column(JSON)
+    # the GM's convoy rulings (000 VI(4), MATRIX 2.16): [{move, ruling: fails | stands, at}]
+    rulings: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
 class InboundMessage(Base):

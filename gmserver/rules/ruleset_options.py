@@ -539,7 +539,10 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     not_applied("the engine's own convoy rule (all routes disrupted)", "all_routes"))
+     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
+             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
+             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
+             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      not_applied("the engine's own convoy paradox rule (Szykman)", "szykman"))
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",

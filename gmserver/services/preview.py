@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from gmserver import reports
+from gmserver import engine, reports
 from gmserver.db import queries
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import next_deadline
-from gmserver.rules.position import phase_type
+from gmserver.rules.convoys import apply_rulings, disputed_convoys
+from gmserver.rules.position import PhaseOutcome, phase_type
 from gmserver.services import turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
@@ -23,6 +24,10 @@ class Preview:
     next_phase: str
     orders: dict[str, tuple[str, ...]]  # what the engine was given, per power
     text: str  # the results report as the players would read it
+    # 000 VI(4) (datc_4a1 = mhr_hybrid): convoys the GM should rule on, and the results if the GM
+    # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
+    disputes: tuple[str, ...] = ()
+    if_disrupted: str | None = None
 
 
 def preview(services: Services, name: str, now: datetime) -> Preview:
@@ -37,9 +42,24 @@ def preview(services: Services, name: str, now: datetime) -> Preview:
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, turns.lengths_of(game),
                                                        game.timezone)
-        context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
-                                            next_deadline=deadline, timezone=game.timezone)
-        text = services.composer.render(context.template, context)
-        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()}, text)
+        render = _renderer(services, game, deadline)
+        disputes, alternative = (), None
+        if queries.games.ruleset_of(game).datc_4a1 == "mhr_hybrid":
+            ruled = {r.get("move") for r in record.rulings or ()}
+            found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
+            if found:
+                disputes = tuple(d.describe() for d in found)
+                alternative = render(engine.adjudicate(record.state, apply_rulings(
+                    orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)))
+        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
+                         render(outcome), disputes, alternative)
         session.rollback()  # a preview stores nothing
     return result
+
+
+def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]
+    def render(outcome: PhaseOutcome) -> str:
+        context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
+                                            next_deadline=deadline, timezone=game.timezone)
+        return services.composer.render(context.template, context)
+    return render

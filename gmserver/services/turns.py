@@ -26,7 +26,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import mails
+from gmserver.services import convoys, mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
@@ -89,6 +89,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
                            "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                           for o in outcome.orders]
+        if ruleset.datc_4a1 == "mhr_hybrid":
+            convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
         if record.revision and deadline is not None:
@@ -119,8 +121,11 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-    outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
-    return orders, _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    # the GM's convoy rulings (000 VI(4), MATRIX 2.16), if any
+    ruled = convoys.ruled_orders(record, orders, services)
+    outcome = _with_void_supports(engine.adjudicate(record.state, ruled), voided)
+    outcome = convoys.with_ruling_notes(outcome, orders, ruled)
+    return ruled, _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
 
 
 def first_next_deadline(record: PhaseRecord) -> datetime | None:

@@ -6,6 +6,8 @@ order_sets.by_gm: a version the GM wrote (`gmserver game orders`), not the playe
 phases.revision: how many times the phase's adjudication was rolled back (000 VIII(1)); the
 reports of each re-adjudication are queued under their own dedupe keys.
 phases.superseded: what each rolled-back adjudication said (orders, results, when), for the archive.
+phases.rulings: the GM's convoy rulings for the phase (000 VI(4), MATRIX 2.16), applied when it
+is adjudicated.
 
 Revision ID: 0011
 Revises: 0007
@@ -29,10 +31,12 @@ def upgrade() -> None:
     with op.batch_alter_table("phases") as batch:
         batch.add_column(sa.Column("revision", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("superseded", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("rulings", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("phases") as batch:
+        batch.drop_column("rulings")
         batch.drop_column("superseded")
         batch.drop_column("revision")
     with op.batch_alter_table("order_sets") as batch:

@@ -51,7 +51,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6"):
         assert OPTIONS[name].status == PARTIAL, name
     for name in ("press_kinds", "vote_kinds", "s1901_policy", "nmr_limit_to_cd", "cd_mode", "solo_centres",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
+                 "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
