@@ -22,15 +22,13 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
-from gmserver.rules.deadlines import deadline_problems, next_deadline
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services import players
+from gmserver.services import players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
-from gmserver.services.turns import lengths_of
 
 
 @dataclass(frozen=True)
@@ -90,11 +88,8 @@ def set_deadline(session: Session, services: Services, game: Game, deadline: dat
     """Set, extend or shorten the current turn's deadline; never below the profile's minimum
     turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums)."""
     _active(game)
-    ruleset = queries.games.ruleset_of(game)
     record = queries.phases.current_record(session, game)
-    minimum = {"M": ruleset.min_hours_movement, "R": ruleset.min_hours_retreat, "A": ruleset.min_hours_adjustment}
-    if problems := deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
-                                     minimum_hours=minimum, profile=ruleset.name):
+    if problems := schedule.new_deadline_problems(session, game, deadline, now):
         raise GameError(f"the deadline of {game.name} was not changed: " + "; ".join(problems))
     before, game.deadline = game.deadline, deadline
     record.deadline = deadline
@@ -126,7 +121,7 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
     if game.deadline is not None and game.deadline > now:
         said = f"the deadline stays {_when(game, game.deadline)}"
     else:
-        game.deadline = next_deadline(game.phase, now, lengths_of(game), game.timezone)
+        game.deadline = schedule.fresh_deadline(game, queries.games.ruleset_of(game), now)
         queries.phases.current_record(session, game).deadline = game.deadline
         said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, one full turn from now"
     return _record(session, services, game, "resume", {"deadline": game.deadline.isoformat() if game.deadline else None},
