@@ -24,7 +24,7 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.turn import void_hold_supports
+from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
@@ -84,7 +84,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
         contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
         orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+        orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided + mismatched)
 
         record.adjudicated_at = now
         record.orders = orders
@@ -152,7 +153,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
 
 
 def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
-    """Report each voided hold support as written, with the result "void", not as the hold
+    """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
