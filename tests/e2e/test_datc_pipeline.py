@@ -30,6 +30,7 @@ import pytest
 
 from gmserver.cli import main
 from gmserver.rules.geography import POWERS
+from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
 from tests.support.world import order_mail, services_for
@@ -60,8 +61,9 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 class Table:
     """One case's game: its configuration (its own Maildir for the reports), players and mail."""
 
-    def __init__(self, root: Path, url: str, case_id: str) -> None:
-        self.name = "datc-" + re.sub(r"[^A-Za-z0-9]+", "-", case_id).strip("-").lower()
+    def __init__(self, root: Path, url: str, case_id: str, ruleset: str = RULESET) -> None:
+        self.ruleset = ruleset
+        self.name = f"datc-{ruleset}-" + re.sub(r"[^A-Za-z0-9]+", "-", case_id).strip("-").lower()
         self.dir = root / self.name
         self.dir.mkdir()
         self.sent = self.dir / "sent"
@@ -80,7 +82,7 @@ class Table:
         path = self.dir / "position.json"
         path.write_text(json.dumps(position))
         players = [arg for power in POWERS for arg in ("--player", f"{power}={self.address(power)}")]
-        self.run("game", "create", self.name, "--ruleset", RULESET, "--sender-check", "from",
+        self.run("game", "create", self.name, "--ruleset", self.ruleset, "--sender-check", "from",
                  "--position", str(path), *players)
 
     def mail_orders(self, phase: str, orders: Mapping[str, list[str]]) -> None:
@@ -89,7 +91,7 @@ class Table:
         for power, lines in orders.items():
             if not lines:
                 continue
-            subject = format_subject(template="standard", game_name=self.name, power=power, phase=phase,
+            subject = format_subject(template=load_ruleset(self.ruleset).subject_template, game_name=self.name, power=power, phase=phase,
                                      purpose="orders")
             body = "Orders:\n\n" + "\n".join(lines) + "\n\n-- \n" + power.title()
             intake.store(self.services.sessions, order_mail(self.address(power), subject, body),
@@ -233,3 +235,25 @@ def test_datc_case_by_mail(case: Mapping[str, Any] | None, database: tuple[Path,
     assert shown["phase"] != case["phase"], "the phase was not adjudicated"
     problems += _check_phase(report, shown, case["expect"], moved=case["phase"].endswith("M"))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("ruleset", ["mhr", "danivon", "gwm"])
+def test_datc_6_B_9_follows_coast_support_mismatch_accept_if_unique_000_IV_7(
+        ruleset: str, database: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """000 IV(7), 001 III(9), 004 II(3)c (coast_support_mismatch = accept_if_unique): the support
+    names the north coast of Spain, the fleet it supports moves to the south coast; the fleet's
+    own coast counts, the support stands and the Italian fleet bounces (the opposite of the DATC
+    4.B.4 preference that `standard` follows in test_datc_case_by_mail[6.B.9])."""
+    if CASES is None:
+        pytest.fail(MISSING)
+    case = next(c for c in CASES if c["id"] == "6.B.9")
+    table = Table(*database, case["id"], ruleset)
+    table.create({key: case[key] for key in ("phase", "units")})
+    table.mail_orders(case["phase"], case["orders"])
+    report = table.adjudicate()
+    shown = table.show(capsys)
+    assert _board(shown["units"]) == {"FRANCE": ["F MAO", "F POR"], "ITALY": ["F LYO", "F WES"]}
+    reported = _reported_orders(report)
+    # the engine writes the support to the province: the coast is the fleet's own
+    assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["succeeded"]
+    assert _result_in_report(reported, "F WES - SPA/SC") == "fails"
