@@ -28,7 +28,7 @@ from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_suppor
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue
+from gmserver.services.outbox import queue, queue_all
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +99,9 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         game.phase, game.deadline = outcome.after.phase, deadline
         if finished:
             game.status = "finished"
-        reports = 0
-        for player, message in mails.turn_reports(services, game, outcome, deadline, now):
-            reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{outcome.phase}:{player.power}")
+        reports = queue_all(session, [(message, f"report:{game.id}:{outcome.phase}:{player.power}")
+                                      for player, message in mails.turn_reports(services, game, outcome, deadline, now)],
+                            kind="report", now=now, game_id=game.id)
         done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
