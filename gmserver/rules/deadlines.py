@@ -34,8 +34,6 @@ class GameTiming:
 
 def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: str = "UTC") -> datetime | None:
     """The deadline of `phase`, opened at `opened_at` (aware). None when the game is over.
-    A stopwatch: a game's deadlines follow its schedule instead (rules/schedule.py: from the
-    previous deadline, at the fixed time of day); gmserver itself no longer calls this.
 
     Whole-day lengths keep the local wall-clock time across a DST change, as a GM who sets
     "48 hours, 18:00 each evening" expects; other lengths are exact durations.
@@ -59,48 +57,3 @@ def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) ->
 
 # MATRIX 2.8: where each profile's minimum turn lengths come from (min_hours_movement,
 # min_hours_retreat, min_hours_adjustment); a profile not listed proposes them [P practice]
-MINIMUM_CLAUSES = {"mhr": "000 VII(4)", "danivon": "001 IV(4)", "scorpion": "003 [23]"}
-_PHASE_WORDS = {"M": "a movement turn", "R": "a retreat turn", "A": "an adjustment turn"}
-
-
-def minimum_length(phase: str, minimum_hours: dict[str, int | None]) -> timedelta | None:
-    """The house rules' shortest turn for `phase` (hours per phase type "M", "R", "A")."""
-    hours = minimum_hours.get(phase_type(phase))
-    return timedelta(hours=hours) if isinstance(hours, int) and hours > 0 else None
-
-
-def deadline_problems(phase: str, deadline: datetime, *, opened_at: datetime, now: datetime,
-                      minimum_hours: dict[str, int | None], profile: str | None = None,
-                      zone: str = "UTC") -> list[str]:
-    """Why the GM may not set `deadline` for `phase` (opened at `opened_at`); [] when it may.
-    The one check of a deadline the GM sets: at game create (the first deadline) and with
-    `game deadline NAME ISO-TIME`.
-
-    Minimum turn lengths are minimums (MATRIX 2.8): a deadline may be extended freely but not
-    shortened below the profile's minimum counted from when the turn opened, on the clocks of
-    the game's `zone` (`turn_length`: a "48-hour" turn over the night clocks go forward is 47
-    hours long, as the schedule makes it)."""
-    if deadline.tzinfo is None:
-        return ["the deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)"]
-    if phase_type(phase) == "-":
-        return [f"the game is over ({phase}): it has no deadline to set"]
-    problems = []
-    if deadline <= now:
-        problems.append(f"{deadline.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC has already passed")
-    minimum = minimum_length(phase, minimum_hours)
-    if minimum is not None and turn_length(opened_at, deadline, zone) < minimum:
-        clause = MINIMUM_CLAUSES.get(profile or "", "the profile's minimum [P practice]")
-        earliest = (opened_at + minimum).astimezone(timezone.utc)
-        problems.append(
-            f"{_PHASE_WORDS.get(phase_type(phase), 'a turn')} lasts at least {int(minimum.total_seconds() // 3600)} "
-            f"hours under the house rules ({clause}): this one opened {opened_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} "
-            f"UTC, so its deadline can be no earlier than {earliest:%Y-%m-%d %H:%M} UTC")
-    return problems
-
-
-def turn_length(start: datetime, end: datetime, zone: str) -> timedelta:
-    """How long a turn from `start` to `end` lasts, as the players' clocks in `zone` count it: a
-    turn over the night clocks go forward is "2 days" from 18:00 to 18:00 though 47 hours pass,
-    so a whole-day minimum is met on the calendar, not shortened by DST (nor lengthened)."""
-    local = ZoneInfo(zone)
-    return end.astimezone(local).replace(tzinfo=None) - start.astimezone(local).replace(tzinfo=None)

@@ -20,9 +20,12 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from gmserver.rules.deadlines import DAY, MINIMUM_CLAUSES, TurnLengths, turn_length
-from gmserver.rules.position import phase_type
+from gmserver.rules.deadlines import DAY, TurnLengths
+from gmserver.rules.position import describe_phase, phase_type
 
+# MATRIX 2.8 min_hours_*: the clause each profile takes its minimum turn lengths from.
+_LENGTH_CLAUSES = {"mhr": "house rules 000 VII(4)", "danivon": "house rules 001 IV(4)",
+                   "scorpion": "house rules 003 [23]"}
 _PHASE_WORDS = {"M": "a movement", "R": "a retreat", "A": "an adjustment"}
 
 
@@ -118,6 +121,14 @@ def next_deadline(previous: datetime, phase: str, schedule: Schedule, now: datet
     return on(days)
 
 
+def turn_length(start: datetime, end: datetime, zone: str) -> timedelta:
+    """How long a turn from `start` to `end` lasts, as the players' clocks in `zone` count it: a
+    turn over the night clocks go forward is "2 days" from 18:00 to 18:00 though 47 hours pass,
+    so a whole-day minimum is met on the calendar, not shortened by DST (nor lengthened)."""
+    local = ZoneInfo(zone)
+    return end.astimezone(local).replace(tzinfo=None) - start.astimezone(local).replace(tzinfo=None)
+
+
 def late_tolerance(minimum: timedelta) -> timedelta:
     """How much late processing may cut from the next turn before its deadline moves: an hour,
     or a 24th of a shorter turn (a test game of minutes must not be cut by an hour)."""
@@ -154,8 +165,7 @@ def _hours(length: timedelta) -> str:
 
 
 def _clause(profile: str | None) -> str:
-    cited = MINIMUM_CLAUSES.get(profile or "")
-    return f"house rules {cited}" if cited else "the minimum turn lengths of this game's house rules"
+    return _LENGTH_CLAUSES.get(profile or "", "the minimum turn lengths of this game's house rules")
 
 
 def length_problems(lengths: TurnLengths, minimums: TurnLengths, profile: str | None = None) -> list[str]:
@@ -172,10 +182,28 @@ def length_problems(lengths: TurnLengths, minimums: TurnLengths, profile: str | 
 _FIELDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 
-def minimum_hours(ruleset: Any) -> dict[str, int | None]:
-    """The profile's minimum turn lengths in hours per phase type, as deadlines.deadline_problems
-    takes them (MATRIX 2.8 min_hours_*)."""
-    return {"M": ruleset.min_hours_movement, "R": ruleset.min_hours_retreat, "A": ruleset.min_hours_adjustment}
+def deadline_problems(phase: str, deadline: datetime, *, opened_at: datetime, now: datetime,
+                      minimums: TurnLengths, profile: str | None = None, zone: str = "UTC") -> list[str]:
+    """Why a deadline the GM sets for `phase` (at game create, or `game deadline NAME ISO-TIME`)
+    cannot be used, in words; [] when it can. The turn, from `opened_at` (when the phase opened;
+    at create, now) to the deadline, must last the profile's minimum for its kind of phase, and
+    the deadline must be in the future. The length is counted on the clocks of the game's
+    `zone` (`turn_length`), as the schedule counts it."""
+    if deadline.tzinfo is None:
+        return ["the deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)"]
+    kind = phase_type(phase)
+    if kind == "-":
+        return [f"the game is over ({phase}): it has no deadline to set"]
+    problems = []
+    if deadline <= now:
+        problems.append(f"the deadline {deadline.isoformat()} has already passed")
+    floor = minimums.for_phase(phase)
+    if floor is not None and turn_length(opened_at, deadline, zone) < floor:
+        problems.append(
+            f"{_PHASE_WORDS[kind]} turn must last at least {_hours(floor)} ({_clause(profile)}): "
+            f"{describe_phase(phase)} began {opened_at.isoformat(timespec='minutes')}, so its deadline may be "
+            f"{(opened_at + floor).isoformat(timespec='minutes')} at the earliest")
+    return problems
 
 
 def _aware(moment: datetime, name: str) -> None:

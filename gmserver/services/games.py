@@ -16,8 +16,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
-from gmserver.rules.deadlines import deadline_problems
-from gmserver.rules.schedule import first_deadline, length_problems, local_time_of_day, minimum_hours, minimums_of
+from gmserver.rules.schedule import deadline_problems, first_deadline, length_problems, local_time_of_day, minimums_of
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
@@ -169,8 +168,8 @@ def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: b
     minimums = minimums_of(rules)
     problems = length_problems(lengths_of(game), minimums, rules.name)
     if game.deadline is not None and first_given:
-        problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now,
-                                      minimum_hours=minimum_hours(rules), profile=rules.name, zone=game.timezone)
+        problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now, minimums=minimums,
+                                      profile=rules.name, zone=game.timezone)
     return problems
 
 

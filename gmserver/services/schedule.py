@@ -1,7 +1,7 @@
 """A game's schedule on the database: which games are due (grace period, trigger, early
-adjudication), the next deadline after a turn, and the GM's notice of a minor turn ready early.
-The maths is gmserver/rules/schedule.py; this module only reads the game row and its sets. (A
-deadline the GM sets is checked by rules.deadlines.deadline_problems, from services/gm_controls.)"""
+adjudication), the next deadline after a turn, the GM's notice of a minor turn ready early, and
+the checks a deadline set by the GM must pass. The maths is gmserver/rules/schedule.py; this
+module only reads the game row and its sets."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
 from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, first_deadline, minimums_of, minor_turn_complete, next_deadline,
+    Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
 )
 from gmserver.services.context import Services
 from gmserver.services.ordersets import contingent_for, stored_sets
@@ -53,11 +53,10 @@ def following_deadline(game: Game, ruleset: Ruleset, phase: str, now: datetime) 
     return next_deadline(game.deadline or now, phase, schedule_of(game, ruleset), now)
 
 
-def restart_deadline(game: Game, now: datetime) -> datetime | None:
-    """A deadline for a phase that starts over at `now` (resumed after its deadline passed, or
-    a Spring 1901 wait ended): the first time of the game's fixed time of day at least a full
-    turn away, so that the schedule keeps its time of day (issue 8)."""
-    return first_deadline(game.phase, now, schedule_of(game, queries.games.ruleset_of(game)))
+def fresh_deadline(game: Game, ruleset: Ruleset, now: datetime) -> datetime | None:
+    """A deadline for the game's current phase one full turn from `now`, at the fixed time of
+    day (a game resumed after its deadline passed, or going on after a Spring 1901 wait)."""
+    return first_deadline(game.phase, now, schedule_of(game, ruleset))
 
 
 def due_games(session: Session, now: datetime) -> list[Due]:
@@ -119,3 +118,13 @@ def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
                                                 body=body, auto_submitted="auto-generated", date=now)
             queued += queue(session, message, kind="alert", dedupe_key=key, now=now, game_id=game.id)
     return queued
+
+
+def new_deadline_problems(session: Session, game: Game, deadline: datetime, now: datetime) -> list[str]:
+    """Why the GM may not set `deadline` for the game's current phase (`game deadline NAME
+    ISO-TIME`): in the past, or a turn shorter than the profile's minimum from when the phase
+    opened (MATRIX 2.8 min_hours_*). [] when it may."""
+    ruleset = queries.games.ruleset_of(game)
+    record = queries.phases.current_record(session, game)
+    return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
+                             minimums=minimums_of(ruleset), profile=ruleset.name, zone=game.timezone)

@@ -121,8 +121,19 @@ def test_minimum_retreat_and_adjustment_lengths_are_enforced(database_url, clock
 
 def test_a_first_deadline_too_soon_is_refused_000_VII_4(database_url, clock) -> None:
     services = services_for(database_url)
-    with pytest.raises(GameError, match=r"at least 48 hours under the house rules \(000 VII\(4\)\)"):
+    with pytest.raises(GameError, match=r"at least 48 hours \(house rules 000 VII\(4\)\)"):
         make_game(services, clock(), load_ruleset("mhr"), first_deadline=clock() + 47 * H)
+
+
+def test_the_gm_s_new_deadline_is_checked_against_the_minimum(database_url, clock) -> None:
+    """`game deadline NAME ISO-TIME` calls schedule.new_deadline_problems (000 VII(4))."""
+    services = services_for(database_url)
+    game_id = make_game(services, clock(), load_ruleset("mhr"))
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert schedule.new_deadline_problems(session, game, clock() + 72 * H, clock() + H) == []
+        [problem] = schedule.new_deadline_problems(session, game, clock() + 30 * H, clock() + H)
+    assert "at least 48 hours (house rules 000 VII(4))" in problem
 
 
 # -- grace period and trigger ----------------------------------------------------------------------
