@@ -161,10 +161,11 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-            decision: Accept, now: datetime, *, notes: Sequence[str] = ()) -> str:
+            decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.handlers.orders). `notes` go first in the reply (what else the message
-    held and what became of it)."""
+    held and what became of it). `correction`: the GM released a late set proven sent in time
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -174,7 +175,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         raise PhaseMoved()
     record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
-    if record.revision:
+    if record.revision and not correction:
         # season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from
         # the orders on file, which only the GM corrects (services.corrections)
         row.game_id, row.power = game.id, decision.power

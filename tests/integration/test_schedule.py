@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime, time, timedelta, timezone
+from email.utils import format_datetime
 
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import Game, OutboxMessage, PhaseRecord
+from gmserver.db.models import Game, InboundMessage, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, schedule, turns, views
+from gmserver.services import corrections, held, intake, schedule, turns, views
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.world import order_mail, player_address, services_for
 
@@ -254,3 +255,46 @@ def test_the_report_asks_for_orders_at_once_003_11(database_url, clock) -> None:
     turns.adjudicate_due(services, clock())
     [report, *_] = outbox(services, "report")
     assert b"Please send your orders now, provisional ones if need be" in report.raw
+
+
+# -- late orders with proof of sending (000 VII(1)) --------------------------------------------------
+
+def late_mail(power: str, phase: str, sent: datetime, reached_first_server: datetime) -> bytes:
+    subject = format_subject(template="mhr", game_name="lepanto", power=power, phase=phase, purpose="orders")
+    return order_mail(player_address(power), subject, "A PAR - BUR", date=sent, headers={
+        "Received": f"from pc.players.test by smtp.players.test; {format_datetime(reached_first_server)}"})
+
+
+def inbound_row(services, number: int) -> InboundMessage:
+    with transaction(services.sessions) as session:
+        return session.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()[number]
+
+
+def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_url, clock) -> None:
+    """late_with_proof = gm_discretion (000 VII(1)): France's Spring set reaches the GM after
+    Spring was adjudicated, but its Date and first Received headers precede the deadline: held for
+    the GM with the evidence; the GM rolls the turn back and releases it, and it is used. A late
+    set without that proof is refused as an ordinary wrong turn."""
+    services = services_for(database_url)
+    game_id = make_game(services, clock(), load_ruleset("mhr"))
+    deadline = game_row(services, game_id).deadline
+    clock.now = deadline
+    turns.adjudicate_due(services, clock())
+    clock.advance(minutes=20)
+    before = deadline - timedelta(minutes=5)
+    intake.store(services.sessions, late_mail("FRANCE", "S1901M", before, before), source="smtp", now=clock())
+    intake.store(services.sessions, late_mail("ITALY", "S1901M", before, deadline + timedelta(minutes=1)),
+                 source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    france, italy = inbound_row(services, 0), inbound_row(services, 1)
+    assert (france.status, italy.outcome) == ("held", "rejected")
+    [notice] = outbox(services, "held")
+    assert b"000 VII(1)" in notice.raw and b"both before the deadline" in notice.raw
+
+    corrections.rollback(services, "lepanto", clock())
+    held.release(services, france.id, clock())
+    done = turns.adjudicate(services, game_id, clock(), force=True, wait=True)
+    assert done.phase == "S1901M"
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+        assert spring.orders["FRANCE"] == ["A PAR - BUR"]

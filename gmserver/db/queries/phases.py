@@ -53,3 +53,10 @@ def record_before(session: Session, game_id: int, record_id: int) -> PhaseRecord
     """The phase record the game had before record `record_id` (the phase adjudicated last)."""
     return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.id < record_id)
                           .order_by(PhaseRecord.id.desc()).limit(1))
+
+
+def last_adjudicated(session: Session, game_id: int) -> PhaseRecord | None:
+    """The record of the phase the game adjudicated last (None before its first adjudication)."""
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                    PhaseRecord.adjudicated_at.is_not(None))
+                          .order_by(PhaseRecord.id.desc()).limit(1))
