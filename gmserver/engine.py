@@ -222,7 +222,8 @@ class IncompleteOrders(ValueError):
     the house rules' (`rules.defaults.complete_orders` supplies those)."""
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> PhaseOutcome:
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+               engine_decides_solo: bool = True) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
 
     `orders` must be complete: an order for every unit (movement), every dislodged unit
@@ -230,10 +231,14 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) ->
     (`rules.defaults.complete_orders`). Raises IncompleteOrders otherwise, so that no engine
     default slips in. An illegal order the engine drops leaves its unit to the engine (hold,
     disband); orders are read and checked before they get here.
+    With `engine_decides_solo` False the engine never ends the game by a win (it would at 18
+    centres): the caller decides by the profile's own count (gmserver.rules.game_end).
     """
     _check_complete(state, orders)
     with _ENGINE_LOCK:
         game = _game_from_state(state)
+        if not engine_decides_solo:
+            game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
         before = position_from_state(game.get_state())
         phase = game.get_current_phase()
         for power, power_orders in orders.items():

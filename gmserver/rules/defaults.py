@@ -243,6 +243,11 @@ def hopeless(position: Position, power: str, geography: MapInfo) -> bool:
     return not (mine & theirs)
 
 
+def hopeless_powers(position: Position, geography: MapInfo) -> frozenset[str]:
+    """A9 (002 ORDERS 4): the powers whose orders for this phase are hopeless (`hopeless`)."""
+    return frozenset(p for p in position.powers_to_order() if hopeless(position, p, geography))
+
+
 def owing_orders(position: Position, ruleset: Any, geography: MapInfo) -> tuple[str, ...]:
     """The powers that must send orders this phase: those with something to order, less those
     whose retreats or removals are hopeless where `hopeless_orders_exempt` (002 ORDERS 4)."""

@@ -112,7 +112,8 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     )) for player in game.players]
 
 
-def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime) -> EmailMessage:
+def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime,
+             has_orders: bool = False) -> EmailMessage:
     template = ruleset_of(game).subject_template
     expected = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                               purpose="orders")
@@ -122,6 +123,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, player.secret)
                                                   if player.secret else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
+        has_orders=has_orders,
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")
