@@ -1,6 +1,8 @@
-"""The UK two-season game (season_structure = uk_two_season, 003 [5], MATRIX A10), end to end on
-both databases: retreats and builds are sent with the moves and applied in the same adjudication;
-one report covers every phase processed."""
+"""The house rules' defaults and the UK two-season game end to end on both databases.
+
+season_structure = uk_two_season (003 [5], MATRIX A10): retreats and builds are sent with the
+moves and applied in the same adjudication; one report covers every phase processed. Defaults
+(rules/defaults.py) reach the board and the report as the profile says."""
 
 from __future__ import annotations
 
@@ -86,3 +88,23 @@ def test_builds_and_removals_in_the_same_adjudication_003_5_and_8(database_url, 
     assert winter["A PAR B"]["note"] == "from the orders sent with the Fall 1902 moves"
     assert winter["F NTH D"]["defaulted"] and "003 [8]" in winter["F NTH D"]["note"]
     assert "processed at once" in _reports(services)[0]
+
+
+def test_a_silent_danivon_player_s_dislodged_unit_retreats_by_the_house_rules_001_V4(database_url, clock) -> None:
+    """001 V(4) (nrr_default = danivon_auto_retreat), through the whole pipeline under the standard
+    season structure: Germany sends nothing for the retreat turn; A MUN may retreat to Berlin,
+    Bohemia, Kiel, Silesia or Tyrolia (Burgundy, the attacker's origin, and Ruhr, occupied, are
+    not open); class (i), the German SCs Berlin and Kiel, comes first, Berlin alphabetically."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="nrr", ruleset="danivon", position=SPRING)
+    subject = format_subject(template="danivon", game_name="nrr", power="FRANCE", phase="S1902M", purpose="orders")
+    intake.store(services.sessions, order_mail(player_address("FRANCE"), subject, "A Bur - Mun\nA Ruh S A Bur - Mun"),
+                 source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    assert turns.adjudicate(services, game_id, clock(), force=True).next_phase == "S1902R"
+    assert turns.adjudicate(services, game_id, clock(), force=True).next_phase == "F1902M"
+    assert engine.position_from_state(_record(services, "F1902M").state).units["GERMANY"] == ("A BER",)
+    assert _record(services, "S1902R").results == [
+        {"power": "GERMANY", "order": "A MUN R BER", "results": [], "defaulted": True,
+         "note": "no retreat order: retreated by the house rules (001 V(4))"}]
+    assert any("(no retreat order: retreated by the house rules (001 V(4)))" in r for r in _reports(services))
