@@ -20,8 +20,9 @@ from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
 from gmserver.engine import position_from_state
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import Adjudicated, cite, rollback_refusal
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.reading import effective_orders, read_orders
+from gmserver.rules.ruleset import Ruleset
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
@@ -139,6 +140,12 @@ def rollback(services: Services, name: str, now: datetime, *, deadline: datetime
         ruleset = queries.games.ruleset_of(game)
         current = queries.phases.current_record(session, game)
         previous = queries.phases.record_before(session, game.id, current.id)
+        undone_records = [current]
+        while _processed_with_its_moves(ruleset, previous):
+            # 003 [5]: a two-season turn's retreats and adjustments were processed with its moves,
+            # in one adjudication: undoing it goes back to the movement phase
+            undone_records.append(previous)
+            previous = queries.phases.record_before(session, game.id, previous.id)
         last = None if previous is None or previous.adjudicated_at is None else Adjudicated(
             previous.phase, previous.adjudicated_at,
             # the current turn was adjudicated and published once already, then rolled back itself
@@ -149,7 +156,8 @@ def rollback(services: Services, name: str, now: datetime, *, deadline: datetime
         assert previous is not None
         undone = current.phase
         _reopen(previous, game, now, deadline)
-        session.delete(current)
+        for record in undone_records:
+            session.delete(record)
         game.phase, game.deadline, game.status = previous.phase, deadline, "active"
         notices = _announce(session, services, game, previous, undone, now)
         record_action(session, game.id, "rollback", f"{previous.phase} reopened (revision {previous.revision}); "
@@ -158,6 +166,13 @@ def rollback(services: Services, name: str, now: datetime, *, deadline: datetime
         done = RolledBack(game.name, previous.phase, undone, deadline, notices)
     log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, notices)
     return done
+
+
+def _processed_with_its_moves(ruleset: Ruleset, record: PhaseRecord | None) -> bool:
+    """A retreat or adjustment phase of a UK two-season game (season_structure = uk_two_season,
+    003 [5]): never a turn of its own, it was adjudicated with the moves before it."""
+    return (record is not None and ruleset.season_structure == "uk_two_season"
+            and phase_type(record.phase) in ("R", "A"))
 
 
 def _reopen(record: PhaseRecord, game: Game, now: datetime, deadline: datetime | None) -> None:

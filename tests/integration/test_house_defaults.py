@@ -14,7 +14,7 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import corrections, intake, turns
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -108,3 +108,20 @@ def test_a_silent_danivon_player_s_dislodged_unit_retreats_by_the_house_rules_00
         {"power": "GERMANY", "order": "A MUN R BER", "results": [], "defaulted": True,
          "note": "no retreat order: retreated by the house rules (001 V(4))"}]
     assert any("(no retreat order: retreated by the house rules (001 V(4)))" in r for r in _reports(services))
+
+
+def test_rolling_back_a_two_season_turn_undoes_its_retreats_and_builds_003_5(database_url, clock) -> None:
+    """003 [5]: the Fall moves, the retreats and the builds were one adjudication, so the GM's
+    rollback (003 [16]: before the next adjudication) reopens the Fall moves, not the winter
+    phase processed with them; adjudicated again, the game is where it was."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="uk", ruleset="scorpion", position=FALL)
+    _send(services, clock, "FRANCE", "F1902M", "A Gas - Spa\nBuild A Par")
+    assert turns.adjudicate(services, game_id, clock(), force=True).next_phase == "S1903M"
+    done = corrections.rollback(services, "uk", clock())
+    assert done.phase == "F1902M"
+    with transaction(services.sessions) as session:
+        phases = session.scalars(select(PhaseRecord.phase).order_by(PhaseRecord.id)).all()
+    assert phases == ["F1902M"]
+    assert turns.adjudicate(services, game_id, clock(), force=True).next_phase == "S1903M"
+    assert "A PAR" in engine.position_from_state(_record(services, "S1903M").state).units["FRANCE"]
