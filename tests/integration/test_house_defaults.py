@@ -72,12 +72,13 @@ def test_retreat_list_sent_with_the_moves_is_used_at_once_003_5(database_url, cl
 
 
 def test_builds_and_removals_in_the_same_adjudication_003_5_and_8(database_url, clock) -> None:
-    """003 [5]: the French build rides with the Fall moves; no winter season. Germany sent
+    """003 [5], [5 a]: the French build rides with the Fall moves, conditional on the moves'
+    outcome (France gains Spain, so A PAR, not the "otherwise" F BRE); no winter season. Germany sent
     nothing and must remove one unit: 003 [8] removes F NTH, the farthest from home of the units off
     supply centres (NTH-HEL-KIE: 2; F HEL and A BUR are 1, A MUN stands on a centre)."""
     services = services_for(database_url)
     new_game(services, clock(), name="uk", ruleset="scorpion", position=FALL)
-    _send(services, clock, "FRANCE", "F1902M", "A Gas - Spa\nBuild A Par")
+    _send(services, clock, "FRANCE", "F1902M", "A Gas - Spa\nIf I gain a centre: build A Par\nOtherwise build F Bre")
     clock.advance(hours=49)
     [done] = turns.adjudicate_due(services, clock())
     assert (done.phase, done.next_phase) == ("F1902M", "S1903M")
