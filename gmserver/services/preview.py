@@ -11,7 +11,7 @@ from gmserver.db import queries
 from gmserver.db.session import transaction
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services import adjudication, nmr, schedule, turns
+from gmserver.services import adjudication, mails, nmr, schedule, turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 
@@ -39,22 +39,30 @@ def preview(services: Services, name: str, now: datetime) -> Preview:
         record = queries.phases.current_record(session, game)
         ruleset = queries.games.ruleset_of(game)
         computed = turns.compute_outcome(session, services, game, record, ruleset)
-        orders, outcome = computed.orders, computed.outcome
+        phase, orders, outcome = game.phase, computed.orders, computed.outcome
+        first, first_record, then = outcome, record, []
+        while turns.processed_at_once(ruleset, outcome):
+            # 003 [5]: the retreats and builds sent with the moves are processed with them, as in
+            # turns.adjudicate (the moves marked adjudicated only for this: nothing is kept)
+            record.adjudicated_at, record.results = now, turns.results_rows(outcome)
+            record = turns.open_at_once(session, game, outcome, now)
+            outcome = turns.compute_outcome(session, services, game, record, ruleset).outcome
+            then.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else schedule.following_deadline(game, ruleset, outcome.after.phase, now)
         render = _renderer(services, game, deadline)
         disputes, alternative = (), None
         if ruleset.datc_4a1 == "mhr_hybrid":
-            ruled = {r.get("move") for r in record.rulings or ()}
-            found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
+            ruled = {r.get("move") for r in first_record.rulings or ()}
+            found = [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]
             if found:
                 disputes = tuple(d.describe() for d in found)
                 ruled_all = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found],
                                           services.geography)
                 alternative = render(adjudication.adjudicate_with_defaults(
-                    record.state, ruled_all, ruleset, nmr.civil_disorder_of(game)))
-        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
-                         render(outcome), disputes, alternative)
+                    first_record.state, ruled_all, ruleset, nmr.civil_disorder_of(game)))
+        result = Preview(game.name, phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
+                         mails.report_body(services, game, first, deadline, then), disputes, alternative)
         session.rollback()  # a preview stores nothing
     return result
 

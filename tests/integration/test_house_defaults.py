@@ -14,7 +14,7 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
-from gmserver.services import corrections, intake, turns
+from gmserver.services import corrections, intake, preview, turns
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -126,3 +126,18 @@ def test_rolling_back_a_two_season_turn_undoes_its_retreats_and_builds_003_5(dat
     assert phases == ["F1902M"]
     assert turns.adjudicate(services, game_id, clock(), force=True).next_phase == "S1903M"
     assert "A PAR" in engine.position_from_state(_record(services, "S1903M").state).units["FRANCE"]
+
+
+def test_preview_of_a_two_season_turn_shows_every_phase_processed_with_it_003_5(database_url, clock) -> None:
+    """`gmserver game preview` shows what the adjudication would publish: under 003 [5] the Fall
+    moves and the winter adjustments processed with them; nothing is stored."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="uk", ruleset="scorpion", position=FALL)
+    _send(services, clock, "FRANCE", "F1902M", "A Gas - Spa\nBuild A Par")
+    shown = preview.preview(services, "uk", clock())
+    assert (shown.phase, shown.next_phase) == ("F1902M", "S1903M")
+    text = " ".join(shown.text.split())
+    assert "Winter 1902 Adjustments (W1902A), processed at once" in text
+    assert "Build A Paris (A PAR B): built" in text
+    with transaction(services.sessions) as session:
+        assert session.scalars(select(PhaseRecord.phase)).all() == ["F1902M"]
