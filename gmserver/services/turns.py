@@ -84,12 +84,14 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         on_file = orders_on_file(session, game.id, game.phase, ruleset)
         contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
         orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided)
+        # the engine's interface and the database JSON keep engine notation: str(order) at this edge
+        notation = {power: [str(o) for o in power_orders] for power, power_orders in orders.items()}
+        outcome = _with_void_supports(engine.adjudicate(record.state, notation), voided)
 
         record.adjudicated_at = now
-        record.orders = orders
+        record.orders = notation
         outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+        record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
                            "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                           for o in outcome.orders]
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
@@ -109,7 +111,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     return done
 
 
-def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
                            source: str | None) -> PhaseOutcome:
     """Say in the report which orders came from the contingent lines sent with the moves."""
     if not contingent or source is None:
@@ -121,7 +123,7 @@ def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[st
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
     phase, each power that owes orders and sent no set for it gets the orders read from the
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
@@ -133,7 +135,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
-    used: dict[str, tuple[str, ...]] = {}
+    used: dict[str, tuple[Order, ...]] = {}
     for power in position.powers_to_order():
         if power in on_file.versions or power not in kept:
             continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
@@ -141,7 +143,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
                                   geography=services.geography, turn=turn)
         log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
                  game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
-                 ", ".join(reading.orders) or "nothing usable")
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
         for line in reading.lines:
             if line.status == "rejected":
                 log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
@@ -151,15 +153,15 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
     """Report each voided hold support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {Order.parse(order).unit: order for order in voided}
+    by_unit = {order.unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
-        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)
