@@ -74,23 +74,13 @@ class StoredSet:
     contingent: tuple[str, ...] = ()  # its retreat and adjustment lines for the next minor turn (Reading.contingent)
 
 
-def order_unit(order: Order) -> Unit | None:
-    """The unit an order concerns (`A PAR - BUR` -> `A PAR`); None for builds and WAIVE, which
-    are not merged by unit."""
-    return None if order.action == "build" else order.unit
-
-
-def is_adjustment_order(order: Order) -> bool:
-    return order.is_adjustment()
-
-
 def merge_per_unit(base: Sequence[Order], newer: Sequence[Order]) -> tuple[Order, ...]:
     """000 III(4): each unit takes its order from the newer set if it has one there. Adjustment lines
     are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
     if any(o.is_adjustment() for o in newer):
         base = [o for o in base if not o.is_adjustment()]
-    newer_units = {order_unit(o) for o in newer if not o.is_adjustment()}
-    kept = [o for o in base if o.is_adjustment() or order_unit(o) not in newer_units]
+    newer_units = {o.unit for o in newer if not o.is_adjustment()}
+    kept = [o for o in base if o.is_adjustment() or o.unit not in newer_units]
     return tuple(sorted(kept + list(newer), key=_canonical_key))
 
 
