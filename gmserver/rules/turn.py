@@ -27,3 +27,31 @@ def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Ite
             else:
                 result[power].append(order)
     return result, voided
+
+
+def void_mismatched_coast_supports(orders: Mapping[str, Sequence[Order]], treatment: str
+                                   ) -> tuple[dict[str, list[Order]], list[Order]]:
+    """coast_support_mismatch = invalid (DATC 4.B.4, 003 [10 c]): a support naming another coast
+    than the one the supported fleet moves to is void (DATC 6.B.9). Only the whole set of orders
+    shows it (the fleet is often another power's), so it is decided here, before the engine,
+    which would rewrite the support's coast from the fleet's own order and count it. The
+    supporting unit holds instead; the voided supports are returned for the report. Under the
+    other treatments (000 IV(7), 001 III(9): the fleet's coast is what counts) the orders pass
+    unchanged."""
+    result = {power: list(power_orders) for power, power_orders in orders.items()}
+    if treatment != "invalid":
+        return result, []
+    # the coast each fleet moves to, where its move names one
+    moves = {order.unit: order for power_orders in orders.values() for order in power_orders
+             if order.action == "move" and order.unit is not None and order.unit.is_fleet}
+    voided: list[Order] = []
+    for power_orders in result.values():
+        for index, order in enumerate(power_orders):
+            if order.action != "support_move" or order.other is None or order.target == order.target_province:
+                continue  # not a support of a move to a coast
+            move = moves.get(order.other)
+            if (move is not None and move.target != move.target_province
+                    and move.target_province == order.target_province and move.target != order.target):
+                voided.append(order)
+                power_orders[index] = Order("hold", order.unit)
+    return result, voided
