@@ -19,26 +19,27 @@ from gmserver.rules.position import PhaseOutcome
 
 def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
               civil_disorder: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[str, ...]], CompleteOrders]:
-    """(orders for the engine, the completion) for the phase of `state`. `orders` are Order
-    values or engine notation; a line that is not engine notation is passed on as it is (the
-    engine drops it) and leaves its unit unordered, so it gets the default."""
+    """(orders for the engine, the completion) for the phase of `state`. `orders` are the Order
+    values on file (services.turns) or engine notation (tests, benchmarks); a text line that is
+    not engine notation is passed on as it is (the engine drops it) and leaves its unit
+    unordered, so it gets the default."""
     position = engine.position_from_state(state)
     kind = position.phase_type
-    parsed = {power: [o for item in items if (o := _as_order(item, kind)) is not None]
-              for power, items in orders.items()}
+    parsed = {power: [o for line in lines if (o := _as_order(line, kind)) is not None]
+              for power, lines in orders.items()}
     complete = complete_orders(position, parsed, ruleset, engine.map_info(), civil_disorder)
     texts = complete.as_text()
-    for power, items in orders.items():
+    for power, lines in orders.items():  # keep any unparsed line
         if power in civil_disorder:
             continue
-        unread = [item for item in items if _as_order(item, kind) is None]
-        if unread:
-            texts[power] = tuple(texts.get(power, ())) + tuple(str(item) for item in unread)
+        kept = [line for line in lines if isinstance(line, str) and _as_order(line, kind) is None]
+        if kept:
+            texts[power] = tuple(texts.get(power, ())) + tuple(kept)
     return texts, complete
 
 
-def _as_order(item: Order | str, kind: str) -> Order | None:
-    return item if isinstance(item, Order) else Order.parse_or_none(item, kind)
+def _as_order(line: Order | str, kind: str) -> Order | None:
+    return line if isinstance(line, Order) else Order.parse_or_none(line, kind)
 
 
 def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
