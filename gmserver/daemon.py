@@ -28,7 +28,7 @@ from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services import alerts, intake, outbox, turns, views
+from gmserver.services import alerts, intake, outbox, schedule, turns, views
 from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
@@ -216,6 +216,10 @@ class Daemon:
 
     def _process_inbound(self) -> None:
         if intake.process_pending(self.services, self.clock()):
+            # 000 VII(2) minor_when_all_final: a set just stored may complete a minor turn; the
+            # sweep would find it too, this only saves the wait (adjudicate re-checks under lock)
+            if turns.adjudicate_due(self.services, self.clock()):
+                self.resync()
             self.kick("outbox")
 
     def _deliver(self) -> None:
@@ -234,6 +238,7 @@ class Daemon:
         reminded = turns.queue_reminders(self.services, self.clock())
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
+            alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)
         except DATABASE_UNREACHABLE:
             raise
         except Exception:  # noqa: BLE001  a broken alert must not stop the sweep; the log tells the GM

@@ -130,6 +130,9 @@ class TurnReport:
     winners: tuple[str, ...]  # power names
     # the next phase is processed in the same adjudication (003 [5]): its results follow
     processed_at_once: bool = False
+    # a reminder the profile sends with the report (003 [11]: "send provisional orders as soon as
+    # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
+    send_now: bool = False
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:

@@ -601,32 +601,25 @@ _opt("cd_search_years", "2.7", Count(1, "none"), "none",
                  "until the GM takes it out or replaces the player", "none"))
 
 # 2.8 Deadlines, reminders & NMR
-_opt("min_hours_movement", "2.8", Count(1), 48,
-     partial("the default length of a movement turn, not a minimum: the GM may set a shorter one"))
-_opt("min_hours_retreat", "2.8", Count(1), 24,
-     partial("the default length of a retreat turn, not a minimum: the GM may set a shorter one"))
-_opt("min_hours_adjustment", "2.8", Count(1), 24,
-     partial("the default length of an adjustment turn, not a minimum: the GM may set a shorter one"))
+# enforced as minimums at game create and for a deadline the GM sets (rules/schedule.py)
+_opt("min_hours_movement", "2.8", Count(1), 48, applied())
+_opt("min_hours_retreat", "2.8", Count(1), 24, applied())
+_opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
 _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
      not_applied("turn lengths are the GM's, with no target per game year", "none"))
 _opt("turn_length_vote", "2.8", DayChoices(), "none",
      not_applied("players do not vote on the turn length; the GM sets it", "none"))
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
-     not_applied("a turn is adjudicated at its deadline (or when the GM runs gmserver adjudicate)", "never"))
+     applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
 _opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline",
-     not_applied("each turn is adjudicated automatically at its deadline", "automatic_at_deadline"))
-_opt("processing_grace_minutes", "2.8", Count(0), 0,
-     not_applied("no grace period after the deadline", 0))
+     applied())
+_opt("processing_grace_minutes", "2.8", Count(0), 0, applied())
 _opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
 _opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
-     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered",
-                 "never"))
-_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}],
-     partial("one reminder per turn, at the first reminder's hours_before, to the powers without orders; "
-             "further reminders, reminders sent with the report and the all_powers audience are not sent",
-             lambda v: len(v) <= 1 and all(r.hours_before is not None and r.audience == "powers_without_set"
-                                           for r in v)))
+     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered "
+                 "(late mail is not held for the GM)", "never"))
+_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
 _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
      not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "
                  "early with gmserver adjudicate)", "none"))

@@ -237,6 +237,9 @@ def describe(dedupe_key: str) -> str:
     if kind == "outage":
         component, _, since = rest.partition(":")
         return f"{_lower_first(COMPONENTS.get(component, (component,))[0])} unreachable since {since}"
+    if kind == "early":  # services/schedule.queue_early_notices (000 VII(2))
+        game_id, _, phase = rest.partition(":")
+        return f"game {game_id} {phase} may be adjudicated early"
     if kind == "many":
         return f"more than {ALERTS_PER_DAY} parked or undeliverable on {rest}"
     return dedupe_key

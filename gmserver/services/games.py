@@ -236,6 +236,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "paused": game.paused,
         "timezone": game.timezone,
+        "deadline_time": game.deadline_time,  # issue 8: every deadline's local time of day
         "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
@@ -17,6 +17,7 @@ from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 
@@ -101,6 +102,8 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
         context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline if last else None, timezone=game.timezone,
                                             processed_at_once=not last)
+        if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
+            context = dataclasses.replace(context, send_now=True)
         bodies.append(services.composer.render(context.template, context))
     return "\n".join(bodies)
 
