@@ -28,7 +28,7 @@ from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services import alerts, intake, outbox, turns, views
+from gmserver.services import alerts, intake, nmr, outbox, turns, views
 from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
@@ -231,6 +231,7 @@ class Daemon:
         intake.process_pending(self.services, self.clock())
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
+        reminded += nmr.check_contact_windows(self.services, self.clock())  # 001 V(1): notices for the GM
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
         except DATABASE_UNREACHABLE:

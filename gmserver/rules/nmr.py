@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from gmserver.rules.position import Position, unit_province
 from gmserver.rules.ruleset import Ruleset
@@ -137,3 +138,20 @@ def hopeless_powers(position: Position, supply_centres: Collection[str]) -> froz
         if power not in owner.values() and not (mine & set(supply_centres)) and not (mine & others):
             hopeless.add(power)
     return frozenset(hopeless)
+
+
+def abandoned(missed_at: datetime, heard_since: bool, window_hours: int, now: datetime) -> bool | None:
+    """nmr_contact_window_hours (001 V(1) "Players failing to submit orders must contact the GM
+    within 24 hours of the publication of the adjudication, or the player will be deemed to have
+    abandoned the position"): False once the player has written, True when the window closed
+    without a word, None while it is open."""
+    if heard_since:
+        return False
+    return True if now >= missed_at + timedelta(hours=window_hours) else None
+
+
+def suspends_game(ruleset: Ruleset, missed_phase: str) -> bool:
+    """first_year_abandonment = suspend_and_replace (001 V(3) "In the first Game Year, a
+    replacement for an abandoned position will always be sought, and in the meantime the game
+    will be suspended"): an abandonment in a 1901 phase suspends the game."""
+    return ruleset.first_year_abandonment == "suspend_and_replace" and missed_phase[1:5] == "1901"

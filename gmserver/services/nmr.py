@@ -16,7 +16,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.db import queries
 from gmserver.db.models import Game, Player
+from gmserver.db.session import transaction
 from gmserver.rules import nmr
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
@@ -88,6 +90,8 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
         player.civil_disorder = step.state.civil_disorder
         if nmr.RECORD_CD in step.actions:
             player.cd_recorded = True
+        if missed and ruleset.nmr_contact_window_hours is not None:
+            player.contact_due_since, player.missed_phase = now, before.phase  # 001 V(1): now they must write
         if missed:
             log.info("%s %s: %s sent no orders (%d in a row, %d in all)%s", game.name, before.phase, player.power,
                      player.missed_in_a_row, player.missed_turns, f"; {', '.join(step.actions)}" if step.actions else "")
@@ -97,6 +101,10 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
                           game_id=game.id, now=now, paragraphs=paragraphs,
                           subject=f"gmserver: {game.name}: {player.power.title()} {_SUBJECTS[action]}")
 
+
+_COURSES = ("The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement and hold "
+            "the game up until one is found; (ii) seek a replacement for two game years, the country in civil "
+            "disorder meanwhile, then civil disorder for good; (iii) civil disorder for good.")
 
 _SUBJECTS = {
     nmr.TELL_GM_CD: "is now in civil disorder",
@@ -114,10 +122,7 @@ def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | 
                 "supported, and dislodged units are disbanded, until a new player takes it over (000 VII(6) "
                 "¶2, 003 [13]).", replace]
     if action == nmr.ASK_GM_CHOOSE:
-        return [missed, "The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement "
-                "and hold the game up until one is found; (ii) seek a replacement for two game years, the "
-                "country in civil disorder meanwhile, then civil disorder for good; (iii) civil disorder "
-                "for good. Until you decide, its units hold each turn it sends nothing.", replace]
+        return [missed, _COURSES + " Until you decide, its units hold each turn it sends nothing.", replace]
     if action == nmr.SEEK_REPLACEMENT:
         return [missed, "Under the house rules a player who misses a couple of turns is replaced (002 ORDERS "
                 "0): please look for a replacement.", replace]
@@ -127,3 +132,55 @@ def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | 
 def _player_words(game: Game, power: str) -> str:
     player = next((p for p in game.players if p.power == power), None)
     return f"{power.title()} ({player.address})" if player else power.title()
+
+
+def check_contact_windows(services: Services, now: datetime) -> int:
+    """001 V(1) (nmr_contact_window_hours): each player who missed a turn and has not written
+    since, once the window has closed, is deemed to have abandoned the position: the GM is told
+    and offered 001 V(3)'s courses; in the first game year (first_year_abandonment) the game is
+    suspended until a replacement joins. The number of notices queued."""
+    queued = 0
+    with transaction(services.sessions) as session:
+        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session)]
+    for game_id, player_id in waiting:
+        try:
+            with transaction(services.sessions) as session:
+                queued += _check_contact(session, services, game_id, player_id, now)
+        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+            log.exception("game %s: checking whether player %s wrote after missing orders failed", game_id, player_id)
+    return queued
+
+
+def _check_contact(session: Session, services: Services, game_id: int, player_id: int, now: datetime) -> int:
+    game = queries.games.game_for_update(session, game_id, skip_locked=True)  # not while it is adjudicated
+    player = session.get(Player, player_id)
+    if game is None or player is None or player.contact_due_since is None:
+        return 0
+    ruleset = queries.games.ruleset_of(game)
+    since, phase = player.contact_due_since, player.missed_phase or game.phase
+    window = ruleset.nmr_contact_window_hours
+    heard = queries.inbound.heard_from_since(session, game.id, player.power, since)
+    verdict = None if window is None else nmr.abandoned(since, heard, window, now)
+    if window is not None and verdict is None:
+        return 0
+    player.contact_due_since = None
+    if not verdict:
+        return 0
+    suspend = nmr.suspends_game(ruleset, phase) and game.status == "active"
+    if suspend:
+        game.waiting_for = sorted({*(game.waiting_for or ()), player.power})
+        game.deadline = None
+    log.info("%s: %s did not write within %d hours of missing %s: abandoned (001 V(1))%s", game.name,
+             player.power, window, phase, "; the game is suspended (001 V(3))" if suspend else "")
+    paragraphs = [f"Game {game.name}: {_player_words(game, player.power)} sent no orders for {describe_phase(phase)} "
+                  f"and has not written within {window} hours of the results: under the house rules the position "
+                  "is abandoned (001 V(1))."]
+    if suspend:
+        paragraphs.append("In the first game year a replacement is always sought and the game is suspended "
+                          "meanwhile (001 V(3)): it now waits, with no deadline, until a new player joins.")
+    else:
+        paragraphs.append(_COURSES)
+    paragraphs.append(f"To put a new player in: gmserver game replace {game.name} {player.power} ADDRESS.")
+    return int(notify_gm(session, services, key=f"gm:abandoned:{game.id}:{player.power}:{since:%Y%m%dT%H%M%S}",
+                         game_id=game.id, now=now, paragraphs=paragraphs,
+                         subject=f"gmserver: {game.name}: {player.power.title()} has abandoned the position"))

@@ -56,6 +56,7 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     # 003 [13] "permanent until replaced", 000 VII(6): civil disorder ends with a new player
     player.civil_disorder = player.cd_recorded = False
     player.joined_at = now
+    player.contact_due_since = player.missed_phase = None  # 001 V(1) concerned the player who left
     if game.waiting_for and player.power in game.waiting_for:
         game.waiting_for = [p for p in game.waiting_for if p != player.power] or None
         if game.waiting_for is None and game.deadline is None and game.status == "active":

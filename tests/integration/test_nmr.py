@@ -11,7 +11,7 @@ from gmserver.db.models import Game, OutboxMessage, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import intake, nmr, turns
 from gmserver.services.games import GameError, game_summary
 from gmserver.services.players import player_history, replace_player, set_civil_disorder
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -225,3 +225,40 @@ def test_a_missed_winter_is_not_counted_by_default(database_url, clock):
     clock.advance(hours=25)
     assert turns.adjudicate_due(services, clock())
     assert summary(services, game_id)["nmr"] == dict.fromkeys(ALL, 0)
+
+
+def danivon_spring_without_russia(services, clock) -> int:
+    game_id = new_game(services, clock(), name="dan", ruleset="danivon", movement_hours=72)
+    hold_all(services, clock, "dan", "danivon", [p for p in ALL if p != "RUSSIA"], "S1901M")
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())
+    return game_id
+
+
+def test_a_silent_player_abandons_and_the_first_year_is_suspended_001_V_1_V_3(database_url, clock):
+    """001 V(1): no word within 24 hours of the results, the position is abandoned; V(3): in the
+    first game year the game is suspended until a replacement joins."""
+    services = services_for(database_url)
+    game_id = danivon_spring_without_russia(services, clock)
+    clock.advance(hours=23)
+    assert nmr.check_contact_windows(services, clock()) == 0
+    clock.advance(hours=1)
+    assert nmr.check_contact_windows(services, clock()) == 1
+    assert nmr.check_contact_windows(services, clock()) == 0  # once
+    shown = summary(services, game_id)
+    assert (shown["phase"], shown["deadline"], shown["waiting_for"]) == ("F1901M", None, ["RUSSIA"])
+    [alert] = alerts(services)
+    assert "abandoned (001 V(1))" in text(alert) and "001 V(3)" in text(alert)
+    with transaction(services.sessions) as session:
+        replace_player(session, session.get(Game, game_id), "RUSSIA", "ivan@new.test", None, clock())
+    assert summary(services, game_id)["deadline"] is not None
+
+
+def test_a_player_who_writes_in_time_has_not_abandoned_001_V_1(database_url, clock):
+    services = services_for(database_url)
+    game_id = danivon_spring_without_russia(services, clock)
+    clock.advance(hours=5)
+    send(services, clock, "dan", "danivon", "RUSSIA", "A MOS H", "F1901M")
+    clock.advance(hours=20)
+    assert nmr.check_contact_windows(services, clock()) == 0
+    assert alerts(services) == [] and "waiting_for" not in summary(services, game_id)

@@ -3,11 +3,13 @@ the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and MATR
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from gmserver.rules.nmr import (
-    ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, after_turn,
-    hopeless_powers, missed_turn, spring_1901_waits_for,
+    ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
+    hopeless_powers, missed_turn, spring_1901_waits_for, suspends_game,
 )
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -160,3 +162,24 @@ def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK"
 ])
 def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> None:
     assert hopeless_powers(position, SCS) == frozenset(expected)
+
+
+MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("heard", "now", "expected"), [
+    pytest.param(False, MISSED_AT + timedelta(hours=23, minutes=59), None, id="001 V(1): within 24 hours, wait"),
+    pytest.param(False, MISSED_AT + timedelta(hours=24), True, id="001 V(1): no word in 24 hours, abandoned"),
+    pytest.param(True, MISSED_AT + timedelta(hours=30), False, id="001 V(1): the player wrote"),
+])
+def test_abandoned_after_the_contact_window_001_V_1(heard, now, expected) -> None:
+    assert abandoned(MISSED_AT, heard, 24, now) is expected
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    ("danivon", "F1901M", True),  # 001 V(3): the first game year
+    ("danivon", "S1902M", False),
+    ("standard", "S1901M", False),
+])
+def test_an_abandonment_in_the_first_year_suspends_the_game_001_V_3(profile, phase, expected) -> None:
+    assert suspends_game(rules(profile), phase) is expected

@@ -52,7 +52,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
                  "nonconforming_subject_policy", "s1901_policy"):
         assert OPTIONS[name].status == PARTIAL, name
-    for name in ("press_kinds", "vote_kinds", "turn_length_vote", "nmr_contact_window_hours",
+    for name in ("press_kinds", "vote_kinds", "turn_length_vote", "cd_search_years",
                  "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name

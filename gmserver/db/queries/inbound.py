@@ -84,3 +84,10 @@ def requeue_failed(session: Session, inbound_id: int) -> None:
     session.execute(update(InboundMessage)
                     .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
                     .values(status="pending", error=None, attempts=0))
+
+
+def heard_from_since(session: Session, game_id: int, power: str, since: datetime) -> bool:
+    """Whether any mail from the power's player reached the game after `since`."""
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.game_id == game_id, InboundMessage.power == power, InboundMessage.received_at > since
+    ).limit(1)) is not None
