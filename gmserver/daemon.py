@@ -202,7 +202,7 @@ class Daemon:
         """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
         if self._stopping.is_set():
             return  # nothing more will run: the next start rebuilds them all from the database
-        timings = views.game_timings(self.services.sessions, game_id)
+        timings = views.game_timings(self.services.sessions, game_id, self.clock())
         if game_id is None:
             self.deadlines.sync(timings, self.clock())
         else:
@@ -311,6 +311,7 @@ class Daemon:
         with self._jobs.running():
             if turns.queue_reminders(self.services, self.clock()):
                 self.kick("outbox")
+            self.resync(game_id)  # the profile's next reminder of this phase, if it lists another
 
     # -- IMAP --------------------------------------------------------------------------------
 

@@ -23,7 +23,9 @@ class TurnLengths:
 
 @dataclass(frozen=True)
 class GameTiming:
-    """When a game's deadline and reminder jobs must run (the scheduler keeps one of each)."""
+    """When a game's deadline and reminder jobs must run (the scheduler keeps one of each).
+    `deadline` is when adjudication runs (the deadline plus any grace period; None when only the
+    GM starts it); `reminder_at` the next reminder's time."""
     game_id: int
     phase: str
     deadline: datetime | None

@@ -16,7 +16,6 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from gmserver.rules.position import Position, unit_province
 from gmserver.rules.ruleset import Ruleset
 
 # What the service must do after a turn (`Step.actions`)
@@ -113,31 +112,6 @@ def spring_1901_waits_for(phase: str, ruleset: Ruleset, owing: Iterable[str], or
     if ruleset.s1901_policy != "suspend_until_replaced" or phase != "S1901M":
         return ()
     return tuple(sorted(p for p in owing if p not in ordered))
-
-
-def hopeless_powers(position: Position, supply_centres: Collection[str]) -> frozenset[str]:
-    """A9 (002 ORDERS 4): the powers whose orders this phase are hopeless. A Winter removal is
-    hopeless when the power owns no supply centre; a Fall retreat when (1) the power will own no
-    centre after the Fall ownership update even if none of its dislodged units retreats onto
-    one, (2) none of its dislodged units may retreat onto a supply centre, and (3) no retreat
-    destination of its units is also open to another power's dislodged unit."""
-    if position.phase_type == "A":
-        return frozenset(p for p, n in position.adjustments.items() if n < 0 and not position.centers.get(p))
-    if position.phase_type != "R" or not position.phase.startswith("F"):
-        return frozenset()
-    owner = {centre: power for power, centres in position.centers.items() for centre in centres}
-    for power, units in position.units.items():
-        for unit in units:
-            if unit_province(unit) in supply_centres:
-                owner[unit_province(unit)] = power  # the Fall ownership update
-    destinations = {power: {d.split("/")[0] for unit in units for d in position.retreats.get(unit, ())}
-                    for power, units in position.dislodged.items() if units}
-    hopeless = set()
-    for power, mine in destinations.items():
-        others = set().union(*(d for p, d in destinations.items() if p != power))
-        if power not in owner.values() and not (mine & set(supply_centres)) and not (mine & others):
-            hopeless.add(power)
-    return frozenset(hopeless)
 
 
 def abandoned(missed_at: datetime, heard_since: bool, window_hours: int, now: datetime) -> bool | None:

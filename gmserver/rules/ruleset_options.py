@@ -560,21 +560,20 @@ _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
      not_applied("the engine's own rule", "allowed"))
 
 # 2.6 Retreats
-_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband",
-     not_applied("a dislodged unit with no retreat order is disbanded", "disband"))
+_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband", applied())
 _opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
 _opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
-_opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/nmr.py hopeless_powers (A9)
+_opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless (A9): no reminder, no NMR counted
 _opt("nmr_counts_minor_turns", "2.6", BOOL, False, applied())  # rules/nmr.py counts_phase
 
 # 2.7 Adjustments & civil disorder
-_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard",
-     not_applied("the standard turns: spring and fall moves, retreats, winter adjustments", "standard"))
+_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard", applied())
 # MATRIX's Default column is n/a for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
 _opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn",
-     moot("the standard turns only", "season_structure"))
+     not_applied("retreats are sent with the moves they follow and applied in the same adjudication",
+                 "same_turn"))
 _opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate",
      not_applied("fall retreats and winter adjustments are separate turns", "separate"))
 _opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down", applied())
@@ -585,14 +584,11 @@ _opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_in
 _opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build", applied())
 _opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast", applied())
 _opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build", applied())
-_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive",
-     not_applied("a build not ordered is waived", "waive"))
-_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000",
-     not_applied("removals not ordered are chosen by the engine's own civil-disorder rule"))
+_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive", applied())
+_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000", applied())
 _opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
-     "distance_then_alphabetical", moot("removals not ordered follow the engine", "removal_algorithm"))
-_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names",
-     moot("removals not ordered follow the engine", "removal_algorithm"))
+     "distance_then_alphabetical", applied())
+_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names", applied())
 _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
      applied())  # rules/nmr.py after_turn; gm_chooses: the GM is told and decides with the game commands
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule

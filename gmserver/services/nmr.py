@@ -20,6 +20,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules import nmr
+from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
@@ -40,7 +41,7 @@ def nmr_counts(game: Game) -> dict[str, int]:
 
 def hopeless(position: Position, services: Services) -> frozenset[str]:
     """The powers whose orders for this phase are hopeless (A9, 002 ORDERS 4)."""
-    return nmr.hopeless_powers(position, services.geography.supply_centres())
+    return hopeless_powers(position, services.geography)
 
 
 def spring_1901_wait(session: Session, services: Services, game: Game, state: Mapping[str, Any],

@@ -9,8 +9,10 @@ import pytest
 
 from gmserver.rules.nmr import (
     ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
-    hopeless_powers, missed_turn, spring_1901_waits_for, suspends_game,
+    missed_turn, spring_1901_waits_for, suspends_game,
 )
+from gmserver.engine import map_info
+from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -133,9 +135,6 @@ def test_spring_1901_waits_for_003_14(profile, phase, ordered, expected) -> None
     assert spring_1901_waits_for(phase, rules(profile), owing, ordered) == expected
 
 
-SCS = {"ANK", "CON", "SMY", "BUL", "GRE", "SEV", "RUM", "NAP"}
-
-
 def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK",), russian_at="A ANK"):
     return Position(
         phase="F1905R",
@@ -161,7 +160,7 @@ def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK"
                           adjustments={"TURKEY": -1}), set(), id="A9: removal with a centre left"),
 ])
 def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> None:
-    assert hopeless_powers(position, SCS) == frozenset(expected)
+    assert hopeless_powers(position, map_info()) == frozenset(expected)
 
 
 MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
