@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -131,6 +132,7 @@ class TurnReport:
     winners: tuple[str, ...]  # power names
     # the next phase is processed in the same adjudication (003 [5]): its results follow
     processed_at_once: bool = False
+    civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
 
 
 def _order_sort_key(line: OrderLine) -> tuple[str, str]:
@@ -287,6 +289,7 @@ def build_turn_report(
     next_deadline: datetime | None,
     timezone: str = "UTC",
     processed_at_once: bool = False,
+    civil_disorder: Collection[str] = (),
 ) -> TurnReport:
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
@@ -317,4 +320,5 @@ def build_turn_report(
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,
+        civil_disorder=tuple(power_name(p) for p in sorted(civil_disorder)),
     )

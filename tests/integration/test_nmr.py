@@ -123,6 +123,13 @@ def test_two_consecutive_nmrs_put_russia_in_cd_and_on_the_players_record_000_VII
     [alert] = alerts(services)
     assert "civil disorder" in text(alert) and "000 VII(6)" in text(alert)
     with transaction(services.sessions) as session:
+        fall_report = session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == "report:%d:F1901M:FRANCE" % game_id))
+        spring_report = session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == "report:%d:S1901M:FRANCE" % game_id))
+    assert "IN CIVIL DISORDER: Russia" in text(fall_report)
+    assert "CIVIL DISORDER" not in text(spring_report)  # one miss is not enough (000 VII(6) ¶2)
+    with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         assert next(p for p in game.players if p.power == "RUSSIA").cd_recorded
         replace_player(session, game, "RUSSIA", "ivan@new.test", None, clock())

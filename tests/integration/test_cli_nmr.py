@@ -1,0 +1,47 @@
+"""`gmserver game show` lists missed turns and civil disorder (issue 8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.services.games import POWERS
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def run(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> None:
+    """standard (nmr_limit_to_cd 2, cd_mode permanent): nobody orders in Spring or Fall 1901,
+    so after two adjudications every power has missed two turns and is in civil disorder."""
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *players) == 0
+    assert run(config, "adjudicate", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"] == dict.fromkeys(POWERS, 1) and shown["civil_disorder"] == []
+    assert run(config, "adjudicate", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"] == dict.fromkeys(POWERS, 2) and shown["civil_disorder"] == sorted(POWERS)
+    assert run(config, "game", "show", "lepanto") == 0
+    out = capsys.readouterr().out
+    assert "missed turns: AUSTRIA 2 (2 in a row)" in out
+    assert "in civil disorder: " + ", ".join(sorted(POWERS)) in out
