@@ -69,6 +69,12 @@ class Game(Base):
     # 003 [14] (s1901_policy = suspend_until_replaced): the powers silent at the Spring 1901
     # deadline for which the game waits, with no deadline, until the GM replaces their players
     waiting_for: Mapped[list[Any] | None] = mapped_column(JSON)
+    # GM controls (issue 8): a paused game is never adjudicated and gets no reminders; with
+    # gm_copies the GM gets a copy of every report and refusal; gm_secret is the line a GM
+    # command by mail must carry under gm_command_auth = gm_address_and_secret (MATRIX 2.2)
+    paused: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    gm_copies: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    gm_secret: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
 
@@ -122,6 +128,21 @@ class PlayerHistory(Base):
     missed_in_a_row: Mapped[int] = mapped_column(Integer)
     civil_disorder: Mapped[bool]
     cd_recorded: Mapped[bool]
+
+
+class GmAction(Base):
+    """Every GM action, from the command line or by mail: what, with which arguments, by whom
+    ("cli" or the GM's address), when, and what came of it (issue 8: "every GM action is recorded")."""
+
+    __tablename__ = "gm_actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    action: Mapped[str] = mapped_column(String(40))
+    arguments: Mapped[dict[str, Any]]
+    by: Mapped[str] = mapped_column(String(320))
+    at: Mapped[datetime]
+    result: Mapped[str] = mapped_column(Text)
 
 
 class PhaseRecord(Base):

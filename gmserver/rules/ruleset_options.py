@@ -465,9 +465,9 @@ _opt("clarification_min_hours", "2.1", Count(0), 12,
 _opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",
      applied())
 _opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address",
-     not_applied("a player's address cannot be changed by mail; it is set when the game is created"))
+     applied())  # a player's "ADDRESS new@..." request (services/handlers/requests.py); the GM: game address
 _opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret",
-     not_applied("GM commands by mail are kept for the GM and answered, not carried out; the GM uses the gmserver command line"))
+     applied())  # services/gm_commands.py; the secret is the game's GM secret on a "Password:" line
 _opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
      not_applied("proxy orders are not taken: a power's orders come from its own player only", "forbidden"))
 _opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, moot("there are no proxies", "proxy_policy"))

@@ -26,6 +26,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
 from gmserver.services import adjudication, endgame, mails, nmr
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
 from gmserver.services import reminders, schedule
@@ -72,8 +73,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
         if not force and not is_due(session, game, now, early=early):
@@ -105,6 +106,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
                              dedupe_key=f"report:{game.id}:{first.phase}:{player.power}")
+            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
+                copy_to_gm(session, services, game.id, message, "report", f"report:{game.id}:{first.phase}", now)
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,

@@ -95,7 +95,7 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
 def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
                  now: datetime | None = None) -> list[GameTiming]:
     """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
-    active) must run: adjudication at the deadline plus the grace period, none under
+    active) must run (a paused game has neither, issue 8): adjudication at the deadline plus the grace period, none under
     adjudication_trigger = gm_command (MATRIX 2.8); the first of the profile's reminders still
     ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
@@ -104,6 +104,9 @@ def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
             ruleset = queries.games.ruleset_of(g)
             times = reminder_times(ruleset, g.deadline, timedelta(seconds=g.reminder_seconds))
             ahead = [t for t in times if now is None or t > now]
+            if g.paused:
+                timings.append(GameTiming(g.id, g.phase, None, None))
+                continue
             timings.append(GameTiming(g.id, g.phase, adjudication_time(g.deadline, ruleset), ahead[0] if ahead else None))
         return timings
 
