@@ -27,7 +27,8 @@ from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.context import Services
-from gmserver.services.games import GameError, find_game, new_secret
+from gmserver.services import players
+from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
 from gmserver.services.turns import lengths_of
 
@@ -135,13 +136,15 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
 
 def replace_player(session: Session, game: Game, power: str, address: str, fallback: str | None,
                    now: datetime) -> dict[str, Any]:
-    """A new player takes over `power`: new addresses and secret, out of civil disorder. The
-    previous player's record is returned (the caller keeps it in the GM action record)."""
+    """A new player takes over `power`: new addresses and secret, out of civil disorder, no
+    missed turns (services.players.replace_player keeps the old player's record in
+    player_history and lets a game waiting for this power under 003 [14] go on). The previous
+    player's record is returned (the caller keeps it in the GM action record)."""
     player = _player(game, power)
     previous = {"address": player.address, "fallback": player.fallback_address,
-                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
-    player.address, player.fallback_address, player.secret = address, fallback, new_secret()
-    player.civil_disorder = False
+                "civil_disorder": player.civil_disorder, "missed_turns": player.missed_turns,
+                "until": now.isoformat()}
+    players.replace_player(session, game, power, address, fallback, now)
     return previous
 
 
@@ -192,7 +195,7 @@ def civil_disorder(session: Session, services: Services, game: Game, power: str,
     player = _player(game, power)
     if player.civil_disorder == on:
         raise GameError(f"{player.power} is {'already' if on else 'not'} in civil disorder")
-    player.civil_disorder = on
+    players.set_civil_disorder(session, game, player.power, on, now)  # 000 VII(6) ¶2: the player's record
     words = (f"{player.power.title()} is in civil disorder: its units hold until a player takes it over" if on
              else f"{player.power.title()} is no longer in civil disorder")
     return _record(session, services, game, "cd", {"power": player.power, "on": on}, by, now, words,

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
-from gmserver.db.queries.games import due_games
+from gmserver.services.schedule import due_games
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import gm_controls, intake, turns

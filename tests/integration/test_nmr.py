@@ -269,3 +269,24 @@ def test_a_player_who_writes_in_time_has_not_abandoned_001_V_1(database_url, clo
     clock.advance(hours=20)
     assert nmr.check_contact_windows(services, clock()) == 0
     assert alerts(services) == [] and "waiting_for" not in summary(services, game_id)
+
+
+def test_the_gm_s_replace_command_keeps_the_record_and_ends_the_spring_1901_wait_003_14(database_url, clock):
+    """`gmserver game replace` (gm_controls.replace) goes through players.replace_player: the
+    old player's record is kept and the waiting game gets its deadline."""
+    from gmserver.services import gm_controls
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="darkside", ruleset="scorpion")
+    hold_all(services, clock, "darkside", "scorpion", [p for p in ALL if p != "TURKEY"], "S1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock()) == []
+    with transaction(services.sessions) as session:
+        gm_controls.replace(session, services, session.get(Game, game_id), "TURKEY", "osman@new.test", by="cli",
+                            now=clock())
+    with transaction(services.sessions) as session:
+        [old] = session.scalars(select(PlayerHistory)).all()
+        assert (old.power, old.address, old.left_in_phase) == ("TURKEY", player_address("TURKEY"), "S1901M")
+    shown = summary(services, game_id)
+    assert shown["deadline"] is not None and "waiting_for" not in shown
+    assert shown["players"]["TURKEY"]["address"] == "osman@new.test"
