@@ -233,6 +233,7 @@ class Daemon:
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
         reminded += nmr.check_contact_windows(self.services, self.clock())  # 001 V(1): notices for the GM
+        reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
         except DATABASE_UNREACHABLE:

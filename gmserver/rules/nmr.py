@@ -129,3 +129,13 @@ def suspends_game(ruleset: Ruleset, missed_phase: str) -> bool:
     replacement for an abandoned position will always be sought, and in the meantime the game
     will be suspended"): an abandonment in a 1901 phase suspends the game."""
     return ruleset.first_year_abandonment == "suspend_and_replace" and missed_phase[1:5] == "1901"
+
+
+def preliminary_checkpoint(phase: str, ruleset: Ruleset, opened_at: datetime, deadline: datetime | None
+                           ) -> datetime | None:
+    """s1901_policy = preliminary_required (000 II(1) s.1 "Preliminary orders are not required
+    except in Spring 01"): by when every power must have a set on file in Spring 1901, halfway
+    from the opening of the turn to its deadline [P MATRIX 2.8]; None where there is none."""
+    if ruleset.s1901_policy != "preliminary_required" or phase != "S1901M" or deadline is None:
+        return None
+    return opened_at + (deadline - opened_at) / 2

@@ -637,9 +637,7 @@ _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
      applied())  # services/nmr.py check_contact_windows: the GM is told of an abandoned position
 _opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
 _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
-     partial("suspend_until_replaced is applied (the game waits for replacements, 003 [14]); for "
-             "preliminary_required no checkpoint is run: powers without orders in Spring 1901 are not reminded "
-             "early or named to the GM before the deadline", lambda v: v != "preliminary_required"))
+     applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],

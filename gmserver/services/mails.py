@@ -19,7 +19,6 @@ from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
-from gmserver.services.nmr import civil_disorder_of
 
 
 def line_as_dict(line: Any) -> dict[str, Any]:
@@ -103,7 +102,9 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
         context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline if last else None, timezone=game.timezone,
                                             processed_at_once=not last,
-                                            civil_disorder=civil_disorder_of(game) if last else ())
+                                            # the powers in civil disorder now (services/nmr.py keeps it)
+                                            civil_disorder=[p.power for p in game.players if p.civil_disorder]
+                                            if last else ())
         bodies.append(services.composer.render(context.template, context))
     body = "\n".join(bodies)
     template = ruleset_of(game).subject_template

@@ -24,7 +24,9 @@ from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
+from gmserver.services import mails
 from gmserver.services.gm_notices import notify_gm
+from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
 
@@ -185,3 +187,51 @@ def _check_contact(session: Session, services: Services, game_id: int, player_id
     return int(notify_gm(session, services, key=f"gm:abandoned:{game.id}:{player.power}:{since:%Y%m%dT%H%M%S}",
                          game_id=game.id, now=now, paragraphs=paragraphs,
                          subject=f"gmserver: {game.name}: {player.power.title()} has abandoned the position"))
+
+
+def check_preliminary_orders(services: Services, now: datetime) -> int:
+    """000 II(1) s.1 (s1901_policy = preliminary_required): at the Spring 1901 checkpoint
+    (rules.nmr.preliminary_checkpoint) each power without a set is reminded at once and the GM
+    is sent the list, as candidates for replacement. Mails queued."""
+    with transaction(services.sessions) as session:
+        games = [g.id for g in queries.games.active_games_in_phase(session, "S1901M")]
+    queued = 0
+    for game_id in games:
+        try:
+            with transaction(services.sessions) as session:
+                queued += _preliminary(session, services, game_id, now)
+        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+            log.exception("game %s: the Spring 1901 checkpoint failed", game_id)
+    return queued
+
+
+def _preliminary(session: Session, services: Services, game_id: int, now: datetime) -> int:
+    game = session.get(Game, game_id)
+    if game is None or game.status != "active" or game.paused or game.phase != "S1901M":
+        return 0
+    ruleset = queries.games.ruleset_of(game)
+    record = queries.phases.current_record(session, game)
+    checkpoint = nmr.preliminary_checkpoint(game.phase, ruleset, record.opened_at, game.deadline)
+    if checkpoint is None or now < checkpoint or game.deadline is None or now >= game.deadline:
+        return 0
+    owing = engine.position_from_state(record.state).powers_to_order()
+    ordered = set(queries.ordersets.powers_with_sets(session, game.id, game.phase))
+    silent = [p for p in game.players if p.power in owing and p.power not in ordered]
+    if not silent:
+        return 0
+    queued = 0
+    for player in silent:
+        queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder", now=now,
+                        game_id=game.id, dedupe_key=f"remind:{game.id}:{game.phase}:preliminary:{player.power}")
+    names = ", ".join(_player_words(game, p.power) for p in silent)
+    queued += notify_gm(session, services, key=f"gm:preliminary:{game.id}", game_id=game.id, now=now,
+                        subject=f"gmserver: {game.name}: no orders yet for Spring 1901 from {len(silent)} "
+                                f"power{'' if len(silent) == 1 else 's'}",
+                        paragraphs=[
+                            f"Game {game.name}: halfway to the Spring 1901 deadline there are no orders from "
+                            f"{names}.",
+                            "Under the house rules orders are required in Spring 1901 (000 II(1)): they have "
+                            "been reminded now. If they stay silent they are candidates for replacement: "
+                            f"gmserver game replace {game.name} POWER ADDRESS.",
+                        ])
+    return queued

@@ -290,3 +290,26 @@ def test_the_gm_s_replace_command_keeps_the_record_and_ends_the_spring_1901_wait
     shown = summary(services, game_id)
     assert shown["deadline"] is not None and "waiting_for" not in shown
     assert shown["players"]["TURKEY"]["address"] == "osman@new.test"
+
+
+def test_spring_01_orders_are_required_by_the_checkpoint_000_II_1(database_url, clock):
+    """000 II(1) s.1 "Preliminary orders are not required except in Spring 01": halfway to the
+    deadline the six powers without a set are reminded and the GM gets their names, once."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="mhrgame", ruleset="mhr")
+    hold_all(services, clock, "mhrgame", "mhr", ["FRANCE"], "S1901M")
+    clock.advance(hours=23)
+    assert nmr.check_preliminary_orders(services, clock()) == 0
+    clock.advance(hours=1)
+    assert nmr.check_preliminary_orders(services, clock()) == 7
+    assert nmr.check_preliminary_orders(services, clock()) == 0
+    assert reminded(services) == {player_address(p) for p in ALL if p != "FRANCE"}
+    [alert] = alerts(services)
+    assert "000 II(1)" in text(alert) and "Russia" in text(alert) and "France" not in text(alert)
+
+
+def test_no_spring_01_checkpoint_under_standard(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock())
+    clock.advance(hours=30)
+    assert nmr.check_preliminary_orders(services, clock()) == 0

@@ -9,7 +9,7 @@ import pytest
 
 from gmserver.rules.nmr import (
     ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
-    missed_turn, spring_1901_waits_for, suspends_game,
+    missed_turn, preliminary_checkpoint, spring_1901_waits_for, suspends_game,
 )
 from gmserver.engine import map_info
 from gmserver.rules.defaults import hopeless_powers
@@ -182,3 +182,15 @@ def test_abandoned_after_the_contact_window_001_V_1(heard, now, expected) -> Non
 ])
 def test_an_abandonment_in_the_first_year_suspends_the_game_001_V_3(profile, phase, expected) -> None:
     assert suspends_game(rules(profile), phase) is expected
+
+
+OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    pytest.param("mhr", "S1901M", OPENED + timedelta(hours=24), id="000 II(1): halfway to the Spring 01 deadline"),
+    pytest.param("mhr", "F1901M", None, id="000 II(1): Spring 01 only"),
+    pytest.param("standard", "S1901M", None, id="no checkpoint by default"),
+])
+def test_preliminary_orders_checkpoint_000_II_1(profile, phase, expected) -> None:
+    assert preliminary_checkpoint(phase, rules(profile), OPENED, OPENED + timedelta(hours=48)) == expected

@@ -47,10 +47,9 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
     required accepts a convoy order without a route, hold_for_gm answers as a refusal; press,
-    votes and the turn-length vote are not applied; the Spring 1901 rule is applied for 003 [14]
-    only (issue 8)."""
+    votes and the turn-length vote are not applied; the Spring 1901 rules are applied (issue 8)."""
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "nonconforming_subject_policy", "s1901_policy"):
+                 "nonconforming_subject_policy"):
         assert OPTIONS[name].status == PARTIAL, name
     for name in ("press_kinds", "vote_kinds", "turn_length_vote", "cd_search_years",
                  "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
@@ -61,7 +60,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
 @pytest.mark.parametrize(("name", "value", "misleads"), [
     ("s1901_policy", "normal", False),  # what gmserver does anyway
     ("s1901_policy", "suspend_until_replaced", False),  # 003 [14]: the game waits (issue 8)
-    ("s1901_policy", "preliminary_required", True),  # 000 II(1): no Spring 1901 checkpoint is run
+    ("s1901_policy", "preliminary_required", False),  # 000 II(1): the Spring 1901 checkpoint (issue 8)
     ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
     ("press_kinds", [], False),
     ("press_kinds", ["white"], True),
