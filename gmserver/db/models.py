@@ -161,6 +161,13 @@ class PhaseRecord(Base):
     adjudicated_at: Mapped[datetime | None]
     orders: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     results: Mapped[list[Any] | None] = mapped_column(JSON)
+    # 000 VIII(1): how many times this phase's adjudication was rolled back; each re-adjudication
+    # queues its reports under its own dedupe keys (services.turns)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # what each rolled-back adjudication said: [{adjudicated_at, rolled_back_at, orders, results}]
+    superseded: Mapped[list[Any] | None] = mapped_column(JSON)
+    # the GM's convoy rulings (000 VI(4), MATRIX 2.16): [{move, ruling: fails | stands, at}]
+    rulings: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
 class InboundMessage(Base):
@@ -176,7 +183,7 @@ class InboundMessage(Base):
     uid: Mapped[int | None] = mapped_column(BigInteger)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime]
-    # pending -> done | failed (parked for the GM, with the traceback in `error`)
+    # pending -> done | failed (parked for the GM, with the traceback in `error`) | held (for the GM)
     status: Mapped[str] = mapped_column(String(20), default="pending")
     outcome: Mapped[str | None] = mapped_column(String(40))  # accepted | rejected | ignored ...
     # what an accepted message is (gmserver.rules.mailkind: orders, press, request...); None
@@ -193,6 +200,9 @@ class InboundMessage(Base):
     # reverse path <> of bounces) and RCPT TO. None over IMAP (the Return-Path header tells there).
     envelope_from: Mapped[str | None] = mapped_column(String(998))
     envelope_to: Mapped[list[Any] | None] = mapped_column(JSON)
+    # status "held" (hold_for_gm, MATRIX 2.1): the turn the held message is for, until the GM
+    # releases it (`gmserver inbox release`) or refuses it (`gmserver inbox refuse`)
+    held_phase: Mapped[str | None] = mapped_column(String(20))
 
     __table_args__ = (Index("ix_inbound_status", "status"),)
 
@@ -221,6 +231,8 @@ class OrderSet(Base):
     # contingent_minor_orders (000 II(5), 001 II(6)): the retreat and adjustment lines of a
     # movement set, as written, read in the following minor turn if no set arrives for it
     contingent: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # a version the GM wrote (`gmserver game orders`), read like a player's and announced to them
+    by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
 class OutboxMessage(Base):

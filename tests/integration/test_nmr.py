@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import select
@@ -72,10 +72,12 @@ def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_19
         replace_player(session, game, "RUSSIA", "ivan@new.test", None, clock())
         assert game.deadline is None  # Turkey still has nobody
         replace_player(session, game, "TURKEY", "osman@new.test", "osman@backup.test", clock())
-        assert game.deadline == clock() + timedelta(hours=48) and game.waiting_for is None
+        # one full turn (48 h) from now, at the game's time of day (12:00, the first deadline's)
+        assert clock() == datetime(2026, 11, 24, 13, 0, tzinfo=timezone.utc)
+        assert game.deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc) and game.waiting_for is None
     send(services, clock, "darkside", "scorpion", "RUSSIA", "A MOS H", "S1901M", address="ivan@new.test")
     send(services, clock, "darkside", "scorpion", "TURKEY", "A CON H", "S1901M", address="osman@new.test")
-    clock.advance(hours=48)
+    clock.advance(hours=72)
     [done] = turns.adjudicate_due(services, clock())
     assert done.phase == "S1901M" and summary(services, game_id)["nmr"] == dict.fromkeys(ALL, 0)
 

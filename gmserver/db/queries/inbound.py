@@ -91,3 +91,10 @@ def heard_from_since(session: Session, game_id: int, power: str, since: datetime
     return session.scalar(select(InboundMessage.id).where(
         InboundMessage.game_id == game_id, InboundMessage.power == power, InboundMessage.received_at > since
     ).limit(1)) is not None
+
+
+def held_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
+    """The message if it is held for the GM (hold_for_gm), locked until the transaction ends."""
+    return session.scalar(select(InboundMessage)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "held")
+                          .with_for_update())
