@@ -24,12 +24,12 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.turn import void_hold_supports
+from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
 from gmserver.services import adjudication, convoys, endgame, mails, nmr
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue
+from gmserver.services.outbox import queue_all
 from gmserver.services import reminders, schedule
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -111,11 +111,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
-        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
-            reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{first.phase}:{revision}{player.power}")
-            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
-                copy_to_gm(session, services, game.id, message, "report", f"report:{game.id}:{first.phase}:{revision}", now)
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
+                                      for player, message in mail], kind="report", now=now, game_id=game.id)
+        if reports and mail:  # the report is one body addressed to each player: the GM gets it once
+            copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
@@ -155,6 +155,8 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+    voided += mismatched
     ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
@@ -234,7 +236,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
 
 
 def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
-    """Report each voided hold support as written, with the result "void", not as the hold
+    """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
