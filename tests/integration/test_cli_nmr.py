@@ -45,3 +45,19 @@ def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> 
     out = capsys.readouterr().out
     austria = next(line for line in out.splitlines() if line.strip().startswith("AUSTRIA"))
     assert "in civil disorder, 2 missed turns (2 in a row)" in austria
+
+
+def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *players) == 0
+    assert run(config, "adjudicate", "lepanto") == 0
+    assert run(config, "game", "replace", "lepanto", "RUSSIA", "ivan@new.test") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto") == 0
+    out = capsys.readouterr().out
+    former = next(line for line in out.splitlines() if "formerly" in line)
+    assert "RUSSIA" in former and "russia@players.test" in former and "1 missed turns" in former
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"]["RUSSIA"] == 0 and shown["former_players"][0]["missed_turns"] == 1

@@ -146,6 +146,9 @@ def test_two_consecutive_nmrs_put_russia_in_cd_and_on_the_players_record_000_VII
     shown = summary(services, game_id)
     assert shown["civil_disorder"] == [] and shown["nmr"]["RUSSIA"] == 0
     assert shown["players"]["RUSSIA"]["address"] == "ivan@new.test"
+    [former] = shown["former_players"]
+    assert (former["power"], former["address"], former["missed_turns"], former["civil_disorder_recorded"]) == (
+        "RUSSIA", player_address("RUSSIA"), 2, True)
 
 
 def test_danivon_flags_the_gm_after_two_turns_001_V_2(database_url, clock):
