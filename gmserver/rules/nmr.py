@@ -131,6 +131,21 @@ def suspends_game(ruleset: Ruleset, missed_phase: str) -> bool:
     return ruleset.first_year_abandonment == "suspend_and_replace" and missed_phase[1:5] == "1901"
 
 
+def search_until(phase: str, ruleset: Ruleset) -> int | None:
+    """001 V(3)(ii) (cd_search_years): "A replacement will be sought for two game years, during
+    which the position will be set to Civil Disorder. If no replacement is found in this time,
+    then Civil Disorder will be permanent": the game year in which a search begun in `phase`
+    ends (its first phase ends it). None: the house rules set no search period."""
+    if ruleset.cd_search_years is None:
+        return None
+    return int(phase[1:5]) + ruleset.cd_search_years
+
+
+def search_over(until: int, phase: str) -> bool:
+    """Whether adjudicating `phase` ends a search that lasts until game year `until`."""
+    return int(phase[1:5]) >= until
+
+
 def preliminary_checkpoint(phase: str, ruleset: Ruleset, opened_at: datetime, deadline: datetime | None
                            ) -> datetime | None:
     """s1901_policy = preliminary_required (000 II(1) s.1 "Preliminary orders are not required

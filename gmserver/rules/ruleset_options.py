@@ -597,8 +597,7 @@ _opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorde
 _opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
      applied())  # services/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
-     not_applied("no timer ends a search for a replacement: a power the GM puts in civil disorder stays there "
-                 "until the GM takes it out or replaces the player", "none"))
+     applied())  # `game cd NAME POWER search`; services/nmr.py tells the GM when the search ends
 
 # 2.8 Deadlines, reminders & NMR
 _opt("min_hours_movement", "2.8", Count(1), 48,

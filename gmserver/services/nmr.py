@@ -98,6 +98,8 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
         if missed:
             log.info("%s %s: %s sent no orders (%d in a row, %d in all)%s", game.name, before.phase, player.power,
                      player.missed_in_a_row, player.missed_turns, f"; {', '.join(step.actions)}" if step.actions else "")
+        if player.cd_search_until is not None and nmr.search_over(player.cd_search_until, before.phase):
+            _search_ended(session, services, game, player, before.phase, now)
         for action in step.actions:
             if (paragraphs := _notice(game, player, action, before.phase)) is not None:
                 notify_gm(session, services, key=f"gm:nmr:{game.id}:{before.phase}:{player.power}:{action}",
@@ -105,9 +107,28 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
                           subject=f"gmserver: {game.name}: {player.power.title()} {_SUBJECTS[action]}")
 
 
-_COURSES = ("The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement and hold "
-            "the game up until one is found; (ii) seek a replacement for two game years, the country in civil "
-            "disorder meanwhile, then civil disorder for good; (iii) civil disorder for good.")
+def _search_ended(session: Session, services: Services, game: Game, player: Player, phase: str,
+                  now: datetime) -> None:
+    """001 V(3)(ii): no replacement was found in the time the house rules give: the civil
+    disorder the GM chose is now permanent (it stays until the GM replaces the player)."""
+    log.info("%s: no replacement found for %s by %s: civil disorder is permanent (001 V(3)(ii))", game.name,
+             player.power, phase)
+    player.cd_search_until = None
+    notify_gm(session, services, key=f"gm:search:{game.id}:{player.power}:{phase}", game_id=game.id, now=now,
+              subject=f"gmserver: {game.name}: {player.power.title()} stays in civil disorder",
+              paragraphs=[f"Game {game.name}: the search for a new player for {player.power.title()} has lasted "
+                          "the time the house rules give and found nobody: its civil disorder is now permanent "
+                          "(001 V(3)(ii)).",
+                          f"A replacement can still be put in: gmserver game replace {game.name} {player.power} "
+                          "ADDRESS."])
+
+
+def _courses(game: Game, power: str) -> str:
+    return ("The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement and hold "
+            f"the game up until one is found (gmserver game pause {game.name}); (ii) seek a replacement for "
+            "two game years, the country in civil disorder meanwhile, then civil disorder for good "
+            f"(gmserver game cd {game.name} {power} search); (iii) civil disorder for good (gmserver game cd "
+            f"{game.name} {power} on).")
 
 _SUBJECTS = {
     nmr.TELL_GM_CD: "is now in civil disorder",
@@ -125,7 +146,8 @@ def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | 
                 "supported, and dislodged units are disbanded, until a new player takes it over (000 VII(6) "
                 "¶2, 003 [13]).", replace]
     if action == nmr.ASK_GM_CHOOSE:
-        return [missed, _COURSES + " Until you decide, its units hold each turn it sends nothing.", replace]
+        return [missed, _courses(game, player.power) + " Until you decide, its units hold each turn it sends "
+                "nothing.", replace]
     if action == nmr.SEEK_REPLACEMENT:
         return [missed, "Under the house rules a player who misses a couple of turns is replaced (002 ORDERS "
                 "0): please look for a replacement.", replace]
@@ -182,7 +204,7 @@ def _check_contact(session: Session, services: Services, game_id: int, player_id
         paragraphs.append("In the first game year a replacement is always sought and the game is suspended "
                           "meanwhile (001 V(3)): it now waits, with no deadline, until a new player joins.")
     else:
-        paragraphs.append(_COURSES)
+        paragraphs.append(_courses(game, player.power))
     paragraphs.append(f"To put a new player in: gmserver game replace {game.name} {player.power} ADDRESS.")
     return int(notify_gm(session, services, key=f"gm:abandoned:{game.id}:{player.power}:{since:%Y%m%dT%H%M%S}",
                          game_id=game.id, now=now, paragraphs=paragraphs,

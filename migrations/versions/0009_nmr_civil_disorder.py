@@ -24,6 +24,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("contact_due_since", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("missed_phase", sa.String(20), nullable=True))
+        batch.add_column(sa.Column("cd_search_until", sa.Integer(), nullable=True))
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("waiting_for", sa.JSON(), nullable=True))
     op.create_table(
@@ -50,6 +51,7 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.drop_column("waiting_for")
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("cd_search_until")
         batch.drop_column("missed_phase")
         batch.drop_column("contact_due_since")
         batch.drop_column("joined_at")

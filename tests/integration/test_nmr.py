@@ -318,3 +318,43 @@ def test_no_spring_01_checkpoint_under_standard(database_url, clock):
     new_game(services, clock())
     clock.advance(hours=30)
     assert nmr.check_preliminary_orders(services, clock()) == 0
+
+
+def test_civil_disorder_while_a_replacement_is_sought_then_permanent_001_V_3_ii(database_url, clock):
+    """001 V(3)(ii) with a search period of one year (cd_search_years): the GM chooses the search
+    in Fall 1903; nobody is found; adjudicating Spring 1904 ends it and the GM is told the civil
+    disorder is permanent."""
+    from gmserver.rules.position import Position
+    from gmserver.services import gm_controls
+    from gmserver.services.games import GameSpec, PlayerSpec, create_game
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "F1903M", "units": {"RUSSIA": ["A MOS"], "TURKEY": ["A CON"]},
+                                   "centers": {"RUSSIA": ["MOS"], "TURKEY": ["CON"]}})
+    with transaction(services.sessions) as session:
+        game = create_game(session, GameSpec(
+            name="dan", ruleset=load_ruleset("danivon").with_overrides({"cd_search_years": 1}),
+            players=[PlayerSpec(p, player_address(p)) for p in ALL], position=position,
+            movement=timedelta(hours=72), reminder=timedelta(0), sender_check="from"), clock())
+        game_id = game.id
+        gm_controls.civil_disorder_search(session, services, game, "RUSSIA", by="cli", now=clock())
+        assert next(p for p in game.players if p.power == "RUSSIA").cd_search_until == 1904
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())[0].next_phase == "S1904M"
+    assert [a for a in alerts(services) if "stays in civil disorder" in text(a)] == []
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())
+    [ended] = [a for a in alerts(services) if "stays in civil disorder" in text(a)]
+    assert "001 V(3)(ii)" in text(ended)
+    assert summary(services, game_id)["civil_disorder"] == ["RUSSIA"]
+
+
+def test_the_gm_cannot_seek_a_replacement_for_a_period_the_rules_do_not_give(database_url, clock):
+    from gmserver.services import gm_controls
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    with transaction(services.sessions) as session:
+        with pytest.raises(GameError, match="set no period for seeking a replacement"):
+            gm_controls.civil_disorder_search(session, services, session.get(Game, game_id), "RUSSIA", by="cli",
+                                              now=clock())

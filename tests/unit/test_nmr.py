@@ -9,7 +9,7 @@ import pytest
 
 from gmserver.rules.nmr import (
     ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
-    missed_turn, preliminary_checkpoint, spring_1901_waits_for, suspends_game,
+    missed_turn, preliminary_checkpoint, search_over, search_until, spring_1901_waits_for, suspends_game,
 )
 from gmserver.engine import map_info
 from gmserver.rules.defaults import hopeless_powers
@@ -194,3 +194,15 @@ OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 ])
 def test_preliminary_orders_checkpoint_000_II_1(profile, phase, expected) -> None:
     assert preliminary_checkpoint(phase, rules(profile), OPENED, OPENED + timedelta(hours=48)) == expected
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    pytest.param("danivon", "F1903M", 1905, id="001 V(3)(ii): sought for two game years"),
+    pytest.param("standard", "F1903M", None, id="no search period by default"),
+])
+def test_search_for_a_replacement_lasts_two_years_001_V_3_ii(profile, phase, expected) -> None:
+    assert search_until(phase, rules(profile)) == expected
+
+
+def test_the_search_ends_with_the_first_phase_of_its_last_year() -> None:
+    assert not search_over(1905, "W1904A") and search_over(1905, "S1905M")

@@ -52,7 +52,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
                  "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
-    for name in ("press_kinds", "vote_kinds", "turn_length_vote", "cd_search_years",
+    for name in ("press_kinds", "vote_kinds", "turn_length_vote",
                  "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
