@@ -114,14 +114,14 @@ def spring_1901_waits_for(phase: str, ruleset: Ruleset, owing: Iterable[str], or
     return tuple(sorted(p for p in owing if p not in ordered))
 
 
-def abandoned(missed_at: datetime, heard_since: bool, window_hours: int, now: datetime) -> bool | None:
+def abandoned(missed_at: datetime, heard_since: bool, ruleset: Ruleset, now: datetime) -> bool | None:
     """nmr_contact_window_hours (001 V(1) "Players failing to submit orders must contact the GM
     within 24 hours of the publication of the adjudication, or the player will be deemed to have
-    abandoned the position"): False once the player has written, True when the window closed
-    without a word, None while it is open."""
-    if heard_since:
+    abandoned the position"): False once the player has written or where the house rules have
+    no such window, True when the window closed without a word, None while it is open."""
+    if heard_since or ruleset.nmr_contact_window_hours is None:
         return False
-    return True if now >= missed_at + timedelta(hours=window_hours) else None
+    return True if now >= missed_at + timedelta(hours=ruleset.nmr_contact_window_hours) else None
 
 
 def suspends_game(ruleset: Ruleset, missed_phase: str) -> bool:

@@ -185,9 +185,9 @@ def _check_contact(session: Session, services: Services, game_id: int, player_id
     since, phase = player.contact_due_since, player.missed_phase or game.phase
     window = ruleset.nmr_contact_window_hours
     heard = queries.inbound.heard_from_since(session, game.id, player.power, since)
-    verdict = None if window is None else nmr.abandoned(since, heard, window, now)
-    if window is not None and verdict is None:
-        return 0
+    verdict = nmr.abandoned(since, heard, ruleset, now)
+    if verdict is None:
+        return 0  # the window is still open
     player.contact_due_since = None
     if not verdict:
         return 0

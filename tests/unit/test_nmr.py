@@ -166,13 +166,15 @@ def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> N
 MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
 
 
-@pytest.mark.parametrize(("heard", "now", "expected"), [
-    pytest.param(False, MISSED_AT + timedelta(hours=23, minutes=59), None, id="001 V(1): within 24 hours, wait"),
-    pytest.param(False, MISSED_AT + timedelta(hours=24), True, id="001 V(1): no word in 24 hours, abandoned"),
-    pytest.param(True, MISSED_AT + timedelta(hours=30), False, id="001 V(1): the player wrote"),
+@pytest.mark.parametrize(("profile", "heard", "now", "expected"), [
+    pytest.param("danivon", False, MISSED_AT + timedelta(hours=23, minutes=59), None,
+                 id="001 V(1): within 24 hours, wait"),
+    pytest.param("danivon", False, MISSED_AT + timedelta(hours=24), True, id="001 V(1): no word in 24 hours, abandoned"),
+    pytest.param("danivon", True, MISSED_AT + timedelta(hours=30), False, id="001 V(1): the player wrote"),
+    pytest.param("standard", False, MISSED_AT + timedelta(days=30), False, id="no contact window by default"),
 ])
-def test_abandoned_after_the_contact_window_001_V_1(heard, now, expected) -> None:
-    assert abandoned(MISSED_AT, heard, 24, now) is expected
+def test_abandoned_after_the_contact_window_001_V_1(profile, heard, now, expected) -> None:
+    assert abandoned(MISSED_AT, heard, rules(profile), now) is expected
 
 
 @pytest.mark.parametrize(("profile", "phase", "expected"), [
