@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 from gmserver.rules.ruleset import Ruleset
 
 # What the service must do after a turn (`Step.actions`)
-ENTER_CD = "enter_cd"  # put the power in civil disorder
-LEAVE_CD = "leave_cd"  # a one-turn civil disorder ends (002 ORDERS 0)
+ENTER_CD = "enter_cd"  # put the power in civil disorder, until the GM ends it or replaces the player
+ONE_TURN_CD = "one_turn_cd"  # the missed turn was civil disorder for that turn only (002 ORDERS 0)
 RECORD_CD = "record_cd"  # mark the player's own record (000 VII(6) ¶2)
 TELL_GM_CD = "tell_gm_cd"  # the GM is told the power is now in civil disorder
 ASK_GM_CHOOSE = "ask_gm_choose"  # the GM decides: replace, CD while searching, or CD (001 V(3))
@@ -80,22 +80,20 @@ def after_turn(state: NmrState, missed: bool | None, ruleset: Ruleset) -> Step:
     if missed is None:
         return Step(state)
     if not missed:
-        if state.civil_disorder and ruleset.cd_mode == "per_turn_then_replace":
-            return Step(replace(state, in_a_row=0, civil_disorder=False), (LEAVE_CD,))
         return Step(replace(state, in_a_row=0))
     state = replace(state, in_a_row=state.in_a_row + 1, total=state.total + 1)
     actions: list[str] = []
     limit, gm_only = _limit(ruleset)
     if ruleset.cd_mode == "per_turn_then_replace":
-        # 002 ORDERS 0: each missed turn is civil disorder for that turn ("All your units HOLD.")
-        if not state.civil_disorder:
-            actions.append(ENTER_CD)
+        # 002 ORDERS 0: each missed turn is civil disorder for that turn ("All your units HOLD."),
+        # which the defaults of the missed turn are; nothing lasts, so the next orders count
+        actions.append(ONE_TURN_CD)
     elif limit is not None and state.in_a_row == limit and not state.civil_disorder:
         if gm_only or ruleset.cd_mode == "gm_chooses":
             actions.append(ASK_GM_CHOOSE)  # 001 V(2), V(3): the GM decides
         else:
             actions += [ENTER_CD, TELL_GM_CD]  # 000 VII(6) ¶2, 003 [13]: from that point forward
-    if ENTER_CD in actions and ruleset.record_cd_on_player:
+    if (ENTER_CD in actions or ONE_TURN_CD in actions) and ruleset.record_cd_on_player:
         actions.append(RECORD_CD)  # 000 VII(6) ¶2: "marked as such on the site"
     if ruleset.nmr_replacement_after is not None and state.in_a_row == ruleset.nmr_replacement_after:
         actions.append(SEEK_REPLACEMENT)  # 002 ORDERS 0: "I will attempt to replace you"

@@ -358,3 +358,24 @@ def test_the_gm_cannot_seek_a_replacement_for_a_period_the_rules_do_not_give(dat
         with pytest.raises(GameError, match="set no period for seeking a replacement"):
             gm_controls.civil_disorder_search(session, services, session.get(Game, game_id), "RUSSIA", by="cli",
                                               now=clock())
+
+
+def test_a_one_turn_civil_disorder_does_not_stop_the_next_orders_002_ORDERS_0(database_url, clock):
+    """002 ORDERS 0: a missed turn is civil disorder for that turn ("All your units HOLD."); the
+    orders Russia sends for the next turn are used."""
+    from gmserver import engine
+    from gmserver.db.models import PhaseRecord
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="er", ruleset="email_rules")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock())
+    assert summary(services, game_id)["civil_disorder"] == [] and summary(services, game_id)["nmr"]["RUSSIA"] == 1
+    send(services, clock, "er", "email_rules", "RUSSIA", "A MOS - UKR", "F1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        after = session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
+                                                               PhaseRecord.phase == "S1902M"))
+    assert "A UKR" in engine.position_from_state(after).units["RUSSIA"]
+    assert summary(services, game_id)["nmr_in_a_row"]["RUSSIA"] == 0
