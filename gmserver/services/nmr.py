@@ -23,8 +23,8 @@ from gmserver.rules import nmr
 from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
-from gmserver.services.context import Services
 from gmserver.services import mails
+from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 
