@@ -150,8 +150,9 @@ def _print_nmr(summary: dict) -> None:
               f"({former['left_in_phase']}), {former['missed_turns']} missed turns"
               + (", civil disorder on record" if former["civil_disorder_recorded"] else ""))
     if summary.get("waiting_for"):
-        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
-              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: the game is suspended, with "
+              "no deadline, until they join (house rules 003 [14], 001 V(3)); gmserver game replace "
+              f"{summary['name']} POWER ADDRESS")
 
 
 def _print_schedule(summary: dict) -> None:

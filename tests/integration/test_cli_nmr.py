@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,23 @@ def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
     assert run(config, "game", "show", "lepanto", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["nmr"]["RUSSIA"] == 0 and shown["former_players"][0]["missed_turns"] == 1
+
+
+def test_game_show_says_a_scorpion_game_waits_for_new_players_003_14(config: Path, capsys) -> None:
+    """003 [14]: nobody ordered in Spring 1901; the deadline passes; the sweep's adjudication
+    leaves the game waiting, and game show says for whom."""
+    from gmserver.config import load_config  # noqa: PLC0415
+    from gmserver.daemon import build_services  # noqa: PLC0415
+    from gmserver.services import turns  # noqa: PLC0415
+
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "darkside", "--ruleset", "scorpion", *players) == 0
+    services = build_services(load_config(config))
+    # the first deadline is at most a few weeks away (003 [23]: turns of one to three weeks)
+    assert turns.adjudicate_due(services, datetime.now(timezone.utc) + timedelta(days=60)) == []
+    capsys.readouterr()
+    assert run(config, "game", "show", "darkside") == 0
+    out = capsys.readouterr().out
+    assert "waiting for new players for " + ", ".join(sorted(POWERS)) in out
+    assert "gmserver game replace darkside POWER ADDRESS" in out
