@@ -74,8 +74,10 @@ def _player_change(action: Callable[..., gm_controls.Done], usage: str) -> Run:
 
 
 def _cd(session, services, game, args, by, now):
-    if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() not in ("on", "off")):
-        raise GameError("expected: cd [GAME] POWER [on|off]")
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() not in ("on", "off", "search")):
+        raise GameError("expected: cd [GAME] POWER [on|off|search]")
+    if len(args) == 2 and args[1].lower() == "search":  # 001 V(3)(ii)
+        return gm_controls.civil_disorder_search(session, services, game, args[0], by=by, now=now)
     on = len(args) == 1 or args[1].lower() == "on"
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
@@ -94,7 +96,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.replace, "replace [GAME] POWER ADDRESS[,FALLBACK]")),
     "address": MailCommand("address [GAME] POWER ADDRESS[,FALLBACK]",
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
-    "cd": MailCommand("cd [GAME] POWER [on|off]", _cd),
+    "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
 })
 

@@ -101,7 +101,10 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
         last = number == len(phases) - 1
         context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline if last else None, timezone=game.timezone,
-                                            processed_at_once=not last)
+                                            processed_at_once=not last,
+                                            # the powers in civil disorder now (services/nmr.py keeps it)
+                                            civil_disorder=[p.power for p in game.players if p.civil_disorder]
+                                            if last else ())
         if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
         bodies.append(services.composer.render(context.template, context))
