@@ -121,15 +121,12 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         centres = len(summary["centers"].get(power, []))
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
-        if power in summary["civil_disorder"]:
-            status += ", in civil disorder"
-        if "nmr" in summary:  # the missed-turn counts, where the game keeps them
-            status += f", {summary['nmr'].get(power, 0)} missed turns"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
             print(f"      {order}")
     if summary["not_ordered"]:
         print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
+    _print_nmr(summary)
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     # what a player sends to (or replies to) so that the message proves its sender
@@ -147,6 +144,19 @@ def _print_schedule(summary: dict) -> None:
     print(f"schedule: turns of {hours} hours (movement/retreat/adjustment), reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
+
+
+def _print_nmr(summary: dict) -> None:
+    """Missed turns, civil disorder and a Spring 1901 wait (issue 8), one line each if any."""
+    missed = [f"{power} {count} ({summary['nmr_in_a_row'][power]} in a row)"
+              for power, count in summary["nmr"].items() if count]
+    if missed:
+        print(f"missed turns: {', '.join(missed)}")
+    if summary["civil_disorder"]:
+        print(f"in civil disorder: {', '.join(summary['civil_disorder'])}")
+    if summary.get("waiting_for"):
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
+              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:

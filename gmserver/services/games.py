@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -16,7 +16,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
-from gmserver.rules.deadlines import next_deadline
+from gmserver.rules.schedule import deadline_problems, first_deadline, length_problems, local_time_of_day, minimums_of
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
@@ -25,7 +25,7 @@ from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import queue_start_mails
 from gmserver.services.ordersets import orders_on_file
-from gmserver.services.turns import lengths_of
+from gmserver.services.schedule import lengths_of, schedule_of
 
 
 class GameError(Exception):
@@ -55,6 +55,11 @@ class GameSpec:
     notes: tuple[str, ...] = field(default=())
     # who may speak for a power (gmserver.rules.authenticity): "verified" wants proof beyond From
     sender_check: str = "verified"
+    # the local time of day of every deadline (issue 8); None: that of the first deadline
+    deadline_time: time | None = None
+    # False only for demonstrations and load tests (turns of seconds): the profile's minimum turn
+    # lengths (MATRIX 2.8 min_hours_*) are not enforced
+    enforce_minimums: bool = True
     gm_copies: bool = False  # a copy of every report and refusal to the GM (issue 8)
 
 
@@ -138,7 +143,15 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
         gm_secret=new_secret(),  # what a GM command by mail must carry (MATRIX 2.2 gm_command_auth)
     )
-    game.deadline = spec.first_deadline or next_deadline(game.phase, now, lengths_of(game), spec.timezone)
+    game.deadline_time = spec.deadline_time.isoformat(timespec="seconds") if spec.deadline_time else None
+    game.deadline = spec.first_deadline or first_deadline(game.phase, now, schedule_of(game, rules))
+    if spec.enforce_minimums:
+        problems = _schedule_problems(game, rules, now, spec.first_deadline is not None)
+        if problems:
+            raise GameError("; ".join(problems))
+    if game.deadline is not None and game.deadline_time is None:
+        # issue 8: the schedule keeps the first deadline's time of day
+        game.deadline_time = local_time_of_day(game.deadline, game.timezone).isoformat(timespec="seconds")
     game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback,
                            abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()),
                            secret=new_secret())
@@ -147,6 +160,17 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     session.flush()
     queries.phases.open_phase(session, game.id, game.phase, state, game.deadline, now)
     return game
+
+
+def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: bool) -> list[str]:
+    """MATRIX 2.8 min_hours_*, enforced as minimums: the turn lengths, and the first turn when
+    the GM gave its deadline (otherwise it is a full turn long)."""
+    minimums = minimums_of(rules)
+    problems = length_problems(lengths_of(game), minimums, rules.name)
+    if game.deadline is not None and first_given:
+        problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now, minimums=minimums,
+                                      profile=rules.name, zone=game.timezone)
+    return problems
 
 
 def checked_abbreviations(entries: Mapping[str, str], geography: MapInfo) -> dict[str, str]:
@@ -229,8 +253,13 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "not_ordered": [p.power for p in game.players if p.power in owing and p.power not in on_file.orders],
         "reminder_seconds": game.reminder_seconds,
         "gm_copies": game.gm_copies,
-        "civil_disorder": [p.power for p in game.players if p.civil_disorder],
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
+        # missed turns per power, its present player's (rules/nmr.py): in all, and in a row (the
+        # run nmr_limit_to_cd counts); the powers in civil disorder; the powers a Spring 1901 waits for
+        "nmr": {p.power: p.missed_turns for p in game.players},
+        "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
+        "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
+        **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 

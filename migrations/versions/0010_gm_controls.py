@@ -1,8 +1,8 @@
-"""GM controls (issue 8): a record of every GM action, paused games, GM copies, the game's GM
-secret (gm_command_auth) and civil disorder set by the GM.
+"""GM controls (issue 8): a record of every GM action, paused games, GM copies and the game's GM
+secret (gm_command_auth). Civil disorder is 0009's players.civil_disorder.
 
 Revision ID: 0010
-Revises: 0007
+Revises: 0009
 """
 from typing import Sequence, Union
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: Union[str, None] = "0007"
+down_revision: Union[str, None] = "0009"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
@@ -20,8 +20,6 @@ def upgrade() -> None:
         batch.add_column(sa.Column("paused", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("gm_copies", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("gm_secret", sa.String(64), nullable=True))
-    with op.batch_alter_table("players") as batch:
-        batch.add_column(sa.Column("civil_disorder", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_table(
         "gm_actions",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -36,8 +34,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("gm_actions")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("civil_disorder")
     with op.batch_alter_table("games") as batch:
         batch.drop_column("gm_secret")
         batch.drop_column("gm_copies")

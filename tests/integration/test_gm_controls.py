@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
-from gmserver.db.queries.games import due_games
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import gm_controls, intake, turns
@@ -66,7 +65,7 @@ def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, cl
 
 def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorded(world, clock) -> None:
     # standard: 48 hours per movement turn [P practice]; the turn opened at clock()
-    with pytest.raises(GameError, match="lasts at least 48 hours"):
+    with pytest.raises(GameError, match="must last at least 48 hours"):
         gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(hours=47), now=clock())
     assert actions(world) == [] and outbox(world) == []
 
@@ -76,8 +75,7 @@ def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
     clock.advance(hours=30)  # inside the reminder window
     assert turns.queue_reminders(world, clock()) == 0
     clock.advance(hours=30)  # past the deadline
-    with transaction(world.sessions) as session:
-        assert due_games(session, clock()) == []
+    assert turns.due_games(world.sessions, clock()) == []
     assert turns.adjudicate_due(world, clock()) == []
     assert turns.adjudicate(world, game_row(world).id, clock(), force=True) is None
     assert game_row(world).phase == "S1901M"
@@ -88,10 +86,12 @@ def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock
     gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
     now = clock.advance(hours=60)
     done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
-    assert game_row(world).deadline == now + timedelta(hours=48)
+    # resumed 2026-11-25 00:00: a full 48-hour turn reaches 27 November 00:00, and the game's
+    # deadlines fall at its time of day, 12:00 (that of its first deadline): 27 November 12:00
+    assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
     assert "the deadline passed during the pause" in done.text
     assert show_game(world.sessions, "lepanto")["paused"] is False
-    assert turns.adjudicate_due(world, now + timedelta(hours=49))[0].phase == "S1901M"
+    assert turns.adjudicate_due(world, now + timedelta(hours=61))[0].phase == "S1901M"
 
 
 def test_resume_before_the_deadline_keeps_it(world, clock) -> None:
