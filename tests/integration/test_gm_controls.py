@@ -15,7 +15,7 @@ from sqlalchemy import select
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import gm_controls, intake, turns
+from gmserver.services import gm_controls, intake, turns, views
 from gmserver.services.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
 from gmserver.services.gm_mail import queue_start_mails
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -80,6 +80,9 @@ def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
     assert turns.adjudicate(world, game_row(world).id, clock(), force=True) is None
     assert game_row(world).phase == "S1901M"
     assert show_game(world.sessions, "lepanto")["paused"] is True
+    # the daemon keeps no deadline or reminder job for it
+    [timing] = views.game_timings(world.sessions)
+    assert (timing.deadline, timing.reminder_at) == (None, None)
 
 
 def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock) -> None:
