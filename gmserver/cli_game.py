@@ -121,6 +121,11 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         centres = len(summary["centers"].get(power, []))
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
+        if power in summary["civil_disorder"]:
+            status += ", in civil disorder"
+        if "nmr" in summary:  # the missed-turn counts, where the game keeps them
+            missed, in_a_row = summary["nmr"].get(power, 0), summary["nmr_in_a_row"].get(power, 0)
+            status += f", {missed} missed turns ({in_a_row} in a row)" if missed else ""
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
             print(f"      {order}")
@@ -139,6 +144,13 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_nmr(summary: dict) -> None:
+    """A Spring 1901 wait (issue 8); missed turns and civil disorder are on each power's line."""
+    if summary.get("waiting_for"):
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
+              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
+
+
 def _print_schedule(summary: dict) -> None:
     lengths = summary["turn_lengths_seconds"]
     hours = "/".join(f"{lengths[kind] / 3600:g}" for kind in ("movement", "retreat", "adjustment"))
@@ -146,19 +158,6 @@ def _print_schedule(summary: dict) -> None:
     print(f"schedule: turns of {hours} hours (movement/retreat/adjustment), reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
-
-
-def _print_nmr(summary: dict) -> None:
-    """Missed turns, civil disorder and a Spring 1901 wait (issue 8), one line each if any."""
-    missed = [f"{power} {count} ({summary['nmr_in_a_row'][power]} in a row)"
-              for power, count in summary["nmr"].items() if count]
-    if missed:
-        print(f"missed turns: {', '.join(missed)}")
-    if summary["civil_disorder"]:
-        print(f"in civil disorder: {', '.join(summary['civil_disorder'])}")
-    if summary.get("waiting_for"):
-        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
-              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:

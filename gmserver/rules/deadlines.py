@@ -53,4 +53,3 @@ def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: s
 def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) -> bool:
     """True in the window [deadline - before, deadline)."""
     return deadline is not None and before > timedelta(0) and deadline - before <= now < deadline
-

@@ -447,11 +447,9 @@ _opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rule
      applied())
 _opt("nonconforming_subject_policy", "2.1",
      _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply",
-     partial("reject_with_reply and accept_with_warning are done; hold_for_gm is answered as a refusal, since "
-             "nothing yet holds mail for the GM", lambda v: v != "hold_for_gm"))
+     applied())  # hold_for_gm: gmserver.services.held (`gmserver inbox release | refuse`)
 _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
-     not_applied("orders for the wrong turn are refused with a reply: nothing yet holds mail for the GM",
-                 "reject_with_reply"))
+     applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
      not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
 _opt("confirm_each_set", "2.1", BOOL, True,
@@ -541,7 +539,10 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     not_applied("the engine's own convoy rule (all routes disrupted)", "all_routes"))
+     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
+             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
+             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
+             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      not_applied("the engine's own convoy paradox rule (Szykman)", "szykman"))
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
@@ -713,15 +714,17 @@ for _kind in VOTE_KINDS:
 
 # 2.11 GM corrections
 _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
-     "until_next_adjudication",
-     not_applied("an adjudicated turn stands: the GM cannot correct or replay it"))
-_opt("season_replay", "2.11", _choice("never"), "never", applied())  # a phase is adjudicated exactly once
+     "until_next_adjudication", applied())  # `gmserver game rollback` (gmserver.rules.corrections)
+# a phase is adjudicated exactly once; a rollback re-adjudicates the orders on file, which
+# players cannot replace (their sets for a rolled-back turn are refused)
+_opt("season_replay", "2.11", _choice("never"), "never", applied())
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
-     moot("there are no corrections", "correction_window"))
-_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players",
-     moot("there are no corrections", "correction_window"))
+     partial("on_single_request gives the turn after a correction its whole length from the corrected results, "
+             "as if one player had asked; a request by mail is not needed (nor counted)",
+             lambda v: v == "gm_decides"))
+_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
-     moot("there are no corrections", "correction_window"))
+     not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

@@ -252,14 +252,14 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         # powers that owe orders, have a player and have none on file
         "not_ordered": [p.power for p in game.players if p.power in owing and p.power not in on_file.orders],
         "reminder_seconds": game.reminder_seconds,
-        "gm_copies": game.gm_copies,
-        **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         # missed turns per power, its present player's (rules/nmr.py): in all, and in a row (the
         # run nmr_limit_to_cd counts); the powers in civil disorder; the powers a Spring 1901 waits for
         "nmr": {p.power: p.missed_turns for p in game.players},
         "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
         "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
         **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
+        "gm_copies": game.gm_copies,
+        **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 

@@ -22,15 +22,13 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
-from gmserver.rules.schedule import first_deadline
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services import players
+from gmserver.services import players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
-from gmserver.services.schedule import new_deadline_problems, schedule_of
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ def set_deadline(session: Session, services: Services, game: Game, deadline: dat
     turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums)."""
     _active(game)
     record = queries.phases.current_record(session, game)
-    if problems := new_deadline_problems(session, game, deadline, now):
+    if problems := schedule.new_deadline_problems(session, game, deadline, now):
         raise GameError(f"the deadline of {game.name} was not changed: " + "; ".join(problems))
     before, game.deadline = game.deadline, deadline
     record.deadline = deadline
@@ -115,8 +113,7 @@ def pause(session: Session, services: Services, game: Game, *, by: str, now: dat
 
 def resume(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
     """Resume: a deadline still ahead is kept; one that passed while the game was paused is
-    set a full turn from now, at the game's time of day (players had no deadline to aim at
-    meanwhile)."""
+    set one full turn from now (players had no deadline to aim at meanwhile)."""
     _active(game)
     if not game.paused:
         raise GameError(f"{game.name} is not paused")
@@ -124,9 +121,9 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
     if game.deadline is not None and game.deadline > now:
         said = f"the deadline stays {_when(game, game.deadline)}"
     else:
-        game.deadline = first_deadline(game.phase, now, schedule_of(game, queries.games.ruleset_of(game)))
+        game.deadline = schedule.fresh_deadline(game, queries.games.ruleset_of(game), now)
         queries.phases.current_record(session, game).deadline = game.deadline
-        said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, a full turn from now at the game's time of day"
+        said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, one full turn from now"
     return _record(session, services, game, "resume", {"deadline": game.deadline.isoformat() if game.deadline else None},
                    by, now, f"{game.name} is resumed: {said}", "the game goes on",
                    (f"The GM has resumed the game: {said}.",))
@@ -140,8 +137,9 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
     player = _player(game, power)
     if address == player.address:
         raise GameError(f"{address} already plays {player.power}")
-    # the old player's record goes to player_history (services/players.py); the action keeps it too
-    previous = {"address": player.address, "fallback": player.fallback_address, "until": now.isoformat()}
+    previous = {"address": player.address, "fallback": player.fallback_address,
+                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
+    # the old player's record goes to player_history (services/players.py)
     players.replace_player(session, game, power, address, fallback, now)
     queue_start_mails(session, services, game, now, powers=[player.power], replacing=True)
     others = [p for p in game.players if p.power != player.power]
@@ -181,7 +179,7 @@ def civil_disorder(session: Session, services: Services, game: Game, power: str,
     player = _player(game, power)
     if player.civil_disorder == on:
         raise GameError(f"{player.power} is {'already' if on else 'not'} in civil disorder")
-    players.set_civil_disorder(session, game, player.power, on, now)
+    players.set_civil_disorder(session, game, power, on, now)
     words = (f"{player.power.title()} is in civil disorder: its units hold until a player takes it over" if on
              else f"{player.power.title()} is no longer in civil disorder")
     return _record(session, services, game, "cd", {"power": player.power, "on": on}, by, now, words,

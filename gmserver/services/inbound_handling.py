@@ -17,14 +17,14 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.automated import automated_reason
-from gmserver.rules.intake import (Envelope, GameView, Ignore, Reject, decide, glance_envelope, names_game,
+from gmserver.rules.intake import (Envelope, GameView, Hold, Ignore, Reject, decide, glance_envelope, names_game,
                                    parse_envelope)
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
 from gmserver.rules.reading.message import split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
-from gmserver.services import handlers, mails
+from gmserver.services import handlers, held, mails
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.handlers.mail import Mail
@@ -103,6 +103,12 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         if decision.game is not None:  # the game's gm_copies setting (issue 8)
             copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
         return "rejected"
+    if isinstance(decision, Hold):
+        # hold_for_gm (MATRIX 2.1, 001 II(4)): the sender is checked as for any order set first
+        if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
+            return unverified
+        row.kind = kind.kind
+        return held.hold(session, services, row, envelope, decision, now)
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified

@@ -46,7 +46,7 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
     queued = 0
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
-        if game is None or game.status != "active" or game.paused:  # issue 8: no reminders while paused
+        if game is None or game.status != "active" or game.paused:
             return 0
         ruleset = queries.games.ruleset_of(game)
         record = queries.phases.current_record(session, game)

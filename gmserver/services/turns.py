@@ -19,16 +19,17 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.turn import void_hold_supports
-from gmserver.services import adjudication, endgame, mails, nmr
+from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
+from gmserver.services import adjudication, convoys, endgame, mails, nmr
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue
+from gmserver.services.outbox import queue_all
 from gmserver.services import reminders, schedule
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -84,6 +85,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
         while _at_once(ruleset, outcome):
@@ -97,17 +99,23 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         # issue 8: from the schedule (this phase's deadline), never from when processing happened
         deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
+        if first_record.revision and deadline is not None:
+            # a corrected turn (000 VIII(1)): extension_after_correction (002 GM ERRORS 3)
+            deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
+                                                 now=now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
-        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
-            reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{first.phase}:{player.power}")
-            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
-                copy_to_gm(session, services, game.id, message, "report", f"report:{game.id}:{first.phase}", now)
+        # a re-adjudication after a rollback sends its own reports (the first ones were sent)
+        revision = f"r{first_record.revision}:" if first_record.revision else ""
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
+                                      for player, message in mail], kind="report", now=now, game_id=game.id)
+        if reports and mail:  # the report is one body addressed to each player: the GM gets it once
+            copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
@@ -117,28 +125,55 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
 
 def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
                    now: datetime) -> PhaseOutcome:
-    """Adjudicate the game's current phase and record its orders and results."""
+    """Adjudicate the game's current phase and record its orders, results and missed turns."""
+    computed = compute_outcome(session, services, game, record, ruleset)
+    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+        nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
+    record.adjudicated_at = now
+    record.orders = computed.orders  # as given (GM convoy rulings applied); the defaults are in the results, marked
+    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    return outcome
+
+
+@dataclass(frozen=True)
+class Computed:
+    orders: dict[str, tuple[str, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    outcome: PhaseOutcome
+    ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
+
+
+def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
+                    ruleset: Ruleset) -> Computed:
+    """What the engine makes of the game's current phase: the sets on file, contingent lines,
+    void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
+    Stores nothing (`game preview` shows it without publishing)."""
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-    ordered = set(on_file.versions) | set(contingent)  # a set on file, or contingent lines standing in
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+    voided += mismatched
+    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
-    complete_texts, complete = adjudication.completed(record.state, orders, ruleset,
+    complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
                                                       civil_disorder=nmr.civil_disorder_of(game))
     # the profile's solo count decides the winner (services.endgame), not the engine's 18
     outcome = adjudication.mark_defaults(
         engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
-    outcome = _with_void_supports(outcome, voided)
-    nmr.record_turn(session, services, game, outcome.before, ruleset, ordered, now)
-    outcome = endgame.decide_end(session, services, game, ruleset, outcome, now)
-    record.adjudicated_at = now
-    record.orders = orders  # as the players gave them; the defaults are in the results, marked
+    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                      for o in outcome.orders]
-    return outcome
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
+
+
+def first_next_deadline(record: PhaseRecord) -> datetime | None:
+    """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
+    first = (record.superseded or [{}])[0].get("next_deadline")
+    return datetime.fromisoformat(first) if first else None
 
 
 def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
@@ -201,7 +236,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
 
 
 def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
-    """Report each voided hold support as written, with the result "void", not as the hold
+    """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome

@@ -96,19 +96,18 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
 def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
                  now: datetime | None = None) -> list[GameTiming]:
     """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
-    active) must run: adjudication at the deadline plus the grace period, none under
+    active) must run (a paused game has neither, issue 8): adjudication at the deadline plus the grace period, none under
     adjudication_trigger = gm_command (MATRIX 2.8); the first of the profile's reminders still
-    ahead of `now` (all of them ahead when `now` is None: the earliest). A paused game has
-    neither (issue 8)."""
+    ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
         timings = []
         for g in queries.games.active_games(session, game_id):
-            if g.paused:
-                timings.append(GameTiming(g.id, g.phase, None, None))
-                continue
             ruleset = queries.games.ruleset_of(g)
             times = reminder_times(ruleset, g.deadline, timedelta(seconds=g.reminder_seconds))
             ahead = [t for t in times if now is None or t > now]
+            if g.paused:
+                timings.append(GameTiming(g.id, g.phase, None, None))
+                continue
             timings.append(GameTiming(g.id, g.phase, adjudication_time(g.deadline, ruleset), ahead[0] if ahead else None))
         return timings
 

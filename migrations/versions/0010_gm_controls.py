@@ -1,5 +1,5 @@
-"""GM controls (issue 8): a record of every GM action, paused games, GM copies and the game's GM
-secret (gm_command_auth). Civil disorder is 0009's players.civil_disorder.
+"""GM controls (issue 8): a record of every GM action, paused games, GM copies, the game's GM
+secret (gm_command_auth). (players.civil_disorder, which the GM also sets, is 0009's.)
 
 Revision ID: 0010
 Revises: 0009

@@ -18,6 +18,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import gm_controls, intake, turns, views
 from gmserver.services.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
 from gmserver.services.gm_mail import queue_start_mails
+from gmserver.services.schedule import due_games
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -75,7 +76,8 @@ def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
     clock.advance(hours=30)  # inside the reminder window
     assert turns.queue_reminders(world, clock()) == 0
     clock.advance(hours=30)  # past the deadline
-    assert turns.due_games(world.sessions, clock()) == []
+    with transaction(world.sessions) as session:
+        assert due_games(session, clock()) == []
     assert turns.adjudicate_due(world, clock()) == []
     assert turns.adjudicate(world, game_row(world).id, clock(), force=True) is None
     assert game_row(world).phase == "S1901M"
@@ -89,12 +91,13 @@ def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock
     gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
     now = clock.advance(hours=60)
     done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
-    # resumed 2026-11-25 00:00: a full 48-hour turn reaches 27 November 00:00, and the game's
-    # deadlines fall at its time of day, 12:00 (that of its first deadline): 27 November 12:00
+    # the game's deadlines fall at 12:00 UTC (its first one, 48 h after creation at 2026-11-22 12:00);
+    # resumed at 2026-11-25 00:00, a full turn of 48 h ends 2026-11-27 00:00: the next 12:00 after it
+    assert now == datetime(2026, 11, 25, 0, 0, tzinfo=timezone.utc)
     assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
     assert "the deadline passed during the pause" in done.text
     assert show_game(world.sessions, "lepanto")["paused"] is False
-    assert turns.adjudicate_due(world, now + timedelta(hours=61))[0].phase == "S1901M"
+    assert turns.adjudicate_due(world, datetime(2026, 11, 27, 12, 1, tzinfo=timezone.utc))[0].phase == "S1901M"
 
 
 def test_resume_before_the_deadline_keeps_it(world, clock) -> None:

@@ -46,14 +46,14 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
-    required accepts a convoy order without a route, hold_for_gm answers as a refusal; press,
-    votes and the turn-length vote are not applied; the Spring 1901 rule is applied for 003 [14]
-    only (issue 8)."""
+    required accepts a convoy order without a route; press, votes and the turn-length vote are not
+    applied; the Spring 1901 rule is applied for 003 [14] only and the 000 VI convoy rule by the
+    GM's rulings only (issue 8)."""
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "nonconforming_subject_policy", "s1901_policy"):
+                 "s1901_policy", "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
     for name in ("press_kinds", "vote_kinds", "turn_length_vote", "nmr_contact_window_hours",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
+                 "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
@@ -69,7 +69,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", True),
     ("nonconforming_subject_policy", "accept_with_warning", False),
-    ("nonconforming_subject_policy", "hold_for_gm", True),
+    ("nonconforming_subject_policy", "hold_for_gm", False),  # held for the GM (issue 8)
     ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
     ("reminders", [{"hours_before": 24, "audience": "powers_without_set"},
                    {"with_report": True, "audience": "all_powers"}], True),

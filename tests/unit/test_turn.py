@@ -1,4 +1,6 @@
-from gmserver.rules.turn import void_hold_supports
+import pytest
+
+from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
 
 
 def test_hold_supports_of_unsupportable_units_become_holds_000_III_5() -> None:
@@ -17,3 +19,28 @@ def test_nothing_voided_without_unsupportable_units() -> None:
 def test_coasts_do_not_hide_the_supported_unit() -> None:
     result, voided = void_hold_supports({"RUSSIA": ["A FIN S F STP/SC"]}, ["F STP/SC"])
     assert result == {"RUSSIA": ["A FIN H"]} and voided == ["A FIN S F STP/SC"]
+
+
+# DATC 6.B.9: France's F POR supports F MAO to the north coast, F MAO moves to the south coast.
+SPAIN = {"FRANCE": ["F POR S F MAO - SPA/NC", "F MAO - SPA/SC"], "ITALY": ["F LYO S F WES - SPA/SC", "F WES - SPA/SC"]}
+
+
+def test_a_support_to_the_other_coast_is_void_under_coast_support_mismatch_invalid_DATC_4_B_4() -> None:
+    """coast_support_mismatch = invalid (DATC 4.B.4, 003 [10 c]): DATC 6.B.9, the French support
+    names the north coast, the fleet moves to the south coast: void, F POR holds."""
+    result, voided = void_mismatched_coast_supports(SPAIN, "invalid")
+    assert result == {"FRANCE": ["F POR H", "F MAO - SPA/SC"], "ITALY": SPAIN["ITALY"]}
+    assert voided == ["F POR S F MAO - SPA/NC"]
+
+
+@pytest.mark.parametrize("treatment", ["accept_if_unique", "ignore"])
+def test_a_support_to_the_other_coast_stands_under_000_IV_7_and_001_III_9(treatment: str) -> None:
+    """000 IV(7), 001 III(9) (accept_if_unique) and `ignore`: the supported fleet's own coast counts,
+    the engine is given the support as written."""
+    assert void_mismatched_coast_supports(SPAIN, treatment) == (SPAIN, [])
+
+
+def test_matching_coasts_and_supports_without_a_coast_stand_DATC_4_B_4() -> None:
+    orders = {"FRANCE": ["F POR S F MAO - SPA/SC", "F MAO - SPA/SC", "A GAS S A MAR - SPA"], "ITALY": ["A MAR - SPA"],
+              "RUSSIA": ["F BOT S F FIN - STP/SC", "F FIN H"]}
+    assert void_mismatched_coast_supports(orders, "invalid") == (orders, [])

@@ -47,16 +47,15 @@ def active_games(session: Session, game_id: int | None = None) -> list[Game]:
 
 def past_deadline(session: Session, now: datetime) -> list[Game]:
     """Every active game whose deadline has passed, earliest deadline first (whether each is due
-    yet depends on its ruleset's grace period and trigger: services/schedule.py decides). A
-    paused game is never due (issue 8)."""
+    yet depends on its ruleset's grace period and trigger: services/schedule.py decides); a paused
+    game is never due (issue 8)."""
     return list(session.scalars(select(Game).where(Game.status == "active", Game.paused.is_(False),
-                                                   Game.deadline <= now)
-                                .order_by(Game.deadline)))
+                                                   Game.deadline <= now).order_by(Game.deadline)))
 
 
 def in_minor_phase_before_deadline(session: Session, now: datetime) -> list[Game]:
     """Active games in a retreat or adjustment phase whose deadline has not come (candidates for
-    early adjudication, 000 VII(2)); never a paused one (issue 8)."""
+    early adjudication, 000 VII(2))."""
     return list(session.scalars(select(Game).where(
         Game.status == "active", Game.paused.is_(False), Game.deadline > now, or_(Game.phase.like("%R"), Game.phase.like("%A")))
         .order_by(Game.id)))

@@ -47,3 +47,9 @@ def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
     phases), oldest first."""
     return list(session.scalars(select(PhaseRecord.state).where(
         PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)))
+
+
+def record_before(session: Session, game_id: int, record_id: int) -> PhaseRecord | None:
+    """The phase record the game had before record `record_id` (the phase adjudicated last)."""
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.id < record_id)
+                          .order_by(PhaseRecord.id.desc()).limit(1))

@@ -31,11 +31,13 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     province = _choose(parsed.dest, ctx, notes, reachable, "the supported move's destination",
                        lambda p: _own_move(target, p, ctx))
     if province == target_province:
-        notes.add(ctx.cite("move_to_own_province"), "A support of a move to the unit's own province is read as a "
-                  "support to hold.")
-        if not board.reaches_for_support(unit, target_province):
-            raise Rejected(f"{unit} cannot reach {ctx.name(target_province)}.", unit=unit)
-        return _verdict(f"{unit} S {target}", unit, "support", notes)
+        # DATC 6.A.5: a move to the unit's own province is illegal, so a support of it is void too,
+        # even where that move is read as a hold that may be supported (move_to_own_province): a
+        # support of a move never becomes a support to hold. No house document says otherwise
+        # (000 III(5), 001 III(1), 003 [10 b], 004 I(3) make the void order a hold; 002 FORMAT 11
+        # speaks of the move "A Mun -> Mun" itself), so the supporting unit holds in every profile.
+        raise Rejected(f"{target} cannot move to {ctx.name(target_province)}, where it already is, so that "
+                       f"move cannot be supported: the support is void.", "DATC 6.A.5", unit=unit)
     if province == supporter_province:
         raise Rejected(f"{unit} cannot support a move into its own province.", unit=unit)
     if not board.reaches_for_support(unit, province):

@@ -124,6 +124,11 @@ CASES = [
     ("000 III(5) impossible move unsupportable", "mhr", {}, FR, "france", "A Par - Vie", ("A PAR H",), "rejected", "000 III(5)"),
     ("002 FORMAT 11 A Mun -> Mun holds", "email_rules", {}, FR, "germany", "A Mun -> Mun", ("A MUN H",), "rejected", "002 FORMAT 11"),
     ("003 [10 b] move to own province unsupportable", "scorpion", {}, FR, "germany", "A Mun -> Mun", ("A MUN H",), "rejected", "003 [10 b]"),
+    # DATC 6.A.5: the support of a move to the supported unit's own province is void in every profile
+    # (never read as a support to hold), the supporter holds
+    *[(f"DATC 6.A.5 support of a move to own province void under {profile}", profile, {}, FR, "germany",
+       "A Tyr S A Mun - Mun", ("A TYR H",), "rejected", "DATC 6.A.5", "the support is void")
+      for profile in ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")],
     # convoy_possible_move_legal
     ("000 III(5) ¶2 move possible by convoy", "mhr", {}, ENG_BEL, "england", "A Lon - Hol", ("A LON - HOL VIA",), "accepted", None),
     ("convoy_possible_move_legal false", "standard", {"convoy_possible_move_legal": False}, ENG_BEL, "england", "A Lon - Hol", ("A LON H",), "rejected", None),
