@@ -260,3 +260,16 @@ def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock)
     assert "In this game only the GM changes a player's address: please ask the GM." in text(sent[-1])
     with transaction(services.sessions) as session:
         assert session.scalar(select(Player.address).where(Player.power == "FRANCE")) == player_address("FRANCE")
+
+
+def test_the_other_gm_actions_are_recorded_in_gm_actions_too(world, clock) -> None:
+    """services.gm_record (release, refuse, correct, rollback, convoy rulings) writes the same table."""
+    from gmserver.services.gm_record import record_action
+
+    with transaction(world.sessions) as session:
+        game_id = session.scalar(select(Game.id))
+        record_action(session, game_id, "rollback", "S1901M reopened", clock())
+        record_action(session, None, "release", "no game: logged only", clock())
+    with transaction(world.sessions) as session:
+        assert [(a.action, a.by, a.result) for a in session.scalars(select(GmAction))] == [
+            ("rollback", "cli", "S1901M reopened")]
