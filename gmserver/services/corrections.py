@@ -82,11 +82,12 @@ def correct_orders(services: Services, name: str, power: str, text: str, now: da
             raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
         new_set = OrderSet(
             game_id=game.id, power=player.power, phase=game.phase, version=len(earlier) + 1, inbound_id=None,
-            orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+            orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
             received_at=now, marker=reading.version, is_change=reading.is_change, status=reading.set_status,
-            unsupportable=list(reading.unsupportable), contingent=list(reading.contingent), by_gm=True)
+            unsupportable=[str(u) for u in reading.unsupportable], contingent=list(reading.contingent), by_gm=True)
         session.add(new_set)
-        on_file = effective_orders([*earlier, as_stored(new_set)], ruleset)
+        # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
+        on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
         informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
                          now=now, game_id=game.id,
                          dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")

@@ -21,7 +21,7 @@ class Preview:
     game: str
     phase: str
     next_phase: str
-    orders: dict[str, tuple[str, ...]]  # what the engine was given, per power
+    orders: dict[str, tuple[str, ...]]  # what the engine was given, per power, in engine notation
     text: str  # the results report as the players would read it
     # 000 VI(4) (datc_4a1 = mhr_hybrid): convoys the GM should rule on, and the results if the GM
     # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
@@ -53,7 +53,7 @@ def preview(services: Services, name: str, now: datetime) -> Preview:
                                           services.geography)
                 alternative = render(adjudication.adjudicate_with_defaults(
                     record.state, ruled_all, ruleset, nmr.civil_disorder_of(game)))
-        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
+        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(str(o) for o in os) for p, os in orders.items()},
                          render(outcome), disputes, alternative)
         session.rollback()  # a preview stores nothing
     return result

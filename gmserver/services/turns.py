@@ -131,8 +131,10 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
     record.adjudicated_at = now
-    record.orders = computed.orders  # as given (GM convoy rulings applied); the defaults are in the results, marked
-    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
+    # JSON keeps engine notation: str(order) at this edge
+    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
+    record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
                        "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                       for o in outcome.orders]
     if ruleset.datc_4a1 == "mhr_hybrid":
@@ -142,7 +144,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
 
 @dataclass(frozen=True)
 class Computed:
-    orders: dict[str, tuple[str, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
     outcome: PhaseOutcome
     ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
 
@@ -193,7 +195,7 @@ def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
             and phase_type(outcome.after.phase) in ("R", "A"))
 
 
-def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
                            source: str | None) -> PhaseOutcome:
     """Say in the report which orders came from the contingent lines sent with the moves."""
     if not contingent or source is None:
@@ -205,7 +207,7 @@ def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[st
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
     phase, each power that owes orders and sent no set for it gets the orders read from the
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
@@ -217,7 +219,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
-    used: dict[str, tuple[str, ...]] = {}
+    used: dict[str, tuple[Order, ...]] = {}
     for power in position.powers_to_order():
         if power in on_file.versions or power not in kept:
             continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
@@ -225,7 +227,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
                                   geography=services.geography, turn=turn)
         log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
                  game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
-                 ", ".join(reading.orders) or "nothing usable")
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
         for line in reading.lines:
             if line.status == "rejected":
                 log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
@@ -235,15 +237,15 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
     """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {Order.parse(order).unit: order for order in voided}
+    by_unit = {order.unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
-        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)
