@@ -137,6 +137,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     _print_nmr(summary)
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
+    if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth
+        print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
         print("reply addresses (tell each player only their own):")

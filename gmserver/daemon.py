@@ -45,8 +45,7 @@ def build_services(config: Config) -> Services:
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
-                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
-                    gm_copies_to=config.alerts_to)
+                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
 
 
 def build_transport(config: Config) -> Transport:

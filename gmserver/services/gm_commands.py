@@ -14,7 +14,7 @@ it comes from the GM (MATRIX 2.2 `gm_command_auth`, rules/gm_commands.authorisat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -59,6 +59,17 @@ def _deadline(session, services, game, args, by, now):
     return gm_controls.set_deadline(session, services, game, _moment(when), by=by, now=now)
 
 
+def _extend(session, services, game, args, by, now):
+    (hours,) = _args(args, 1, "extend [GAME] HOURS")
+    try:
+        delta = timedelta(hours=float(hours))
+    except ValueError:
+        raise GameError(f"{hours!r} is not a number of hours") from None
+    if game.deadline is None or delta <= timedelta(0):
+        raise GameError("extend needs a positive number of hours and a game with a deadline")
+    return gm_controls.set_deadline(session, services, game, game.deadline + delta, by=by, now=now)
+
+
 def _plain(action: Callable[..., gm_controls.Done], usage: str) -> Run:
     def run(session, services, game, args, by, now):
         _args(args, 0, usage)
@@ -89,6 +100,8 @@ def _set(session, services, game, args, by, now):
 
 COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "deadline": MailCommand("deadline [GAME] ISO-TIME", _deadline),
+    "extend": MailCommand("extend [GAME] HOURS", _extend),
+    "delay": MailCommand("delay [GAME] HOURS", _extend),
     "pause": MailCommand("pause [GAME]", _plain(gm_controls.pause, "pause [GAME]")),
     "resume": MailCommand("resume [GAME]", _plain(gm_controls.resume, "resume [GAME]")),
     "end": MailCommand("end [GAME]", _plain(gm_controls.end_game, "end [GAME]")),
@@ -103,6 +116,12 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
 # commands the GM may write that are not carried out by mail yet: the command line instead
 NOT_BY_MAIL: Mapping[str, str] = MappingProxyType({
     "process": "gmserver adjudicate GAME",
+    "correct": "gmserver game orders GAME POWER --set ORDER ...",
+    "preview": "gmserver game preview GAME",
+    "rollback": "gmserver game rollback GAME",
+    "convoy": "gmserver game convoy GAME ...",
+    "release": "gmserver inbox release ID",
+    "refuse": "gmserver inbox refuse ID",
 })
 
 
