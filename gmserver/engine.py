@@ -8,12 +8,14 @@ be configured first (importing it installs a DEBUG handler on its logger; see do
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
 import threading
 from typing import Any, Mapping, Sequence
 
+from gmserver.rules.defaults import missing_orders
 from gmserver.rules.geography import MapInfo, Province
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_location
@@ -215,21 +217,36 @@ def legal_orders(state: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
 # Adjudication
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> PhaseOutcome:
+class IncompleteOrders(ValueError):
+    """The orders leave a unit, a build or a removal to the engine's own defaults, which are not
+    the house rules' (`rules.defaults.complete_orders` supplies those)."""
+
+
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+               engine_decides_solo: bool = True) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
 
-    The caller passes explicit orders for every unit it wants ordered (house-rule defaults
-    included); units left without an order get the engine's own default and are marked
-    `defaulted` in the outcome.
+    `orders` must be complete: an order for every unit (movement), every dislodged unit
+    (retreats), every build due (or WAIVE) and every removal due; house-rule defaults included
+    (`rules.defaults.complete_orders`). Raises IncompleteOrders otherwise, so that no engine
+    default slips in. An illegal order the engine drops leaves its unit to the engine (hold,
+    disband); orders are read and checked before they get here.
+    With `engine_decides_solo` False the engine never ends the game by a win (it would at 18
+    centres): the caller decides by the profile's own count (gmserver.rules.game_end).
     """
+    _check_complete(state, orders)
     with _ENGINE_LOCK:
         game = _game_from_state(state)
+        if not engine_decides_solo:
+            game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
         before = position_from_state(game.get_state())
         phase = game.get_current_phase()
         for power, power_orders in orders.items():
             if power_orders:
                 game.set_orders(power, list(power_orders))
         submitted = {p: list(o) for p, o in game.get_orders().items()}
+        if phase.endswith("A"):  # a removal it dropped would be chosen by its own rule
+            _check_complete(state, submitted, "the engine did not accept every removal: ", removals_only=True)
         game.process()
         if phase.endswith("M"):
             _fix_convoy_dislodged_retreats(game)
@@ -247,6 +264,18 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) ->
         winners=winners,
         engine_removals=engine_removals,
     )
+
+
+def _check_complete(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], why: str = "",
+                    removals_only: bool = False) -> None:
+    position = position_from_state(state)
+    if removals_only:
+        position = dataclasses.replace(position, adjustments={p: n for p, n in position.adjustments.items() if n < 0})
+    parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, position.phase_type)) is not None]
+              for power, texts in orders.items()}
+    if missing := missing_orders(position, parsed):
+        raise IncompleteOrders(f"{why}no order for {', '.join(missing)} in {position.phase}: the engine would "
+                               "apply its own default, not the house rules'")
 
 
 def _fix_convoy_dislodged_retreats(game) -> None:

@@ -251,6 +251,7 @@ class Reminder:
     order_address: str | None
     needed: tuple[str, ...]  # what the power must order: "A Paris (PAR)", or "1 build"
     if_no_orders: str  # "your units hold"
+    has_orders: bool = False  # a reminder to every power (audience all_powers): this one has orders on file
 
 
 _IF_NO_ORDERS = {
@@ -297,8 +298,9 @@ def build_reminder(
     geography: MapInfo | None = None,
     if_no_orders: str | None = None,
     timezone: str = "UTC",
+    has_orders: bool = False,
 ) -> Reminder:
-    """A deadline reminder to a power with no orders on file. With `position` and `geography`
+    """A deadline reminder (to a power with no orders on file unless `has_orders`). With `position` and `geography`
     it lists what the power has to order; `if_no_orders` overrides the standard default."""
     needed = _needed(power, position, geography) if position is not None and geography is not None else ()
     return Reminder(
@@ -313,4 +315,5 @@ def build_reminder(
         order_address=order_address,
         needed=needed,
         if_no_orders=if_no_orders or _IF_NO_ORDERS.get(phase_type(phase), "your units hold"),
+        has_orders=has_orders,
     )

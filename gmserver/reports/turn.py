@@ -129,6 +129,8 @@ class TurnReport:
     to_order: tuple[str, ...]  # power names that have something to order next
     game_over: bool
     winners: tuple[str, ...]  # power names
+    # the next phase is processed in the same adjudication (003 [5]): its results follow
+    processed_at_once: bool = False
 
 
 def _order_sort_key(line: OrderLine) -> tuple[str, str]:
@@ -284,6 +286,7 @@ def build_turn_report(
     game_name: str,
     next_deadline: datetime | None,
     timezone: str = "UTC",
+    processed_at_once: bool = False,
 ) -> TurnReport:
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
@@ -313,4 +316,5 @@ def build_turn_report(
         to_order=tuple(power_name(p) for p in after.powers_to_order()),
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
+        processed_at_once=processed_at_once,
     )

@@ -67,9 +67,10 @@ def contingent_for(session: Session, game_id: int, phase: str, ruleset: Ruleset)
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): power -> the contingent lines
     sent with the moves before retreat or adjustment phase `phase` (S..R <- S..M; F..R and W..A
     <- F..M), which stand in for a set not sent for `phase`; empty in a movement phase or when
-    the ruleset does not accept such lines."""
+    the ruleset does not accept such lines. Under `season_structure = uk_two_season` (003 [5])
+    retreats and builds are always sent with the moves: there is no other way to send them."""
     source = contingent_source(phase)
-    if source is None or ruleset.contingent_minor_orders != "accepted":
+    if source is None or (ruleset.contingent_minor_orders != "accepted" and ruleset.season_structure != "uk_two_season"):
         return {}
     return contingent_on_file(session, game_id, source, ruleset)
 

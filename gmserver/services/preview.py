@@ -9,12 +9,12 @@ from datetime import datetime
 from gmserver import engine, reports
 from gmserver.db import queries
 from gmserver.db.session import transaction
-from gmserver.rules.deadlines import next_deadline
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services import turns
+from gmserver.services import adjudication, nmr, turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
+from gmserver.services.schedule import following_deadline
 
 
 @dataclass(frozen=True)
@@ -38,23 +38,30 @@ def preview(services: Services, name: str, now: datetime) -> Preview:
         if game.status != "active":
             raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
         record = queries.phases.current_record(session, game)
-        orders, outcome = turns.compute_outcome(session, services, game, record, queries.games.ruleset_of(game))
+        ruleset = queries.games.ruleset_of(game)
+        computed = turns.compute_outcome(session, services, game, record, ruleset)
+        orders, outcome = computed.orders, computed.outcome
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else next_deadline(outcome.after.phase, now, turns.lengths_of(game),
-                                                       game.timezone)
+        deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
         render = _renderer(services, game, deadline)
         disputes, alternative = (), None
-        if queries.games.ruleset_of(game).datc_4a1 == "mhr_hybrid":
+        if ruleset.datc_4a1 == "mhr_hybrid":
             ruled = {r.get("move") for r in record.rulings or ()}
             found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
             if found:
                 disputes = tuple(d.describe() for d in found)
-                alternative = render(engine.adjudicate(record.state, apply_rulings(
-                    orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)))
+                ruled = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
+                alternative = render(_adjudicated(record.state, ruled, ruleset, game))
         result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
                          render(outcome), disputes, alternative)
         session.rollback()  # a preview stores nothing
     return result
+
+
+def _adjudicated(state, orders, ruleset, game) -> PhaseOutcome:  # type: ignore[no-untyped-def]
+    """`orders` adjudicated as services.turns gives them to the engine (defaults completed)."""
+    texts, complete = adjudication.completed(state, orders, ruleset, civil_disorder=nmr.civil_disorder_of(game))
+    return adjudication.mark_defaults(engine.adjudicate(state, texts, engine_decides_solo=False), complete)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -20,16 +20,18 @@ from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.corrections import deadline_after_correction
-from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
 from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports
-from gmserver.services import convoys, mails
+from gmserver.services import adjudication, convoys, endgame, mails, nmr
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue
+from gmserver.services import reminders, schedule
+from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
 log = logging.getLogger(__name__)
 
@@ -43,95 +45,150 @@ class TurnDone:
     reports: int
 
 
-def lengths_of(game: Game) -> TurnLengths:
-    return TurnLengths(timedelta(seconds=game.movement_seconds), timedelta(seconds=game.retreat_seconds),
-                       timedelta(seconds=game.adjustment_seconds))
-
-
-def due_games(sessions, now: datetime) -> list[tuple[int, str]]:
+def due_games(sessions, now: datetime) -> list[Due]:
+    """Games due now: past deadline and grace with an automatic trigger, or ready early."""
     with transaction(sessions) as session:
-        return queries.games.due_games(session, now)
+        return schedule.due_games(session, now)
 
 
 def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
-    """Every game whose deadline has passed; one game's failure is logged and does not stop
-    the others (it is tried again at the next sweep)."""
+    """Every game that is due (services/schedule.py: deadline plus grace, automatic trigger, or
+    early under 000 VII(2)); one game's failure is logged and does not stop the others (it is
+    tried again at the next sweep)."""
     done = []
-    for game_id, phase in due_games(services.sessions, now):
+    for due in due_games(services.sessions, now):
         try:
-            if (result := adjudicate(services, game_id, now, expected_phase=phase)) is not None:
+            if (result := adjudicate(services, due.game_id, now, expected_phase=due.phase,
+                                     early=due.early)) is not None:
                 done.append(result)
         except Exception:  # noqa: BLE001  the GM sees the traceback in the log
-            log.exception("game %s: adjudicating %s failed; it will be tried again", game_id, phase)
+            log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
     return done
 
 
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
-               force: bool = False, wait: bool = False) -> TurnDone | None:
-    """Adjudicate the game's current phase if it is due (or `force`); None if there is nothing
-    to do: not due, already done by someone else, or (unless `wait`) locked by another worker
-    right now, e.g. one storing an order set: the sweep tries again."""
+               force: bool = False, wait: bool = False, early: bool = False) -> TurnDone | None:
+    """Adjudicate the game's current phase if it is due (or `force`; or, with `early`, ready
+    early under 000 VII(2)); None if there is nothing to do: not due, already done by someone
+    else, or (unless `wait`) locked by another worker right now, e.g. one storing an order set:
+    the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
-        if not force and (game.deadline is None or game.deadline > now):
+        if not force and not is_due(session, game, now, early=early):
             return None
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
-        orders, outcome = compute_outcome(session, services, game, record, ruleset)
-
-        record.adjudicated_at = now
-        record.orders = orders
-        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                          for o in outcome.orders]
-        if ruleset.datc_4a1 == "mhr_hybrid":
-            convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        outcome = _process_phase(session, services, game, record, ruleset, now)
+        first, first_record, minor = outcome, record, []
+        while _at_once(ruleset, outcome):
+            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+            # the retreats and builds sent with the moves are applied now, in this transaction.
+            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
+                                               None, now)
+            game.phase = outcome.after.phase
+            outcome = _process_phase(session, services, game, record, ruleset, now)
+            minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
-        if record.revision and deadline is not None:
+        # issue 8: from the schedule (this phase's deadline), never from when processing happened
+        deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
+        if first_record.revision and deadline is not None:
             # a corrected turn (000 VIII(1)): extension_after_correction (002 GM ERRORS 3)
-            deadline = deadline_after_correction(ruleset, first=first_next_deadline(record), fresh=deadline, now=now)
+            deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
+                                                 now=now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
-        revision = f"r{record.revision}:" if record.revision else ""
-        for player, message in mails.turn_reports(services, game, outcome, deadline, now):
+        revision = f"r{first_record.revision}:" if first_record.revision else ""
+        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
             reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{outcome.phase}:{revision}{player.power}")
-        done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+                             dedupe_key=f"report:{game.id}:{first.phase}:{revision}{player.power}")
+            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
+                copy_to_gm(session, services, game.id, message, "report",
+                           f"report:{game.id}:{first.phase}" + (f":{revision[:-1]}" if revision else ""), now)
+        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
 
 
+@dataclass(frozen=True)
+class Computed:
+    orders: dict[str, tuple[str, ...]]  # as the players gave them (with the GM's convoy rulings)
+    outcome: PhaseOutcome  # the engine's result, defaults marked, notes added
+    ordered: frozenset[str]  # powers with a set on file, or contingent lines standing in
+
+
 def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
-                    ruleset: Ruleset) -> tuple[dict[str, tuple[str, ...]], PhaseOutcome]:
-    """The orders the engine gets for the game's current phase (the sets on file, contingent
-    lines, void hold supports) and what it makes of them; stores nothing (`game preview` shows
-    it without publishing)."""
+                    ruleset: Ruleset) -> Computed:
+    """The orders the engine gets for the game's current phase and what it makes of them; stores
+    nothing (`game preview` shows it without publishing; _process_phase records it)."""
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    ordered = frozenset(on_file.versions) | frozenset(contingent)
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-    # the GM's convoy rulings (000 VI(4), MATRIX 2.16), if any
-    ruled = convoys.ruled_orders(record, orders, services)
-    outcome = _with_void_supports(engine.adjudicate(record.state, ruled), voided)
-    outcome = convoys.with_ruling_notes(outcome, orders, ruled)
-    return ruled, _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    ruled = convoys.ruled_orders(record, orders, services)  # the GM's convoy rulings (000 VI(4))
+    # The engine gets an order for every unit, build and removal: the house rules' defaults
+    # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
+    complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
+                                                      civil_disorder=nmr.civil_disorder_of(game))
+    # the profile's solo count decides the winner (services.endgame), not the engine's 18
+    outcome = adjudication.mark_defaults(
+        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
+    return Computed(ruled, _with_contingent_notes(outcome, contingent, contingent_source(game.phase)), ordered)
 
 
 def first_next_deadline(record: PhaseRecord) -> datetime | None:
     """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
     first = (record.superseded or [{}])[0].get("next_deadline")
     return datetime.fromisoformat(first) if first else None
+
+
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders and results."""
+    computed = compute_outcome(session, services, game, record, ruleset)
+    record.players_before = {p.power: [p.missed_in_a_row, p.missed_turns, p.civil_disorder, p.cd_recorded]
+                             for p in game.players}  # what a rollback restores (services.corrections)
+    nmr.record_turn(session, services, game, computed.outcome.before, ruleset, set(computed.ordered), now)
+    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
+    record.adjudicated_at = now
+    record.orders = computed.orders  # as the players gave them; the defaults are in the results, marked
+    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    return outcome
+
+
+def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      now: datetime) -> tuple[str, ...]:
+    """003 [14]: the powers silent at the Spring 1901 deadline, for which the game waits (none: go on)."""
+    if ruleset.s1901_policy != "suspend_until_replaced" or game.phase != "S1901M":
+        return ()
+    ordered = set(orders_on_file(session, game.id, game.phase, ruleset).versions)
+    return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
+
+
+def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+    """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
+    adjustment phases that follow a movement phase are processed with it, from the lines sent
+    with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
+    return (ruleset.season_structure == "uk_two_season" and not outcome.winners
+            and phase_type(outcome.after.phase) in ("R", "A"))
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
@@ -191,38 +248,6 @@ def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcom
 
 
 def queue_reminders(services: Services, now: datetime) -> int:
-    """Remind every power that owes orders and has none on file (contingent lines included),
-    once per phase."""
-    queued = 0
-    with transaction(services.sessions) as session:
-        games = queries.games.games_with_reminders(session)
-    for game_id in games:
-        try:
-            queued += _queue_game_reminders(services, game_id, now)
-        except Exception:  # noqa: BLE001  one game's trouble must not silence the others
-            log.exception("game %s: queuing reminders failed", game_id)
-    if queued:
-        log.info("queued %d reminders", queued)
-    return queued
-
-
-def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> int:
-    queued = 0
-    with transaction(services.sessions) as session:
-        game = session.get(Game, game_id)
-        before = timedelta(seconds=game.reminder_seconds)
-        if game.status != "active" or not reminder_due(game.deadline, before, now):
-            return 0
-        record = queries.phases.current_record(session, game)
-        if record.opened_at >= game.deadline - before:
-            return 0  # a turn shorter than the reminder offset: the results report just told them
-        owing = set(engine.position_from_state(record.state).powers_to_order())
-        ruleset = queries.games.ruleset_of(game)
-        # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
-        ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
-            contingent_for(session, game.id, game.phase, ruleset))
-        for player in game.players:
-            if player.power in owing and player.power not in ordered:
-                queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",
-                                now=now, game_id=game.id, dedupe_key=f"remind:{game.id}:{game.phase}:{player.power}")
-    return queued
+    """Every reminder of every game's profile that is due (services/reminders.py), once per
+    phase and power."""
+    return reminders.queue_reminders(services, now)

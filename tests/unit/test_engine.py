@@ -14,6 +14,7 @@ import pytest
 from gmserver import engine
 from gmserver.rules.geography import POWERS  # the one written list: the engine must agree with it
 from gmserver.rules.position import PhaseOutcome, Position
+from tests.support.adjudicate import adjudicate
 
 REPO = Path(__file__).parents[2]
 
@@ -25,7 +26,7 @@ def position(phase: str, units: dict, centers: dict | None = None, dislodged: di
 
 
 def play(pos: Position, orders: dict) -> PhaseOutcome:
-    return engine.adjudicate(engine.state_from_position(pos), orders)
+    return adjudicate(engine.state_from_position(pos), orders)
 
 
 def by_unit(outcome: PhaseOutcome) -> dict[str, object]:
@@ -195,7 +196,7 @@ def test_state_from_position_refuses_what_the_engine_would_drop(data, message) -
 
 
 def test_unordered_units_are_reported_as_defaulted_holds() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]})
+    outcome = adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]})
     assert outcome.phase == "S1901M" and outcome.after.phase == "F1901M"
     assert len(outcome.orders) == 22
     defaulted = [o for o in outcome.orders if o.defaulted]
@@ -207,7 +208,7 @@ def test_unordered_units_are_reported_as_defaulted_holds() -> None:
 
 
 def test_illegal_order_is_dropped_and_the_unit_holds() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"GERMANY": ["A MUN - PAR", "F LON - NTH"]})
+    outcome = adjudicate(engine.initial_state(), {"GERMANY": ["A MUN - PAR", "F LON - NTH"]})
     units = by_unit(outcome)
     assert units["A MUN"].order == "A MUN H" and units["A MUN"].defaulted
     assert units["F LON"].power == "ENGLAND" and units["F LON"].defaulted
@@ -215,7 +216,7 @@ def test_illegal_order_is_dropped_and_the_unit_holds() -> None:
 
 
 def test_bounce() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+    outcome = adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
     units = by_unit(outcome)
     assert units["A PAR"].results == ("bounce",) and not units["A PAR"].succeeded
     assert units["A MUN"].results == ("bounce",)
@@ -306,7 +307,7 @@ def test_retreat_phase_outcome() -> None:
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"], "ITALY": ["F WES - MAO"], "FRANCE": ["F BRE - MAO"]})
     assert first.after.phase == "S1901R"
     # ... and F BRE was not dislodged: it bounced; only A BUR retreats
-    outcome = engine.adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS"]})
+    outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS"]})
     assert [(o.order, o.results, o.defaulted) for o in outcome.orders] == [("A BUR R GAS", (), False)]
     assert outcome.after.phase == "F1901M"
     assert "A GAS" in outcome.after.units["FRANCE"] and not outcome.after.dislodged
@@ -315,7 +316,7 @@ def test_retreat_phase_outcome() -> None:
 def test_unordered_retreat_is_a_defaulted_disband() -> None:
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
-    outcome = engine.adjudicate(first.state_after, {})
+    outcome = adjudicate(first.state_after, {})
     assert [(o.power, o.order, o.defaulted) for o in outcome.orders] == [("FRANCE", "A BUR D", True)]
     assert "FRANCE" not in outcome.after.units
 
@@ -325,7 +326,7 @@ def test_second_retreat_order_does_not_spoil_the_first() -> None:
     # the unit, although the unit did retreat
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
-    outcome = engine.adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS", "A BUR R PAR"]})
+    outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS", "A BUR R PAR"]})
     assert [(o.order, o.results) for o in outcome.orders] == [("A BUR R GAS", ())]
     assert outcome.after.units["FRANCE"] == ("A GAS",)
 
@@ -385,3 +386,23 @@ def test_legal_orders_list_only_orderable_locations() -> None:
 
 def _all_units(state) -> list[str]:
     return [u for units in engine.position_from_state(state).units.values() for u in units]
+
+
+# ---------------------------------------------------------------------------------------------
+# adjudicate() refuses what would leave a decision to the engine's own defaults
+
+
+def test_adjudicate_refuses_a_unit_without_an_order() -> None:
+    """Issue 8: the engine is always handed explicit, ruleset-computed orders; a unit left
+    unordered would get the engine's hold, not the house rules' default."""
+    with pytest.raises(engine.IncompleteOrders, match="FRANCE A MAR"):
+        engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "F BRE - MAO"]})
+
+
+def test_adjudicate_refuses_too_few_removals() -> None:
+    """The engine would choose the missing removal by its own rule (2.17), not the profile's."""
+    pos = position("W1901A", {"RUSSIA": ["A MOS", "A WAR", "F SEV"]}, {"RUSSIA": ["MOS", "WAR"]})
+    with pytest.raises(engine.IncompleteOrders, match="RUSSIA: 1 removals"):
+        engine.adjudicate(engine.state_from_position(pos), {})
+    done = engine.adjudicate(engine.state_from_position(pos), {"RUSSIA": ["F SEV D"]})
+    assert done.after.units == {"RUSSIA": ("A MOS", "A WAR")}

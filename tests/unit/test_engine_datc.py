@@ -19,6 +19,7 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_province
+from tests.support.adjudicate import adjudicate
 
 DEFAULT_DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 DATC_JSON = Path(os.environ.get("GMSERVER_DATC_JSON") or DEFAULT_DATC_JSON)
@@ -196,7 +197,7 @@ def _reach_retreat_phase(case: Mapping[str, Any]) -> tuple[PhaseOutcome, list[st
     """Replay `prior_movement` and compare what it reaches with the case's retreat position."""
     prior = case["prior_movement"]
     start = Position.from_json({"phase": prior["phase"], "units": prior["units"]})
-    outcome = engine.adjudicate(engine.state_from_position(start), prior["orders"])
+    outcome = adjudicate(engine.state_from_position(start), prior["orders"])
     problems = []
     if _board(outcome.after.units) != _board(case["units"]):
         problems.append(f"prior movement reaches units {_board(outcome.after.units)}, case has {_board(case['units'])}")
@@ -234,7 +235,7 @@ def test_datc_case(case: Mapping[str, Any] | None) -> None:
         assert reached.phase == case["phase"]
         assert _board(reached.units) == _board(case["units"])
 
-    outcome = engine.adjudicate(state, case["orders"])
+    outcome = adjudicate(state, case["orders"])
     assert outcome.phase == case["phase"]
     _check_every_unit_reported(outcome)
 

@@ -11,6 +11,7 @@ import pytest
 from gmserver import engine
 from gmserver.rules.order import Order, Unit, order_unit
 from gmserver.rules.position import Position
+from tests.support.adjudicate import adjudicate
 
 DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 
@@ -23,7 +24,7 @@ def _datc_legal_orders() -> tuple[tuple[str, str], ...]:
         if "prior_movement" in case:
             prior = case["prior_movement"]
             start = Position.from_json({"phase": prior["phase"], "units": prior["units"]})
-            state = engine.adjudicate(engine.state_from_position(start), prior["orders"]).state_after
+            state = adjudicate(engine.state_from_position(start), prior["orders"]).state_after
         else:
             state = engine.state_from_position(Position.from_json(case))
         kind = engine.position_from_state(state).phase_type

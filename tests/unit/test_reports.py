@@ -11,6 +11,7 @@ from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
+from tests.support.adjudicate import adjudicate as adjudicate_state
 
 DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
 
@@ -26,7 +27,7 @@ def composer():
 
 
 def adjudicate(position: Position, orders) -> PhaseOutcome:
-    return engine.adjudicate(engine.state_from_position(position), orders)
+    return adjudicate_state(engine.state_from_position(position), orders)
 
 
 def report_for(outcome, geo, **kwargs):
@@ -56,7 +57,7 @@ def assert_well_formed(body: str) -> None:
 
 
 def spring_bounce() -> PhaseOutcome:
-    return engine.adjudicate(engine.initial_state(), {
+    return adjudicate_state(engine.initial_state(), {
         "FRANCE": ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"],
         "GERMANY": ["A MUN - BUR"],
         "ENGLAND": ["F LON - NTH"],
@@ -221,7 +222,7 @@ def test_dislodgement_cut_support_and_retreat_options(geo, composer):
 
 
 def test_retreat_phase_report_marks_the_default_disband(geo, composer):
-    retreat = engine.adjudicate(dislodgement().state_after, {})
+    retreat = adjudicate_state(dislodgement().state_after, {})
     report = report_for(retreat, geo)
     assert lines_of(report) == {
         "A BUR": "A Burgundy disbands (A BUR D): disbanded (no retreat order: disbanded)"
@@ -229,7 +230,7 @@ def test_retreat_phase_report_marks_the_default_disband(geo, composer):
     assert not report.dislodged
     assert all("BUR" not in u for p in report.units for u in p.units if p.power == "GERMANY")
 
-    ordered = report_for(engine.adjudicate(dislodgement().state_after, {"GERMANY": ["A BUR R RUH"]}), geo)
+    ordered = report_for(adjudicate_state(dislodgement().state_after, {"GERMANY": ["A BUR R RUH"]}), geo)
     assert lines_of(ordered) == {"A BUR": "A Burgundy retreats to Ruhr (A BUR R RUH): succeeded"}
     assert "A Ruhr (RUH)" in next(p for p in ordered.units if p.power == "GERMANY").units
 
@@ -278,7 +279,7 @@ def test_adjustment_turn_with_engine_removals(geo, composer):
     lines = lines_of(report)
     assert lines["A PAR"] == "Build A Paris (A PAR B): built"
     assert lines["A MUN"] == "A Munich disbands (A MUN D): removed"
-    assert lines["F HOL"] == "F Holland disbands (F HOL D): removed (no removal order: removed by the rules)"
+    assert lines["F HOL"] == "F Holland disbands (F HOL D): removed (no removal order: removed by the rules, farthest from home first (2000 rulebook))"
     assert report.engine_removals == ("Germany: F Holland (HOL)",)
     assert report.unused_builds == ("France: 1 build not used",)
 

@@ -9,6 +9,7 @@ from gmserver import engine
 from gmserver.rules.position import Position
 from gmserver.rules.reading import Reading, read_orders
 from gmserver.rules.ruleset import load_ruleset
+from tests.support.adjudicate import adjudicate
 
 PROFILES = ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")
 
@@ -65,7 +66,7 @@ def played_positions(games: int = 3, phases: int = 24, seed: int = 7) -> tuple[t
                     if options:
                         picks.append(rng.choice(options))
                 orders[power] = picks
-            state = engine.adjudicate(state, orders).state_after
+            state = adjudicate(state, orders).state_after
     return tuple(out)
 
 
