@@ -6,9 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy.orm import Session
+
 from gmserver import engine, reports
 from gmserver.db import queries
+from gmserver.db.models import Game
 from gmserver.db.session import transaction
+from gmserver.reports.words import result_in_words
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
 from gmserver.services import adjudication, nmr, turns
@@ -28,34 +32,40 @@ class Preview:
     # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
     disputes: tuple[str, ...] = ()
     if_disrupted: str | None = None
+    results: tuple[str, ...] = ()  # "A PAR - BUR: bounced", one per order (for an answer by mail)
 
 
 def preview(services: Services, name: str, now: datetime) -> Preview:
-    """What adjudicating the game's current phase now would publish. Nothing is written: the
-    transaction is rolled back whatever happened in it."""
+    """preview_in, in a transaction of its own that is rolled back whatever happened in it."""
     with transaction(services.sessions) as session:
-        game = find_game(session, name)
-        if game.status != "active":
-            raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
-        record = queries.phases.current_record(session, game)
-        ruleset = queries.games.ruleset_of(game)
-        computed = turns.compute_outcome(session, services, game, record, ruleset)
-        orders, outcome = computed.orders, computed.outcome
-        finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
-        render = _renderer(services, game, deadline)
-        disputes, alternative = (), None
-        if ruleset.datc_4a1 == "mhr_hybrid":
-            ruled = {r.get("move") for r in record.rulings or ()}
-            found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
-            if found:
-                disputes = tuple(d.describe() for d in found)
-                ruled = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
-                alternative = render(_adjudicated(record.state, ruled, ruleset, game))
-        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
-                         render(outcome), disputes, alternative)
+        result = preview_in(session, services, find_game(session, name), now)
         session.rollback()  # a preview stores nothing
     return result
+
+
+def preview_in(session: Session, services: Services, game: Game, now: datetime) -> Preview:
+    """What adjudicating the game's current phase now would publish. Writes nothing (GM mail
+    calls it inside the message's own transaction)."""
+    if game.status != "active":
+        raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
+    record = queries.phases.current_record(session, game)
+    ruleset = queries.games.ruleset_of(game)
+    computed = turns.compute_outcome(session, services, game, record, ruleset)
+    orders, outcome = computed.orders, computed.outcome
+    finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
+    deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
+    render = _renderer(services, game, deadline)
+    disputes, alternative = (), None
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        ruled = {r.get("move") for r in record.rulings or ()}
+        found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
+        if found:
+            disputes = tuple(d.describe() for d in found)
+            changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
+            alternative = render(_adjudicated(record.state, changed, ruleset, game))
+    results = tuple(f"{o.order}: {result_in_words(o, outcome.before.phase_type)}" for o in outcome.orders)
+    return Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
+                   render(outcome), disputes, alternative, results)
 
 
 def _adjudicated(state, orders, ruleset, game) -> PhaseOutcome:  # type: ignore[no-untyped-def]
