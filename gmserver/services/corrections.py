@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from email.message import EmailMessage
+from typing import Sequence
 
 from sqlalchemy.orm import Session
 
@@ -110,7 +112,8 @@ def _player(game: Game, power: str) -> Player:
                           f"{', '.join(p.power for p in game.players)})")
 
 
-def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[str, ...], on_file, now: datetime):
+def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[str, ...], on_file: Sequence[str],
+                 now: datetime) -> EmailMessage:
     body = services.composer.render("player/gm_orders.txt.j2", {
         "game_name": game.name, "power_name": player.power.title(), "phase": describe_phase(game.phase),
         "lines": lines, "on_file": on_file,

@@ -233,7 +233,8 @@ def test_a_rollback_undoes_the_missed_turns_it_counted(world, clock) -> None:
 
     def missed() -> dict[str, int]:
         with transaction(services.sessions) as session:
-            return {p.power: p.missed_in_a_row for p in session.scalars(select(Player).where(Player.game_id == game_id))}
+            players = session.scalars(select(Player).where(Player.game_id == game_id))
+            return {p.power: p.missed_in_a_row for p in players}
 
     assert missed()["GERMANY"] == 1 and missed()["FRANCE"] == 0
     corrections.rollback(services, "lepanto", clock())
