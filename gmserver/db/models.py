@@ -164,9 +164,6 @@ class PhaseRecord(Base):
     superseded: Mapped[list[Any] | None] = mapped_column(JSON)
     # the GM's convoy rulings (000 VI(4), MATRIX 2.16): [{move, ruling: fails | stands, at}]
     rulings: Mapped[list[Any] | None] = mapped_column(JSON)
-    # power -> [missed_in_a_row, missed_turns, civil_disorder, cd_recorded] before the phase was
-    # adjudicated: a rollback restores them (the re-adjudication counts the turn again)
-    players_before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class InboundMessage(Base):

@@ -21,7 +21,6 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -133,15 +132,11 @@ class TurnReport:
     processed_at_once: bool = False
 
 
-def _order_sort_key(line: OrderLine) -> tuple[str, str]:
-    return canonical_key(line.order)
-
-
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=order_unit(outcome.order),
-        order=outcome.order,
+        order=str(outcome.order),
         text=describe_order(outcome.order, geography),
         result=result_in_words(outcome, kind),
         defaulted=outcome.defaulted,
@@ -168,15 +163,12 @@ def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders
     kind = outcome.before.phase_type
     removed = _removed(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
-    for order in outcome.orders:
+    for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
         line = _order_line(order, kind, geography)
         if kind == "A" and order.defaulted and line.unit not in removed:
             continue
         by_power.setdefault(order.power, []).append(line)
-    return tuple(
-        PowerOrders(power, power_name(power), tuple(sorted(lines, key=_order_sort_key)))
-        for power, lines in sorted(by_power.items())
-    )
+    return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
 
 def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit, ...]:
@@ -251,11 +243,6 @@ def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
     return tuple(result)
 
 
-def _is_build(order: str) -> bool:
-    parsed = Order.parse_or_none(order)
-    return parsed is not None and parsed.action == "build"
-
-
 def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     if outcome.before.phase_type != "A":
         return ()
@@ -263,7 +250,7 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     for power, due in sorted(outcome.before.adjustments.items()):
         if due <= 0:
             continue
-        built = sum(1 for o in outcome.orders_of(power) if _is_build(o.order) and o.succeeded)
+        built = sum(1 for o in outcome.orders_of(power) if o.order.action == "build" and o.succeeded)
         if built < due:
             lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
     return tuple(lines)

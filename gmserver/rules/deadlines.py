@@ -57,33 +57,3 @@ def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) ->
 
 # MATRIX 2.8: where each profile's minimum turn lengths come from (min_hours_movement,
 # min_hours_retreat, min_hours_adjustment); a profile not listed proposes them [P practice]
-MINIMUM_CLAUSES = {"mhr": "000 VII(4)", "danivon": "001 IV(4)", "scorpion": "003 [23]"}
-_PHASE_WORDS = {"M": "a movement turn", "R": "a retreat turn", "A": "an adjustment turn"}
-
-
-def minimum_length(phase: str, minimum_hours: dict[str, int | None]) -> timedelta | None:
-    """The house rules' shortest turn for `phase` (hours per phase type "M", "R", "A")."""
-    hours = minimum_hours.get(phase_type(phase))
-    return timedelta(hours=hours) if isinstance(hours, int) and hours > 0 else None
-
-
-def deadline_problems(phase: str, deadline: datetime, *, opened_at: datetime, now: datetime,
-                      minimum_hours: dict[str, int | None], profile: str | None = None) -> list[str]:
-    """Why the GM may not set `deadline` for `phase` (opened at `opened_at`); [] when it may.
-
-    Minimum turn lengths are minimums (MATRIX 2.8): a deadline may be extended freely but not
-    shortened below the profile's minimum counted from when the turn opened."""
-    if deadline.tzinfo is None:
-        return ["the deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)"]
-    problems = []
-    if deadline <= now:
-        problems.append(f"{deadline.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC has already passed")
-    minimum = minimum_length(phase, minimum_hours)
-    if minimum is not None and deadline - opened_at < minimum:
-        clause = MINIMUM_CLAUSES.get(profile or "", "the profile's minimum [P practice]")
-        earliest = (opened_at + minimum).astimezone(timezone.utc)
-        problems.append(
-            f"{_PHASE_WORDS.get(phase_type(phase), 'a turn')} lasts at least {int(minimum.total_seconds() // 3600)} "
-            f"hours under the house rules ({clause}): this one opened {opened_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} "
-            f"UTC, so its deadline can be no earlier than {earliest:%Y-%m-%d %H:%M} UTC")
-    return problems

@@ -26,14 +26,14 @@ log = logging.getLogger(__name__)
 RULINGS = ("fails", "stands")
 
 
-def ruled_orders(record: PhaseRecord, orders: Mapping[str, Sequence[str]], services: Services,
-                 ) -> dict[str, tuple[str, ...]]:
+def ruled_orders(record: PhaseRecord, orders: Mapping[str, Sequence[Order]], services: Services,
+                 ) -> dict[str, tuple[Order, ...]]:
     """The orders with the GM's rulings on this phase applied (none: unchanged)."""
     return apply_rulings(orders, record.rulings or (), services.geography)
 
 
-def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[str]],
-                      ruled: Mapping[str, Sequence[str]]) -> PhaseOutcome:
+def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Order]],
+                      ruled: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
     """Say in the report which orders the GM's ruling changed, and why."""
     changed = {text for power in ruled for text in set(ruled[power]) - set(original.get(power, ()))}
     if not changed:

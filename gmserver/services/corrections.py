@@ -89,11 +89,12 @@ def correct_orders_in(session: Session, services: Services, game: Game, power: s
         raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
     new_set = OrderSet(
         game_id=game.id, power=player.power, phase=game.phase, version=len(earlier) + 1, inbound_id=None,
-        orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
         received_at=now, marker=reading.version, is_change=reading.is_change, status=reading.set_status,
-        unsupportable=list(reading.unsupportable), contingent=list(reading.contingent), by_gm=True)
+        unsupportable=[str(u) for u in reading.unsupportable], contingent=list(reading.contingent), by_gm=True)
     session.add(new_set)
-    on_file = effective_orders([*earlier, as_stored(new_set)], ruleset)
+    # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
+    on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
     informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
                      now=now, game_id=game.id,
                      dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")
@@ -153,8 +154,9 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
                 replay: bool, by: str) -> RolledBack:
     """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
     adjudicated becomes current again with its orders on file, every player gets a correction
-    notice, the missed-turn counts are as before it, and the phase is adjudicated again at
-    `deadline` (the daemon) or by `gmserver adjudicate` when there is none."""
+    notice, and the phase is adjudicated again at
+    `deadline` (the daemon) or by `gmserver adjudicate` when there is none. The missed turns it
+    counted stand: its re-adjudication does not count them again (services.turns)."""
     ruleset = queries.games.ruleset_of(game)
     current = queries.phases.current_record(session, game)
     undone = queries.phases.last_adjudication(session, game.id, current.id)
@@ -169,7 +171,6 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
     _reopen(record, game, now, deadline)
     for later in (*undone[1:], current):  # 003 [5]: the retreats and builds processed with the moves
         session.delete(later)
-    _restore_players(game, record)
     game.phase, game.deadline, game.status = record.phase, deadline, "active"
     notices = _announce(session, services, game, record, opened, now)
     when = deadline.isoformat() if deadline else "when the GM adjudicates it"
@@ -177,14 +178,6 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
         session, game.id, "rollback", {"phase": record.phase, "deadline": deadline.isoformat() if deadline else None},
         by, now, f"the adjudication of {describe_phase(record.phase)} was rolled back; it is adjudicated again {when}")
     return RolledBack(game.name, record.phase, opened, deadline, notices)
-
-
-def _restore_players(game: Game, record: PhaseRecord) -> None:
-    """The missed-turn counts and civil disorder as they were before the rolled-back adjudication
-    (its re-adjudication counts the turn again)."""
-    for player in game.players:
-        if (before := (record.players_before or {}).get(player.power)) is not None:
-            player.missed_in_a_row, player.missed_turns, player.civil_disorder, player.cd_recorded = before
 
 
 def _reopen(record: PhaseRecord, game: Game, now: datetime, deadline: datetime | None) -> None:

@@ -245,7 +245,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
                                  if gm_address and p.secret else {}),
                               **({"abbreviations": p.abbreviations} if p.abbreviations else {})}
                     for p in game.players},
-        "orders": {power: {"version": on_file.versions[power], "orders": list(orders)}
+        "orders": {power: {"version": on_file.versions[power], "orders": [str(o) for o in orders]}
                    for power, orders in on_file.orders.items()},
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},

@@ -33,6 +33,7 @@ from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.intake import Accept, Envelope, GameView, Reject
+from gmserver.rules.order import Order
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
@@ -210,9 +211,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
-        orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
         received_at=now, marker=reading.version, is_change=reading.is_change,
-        status=reading.set_status, unsupportable=list(reading.unsupportable),
+        status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
         contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
     )
     session.add(new_set)
@@ -245,7 +246,7 @@ def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet],
     return ()
 
 
-def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
+def _withdrawal_note(on_file: Sequence[Order], ruleset: Ruleset) -> str:
     if not on_file:
         return "You withdrew your orders: none are on file now."
     # merge_per_unit (000 III(4)): a set changes only the units it orders, so no set can empty it
@@ -277,7 +278,7 @@ class _Standing:
     """What stands for a power this phase before a new message: the orders its sets add up to,
     and (in a retreat or adjustment phase with no set yet) the contingent lines of its moves."""
 
-    orders: tuple[str, ...]
+    orders: tuple[Order, ...]
     contingent: tuple[str, ...]
     version: int | None
 

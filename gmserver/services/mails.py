@@ -105,11 +105,18 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
         bodies.append(services.composer.render(context.template, context))
     body = "\n".join(bodies)
     template = ruleset_of(game).subject_template
-    return [(player, services.composer.compose(
-        to=player.address, body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret,
-        subject=format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
-                               purpose="report"),
-    )) for player in game.players]
+    addressed: list[tuple[Player, EmailMessage]] = []
+    for player in game.players:
+        subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
+                                 purpose="report")
+        if not addressed:
+            message = services.composer.compose(to=player.address, body=body, auto_submitted="auto-generated",
+                                                date=now, reply_secret=player.secret, subject=subject)
+        else:  # the first report readdressed: the same mail compose would make, without building it again
+            message = services.composer.readdress(addressed[0][1], to=player.address, subject=subject,
+                                                  reply_secret=player.secret)
+        addressed.append((player, message))
+    return addressed
 
 
 def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime,

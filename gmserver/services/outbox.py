@@ -23,7 +23,7 @@ from __future__ import annotations
 import email.policy
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage
 from gmserver.rules.intake import is_plain_address
-from gmserver.db.queries.outbox import dedupe_key_taken
+from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
 
@@ -57,6 +57,28 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
     """Add `message` to the outbox unless a message with `dedupe_key` is already there."""
     if dedupe_key_taken(session, dedupe_key):
         return False
+    session.add(_outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id))
+    return True
+
+
+def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *, kind: str, now: datetime,
+              game_id: int | None = None) -> int:
+    """`queue` for several (message, dedupe key) at once, e.g. a deadline's reports: one query for
+    the keys already there instead of one each (each of which also flushed the rows added before
+    it); how many were added."""
+    taken = dedupe_keys_taken(session, [key for _, key in messages])
+    added = 0
+    for message, dedupe_key in messages:
+        if dedupe_key in taken:
+            continue
+        taken.add(dedupe_key)
+        session.add(_outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id))
+        added += 1
+    return added
+
+
+def _outbox_row(message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
+                game_id: int | None) -> OutboxMessage:
     recipient = str(message["To"].addresses[0].addr_spec)
     # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
     # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
@@ -66,7 +88,7 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
         # Every mail gmserver sends passes here: one built from hostile input that came out
         # malformed is never sent; the exception parks the message that caused it, for the GM.
         raise MalformedMail(f"{kind} {dedupe_key} not queued: {'; '.join(problems)}")
-    session.add(OutboxMessage(
+    return OutboxMessage(
         message_id=str(message["Message-ID"]),
         dedupe_key=dedupe_key,
         kind=kind,
@@ -78,8 +100,7 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
         attempts=0,
         next_attempt_at=now,
         created_at=now,
-    ))
-    return True
+    )
 
 
 class MalformedMail(ValueError):

@@ -16,10 +16,9 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, Player, PlayerHistory
 from gmserver.db.queries import games as game_queries
 from gmserver.db.queries import players as player_queries
-from gmserver.rules.deadlines import next_deadline
 from gmserver.rules.intake import is_plain_address
 from gmserver.services.games import GameError, new_secret
-from gmserver.services.turns import lengths_of
+from gmserver.services import schedule
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     if game.waiting_for and player.power in game.waiting_for:
         game.waiting_for = [p for p in game.waiting_for if p != player.power] or None
         if game.waiting_for is None and game.deadline is None and game.status == "active":
-            game.deadline = next_deadline(game.phase, now, lengths_of(game), game.timezone)
+            game.deadline = schedule.fresh_deadline(game, game_queries.ruleset_of(game), now)
             log.info("%s: every silent power of Spring 1901 has a new player; deadline %s", game.name,
                      game.deadline.isoformat() if game.deadline else "none")
     return player

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver import engine, reports
+from gmserver import reports
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
@@ -26,7 +26,7 @@ class Preview:
     game: str
     phase: str
     next_phase: str
-    orders: dict[str, tuple[str, ...]]  # what the engine was given, per power
+    orders: dict[str, tuple[str, ...]]  # what the engine was given, per power, in engine notation
     text: str  # the results report as the players would read it
     # 000 VI(4) (datc_4a1 = mhr_hybrid): convoys the GM should rule on, and the results if the GM
     # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
@@ -62,16 +62,13 @@ def preview_in(session: Session, services: Services, game: Game, now: datetime) 
         if found:
             disputes = tuple(d.describe() for d in found)
             changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
-            alternative = render(_adjudicated(record.state, changed, ruleset, game))
+            alternative = render(adjudication.adjudicate_with_defaults(record.state, changed, ruleset,
+                                                                       nmr.civil_disorder_of(game)))
     results = tuple(f"{o.order}: {result_in_words(o, outcome.before.phase_type)}" for o in outcome.orders)
-    return Preview(game.name, game.phase, outcome.after.phase, {p: tuple(o) for p, o in orders.items()},
+    # engine notation at this edge
+    return Preview(game.name, game.phase, outcome.after.phase,
+                   {p: tuple(str(o) for o in power_orders) for p, power_orders in orders.items()},
                    render(outcome), disputes, alternative, results)
-
-
-def _adjudicated(state, orders, ruleset, game) -> PhaseOutcome:  # type: ignore[no-untyped-def]
-    """`orders` adjudicated as services.turns gives them to the engine (defaults completed)."""
-    texts, complete = adjudication.completed(state, orders, ruleset, civil_disorder=nmr.civil_disorder_of(game))
-    return adjudication.mark_defaults(engine.adjudicate(state, texts, engine_decides_solo=False), complete)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.reading.sets import ordered_sets, set_status
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, deadline_problems, early_adjudication_ready, minimums_of, next_deadline,
+    Schedule, adjudication_due, deadline_problems, early_adjudication_ready, first_deadline, minimums_of, next_deadline,
 )
 from gmserver.services.ordersets import contingent_for, stored_sets
 
@@ -45,6 +45,12 @@ def following_deadline(game: Game, ruleset: Ruleset, phase: str, now: datetime) 
     from the current phase's DEADLINE, never from `now` (issue 8: early or late processing never
     shifts the following deadlines). A game without a deadline (paused) starts from `now`."""
     return next_deadline(game.deadline or now, phase, schedule_of(game, ruleset), now)
+
+
+def fresh_deadline(game: Game, ruleset: Ruleset, now: datetime) -> datetime | None:
+    """A deadline for the game's current phase one full turn from `now`, at the fixed time of
+    day (a game resumed after its deadline passed, or going on after a Spring 1901 wait)."""
+    return first_deadline(game.phase, now, schedule_of(game, ruleset))
 
 
 def due_games(session: Session, now: datetime) -> list[Due]:

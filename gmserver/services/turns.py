@@ -24,12 +24,12 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.turn import void_hold_supports
+from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
 from gmserver.services import adjudication, convoys, endgame, mails, nmr
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue
+from gmserver.services.outbox import queue_all
 from gmserver.services import reminders, schedule
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -85,8 +85,9 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
-        first, first_record, minor = outcome, record, []
+        first, minor = outcome, []
         while _at_once(ruleset, outcome):
             # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
             # the retreats and builds sent with the moves are applied now, in this transaction.
@@ -110,12 +111,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
-        for player, message in mails.turn_reports(services, game, first, deadline, now, then=minor):
-            reports += queue(session, message, kind="report", now=now, game_id=game.id,
-                             dedupe_key=f"report:{game.id}:{first.phase}:{revision}{player.power}")
-            if reports == 1:  # the report is one body addressed to each player: the GM gets it once
-                copy_to_gm(session, services, game.id, message, "report",
-                           f"report:{game.id}:{first.phase}" + (f":{revision[:-1]}" if revision else ""), now)
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
+                                      for player, message in mail], kind="report", now=now, game_id=game.id)
+        if reports and mail:  # the report is one body addressed to each player: the GM gets it once
+            copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
@@ -123,22 +123,43 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     return done
 
 
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders, results and missed turns."""
+    computed = compute_outcome(session, services, game, record, ruleset)
+    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+        nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
+    record.adjudicated_at = now
+    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
+    # JSON keeps engine notation: str(order) at this edge
+    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
+    record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    return outcome
+
+
 @dataclass(frozen=True)
 class Computed:
-    orders: dict[str, tuple[str, ...]]  # as the players gave them (with the GM's convoy rulings)
-    outcome: PhaseOutcome  # the engine's result, defaults marked, notes added
-    ordered: frozenset[str]  # powers with a set on file, or contingent lines standing in
+    orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    outcome: PhaseOutcome
+    ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
 
 
 def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
                     ruleset: Ruleset) -> Computed:
-    """The orders the engine gets for the game's current phase and what it makes of them; stores
-    nothing (`game preview` shows it without publishing; _process_phase records it)."""
+    """What the engine makes of the game's current phase: the sets on file, contingent lines,
+    void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
+    Stores nothing (`game preview` shows it without publishing)."""
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-    ordered = frozenset(on_file.versions) | frozenset(contingent)
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-    ruled = convoys.ruled_orders(record, orders, services)  # the GM's convoy rulings (000 VI(4))
+    orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+    voided += mismatched
+    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
@@ -147,31 +168,14 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     outcome = adjudication.mark_defaults(
         engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
-    return Computed(ruled, _with_contingent_notes(outcome, contingent, contingent_source(game.phase)), ordered)
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
 
 
 def first_next_deadline(record: PhaseRecord) -> datetime | None:
     """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
     first = (record.superseded or [{}])[0].get("next_deadline")
     return datetime.fromisoformat(first) if first else None
-
-
-def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                   now: datetime) -> PhaseOutcome:
-    """Adjudicate the game's current phase and record its orders and results."""
-    computed = compute_outcome(session, services, game, record, ruleset)
-    record.players_before = {p.power: [p.missed_in_a_row, p.missed_turns, p.civil_disorder, p.cd_recorded]
-                             for p in game.players}  # what a rollback restores (services.corrections)
-    nmr.record_turn(session, services, game, computed.outcome.before, ruleset, set(computed.ordered), now)
-    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
-    record.adjudicated_at = now
-    record.orders = computed.orders  # as the players gave them; the defaults are in the results, marked
-    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                      for o in outcome.orders]
-    if ruleset.datc_4a1 == "mhr_hybrid":
-        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
-    return outcome
 
 
 def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
@@ -191,7 +195,7 @@ def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
             and phase_type(outcome.after.phase) in ("R", "A"))
 
 
-def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
                            source: str | None) -> PhaseOutcome:
     """Say in the report which orders came from the contingent lines sent with the moves."""
     if not contingent or source is None:
@@ -203,7 +207,7 @@ def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[st
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
     phase, each power that owes orders and sent no set for it gets the orders read from the
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
@@ -215,7 +219,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
-    used: dict[str, tuple[str, ...]] = {}
+    used: dict[str, tuple[Order, ...]] = {}
     for power in position.powers_to_order():
         if power in on_file.versions or power not in kept:
             continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
@@ -223,7 +227,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
                                   geography=services.geography, turn=turn)
         log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
                  game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
-                 ", ".join(reading.orders) or "nothing usable")
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
         for line in reading.lines:
             if line.status == "rejected":
                 log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
@@ -233,15 +237,15 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
-    """Report each voided hold support as written, with the result "void", not as the hold
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
+    """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {Order.parse(order).unit: order for order in voided}
+    by_unit = {order.unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
-        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)

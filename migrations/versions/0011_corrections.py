@@ -8,8 +8,6 @@ reports of each re-adjudication are queued under their own dedupe keys.
 phases.superseded: what each rolled-back adjudication said (orders, results, when), for the archive.
 phases.rulings: the GM's convoy rulings for the phase (000 VI(4), MATRIX 2.16), applied when it
 is adjudicated.
-phases.players_before: each player's missed-turn counts and civil disorder before the phase was
-adjudicated, restored when its adjudication is rolled back.
 
 Revision ID: 0011
 Revises: 0010
@@ -34,12 +32,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("revision", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("superseded", sa.JSON(), nullable=True))
         batch.add_column(sa.Column("rulings", sa.JSON(), nullable=True))
-        batch.add_column(sa.Column("players_before", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("phases") as batch:
-        batch.drop_column("players_before")
         batch.drop_column("rulings")
         batch.drop_column("superseded")
         batch.drop_column("revision")

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
-from gmserver.db.queries.games import due_games
+from gmserver.services.schedule import due_games
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import gm_controls, intake, turns
@@ -66,7 +66,7 @@ def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, cl
 
 def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorded(world, clock) -> None:
     # standard: 48 hours per movement turn [P practice]; the turn opened at clock()
-    with pytest.raises(GameError, match="lasts at least 48 hours"):
+    with pytest.raises(GameError, match="must last at least 48 hours"):
         gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(hours=47), now=clock())
     assert actions(world) == [] and outbox(world) == []
 
@@ -88,10 +88,13 @@ def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock
     gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
     now = clock.advance(hours=60)
     done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
-    assert game_row(world).deadline == now + timedelta(hours=48)
+    # the game's deadlines fall at 12:00 UTC (its first one, 48 h after creation at 2026-11-22 12:00);
+    # resumed at 2026-11-25 00:00, a full turn of 48 h ends 2026-11-27 00:00: the next 12:00 after it
+    assert now == datetime(2026, 11, 25, 0, 0, tzinfo=timezone.utc)
+    assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
     assert "the deadline passed during the pause" in done.text
     assert show_game(world.sessions, "lepanto")["paused"] is False
-    assert turns.adjudicate_due(world, now + timedelta(hours=49))[0].phase == "S1901M"
+    assert turns.adjudicate_due(world, datetime(2026, 11, 27, 12, 1, tzinfo=timezone.utc))[0].phase == "S1901M"
 
 
 def test_resume_before_the_deadline_keeps_it(world, clock) -> None:

@@ -224,8 +224,8 @@ def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(wor
     assert redone.deadline == first
 
 
-def test_a_rollback_undoes_the_missed_turns_it_counted(world, clock) -> None:
-    """The re-adjudication counts the turn again: the counts are as they were before it."""
+def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> None:
+    """The re-adjudication of a rolled-back turn does not count its missed turns again."""
     from gmserver.db.models import Player  # noqa: PLC0415
 
     services, game_id = world
@@ -238,9 +238,8 @@ def test_a_rollback_undoes_the_missed_turns_it_counted(world, clock) -> None:
 
     assert missed()["GERMANY"] == 1 and missed()["FRANCE"] == 0
     corrections.rollback(services, "lepanto", clock())
-    assert set(missed().values()) == {0}
     turns.adjudicate(services, game_id, clock(), force=True)
-    assert missed()["GERMANY"] == 1
+    assert missed()["GERMANY"] == 1 and missed()["FRANCE"] == 0
 
 
 def test_a_two_season_year_is_rolled_back_whole_003_5(database_url, clock) -> None:

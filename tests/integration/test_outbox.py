@@ -19,7 +19,7 @@ from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport
 from gmserver.services import outbox as outbox_service
-from gmserver.services.outbox import BATCH, LEASE, deliver_due, queue, requeue_failed
+from gmserver.services.outbox import BATCH, LEASE, deliver_due, queue, queue_all, requeue_failed
 from tests.support.dovecot import free_port
 from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import services_for
@@ -44,6 +44,27 @@ def test_queueing_the_same_key_twice_keeps_one(database_url, clock) -> None:
     enqueue(services, clock(), "a@players.test", "k1")
     enqueue(services, clock(), "a@players.test", "k1")
     assert len(rows(services)) == 1
+
+
+def test_queue_all_adds_each_key_once(database_url, clock) -> None:
+    """A deadline's reports in one go: keys already queued (a replayed deadline) and keys given
+    twice are added once."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "a@players.test", "report:1:S1901M:AUSTRIA")
+
+    def mail(to: str):
+        return services.composer.compose(to=to, subject="results", body="hello", auto_submitted="auto-generated",
+                                         date=clock())
+
+    batch = [(mail("a@players.test"), "report:1:S1901M:AUSTRIA"), (mail("e@players.test"), "report:1:S1901M:ENGLAND"),
+             (mail("f@players.test"), "report:1:S1901M:FRANCE"), (mail("f@players.test"), "report:1:S1901M:FRANCE")]
+    with transaction(services.sessions) as session:
+        assert queue_all(session, batch, kind="report", now=clock()) == 2
+    with transaction(services.sessions) as session:
+        assert queue_all(session, batch, kind="report", now=clock()) == 0
+    assert [(r.recipient, r.dedupe_key) for r in rows(services)] == [
+        ("a@players.test", "report:1:S1901M:AUSTRIA"), ("e@players.test", "report:1:S1901M:ENGLAND"),
+        ("f@players.test", "report:1:S1901M:FRANCE")]
 
 
 def test_maildir_delivery(database_url, clock, tmp_path) -> None:

@@ -55,6 +55,29 @@ def test_headers_and_body(composer):
     assert message.get_content() == "Hello Zürich\n"
 
 
+@pytest.mark.parametrize(("first_secret", "secret"), [("s3cret1", "s3cret2"), (None, "s3cret2"), ("s3cret1", None),
+                                                    (None, None)])
+@pytest.mark.parametrize("body", ["Hello Zürich\n", "plain ASCII report\n" * 40, ("x" * 990 + "\n") * 3])
+def test_readdress_gives_the_bytes_compose_gives(composer, first_secret, secret, body):
+    """One report per player (services.mails.turn_reports): the copy for another player is the
+    very message `compose` would have made for them, byte for byte."""
+    first = compose(composer, to="anna@example.org", subject="lepanto England S1901M results", body=body,
+                    reply_secret=first_secret, references=["<a@x.example>"], in_reply_to="<b@x.example>")
+    other = composer.readdress(first, to="bob@example.net", subject="lepanto France S1901M results",
+                               reply_secret=secret, message_id="<fixed@lepanto.example>")
+    wanted = compose(composer, to="bob@example.net", subject="lepanto France S1901M results", body=body,
+                     reply_secret=secret, references=["<a@x.example>"], in_reply_to="<b@x.example>",
+                     message_id="<fixed@lepanto.example>")
+    for policy in (email.policy.SMTP, email.policy.default):
+        assert other.as_bytes(policy=policy) == wanted.as_bytes(policy=policy)
+    assert "anna" not in other.as_string() and first["To"] == "anna@example.org"  # the original is unchanged
+
+
+def test_readdress_makes_a_new_message_id(composer):
+    first = compose(composer)
+    assert composer.readdress(first, to="c@example.org", subject="s")["Message-ID"] != first["Message-ID"]
+
+
 def test_display_name_with_a_comma_is_quoted(composer):
     raw = compose(composer).as_string()
     assert 'From: "Garry, Lord of the March" <gm@lepanto.example>' in raw

@@ -10,7 +10,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from gmserver.rules.briefing import example_orders, key_points
-from gmserver.rules.deadlines import deadline_problems
 from gmserver.rules.gm_commands import authorisation_problem, read_commands
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -65,41 +64,8 @@ def test_gm_command_auth_without_a_game_secret_refuses_under_address_and_secret(
                                                    game_secret=None)
 
 
-OPENED = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
-MHR = {"M": 48, "R": 24, "A": 24}
-
-
-@pytest.mark.parametrize("phase, deadline, minimum, profile, expected", [
-    # extended: always allowed
-    ("S1901M", datetime(2026, 11, 30, 18, 0, tzinfo=UTC), MHR, "mhr", []),
-    # exactly the 48-hour minimum of 000 VII(4) from the opening
-    ("S1901M", datetime(2026, 11, 24, 18, 0, tzinfo=UTC), MHR, "mhr", []),
-    # one minute short of it
-    ("S1901M", datetime(2026, 11, 24, 17, 59, tzinfo=UTC), MHR, "mhr",
-     ["a movement turn lasts at least 48 hours under the house rules (000 VII(4)): this one opened "
-      "2026-11-22 18:00 UTC, so its deadline can be no earlier than 2026-11-24 18:00 UTC"]),
-    # a retreat turn: 24 hours (001 IV(4) under danivon)
-    ("F1901R", datetime(2026, 11, 23, 17, 0, tzinfo=UTC), {"M": 72, "R": 24, "A": 24}, "danivon",
-     ["a retreat turn lasts at least 24 hours under the house rules (001 IV(4)): this one opened "
-      "2026-11-22 18:00 UTC, so its deadline can be no earlier than 2026-11-23 18:00 UTC"]),
-    # scorpion's 168 hours (003 [23]); and in the past
-    ("S1901M", datetime(2026, 11, 23, 11, 0, tzinfo=UTC), {"M": 168}, "scorpion",
-     ["2026-11-23 11:00 UTC has already passed",
-      "a movement turn lasts at least 168 hours under the house rules (003 [23]): this one opened "
-      "2026-11-22 18:00 UTC, so its deadline can be no earlier than 2026-11-29 18:00 UTC"]),
-])
-def test_a_deadline_never_undercuts_the_minimum_turn_length_matrix_2_8(phase, deadline, minimum, profile,
-                                                                        expected) -> None:
-    assert deadline_problems(phase, deadline, opened_at=OPENED, now=NOW, minimum_hours=minimum,
-                             profile=profile) == expected
-
-
-def test_a_deadline_in_another_zone_is_compared_as_a_moment() -> None:
-    # 2026-11-24 19:00 in Paris (UTC+1) is 18:00 UTC: exactly the minimum
-    paris = timezone(timedelta(hours=1))
-    assert deadline_problems("S1901M", datetime(2026, 11, 24, 19, 0, tzinfo=paris), opened_at=OPENED, now=NOW,
-                             minimum_hours=MHR, profile="mhr") == []
+# The GM's deadline is checked against the minimum turn lengths by rules/schedule.deadline_problems
+# (tests/unit/test_schedule.py has its table).
 
 
 @pytest.mark.parametrize("profile, expected", [

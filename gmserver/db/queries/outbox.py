@@ -24,6 +24,13 @@ def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
     return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
 
 
+def dedupe_keys_taken(session: Session, dedupe_keys: Sequence[str]) -> set[str]:
+    """Those of `dedupe_keys` that some message in the outbox already has."""
+    if not dedupe_keys:
+        return set()
+    return set(session.scalars(select(OutboxMessage.dedupe_key).where(OutboxMessage.dedupe_key.in_(dedupe_keys))))
+
+
 def queued_since(session: Session, since: datetime, *, kinds: Sequence[str] | None = None,
                  recipient: str | None = None, game_id: int | None = None, key_prefix: str | None = None) -> int:
     """How many messages were queued after `since`, of these kinds, to this recipient, about this

@@ -1,0 +1,205 @@
+"""1,000 games due at the same moment: how long `turns.adjudicate_due` takes to clear them (a
+script that prints figures; not a test). Issue 8 acceptance: goal under 10 s on one machine, and
+the whole deadline pipeline at most twice the engine's own `process()` for the same phases.
+
+Each game is a seven-player `standard` game at Spring 1901 with an order set on file for every
+power: random legal orders (seeded), stored as `order_sets` rows as intake files them, so that the
+games differ. Then, on each database asked for:
+
+- the engine alone: `engine.process_seconds` for every game's phase and orders (the yardstick);
+- one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
+  and the next phase, render and queue seven reports, advance; one transaction per game);
+- the ratio of the two;
+- with `--daemons 2` (PostgreSQL; SQLite too, where writers queue on the database lock): the same
+  number of fresh games cleared by two processes calling `adjudicate_due` at once, each game
+  exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run).
+
+    .venv/bin/python benchmarks/bench_deadlines.py [--games 1000] [--database sqlite postgresql]
+                                                  [--daemons 1 2] [--profile 30]
+
+PostgreSQL: 127.0.0.1:5432, user postgres; the script creates its own database and drops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import multiprocessing
+import os
+import pstats
+import random
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HOME", "/tmp")
+
+from sqlalchemy import create_engine, func, select, text  # noqa: E402
+
+from gmserver import engine  # noqa: E402
+from gmserver.db.migrate import upgrade  # noqa: E402
+from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
+from gmserver.db.queries.phases import phase_record  # noqa: E402
+from gmserver.db.session import transaction  # noqa: E402
+from gmserver.rules.ruleset import load_ruleset  # noqa: E402
+from gmserver.services import turns  # noqa: E402
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
+from gmserver.services.ordersets import orders_on_file  # noqa: E402
+from tests.support.world import services_for  # noqa: E402
+
+PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+
+def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp / f'bench-{uuid.uuid4().hex[:6]}.db'}", lambda: None
+    name = f"gmbench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
+
+
+def random_orders(legal: dict[str, tuple[str, ...]], rng: random.Random) -> dict[str, list[str]]:
+    """One legal order per unit, by power (the opening position: each power's home units)."""
+    owner = {unit.split()[1].split("/")[0]: power
+             for power, units in engine.position_from_state(engine.initial_state()).units.items() for unit in units}
+    orders: dict[str, list[str]] = {}
+    for location, choices in sorted(legal.items()):
+        orders.setdefault(owner[location.split("/")[0]], []).append(rng.choice(choices))
+    return orders
+
+
+def create_due_games(services, count: int, deadline: datetime, seed: int, prefix: str) -> list[int]:
+    """`count` games whose deadline is `deadline`, each with a random legal order set per power."""
+    rng = random.Random(seed)
+    legal = engine.legal_orders(engine.initial_state())
+    ruleset = load_ruleset("standard")
+    ids = []
+    for start in range(0, count, 100):
+        with transaction(services.sessions) as session:
+            for n in range(start, min(count, start + 100)):
+                game = create_game(session, GameSpec(
+                    name=f"{prefix}{n}", ruleset=ruleset, sender_check="from", first_deadline=deadline,
+                    players=[PlayerSpec(p, f"{p.lower()}.{prefix}{n}@players.test") for p in POWERS]),
+                    deadline - timedelta(days=2))
+                for power, orders in random_orders(legal, rng).items():
+                    session.add(OrderSet(game_id=game.id, power=power, phase=game.phase, version=1, orders=orders,
+                                         lines=[], received_at=deadline - timedelta(hours=1)))
+                ids.append(game.id)
+    return ids
+
+
+def engine_alone(services, ids: list[int]) -> float:
+    """The engine's own process() for every game's phase and orders, summed."""
+    total = 0.0
+    for game_id in ids:
+        with transaction(services.sessions) as session:
+            game = session.get(Game, game_id)
+            state = phase_record(session, game_id, game.phase).state
+            orders = orders_on_file(session, game_id, game.phase, load_ruleset("standard")).orders
+        total += engine.process_seconds(state, orders)
+    return total
+
+
+def _worker(url: str, now: datetime, start, results) -> None:  # type: ignore[no-untyped-def]
+    services = services_for(url)
+    engine.map_info()  # import the engine and build the map before the clock starts
+    start.wait()
+    began = time.perf_counter()
+    done = turns.adjudicate_due(services, now)
+    results.put((os.getpid(), len(done), time.perf_counter() - began))
+
+
+def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tuple[int, int, float]]]:
+    context = multiprocessing.get_context("spawn")
+    start, results = context.Event(), context.Queue()
+    workers = [context.Process(target=_worker, args=(url, now, start, results)) for _ in range(daemons)]
+    for worker in workers:
+        worker.start()
+    time.sleep(3)  # let every worker import gmserver and the engine: the figure is adjudication alone
+    began = time.perf_counter()
+    start.set()
+    figures = [results.get() for _ in workers]
+    elapsed = time.perf_counter() - began
+    for worker in workers:
+        worker.join()
+    return elapsed, figures
+
+
+def check_exactly_once(services, ids: list[int]) -> None:
+    with transaction(services.sessions) as session:
+        phases = session.execute(select(Game.phase, func.count()).where(Game.id.in_(ids)).group_by(Game.phase)).all()
+        reports = session.scalar(select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.game_id.in_(ids), OutboxMessage.kind == "report"))
+    assert phases == [("F1901M", len(ids))], f"games not all advanced once: {phases}"
+    assert reports == 7 * len(ids), f"{reports} reports for {len(ids)} games, expected {7 * len(ids)}"
+
+
+def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        url, drop = database(kind, Path(tmp))
+        try:
+            upgrade(url)
+            services = services_for(url)
+            deadline = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+            now = deadline + timedelta(minutes=1)
+            for n in daemons:
+                ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
+                if n == 1:
+                    alone = engine_alone(services, ids)
+                    profiler = cProfile.Profile() if profile else None
+                    began = time.perf_counter()
+                    if profiler:
+                        profiler.enable()
+                    done = turns.adjudicate_due(services, now)
+                    if profiler:
+                        profiler.disable()
+                    elapsed = time.perf_counter() - began
+                    assert len(done) == games, f"{len(done)} of {games} adjudicated"
+                    print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s "
+                          f"({elapsed * 1000 / games:.1f} ms per game)")
+                    print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s "
+                          f"({alone * 1000 / games:.2f} ms per game); pipeline / engine = {elapsed / alone:.1f}")
+                    if profiler:
+                        out = io.StringIO()
+                        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(profile)
+                        print(out.getvalue())
+                else:
+                    elapsed, figures = run_daemons(url, now, n)
+                    shares = ", ".join(f"{count} games in {seconds:.2f} s" for _, count, seconds in figures)
+                    print(f"{kind}: {games} games due at once, {n} daemons: {elapsed:.2f} s wall ({shares})")
+                    assert sum(count for _, count, _ in figures) == games
+                check_exactly_once(services, ids)
+        finally:
+            drop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--database", nargs="+", choices=["sqlite", "postgresql"], default=["sqlite", "postgresql"])
+    parser.add_argument("--daemons", nargs="+", type=int, default=[1, 2], help="1: in this process, timed alone")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile the one-daemon run and print the N most expensive calls")
+    args = parser.parse_args()
+    engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
+    for kind in args.database:
+        bench(kind, args.games, args.daemons, args.profile)
+
+
+if __name__ == "__main__":
+    main()
