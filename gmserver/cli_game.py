@@ -9,7 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from gmserver import cli_ruleset
+from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import CliError, config_of, hours, moment, print_json, services_of, utcnow
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -61,11 +61,16 @@ def cmd_game_create(args: argparse.Namespace) -> int:
                  for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
-        sender_check=args.sender_check,
+        sender_check=args.sender_check, gm_copies=args.gm_copies,
     )
-    _, summary = open_game(services_of(config).sessions, spec, utcnow(), config.gm_address)
+    services = services_of(config)
+    # issue 8: the game starts by mail: every player's start mail is queued with the game
+    _, summary = open_game(services.sessions, spec, utcnow(), config.gm_address, services=services)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {summary['deadline']}, {len(summary['players'])} players")
+    print(f"start mails queued for {len(summary['players'])} players (`gmserver outbox send --once` or the daemon "
+          "sends them)")
+    print(f"GM commands by mail need the line 'Password: {summary.get('gm_secret', '')}' (the game's GM secret)")
     if warning := cli_ruleset.not_in_force_text(spec.ruleset, args.ruleset):  # so that no GM is misled
         print(warning)
     if summary["sender_check"] == "verified":
@@ -110,12 +115,23 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
           f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
           + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
+    _print_schedule(summary)
     for power, player in summary["players"].items():
         units = ", ".join(summary["units"].get(power, [])) or "no units"
         centres = len(summary["centers"].get(power, []))
         on_file = summary["orders"].get(power)
         status = f"orders v{on_file['version']} on file" if on_file else "no orders yet"
+        if power in summary["civil_disorder"]:
+            status += ", in civil disorder"
+        if "nmr" in summary:  # the missed-turn counts, where the game keeps them
+            missed, in_a_row = summary["nmr"].get(power, 0), summary["nmr_in_a_row"].get(power, 0)
+            status += f", {missed} missed turns ({in_a_row} in a row)" if missed else ""
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
+        for order in (on_file or {}).get("orders", []):
+            print(f"      {order}")
+    if summary["not_ordered"]:
+        print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
+    _print_nmr(summary)
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     # what a player sends to (or replies to) so that the message proves its sender
@@ -124,6 +140,22 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         for power, player in summary["players"].items():
             print(f"  {power:<8} {player.get('reply_address') or '-'}")
     return 0
+
+
+def _print_nmr(summary: dict) -> None:
+    """A Spring 1901 wait (issue 8); missed turns and civil disorder are on each power's line."""
+    if summary.get("waiting_for"):
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
+              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
+
+
+def _print_schedule(summary: dict) -> None:
+    lengths = summary["turn_lengths_seconds"]
+    hours = "/".join(f"{lengths[kind] / 3600:g}" for kind in ("movement", "retreat", "adjustment"))
+    reminder = f"{summary['reminder_seconds'] / 3600:g} h before the deadline" if summary["reminder_seconds"] else "none"
+    print(f"schedule: turns of {hours} hours (movement/retreat/adjustment), reminders {reminder}"
+          + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
+          + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
@@ -178,6 +210,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                              "address gm+SECRET@... (the Reply-To of every mail the GM sends them: a plain "
                              "reply does it), or by a line 'Password: SECRET'. from: the From address "
                              "alone, which anyone can forge")
+    create.add_argument("--gm-copies", action="store_true",
+                        help="send the GM a copy of every report and every refusal ([gm] alert_address, else "
+                             "[gm] address); `game set NAME gm_copies on|off` changes it later")
     create.set_defaults(func=cmd_game_create)
     listing = game.add_parser("list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
@@ -195,3 +230,4 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
     abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
     abbreviations.set_defaults(func=cmd_game_abbreviations)
+    cli_game_controls.add_commands(game)

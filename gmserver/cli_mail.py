@@ -98,7 +98,8 @@ def add_inbox_commands(commands: argparse._SubParsersAction) -> None:
     inbox = commands.add_parser("inbox", help="stored inbound mail, parked failures").add_subparsers(
         dest="inbox_command", metavar="ACTION", required=True)
     in_list = inbox.add_parser("list", help="list stored inbound mail")
-    in_list.add_argument("--status", choices=["pending", "done", "failed"])
+    in_list.add_argument("--status", choices=["pending", "done", "failed", "held"],
+                         help="held: order sets waiting for the GM (gmserver inbox release / refuse)")
     in_list.add_argument("--kind", choices=list(KINDS), help="only mail of this kind (a GM command, press...)")
     in_list.set_defaults(func=cmd_inbox_list)
     in_show = inbox.add_parser("show", help="one stored message's text and press, as they were read")

@@ -45,7 +45,8 @@ def build_services(config: Config) -> Services:
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
-                    gm_addresses=config.gm_command_addresses)
+                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
+                    gm_copies_to=config.alerts_to)
 
 
 def build_transport(config: Config) -> Transport:
@@ -202,7 +203,7 @@ class Daemon:
         """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
         if self._stopping.is_set():
             return  # nothing more will run: the next start rebuilds them all from the database
-        timings = views.game_timings(self.services.sessions, game_id)
+        timings = views.game_timings(self.services.sessions, game_id, self.clock())
         if game_id is None:
             self.deadlines.sync(timings, self.clock())
         else:
@@ -310,6 +311,7 @@ class Daemon:
         with self._jobs.running():
             if turns.queue_reminders(self.services, self.clock()):
                 self.kick("outbox")
+            self.resync(game_id)  # the profile's next reminder of this phase, if it lists another
 
     # -- IMAP --------------------------------------------------------------------------------
 

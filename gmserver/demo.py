@@ -21,7 +21,7 @@ from gmserver.config import load_config
 from gmserver.daemon import Daemon
 from gmserver.db.migrate import upgrade
 from gmserver.mail.compose import new_message_id
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -98,7 +98,7 @@ def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str
             return chosen
         units = list(position.units.get(power, ()))
         rng.shuffle(units)
-        return [f"{unit} D" for unit in units[: -due]]
+        return [str(Order("remove", Unit.parse(unit))) for unit in units[: -due]]
     return []
 
 

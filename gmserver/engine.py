@@ -8,12 +8,14 @@ be configured first (importing it installs a DEBUG handler on its logger; see do
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
 import threading
 from typing import Any, Mapping, Sequence
 
+from gmserver.rules.defaults import missing_orders
 from gmserver.rules.geography import MapInfo, Province
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_location
@@ -215,21 +217,36 @@ def legal_orders(state: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
 # Adjudication
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> PhaseOutcome:
+class IncompleteOrders(ValueError):
+    """The orders leave a unit, a build or a removal to the engine's own defaults, which are not
+    the house rules' (`rules.defaults.complete_orders` supplies those)."""
+
+
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+               engine_decides_solo: bool = True) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
 
-    The caller passes explicit orders for every unit it wants ordered (house-rule defaults
-    included); units left without an order get the engine's own default and are marked
-    `defaulted` in the outcome.
+    `orders` must be complete: an order for every unit (movement), every dislodged unit
+    (retreats), every build due (or WAIVE) and every removal due; house-rule defaults included
+    (`rules.defaults.complete_orders`). Raises IncompleteOrders otherwise, so that no engine
+    default slips in. An illegal order the engine drops leaves its unit to the engine (hold,
+    disband); orders are read and checked before they get here.
+    With `engine_decides_solo` False the engine never ends the game by a win (it would at 18
+    centres): the caller decides by the profile's own count (gmserver.rules.game_end).
     """
+    _check_complete(state, orders)
     with _ENGINE_LOCK:
         game = _game_from_state(state)
+        if not engine_decides_solo:
+            game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
         before = position_from_state(game.get_state())
         phase = game.get_current_phase()
         for power, power_orders in orders.items():
             if power_orders:
                 game.set_orders(power, list(power_orders))
         submitted = {p: list(o) for p, o in game.get_orders().items()}
+        if phase.endswith("A"):  # a removal it dropped would be chosen by its own rule
+            _check_complete(state, submitted, "the engine did not accept every removal: ", removals_only=True)
         game.process()
         if phase.endswith("M"):
             _fix_convoy_dislodged_retreats(game)
@@ -247,6 +264,18 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) ->
         winners=winners,
         engine_removals=engine_removals,
     )
+
+
+def _check_complete(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], why: str = "",
+                    removals_only: bool = False) -> None:
+    position = position_from_state(state)
+    if removals_only:
+        position = dataclasses.replace(position, adjustments={p: n for p, n in position.adjustments.items() if n < 0})
+    parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, position.phase_type)) is not None]
+              for power, texts in orders.items()}
+    if missing := missing_orders(position, parsed):
+        raise IncompleteOrders(f"{why}no order for {', '.join(missing)} in {position.phase}: the engine would "
+                               "apply its own default, not the house rules'")
 
 
 def _fix_convoy_dislodged_retreats(game) -> None:
@@ -295,8 +324,10 @@ def _outcomes(
     kind = before.phase_type
     outcomes: list[OrderOutcome] = []
     ordered_units: set[str] = set()
-    for power in sorted(submitted):
-        for order in submitted[power]:
+    # the engine's text becomes an Order here, at the adapter's edge (`A PAR D` is a removal in "A")
+    parsed = {power: [Order.parse(order, kind) for order in orders] for power, orders in submitted.items()}
+    for power in sorted(parsed):
+        for order in parsed[power]:
             unit = _order_unit(order)
             ordered_units.add(unit)
             unit_results = results.get(unit, ())
@@ -308,7 +339,7 @@ def _outcomes(
         units = before.units.get(power, ()) if kind == "M" else before.dislodged.get(power, ()) if kind == "R" else ()
         for unit in units:
             if unit not in ordered_units:
-                default = f"{unit} H" if kind == "M" else f"{unit} D"
+                default = Order("hold" if kind == "M" else "disband", Unit.parse(unit))
                 outcomes.append(OrderOutcome(power, default, results.get(unit, ()), defaulted=True))
     if kind == "A":
         # Removals nobody ordered are read off the board: every unit that is gone without a
@@ -316,21 +347,21 @@ def _outcomes(
         # string, so a void "A BER B" beside a standing A BER looks like a result for A BER.)
         removed_by_order = {
             _order_unit(order)
-            for orders in submitted.values()
+            for orders in parsed.values()
             for order in orders
-            if Order.parse(order).action == "disband"
+            if order.action == "remove"
         }
         for power in sorted(before.units):
             remaining = set(after.units.get(power, ()))
             for unit in before.units[power]:
                 if unit not in remaining and unit not in removed_by_order:
                     engine_removals.append(unit)
-                    outcomes.append(OrderOutcome(power, f"{unit} D", (), defaulted=True))
+                    outcomes.append(OrderOutcome(power, Order("remove", Unit.parse(unit)), (), defaulted=True))
     return tuple(outcomes), tuple(sorted(engine_removals))
 
 
 def _checked_against_board(
-    power: str, order: str, unit: str, unit_results: tuple[str, ...], before: Position, after: Position
+    power: str, order: Order, unit: str, unit_results: tuple[str, ...], before: Position, after: Position
 ) -> tuple[str, ...]:
     """Retreat and adjustment results, confirmed by the board after the phase.
 
@@ -341,14 +372,13 @@ def _checked_against_board(
     not before, a removal or disband if the unit is gone, a retreat if the unit stands at the
     destination.
     """
-    parsed = Order.parse(order)
     now = set(after.units.get(power, ()))
-    if parsed.action == "build":
+    if order.action == "build":
         done = unit in now and unit not in set(before.units.get(power, ()))
-    elif parsed.action == "disband":
+    elif order.action in ("disband", "remove"):
         done = unit not in now or before.phase_type == "R"
-    elif parsed.action == "retreat" and parsed.unit is not None:
-        done = f"{parsed.unit.kind} {parsed.target}" in now
+    elif order.action == "retreat" and order.unit is not None and order.target is not None:
+        done = str(Unit(order.unit.kind, order.target)) in now
     else:  # not an order the engine accepts in these phases; keep what it said
         return unit_results
     if done:
@@ -356,11 +386,9 @@ def _checked_against_board(
     return unit_results or ("void",)
 
 
-def _order_unit(order: str) -> str:
-    """The engine's key for an order's results: the unit (`A PAR`), or the order itself for WAIVE.
-    `order` is as the engine kept it (`game.get_orders()`), so always in its notation."""
-    unit = Order.parse(order).unit
-    return str(unit) if unit is not None else order
+def _order_unit(order: Order) -> str:
+    """The engine's key for an order's results: the unit (`A PAR`), or the order itself for WAIVE."""
+    return str(order.unit) if order.unit is not None else str(order)
 
 
 def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> float:

@@ -68,7 +68,8 @@ class DeadlineJobs:
         for t in timings:
             if t.deadline is not None:
                 wanted[resolve_job_id(t.game_id, t.phase)] = (self._on_deadline, t.deadline, t.game_id, t.phase)
-            if t.reminder_at is not None and t.deadline is not None and t.reminder_at < t.deadline:
+            # reminders come before the deadline; a game only the GM adjudicates has no deadline job
+            if t.reminder_at is not None and (t.deadline is None or t.reminder_at < t.deadline):
                 wanted[remind_job_id(t.game_id, t.phase)] = (self._on_reminder, t.reminder_at, t.game_id, t.phase)
         return wanted
 

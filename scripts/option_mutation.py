@@ -37,6 +37,8 @@ TESTS = [
     "tests/unit/reading/test_options.py",
     "tests/unit/reading/test_seed_examples.py",
     "tests/unit/reading/test_sets_and_adjustments.py",
+    "tests/unit/test_defaults.py",
+    "tests/unit/test_defaults_engine.py",
     "tests/unit/test_intake_decide.py",
     "tests/unit/test_ruleset_applied.py",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from datetime import timezone
 
+from sqlalchemy import false as sa_false
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -53,6 +54,9 @@ class Game(Base):
     phase: Mapped[str] = mapped_column(String(20))
     deadline: Mapped[datetime | None]
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # Issue 8: the local time of day ("18:00:00", in `timezone`) every deadline falls at; NULL
+    # (games created before it) keeps each previous deadline's own time of day.
+    deadline_time: Mapped[str | None] = mapped_column(String(8))
     movement_seconds: Mapped[int]
     retreat_seconds: Mapped[int]
     adjustment_seconds: Mapped[int]
@@ -62,6 +66,15 @@ class Game(Base):
     # wants proof (trusted Authentication-Results, a DKIM signature, the player's secret reply
     # address or password line).
     sender_check: Mapped[str] = mapped_column(String(20), default="from", server_default="from")
+    # 003 [14] (s1901_policy = suspend_until_replaced): the powers silent at the Spring 1901
+    # deadline for which the game waits, with no deadline, until the GM replaces their players
+    waiting_for: Mapped[list[Any] | None] = mapped_column(JSON)
+    # GM controls (issue 8): a paused game is never adjudicated and gets no reminders; with
+    # gm_copies the GM gets a copy of every report and refusal; gm_secret is the line a GM
+    # command by mail must carry under gm_command_auth = gm_address_and_secret (MATRIX 2.2)
+    paused: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    gm_copies: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    gm_secret: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
 
@@ -80,8 +93,52 @@ class Player(Base):
     abbreviations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # The player's secret: their reply address gm+SECRET@domain and their password line
     secret: Mapped[str | None] = mapped_column(String(64))
+    # Missed turns (rules/nmr.py): in a row (what nmr_limit_to_cd counts) and in all, this
+    # player's own; a replacement starts at zero and the old record goes to player_history
+    missed_in_a_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    missed_turns: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # the power is in civil disorder (its units hold; defaults decide its retreats and removals)
+    civil_disorder: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # 000 VII(6) ¶2 (record_cd_on_player): this player let the country go into civil disorder
+    cd_recorded: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    joined_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="players")
+
+
+class PlayerHistory(Base):
+    """Who played a power before: one row per player replaced, with their record (issue 8:
+    abandonment and replacement keep each player's record)."""
+
+    __tablename__ = "player_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    power: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(320))
+    fallback_address: Mapped[str | None] = mapped_column(String(320))
+    joined_at: Mapped[datetime | None]
+    left_at: Mapped[datetime]
+    left_in_phase: Mapped[str] = mapped_column(String(20))
+    missed_turns: Mapped[int] = mapped_column(Integer)
+    missed_in_a_row: Mapped[int] = mapped_column(Integer)
+    civil_disorder: Mapped[bool]
+    cd_recorded: Mapped[bool]
+
+
+class GmAction(Base):
+    """Every GM action, from the command line or by mail: what, with which arguments, by whom
+    ("cli" or the GM's address), when, and what came of it (issue 8: "every GM action is recorded")."""
+
+    __tablename__ = "gm_actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    action: Mapped[str] = mapped_column(String(40))
+    arguments: Mapped[dict[str, Any]]
+    by: Mapped[str] = mapped_column(String(320))
+    at: Mapped[datetime]
+    result: Mapped[str] = mapped_column(Text)
 
 
 class PhaseRecord(Base):
@@ -100,6 +157,13 @@ class PhaseRecord(Base):
     adjudicated_at: Mapped[datetime | None]
     orders: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     results: Mapped[list[Any] | None] = mapped_column(JSON)
+    # 000 VIII(1): how many times this phase's adjudication was rolled back; each re-adjudication
+    # queues its reports under its own dedupe keys (services.turns)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # what each rolled-back adjudication said: [{adjudicated_at, rolled_back_at, orders, results}]
+    superseded: Mapped[list[Any] | None] = mapped_column(JSON)
+    # the GM's convoy rulings (000 VI(4), MATRIX 2.16): [{move, ruling: fails | stands, at}]
+    rulings: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
 class InboundMessage(Base):
@@ -115,7 +179,7 @@ class InboundMessage(Base):
     uid: Mapped[int | None] = mapped_column(BigInteger)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime]
-    # pending -> done | failed (parked for the GM, with the traceback in `error`)
+    # pending -> done | failed (parked for the GM, with the traceback in `error`) | held (for the GM)
     status: Mapped[str] = mapped_column(String(20), default="pending")
     outcome: Mapped[str | None] = mapped_column(String(40))  # accepted | rejected | ignored ...
     # what an accepted message is (gmserver.rules.mailkind: orders, press, request...); None
@@ -132,6 +196,9 @@ class InboundMessage(Base):
     # reverse path <> of bounces) and RCPT TO. None over IMAP (the Return-Path header tells there).
     envelope_from: Mapped[str | None] = mapped_column(String(998))
     envelope_to: Mapped[list[Any] | None] = mapped_column(JSON)
+    # status "held" (hold_for_gm, MATRIX 2.1): the turn the held message is for, until the GM
+    # releases it (`gmserver inbox release`) or refuses it (`gmserver inbox refuse`)
+    held_phase: Mapped[str | None] = mapped_column(String(20))
 
     __table_args__ = (Index("ix_inbound_status", "status"),)
 
@@ -160,6 +227,8 @@ class OrderSet(Base):
     # contingent_minor_orders (000 II(5), 001 II(6)): the retreat and adjustment lines of a
     # movement set, as written, read in the following minor turn if no set arrives for it
     contingent: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # a version the GM wrote (`gmserver game orders`), read like a player's and announced to them
+    by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
 class OutboxMessage(Base):

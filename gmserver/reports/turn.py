@@ -21,7 +21,6 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -129,17 +128,15 @@ class TurnReport:
     to_order: tuple[str, ...]  # power names that have something to order next
     game_over: bool
     winners: tuple[str, ...]  # power names
-
-
-def _order_sort_key(line: OrderLine) -> tuple[str, str]:
-    return canonical_key(line.order)
+    # the next phase is processed in the same adjudication (003 [5]): its results follow
+    processed_at_once: bool = False
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=order_unit(outcome.order),
-        order=outcome.order,
+        order=str(outcome.order),
         text=describe_order(outcome.order, geography),
         result=result_in_words(outcome, kind),
         defaulted=outcome.defaulted,
@@ -166,15 +163,12 @@ def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders
     kind = outcome.before.phase_type
     removed = _removed(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
-    for order in outcome.orders:
+    for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
         line = _order_line(order, kind, geography)
         if kind == "A" and order.defaulted and line.unit not in removed:
             continue
         by_power.setdefault(order.power, []).append(line)
-    return tuple(
-        PowerOrders(power, power_name(power), tuple(sorted(lines, key=_order_sort_key)))
-        for power, lines in sorted(by_power.items())
-    )
+    return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
 
 def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit, ...]:
@@ -249,11 +243,6 @@ def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
     return tuple(result)
 
 
-def _is_build(order: str) -> bool:
-    parsed = Order.parse_or_none(order)
-    return parsed is not None and parsed.action == "build"
-
-
 def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     if outcome.before.phase_type != "A":
         return ()
@@ -261,7 +250,7 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     for power, due in sorted(outcome.before.adjustments.items()):
         if due <= 0:
             continue
-        built = sum(1 for o in outcome.orders_of(power) if _is_build(o.order) and o.succeeded)
+        built = sum(1 for o in outcome.orders_of(power) if o.order.action == "build" and o.succeeded)
         if built < due:
             lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
     return tuple(lines)
@@ -284,6 +273,7 @@ def build_turn_report(
     game_name: str,
     next_deadline: datetime | None,
     timezone: str = "UTC",
+    processed_at_once: bool = False,
 ) -> TurnReport:
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
@@ -313,4 +303,5 @@ def build_turn_report(
         to_order=tuple(power_name(p) for p in after.powers_to_order()),
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
+        processed_at_once=processed_at_once,
     )

@@ -23,7 +23,9 @@ class TurnLengths:
 
 @dataclass(frozen=True)
 class GameTiming:
-    """When a game's deadline and reminder jobs must run (the scheduler keeps one of each)."""
+    """When a game's deadline and reminder jobs must run (the scheduler keeps one of each).
+    `deadline` is when adjudication runs (the deadline plus any grace period; None when only the
+    GM starts it); `reminder_at` the next reminder's time."""
     game_id: int
     phase: str
     deadline: datetime | None
@@ -51,3 +53,7 @@ def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: s
 def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) -> bool:
     """True in the window [deadline - before, deadline)."""
     return deadline is not None and before > timedelta(0) and deadline - before <= now < deadline
+
+
+# MATRIX 2.8: where each profile's minimum turn lengths come from (min_hours_movement,
+# min_hours_retreat, min_hours_adjustment); a profile not listed proposes them [P practice]

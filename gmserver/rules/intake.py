@@ -204,7 +204,21 @@ class Ignore:
     reason: str
 
 
-Decision = Accept | Reject | Ignore
+@dataclass(frozen=True)
+class Hold:
+    """hold_for_gm (MATRIX 2.1, 001 II(4) "may, but is not required to accept"): an order set
+    the GM decides on. `accept` is what releasing it files (for the turn `accept.phase`, the one
+    the subject named or else the current one); `reasons` say what the subject lacked,
+    `option` which option held it (nonconforming_subject_policy or season_mismatch_policy) and
+    `expected_subject` a subject accepted without the GM."""
+
+    accept: Accept
+    reasons: tuple[str, ...]
+    option: str
+    expected_subject: str
+
+
+Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
@@ -290,27 +304,36 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str |
 
 def _order_set(game: GameView, power: str, reading: SubjectReading, received_at: datetime) -> Decision:
     """An order set's own rules (2.1): the turn its subject names, the subject's form, the deadline."""
+    held: tuple[str, str] | None = None  # (the turn the GM may file it for, the option that held it)
     if reading.wrong_turn:
-        # 000 II(2) b, 001 II(4), 003 [10]: season and year are part of the required data;
-        # `season_mismatch_policy` is reject_with_reply or hold_for_gm, answered alike for now.
-        reasons = reading.problems
-        if reading.is_reply_to_report:
-            reasons += ("It looks like a reply to a results report: please write a new message.",)
-        return Reject(reasons, expected_subject=_expected(game, power), game=game, power=power)
+        # 000 II(2) b, 001 II(4), 003 [10]: season and year are part of the required data
+        if game.ruleset.season_mismatch_policy == "hold_for_gm":
+            held = (reading.phase or game.phase, "season_mismatch_policy")
+        else:
+            reasons = reading.problems
+            if reading.is_reply_to_report:
+                reasons += ("It looks like a reply to a results report: please write a new message.",)
+            return Reject(reasons, expected_subject=_expected(game, power), game=game, power=power)
     warnings: tuple[str, ...] = ()
-    if reading.problems:
-        if game.ruleset.nonconforming_subject_policy == "accept_with_warning":
+    if reading.problems and held is None:
+        policy = game.ruleset.nonconforming_subject_policy
+        if policy == "accept_with_warning":
             # 002 (silent) and 003 [10] "should": accept, but tell the player what was missing.
             warnings = reading.problems
+        elif policy == "hold_for_gm":
+            # 001 II(4): the GM "may, but is not required to accept" it: held until the GM decides
+            held = (game.phase, "nonconforming_subject_policy")
         else:
-            # reject_with_reply (000 II(2) c); hold_for_gm (001 II(4)) is answered the same way
-            # until the GM tools exist, so that nothing waits unseen.
+            # reject_with_reply (000 II(2) c)
             return Reject(reading.problems, expected_subject=_expected(game, power), game=game, power=power)
 
     if (game.ruleset.orders_accepted_until == "deadline" and game.deadline is not None
             and received_at > game.deadline):
         # 003 [10]: orders must reach the GM before the deadline.
         return Reject((f"The deadline for {describe_phase(game.phase)} has passed.",), game=game, power=power)
+    if held is not None:
+        accept = Accept(game=game, power=power, phase=held[0], subject=reading)
+        return Hold(accept, reading.problems, held[1], _expected(game, power))
     return Accept(game=game, power=power, phase=game.phase, subject=reading, warnings=warnings)
 
 
@@ -335,6 +358,16 @@ def _listed_in(game: GameView, address: str) -> bool:
 def names_game(subject: str, game: GameView) -> bool:
     """The subject names `game`, read exactly as `decide` reads it."""
     return _read(subject, game, orders=False).names_game
+
+
+def subject_reading(subject: str, game: GameView) -> SubjectReading:
+    """The subject of an order set read exactly as `decide` reads it."""
+    return _read(subject, game)
+
+
+def expected_subject(game: GameView, power: str | None) -> str:
+    """A subject line `decide` accepts for `power`'s orders in `game` now."""
+    return _expected(game, power)
 
 
 def _read(subject: str, game: GameView, orders: bool = True) -> SubjectReading:

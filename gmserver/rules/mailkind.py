@@ -15,7 +15,8 @@ a proposal [P practice], kept small enough that no order line can match it:
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
    - requests: `status`, `history`, `map`, `rules`, `delay` or `extension` (000 VII(5),
-     001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM");
+     001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
+     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
      `concession` (000 IX(1), 001 VIII(1)).
    The rest of the message is not read as orders: the reply says so.
@@ -54,6 +55,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "rules": ("request", "rules"),
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
+    "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
@@ -61,9 +63,11 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 
 # MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
+# and issue 8's GM controls (services/gm_commands.py carries them out)
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
-    "proxy": "proxy",
+    "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
+    "address": "address", "end": "end", "set": "set",
 })
 
 _ORDERS_WORD = "orders"

@@ -153,6 +153,14 @@ class Order:
         return self.action in ("build", "remove", "disband", "waive")
 
     def __str__(self) -> str:
+        return self._notation(None)
+
+    def written_with(self, nationality: str) -> str:
+        """The notation with a word before the supported or convoyed unit, as a player writes a
+        foreign unit (003 [21]): `F POR S FRENCH F MAO - SPA/NC`. Same as `str` without one."""
+        return self._notation(nationality)
+
+    def _notation(self, nationality: str | None) -> str:
         if self.action == "waive" or self.unit is None:
             return "WAIVE"
         head = str(self.unit)
@@ -162,10 +170,11 @@ class Order:
             return f"{head} - {self.target}" + (" VIA" if self.via_convoy else "")
         if self.action == "retreat":
             return f"{head} R {self.target}"
+        other = f"{nationality} {self.other}" if nationality else str(self.other)
         if self.action == "support_hold":
-            return f"{head} S {self.other}"
+            return f"{head} S {other}"
         verb = "S" if self.action == "support_move" else "C"
-        return f"{head} {verb} {self.other} - {self.target}"
+        return f"{head} {verb} {other} - {self.target}"
 
 
 def order_unit(text: str) -> str | None:

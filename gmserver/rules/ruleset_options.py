@@ -447,11 +447,9 @@ _opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rule
      applied())
 _opt("nonconforming_subject_policy", "2.1",
      _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply",
-     partial("reject_with_reply and accept_with_warning are done; hold_for_gm is answered as a refusal, since "
-             "nothing yet holds mail for the GM", lambda v: v != "hold_for_gm"))
+     applied())  # hold_for_gm: gmserver.services.held (`gmserver inbox release | refuse`)
 _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
-     not_applied("orders for the wrong turn are refused with a reply: nothing yet holds mail for the GM",
-                 "reject_with_reply"))
+     applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
      not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
 _opt("confirm_each_set", "2.1", BOOL, True,
@@ -465,9 +463,9 @@ _opt("clarification_min_hours", "2.1", Count(0), 12,
 _opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",
      applied())
 _opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address",
-     not_applied("a player's address cannot be changed by mail; it is set when the game is created"))
+     applied())  # a player's "ADDRESS new@..." request (services/handlers/requests.py); the GM: game address
 _opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret",
-     not_applied("GM commands by mail are kept for the GM and answered, not carried out; the GM uses the gmserver command line"))
+     applied())  # services/gm_commands.py; the secret is the game's GM secret on a "Password:" line
 _opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
      not_applied("proxy orders are not taken: a power's orders come from its own player only", "forbidden"))
 _opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, moot("there are no proxies", "proxy_policy"))
@@ -541,7 +539,10 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     not_applied("the engine's own convoy rule (all routes disrupted)", "all_routes"))
+     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
+             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
+             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
+             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      not_applied("the engine's own convoy paradox rule (Szykman)", "szykman"))
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
@@ -560,23 +561,20 @@ _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
      not_applied("the engine's own rule", "allowed"))
 
 # 2.6 Retreats
-_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband",
-     not_applied("a dislodged unit with no retreat order is disbanded", "disband"))
+_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband", applied())
 _opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
 _opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
-_opt("hopeless_orders_exempt", "2.6", BOOL, True,
-     moot("missed orders are not counted", "nmr_limit_to_cd"))
-_opt("nmr_counts_minor_turns", "2.6", BOOL, False,
-     moot("missed orders are not counted", "nmr_limit_to_cd"))
+_opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless (A9): no reminder, no NMR counted
+_opt("nmr_counts_minor_turns", "2.6", BOOL, False, applied())  # rules/nmr.py counts_phase
 
 # 2.7 Adjustments & civil disorder
-_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard",
-     not_applied("the standard turns: spring and fall moves, retreats, winter adjustments", "standard"))
+_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard", applied())
 # MATRIX's Default column is n/a for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
 _opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn",
-     moot("the standard turns only", "season_structure"))
+     not_applied("retreats are sent with the moves they follow and applied in the same adjudication",
+                 "same_turn"))
 _opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate",
      not_applied("fall retreats and winter adjustments are separate turns", "separate"))
 _opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down", applied())
@@ -587,23 +585,20 @@ _opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_in
 _opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build", applied())
 _opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast", applied())
 _opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build", applied())
-_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive",
-     not_applied("a build not ordered is waived", "waive"))
-_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000",
-     not_applied("removals not ordered are chosen by the engine's own civil-disorder rule"))
+_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive", applied())
+_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000", applied())
 _opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
-     "distance_then_alphabetical", moot("removals not ordered follow the engine", "removal_algorithm"))
-_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names",
-     moot("removals not ordered follow the engine", "removal_algorithm"))
+     "distance_then_alphabetical", applied())
+_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names", applied())
 _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
-     moot("no power is put in civil disorder", "nmr_limit_to_cd"))
+     applied())  # rules/nmr.py after_turn; gm_chooses: the GM is told and decides with the game commands
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
-_opt("record_cd_on_player", "2.7", BOOL, False,
-     not_applied("nothing is recorded against a player", False))
+_opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorded, kept in player_history
 _opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
      not_applied("a power abandoned in the first year is played like any other: its units hold", "normal"))
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
-     moot("no replacement is searched for", "nmr_replacement_after"))
+     not_applied("no timer ends a search for a replacement: a power the GM puts in civil disorder stays there "
+                 "until the GM takes it out or replaces the player", "none"))
 
 # 2.8 Deadlines, reminders & NMR
 _opt("min_hours_movement", "2.8", Count(1), 48,
@@ -638,16 +633,14 @@ _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_ref
 _opt("delay_hours", "2.8", Count(1), 48, moot("there are no delays", "delay_policy"))
 _opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_policy"))
 _opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
-_opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2,
-     not_applied("missed orders are not counted: a power that misses turns is never put in civil disorder; "
-                 "its units hold each turn", "none"))
+_opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
      not_applied("no one is contacted about missed orders", "none"))
-_opt("nmr_replacement_after", "2.8", Count(1, "none"), "none",
-     not_applied("no replacement player is sought", "none"))
+_opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
 _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
-     not_applied("a power that misses Spring 1901 is adjudicated like any other: its units hold and the game "
-                 "is not suspended", "normal"))
+     partial("suspend_until_replaced is applied (the game waits for replacements, 003 [14]); for "
+             "preliminary_required no checkpoint is run: powers without orders in Spring 1901 are not reminded "
+             "early or named to the GM before the deadline", lambda v: v != "preliminary_required"))
 
 # 2.9 Press
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],
@@ -703,14 +696,11 @@ _opt("cd_powers_vote", "2.10", BOOL, False, moot("votes are not taken", "vote_ki
 _opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False,
      moot("votes are not taken", "vote_kinds"))
 _opt("amend_proposals_on_elimination", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
-_opt("stalemate_years", "2.10", Count(1, "none"), "none",
-     not_applied("no stalemate is declared", "none"))
+_opt("stalemate_years", "2.10", Count(1, "none"), "none", applied())  # a notice to the GM (rules/game_end.py)
 _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "gm_may_impose_settlement"),
-     "gm_may_declare_dias_after_warning", moot("no stalemate is declared", "stalemate_years"))
-_opt("solo_centres", "2.10", Count(1), 18,
-     not_applied("the engine ends the game at 18 supply centres", 18))
-_opt("solo_check_after_spring", "2.10", BOOL, False,
-     not_applied("a solo is checked when the engine checks it, after the fall", False))
+     "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
+_opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
+_opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
 _opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
      moot("votes are not taken", "vote_kinds"))
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
@@ -724,15 +714,17 @@ for _kind in VOTE_KINDS:
 
 # 2.11 GM corrections
 _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
-     "until_next_adjudication",
-     not_applied("an adjudicated turn stands: the GM cannot correct or replay it"))
-_opt("season_replay", "2.11", _choice("never"), "never", applied())  # a phase is adjudicated exactly once
+     "until_next_adjudication", applied())  # `gmserver game rollback` (gmserver.rules.corrections)
+# a phase is adjudicated exactly once; a rollback re-adjudicates the orders on file, which
+# players cannot replace (their sets for a rolled-back turn are refused)
+_opt("season_replay", "2.11", _choice("never"), "never", applied())
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
-     moot("there are no corrections", "correction_window"))
-_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players",
-     moot("there are no corrections", "correction_window"))
+     partial("on_single_request gives the turn after a correction its whole length from the corrected results, "
+             "as if one player had asked; a request by mail is not needed (nor counted)",
+             lambda v: v == "gm_decides"))
+_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
-     moot("there are no corrections", "correction_window"))
+     not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

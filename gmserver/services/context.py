@@ -30,3 +30,8 @@ class Services:
     # the GM's own addresses besides the composer's (config `[gm] command_addresses`): mail from
     # any of them is a GM command (gmserver.rules.mailkind), never orders
     gm_addresses: tuple[str, ...] = ()
+    # where notices for the GM go (config `[gm] alert_address`); "": the GM's own address
+    alerts_to: str = ""
+    # where the GM's copies of reports and refusals go (a game's gm_copies setting); None: the
+    # composer's GM address
+    gm_copies_to: str | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -16,14 +16,16 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
-from gmserver.rules.deadlines import next_deadline
+from gmserver.rules.schedule import deadline_problems, first_deadline, length_problems, local_time_of_day, minimums_of
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.ruleset_view import not_in_force_keys
+from gmserver.services.context import Services
+from gmserver.services.gm_mail import queue_start_mails
 from gmserver.services.ordersets import orders_on_file
-from gmserver.services.turns import lengths_of
+from gmserver.services.schedule import lengths_of, schedule_of
 
 
 class GameError(Exception):
@@ -53,6 +55,12 @@ class GameSpec:
     notes: tuple[str, ...] = field(default=())
     # who may speak for a power (gmserver.rules.authenticity): "verified" wants proof beyond From
     sender_check: str = "verified"
+    # the local time of day of every deadline (issue 8); None: that of the first deadline
+    deadline_time: time | None = None
+    # False only for demonstrations and load tests (turns of seconds): the profile's minimum turn
+    # lengths (MATRIX 2.8 min_hours_*) are not enforced
+    enforce_minimums: bool = True
+    gm_copies: bool = False  # a copy of every report and refusal to the GM (issue 8)
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -132,9 +140,18 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         retreat_seconds=int((spec.retreat or _hours(rules, "min_hours_retreat", 24)).total_seconds()),
         adjustment_seconds=int((spec.adjustment or _hours(rules, "min_hours_adjustment", 24)).total_seconds()),
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
-        sender_check=spec.sender_check,
+        sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
+        gm_secret=new_secret(),  # what a GM command by mail must carry (MATRIX 2.2 gm_command_auth)
     )
-    game.deadline = spec.first_deadline or next_deadline(game.phase, now, lengths_of(game), spec.timezone)
+    game.deadline_time = spec.deadline_time.isoformat(timespec="seconds") if spec.deadline_time else None
+    game.deadline = spec.first_deadline or first_deadline(game.phase, now, schedule_of(game, rules))
+    if spec.enforce_minimums:
+        problems = _schedule_problems(game, rules, now, spec.first_deadline is not None)
+        if problems:
+            raise GameError("; ".join(problems))
+    if game.deadline is not None and game.deadline_time is None:
+        # issue 8: the schedule keeps the first deadline's time of day
+        game.deadline_time = local_time_of_day(game.deadline, game.timezone).isoformat(timespec="seconds")
     game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback,
                            abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()),
                            secret=new_secret())
@@ -143,6 +160,17 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     session.flush()
     queries.phases.open_phase(session, game.id, game.phase, state, game.deadline, now)
     return game
+
+
+def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: bool) -> list[str]:
+    """MATRIX 2.8 min_hours_*, enforced as minimums: the turn lengths, and the first turn when
+    the GM gave its deadline (otherwise it is a full turn long)."""
+    minimums = minimums_of(rules)
+    problems = length_problems(lengths_of(game), minimums, rules.name)
+    if game.deadline is not None and first_given:
+        problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now, minimums=minimums,
+                                      profile=rules.name, zone=game.timezone)
+    return problems
 
 
 def checked_abbreviations(entries: Mapping[str, str], geography: MapInfo) -> dict[str, str]:
@@ -199,12 +227,14 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     position = engine.position_from_state(record.state).to_json()
     ruleset = queries.games.ruleset_of(game)
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    owing = engine.position_from_state(record.state).powers_to_order() if game.status == "active" else ()
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
         "status": game.status,
         "phase": game.phase,
         "deadline": game.deadline.isoformat() if game.deadline else None,
+        "paused": game.paused,
         "timezone": game.timezone,
         "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
@@ -215,11 +245,21 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
                                  if gm_address and p.secret else {}),
                               **({"abbreviations": p.abbreviations} if p.abbreviations else {})}
                     for p in game.players},
-        "orders": {power: {"version": on_file.versions[power], "orders": list(orders)}
+        "orders": {power: {"version": on_file.versions[power], "orders": [str(o) for o in orders]}
                    for power, orders in on_file.orders.items()},
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
                                  "adjustment": game.adjustment_seconds},
+        # powers that owe orders, have a player and have none on file
+        "not_ordered": [p.power for p in game.players if p.power in owing and p.power not in on_file.orders],
         "reminder_seconds": game.reminder_seconds,
+        # missed turns per power, its present player's (rules/nmr.py): in all, and in a row (the
+        # run nmr_limit_to_cd counts); the powers in civil disorder; the powers a Spring 1901 waits for
+        "nmr": {p.power: p.missed_turns for p in game.players},
+        "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
+        "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
+        **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
+        "gm_copies": game.gm_copies,
+        **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
 
@@ -235,10 +275,13 @@ def list_games(sessions) -> list[dict[str, Any]]:
 
 
 def open_game(sessions: sessionmaker[Session], spec: GameSpec, now: datetime,
-              gm_address: str | None = None) -> tuple[int, dict[str, Any]]:
-    """Create the game; its id and `game_summary`."""
+              gm_address: str | None = None, services: Services | None = None) -> tuple[int, dict[str, Any]]:
+    """Create the game; its id and `game_summary`. With `services`, every player's start mail
+    is queued in the same transaction (issue 8 "the game starts by mail")."""
     with transaction(sessions) as session:
         game = create_game(session, spec, now)
+        if services is not None:
+            queue_start_mails(session, services, game, now)
         return game.id, game_summary(session, game, gm_address)
 
 

@@ -17,15 +17,16 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.automated import automated_reason
-from gmserver.rules.intake import (Envelope, GameView, Ignore, Reject, decide, glance_envelope, names_game,
+from gmserver.rules.intake import (Envelope, GameView, Hold, Ignore, Reject, decide, glance_envelope, names_game,
                                    parse_envelope)
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
 from gmserver.rules.reading.message import split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
-from gmserver.services import handlers, mails
+from gmserver.services import handlers, held, mails
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.handlers.mail import Mail
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (
@@ -77,10 +78,14 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     if from_gm:
         # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
         named = [game for game in games if names_game(envelope.subject, game)]
-        row.kind, row.game_id = kind.kind, named[0].id if len(named) == 1 else None
-        return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
-                                    order_text=order_text, press_text=press_text,
-                                    named_game=named[0] if len(named) == 1 else None))
+        row.kind = kind.kind
+        outcome = handlers.handle(Mail(session, services, row, envelope, kind, now, decision=None,
+                                       order_text=order_text, press_text=press_text,
+                                       named_game=named[0] if len(named) == 1 else None))
+        # set after the handler: the foreign key's share lock on the game row, taken first, would
+        # deadlock against a command locking that row for update (see the note below)
+        row.game_id = named[0].id if len(named) == 1 else None
+        return outcome
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
     if isinstance(decision, Ignore):
@@ -92,10 +97,18 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         if not _may_refuse(session, row, envelope, decision, now):
             return "ignored"
         log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
-        queue(session, mails.rejection(services, envelope, decision, now),
-              kind="stranger-refusal" if decision.stranger else "rejection",
+        refusal = mails.rejection(services, envelope, decision, now)
+        queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
               dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+        if decision.game is not None:  # the game's gm_copies setting (issue 8)
+            copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
         return "rejected"
+    if isinstance(decision, Hold):
+        # hold_for_gm (MATRIX 2.1, 001 II(4)): the sender is checked as for any order set first
+        if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
+            return unverified
+        row.kind = kind.kind
+        return held.hold(session, services, row, envelope, decision, now)
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified

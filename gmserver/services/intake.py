@@ -31,7 +31,10 @@ from gmserver.db.queries.players import player_abbreviations
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
-from gmserver.rules.intake import Accept, Envelope, GameView
+from gmserver.rules.corrections import cite
+from gmserver.rules.intake import Accept, Envelope, GameView, Reject
+from gmserver.rules.order import Order
+from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
 )
@@ -45,6 +48,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
     ORDER_KINDS, Kept, game_view, gm_addresses, handle as _handle, kept,
 )
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
+from gmserver.services.held import HELD
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
@@ -106,7 +110,9 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
             row = pending_for_update(session, inbound_id)
             if row is not None:
                 outcome = _handle(session, services, row, now)
-                row.status, row.outcome, row.processed_at = "done", outcome, now
+                # hold_for_gm: the message waits for the GM (`gmserver inbox release` or `refuse`)
+                row.status = "held" if outcome == HELD else "done"
+                row.outcome, row.processed_at = outcome, now
                 return outcome
         _uncount_claim(services, inbound_id)  # another worker took it between our two transactions
         return None
@@ -169,6 +175,17 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         raise PhaseMoved()
     record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
+    if record.revision:
+        # season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from
+        # the orders on file, which only the GM corrects (services.corrections)
+        row.game_id, row.power = game.id, decision.power
+        reject = Reject((f"{describe_phase(game.phase)} is being corrected by the GM and will be adjudicated again "
+                         f"from the orders on file: a season is never replayed, so new orders for it are not "
+                         f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
+                         "misread.",), game=game, power=decision.power)
+        queue(session, mails.rejection(services, envelope, reject, now), kind="rejection",
+              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        return "rejected"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
     # objective_only conditions in a retreat or adjustment set may test what the moves before
@@ -194,9 +211,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
-        orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
         received_at=now, marker=reading.version, is_change=reading.is_change,
-        status=reading.set_status, unsupportable=list(reading.unsupportable),
+        status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
         contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
     )
     session.add(new_set)
@@ -229,7 +246,7 @@ def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet],
     return ()
 
 
-def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
+def _withdrawal_note(on_file: Sequence[Order], ruleset: Ruleset) -> str:
     if not on_file:
         return "You withdrew your orders: none are on file now."
     # merge_per_unit (000 III(4)): a set changes only the units it orders, so no set can empty it
@@ -261,7 +278,7 @@ class _Standing:
     """What stands for a power this phase before a new message: the orders its sets add up to,
     and (in a retreat or adjustment phase with no set yet) the contingent lines of its moves."""
 
-    orders: tuple[str, ...]
+    orders: tuple[Order, ...]
     contingent: tuple[str, ...]
     version: int | None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
@@ -89,11 +91,19 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime) -> list[tuple[Player, EmailMessage]]:
-    """One report for every player: the same body (built and rendered once), addressed to each."""
-    context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
-                                        next_deadline=deadline, timezone=game.timezone)
-    body = services.composer.render(context.template, context)
+                 now: datetime, then: Sequence[PhaseOutcome] = ()) -> list[tuple[Player, EmailMessage]]:
+    """One report for every player: the same body (built and rendered once), addressed to each.
+    `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
+    reported in the same mail after it."""
+    phases = [outcome, *then]
+    bodies = []
+    for number, phase in enumerate(phases):
+        last = number == len(phases) - 1
+        context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
+                                            next_deadline=deadline if last else None, timezone=game.timezone,
+                                            processed_at_once=not last)
+        bodies.append(services.composer.render(context.template, context))
+    body = "\n".join(bodies)
     template = ruleset_of(game).subject_template
     addressed: list[tuple[Player, EmailMessage]] = []
     for player in game.players:
@@ -109,7 +119,8 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     return addressed
 
 
-def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime) -> EmailMessage:
+def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime,
+             has_orders: bool = False) -> EmailMessage:
     template = ruleset_of(game).subject_template
     expected = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                               purpose="orders")
@@ -119,6 +130,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, player.secret)
                                                   if player.secret else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
+        has_orders=has_orders,
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -19,16 +19,19 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
+from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
-from gmserver.services import mails
+from gmserver.services import adjudication, convoys, endgame, mails, nmr
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue, queue_all
+from gmserver.services.outbox import queue_all
+from gmserver.services import reminders, schedule
+from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
 log = logging.getLogger(__name__)
 
@@ -42,74 +45,157 @@ class TurnDone:
     reports: int
 
 
-def lengths_of(game: Game) -> TurnLengths:
-    return TurnLengths(timedelta(seconds=game.movement_seconds), timedelta(seconds=game.retreat_seconds),
-                       timedelta(seconds=game.adjustment_seconds))
-
-
-def due_games(sessions, now: datetime) -> list[tuple[int, str]]:
+def due_games(sessions, now: datetime) -> list[Due]:
+    """Games due now: past deadline and grace with an automatic trigger, or ready early."""
     with transaction(sessions) as session:
-        return queries.games.due_games(session, now)
+        return schedule.due_games(session, now)
 
 
 def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
-    """Every game whose deadline has passed; one game's failure is logged and does not stop
-    the others (it is tried again at the next sweep)."""
+    """Every game that is due (services/schedule.py: deadline plus grace, automatic trigger, or
+    early under 000 VII(2)); one game's failure is logged and does not stop the others (it is
+    tried again at the next sweep)."""
     done = []
-    for game_id, phase in due_games(services.sessions, now):
+    for due in due_games(services.sessions, now):
         try:
-            if (result := adjudicate(services, game_id, now, expected_phase=phase)) is not None:
+            if (result := adjudicate(services, due.game_id, now, expected_phase=due.phase,
+                                     early=due.early)) is not None:
                 done.append(result)
         except Exception:  # noqa: BLE001  the GM sees the traceback in the log
-            log.exception("game %s: adjudicating %s failed; it will be tried again", game_id, phase)
+            log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
     return done
 
 
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
-               force: bool = False, wait: bool = False) -> TurnDone | None:
-    """Adjudicate the game's current phase if it is due (or `force`); None if there is nothing
-    to do: not due, already done by someone else, or (unless `wait`) locked by another worker
-    right now, e.g. one storing an order set: the sweep tries again."""
+               force: bool = False, wait: bool = False, early: bool = False) -> TurnDone | None:
+    """Adjudicate the game's current phase if it is due (or `force`; or, with `early`, ready
+    early under 000 VII(2)); None if there is nothing to do: not due, already done by someone
+    else, or (unless `wait`) locked by another worker right now, e.g. one storing an order set:
+    the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
-        if not force and (game.deadline is None or game.deadline > now):
+        if not force and not is_due(session, game, now, early=early):
             return None
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
         ruleset = queries.games.ruleset_of(game)
-        on_file = orders_on_file(session, game.id, game.phase, ruleset)
-        contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-        orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
-        orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
-        outcome = _with_void_supports(engine.adjudicate(record.state, orders), voided + mismatched)
-
-        record.adjudicated_at = now
-        record.orders = orders
-        outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-        record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                           "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                          for o in outcome.orders]
+        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        first_record = record
+        outcome = _process_phase(session, services, game, record, ruleset, now)
+        first, minor = outcome, []
+        while _at_once(ruleset, outcome):
+            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+            # the retreats and builds sent with the moves are applied now, in this transaction.
+            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
+                                               None, now)
+            game.phase = outcome.after.phase
+            outcome = _process_phase(session, services, game, record, ruleset, now)
+            minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else next_deadline(outcome.after.phase, now, lengths_of(game), game.timezone)
+        # issue 8: from the schedule (this phase's deadline), never from when processing happened
+        deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
+        if first_record.revision and deadline is not None:
+            # a corrected turn (000 VIII(1)): extension_after_correction (002 GM ERRORS 3)
+            deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
+                                                 now=now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
-        reports = queue_all(session, [(message, f"report:{game.id}:{outcome.phase}:{player.power}")
-                                      for player, message in mails.turn_reports(services, game, outcome, deadline, now)],
-                            kind="report", now=now, game_id=game.id)
-        done = TurnDone(game.name, outcome.phase, outcome.after.phase, deadline, reports)
+        reports = 0
+        # a re-adjudication after a rollback sends its own reports (the first ones were sent)
+        revision = f"r{first_record.revision}:" if first_record.revision else ""
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
+                                      for player, message in mail], kind="report", now=now, game_id=game.id)
+        if reports and mail:  # the report is one body addressed to each player: the GM gets it once
+            copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
 
 
-def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders, results and missed turns."""
+    computed = compute_outcome(session, services, game, record, ruleset)
+    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+        nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
+    record.adjudicated_at = now
+    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
+    # JSON keeps engine notation: str(order) at this edge
+    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
+    record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
+                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+                      for o in outcome.orders]
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    return outcome
+
+
+@dataclass(frozen=True)
+class Computed:
+    orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    outcome: PhaseOutcome
+    ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
+
+
+def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
+                    ruleset: Ruleset) -> Computed:
+    """What the engine makes of the game's current phase: the sets on file, contingent lines,
+    void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
+    Stores nothing (`game preview` shows it without publishing)."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+    voided += mismatched
+    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
+    # The engine gets an order for every unit, build and removal: the house rules' defaults
+    # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
+    complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
+                                                      civil_disorder=nmr.civil_disorder_of(game))
+    # the profile's solo count decides the winner (services.endgame), not the engine's 18
+    outcome = adjudication.mark_defaults(
+        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
+
+
+def first_next_deadline(record: PhaseRecord) -> datetime | None:
+    """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
+    first = (record.superseded or [{}])[0].get("next_deadline")
+    return datetime.fromisoformat(first) if first else None
+
+
+def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      now: datetime) -> tuple[str, ...]:
+    """003 [14]: the powers silent at the Spring 1901 deadline, for which the game waits (none: go on)."""
+    if ruleset.s1901_policy != "suspend_until_replaced" or game.phase != "S1901M":
+        return ()
+    ordered = set(orders_on_file(session, game.id, game.phase, ruleset).versions)
+    return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
+
+
+def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+    """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
+    adjustment phases that follow a movement phase are processed with it, from the lines sent
+    with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
+    return (ruleset.season_structure == "uk_two_season" and not outcome.winners
+            and phase_type(outcome.after.phase) in ("R", "A"))
+
+
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
                            source: str | None) -> PhaseOutcome:
     """Say in the report which orders came from the contingent lines sent with the moves."""
     if not contingent or source is None:
@@ -121,7 +207,7 @@ def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[st
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
     phase, each power that owes orders and sent no set for it gets the orders read from the
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
@@ -133,7 +219,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
-    used: dict[str, tuple[str, ...]] = {}
+    used: dict[str, tuple[Order, ...]] = {}
     for power in position.powers_to_order():
         if power in on_file.versions or power not in kept:
             continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
@@ -141,7 +227,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
                                   geography=services.geography, turn=turn)
         log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
                  game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
-                 ", ".join(reading.orders) or "nothing usable")
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
         for line in reading.lines:
             if line.status == "rejected":
                 log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
@@ -151,53 +237,21 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
     """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {Order.parse(order).unit: order for order in voided}
+    by_unit = {order.unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
-        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)
 
 
 def queue_reminders(services: Services, now: datetime) -> int:
-    """Remind every power that owes orders and has none on file (contingent lines included),
-    once per phase."""
-    queued = 0
-    with transaction(services.sessions) as session:
-        games = queries.games.games_with_reminders(session)
-    for game_id in games:
-        try:
-            queued += _queue_game_reminders(services, game_id, now)
-        except Exception:  # noqa: BLE001  one game's trouble must not silence the others
-            log.exception("game %s: queuing reminders failed", game_id)
-    if queued:
-        log.info("queued %d reminders", queued)
-    return queued
-
-
-def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> int:
-    queued = 0
-    with transaction(services.sessions) as session:
-        game = session.get(Game, game_id)
-        before = timedelta(seconds=game.reminder_seconds)
-        if game.status != "active" or not reminder_due(game.deadline, before, now):
-            return 0
-        record = queries.phases.current_record(session, game)
-        if record.opened_at >= game.deadline - before:
-            return 0  # a turn shorter than the reminder offset: the results report just told them
-        owing = set(engine.position_from_state(record.state).powers_to_order())
-        ruleset = queries.games.ruleset_of(game)
-        # 000 II(5), 001 II(6): contingent lines sent with the moves count as a set here
-        ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
-            contingent_for(session, game.id, game.phase, ruleset))
-        for player in game.players:
-            if player.power in owing and player.power not in ordered:
-                queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder",
-                                now=now, game_id=game.id, dedupe_key=f"remind:{game.id}:{game.phase}:{player.power}")
-    return queued
+    """Every reminder of every game's profile that is due (services/reminders.py), once per
+    phase and power."""
+    return reminders.queue_reminders(services, now)

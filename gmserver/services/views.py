@@ -15,6 +15,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.deadlines import GameTiming
 from gmserver.rules.intake import glance_envelope
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.schedule import adjudication_time, reminder_times
 from gmserver.services.alerts import describe as describe_alert
 from gmserver.services.games import find_game
 from gmserver.services.ordersets import stored_sets
@@ -91,14 +92,23 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
         )
 
 
-def game_timings(sessions: sessionmaker[Session], game_id: int | None = None) -> list[GameTiming]:
+def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
+                 now: datetime | None = None) -> list[GameTiming]:
     """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
-    active) must run."""
+    active) must run (a paused game has neither, issue 8): adjudication at the deadline plus the grace period, none under
+    adjudication_trigger = gm_command (MATRIX 2.8); the first of the profile's reminders still
+    ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
-        return [GameTiming(g.id, g.phase, g.deadline,
-                           g.deadline - timedelta(seconds=g.reminder_seconds)
-                           if g.deadline is not None and g.reminder_seconds else None)
-                for g in queries.games.active_games(session, game_id)]
+        timings = []
+        for g in queries.games.active_games(session, game_id):
+            ruleset = queries.games.ruleset_of(g)
+            times = reminder_times(ruleset, g.deadline, timedelta(seconds=g.reminder_seconds))
+            ahead = [t for t in times if now is None or t > now]
+            if g.paused:
+                timings.append(GameTiming(g.id, g.phase, None, None))
+                continue
+            timings.append(GameTiming(g.id, g.phase, adjudication_time(g.deadline, ruleset), ahead[0] if ahead else None))
+        return timings
 
 
 def inbox(sessions: sessionmaker[Session], status: str | None = None, kind: str | None = None) -> list[InboxRow]:

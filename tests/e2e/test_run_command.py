@@ -42,14 +42,16 @@ def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
             except OSError:
                 time.sleep(0.2)
         sent = tmp_path / "sent"
-        while time.monotonic() < deadline and not (sent.exists() and len(mailbox.Maildir(sent))):
+        # the start mail (issue 8) and the confirmation
+        while time.monotonic() < deadline and not (sent.exists() and len(mailbox.Maildir(sent)) >= 2):
             time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=20)
     finally:
         process.kill()
     assert process.returncode == 0, err
-    [reply] = list(mailbox.Maildir(tmp_path / "sent"))
+    [start, reply] = sorted(mailbox.Maildir(tmp_path / "sent"), key=lambda m: "you play" not in str(m["Subject"]))
+    assert str(start["Subject"]) == "lepanto: you play France"
     assert str(reply["To"]) == "fr@players.test" and "A PAR - BUR" in reply.get_payload()
     assert "stopped" in err and "Traceback" not in err
     # the outbox and sweep jobs ran every second: no line for each run (issue 7)

@@ -47,8 +47,8 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert run(config, "adjudicate", "lepanto") == 0
     assert "adjudicated S1901M" in capsys.readouterr().out
     assert run(config, "outbox", "send", "--once") == 0
-    assert "sent 7" in capsys.readouterr().out
-    assert len(mailbox.Maildir(tmp_path / "sent")) == 7
+    assert "sent 14" in capsys.readouterr().out  # the 7 start mails (issue 8) and the 7 reports
+    assert len(mailbox.Maildir(tmp_path / "sent")) == 14
     assert run(config, "poll", "--once") == 0
     assert run(config, "game", "show", "lepanto") == 0
     assert "F1901M" in capsys.readouterr().out
@@ -201,6 +201,6 @@ def test_outbox_retry_queues_failed_mail_again(config: Path, capsys, tmp_path: P
             row.status, row.attempts, row.last_error = "failed", 8, "550 relay said no"
     capsys.readouterr()
     assert run(config, "outbox", "retry") == 0
-    assert "7 failed message(s) queued again" in capsys.readouterr().out
+    assert "14 failed message(s) queued again" in capsys.readouterr().out  # 7 start mails, 7 reports
     assert run(config, "outbox", "send", "--once") == 0
-    assert "sent 7" in capsys.readouterr().out
+    assert "sent 14" in capsys.readouterr().out

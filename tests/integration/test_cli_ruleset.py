@@ -35,18 +35,18 @@ def test_show_json_lists_every_option_with_applied(capsys) -> None:
     for option in shown["options"]:
         assert {"key", "value", "default", "clause", "applied"} <= option.keys()
         assert option["applied"] is (option["status"] == "applied")
-    s1901 = next(o for o in shown["options"] if o["key"] == "s1901_policy")
-    assert (s1901["value"], s1901["default"], s1901["applied"]) == ("suspend_until_replaced", "normal", False)
-    assert "[14]" in s1901["clause"]  # 003 [14], from the comment above the key in scorpion.toml
+    vote = next(o for o in shown["options"] if o["key"] == "turn_length_vote")
+    assert (vote["value"], vote["default"], vote["applied"]) == ([7, 14, 21], "none", False)
+    assert "[23]" in vote["clause"]  # 003 [23], from the comment above the key in scorpion.toml
 
 
 def test_show_text_groups_by_section_and_says_what_gmserver_does(capsys) -> None:
     assert main(["ruleset", "show", "scorpion"]) == 0
     out = capsys.readouterr().out
-    assert out.index("2.8 Deadlines, reminders & NMR") < out.index("s1901_policy =") < out.index("2.9 Press")
-    line = next(x for x in out.splitlines() if "s1901_policy =" in x)
+    assert out.index("2.8 Deadlines, reminders & NMR") < out.index("turn_length_vote =") < out.index("2.9 Press")
+    line = next(x for x in out.splitlines() if "turn_length_vote =" in x)
     assert line.lstrip().startswith("! not applied")  # words first, the key after
-    assert "the game is not suspended" in out
+    assert "players do not vote on the turn length" in out
 
 
 def test_list_names_every_profile_with_its_counts(capsys) -> None:
@@ -62,29 +62,30 @@ def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
 
 
 def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(config: Path, capsys) -> None:
-    """The issue's example: under scorpion a missed Spring 1901 suspends the game (003 [14]);
-    gmserver adjudicates it. Press is not forwarded either."""
+    """Under scorpion the players vote on the turn length (003 [23]); gmserver lets the GM set
+    it. Press is not forwarded either. The Spring 1901 wait (003 [14]) is applied: not listed."""
     assert main(["--config", str(config), "db", "upgrade"]) == 0
     assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *players()]) == 0
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
-    assert "s1901_policy" in warning and "([14])" in warning and "is not suspended" in warning
+    assert "turn_length_vote" in warning and "([23])" in warning and "do not vote" in warning
+    assert "s1901_policy" not in warning
     assert "Press is not forwarded" in warning
     assert "sender_policy" not in warning  # applied
     assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
     assert "press_channel" not in warning  # said once, under press_kinds
     assert main(["--config", str(config), "game", "show", "scorp"]) == 0
     shown = capsys.readouterr().out
-    assert "not in force:" in shown and "s1901_policy" in shown
+    assert "not in force:" in shown and "turn_length_vote" in shown
     assert main(["--config", str(config), "game", "show", "scorp", "--json"]) == 0
-    assert "s1901_policy" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
+    assert "turn_length_vote" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
 
 
 def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:
     main(["--config", str(config), "db", "upgrade"])
     assert main(["--config", str(config), "game", "create", "std", *players()]) == 0
     warning = capsys.readouterr().out
-    assert "s1901_policy" not in warning and "press_kinds" in warning
+    assert "turn_length_vote" not in warning and "press_kinds" in warning
 
 
 @pytest.mark.parametrize("command", [["ruleset"], ["ruleset", "list"], ["ruleset", "show"], ["ruleset", "docs"]])

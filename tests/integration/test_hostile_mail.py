@@ -58,7 +58,7 @@ HOSTILE = {
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
 # issue 7: mail from the GM's own address is a GM command (gmserver.services.handlers), kept and answered
-OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held")
+OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused")
 
 
 def process(services, clock, raw: bytes) -> str:

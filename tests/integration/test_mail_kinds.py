@@ -113,12 +113,12 @@ def test_mail_from_the_gm_is_a_command_never_orders_nor_a_strangers_mail(world, 
     assert (row.kind, row.outcome, row.power) == ("command", "command-held", None)
     assert [(m.kind, m.recipient, m.game_id) for m in sent] == [("notice", GM, 1)]
     text = body(sent[0])
-    assert 'GM commands by mail are not carried out yet: your message ("process") was kept' in text
-    assert "gmserver adjudicate lepanto" in text
+    assert "Not done: not carried out by mail yet; the command line does it: gmserver adjudicate lepanto" in text
     # order lines from the GM are a command too: before kinds they were a stranger's orders
     row, sent = send(world, order_mail(GM, subject("FRANCE"), "A PAR - BUR"), clock())
     assert (row.kind, row.outcome) == ("command", "command-held") and sets(world) == []
-    assert "The first word of the first line names the command: process, delay" in body(sent[-1])
+    assert "IGNORED (not commands) > A PAR - BUR" in body(sent[-1])
+    assert "No command was found. The first word of a line names the command: address, cd, deadline" in body(sent[-1])
 
 
 def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:

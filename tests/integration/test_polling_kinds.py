@@ -1,20 +1,23 @@
 """Issue 7's acceptance over real IMAP: a GM command, a press paragraph and a status request
 mailed to a game each reach their own handler (the row records the kind) and get their plain
-answer; an order mail still files a set; nothing is dropped (every message stored, \\Seen)."""
+answer; an order mail still files a set; nothing is dropped (every message stored, \\Seen).
+Issue 8: a GM command by mail is carried out only with the game's GM secret."""
 
 from __future__ import annotations
 
 import email
 import email.policy
+from datetime import timedelta
 
 import pytest
 from imapclient import IMAPClient
 from sqlalchemy import select
 
-from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
+from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.polling import poll_once
+from gmserver.services.games import POWERS
 from tests.support.dovecot import Dovecot, MailUser
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -59,9 +62,40 @@ def test_each_kind_of_mail_reaches_its_handler_over_imap(database_url, dovecot, 
     assert rows == {"command": ("done", "command-held"), "press": ("done", "press-held"),
                     "request": ("done", "request-held"), "orders": ("done", "accepted")}
     assert filed == [("FRANCE", ["A PAR - BUR"])]
-    assert answers[GM][0] == "notice" and "GM commands by mail are not carried out yet" in answers[GM][1]
-    assert "gmserver adjudicate lepanto" in answers[GM][1]
+    assert answers[GM][0] == "notice"
+    assert "Not done: not carried out by mail yet; the command line does it: gmserver adjudicate lepanto" in \
+        answers[GM][1]
     assert "Press is not forwarded in this game yet: your message was kept for the GM" in \
         answers[player_address("ENGLAND")][1]
     assert "Status requests are not answered by mail yet" in answers[player_address("ITALY")][1]
     assert answers[player_address("FRANCE")][0] == "confirmation"
+
+
+def test_a_gm_command_by_mail_over_imap_moves_the_deadline(database_url, dovecot, mail_user, mailbox, clock) -> None:
+    """Issue 8: the GM mails `deadline ISO-TIME` with the game's GM secret (MATRIX 2.2
+    gm_command_auth); the deadline moves, the players are told and the GM gets the results.
+    The same command without the secret, sent first, does nothing."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    with transaction(services.sessions) as session:
+        secret = session.get(Game, game_id).gm_secret
+    later = clock() + timedelta(days=6)
+    append(dovecot, mail_user, [
+        order_mail(GM, "lepanto", f"deadline {later.isoformat()}"),
+        order_mail(GM, "Re: lepanto", f"deadline {later.isoformat()}\n\nPassword: {secret}\n-- \nGarry"),
+    ])
+
+    report = poll_once(services, mailbox, clock)
+
+    assert (report.fetched, report.processed) == (2, 2)
+    with transaction(services.sessions) as session:
+        outcomes = [row.outcome for row in session.scalars(select(InboundMessage).order_by(InboundMessage.id))]
+        game = session.get(Game, game_id)
+        announced = sorted(row.recipient for row in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action")))
+        answers = [text(row) for row in session.scalars(select(OutboxMessage).where(OutboxMessage.recipient == GM)
+                                                        .order_by(OutboxMessage.id))]
+        assert (outcomes, game.deadline) == (["command-refused", "command-done"], later)
+    assert announced == sorted(player_address(power) for power in POWERS)
+    assert "Nothing was done: a GM command must carry the game's GM secret" in answers[0]
+    assert "Done: the deadline of Spring 1901 Movement is extended" in answers[1]

@@ -14,6 +14,7 @@ import pytest
 from gmserver import engine
 from gmserver.rules.geography import POWERS  # the one written list: the engine must agree with it
 from gmserver.rules.position import PhaseOutcome, Position
+from tests.support.adjudicate import adjudicate
 
 REPO = Path(__file__).parents[2]
 
@@ -25,11 +26,11 @@ def position(phase: str, units: dict, centers: dict | None = None, dislodged: di
 
 
 def play(pos: Position, orders: dict) -> PhaseOutcome:
-    return engine.adjudicate(engine.state_from_position(pos), orders)
+    return adjudicate(engine.state_from_position(pos), orders)
 
 
 def by_unit(outcome: PhaseOutcome) -> dict[str, object]:
-    return {" ".join(o.order.split()[:2]): o for o in outcome.orders}
+    return {" ".join(str(o.order).split()[:2]): o for o in outcome.orders}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,27 +196,27 @@ def test_state_from_position_refuses_what_the_engine_would_drop(data, message) -
 
 
 def test_unordered_units_are_reported_as_defaulted_holds() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]})
+    outcome = adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]})
     assert outcome.phase == "S1901M" and outcome.after.phase == "F1901M"
     assert len(outcome.orders) == 22
     defaulted = [o for o in outcome.orders if o.defaulted]
     assert len(defaulted) == 19
-    assert all(o.order.endswith(" H") and o.succeeded for o in defaulted)
-    assert {o.order for o in outcome.orders_of("FRANCE")} == {"A PAR - BUR", "A MAR - SPA", "F BRE - MAO"}
+    assert all(str(o.order).endswith(" H") and o.succeeded for o in defaulted)
+    assert {str(o.order) for o in outcome.orders_of("FRANCE")} == {"A PAR - BUR", "A MAR - SPA", "F BRE - MAO"}
     assert outcome.after.units["FRANCE"] == ("A BUR", "A SPA", "F MAO")
     assert outcome.centre_changes() == {}  # ownership changes only in the adjustment phase
 
 
 def test_illegal_order_is_dropped_and_the_unit_holds() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"GERMANY": ["A MUN - PAR", "F LON - NTH"]})
+    outcome = adjudicate(engine.initial_state(), {"GERMANY": ["A MUN - PAR", "F LON - NTH"]})
     units = by_unit(outcome)
-    assert units["A MUN"].order == "A MUN H" and units["A MUN"].defaulted
+    assert str(units["A MUN"].order) == "A MUN H" and units["A MUN"].defaulted
     assert units["F LON"].power == "ENGLAND" and units["F LON"].defaulted
     assert len(outcome.orders) == 22
 
 
 def test_bounce() -> None:
-    outcome = engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+    outcome = adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
     units = by_unit(outcome)
     assert units["A PAR"].results == ("bounce",) and not units["A PAR"].succeeded
     assert units["A MUN"].results == ("bounce",)
@@ -306,8 +307,8 @@ def test_retreat_phase_outcome() -> None:
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"], "ITALY": ["F WES - MAO"], "FRANCE": ["F BRE - MAO"]})
     assert first.after.phase == "S1901R"
     # ... and F BRE was not dislodged: it bounced; only A BUR retreats
-    outcome = engine.adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS"]})
-    assert [(o.order, o.results, o.defaulted) for o in outcome.orders] == [("A BUR R GAS", (), False)]
+    outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS"]})
+    assert [(str(o.order), o.results, o.defaulted) for o in outcome.orders] == [("A BUR R GAS", (), False)]
     assert outcome.after.phase == "F1901M"
     assert "A GAS" in outcome.after.units["FRANCE"] and not outcome.after.dislodged
 
@@ -315,8 +316,8 @@ def test_retreat_phase_outcome() -> None:
 def test_unordered_retreat_is_a_defaulted_disband() -> None:
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
-    outcome = engine.adjudicate(first.state_after, {})
-    assert [(o.power, o.order, o.defaulted) for o in outcome.orders] == [("FRANCE", "A BUR D", True)]
+    outcome = adjudicate(first.state_after, {})
+    assert [(o.power, str(o.order), o.defaulted) for o in outcome.orders] == [("FRANCE", "A BUR D", True)]
     assert "FRANCE" not in outcome.after.units
 
 
@@ -325,8 +326,8 @@ def test_second_retreat_order_does_not_spoil_the_first() -> None:
     # the unit, although the unit did retreat
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
-    outcome = engine.adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS", "A BUR R PAR"]})
-    assert [(o.order, o.results) for o in outcome.orders] == [("A BUR R GAS", ())]
+    outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS", "A BUR R PAR"]})
+    assert [(str(o.order), o.results) for o in outcome.orders] == [("A BUR R GAS", ())]
     assert outcome.after.units["FRANCE"] == ("A GAS",)
 
 
@@ -337,7 +338,7 @@ ADJUSTMENT = position("W1901A", {"FRANCE": ["A PAR"], "GERMANY": ["A MUN", "A BE
 def test_missing_removal_is_chosen_by_the_engine_and_reported() -> None:
     outcome = play(ADJUSTMENT, {})
     assert outcome.engine_removals == ("A HOL",)
-    assert [(o.power, o.order, o.defaulted) for o in outcome.orders] == [("GERMANY", "A HOL D", True)]
+    assert [(o.power, str(o.order), o.defaulted) for o in outcome.orders] == [("GERMANY", "A HOL D", True)]
     assert outcome.after.phase == "S1902M"
     assert outcome.after.units["GERMANY"] == ("A BER", "A KIE", "A MUN")
     assert outcome.after.units["FRANCE"] == ("A PAR",)  # missing builds are waived
@@ -345,7 +346,7 @@ def test_missing_removal_is_chosen_by_the_engine_and_reported() -> None:
 
 def test_builds_and_ordered_removal() -> None:
     outcome = play(ADJUSTMENT, {"FRANCE": ["A BRE B", "F MAR B"], "GERMANY": ["A MUN D"]})
-    assert [(o.order, o.succeeded, o.defaulted) for o in outcome.orders] == [
+    assert [(str(o.order), o.succeeded, o.defaulted) for o in outcome.orders] == [
         ("A BRE B", True, False), ("F MAR B", True, False), ("A MUN D", True, False)]
     assert outcome.engine_removals == ()
     assert outcome.after.units == {"FRANCE": ("A BRE", "A PAR", "F MAR"), "GERMANY": ("A BER", "A HOL", "A KIE")}
@@ -354,7 +355,7 @@ def test_builds_and_ordered_removal() -> None:
 def test_duplicate_adjustment_orders_report_what_happened_on_the_board() -> None:
     # the engine files a 'void' for the duplicate under the unit, yet builds it (DATC 6.I.7)
     outcome = play(ADJUSTMENT, {"FRANCE": ["A BRE B", "A BRE B"]})
-    assert [(o.order, o.results) for o in outcome.orders_of("FRANCE")] == [("A BRE B", ())]
+    assert [(str(o.order), o.results) for o in outcome.orders_of("FRANCE")] == [("A BRE B", ())]
     # a void build beside a standing unit of the same name is no removal (DATC 6.I.3)
     outcome = play(ADJUSTMENT, {"FRANCE": ["A PAR B"], "GERMANY": ["A HOL D"]})
     assert outcome.engine_removals == ()
@@ -385,3 +386,23 @@ def test_legal_orders_list_only_orderable_locations() -> None:
 
 def _all_units(state) -> list[str]:
     return [u for units in engine.position_from_state(state).units.values() for u in units]
+
+
+# ---------------------------------------------------------------------------------------------
+# adjudicate() refuses what would leave a decision to the engine's own defaults
+
+
+def test_adjudicate_refuses_a_unit_without_an_order() -> None:
+    """Issue 8: the engine is always handed explicit, ruleset-computed orders; a unit left
+    unordered would get the engine's hold, not the house rules' default."""
+    with pytest.raises(engine.IncompleteOrders, match="FRANCE A MAR"):
+        engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "F BRE - MAO"]})
+
+
+def test_adjudicate_refuses_too_few_removals() -> None:
+    """The engine would choose the missing removal by its own rule (2.17), not the profile's."""
+    pos = position("W1901A", {"RUSSIA": ["A MOS", "A WAR", "F SEV"]}, {"RUSSIA": ["MOS", "WAR"]})
+    with pytest.raises(engine.IncompleteOrders, match="RUSSIA: 1 removals"):
+        engine.adjudicate(engine.state_from_position(pos), {})
+    done = engine.adjudicate(engine.state_from_position(pos), {"RUSSIA": ["F SEV D"]})
+    assert done.after.units == {"RUSSIA": ("A MOS", "A WAR")}

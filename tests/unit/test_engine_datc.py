@@ -19,6 +19,7 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_province
+from tests.support.adjudicate import adjudicate
 
 DEFAULT_DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 DATC_JSON = Path(os.environ.get("GMSERVER_DATC_JSON") or DEFAULT_DATC_JSON)
@@ -79,7 +80,7 @@ def _dislodged(outcome: PhaseOutcome) -> dict[str, list[str]]:
     dislodged: dict[str, list[str]] = {}
     for o in outcome.orders:
         if "dislodged" in o.results:
-            dislodged.setdefault(o.power, []).append(_unit_of(o.order))
+            dislodged.setdefault(o.power, []).append(_unit_of(str(o.order)))
     return _board(dislodged)
 
 
@@ -88,9 +89,9 @@ def _outcome_for(outcome: PhaseOutcome, power: str, order: str) -> OrderOutcome 
     a wrongly named coast, DATC 6.B.10) or, for builds, by location."""
     words = order.split()
     if words[-1] == "B":
-        return next((o for o in outcome.orders_of(power) if _unit_of(o.order) == _unit_of(order)), None)
+        return next((o for o in outcome.orders_of(power) if _unit_of(str(o.order)) == _unit_of(order)), None)
     province = words[1].split("/")[0]
-    return next((o for o in outcome.orders_of(power) if unit_province(_unit_of(o.order)) == province), None)
+    return next((o for o in outcome.orders_of(power) if unit_province(_unit_of(str(o.order))) == province), None)
 
 
 def _target(order: str) -> str | None:
@@ -108,8 +109,8 @@ def _result(outcome: PhaseOutcome, power: str, order: str) -> str:
         return "fails"
     words = order.split()
     if words[-1] in ("B", "D"):
-        return "succeeds" if found.order.split()[-1] == words[-1] else "fails"
-    target, got = _target(order), _target(found.order)
+        return "succeeds" if str(found.order).split()[-1] == words[-1] else "fails"
+    target, got = _target(order), _target(str(found.order))
     if target is None or got is None:
         return "fails"
     if words[0] == "A" or "/" not in target or "/" not in got:  # armies ignore coasts (6.B.12)
@@ -123,7 +124,7 @@ def _board_from_outcome(outcome: PhaseOutcome) -> dict[str, list[str]]:
     kind = outcome.before.phase_type
     board = {power: list(units) for power, units in outcome.before.units.items()}
     for o in outcome.orders:
-        unit, words, target = _unit_of(o.order), o.order.split(), _target(o.order)
+        unit, words, target = _unit_of(str(o.order)), str(o.order).split(), _target(str(o.order))
         units = board.setdefault(o.power, [])
         if kind == "M":
             if "dislodged" in o.results:
@@ -164,11 +165,11 @@ def _check_every_unit_reported(outcome: PhaseOutcome) -> None:
         return
     due = outcome.before.units if kind == "M" else outcome.before.dislodged
     for power, units in due.items():
-        reported = sorted(_unit_of(o.order) for o in outcome.orders_of(power))
+        reported = sorted(_unit_of(str(o.order)) for o in outcome.orders_of(power))
         assert reported == sorted(units), f"{power}: outcome reports {reported}, units to order are {sorted(units)}"
     for o in outcome.orders:
         if o.defaulted:
-            assert o.order.endswith(" H" if kind == "M" else " D"), o
+            assert str(o.order).endswith(" H" if kind == "M" else " D"), o
 
 
 def _check_dislodged_consistent(outcome: PhaseOutcome) -> None:
@@ -196,7 +197,7 @@ def _reach_retreat_phase(case: Mapping[str, Any]) -> tuple[PhaseOutcome, list[st
     """Replay `prior_movement` and compare what it reaches with the case's retreat position."""
     prior = case["prior_movement"]
     start = Position.from_json({"phase": prior["phase"], "units": prior["units"]})
-    outcome = engine.adjudicate(engine.state_from_position(start), prior["orders"])
+    outcome = adjudicate(engine.state_from_position(start), prior["orders"])
     problems = []
     if _board(outcome.after.units) != _board(case["units"]):
         problems.append(f"prior movement reaches units {_board(outcome.after.units)}, case has {_board(case['units'])}")
@@ -234,7 +235,7 @@ def test_datc_case(case: Mapping[str, Any] | None) -> None:
         assert reached.phase == case["phase"]
         assert _board(reached.units) == _board(case["units"])
 
-    outcome = engine.adjudicate(state, case["orders"])
+    outcome = adjudicate(state, case["orders"])
     assert outcome.phase == case["phase"]
     _check_every_unit_reported(outcome)
 

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.rules.intake import Accept, GameView, Ignore, Reject, decide, parse_envelope
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, parse_envelope
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
@@ -135,9 +135,40 @@ def test_press_requests_and_votes_need_only_the_game_in_the_subject(profile: str
     late = NOW + timedelta(days=3)
     subject = "Re: Dc179 results S1900" if profile == "mhr" else "Re: lepanto results Spring 1900"
     if profile != "mhr" and g.ruleset.nonconforming_subject_policy != "accept_with_warning":
-        assert isinstance(decide(envelope("fr@p.test", "lepanto"), [g], NOW), Reject)
+        # held for the GM under hold_for_gm (001 II(4)), refused elsewhere: never accepted as it is
+        expected = Hold if g.ruleset.nonconforming_subject_policy == "hold_for_gm" else Reject
+        assert isinstance(decide(envelope("fr@p.test", "lepanto"), [g], NOW), expected)
     for text in (subject, "Dc179 status" if profile == "mhr" else "lepanto status"):
         decision = decide(envelope("fr@p.test", text), [g], late, orders=False)
         assert isinstance(decision, Accept) and decision.power == "FRANCE", (text, decision)
     assert decide(envelope("x@elsewhere.test", "lepanto status"), [g], NOW, orders=False) == \
         decide(envelope("x@elsewhere.test", "lepanto status"), [g], NOW)  # strangers are refused alike
+
+
+@pytest.mark.parametrize(("profile", "overrides", "expected"), [
+    ("danivon", {}, Hold),  # 001 II(4) "may, but is not required to accept"
+    ("mhr", {}, Reject),  # 000 II(2) c
+    ("standard", {"nonconforming_subject_policy": "hold_for_gm"}, Hold),
+])
+def test_a_nonconforming_subject_is_held_under_hold_for_gm_001_II_4(profile, overrides, expected) -> None:
+    g = game(profile, name="lepanto", **overrides)
+    decision = decide(envelope("fr@p.test", "lepanto France"), [g], NOW)
+    assert isinstance(decision, expected)
+    if expected is Hold:
+        assert decision.option == "nonconforming_subject_policy"
+        assert (decision.accept.power, decision.accept.phase) == ("FRANCE", "S1901M")
+        assert decision.reasons and decision.expected_subject == good_subject(g)
+
+
+def test_a_set_for_another_turn_is_held_for_that_turn_under_season_mismatch_hold_for_gm() -> None:
+    g = game("standard", season_mismatch_policy="hold_for_gm")
+    decision = decide(envelope("fr@p.test", "lepanto France F1901M"), [g], NOW)
+    assert isinstance(decision, Hold) and decision.option == "season_mismatch_policy"
+    assert decision.accept.phase == "F1901M"
+    assert isinstance(decide(envelope("fr@p.test", "lepanto France F1901M"), [game("standard")], NOW), Reject)
+
+
+def test_a_held_set_after_the_deadline_is_refused_like_any_late_set_003_10() -> None:
+    g = game("danivon", orders_accepted_until="deadline")
+    late = NOW + timedelta(days=2)
+    assert isinstance(decide(envelope("fr@p.test", "lepanto France"), [g], late), Reject)

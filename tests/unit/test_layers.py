@@ -33,7 +33,7 @@ IO_LIBRARIES = (
 )
 
 # The modules that may only reach the database through gmserver.services.
-ENTRY_POINTS = ("cli.py", "cli_common.py", "cli_game.py", "cli_mail.py", "cli_ruleset.py", "daemon.py", "demo.py")
+ENTRY_POINTS = ("cli.py", "cli_common.py", "cli_game.py", "cli_game_controls.py", "cli_mail.py", "cli_ruleset.py", "daemon.py", "demo.py")
 DATABASE_MODULES = ("sqlalchemy", "gmserver.db.models", "gmserver.db.queries")
 
 

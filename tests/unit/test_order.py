@@ -11,6 +11,7 @@ import pytest
 from gmserver import engine
 from gmserver.rules.order import Order, Unit, order_unit
 from gmserver.rules.position import Position
+from tests.support.adjudicate import adjudicate
 
 DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 
@@ -23,7 +24,7 @@ def _datc_legal_orders() -> tuple[tuple[str, str], ...]:
         if "prior_movement" in case:
             prior = case["prior_movement"]
             start = Position.from_json({"phase": prior["phase"], "units": prior["units"]})
-            state = engine.adjudicate(engine.state_from_position(start), prior["orders"]).state_after
+            state = adjudicate(engine.state_from_position(start), prior["orders"]).state_after
         else:
             state = engine.state_from_position(Position.from_json(case))
         kind = engine.position_from_state(state).phase_type
@@ -101,3 +102,14 @@ def test_order_unit() -> None:
     assert order_unit("F STP/NC B") == "F STP/NC"
     assert order_unit("WAIVE") is None
     assert order_unit("nonsense") is None
+
+
+def test_written_with_puts_the_nationality_before_the_other_unit_003_21() -> None:
+    """003 [21]: a support of a foreign unit names its nationality; the reader's "Did you mean"
+    writes the order that way (Order.written_with), the notation itself stays str(order)."""
+    support = Order.parse("F POR S F MAO - SPA/NC")
+    assert support.written_with("FRENCH") == "F POR S FRENCH F MAO - SPA/NC"
+    assert Order.parse("A MUN S A BER").written_with("GERMAN") == "A MUN S GERMAN A BER"
+    assert Order.parse("F NTH C A LON - NWY").written_with("ENGLISH") == "F NTH C ENGLISH A LON - NWY"
+    assert Order.parse("A PAR - BUR").written_with("FRENCH") == "A PAR - BUR"  # no other unit: unchanged
+    assert str(support) == "F POR S F MAO - SPA/NC"

@@ -46,27 +46,30 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
-    required accepts a convoy order without a route, hold_for_gm answers as a refusal; press,
-    votes and the Spring 1901 rule are not applied."""
+    required accepts a convoy order without a route; press, votes and the turn-length vote are not
+    applied; the Spring 1901 rule is applied for 003 [14] only and the 000 VI convoy rule by the
+    GM's rulings only (issue 8)."""
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "nonconforming_subject_policy"):
+                 "s1901_policy", "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
-    for name in ("press_kinds", "vote_kinds", "s1901_policy", "nmr_limit_to_cd", "cd_mode", "solo_centres",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a1", "datc_4a2", "proxy_policy",
+    for name in ("press_kinds", "vote_kinds", "turn_length_vote", "nmr_contact_window_hours",
+                 "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
 
 @pytest.mark.parametrize(("name", "value", "misleads"), [
     ("s1901_policy", "normal", False),  # what gmserver does anyway
-    ("s1901_policy", "suspend_until_replaced", True),  # 003 [14]: gmserver adjudicates instead
+    ("s1901_policy", "suspend_until_replaced", False),  # 003 [14]: the game waits (issue 8)
+    ("s1901_policy", "preliminary_required", True),  # 000 II(1): no Spring 1901 checkpoint is run
+    ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
     ("press_kinds", [], False),
     ("press_kinds", ["white"], True),
     ("press_channel", "in_order_set_last_only", False),  # told once, under press_kinds
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", True),
     ("nonconforming_subject_policy", "accept_with_warning", False),
-    ("nonconforming_subject_policy", "hold_for_gm", True),
+    ("nonconforming_subject_policy", "hold_for_gm", False),  # held for the GM (issue 8)
     ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
     ("reminders", [{"hours_before": 24, "audience": "powers_without_set"},
                    {"with_report": True, "audience": "all_powers"}], True),
@@ -77,14 +80,15 @@ def test_a_value_misleads_when_gmserver_does_something_else(name: str, value, mi
     assert spec.misleads(spec.kind.parse(value)) is misleads
 
 
-def test_scorpion_s_first_year_rule_is_reported_with_its_clause() -> None:
-    """The issue's example: a GM who picks scorpion must hear that a missed Spring 1901 is
-    adjudicated, not suspended (003 [14])."""
+def test_scorpion_s_turn_length_vote_is_reported_with_its_clause() -> None:
+    """A GM who picks scorpion must hear that the players do not vote on the turn length (003
+    [23]); the Spring 1901 wait (003 [14]) is applied and is not reported."""
     path = ROOT / "config" / "rulesets" / "scorpion.toml"
     rows = {r["key"]: r for r in option_rows(load_ruleset("scorpion"), profile_clauses(path.read_text()))}
-    row = rows["s1901_policy"]
-    assert (row["value"], row["applied"], row["misleads"]) == ("suspend_until_replaced", False, True)
-    assert "[14]" in row["clause"] and "not suspended" in row["instead"]
+    row = rows["turn_length_vote"]
+    assert (row["value"], row["applied"], row["misleads"]) == ([7, 14, 21], False, True)
+    assert "[23]" in row["clause"] and "do not vote" in row["instead"]
+    assert rows["s1901_policy"]["misleads"] is False
 
 
 def test_docs_rulesets_md_is_generated_from_the_catalogue(capsys) -> None:

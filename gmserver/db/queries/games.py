@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import Game
@@ -45,14 +45,26 @@ def active_games(session: Session, game_id: int | None = None) -> list[Game]:
     return list(session.scalars(query))
 
 
-def due_games(session: Session, now: datetime) -> list[tuple[int, str]]:
-    """(id, phase) of every active game whose deadline has passed, earliest deadline first."""
-    return [(g.id, g.phase) for g in session.scalars(
-        select(Game).where(Game.status == "active", Game.deadline <= now).order_by(Game.deadline))]
+def past_deadline(session: Session, now: datetime) -> list[Game]:
+    """Every active game whose deadline has passed, earliest deadline first (whether each is due
+    yet depends on its ruleset's grace period and trigger: services/schedule.py decides); a paused
+    game is never due (issue 8)."""
+    return list(session.scalars(select(Game).where(Game.status == "active", Game.paused.is_(False),
+                                                   Game.deadline <= now).order_by(Game.deadline)))
+
+
+def in_minor_phase_before_deadline(session: Session, now: datetime) -> list[Game]:
+    """Active games in a retreat or adjustment phase whose deadline has not come (candidates for
+    early adjudication, 000 VII(2))."""
+    return list(session.scalars(select(Game).where(
+        Game.status == "active", Game.paused.is_(False), Game.deadline > now, or_(Game.phase.like("%R"), Game.phase.like("%A")))
+        .order_by(Game.id)))
 
 
 def games_with_reminders(session: Session) -> list[int]:
-    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.reminder_seconds > 0)))
+    """Active games with reminders; a paused game gets none (issue 8)."""
+    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.paused.is_(False),
+                                                      Game.reminder_seconds > 0)))
 
 
 def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Game | None:

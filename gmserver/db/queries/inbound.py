@@ -84,3 +84,10 @@ def requeue_failed(session: Session, inbound_id: int) -> None:
     session.execute(update(InboundMessage)
                     .where(InboundMessage.id == inbound_id, InboundMessage.status == "failed")
                     .values(status="pending", error=None, attempts=0))
+
+
+def held_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
+    """The message if it is held for the GM (hold_for_gm), locked until the transaction ends."""
+    return session.scalar(select(InboundMessage)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "held")
+                          .with_for_update())

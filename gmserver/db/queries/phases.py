@@ -40,3 +40,16 @@ def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any]
 def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
     """When the game's latest phase was adjudicated: when its current phase started."""
     return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+
+
+def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
+    """The engine state at the start of each game year reached so far (the Spring movement
+    phases), oldest first."""
+    return list(session.scalars(select(PhaseRecord.state).where(
+        PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)))
+
+
+def record_before(session: Session, game_id: int, record_id: int) -> PhaseRecord | None:
+    """The phase record the game had before record `record_id` (the phase adjudicated last)."""
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.id < record_id)
+                          .order_by(PhaseRecord.id.desc()).limit(1))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, Player
+from gmserver.db.models import Game, Player, PlayerHistory
 
 
 def player_of(session: Session, game_id: int, power: str) -> Player | None:
@@ -29,3 +29,9 @@ def plays_in_an_active_game(session: Session, address: str) -> bool:
         Game.status == "active",
         or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address),
     ).limit(1)) is not None
+
+
+def former_players(session: Session, game_id: int) -> list[PlayerHistory]:
+    """The players replaced in the game, by power, in the order they left."""
+    return list(session.scalars(select(PlayerHistory).where(PlayerHistory.game_id == game_id)
+                                .order_by(PlayerHistory.power, PlayerHistory.id)))

@@ -1,33 +1,32 @@
 """A GM command: any mail from one of the GM's own addresses (gmserver.rules.mailkind).
 
-No command is carried out by mail yet: the GM is told so, with the command line that does the
-same where there is one. MATRIX 2.2 `gm_command_auth`: the GM's address is required under both
-values; the game's GM secret of `gm_address_and_secret` is not checked, because nothing is
-carried out (the issue that carries commands out must add that secret before it does).
+Carried out by services/gm_commands.py (one command per line, the table there), each line
+answered with what was done or why not. MATRIX 2.2 `gm_command_auth`: the GM's address is
+required under both values, and under `gm_address_and_secret` the game's GM secret too (a
+'Password:' line): the From line alone no longer makes the server act.
 """
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from gmserver.services import gm_commands
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 
-TEMPLATE = "player/command.txt.j2"
-OUTCOME = "command-held"
-
-# command -> what does it today, with GAME for the game's name
-INSTEAD = MappingProxyType({
-    "process": "gmserver adjudicate GAME",
-})
+TEMPLATE = "gm/command_results.txt.j2"
+OUTCOME = "command-held"  # nothing was done
+DONE = "command-done"  # at least one command was carried out
+REFUSED = "command-refused"  # the message did not prove it came from the GM
 
 
 def handle(mail: Mail) -> str:
-    command = mail.kind.topic
     game = mail.game
-    instead = INSTEAD.get(command or "")
-    if instead is not None:
-        instead = instead.replace("GAME", game.name if game is not None else "NAME")
-    notice.answer(mail, TEMPLATE, {"command": command, "argument": mail.kind.argument, "instead": instead,
-                                   "commands": ("process", "delay", "correct", "cd", "proxy")})
-    return OUTCOME
+    answer = gm_commands.carry_out(
+        mail.session, mail.services, mail.order_text, gm_commands.message_body(mail.envelope.message),
+        sender=mail.envelope.sender, subject_game=game.name if game is not None else None, now=mail.now)
+    notice.answer(mail, TEMPLATE, {
+        "results": answer.results, "ignored": answer.ignored, "refused": answer.refused,
+        "commands": sorted(gm_commands.COMMANDS),
+    })
+    if answer.done:
+        return DONE
+    return REFUSED if answer.refused else OUTCOME

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from gmserver.services.gm_controls import player_changes_address
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 
@@ -27,5 +28,21 @@ NOT_YET = MappingProxyType({
 
 def handle(mail: Mail) -> str:
     topic = mail.kind.topic or "status"
+    if topic == "address":
+        return _address(mail)
     notice.answer(mail, TEMPLATE, {"not_yet": NOT_YET[topic], "topic": topic, "argument": mail.kind.argument})
     return OUTCOME
+
+
+def _address(mail: Mail) -> str:
+    """MATRIX 2.2 `address_change`: `from_known_address` (003 [4]) changes the player's address
+    (and fallback) from a message sent by the registered address; `gm_only` refers them to the
+    GM. Both addresses are told, so that a change the player did not ask for is noticed."""
+    assert mail.decision is not None, "a request comes from a power"
+    said, outcome = player_changes_address(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
+                                           mail.kind.argument, by=mail.envelope.sender, now=mail.now)
+    notice.answer(mail, ADDRESS_TEMPLATE, {"said": said})
+    return outcome
+
+
+ADDRESS_TEMPLATE = "player/address_change.txt.j2"

@@ -1,0 +1,105 @@
+"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|actions`: the GM's controls
+(issue 8). Each is one call into services/gm_controls.py, recorded as done "by cli" and announced
+to the players; the same commands work by mail from the GM's address (services/gm_commands.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from gmserver.cli_common import config_of, moment, print_json, services_of, utcnow
+
+
+def _run(args: argparse.Namespace, action_name: str, *values: object) -> int:
+    from gmserver.reports.words import plural  # noqa: PLC0415
+    from gmserver.services import gm_controls  # noqa: PLC0415
+
+    services = services_of(config_of(args))
+    done = gm_controls.act(services, args.name, getattr(gm_controls, action_name), *values, now=utcnow())
+    told = f"; {plural(done.announced, 'player')} told (mail queued)" if done.announced else ""
+    print(f"{done.text}{told}")
+    return 0
+
+
+def cmd_deadline(args: argparse.Namespace) -> int:
+    return _run(args, "set_deadline", args.deadline)
+
+
+def cmd_pause(args: argparse.Namespace) -> int:
+    return _run(args, "pause")
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    return _run(args, "resume")
+
+
+def cmd_replace(args: argparse.Namespace) -> int:
+    return _run(args, "replace", args.power, args.addresses)
+
+
+def cmd_address(args: argparse.Namespace) -> int:
+    return _run(args, "change_address", args.power, args.addresses)
+
+
+def cmd_cd(args: argparse.Namespace) -> int:
+    return _run(args, "civil_disorder", args.power, args.state == "on")
+
+
+def cmd_end(args: argparse.Namespace) -> int:
+    return _run(args, "end_game")
+
+
+def cmd_set(args: argparse.Namespace) -> int:
+    return _run(args, "set_setting", args.setting, args.value)
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    from gmserver.services.gm_controls import action_log  # noqa: PLC0415
+
+    actions = action_log(services_of(config_of(args)), args.name)
+    if args.json:
+        print_json(actions)
+    elif not actions:
+        print(f"no GM actions recorded for {args.name}")
+    for action in actions if not args.json else ():
+        print(f"{action['at']}  {action['by']:<24} {action['action']:<9} {action['result']}")
+    return 0
+
+
+def add_commands(game: argparse._SubParsersAction) -> None:
+    """The GM's controls, as subcommands of `gmserver game`."""
+    deadline = game.add_parser("deadline", help="set, extend or shorten the current turn's deadline",
+                               description="Set the current turn's deadline. It may not be earlier than the "
+                                           "house rules' minimum turn length allows; the players are told.")
+    deadline.add_argument("name")
+    deadline.add_argument("deadline", type=moment, metavar="ISO-TIME", help="e.g. 2026-12-01T18:00+00:00")
+    deadline.set_defaults(func=cmd_deadline)
+    for verb, func, text in (("pause", cmd_pause, "pause a game: no adjudication and no reminders until resumed"),
+                             ("resume", cmd_resume, "resume a paused game (a deadline that passed meanwhile is "
+                                                    "set one full turn from now)"),
+                             ("end", cmd_end, "end a game where it stands; the players get the final centres")):
+        parser = game.add_parser(verb, help=text)
+        parser.add_argument("name")
+        parser.set_defaults(func=func)
+    for verb, func, text in (("replace", cmd_replace, "a new player takes over a power (they get the start mail)"),
+                             ("address", cmd_address, "change a player's address (and fallback)")):
+        parser = game.add_parser(verb, help=text)
+        parser.add_argument("name")
+        parser.add_argument("power")
+        parser.add_argument("addresses", metavar="ADDRESS[,FALLBACK]")
+        parser.set_defaults(func=func)
+    cd = game.add_parser("cd", help="put a power in civil disorder (its units hold) or take it out")
+    cd.add_argument("name")
+    cd.add_argument("power")
+    cd.add_argument("state", choices=["on", "off"], nargs="?", default="on")
+    cd.set_defaults(func=cmd_cd)
+    setting = game.add_parser("set", help="change a game setting: gm_copies on|off",
+                              description="gm_copies: a copy of every report and every refusal goes to the GM "
+                                          "([gm] alert_address, else [gm] address).")
+    setting.add_argument("name")
+    setting.add_argument("setting", choices=["gm_copies"])
+    setting.add_argument("value", choices=["on", "off"])
+    setting.set_defaults(func=cmd_set)
+    actions = game.add_parser("actions", help="list the GM actions recorded for a game")
+    actions.add_argument("name")
+    actions.add_argument("--json", action="store_true", help="print JSON")
+    actions.set_defaults(func=cmd_actions)

@@ -1,0 +1,132 @@
+"""The GM's corrections from the command line (issue 8): `gmserver game orders | preview |
+rollback` and `gmserver inbox release | refuse`. Each is a thin call into a service
+(gmserver.services.corrections, .preview, .held); the commands join the `game` and `inbox`
+groups that cli_game and cli_mail build."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from gmserver.cli_common import CliError, config_of, moment, services_of, utcnow
+
+
+def cmd_game_orders(args: argparse.Namespace) -> int:
+    from gmserver.services.corrections import correct_orders  # noqa: PLC0415
+
+    if bool(args.set) == bool(args.file):
+        raise CliError('give the orders with --set "A PAR - BUR" (repeat) or --file ORDERS.txt, not both')
+    try:
+        text = "\n".join(args.set) if args.set else Path(args.file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"--file {args.file}: {error}") from None
+    done = correct_orders(services_of(config_of(args)), args.name, args.power, text, utcnow())
+    print(f"{done.game} {done.phase}: the GM's order set v{done.version} filed for {done.power}")
+    for line in done.lines:
+        print(f"  {line}")
+    print("on file now: " + (", ".join(done.on_file) or "nothing"))
+    print(f"{done.power.title()} " + ("is told by mail" if done.informed else "was told already"))
+    return 0
+
+
+def cmd_game_preview(args: argparse.Namespace) -> int:
+    from gmserver.services.preview import preview  # noqa: PLC0415
+
+    shown = preview(services_of(config_of(args)), args.name, utcnow())
+    print(f"PREVIEW of {shown.game} {shown.phase} (nothing stored, nothing sent); it would open {shown.next_phase}")
+    print()
+    print(shown.text)
+    if shown.disputes:
+        print("CONVOYS TO RULE ON (house rules 000 VI(4)):")
+        for dispute in shown.disputes:
+            print(f"  - {dispute}")
+        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+        print(shown.if_disrupted)
+    return 0
+
+
+def cmd_game_convoy(args: argparse.Namespace) -> int:
+    from gmserver.services.convoys import rule_convoy  # noqa: PLC0415
+
+    done = rule_convoy(services_of(config_of(args)), args.name, args.move, args.ruling, utcnow())
+    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (house rules 000 VI(4)); applied when "
+          f"{done.phase} is adjudicated")
+    return 0
+
+
+def cmd_game_rollback(args: argparse.Namespace) -> int:
+    from gmserver.services.corrections import rollback  # noqa: PLC0415
+
+    done = rollback(services_of(config_of(args)), args.name, utcnow(), deadline=args.deadline, replay=args.replay)
+    print(f"{done.game}: the adjudication of {done.phase} was rolled back ({done.undone} undone); "
+          f"{done.notices} correction notice(s) queued")
+    if done.deadline is None:
+        print(f"{done.phase} waits for you: correct orders with `gmserver game orders {done.game} POWER --set ...`, "
+              f"check with `gmserver game preview {done.game}`, then `gmserver adjudicate {done.game}`")
+    else:
+        print(f"{done.phase} will be adjudicated again at {done.deadline.isoformat()}")
+    return 0
+
+
+def cmd_inbox_release(args: argparse.Namespace) -> int:
+    from gmserver.services.held import release  # noqa: PLC0415
+
+    done = release(services_of(config_of(args)), args.id, utcnow())
+    print(f"message {done.inbound_id}: released; filed as {done.power}'s orders for {done.game} {done.phase} "
+          "and confirmed to the sender")
+    return 0
+
+
+def cmd_inbox_refuse(args: argparse.Namespace) -> int:
+    from gmserver.services.held import refuse  # noqa: PLC0415
+
+    done = refuse(services_of(config_of(args)), args.id, utcnow(), reason=args.reason)
+    print(f"message {done.inbound_id}: refused; the sender is told")
+    return 0
+
+
+def _group(commands: argparse._SubParsersAction, name: str) -> argparse._SubParsersAction:
+    """The ACTION subcommands of the command group `name` (built by its own module)."""
+    parser = commands.choices[name]
+    return next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    game = _group(commands, "game")
+    orders = game.add_parser("orders", help="file an order set for a power, as the GM (a correction)",
+                             description="File a new order set for POWER in the current phase, read as a player's "
+                                         "set is read and marked as the GM's; the player is told by mail.")
+    orders.add_argument("name")
+    orders.add_argument("power")
+    orders.add_argument("--set", action="append", metavar="ORDER", help='an order, e.g. "A PAR - BUR" (repeat)')
+    orders.add_argument("--file", metavar="ORDERS.txt", help="the orders, one a line")
+    orders.set_defaults(func=cmd_game_orders)
+    show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything")
+    show.add_argument("name")
+    show.set_defaults(func=cmd_game_preview)
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr)",
+                             description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
+                                         "a fleet of its own power on a possible route was dislodged, so the convoy "
+                                         "was disrupted) or stands (the engine's result). Applied at adjudication.")
+    convoy.add_argument("name")
+    convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
+    convoy.add_argument("ruling", choices=["fails", "stands"])
+    convoy.set_defaults(func=cmd_game_convoy)
+    back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
+                           description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
+                                       "with its orders on file and every player gets a correction notice.")
+    back.add_argument("name")
+    back.add_argument("--deadline", type=moment, metavar="ISO-TIME",
+                      help="adjudicate it again at this time (default: wait for `gmserver adjudicate NAME`)")
+    back.add_argument("--replay", action="store_true",
+                      help="reopen the turn for new orders from the players (no house rules allow it)")
+    back.set_defaults(func=cmd_game_rollback)
+
+    inbox = _group(commands, "inbox")
+    release = inbox.add_parser("release", help="accept a message held for the GM (file and confirm it)")
+    release.add_argument("id", type=int)
+    release.set_defaults(func=cmd_inbox_release)
+    refuse = inbox.add_parser("refuse", help="refuse a message held for the GM (the sender is told)")
+    refuse.add_argument("id", type=int)
+    refuse.add_argument("--reason", metavar="TEXT", help="what to tell the sender")
+    refuse.set_defaults(func=cmd_inbox_refuse)

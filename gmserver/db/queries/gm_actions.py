@@ -1,0 +1,24 @@
+"""The record of GM actions (issue 8)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import GmAction
+
+
+def record_action(session: Session, game_id: int, action: str, arguments: dict[str, Any], by: str,
+                  at: datetime, result: str) -> GmAction:
+    row = GmAction(game_id=game_id, action=action, arguments=arguments, by=by, at=at, result=result)
+    session.add(row)
+    session.flush()  # its id names the announcement's dedupe key
+    return row
+
+
+def actions_of(session: Session, game_id: int) -> list[GmAction]:
+    """The game's GM actions, oldest first."""
+    return list(session.scalars(select(GmAction).where(GmAction.game_id == game_id).order_by(GmAction.id)))

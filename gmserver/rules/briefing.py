@@ -1,0 +1,80 @@
+"""What a player is told when a game starts (issue 8 "The game starts by mail"): the house
+rules' key points in words, each with its clause, and a worked example of an order set.
+
+Pure. Players never see option keys: each point says the rule in words, then the clause of
+the game's profile (MATRIX sections 2.1, 2.2, 2.8); a profile silent on a point says nothing
+of a clause ("[P]": gmserver's proposal).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.position import Position
+
+# option -> profile -> clause (MATRIX 2.1, 2.2, 2.8); absent: the profile is silent [P]
+_CLAUSES: Mapping[str, Mapping[str, str]] = {
+    "subject_location": {"mhr": "000 II(2) b", "danivon": "001 II(4)", "scorpion": "003 [10]"},
+    "orders_accepted_until": {"mhr": "000 VII(3)", "danivon": "001 IV(3)", "email_rules": "002 ORDERS 0",
+                              "scorpion": "003 [10]"},
+    "min_hours_movement": {"mhr": "000 VII(4)", "danivon": "001 IV(4)", "scorpion": "003 [23]"},
+    "nmr_movement": {"mhr": "000 VII(6)", "danivon": "001 V(1)", "email_rules": "002 ORDERS 0",
+                     "scorpion": "003 [12]", "gwm": "004 I(6)a"},
+    "nmr_limit_to_cd": {"mhr": "000 VII(6) ¶2", "danivon": "001 V(2)", "email_rules": "002 ORDERS 0",
+                        "scorpion": "003 [13]"},
+    "sender_policy": {"scorpion": "003 [4]"},
+}
+
+
+def _cite(ruleset: Any, option: str) -> str:
+    clause = _CLAUSES.get(option, {}).get(str(getattr(ruleset, "name", "")))
+    return f" ({clause})" if clause else ""
+
+
+def key_points(ruleset: Any) -> list[str]:
+    """The house rules a new player must know first, in words, each followed by its clause."""
+    points = []
+    if ruleset.subject_location == "subject_only":
+        points.append("Orders are read only from a message whose subject line names the game, your power and "
+                      f"the turn, as shown above{_cite(ruleset, 'subject_location')}.")
+    else:
+        points.append("Write the subject line as shown above; the game, power and turn may also be given in the "
+                      f"first lines of the message{_cite(ruleset, 'subject_location')}.")
+    if ruleset.orders_accepted_until == "adjudication_start":
+        points.append("Orders count if they reach the GM before the adjudication starts, which is at the "
+                      f"deadline{_cite(ruleset, 'orders_accepted_until')}.")
+    else:
+        points.append("Orders that reach the GM after the deadline are not used"
+                      f"{_cite(ruleset, 'orders_accepted_until')}.")
+    movement = ruleset.min_hours_movement
+    if isinstance(movement, int) and movement > 0:
+        points.append(f"A movement turn lasts at least {movement} hours{_cite(ruleset, 'min_hours_movement')}.")
+    points.append("A unit without an order holds (and may be supported)"
+                  f"{_cite(ruleset, 'nmr_movement')}; your last order set on file is the one used.")
+    limit = ruleset.nmr_limit_to_cd
+    if isinstance(limit, int):
+        points.append(f"A power that misses {limit} turns in a row is put in civil disorder: its units hold"
+                      f"{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    elif isinstance(limit, str) and limit.startswith("gm_after_"):
+        points.append(f"After {limit.removeprefix('gm_after_')} missed turns in a row the GM decides what becomes "
+                      f"of the power{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    if ruleset.sender_policy == "registered_with_fallback":
+        points.append("Orders are taken from your address and your fallback address only; the fallback address "
+                      f"is never published{_cite(ruleset, 'sender_policy')}.")
+    return points
+
+
+def example_orders(position: Position, power: str, legal: Mapping[str, Sequence[str]]) -> list[str]:
+    """A worked example for `power` in `position`: in a movement turn one unit moves (the first
+    legal move of its first unit) and the others hold; in other turns the first legal order of
+    each unit or build ([] outside a movement turn: a game starts with one). `legal` is the
+    engine's legal orders per location."""
+    units = position.units.get(power, ()) if position.phase_type == "M" else ()
+    lines = []
+    for index, unit in enumerate(units):
+        value = Unit.parse(unit)
+        options = (Order.parse_or_none(text) for text in legal.get(value.location, ()))
+        move = next((o for o in options if o is not None and o.action == "move" and not o.via_convoy), None)
+        lines.append(str(move) if index == 0 and move else str(Order("hold", value)))
+    return lines

@@ -1,0 +1,105 @@
+"""GM corrections (MATRIX 2.11): may the last adjudication be rolled back, which deadline the
+turn after a correction gets, and the clause behind each answer, in words a player can read.
+
+Pure: the caller passes the facts (when the phase was adjudicated, whether a later one was) and
+the time. A rollback is a correction: the stored orders of the corrected turn are adjudicated
+again, with the GM's corrected reading where the reading was the error; players never send new
+orders for it (`season_replay = never`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from gmserver.rules.position import describe_phase
+
+# 000 VIII(1): "within 24 hours"
+MHR_WINDOW = timedelta(hours=24)
+
+# option -> profile -> clause; a profile absent here is silent (MATRIX 2.11 proposes the value)
+_CLAUSES: dict[str, dict[str, str]] = {
+    "correction_window": {"mhr": "000 VIII(1)", "danivon": "001 VI(1)", "email_rules": "002 GM ERRORS 2",
+                          "scorpion": "003 [16]"},
+    "season_replay": {"email_rules": "002 GM ERRORS 5", "scorpion": "003 [16]"},
+    "extension_after_correction": {"email_rules": "002 GM ERRORS 3"},
+    "correction_broadcast": {"email_rules": "002 GM ERRORS 4"},
+    "nonconforming_subject_policy": {"mhr": "000 II(2) c", "danivon": "001 II(4)", "scorpion": "003 [10]"},
+    "season_mismatch_policy": {"mhr": "000 II(2) b", "danivon": "001 II(4)", "scorpion": "003 [10]"},
+}
+# the value each document gives (a GM override of it is no longer the document's rule)
+_DOCUMENT_VALUES: dict[str, dict[str, str]] = {
+    "correction_window": {"mhr": "24h_and_before_next", "danivon": "until_next_adjudication",
+                          "email_rules": "until_next_adjudication", "scorpion": "until_next_adjudication"},
+    "extension_after_correction": {"email_rules": "on_single_request"},
+    "nonconforming_subject_policy": {"mhr": "reject_with_reply", "danivon": "hold_for_gm",
+                                     "scorpion": "accept_with_warning"},
+    "season_mismatch_policy": {"mhr": "reject_with_reply", "danivon": "reject_with_reply",
+                               "scorpion": "reject_with_reply"},
+}
+
+
+def cite(ruleset: Any, option: str) -> str:
+    """"house rules 000 VIII(1)" where the game's document decides `option` as the game has it;
+    otherwise words that say it is this server's rule (never the option's key: players read it)."""
+    profile = getattr(ruleset, "name", None)
+    cited = _CLAUSES.get(option, {}).get(profile or "")
+    document_value = _DOCUMENT_VALUES.get(option, {}).get(profile or "")
+    if cited and (document_value is None or document_value == getattr(ruleset, option, None)):
+        return f"house rules {cited}"
+    return "this game's rules, where its house rules are silent"
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    """The latest adjudication of a game, as a rollback sees it."""
+
+    phase: str
+    adjudicated_at: datetime
+    # a later phase was adjudicated and published after it (or it was already rolled back once
+    # and the turn after it published): its errors stand (000 VIII(1), 001 VI(1), 002 GM ERRORS 2)
+    followed_by_another: bool
+
+
+def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False,
+                     reopened: str | None = None) -> str | None:
+    """Why the GM may not roll back `last` now, in words with the clause; None if they may.
+    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication."""
+    if replay:
+        # season_replay = never (002 GM ERRORS 5 "Under no circumstances will a season be replayed")
+        return ("A season is never replayed: players do not send new orders for a turn already adjudicated "
+                f"({cite(ruleset, 'season_replay')}). Roll it back without --replay to correct it: the orders "
+                "on file are adjudicated again, with your corrections (`gmserver game orders`).")
+    if reopened is not None:
+        waiting = (f"The adjudication of {describe_phase(reopened)} was rolled back already; it waits to be "
+                   "adjudicated again (gmserver adjudicate).")
+        if last is None:
+            return waiting
+        return (f"{waiting} The result of {describe_phase(last.phase)} before it stands: another adjudication was "
+                f"published after it ({cite(ruleset, 'correction_window')}).")
+    if last is None:
+        return "Nothing has been adjudicated in this game yet: there is nothing to roll back."
+    turn = describe_phase(last.phase)
+    if last.followed_by_another:
+        return (f"The result of {turn} stands: another adjudication was published after it, and an error not "
+                f"corrected before the next adjudication stands ({cite(ruleset, 'correction_window')}).")
+    if ruleset.correction_window == "24h_and_before_next" and now - last.adjudicated_at > MHR_WINDOW:
+        # 000 VIII(1): errors brought to the GM's attention within 24 hours are corrected
+        return (f"The result of {turn} stands: it was published more than 24 hours ago, and only errors "
+                f"reported within 24 hours are corrected ({cite(ruleset, 'correction_window')}).")
+    return None
+
+
+def deadline_after_correction(ruleset: Any, *, first: datetime | None, fresh: datetime | None,
+                              now: datetime) -> datetime | None:
+    """The deadline of the turn that follows a corrected (re-adjudicated) turn.
+
+    `first`: the deadline the first adjudication gave that turn; `fresh`: the one the schedule
+    gives from the correction. on_single_request (002 GM ERRORS 3: "A player may ask for an
+    extension after the GM corrects an error. Only one request is necessary"): the extension is
+    given to all at once, so the turn gets its whole length from the correction. gm_decides:
+    the first deadline stands (the GM may move it) unless it has passed already."""
+    if ruleset.extension_after_correction == "on_single_request" or first is None or first <= now:
+        return fresh
+    return first

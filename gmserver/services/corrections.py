@@ -1,0 +1,195 @@
+"""GM corrections (MATRIX 2.11): an order set the GM writes for a power before the deadline, and
+the rollback of the last adjudication within the profile's correction window (000 VIII(1)).
+
+Each is one transaction under the game row's lock, so that neither races an adjudication or
+another GM action: a rollback that finds the game already moved (or already rolled back) is
+refused with the rule that forbids it, and the mail it sends is queued under dedupe keys that
+make it once-only.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from gmserver.db import queries
+from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
+from gmserver.engine import position_from_state
+from gmserver.reports.words import format_time
+from gmserver.rules.corrections import Adjudicated, cite, rollback_refusal
+from gmserver.rules.position import describe_phase
+from gmserver.rules.reading import effective_orders, read_orders
+from gmserver.services import mails
+from gmserver.services.context import Services
+from gmserver.services.games import GameError, find_game
+from gmserver.services.gm_record import record_action
+from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
+from gmserver.services.outbox import queue
+from gmserver.db.session import transaction
+
+log = logging.getLogger(__name__)
+
+
+class CorrectionError(GameError):
+    """A correction the house rules (or the game's state) do not allow; says which and why."""
+
+
+def locked_game(session: Session, name: str) -> Game:
+    """The active game `name`, its row locked until the transaction ends (waiting for the lock)."""
+    game = queries.games.game_for_update(session, find_game(session, name).id, skip_locked=False)
+    assert game is not None
+    return game
+
+
+# --- an order set written by the GM -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corrected:
+    game: str
+    power: str
+    phase: str
+    version: int
+    lines: tuple[str, ...]  # each line as read: "A PAR - BUR: accepted"
+    on_file: tuple[str, ...]  # the orders on file for the power now
+    informed: bool  # the player's mail was queued
+
+
+def correct_orders(services: Services, name: str, power: str, text: str, now: datetime) -> Corrected:
+    """File `text` as the power's next order set for the current phase, marked as the GM's, read
+    by the same reader as a player's set; the player is told. Refused (nothing stored) when a
+    line cannot be read: the GM corrects it and tries again."""
+    with transaction(services.sessions) as session:
+        game = locked_game(session, name)
+        if game.status != "active":
+            raise CorrectionError(f"{game.name} is {game.status}: there are no orders to correct")
+        player = _player(game, power)
+        ruleset = queries.games.ruleset_of(game)
+        record = queries.phases.current_record(session, game)
+        position = position_from_state(record.state)
+        earlier = stored_sets(session, game.id, game.phase).get(player.power, [])
+        turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
+        reading = read_orders(text, position=position, power=player.power, ruleset=ruleset,
+                              geography=services.geography, previous=earlier, turn=turn)
+        shown = tuple(f"{line.text.strip()}: {line.status}" + (f" ({line.message})" if line.message else "")
+                      for line in reading.lines if line.text.strip())
+        if problems := [line for line in reading.lines if line.status == "rejected"]:
+            raise CorrectionError("not filed: " + "; ".join(f"{p.text.strip()!r}: {p.message}" for p in problems))
+        if not reading.set_orders:
+            raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
+        new_set = OrderSet(
+            game_id=game.id, power=player.power, phase=game.phase, version=len(earlier) + 1, inbound_id=None,
+            orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
+            received_at=now, marker=reading.version, is_change=reading.is_change, status=reading.set_status,
+            unsupportable=[str(u) for u in reading.unsupportable], contingent=list(reading.contingent), by_gm=True)
+        session.add(new_set)
+        # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
+        on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
+        informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
+                         now=now, game_id=game.id,
+                         dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")
+        record_action(session, game.id, "correct-orders",
+                      f"{player.power} {game.phase} v{new_set.version}: {', '.join(on_file)}", now)
+        return Corrected(game.name, player.power, game.phase, new_set.version, shown, tuple(on_file), informed)
+
+
+def _player(game: Game, power: str) -> Player:
+    for player in game.players:
+        if player.power == power.upper():
+            return player
+    raise CorrectionError(f"{game.name} has no power {power!r} (powers: "
+                          f"{', '.join(p.power for p in game.players)})")
+
+
+def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[str, ...], on_file, now: datetime):
+    body = services.composer.render("player/gm_orders.txt.j2", {
+        "game_name": game.name, "power_name": player.power.title(), "phase": describe_phase(game.phase),
+        "lines": lines, "on_file": on_file,
+        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+    })
+    return services.composer.compose(
+        to=player.address, subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
+        body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+
+
+# --- rolling back the last adjudication -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RolledBack:
+    game: str
+    phase: str  # the turn that is current again, with its orders on file
+    undone: str  # the turn the rolled-back adjudication had opened
+    deadline: datetime | None  # None: it waits for the GM (`gmserver adjudicate NAME`)
+    notices: int  # correction notices queued (correction_broadcast)
+
+
+def rollback(services: Services, name: str, now: datetime, *, deadline: datetime | None = None,
+             replay: bool = False, expected_phase: str | None = None) -> RolledBack:
+    """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
+    adjudicated becomes current again with its orders on file, every player gets a correction
+    notice, and the phase is adjudicated again at `deadline` (the daemon) or by `gmserver
+    adjudicate` when there is none. `expected_phase`: refuse if the game is no longer there."""
+    with transaction(services.sessions) as session:
+        game = locked_game(session, name)
+        if expected_phase is not None and game.phase != expected_phase:
+            raise CorrectionError(f"{game.name} is at {game.phase} now, not {expected_phase}: nothing was rolled back")
+        ruleset = queries.games.ruleset_of(game)
+        current = queries.phases.current_record(session, game)
+        previous = queries.phases.record_before(session, game.id, current.id)
+        last = None if previous is None or previous.adjudicated_at is None else Adjudicated(
+            previous.phase, previous.adjudicated_at,
+            # the current turn was adjudicated and published once already, then rolled back itself
+            followed_by_another=current.revision > 0)
+        reopened = current.phase if current.revision > 0 else None
+        if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
+            raise CorrectionError(refusal)
+        assert previous is not None
+        undone = current.phase
+        _reopen(previous, game, now, deadline)
+        session.delete(current)
+        game.phase, game.deadline, game.status = previous.phase, deadline, "active"
+        notices = _announce(session, services, game, previous, undone, now)
+        record_action(session, game.id, "rollback", f"{previous.phase} reopened (revision {previous.revision}); "
+                      f"{undone} undone; deadline {deadline.isoformat() if deadline else 'none (waits for the GM)'}",
+                      now)
+        done = RolledBack(game.name, previous.phase, undone, deadline, notices)
+    log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, notices)
+    return done
+
+
+def _reopen(record: PhaseRecord, game: Game, now: datetime, deadline: datetime | None) -> None:
+    """The phase record as before its adjudication; what that adjudication said is kept."""
+    record.superseded = [*(record.superseded or []), {
+        "adjudicated_at": record.adjudicated_at.isoformat() if record.adjudicated_at else None,
+        "rolled_back_at": now.isoformat(), "orders": record.orders, "results": record.results,
+        "next_phase": game.phase, "next_deadline": game.deadline.isoformat() if game.deadline else None,
+    }]
+    record.revision += 1
+    record.adjudicated_at, record.orders, record.results, record.deadline = None, None, None, deadline
+
+
+def _announce(session: Session, services: Services, game: Game, record: PhaseRecord, undone: str,
+              now: datetime) -> int:
+    """correction_broadcast = all_players (002 GM ERRORS 4): every player hears of the correction
+    (once per rollback: the dedupe key names the revision)."""
+    ruleset = queries.games.ruleset_of(game)
+    body_context = {
+        "game_name": game.name, "phase": describe_phase(record.phase), "undone": describe_phase(undone),
+        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "replay_clause": cite(ruleset, "season_replay"), "broadcast_clause": cite(ruleset, "correction_broadcast"),
+        "extension": ruleset.extension_after_correction,
+        "extension_clause": cite(ruleset, "extension_after_correction"),
+    }
+    body = services.composer.render("player/correction.txt.j2", body_context)
+    queued = 0
+    for player in game.players:
+        message = services.composer.compose(
+            to=player.address, subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
+            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        queued += queue(session, message, kind="correction", now=now, game_id=game.id,
+                        dedupe_key=f"correction:{game.id}:{record.phase}:{record.revision}:{player.power}")
+    return queued

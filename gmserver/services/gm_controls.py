@@ -1,0 +1,249 @@
+"""GM controls (issue 8): move a deadline, pause and resume, replace a player or change an
+address, put a power in or out of civil disorder, end a game, game settings.
+
+Each action runs in the caller's transaction with the game row locked (an adjudication cannot
+run meanwhile), is recorded in `gm_actions` (what, arguments, by whom: "cli" or the GM's address,
+when, what came of it) and announced to the players (MATRIX 2.11 `correction_broadcast =
+all_players`, every profile). A request that cannot be carried out raises GameError saying why;
+nothing is recorded then. The command line (cli_game.py) and GM mail (services/gm_commands.py)
+both call these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db import queries
+from gmserver.db.models import Game, Player
+from gmserver.db.session import transaction
+from gmserver.reports.words import format_time
+from gmserver.rules.gm_commands import address_change_problem
+from gmserver.rules.intake import is_plain_address
+from gmserver.rules.position import describe_phase
+from gmserver.services import players, schedule
+from gmserver.services.context import Services
+from gmserver.services.games import GameError, find_game
+from gmserver.services.gm_mail import announce, queue_start_mails
+
+
+@dataclass(frozen=True)
+class Addressee:
+    """Someone told of an action who is no longer a player's address (gm_mail.announce)."""
+
+    power: str
+    address: str
+    secret: str | None
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a GM action did, in words, and how many players were told."""
+
+    action: str
+    text: str
+    announced: int = 0
+
+
+def _record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
+            now: datetime, text: str, headline: str | None = None, paragraphs: tuple[str, ...] = (),
+            to: list[Player] | None = None) -> Done:
+    row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
+    told = announce(session, services, game, row.id, headline, paragraphs, now, to=to) if headline else 0
+    return Done(action, text, told)
+
+
+def _when(game: Game, moment: datetime | None) -> str:
+    return str(format_time(moment, game.timezone)) if moment is not None else "none"
+
+
+def _active(game: Game) -> None:
+    if game.status != "active":
+        raise GameError(f"{game.name} is {game.status}: its turns are over")
+
+
+def _player(game: Game, power: str) -> Player:
+    player = next((p for p in game.players if p.power == power.strip().upper()), None)
+    if player is None:
+        raise GameError(f"{game.name} has no player for {power!r} (players: "
+                        f"{', '.join(p.power for p in game.players)})")
+    return player
+
+
+def _addresses(text: str) -> tuple[str, str | None]:
+    primary, _, fallback = text.partition(",")
+    primary, fallback = primary.strip().lower(), fallback.strip().lower() or None
+    for address in (primary, fallback):
+        if address is not None and not is_plain_address(address):
+            raise GameError(f"{address!r} is not a plain email address (like anna@example.org)")
+    return primary, fallback
+
+
+def set_deadline(session: Session, services: Services, game: Game, deadline: datetime, *, by: str,
+                 now: datetime) -> Done:
+    """Set, extend or shorten the current turn's deadline; never below the profile's minimum
+    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums)."""
+    _active(game)
+    record = queries.phases.current_record(session, game)
+    if problems := schedule.new_deadline_problems(session, game, deadline, now):
+        raise GameError(f"the deadline of {game.name} was not changed: " + "; ".join(problems))
+    before, game.deadline = game.deadline, deadline
+    record.deadline = deadline
+    word = "extended" if before is None or deadline > before else "brought forward"
+    text = f"the deadline of {describe_phase(game.phase)} is {word} to {_when(game, deadline)} (was {_when(game, before)})"
+    return _record(session, services, game, "deadline", {"deadline": deadline.isoformat(),
+                   "before": before.isoformat() if before else None}, by, now, text,
+                   f"the deadline is {word}", (f"The GM has {word} the deadline of {describe_phase(game.phase)}.",))
+
+
+def pause(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
+    """A paused game is never adjudicated and gets no reminders; orders are still received."""
+    _active(game)
+    if game.paused:
+        raise GameError(f"{game.name} is already paused")
+    game.paused = True
+    return _record(session, services, game, "pause", {}, by, now, f"{game.name} is paused",
+                   "the game is paused", ("The GM has paused the game: no turn is adjudicated and no reminder is "
+                                          "sent until the GM resumes it. Orders are still received.",))
+
+
+def resume(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
+    """Resume: a deadline still ahead is kept; one that passed while the game was paused is
+    set one full turn from now (players had no deadline to aim at meanwhile)."""
+    _active(game)
+    if not game.paused:
+        raise GameError(f"{game.name} is not paused")
+    game.paused = False
+    if game.deadline is not None and game.deadline > now:
+        said = f"the deadline stays {_when(game, game.deadline)}"
+    else:
+        game.deadline = schedule.fresh_deadline(game, queries.games.ruleset_of(game), now)
+        queries.phases.current_record(session, game).deadline = game.deadline
+        said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, one full turn from now"
+    return _record(session, services, game, "resume", {"deadline": game.deadline.isoformat() if game.deadline else None},
+                   by, now, f"{game.name} is resumed: {said}", "the game goes on",
+                   (f"The GM has resumed the game: {said}.",))
+
+
+def replace(session: Session, services: Services, game: Game, power: str, addresses: str, *, by: str,
+            now: datetime) -> Done:
+    """Replace a player; the new one gets the start mail, the others are told."""
+    _active(game)
+    address, fallback = _addresses(addresses)
+    player = _player(game, power)
+    if address == player.address:
+        raise GameError(f"{address} already plays {player.power}")
+    previous = {"address": player.address, "fallback": player.fallback_address,
+                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
+    # the old player's record goes to player_history (services/players.py)
+    players.replace_player(session, game, power, address, fallback, now)
+    queue_start_mails(session, services, game, now, powers=[player.power], replacing=True)
+    others = [p for p in game.players if p.power != player.power]
+    return _record(session, services, game, "replace", {"power": player.power, "address": address,
+                   "fallback": fallback, "previous": previous}, by, now,
+                   f"{player.power} is now played by {address} (was {previous['address']}); the start mail is queued",
+                   f"{player.power.title()} has a new player",
+                   (f"{player.power.title()} is now played by {address}.",), to=others)
+
+
+def change_address(session: Session, services: Services, game: Game, power: str, addresses: str, *, by: str,
+                   now: datetime) -> Done:
+    """The same player at a new address (and fallback); told at the new address."""
+    _active(game)
+    address, fallback = _addresses(addresses)
+    player = _player(game, power)
+    before = {"address": player.address, "fallback": player.fallback_address}
+    if address == player.address and fallback == player.fallback_address:
+        raise GameError(f"{player.power}'s address is {address} already")
+    # the old address is told too: a change the player did not ask for does not go unnoticed
+    old = Addressee(player.power, player.address, player.secret)
+    player.address, player.fallback_address = address, fallback
+    return _record(session, services, game, "address", {"power": player.power, "address": address,
+                   "fallback": fallback, "before": before}, by, now,
+                   f"{player.power}'s address is now {address}" + (f" (fallback {fallback})" if fallback else ""),
+                   "your address has changed",
+                   (f"Mail for {player.power.title()} now goes to {address}"
+                    + (f", with {fallback} as the fallback address" if fallback else "")
+                    + f"; orders are taken from {'these addresses' if fallback else 'this address'} only.",),
+                   to=[player] if old.address == address else [player, old])
+
+
+def civil_disorder(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,
+                   now: datetime) -> Done:
+    """Put a power in civil disorder (its units hold) or take it out."""
+    _active(game)
+    player = _player(game, power)
+    if player.civil_disorder == on:
+        raise GameError(f"{player.power} is {'already' if on else 'not'} in civil disorder")
+    players.set_civil_disorder(session, game, power, on, now)
+    words = (f"{player.power.title()} is in civil disorder: its units hold until a player takes it over" if on
+             else f"{player.power.title()} is no longer in civil disorder")
+    return _record(session, services, game, "cd", {"power": player.power, "on": on}, by, now, words,
+                   f"{player.power.title()} {'in' if on else 'out of'} civil disorder", (words + ".",))
+
+
+def end_game(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
+    """End the game where it stands; every player gets the final position's centre counts."""
+    _active(game)
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    counts = sorted(((len(centres), power) for power, centres in position.centers.items() if centres), reverse=True)
+    standing = ", ".join(f"{power.title()} {count}" for count, power in counts) or "no centres held"
+    game.status, game.deadline, game.paused = "finished", None, False
+    return _record(session, services, game, "end", {"phase": game.phase}, by, now,
+                   f"{game.name} has ended in {describe_phase(game.phase)}", "the game has ended",
+                   (f"The GM has ended the game in {describe_phase(game.phase)}.",
+                    f"Supply centres at the end: {standing}."))
+
+
+SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM"}
+
+
+def set_setting(session: Session, services: Services, game: Game, name: str, value: str, *, by: str,
+                now: datetime) -> Done:
+    """A game setting the GM may change: `gm_copies on|off`. Not announced: it concerns the GM."""
+    if name not in SETTINGS:
+        raise GameError(f"no setting {name!r} (settings: {', '.join(SETTINGS)})")
+    if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
+        raise GameError(f"{name} is on or off, not {value!r}")
+    game.gm_copies = value.lower() in ("on", "true", "yes")
+    return _record(session, services, game, "set", {"name": name, "value": game.gm_copies}, by, now,
+                   f"{name} is on: {SETTINGS[name]}" if game.gm_copies else f"{name} is off: no copies go to the GM")
+
+
+def act(services: Services, name: str, action: Callable[..., Done], *args: Any, by: str = "cli",
+        now: datetime) -> Done:
+    """Run one action on the game called `name` in its own transaction (the command line)."""
+    with transaction(services.sessions) as session:
+        game = queries.games.game_for_update(session, find_game(session, name).id, skip_locked=False)
+        assert game is not None
+        return action(session, services, game, *args, by=by, now=now)
+
+
+def action_log(services: Services, name: str) -> list[dict[str, Any]]:
+    """The game's GM actions as plain values, oldest first."""
+    with transaction(services.sessions) as session:
+        game = find_game(session, name)
+        return [{"at": row.at.isoformat(), "by": row.by, "action": row.action, "arguments": row.arguments,
+                 "result": row.result} for row in queries.gm_actions.actions_of(session, game.id)]
+
+
+def player_changes_address(session: Session, services: Services, game_id: int, power: str, argument: str, *,
+                           by: str, now: datetime) -> tuple[str, str]:
+    """A player's own address change by mail (MATRIX 2.2 `address_change`): (what to answer,
+    the inbound outcome). Recorded like a GM action, by the player's address."""
+    game = queries.games.game_for_update(session, game_id, skip_locked=False)
+    assert game is not None
+    ruleset = queries.games.ruleset_of(game)
+    if (problem := address_change_problem(ruleset.address_change)) is not None:
+        return problem, "address-refused"
+    try:
+        done = change_address(session, services, game, power, argument.split()[0] if argument.split() else "",
+                              by=by, now=now)
+    except GameError as error:
+        return f"Your address was not changed: {error}. Write: ADDRESS new@example.org[,fallback@example.org]", \
+            "address-refused"
+    return f"Done: {done.text}.", "address-changed"

@@ -1,0 +1,105 @@
+"""The mail the GM controls send (issue 8): the start mail of a player, the announcement of a GM
+action to the players, and the GM's copies of reports and refusals. Each is queued through the
+outbox with a dedupe key, in the caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Any, Sequence
+
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db.models import Game, Player
+from gmserver.db.queries.games import ruleset_of
+from gmserver.db.queries.phases import current_record
+from gmserver.reports.words import format_time
+from gmserver.rules.authenticity import reply_address
+from gmserver.rules.briefing import example_orders, key_points
+from gmserver.rules.position import describe_phase
+from gmserver.rules.subject import format_subject
+from gmserver.services.context import Services
+from gmserver.services.outbox import queue
+
+
+def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
+               replacing: bool = False) -> EmailMessage:
+    """A player's start mail: their power, the other players (primary addresses only: a
+    fallback is never published, MATRIX 2.2 `registered_with_fallback`), the first deadline, the
+    exact subject line, a worked example and the house rules' key points."""
+    ruleset = ruleset_of(game)
+    position = engine.position_from_state(state)
+    subject_line = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
+                                  phase=game.phase, purpose="orders")
+    context = {
+        "game_name": game.name, "power_name": player.power.title(), "rules_title": ruleset.title,
+        "replacing": replacing, "phase_name": describe_phase(game.phase),
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline else None,
+        "address": player.address, "fallback": player.fallback_address,
+        "others": [(other.power.title(), other.address) for other in game.players if other.power != player.power],
+        "order_address": (reply_address(services.composer.gm_address, player.secret) if player.secret
+                          else services.composer.gm_address),
+        "expected_subject": subject_line,
+        "example": example_orders(position, player.power, engine.legal_orders(state)),
+        "password": player.secret if game.sender_check == "verified" else None,
+        "key_points": key_points(ruleset),
+    }
+    return services.composer.compose(
+        to=player.address, subject=f"{game.name}: you play {player.power.title()}",
+        body=services.composer.render("player/start.txt.j2", context), auto_submitted="auto-generated",
+        date=now, reply_secret=player.secret)
+
+
+def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,
+                      powers: Sequence[str] | None = None, *, replacing: bool = False) -> int:
+    """Queue the start mail of every player (or of `powers`); how many were queued."""
+    state = current_record(session, game).state
+    queued = 0
+    for player in game.players:
+        if powers is not None and player.power not in powers:
+            continue
+        message = start_mail(services, game, player, state, now, replacing=replacing)
+        # the address is in the key: a replacement player gets their own start mail
+        queued += queue(session, message, kind="start", now=now, game_id=game.id,
+                        dedupe_key=f"start:{game.id}:{player.power}:{player.address}:{game.phase}")
+    return queued
+
+
+def announce(session: Session, services: Services, game: Game, action_id: int, headline: str,
+             paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None) -> int:
+    """Tell the players (all of them unless `to`: players or anything with power, address and
+    secret) what the GM did: MATRIX 2.11
+    `correction_broadcast = all_players` in every profile. How many mails were queued."""
+    body = services.composer.render("player/gm_action.txt.j2", {
+        "game_name": game.name, "headline": headline, "paragraphs": list(paragraphs),
+        "phase_name": describe_phase(game.phase),
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline and game.status == "active" else None,
+    })
+    queued = 0
+    for player in (game.players if to is None else to):
+        message = services.composer.compose(to=player.address, subject=f"{game.name}: {headline}", body=body,
+                                            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,
+                        dedupe_key=f"gm-action:{action_id}:{player.power}:{player.address}")
+    return queued
+
+
+def copies_address(services: Services) -> str:
+    """Where the GM's copies go: `[gm] alert_address` when set, else the GM's address."""
+    return services.gm_copies_to or services.composer.gm_address
+
+
+def copy_to_gm(session: Session, services: Services, game_id: int, message: EmailMessage, what: str,
+               dedupe_key: str, now: datetime) -> bool:
+    """Queue the GM's copy of `message` (a report or a refusal) when the game's `gm_copies` is on."""
+    game = session.get(Game, game_id)
+    if game is None or not game.gm_copies:
+        return False
+    body = services.composer.render("gm/copy.txt.j2", {
+        "what": what, "recipient": str(message["To"]), "subject": str(message["Subject"]),
+        "body": message.get_content(),
+    })
+    copy = services.composer.compose(to=copies_address(services), subject=f"[copy] {message['Subject']}",
+                                     body=body, auto_submitted="auto-generated", date=now)
+    return queue(session, copy, kind="gm-copy", dedupe_key=f"copy:{dedupe_key}", now=now, game_id=game_id)

@@ -1,0 +1,132 @@
+"""Order sets held for the GM (hold_for_gm, MATRIX 2.1: 001 II(4) "may, but is not required to
+accept"): the message is stored with status "held" (`gmserver inbox list --status held`), the
+player is told it waits for the GM, and the GM releases it (filed for the turn it was for, if
+that turn is still open, and confirmed as any set) or refuses it (the player gets the refusal).
+
+Exactly once each: release and refuse claim the row under its lock while it is "held"; the
+first to commit moves it to "done", and any later release or refusal finds nothing held.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, InboundMessage
+from gmserver.db.queries.games import game_phase_for_update
+from gmserver.db.queries.inbound import held_for_update
+from gmserver.db.session import transaction
+from gmserver.reports.words import format_time
+from gmserver.rules.corrections import cite
+from gmserver.rules.intake import Accept, Envelope, Hold, Reject, expected_subject, parse_envelope, subject_reading
+from gmserver.rules.position import describe_phase
+from gmserver.services import mails
+from gmserver.services.context import Services
+from gmserver.services.games import GameError
+from gmserver.services.gm_record import record_action
+from gmserver.services.outbox import queue
+from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, replies_since
+
+log = logging.getLogger(__name__)
+
+HELD = "held-for-gm"  # the outcome (and, through intake.process_one, the status "held")
+KIND = "held"  # the outbox kind of the notice that a message is held
+
+
+class HeldError(GameError):
+    """The message is not held (any more), or its turn is over: says which."""
+
+
+def hold(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Hold,
+         now: datetime) -> str:
+    """Keep the message for the GM and tell the sender (at most PLAYER_REFUSALS_PER_HOUR such
+    notices an hour to one address, like refusals)."""
+    accept = decision.accept
+    row.game_id, row.power, row.held_phase = accept.game.id, accept.power, accept.phase
+    log.info("inbound %s from %s held for the GM: %s", row.id, envelope.sender, " ".join(decision.reasons))
+    if replies_since(session, envelope.sender, (KIND,), now - timedelta(hours=1)) >= PLAYER_REFUSALS_PER_HOUR:
+        log.warning("inbound %s from %s held without a notice: too many notices this hour", row.id, envelope.sender)
+        return HELD
+    game = accept.game
+    body = services.composer.render("player/held.txt.j2", {
+        "original_subject": envelope.subject or "(no subject)", "original_date": envelope.date,
+        "game_name": game.name, "phase": describe_phase(game.phase),
+        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "reasons": decision.reasons, "expected_subject": decision.expected_subject,
+        "clause": cite(game.ruleset, decision.option),
+    })
+    queue(session, mails.notice(services, envelope, accept, body, now), kind=KIND, dedupe_key=f"held:{row.id}",
+          now=now, game_id=game.id)
+    return HELD
+
+
+@dataclass(frozen=True)
+class Decided:
+    inbound_id: int
+    game: str
+    power: str
+    phase: str
+    outcome: str  # "released" (filed and confirmed) or "refused"
+
+
+def release(services: Services, inbound_id: int, now: datetime) -> Decided:
+    """File the held message as the power's orders for the turn it was for, as if accepted when it
+    arrived, and confirm it; HeldError if it is not held or that turn is over."""
+    from gmserver.services.inbound_handling import game_view  # noqa: PLC0415  (intake imports this module)
+    from gmserver.services.intake import _accept  # noqa: PLC0415
+
+    with transaction(services.sessions) as session:
+        row, game = _claim(session, inbound_id)
+        if game.status != "active" or game_phase_for_update(session, game.id) != row.held_phase:
+            raise HeldError(f"message {inbound_id} was for {describe_phase(row.held_phase or '?')}, which is over "
+                            f"({game.name} is at {describe_phase(game.phase)}): refuse it instead "
+                            f"(gmserver inbox refuse {inbound_id})")
+        view = game_view(game)
+        envelope = parse_envelope(row.raw)
+        note = (f"The GM accepted this message, which was held for the GM "
+                f"({cite(view.ruleset, _option(view, envelope))}).",)
+        decision = Accept(game=view, power=row.power or "", phase=view.phase,
+                          subject=subject_reading(envelope.subject, view), warnings=note)
+        _accept(session, services, row, envelope, decision, now)
+        row.status, row.outcome, row.processed_at = "done", "released", now
+        record_action(session, game.id, "release", f"inbound {inbound_id} ({row.power}, {row.held_phase})", now)
+        return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "released")
+
+
+def refuse(services: Services, inbound_id: int, now: datetime, reason: str | None = None) -> Decided:
+    """Answer the held message's sender with the GM's refusal; HeldError if it is not held."""
+    from gmserver.services.inbound_handling import game_view  # noqa: PLC0415
+
+    with transaction(services.sessions) as session:
+        row, game = _claim(session, inbound_id)
+        view = game_view(game)
+        envelope = parse_envelope(row.raw)
+        reasons = (f"The GM did not accept this message, which was held for the GM "
+                   f"({cite(view.ruleset, _option(view, envelope))}).",)
+        if reason:
+            reasons += (f"The GM says: {reason}",)
+        decision = Reject(reasons, expected_subject=expected_subject(view, row.power), game=view, power=row.power)
+        queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
+              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        row.status, row.outcome, row.processed_at = "done", "refused", now
+        record_action(session, game.id, "refuse", f"inbound {inbound_id} ({row.power}): {reason or '-'}", now)
+        return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "refused")
+
+
+def _claim(session: Session, inbound_id: int) -> tuple[InboundMessage, Game]:
+    row = held_for_update(session, inbound_id)
+    if row is None or row.game_id is None:
+        raise HeldError(f"message {inbound_id} is not held for the GM (released or refused already, or never "
+                        "held: see `gmserver inbox list --status held`)")
+    game = session.get(Game, row.game_id)
+    assert game is not None
+    return row, game
+
+
+def _option(view, envelope: Envelope) -> str:
+    """Which hold_for_gm option held the message: the one for the wrong turn, or for the subject."""
+    wrong_turn = subject_reading(envelope.subject, view).wrong_turn
+    return "season_mismatch_policy" if wrong_turn else "nonconforming_subject_policy"

@@ -1,0 +1,93 @@
+"""A game's schedule on the database: which games are due (grace period, trigger, early
+adjudication), the next deadline after a turn, and the checks a deadline set by the GM must pass.
+The maths is gmserver/rules/schedule.py; this module only reads the game row and its sets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db import queries
+from gmserver.db.models import Game
+from gmserver.rules.deadlines import TurnLengths
+from gmserver.rules.reading.sets import ordered_sets, set_status
+from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.schedule import (
+    Schedule, adjudication_due, deadline_problems, early_adjudication_ready, first_deadline, minimums_of, next_deadline,
+)
+from gmserver.services.ordersets import contingent_for, stored_sets
+
+
+@dataclass(frozen=True)
+class Due:
+    game_id: int
+    phase: str
+    early: bool  # before its deadline: every power that owes orders has final orders (000 VII(2))
+
+
+def lengths_of(game: Game) -> TurnLengths:
+    return TurnLengths(timedelta(seconds=game.movement_seconds), timedelta(seconds=game.retreat_seconds),
+                       timedelta(seconds=game.adjustment_seconds))
+
+
+def schedule_of(game: Game, ruleset: Ruleset) -> Schedule:
+    """The game's schedule: its turn lengths at its fixed time of day in its time zone, the
+    profile's minimums (min_hours_*, MATRIX 2.8) and its grace period (processing_grace_minutes)."""
+    return Schedule(lengths_of(game), game.timezone, time.fromisoformat(game.deadline_time) if game.deadline_time
+                    else None, minimums_of(ruleset), timedelta(minutes=ruleset.processing_grace_minutes))
+
+
+def following_deadline(game: Game, ruleset: Ruleset, phase: str, now: datetime) -> datetime | None:
+    """The deadline of `phase`, the one after the game's current phase, adjudicated at `now`:
+    from the current phase's DEADLINE, never from `now` (issue 8: early or late processing never
+    shifts the following deadlines). A game without a deadline (paused) starts from `now`."""
+    return next_deadline(game.deadline or now, phase, schedule_of(game, ruleset), now)
+
+
+def fresh_deadline(game: Game, ruleset: Ruleset, now: datetime) -> datetime | None:
+    """A deadline for the game's current phase one full turn from `now`, at the fixed time of
+    day (a game resumed after its deadline passed, or going on after a Spring 1901 wait)."""
+    return first_deadline(game.phase, now, schedule_of(game, ruleset))
+
+
+def due_games(session: Session, now: datetime) -> list[Due]:
+    """The games to adjudicate now: past their deadline plus the grace period where the trigger
+    is automatic (MATRIX 2.8), then those ready early (early_processing = minor_when_all_final)."""
+    due = [Due(g.id, g.phase, False) for g in queries.games.past_deadline(session, now)
+           if adjudication_due(g.deadline, queries.games.ruleset_of(g), now)]
+    due += [Due(g.id, g.phase, True) for g in queries.games.in_minor_phase_before_deadline(session, now)
+            if queries.games.ruleset_of(g).early_processing == "minor_when_all_final" and early_ready(session, g)]
+    return due
+
+
+def is_due(session: Session, game: Game, now: datetime, *, early: bool) -> bool:
+    """Re-checked under the game's lock: due at its time, or (`early`) ready early."""
+    ruleset = queries.games.ruleset_of(game)
+    if adjudication_due(game.deadline, ruleset, now):
+        return True
+    return early and game.deadline is not None and early_ready(session, game)
+
+
+def early_ready(session: Session, game: Game) -> bool:
+    """000 VII(2), minor_when_all_final: every power that owes orders in this retreat or
+    adjustment turn has a final set on file, or contingent orders sent with the moves."""
+    ruleset = queries.games.ruleset_of(game)
+    record = queries.phases.current_record(session, game)
+    owing = frozenset(engine.position_from_state(record.state).powers_to_order())
+    ready = {power for power, sets in stored_sets(session, game.id, game.phase).items()
+             if set_status(ordered_sets(sets, ruleset)[-1], ruleset) == "final"}
+    ready |= set(contingent_for(session, game.id, game.phase, ruleset))
+    return early_adjudication_ready(ruleset, game.phase, owing, frozenset(ready))
+
+
+def new_deadline_problems(session: Session, game: Game, deadline: datetime, now: datetime) -> list[str]:
+    """Why the GM may not set `deadline` for the game's current phase (`game deadline NAME
+    ISO-TIME`): in the past, or a turn shorter than the profile's minimum from when the phase
+    opened (MATRIX 2.8 min_hours_*). [] when it may."""
+    ruleset = queries.games.ruleset_of(game)
+    record = queries.phases.current_record(session, game)
+    return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
+                             minimums=minimums_of(ruleset), profile=ruleset.name, zone=game.timezone)

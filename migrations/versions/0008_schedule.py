@@ -1,0 +1,25 @@
+"""A schedule, not a stopwatch (issue 8): each game's fixed time of day for its deadlines
+
+Revision ID: 0008
+Revises: 0007
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008"
+down_revision: Union[str, None] = "0007"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    # NULL for games created before: their deadlines keep the previous deadline's time of day
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("deadline_time", sa.String(8), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("deadline_time")

@@ -1,0 +1,76 @@
+"""The GM's corrections from the command line, on SQLite and PostgreSQL: `gmserver game orders |
+preview | rollback` and `gmserver inbox release | refuse` (the names are issue 8's contract)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.services import intake
+from gmserver.services.games import POWERS
+from tests.support.world import order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def config(tmp_path: Path, database_url: str) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "{database_url}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def run(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def create(config: Path, ruleset: str) -> None:
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={player_address(power)}")]
+    assert run(config, "game", "create", "lepanto", "--ruleset", ruleset, *players, "--sender-check", "from") == 0
+
+
+def test_correct_preview_and_roll_back_from_the_command_line(config: Path, capsys) -> None:
+    create(config, "standard")
+    assert run(config, "game", "orders", "lepanto", "FRANCE", "--set", "A Par-Bur", "--set", "A Mar H") == 0
+    out = capsys.readouterr().out
+    assert "v1 filed for FRANCE" in out and "A PAR - BUR" in out and "told by mail" in out
+    assert run(config, "game", "preview", "lepanto") == 0
+    out = capsys.readouterr().out
+    assert "PREVIEW" in out and "nothing stored" in out and "Burgundy" in out
+    assert run(config, "game", "rollback", "lepanto") == 2  # nothing adjudicated yet
+    assert "Nothing has been adjudicated" in capsys.readouterr().err
+    assert run(config, "adjudicate", "lepanto") == 0
+    assert run(config, "game", "rollback", "lepanto", "--replay") == 2
+    assert "never replayed" in capsys.readouterr().err
+    assert run(config, "game", "rollback", "lepanto") == 0
+    out = capsys.readouterr().out
+    assert "rolled back" in out and "7 correction notice(s)" in out and "gmserver adjudicate lepanto" in out
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    assert '"phase": "S1901M"' in capsys.readouterr().out
+    assert run(config, "game", "orders", "lepanto", "FRANCE", "--set", "A Par-Xyz") == 2
+    assert "not filed" in capsys.readouterr().err
+
+
+def test_release_and_refuse_held_mail_from_the_command_line(config: Path, database_url: str, capsys) -> None:
+    create(config, "danivon")
+    services = services_for(database_url)
+    now = datetime.now(timezone.utc)
+    ids = [intake.store(services.sessions, order_mail(player_address(power), f"lepanto {power.title()}", body),
+                        source="smtp", now=now).id for power, body in (("FRANCE", "A Par-Bur"), ("ITALY", "A Ven H"))]
+    intake.process_pending(services, now)
+    capsys.readouterr()
+    assert run(config, "inbox", "list", "--status", "held") == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [int(line.split()[0]) for line in listed] == ids and all("held" in line for line in listed)
+    assert run(config, "inbox", "release", str(ids[0])) == 0
+    assert "filed as FRANCE's orders" in capsys.readouterr().out
+    assert run(config, "inbox", "refuse", str(ids[1]), "--reason", "no subject") == 0
+    assert run(config, "inbox", "release", str(ids[0])) == 2
+    assert run(config, "inbox", "refuse", str(ids[1])) == 2
+    assert "not held" in capsys.readouterr().err
+    assert run(config, "inbox", "list", "--status", "held") == 0
+    assert capsys.readouterr().out == ""

@@ -1,0 +1,91 @@
+"""Game end on a real database (issue 8): the solo at the profile's count, the Spring solo
+notice (003 [23]) and the stalemate notice (000 IX(2) ¶2)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import Game, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services import intake, turns
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from tests.support.world import order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+SIXTEEN = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "KIE", "DEN", "SWE", "NWY", "LON", "LVP", "EDI",
+           "TUN", "NAP"]
+
+
+def game_with(services, now, overrides: dict, position: Position | None = None) -> int:
+    with transaction(services.sessions) as session:
+        return create_game(session, GameSpec(
+            name="endgame", ruleset=load_ruleset("standard").with_overrides(overrides),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS], position=position,
+            movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            reminder=timedelta(0), sender_check="from"), now).id
+
+
+def send(services, clock, power: str, body: str, phase: str) -> None:
+    subject = format_subject(template="standard", game_name="endgame", power=power, phase=phase, purpose="orders")
+    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+
+
+def france_takes_munich(services, clock, overrides: dict, phase: str, owned: list[str]):
+    position = Position.from_json({"phase": phase, "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
+                                   "centers": {"FRANCE": owned, "GERMANY": ["BER"]}})
+    game_id = game_with(services, clock(), overrides, position)
+    send(services, clock, "FRANCE", "A BUR - MUN", phase)
+    clock.advance(hours=49)
+    [done] = turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        report = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report"))
+        alerts = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "alert"))]
+        return done, game.status, " ".join(report.raw.decode().split()), alerts
+
+
+def test_solo_at_the_profile_s_count_of_seventeen(database_url, clock) -> None:
+    """solo_centres = 17: the seventeenth centre, taken in the Fall, ends the game; the report
+    says who won."""
+    done, status, report, _ = france_takes_munich(services_for(database_url), clock, {"solo_centres": 17},
+                                                  "F1901M", SIXTEEN)
+    assert (done.next_phase, done.deadline, status) == ("COMPLETED", None, "finished")
+    assert "THE GAME IS OVER" in report and "France has won." in report
+
+
+def test_no_solo_at_seventeen_under_the_rulebook_s_eighteen(database_url, clock) -> None:
+    done, status, report, _ = france_takes_munich(services_for(database_url), clock, {}, "F1901M", SIXTEEN)
+    assert (done.next_phase, status) == ("W1901A", "active") and "THE GAME IS OVER" not in report
+
+
+def test_the_gm_is_told_of_a_spring_solo_003_23(database_url, clock) -> None:
+    """003 [23] "(Spring or Autumn)": seventeen owned plus Munich occupied in Spring; ownership does
+    not change in Spring, so the game goes on and the GM rules."""
+    done, status, _, alerts = france_takes_munich(services_for(database_url), clock,
+                                                  {"solo_check_after_spring": True}, "S1901M", SIXTEEN + ["ROM"])
+    assert (done.next_phase, status) == ("F1901M", "active")
+    assert len(alerts) == 1 and "003 [23]" in alerts[0] and "France" in alerts[0]
+
+
+def test_stalemate_notice_after_a_year_without_a_centre_changing_hands_000_IX_2(database_url, clock) -> None:
+    """000 IX(2) ¶2 with a count of one year: Spring and Fall 1901 change no centre (every unit
+    holds, Winter is skipped); at Spring 1902 the GM gets the notice, once."""
+    services = services_for(database_url)
+    game_with(services, clock(), {"stalemate_years": 1, "nmr_limit_to_cd": "none"})
+    for _ in ("S1901M", "F1901M"):
+        clock.advance(hours=49)
+        assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        [notice] = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "alert")).all()
+        assert notice.dedupe_key.startswith("gm:stalemate:")
+        body = " ".join(notice.raw.decode().split())
+    assert "no supply centre has changed hands for 1 game year." in body.lower() and "000 IX(2)" in body

@@ -1,0 +1,259 @@
+"""The GM's controls (issue 8) on a real database (SQLite and PostgreSQL): every action recorded
+and announced, a paused game never adjudicated nor reminded, replacement with the start mail,
+GM copies of reports and refusals, and GM commands by mail under MATRIX 2.2 `gm_command_auth`."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
+from gmserver.services.schedule import due_games
+from gmserver.db.session import transaction
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.services import gm_controls, intake, turns
+from gmserver.services.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
+from gmserver.services.gm_mail import queue_start_mails
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def world(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock())  # deadline: now + 48 h, reminders 24 h before
+    return services
+
+
+def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
+    with transaction(services.sessions) as session:
+        rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+        return [row for row in rows if kind is None or row.kind == kind]
+
+
+def text(row: OutboxMessage) -> str:
+    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_content().split())
+
+
+def actions(services) -> list[tuple[str, str]]:
+    with transaction(services.sessions) as session:
+        return [(a.action, a.by) for a in session.scalars(select(GmAction).order_by(GmAction.id))]
+
+
+def game_row(services) -> Game:
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game).where(Game.name == "lepanto"))
+        session.expunge(game)
+        return game
+
+
+def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, clock) -> None:
+    later = clock() + timedelta(days=5)
+    done = gm_controls.act(world, "lepanto", gm_controls.set_deadline, later, now=clock())
+    assert done.announced == 7 and "extended" in done.text
+    assert game_row(world).deadline == later
+    assert actions(world) == [("deadline", "cli")]
+    sent = outbox(world, "gm-action")
+    assert sorted(m.recipient for m in sent) == sorted(player_address(p) for p in POWERS)
+    assert "The GM has extended the deadline of Spring 1901 Movement." in text(sent[0])
+
+
+def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorded(world, clock) -> None:
+    # standard: 48 hours per movement turn [P practice]; the turn opened at clock()
+    with pytest.raises(GameError, match="must last at least 48 hours"):
+        gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(hours=47), now=clock())
+    assert actions(world) == [] and outbox(world) == []
+
+
+def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
+    gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
+    clock.advance(hours=30)  # inside the reminder window
+    assert turns.queue_reminders(world, clock()) == 0
+    clock.advance(hours=30)  # past the deadline
+    with transaction(world.sessions) as session:
+        assert due_games(session, clock()) == []
+    assert turns.adjudicate_due(world, clock()) == []
+    assert turns.adjudicate(world, game_row(world).id, clock(), force=True) is None
+    assert game_row(world).phase == "S1901M"
+    assert show_game(world.sessions, "lepanto")["paused"] is True
+
+
+def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock) -> None:
+    gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
+    now = clock.advance(hours=60)
+    done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
+    # the game's deadlines fall at 12:00 UTC (its first one, 48 h after creation at 2026-11-22 12:00);
+    # resumed at 2026-11-25 00:00, a full turn of 48 h ends 2026-11-27 00:00: the next 12:00 after it
+    assert now == datetime(2026, 11, 25, 0, 0, tzinfo=timezone.utc)
+    assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
+    assert "the deadline passed during the pause" in done.text
+    assert show_game(world.sessions, "lepanto")["paused"] is False
+    assert turns.adjudicate_due(world, datetime(2026, 11, 27, 12, 1, tzinfo=timezone.utc))[0].phase == "S1901M"
+
+
+def test_resume_before_the_deadline_keeps_it(world, clock) -> None:
+    deadline = game_row(world).deadline
+    gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
+    done = gm_controls.act(world, "lepanto", gm_controls.resume, now=clock.advance(hours=1))
+    assert game_row(world).deadline == deadline and "the deadline stays" in done.text
+
+
+def test_a_replacement_gets_the_start_mail_and_the_old_player_is_on_record(world, clock) -> None:
+    done = gm_controls.act(world, "lepanto", gm_controls.replace, "france", "new@players.test,alt@players.test",
+                           now=clock())
+    assert done.announced == 6  # the other players; the new one gets the start mail
+    [start] = outbox(world, "start")
+    assert start.recipient == "new@players.test"
+    body = text(start)
+    assert "You take over France from its previous player" in body
+    assert "england@players.test" in body and "england.backup" not in body  # fallbacks never published
+    with transaction(world.sessions) as session:
+        france = session.scalar(select(Player).where(Player.power == "FRANCE"))
+        [action] = session.scalars(select(GmAction))
+        assert (france.address, france.fallback_address) == ("new@players.test", "alt@players.test")
+        assert action.arguments["previous"]["address"] == player_address("FRANCE")
+    # the new player's orders are taken, the old player's are not
+    subject = "lepanto France S1901M"
+    assert intake.process_one(world, intake.store(world.sessions, order_mail("new@players.test", subject, "A PAR H"),
+                                                  source="smtp", now=clock()).id, clock()) == "accepted"
+    assert intake.process_one(world, intake.store(world.sessions, order_mail(player_address("FRANCE"), subject,
+                                                  "A PAR H"), source="smtp", now=clock()).id, clock()) != "accepted"
+
+
+def test_end_civil_disorder_and_address_change_are_recorded(world, clock) -> None:
+    gm_controls.act(world, "lepanto", gm_controls.civil_disorder, "ITALY", True, now=clock())
+    assert show_game(world.sessions, "lepanto")["civil_disorder"] == ["ITALY"]
+    gm_controls.act(world, "lepanto", gm_controls.change_address, "TURKEY", "sultan@players.test", now=clock())
+    [told] = [m for m in outbox(world, "gm-action") if m.recipient == "sultan@players.test"]
+    assert "Mail for Turkey now goes to sultan@players.test" in text(told)
+    done = gm_controls.act(world, "lepanto", gm_controls.end_game, now=clock())
+    assert game_row(world).status == "finished" and done.announced == 7
+    assert "Supply centres at the end: Russia 4," in text(outbox(world, "gm-action")[-1])
+    assert actions(world) == [("cd", "cli"), ("address", "cli"), ("end", "cli")]
+    with pytest.raises(GameError, match="finished"):
+        gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
+
+
+def test_gm_copies_of_reports_and_refusals(world, clock) -> None:
+    gm_controls.act(world, "lepanto", gm_controls.set_setting, "gm_copies", "on", now=clock())
+    # a refusal: France writes about a turn that is not open
+    raw = order_mail(player_address("FRANCE"), "lepanto France F1905M", "A PAR - BUR")
+    intake.process_one(world, intake.store(world.sessions, raw, source="smtp", now=clock()).id, clock())
+    turns.adjudicate(world, game_row(world).id, clock(), force=True)
+    copies = outbox(world, "gm-copy")
+    assert [m.recipient for m in copies] == [GM, GM]
+    assert text(copies[0]).startswith(f"Copy of the refusal sent to {player_address('FRANCE')}")
+    assert text(copies[1]).startswith("Copy of the report sent to")
+
+
+def test_without_gm_copies_the_gm_gets_none(world, clock) -> None:
+    turns.adjudicate(world, game_row(world).id, clock(), force=True)
+    assert outbox(world, "gm-copy") == []
+
+
+def test_every_player_gets_a_start_mail(database_url, clock) -> None:
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        game = create_game(session, GameSpec(
+            name="lepanto", ruleset=load_ruleset("scorpion"), sender_check="verified",
+            first_deadline=datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc),
+            players=[PlayerSpec(p, player_address(p), f"{p.lower()}.backup@players.test") for p in POWERS]), clock())
+        assert queue_start_mails(session, services, game, clock()) == 7
+    france = next(m for m in outbox(services, "start") if m.recipient == player_address("FRANCE"))
+    body = text(france)
+    for words in ("You play France.", "Deadline: Tuesday 1 December 2026, 18:00 UTC",
+                  "LEPANTO - FRANCE - s1901", "A MAR -", "A PAR H", "F BRE H", "Password:",
+                  "(003 [23])", "never published (003 [4])", "Austria austria@players.test"):
+        assert words in body, words
+    assert "backup" not in body.replace("france.backup", "")  # only France's own fallback is shown to France
+
+
+def gm_mail(services, body: str, now, subject: str = "lepanto") -> tuple[InboundMessage, str]:
+    row_id = intake.store(services.sessions, order_mail(GM, subject, body), source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+    [answer] = [m for m in outbox(services, "notice") if m.recipient == GM][-1:]
+    return row, text(answer)
+
+
+def test_a_gm_command_by_mail_needs_the_games_secret_matrix_2_2(world, clock) -> None:
+    """gm_command_auth = gm_address_and_secret: the From line alone no longer makes the server act."""
+    row, answer = gm_mail(world, "pause", clock())
+    assert (row.kind, row.outcome) == ("command", "command-refused")
+    assert "Nothing was done: a GM command must carry the game's GM secret" in answer
+    assert game_row(world).paused is False and actions(world) == []
+    secret = game_row(world).gm_secret
+    row, answer = gm_mail(world, f"pause\nPassword: {secret}", clock())
+    assert (row.kind, row.outcome) == ("command", "command-done")
+    assert "Done: lepanto is paused (7 players told)" in answer
+    assert game_row(world).paused is True and actions(world) == [("pause", GM)]
+
+
+def test_gm_command_auth_gm_address_only_acts_on_the_address_alone(database_url, clock) -> None:
+    """MATRIX 2.2 gm_command_auth = gm_address_only (not any profile's value: set for this game)."""
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        create_game(session, GameSpec(
+            name="lepanto", sender_check="from",
+            ruleset=dataclasses.replace(load_ruleset("standard"), gm_command_auth="gm_address_only"),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS]), clock())
+    row, answer = gm_mail(services, "pause", clock())
+    assert (row.kind, row.outcome) == ("command", "command-done")
+    assert game_row(services).paused is True
+
+
+def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
+    secret = game_row(world).gm_secret
+    later = (clock() + timedelta(days=4)).isoformat()
+    row, answer = gm_mail(world, f"Password: {secret}\ndeadline {later}\ncd ATLANTIS\nset gm_copies on\nhello",
+                          clock())
+    assert row.outcome == "command-done"
+    assert "> deadline" in answer and "Done: the deadline of Spring 1901 Movement is extended" in answer
+    assert "> cd ATLANTIS Not done: lepanto has no player for 'ATLANTIS'" in answer
+    assert "Done: gm_copies is on" in answer
+    assert "IGNORED (not commands) > hello" in answer
+    assert game_row(world).gm_copies is True
+
+
+def player_mail(services, sender: str, body: str, now) -> tuple[str, list[OutboxMessage]]:
+    row_id = intake.store(services.sessions, order_mail(sender, "lepanto", body), source="smtp", now=now).id
+    outcome = intake.process_one(services, row_id, now)
+    return outcome, outbox(services)
+
+
+def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> None:
+    """MATRIX 2.2 address_change = from_known_address (every profile; 003 [4]): the player's
+    mail from the registered address changes it; the old and the new address are told."""
+    outcome, sent = player_mail(world, player_address("FRANCE"), "ADDRESS marianne@players.test", clock())
+    assert outcome == "address-changed"
+    assert sorted(m.recipient for m in sent if m.kind == "gm-action") == ["france@players.test",
+                                                                         "marianne@players.test"]
+    [answer] = [m for m in sent if m.kind == "notice"]
+    assert "Done: FRANCE's address is now marianne@players.test" in text(answer)
+    with transaction(world.sessions) as session:
+        france = session.scalar(select(Player).where(Player.power == "FRANCE"))
+        assert (france.address, france.fallback_address) == ("marianne@players.test", None)
+    assert actions(world) == [("address", player_address("FRANCE"))]
+
+
+def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock) -> None:
+    """MATRIX 2.2 address_change = gm_only (no profile's value: set for this game)."""
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        create_game(session, GameSpec(
+            name="lepanto", sender_check="from",
+            ruleset=dataclasses.replace(load_ruleset("scorpion"), address_change="gm_only"),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS]), clock())
+    outcome, sent = player_mail(services, player_address("FRANCE"), "Address: marianne@players.test", clock())
+    assert outcome == "address-refused"
+    assert "In this game only the GM changes a player's address: please ask the GM." in text(sent[-1])
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(Player.address).where(Player.power == "FRANCE")) == player_address("FRANCE")

@@ -1,0 +1,224 @@
+"""GM corrections on a real database (MATRIX 2.11): an order set written by the GM, a preview
+that publishes nothing, and the rollback of the last adjudication within the correction window,
+re-adjudicated exactly once with its own reports."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from gmserver import engine
+from gmserver.db.models import Game, OrderSet, OutboxMessage, PhaseRecord
+from gmserver.db.session import transaction
+from gmserver.rules.subject import format_subject
+from gmserver.services import corrections, intake, preview, turns
+from tests.integration.test_gm_held import body_of
+from tests.support.world import new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+def send(services, clock, power: str, body: str, phase: str, *, game: str = "lepanto",
+         template: str = "standard") -> None:
+    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
+    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+
+
+def mail(services, kind: str) -> list[tuple[str, str, str]]:
+    with transaction(services.sessions) as session:
+        return [(m.recipient, m.dedupe_key, body_of(m.raw)) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
+
+
+def game_of(services, game_id: int) -> Game:
+    with transaction(services.sessions) as session:
+        return session.get(Game, game_id)
+
+
+def phases(services, game_id: int) -> list[tuple[str, bool, int]]:
+    with transaction(services.sessions) as session:
+        return [(r.phase, r.adjudicated_at is not None, r.revision) for r in session.scalars(
+            select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(PhaseRecord.id))]
+
+
+def units(services, game_id: int, phase: str) -> dict:
+    with transaction(services.sessions) as session:
+        state = session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
+                                                               PhaseRecord.phase == phase))
+    return engine.position_from_state(state).units
+
+
+@pytest.fixture
+def world(database_url, clock):
+    services = services_for(database_url)
+    return services, new_game(services, clock())
+
+
+def test_the_gm_files_a_corrected_set_read_like_a_player_s_and_the_player_is_told(world, clock) -> None:
+    services, game_id = world
+    send(services, clock, "FRANCE", "A PAR - PIC", "S1901M")
+    done = corrections.correct_orders(services, "lepanto", "france", "A Par-Bur\nF Bre - Mid", clock())
+    assert (done.power, done.phase, done.version) == ("FRANCE", "S1901M", 2)
+    assert sorted(done.on_file) == ["A PAR - BUR", "F BRE - MAO"]  # replace (DATC 4.D.1) under standard
+    with transaction(services.sessions) as session:
+        latest = session.scalar(select(OrderSet).where(OrderSet.version == 2))
+        assert latest.by_gm and latest.inbound_id is None
+    [(to, key, text)] = mail(services, "gm-orders")
+    assert to == player_address("FRANCE") and key == f"gm-orders:{game_id}:S1901M:FRANCE:2"
+    assert "corrected order set" in text and "A PAR - BUR" in text
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert "A BUR" in units(services, game_id, "F1901M")["FRANCE"]
+
+
+def test_a_gm_set_with_a_line_that_cannot_be_read_is_not_filed(world, clock) -> None:
+    services, _ = world
+    with pytest.raises(corrections.CorrectionError, match="not filed"):
+        corrections.correct_orders(services, "lepanto", "FRANCE", "A PAR - BUR\nA Xyz - Qqq", clock())
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(func.count(OrderSet.id))) == 0
+    assert mail(services, "gm-orders") == []
+
+
+def test_a_preview_shows_the_results_and_stores_and_sends_nothing(world, clock) -> None:
+    services, game_id = world
+    send(services, clock, "FRANCE", "A PAR - BUR", "S1901M")
+    send(services, clock, "GERMANY", "A MUN - BUR", "S1901M")
+    before = mail(services, "confirmation")
+    shown = preview.preview(services, "lepanto", clock())
+    assert (shown.phase, shown.next_phase) == ("S1901M", "F1901M")
+    assert shown.orders["FRANCE"] == ("A PAR - BUR",) and "bounce" in shown.text.lower()
+    assert phases(services, game_id) == [("S1901M", False, 0)]
+    assert game_of(services, game_id).phase == "S1901M"
+    assert mail(services, "report") == [] and mail(services, "confirmation") == before
+
+
+def _adjudicated_spring(services, clock, game_id) -> None:
+    send(services, clock, "FRANCE", "A PAR - BUR", "S1901M")
+    clock.advance(hours=48)
+    [done] = turns.adjudicate_due(services, clock())
+    assert done.next_phase == "F1901M"
+
+
+def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000_VIII_1(world, clock) -> None:
+    """000 VIII(1), 002 GM ERRORS 4: the last adjudication is undone, every player is told, the GM
+    corrects the orders on file and the turn is adjudicated again with reports of its own."""
+    services, game_id = world
+    _adjudicated_spring(services, clock, game_id)
+    send(services, clock, "FRANCE", "A BUR - MUN", "F1901M")  # sent for the turn that will be undone
+    clock.advance(hours=2)
+    done = corrections.rollback(services, "lepanto", clock())
+    assert (done.phase, done.undone, done.deadline, done.notices) == ("S1901M", "F1901M", None, 7)
+    game = game_of(services, game_id)
+    assert (game.phase, game.deadline, game.status) == ("S1901M", None, "active")
+    assert phases(services, game_id) == [("S1901M", False, 1)]
+    notices = mail(services, "correction")
+    assert {to for to, _, _ in notices} == {player_address(p) for p in
+                                            ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+    assert "CORRECTION" in notices[0][2] and "never replayed" in notices[0][2]
+    assert turns.adjudicate_due(services, clock() + timedelta(days=30)) == []  # it waits for the GM
+
+    corrections.correct_orders(services, "lepanto", "FRANCE", "A PAR - PIC", clock())
+    redone = turns.adjudicate(services, game_id, clock(), force=True)
+    assert (redone.phase, redone.next_phase, redone.reports) == ("S1901M", "F1901M", 7)
+    assert "A PIC" in units(services, game_id, "F1901M")["FRANCE"]
+    keys = [key for _, key, _ in mail(services, "report")]
+    assert len(keys) == 14 and sum(f"report:{game_id}:S1901M:r1:" in key for key in keys) == 7
+    assert phases(services, game_id) == [("S1901M", True, 1), ("F1901M", False, 0)]
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+        assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
+        # the Fall set sent before the correction stays on file, read against the corrected position
+        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 1
+
+
+def test_only_the_last_adjudication_can_be_rolled_back_and_only_once(world, clock) -> None:
+    """001 VI(1), 002 GM ERRORS 2: an error not corrected before the next adjudication stands."""
+    services, game_id = world
+    _adjudicated_spring(services, clock, game_id)
+    clock.advance(hours=48)
+    [fall] = turns.adjudicate_due(services, clock())
+    corrections.rollback(services, "lepanto", clock())
+    assert game_of(services, game_id).phase == "F1901M"
+    with pytest.raises(corrections.CorrectionError, match="rolled back already.*Spring 1901.*stands"):
+        corrections.rollback(services, "lepanto", clock())  # Fall waits; Spring was published before it
+    assert len(mail(services, "correction")) == 7
+    assert [p for p, _, _ in phases(services, game_id)] == ["S1901M", "F1901M"]
+
+
+def test_two_rollbacks_at_once_undo_one_adjudication(world, clock) -> None:
+    services, game_id = world
+    _adjudicated_spring(services, clock, game_id)
+    outcomes: list[str] = []
+
+    def roll() -> None:
+        try:
+            corrections.rollback(services, "lepanto", clock(), expected_phase="F1901M")
+            outcomes.append("rolled back")
+        except corrections.CorrectionError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=roll) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "refused", "rolled back"]
+    assert len(mail(services, "correction")) == 7 and phases(services, game_id) == [("S1901M", False, 1)]
+
+
+def test_players_cannot_replace_the_orders_of_a_rolled_back_turn_002_GM_ERRORS_5(database_url, clock) -> None:
+    """002 GM ERRORS 5: "Under no circumstances will a season be replayed"."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="errors", ruleset="email_rules")
+    send(services, clock, "FRANCE", "A PAR - BUR", "S1901M", game="errors", template="email_rules")
+    turns.adjudicate(services, game_id, clock(), force=True)
+    with pytest.raises(corrections.CorrectionError, match="002 GM ERRORS 5"):
+        corrections.rollback(services, "errors", clock(), replay=True)
+    corrections.rollback(services, "errors", clock())
+    send(services, clock, "FRANCE", "A PAR - PIC", "S1901M", game="errors", template="email_rules")
+    [(_, _, refusal)] = mail(services, "rejection")
+    assert "never replayed" in refusal and "002 GM ERRORS 5" in refusal
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(func.count(OrderSet.id))) == 1
+
+
+def test_mhr_corrects_only_within_24_hours_000_VIII_1(database_url, clock) -> None:
+    """000 VIII(1): errors brought to the GM within 24 hours are corrected (correction_window =
+    24h_and_before_next); after that the result stands."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="mhrgame", ruleset="mhr")
+    turns.adjudicate(services, game_id, clock(), force=True)
+    clock.advance(hours=25)
+    with pytest.raises(corrections.CorrectionError, match="24 hours"):
+        corrections.rollback(services, "mhrgame", clock())
+    assert game_of(services, game_id).phase == "F1901M" and mail(services, "correction") == []
+
+
+def test_after_a_correction_one_request_is_enough_the_next_turn_runs_from_it_002_GM_ERRORS_3(database_url,
+                                                                                               clock) -> None:
+    """002 GM ERRORS 3 (extension_after_correction = on_single_request): the turn after the
+    corrected one gets its whole length from the corrected results, not its first deadline."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="errors", ruleset="email_rules", movement_hours=48)
+    turns.adjudicate(services, game_id, clock(), force=True)
+    first = game_of(services, game_id).deadline
+    clock.advance(hours=20)
+    corrections.rollback(services, "errors", clock())
+    clock.advance(hours=4)
+    redone = turns.adjudicate(services, game_id, clock(), force=True)
+    assert redone.deadline == clock() + timedelta(hours=48) != first
+
+
+def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(world, clock) -> None:
+    """extension_after_correction = gm_decides: the GM may move it; gmserver keeps it."""
+    services, game_id = world
+    turns.adjudicate(services, game_id, clock(), force=True)
+    first = game_of(services, game_id).deadline
+    clock.advance(hours=20)
+    corrections.rollback(services, "lepanto", clock())
+    redone = turns.adjudicate(services, game_id, clock(), force=True)
+    assert redone.deadline == first

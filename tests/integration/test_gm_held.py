@@ -1,0 +1,127 @@
+"""hold_for_gm (MATRIX 2.1): order sets held for the GM, released or refused exactly once."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.services import held, intake, turns
+from tests.support.world import new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+def _send(services, clock, subject: str, body: str, power: str = "FRANCE") -> int:
+    row_id = intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp",
+                          now=clock()).id
+    intake.process_pending(services, clock())
+    return row_id
+
+
+def _row(services, row_id: int) -> tuple[str, str | None, str | None]:
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        return row.status, row.outcome, row.held_phase
+
+
+def _sets(services) -> list[tuple[str, str, list]]:
+    with transaction(services.sessions) as session:
+        return [(s.power, s.phase, s.orders) for s in session.scalars(select(OrderSet).order_by(OrderSet.id))]
+
+
+def body_of(raw: bytes) -> str:
+    """The text of an outgoing mail, decoded, its lines joined (templates fill paragraphs)."""
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    return " ".join(message.get_content().split())
+
+
+def _mail(services, kind: str) -> list[tuple[str, str]]:
+    with transaction(services.sessions) as session:
+        return [(m.recipient, body_of(m.raw)) for m in
+                session.scalars(select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
+
+
+@pytest.fixture
+def danivon(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="danivon")
+    return services
+
+
+def test_a_subject_without_the_turn_is_held_then_released_once_001_II_4(danivon, clock) -> None:
+    """001 II(4): the GM "may, but is not required to accept" a set whose subject lacks required
+    data (nonconforming_subject_policy = hold_for_gm): held, the player told, filed on release."""
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    assert _row(danivon, row_id) == ("held", held.HELD, "S1901M")
+    assert _sets(danivon) == []
+    [(to, notice)] = _mail(danivon, held.KIND)
+    assert to == player_address("FRANCE")
+    assert "held for the GM" in notice and "001 II(4)" in notice
+    assert _mail(danivon, "rejection") == []
+
+    clock.advance(minutes=5)
+    done = held.release(danivon, row_id, clock())
+    assert (done.power, done.phase, done.outcome) == ("FRANCE", "S1901M", "released")
+    assert _row(danivon, row_id) == ("done", "released", "S1901M")
+    assert _sets(danivon) == [("FRANCE", "S1901M", ["A PAR - BUR"])]
+    [(to, confirmation)] = _mail(danivon, "confirmation")
+    assert to == player_address("FRANCE") and "The GM accepted this message" in confirmation
+    with pytest.raises(held.HeldError, match="not held"):
+        held.release(danivon, row_id, clock())
+    with pytest.raises(held.HeldError, match="not held"):
+        held.refuse(danivon, row_id, clock())
+    assert len(_sets(danivon)) == 1 and len(_mail(danivon, "confirmation")) == 1
+
+
+def test_a_refused_held_set_is_answered_once_with_the_gm_s_reason(danivon, clock) -> None:
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    done = held.refuse(danivon, row_id, clock(), reason="write the season and year in the subject")
+    assert done.outcome == "refused"
+    assert _row(danivon, row_id)[:2] == ("done", "refused")
+    [(to, refusal)] = _mail(danivon, "rejection")
+    assert to == player_address("FRANCE")
+    assert "The GM did not accept this message" in refusal and "write the season and year" in refusal
+    assert "lepanto; 1901, Spring, Movement; France" in refusal  # the subject that would be accepted
+    with pytest.raises(held.HeldError):
+        held.refuse(danivon, row_id, clock())
+    assert _sets(danivon) == [] and len(_mail(danivon, "rejection")) == 1
+
+
+def test_a_held_set_whose_turn_is_over_cannot_be_released(danivon, clock) -> None:
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    with transaction(danivon.sessions) as session:
+        game_id = session.scalar(select(InboundMessage.game_id).where(InboundMessage.id == row_id))
+    turns.adjudicate(danivon, game_id, clock(), force=True)
+    with pytest.raises(held.HeldError, match="over"):
+        held.release(danivon, row_id, clock())
+    assert _row(danivon, row_id)[0] == "held"  # still the GM's to refuse
+    held.refuse(danivon, row_id, clock())
+    assert _sets(danivon) == []
+
+
+def test_a_conforming_subject_is_not_held_under_danivon(danivon, clock) -> None:
+    row_id = _send(danivon, clock, "lepanto; 1901, Spring, Movement; France", "A Par-Bur")
+    assert _row(danivon, row_id)[:2] == ("done", "accepted")
+
+
+def test_orders_for_another_turn_are_held_under_season_mismatch_hold_for_gm(database_url, clock,
+                                                                             tmp_path: Path) -> None:
+    """season_mismatch_policy = hold_for_gm: a set naming another turn waits for the GM, who files
+    it for the turn it named once that turn is open."""
+    profile = tmp_path / "held.toml"
+    profile.write_text('name = "held"\nextends = "standard"\nseason_mismatch_policy = "hold_for_gm"\n')
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset=str(profile))
+    row_id = _send(services, clock, "lepanto France F1901M", "A Par-Bur")
+    assert _row(services, row_id) == ("held", held.HELD, "F1901M")
+    with pytest.raises(held.HeldError, match="over|Fall"):
+        held.release(services, row_id, clock())  # Spring is current: the Fall turn is not open yet
+    turns.adjudicate(services, game_id, clock(), force=True)
+    held.release(services, row_id, clock())
+    assert _sets(services) == [("FRANCE", "F1901M", ["A PAR - BUR"])]

@@ -1,0 +1,84 @@
+"""000 VI(4) (datc_4a1 = mhr_hybrid, MATRIX 2.16): the convoys the engine lets succeed and 000
+says failed, and the GM's ruling applied. Positions hand-checked against DATC 6.F.9 and 6.F.10."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmserver import engine
+from gmserver.rules.convoys import apply_rulings, convoy_routes, disputed_convoys
+from gmserver.rules.order import Order
+from gmserver.rules.position import Position
+
+GEO = engine.map_info()
+
+# DATC 6.F.9: England A LON - BEL by F ENG or F NTH; France dislodges F ENG.
+UNITS = {"ENGLAND": ["F ENG", "F NTH", "A LON"], "FRANCE": ["F BRE", "F MAO"]}
+ORDERS = {"ENGLAND": ["F ENG C A LON - BEL", "F NTH C A LON - BEL", "A LON - BEL"],
+          "FRANCE": ["F BRE S F MAO - ENG", "F MAO - ENG"]}
+
+
+def as_orders(orders):
+    """The rulings take Order values: the orders below are written in engine notation."""
+    return {power: [Order.parse(o) for o in power_orders] for power, power_orders in orders.items()}
+
+
+def notation(orders):
+    return {power: tuple(str(o) for o in power_orders) for power, power_orders in orders.items()}
+
+
+def outcome(units, orders):
+    state = engine.state_from_position(Position.from_json({"phase": "S1901M", "units": units, "centers": {}}))
+    return engine.adjudicate(state, orders)
+
+
+def test_an_own_fleet_dislodged_on_one_of_two_routes_disrupts_the_convoy_000_VI_4() -> None:
+    """DATC 6.F.9 under 000 VI(4): the engine moves A LON by the North Sea; 000 says the loss of
+    England's own F ENG, on a possible route, disrupted the convoy."""
+    result = outcome(UNITS, ORDERS)
+    assert next(o for o in result.orders if str(o.order) == "A LON - BEL").succeeded  # the engine: all routes
+    [dispute] = disputed_convoys(result, GEO)
+    assert (dispute.power, dispute.move, dispute.dislodged, dispute.routes, dispute.by_land) == \
+        ("ENGLAND", "A LON - BEL", ("F ENG",), 2, False)
+    assert "000 VI(4)" in dispute.describe()
+
+
+def test_a_foreign_fleet_dislodged_where_another_route_exists_has_no_effect_000_VI_4() -> None:
+    """DATC 6.F.10 (the convoying fleet in the Channel is French): 000 and the engine agree."""
+    units = {"ENGLAND": ["F NTH", "A LON"], "FRANCE": ["F ENG"], "ITALY": ["F IRI", "F MAO"]}
+    orders = {"ENGLAND": ["F NTH C A LON - BEL", "A LON - BEL"], "FRANCE": ["F ENG C A LON - BEL"],
+              "ITALY": ["F IRI S F MAO - ENG", "F MAO - ENG"]}
+    result = outcome(units, orders)
+    assert "dislodged" in next(o for o in result.orders if str(o.order).startswith("F ENG")).results
+    assert next(o for o in result.orders if str(o.order) == "A LON - BEL").succeeded
+    assert disputed_convoys(result, GEO) == ()
+
+
+def test_a_single_route_is_the_engine_s_own_case() -> None:
+    units = {"ENGLAND": ["F NTH", "A LON"], "GERMANY": ["F HOL", "F DEN"]}
+    orders = {"ENGLAND": ["F NTH C A LON - BEL", "A LON - BEL"], "GERMANY": ["F HOL S F DEN - NTH", "F DEN - NTH"]}
+    assert disputed_convoys(outcome(units, orders), GEO) == ()
+
+
+@pytest.mark.parametrize(("fleets", "routes"), [
+    (("ENG", "NTH"), {("ENG",), ("NTH",)}),
+    (("NTH",), {("NTH",)}),
+    (("MAO",), set()),  # the Mid-Atlantic touches neither London nor Belgium
+])
+def test_convoy_routes(fleets, routes) -> None:
+    assert set(convoy_routes("LON", "BEL", fleets, GEO)) == routes
+
+
+def test_the_gm_s_ruling_holds_the_convoying_fleets_and_the_army_fails() -> None:
+    ruled = notation(apply_rulings(as_orders(ORDERS), [{"move": "A LON - BEL", "ruling": "fails"}], GEO))
+    assert ruled["ENGLAND"] == ("F ENG H", "F NTH H", "A LON - BEL") and ruled["FRANCE"] == tuple(ORDERS["FRANCE"])
+    state = engine.state_from_position(Position.from_json({"phase": "S1901M", "units": UNITS, "centers": {}}))
+    assert not next(o for o in engine.adjudicate(state, ruled).orders if str(o.order) == "A LON - BEL").succeeded
+    assert notation(apply_rulings(as_orders(ORDERS), [{"move": "A LON - BEL", "ruling": "stands"}], GEO)) == \
+        {power: tuple(orders) for power, orders in ORDERS.items()}
+
+
+def test_an_army_that_could_go_by_land_holds_instead() -> None:
+    orders = {"FRANCE": ["A PIC - BEL", "F ENG C A PIC - BEL"]}
+    assert notation(apply_rulings(as_orders(orders), [{"move": "A PIC - BEL", "ruling": "fails"}], GEO))["FRANCE"] == \
+        ("A PIC H", "F ENG C A PIC - BEL")

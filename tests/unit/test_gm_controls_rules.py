@@ -1,0 +1,89 @@
+"""The pure parts of the GM controls (issue 8): reading GM command lines, MATRIX 2.2
+`gm_command_auth`, the minimum turn lengths a deadline may not undercut (MATRIX 2.8), and the
+start mail's key points. Expected values are worked out by hand from the clauses."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from gmserver.rules.briefing import example_orders, key_points
+from gmserver.rules.gm_commands import authorisation_problem, read_commands
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.ruleset_options import OPTIONS
+
+KNOWN = {"deadline", "pause", "resume", "replace", "cd"}
+UTC = timezone.utc
+
+
+@pytest.mark.parametrize("text, subject_game, expected, ignored", [
+    ("pause", "lepanto", [("pause", "lepanto", ())], []),
+    # the game after the command wins over the subject's
+    ("pause vienna", "lepanto", [("pause", "vienna", ())], []),
+    ("PAUSE Lepanto", None, [("pause", "lepanto", ())], []),
+    ("deadline 2026-12-01T18:00+00:00", "lepanto", [("deadline", "lepanto", ("2026-12-01T18:00+00:00",))], []),
+    ("replace lepanto FRANCE a@b.test,c@d.test", None, [("replace", "lepanto", ("FRANCE", "a@b.test,c@d.test"))], []),
+    # no game anywhere: the command is read, and carrying it out says what is missing
+    ("resume", None, [("resume", None, ())], []),
+    # lines that are no command are listed back; a password line is neither
+    ("Hello GM\nPassword: s3cret\ncd lepanto FRANCE off\nthanks", None,
+     [("cd", "lepanto", ("FRANCE", "off"))], ["Hello GM", "thanks"]),
+])
+def test_command_lines_are_read_like_the_command_line(text, subject_game, expected, ignored) -> None:
+    read = read_commands(text, known=KNOWN, game_names=["lepanto", "vienna"], subject_game=subject_game)
+    assert [(c.name, c.game, c.args) for c in read.commands] == expected
+    assert list(read.ignored) == ignored
+
+
+def test_at_most_twenty_lines_are_read() -> None:
+    read = read_commands("pause\n" * 30, known=KNOWN, game_names=["lepanto"], subject_game="lepanto")
+    assert len(read.commands) == 20 and read.ignored == ("(the rest of the message: at most 20 lines are read)",)
+
+
+@pytest.mark.parametrize("rule, from_gm, body, allowed", [
+    # MATRIX 2.2 gm_command_auth = gm_address_and_secret [P]: the address and the game's secret
+    ("gm_address_and_secret", True, "pause\nPassword: abc123", True),
+    ("gm_address_and_secret", True, "pause\npassword = ABC123", True),  # secrets compare in any case
+    ("gm_address_and_secret", True, "pause", False),  # From alone is no longer enough
+    ("gm_address_and_secret", True, "pause\nPassword: wrong", False),
+    ("gm_address_and_secret", False, "pause\nPassword: abc123", False),
+    # gm_address_only: the GM's address suffices
+    ("gm_address_only", True, "pause", True),
+    ("gm_address_only", False, "pause", False),
+])
+def test_gm_command_auth_matrix_2_2(rule, from_gm, body, allowed) -> None:
+    problem = authorisation_problem(rule, from_gm=from_gm, body=body, game_secret="abc123")
+    assert (problem is None) == allowed
+
+
+def test_gm_command_auth_without_a_game_secret_refuses_under_address_and_secret() -> None:
+    assert "no GM secret" in authorisation_problem("gm_address_and_secret", from_gm=True, body="Password: x",
+                                                   game_secret=None)
+
+
+# The GM's deadline is checked against the minimum turn lengths by rules/schedule.deadline_problems
+# (tests/unit/test_schedule.py has its table).
+
+
+@pytest.mark.parametrize("profile, expected", [
+    ("mhr", ["(000 II(2) b)", "(000 VII(3))", "at least 48 hours (000 VII(4))", "(000 VII(6) ¶2)"]),
+    ("scorpion", ["are not used (003 [10])", "at least 168 hours (003 [23])", "never published (003 [4])"]),
+    ("danivon", ["After 2 missed turns in a row the GM decides", "(001 V(2))", "at least 72 hours (001 IV(4))"]),
+])
+def test_start_mail_key_points_say_the_rules_in_words_with_their_clause(profile, expected) -> None:
+    text = " ".join(key_points(load_ruleset(profile)))
+    for words in expected:
+        assert words in text
+    # players never see option keys
+    assert not [name for name in OPTIONS if "_" in name and name in text]
+
+
+def test_the_worked_example_moves_one_unit_and_holds_the_others() -> None:
+    position = Position(phase="S1901M", units={"FRANCE": ("A PAR", "F BRE")}, centers={"FRANCE": ("PAR", "BRE")})
+    legal = {"PAR": ("A PAR - BUR", "A PAR H"), "BRE": ("F BRE - MAO", "F BRE H")}
+    assert example_orders(position, "FRANCE", legal) == ["A PAR - BUR", "F BRE H"]
+    retreat = dataclasses.replace(position, phase="S1901R")
+    assert example_orders(retreat, "FRANCE", legal) == []

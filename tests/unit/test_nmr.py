@@ -1,0 +1,164 @@
+"""Missed orders and civil disorder (rules/nmr.py): tables named by clause, values by hand from
+the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and MATRIX 2.6-2.8, A9."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmserver.rules.nmr import (
+    ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, after_turn,
+    missed_turn, spring_1901_waits_for,
+)
+from gmserver.engine import map_info
+from gmserver.rules.defaults import hopeless_powers
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+
+
+def rules(profile: str, **overrides):
+    ruleset = load_ruleset(profile)
+    return ruleset.with_overrides(overrides) if overrides else ruleset
+
+
+@pytest.mark.parametrize(("owes", "ordered", "phase_type", "hopeless", "ruleset", "expected"), [
+    pytest.param(True, False, "M", False, rules("standard"), True, id="owed moves, sent none: a miss"),
+    pytest.param(True, True, "M", False, rules("standard"), False, id="sent a set: no miss"),
+    pytest.param(False, False, "M", False, rules("standard"), None, id="no units: nothing owed"),
+    pytest.param(True, False, "R", False, rules("danivon"), None, id="001 V(4): an NRR is not an NMR"),
+    pytest.param(True, False, "A", False, rules("danivon"), None, id="001 V(5): an NBR/NDR is not an NMR"),
+    pytest.param(True, False, "R", False, rules("standard", nmr_counts_minor_turns=True), True,
+                 id="nmr_counts_minor_turns: a missed retreat counts"),
+    pytest.param(True, False, "A", True, rules("email_rules", nmr_counts_minor_turns=True), None,
+                 id="002 ORDERS 4, A9: a hopeless removal is no miss"),
+    pytest.param(True, False, "A", True, rules("email_rules", nmr_counts_minor_turns=True,
+                                               hopeless_orders_exempt=False), True,
+                 id="hopeless_orders_exempt false: a hopeless removal missed counts"),
+])
+def test_missed_turn(owes, ordered, phase_type, hopeless, ruleset, expected) -> None:
+    assert missed_turn(owes=owes, ordered=ordered, phase_type=phase_type, hopeless=hopeless,
+                       ruleset=ruleset) is expected
+
+
+def run(ruleset, turns):
+    """Each turn's missed flag through after_turn: the final state and every step's actions."""
+    state, actions = NmrState(), []
+    for missed in turns:
+        step = after_turn(state, missed, ruleset)
+        state = step.state
+        actions.append(step.actions)
+    return state, actions
+
+
+def test_two_consecutive_nmrs_put_the_country_in_cd_and_mark_the_player_000_VII_6() -> None:
+    """000 VII(6) ¶2: "two consecutive NMR's ... the GM will place this country in CD ... A
+    player whose country has to go into CD will be marked as such" (record_cd_on_player)."""
+    state, actions = run(rules("mhr"), [True, True])
+    assert actions == [(), (ENTER_CD, TELL_GM_CD, RECORD_CD)]
+    assert state == NmrState(in_a_row=2, total=2, civil_disorder=True)
+
+
+def test_cd_is_not_marked_on_the_player_by_default() -> None:
+    _, actions = run(rules("standard"), [True, True])
+    assert actions[-1] == (ENTER_CD, TELL_GM_CD)
+
+
+def test_nmrs_must_be_successive_003_13() -> None:
+    """003 [13] "After two successive NMR's": orders in between end the run."""
+    state, actions = run(rules("scorpion"), [True, False, True])
+    assert not state.civil_disorder and state == NmrState(in_a_row=1, total=2)
+    assert actions == [(), (), ()]
+
+
+def test_a_turn_that_does_not_count_leaves_the_run_unbroken_001_V_4() -> None:
+    """A minor turn (not counted, 001 V(4)-(5)) between two missed moves: still two in a row."""
+    state, _ = run(rules("standard"), [True, None, True])
+    assert state.civil_disorder and state.in_a_row == 2
+
+
+def test_cd_stays_after_later_orders_000_VII_6() -> None:
+    """000 VII(6) ¶2: "All units from that point forward will hold" (cd_mode = permanent)."""
+    state, actions = run(rules("mhr"), [True, True, False])
+    assert state.civil_disorder and state.in_a_row == 0 and actions[-1] == ()
+
+
+def test_nmr_limit_to_cd_three() -> None:
+    state, actions = run(rules("standard", nmr_limit_to_cd=3), [True, True])
+    assert not state.civil_disorder and actions == [(), ()]
+    state, actions = run(rules("standard", nmr_limit_to_cd=3), [True, True, True])
+    assert state.civil_disorder and actions[-1] == (ENTER_CD, TELL_GM_CD)
+
+
+def test_nmr_limit_none_never_puts_in_cd() -> None:
+    state, actions = run(rules("standard", nmr_limit_to_cd="none"), [True] * 5)
+    assert not state.civil_disorder and actions == [()] * 5 and state.total == 5
+
+
+def test_two_turns_in_a_row_flag_the_gm_who_chooses_001_V_2_V_3() -> None:
+    """001 V(2) "two Turns in a row", V(3): the GM chooses among three courses; nothing automatic."""
+    state, actions = run(rules("danivon"), [True, True, True])
+    assert actions == [(), (ASK_GM_CHOOSE,), ()]
+    assert not state.civil_disorder
+
+
+def test_cd_mode_gm_chooses() -> None:
+    state, actions = run(rules("standard", cd_mode="gm_chooses"), [True, True])
+    assert actions[-1] == (ASK_GM_CHOOSE,) and not state.civil_disorder
+
+
+def test_each_nmr_is_a_one_turn_cd_then_a_replacement_is_sought_002_ORDERS_0() -> None:
+    """002 ORDERS 0: a missed turn is civil disorder ("All your units HOLD."); "If you fail to
+    turn in moves for a couple of turns, I will attempt to replace you" (nmr_replacement_after 2)."""
+    state, actions = run(rules("email_rules"), [True])
+    assert actions == [(ENTER_CD,)] and state.civil_disorder
+    state, actions = run(rules("email_rules"), [True, False])
+    assert actions[-1] == (LEAVE_CD,) and not state.civil_disorder
+    _, actions = run(rules("email_rules"), [True, True])
+    assert actions == [(ENTER_CD,), (SEEK_REPLACEMENT,)]
+
+
+def test_no_replacement_sought_by_default() -> None:
+    _, actions = run(rules("standard", nmr_limit_to_cd="none"), [True, True, True])
+    assert SEEK_REPLACEMENT not in sum(actions, ())
+
+
+@pytest.mark.parametrize(("profile", "phase", "ordered", "expected"), [
+    pytest.param("scorpion", "S1901M", {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY"}, ("RUSSIA", "TURKEY"),
+                 id="003 [14]: two silent in Spring 1901, the game waits for them"),
+    pytest.param("scorpion", "F1901M", {"AUSTRIA"}, (), id="003 [14] is about Spring 1901 only"),
+    pytest.param("scorpion", "S1902M", set(), (), id="003 [14]: not a later spring"),
+    pytest.param("standard", "S1901M", {"AUSTRIA"}, (), id="standard: adjudicated as usual"),
+])
+def test_spring_1901_waits_for_003_14(profile, phase, ordered, expected) -> None:
+    owing = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    assert spring_1901_waits_for(phase, rules(profile), owing, ordered) == expected
+
+
+
+
+
+def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK",), russian_at="A ANK"):
+    return Position(
+        phase="F1905R",
+        units={"RUSSIA": (russian_at,), "ITALY": ("F TYS",)},
+        centers={"TURKEY": turkey_centres, "RUSSIA": ("SEV",), "ITALY": ("NAP",)},
+        dislodged={"TURKEY": ("F AEG",), "ITALY": ("F NAF",)},
+        retreats={"F AEG": turkey_retreats, "F NAF": other_retreats},
+    )
+
+
+@pytest.mark.parametrize(("position", "expected"), [
+    pytest.param(fall_retreat(("EAS",)), {"TURKEY"},
+                 id="A9: no centre after the Fall update, no centre to retreat to, nobody else's destination"),
+    pytest.param(fall_retreat(("EAS", "GRE")), set(), id="A9 (2): may retreat onto a centre"),
+    pytest.param(fall_retreat(("EAS",), other_retreats=("EAS",)), set(),
+                 id="A9 (3): shares a destination with another power's unit"),
+    pytest.param(fall_retreat(("EAS",), russian_at="A ARM"), set(), id="A9 (1): keeps Ankara after the update"),
+    pytest.param(Position(phase="S1905R", units={}, dislodged={"TURKEY": ("F AEG",)}, retreats={"F AEG": ("EAS",)}),
+                 set(), id="A9: a Spring retreat is never hopeless"),
+    pytest.param(Position(phase="W1905A", units={"TURKEY": ("F AEG",)}, centers={"RUSSIA": ("ANK",)},
+                          adjustments={"TURKEY": -1}), {"TURKEY"}, id="A9: removal with no centre"),
+    pytest.param(Position(phase="W1905A", units={"TURKEY": ("F AEG", "A SMY")}, centers={"TURKEY": ("SMY",)},
+                          adjustments={"TURKEY": -1}), set(), id="A9: removal with a centre left"),
+])
+def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> None:
+    assert hopeless_powers(position, map_info()) == frozenset(expected)
