@@ -58,7 +58,7 @@ def run(database_url: str, rounds: int, responder: str) -> None:
         sets = stored_sets(session, game_id, "S1901M").get("GERMANY", [])
         on_file = effective_orders(sets, load_ruleset("standard"))
     print(f"{responder:>8} responder, {rounds} rounds in 45 s: {replies} replies sent (1 is the first "
-          f"confirmation), {len(sets)} set(s) on file, orders on file: {list(on_file)}")
+          f"confirmation), {len(sets)} set(s) on file, orders on file: {[str(o) for o in on_file]}")
 
 
 def main() -> None:

@@ -106,8 +106,9 @@ def main() -> None:
                 with transaction(services.sessions) as session:
                     record = session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id))
                     game = session.get(Game, game_id)
-                    orders = orders_on_file(session, game_id, record.phase,
-                                            Ruleset.from_snapshot(game.ruleset)).orders
+                    on_file = orders_on_file(session, game_id, record.phase,
+                                             Ruleset.from_snapshot(game.ruleset)).orders
+                    orders = {power: [str(o) for o in power_orders] for power, power_orders in on_file.items()}
                     state = record.state
                 process_times.append(engine.process_seconds(state, orders))
                 started = time.perf_counter()

@@ -18,6 +18,7 @@ from gmserver import engine  # noqa: E402
 from gmserver.rules.position import Position  # noqa: E402
 from gmserver.rules.reading import extract_order_text, read_orders  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
+from gmserver.services.adjudication import adjudicate_with_defaults  # noqa: E402
 
 
 def mid_game(seed: int = 11, phases: int = 14) -> tuple[Position, dict]:
@@ -36,7 +37,8 @@ def mid_game(seed: int = 11, phases: int = 14) -> tuple[Position, dict]:
                 [u.split()[1] for u in position.dislodged.get(power, ())] if position.phase_type == "R" else \
                 [loc for loc in legal if any(o.endswith((" B", " D")) for o in legal[loc])]
             orders[power] = [rng.choice(legal[loc]) for loc in locs if loc in legal][:12]
-        state = engine.adjudicate(state, orders).state_after
+        # engine.adjudicate refuses incomplete orders: the rules' defaults complete them (issue 8)
+        state = adjudicate_with_defaults(state, orders, load_ruleset("standard")).state_after
     assert best is not None
     return best
 

@@ -137,6 +137,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     _print_nmr(summary)
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
+    if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth
+        print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
         print("reply addresses (tell each player only their own):")
@@ -146,10 +148,16 @@ def cmd_game_show(args: argparse.Namespace) -> int:
 
 
 def _print_nmr(summary: dict) -> None:
-    """A Spring 1901 wait (issue 8); missed turns and civil disorder are on each power's line."""
+    """A Spring 1901 wait and the players replaced (issue 8); missed turns and civil disorder
+    are on each power's line."""
+    for former in summary.get("former_players", ()):
+        print(f"  formerly {former['power']:<8} {former['address']} until {former['left']} "
+              f"({former['left_in_phase']}), {former['missed_turns']} missed turns"
+              + (", civil disorder on record" if former["civil_disorder_recorded"] else ""))
     if summary.get("waiting_for"):
-        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
-              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: the game is suspended, with "
+              "no deadline, until they join (house rules 003 [14], 001 V(3)); gmserver game replace "
+              f"{summary['name']} POWER ADDRESS")
 
 
 def _print_schedule(summary: dict) -> None:

@@ -21,7 +21,7 @@ from gmserver.config import load_config
 from gmserver.daemon import Daemon
 from gmserver.db.migrate import upgrade
 from gmserver.mail.compose import new_message_id
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -98,7 +98,7 @@ def bot_orders(position: Position, legal: dict[str, tuple[str, ...]], power: str
             return chosen
         units = list(position.units.get(power, ()))
         rng.shuffle(units)
-        return [f"{unit} D" for unit in units[: -due]]
+        return [str(Order("remove", Unit.parse(unit))) for unit in units[: -due]]
     return []
 
 
@@ -223,6 +223,7 @@ def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
         movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
         reminder=timedelta(seconds=turn_seconds / 3), enforce_minimums=False,  # turns of seconds
         sender_check="from",  # the bots mail from unsigned loopback addresses
+        enforce_minimums=False,  # turns of seconds: the profile's minimum turn lengths would refuse them
     ), now)
     log.info("created game %s with seven bot players", name)
     return game_id, name

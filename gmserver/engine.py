@@ -324,8 +324,10 @@ def _outcomes(
     kind = before.phase_type
     outcomes: list[OrderOutcome] = []
     ordered_units: set[str] = set()
-    for power in sorted(submitted):
-        for order in submitted[power]:
+    # the engine's text becomes an Order here, at the adapter's edge (`A PAR D` is a removal in "A")
+    parsed = {power: [Order.parse(order, kind) for order in orders] for power, orders in submitted.items()}
+    for power in sorted(parsed):
+        for order in parsed[power]:
             unit = _order_unit(order)
             ordered_units.add(unit)
             unit_results = results.get(unit, ())
@@ -337,7 +339,7 @@ def _outcomes(
         units = before.units.get(power, ()) if kind == "M" else before.dislodged.get(power, ()) if kind == "R" else ()
         for unit in units:
             if unit not in ordered_units:
-                default = f"{unit} H" if kind == "M" else f"{unit} D"
+                default = Order("hold" if kind == "M" else "disband", Unit.parse(unit))
                 outcomes.append(OrderOutcome(power, default, results.get(unit, ()), defaulted=True))
     if kind == "A":
         # Removals nobody ordered are read off the board: every unit that is gone without a
@@ -345,21 +347,21 @@ def _outcomes(
         # string, so a void "A BER B" beside a standing A BER looks like a result for A BER.)
         removed_by_order = {
             _order_unit(order)
-            for orders in submitted.values()
+            for orders in parsed.values()
             for order in orders
-            if Order.parse(order).action == "disband"
+            if order.action == "remove"
         }
         for power in sorted(before.units):
             remaining = set(after.units.get(power, ()))
             for unit in before.units[power]:
                 if unit not in remaining and unit not in removed_by_order:
                     engine_removals.append(unit)
-                    outcomes.append(OrderOutcome(power, f"{unit} D", (), defaulted=True))
+                    outcomes.append(OrderOutcome(power, Order("remove", Unit.parse(unit)), (), defaulted=True))
     return tuple(outcomes), tuple(sorted(engine_removals))
 
 
 def _checked_against_board(
-    power: str, order: str, unit: str, unit_results: tuple[str, ...], before: Position, after: Position
+    power: str, order: Order, unit: str, unit_results: tuple[str, ...], before: Position, after: Position
 ) -> tuple[str, ...]:
     """Retreat and adjustment results, confirmed by the board after the phase.
 
@@ -370,14 +372,13 @@ def _checked_against_board(
     not before, a removal or disband if the unit is gone, a retreat if the unit stands at the
     destination.
     """
-    parsed = Order.parse(order)
     now = set(after.units.get(power, ()))
-    if parsed.action == "build":
+    if order.action == "build":
         done = unit in now and unit not in set(before.units.get(power, ()))
-    elif parsed.action == "disband":
+    elif order.action in ("disband", "remove"):
         done = unit not in now or before.phase_type == "R"
-    elif parsed.action == "retreat" and parsed.unit is not None:
-        done = f"{parsed.unit.kind} {parsed.target}" in now
+    elif order.action == "retreat" and order.unit is not None and order.target is not None:
+        done = str(Unit(order.unit.kind, order.target)) in now
     else:  # not an order the engine accepts in these phases; keep what it said
         return unit_results
     if done:
@@ -385,11 +386,9 @@ def _checked_against_board(
     return unit_results or ("void",)
 
 
-def _order_unit(order: str) -> str:
-    """The engine's key for an order's results: the unit (`A PAR`), or the order itself for WAIVE.
-    `order` is as the engine kept it (`game.get_orders()`), so always in its notation."""
-    unit = Order.parse(order).unit
-    return str(unit) if unit is not None else order
+def _order_unit(order: Order) -> str:
+    """The engine's key for an order's results: the unit (`A PAR`), or the order itself for WAIVE."""
+    return str(order.unit) if order.unit is not None else str(order)
 
 
 def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]]) -> float:

@@ -20,6 +20,7 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order
 from gmserver.rules.position import (
     Position,
     describe_phase,
@@ -37,7 +38,7 @@ class LineReadingLike(Protocol):
     line: int
     text: str
     status: str  # accepted, corrected, rejected, ignored
-    order: object | None  # str() is the canonical engine order
+    order: Order | None  # the order the line became
     rule: str | None  # the clause applied, "000 IV(1)"
     message: str | None
 
@@ -93,7 +94,7 @@ def build_confirmation(
     phase: str,
     deadline: datetime | None,
     readings: Sequence[LineReadingLike],
-    orders_on_file: Sequence[str],
+    orders_on_file: Sequence[Order],
     version: int | str,
     geography: MapInfo,
     units: Sequence[str] = (),
@@ -110,7 +111,7 @@ def build_confirmation(
             number=str(r.line),
             text=r.text.strip(),
             status=r.status,
-            order=name_order(str(r.order), geography) if r.order is not None else None,
+            order=name_order(r.order, geography) if r.order is not None else None,
             explanation=_explanation(r.message, r.rule),
         )
         for r in readings
@@ -172,7 +173,7 @@ def build_orders_unchanged(
     phase: str,
     deadline: datetime | None,
     readings: Sequence[LineReadingLike],
-    orders_on_file: Sequence[str],
+    orders_on_file: Sequence[Order],
     version: int | str | None,
     geography: MapInfo,
     kept_lines: Sequence[str] = (),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -21,7 +22,6 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -134,17 +134,14 @@ class TurnReport:
     # a reminder the profile sends with the report (003 [11]: "send provisional orders as soon as
     # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
     send_now: bool = False
-
-
-def _order_sort_key(line: OrderLine) -> tuple[str, str]:
-    return canonical_key(line.order)
+    civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=order_unit(outcome.order),
-        order=outcome.order,
+        order=str(outcome.order),
         text=describe_order(outcome.order, geography),
         result=result_in_words(outcome, kind),
         defaulted=outcome.defaulted,
@@ -171,15 +168,12 @@ def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders
     kind = outcome.before.phase_type
     removed = _removed(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
-    for order in outcome.orders:
+    for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
         line = _order_line(order, kind, geography)
         if kind == "A" and order.defaulted and line.unit not in removed:
             continue
         by_power.setdefault(order.power, []).append(line)
-    return tuple(
-        PowerOrders(power, power_name(power), tuple(sorted(lines, key=_order_sort_key)))
-        for power, lines in sorted(by_power.items())
-    )
+    return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
 
 def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit, ...]:
@@ -254,11 +248,6 @@ def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
     return tuple(result)
 
 
-def _is_build(order: str) -> bool:
-    parsed = Order.parse_or_none(order)
-    return parsed is not None and parsed.action == "build"
-
-
 def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     if outcome.before.phase_type != "A":
         return ()
@@ -266,7 +255,7 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     for power, due in sorted(outcome.before.adjustments.items()):
         if due <= 0:
             continue
-        built = sum(1 for o in outcome.orders_of(power) if _is_build(o.order) and o.succeeded)
+        built = sum(1 for o in outcome.orders_of(power) if o.order.action == "build" and o.succeeded)
         if built < due:
             lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
     return tuple(lines)
@@ -290,6 +279,7 @@ def build_turn_report(
     next_deadline: datetime | None,
     timezone: str = "UTC",
     processed_at_once: bool = False,
+    civil_disorder: Collection[str] = (),
 ) -> TurnReport:
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
@@ -320,4 +310,5 @@ def build_turn_report(
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,
+        civil_disorder=tuple(power_name(p) for p in sorted(civil_disorder)),
     )

@@ -7,11 +7,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
-from gmserver.rules.position import (
-    OrderOutcome,
-    unit_province,
-)
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.position import OrderOutcome
 
 # ---------------------------------------------------------------------------------------------
 # Words
@@ -58,30 +55,30 @@ def place_with_code(location: str, geography: MapInfo) -> str:
     return f"{name} ({location})"
 
 
-def unit_with_code(unit: str, geography: MapInfo) -> str:
+def _as_unit(unit: Unit | str) -> Unit:
+    """A unit of a `Position` (engine notation, `F STP/SC`) as a value; a `Unit` as it is."""
+    return unit if isinstance(unit, Unit) else Unit.parse(unit)
+
+
+def unit_with_code(unit: Unit | str, geography: MapInfo) -> str:
     """`F STP/SC` -> `F St Petersburg (south coast, STP/SC)`."""
-    kind, _, location = unit.partition(" ")
-    return f"{kind} {place_with_code(location, geography)}" if location else unit
+    value = _as_unit(unit)
+    return f"{value.kind} {place_with_code(value.location, geography)}"
 
 
-def describe_unit(unit: str, geography: MapInfo) -> str:
+def describe_unit(unit: Unit | str, geography: MapInfo) -> str:
     """`F STP/SC` -> `F St Petersburg (south coast)`."""
-    kind, _, location = unit.partition(" ")
-    return f"{kind} {place(location, geography)}" if location else unit
+    value = _as_unit(unit)
+    return f"{value.kind} {place(value.location, geography)}"
 
 
-def describe_order(order: str, geography: MapInfo) -> str:
-    """An engine order in words: `A PAR - BUR VIA` -> `A Paris -> Burgundy by convoy`.
-
-    Never raises: an order in a form it does not know is returned unchanged.
-    """
-    parsed = Order.parse_or_none(order)
-    if parsed is None:
-        return order
+def describe_order(parsed: Order, geography: MapInfo) -> str:
+    """An order in words: `A PAR - BUR VIA` -> `A Paris -> Burgundy by convoy` (unknown
+    province codes stay as they are)."""
     if parsed.unit is None:
         return "Waive a build"
-    unit = describe_unit(str(parsed.unit), geography)
-    other = describe_unit(str(parsed.other), geography) if parsed.other else ""
+    unit = describe_unit(parsed.unit, geography)
+    other = describe_unit(parsed.other, geography) if parsed.other else ""
     target = place(parsed.target, geography) if parsed.target else ""
     action = parsed.action
     if action == "hold":
@@ -122,16 +119,15 @@ class NamedOrder:
         return self.line
 
 
-def name_order(order: str, geography: MapInfo) -> NamedOrder:
-    return NamedOrder(order=order, text=describe_order(order, geography))
+def name_order(order: Order, geography: MapInfo) -> NamedOrder:
+    return NamedOrder(order=str(order), text=describe_order(order, geography))
 
 
 def result_in_words(outcome: OrderOutcome, kind: str) -> str:
     """The engine's result codes as words; a success says what happened to the unit."""
     if outcome.results:
         return ", ".join(RESULT_WORDS.get(r, r) for r in outcome.results)
-    parsed = Order.parse_or_none(outcome.order)
-    action = parsed.action if parsed is not None else None
+    action = outcome.order.action
     if kind == "R" and action == "disband":
         return "disbanded"
     if kind == "A":
@@ -139,7 +135,7 @@ def result_in_words(outcome: OrderOutcome, kind: str) -> str:
             return "waived"
         if action == "build":
             return "built"
-        if action == "disband":
+        if action in ("remove", "disband"):
             return "removed"
     return "succeeded"
 
@@ -208,13 +204,11 @@ def format_duration(delta: timedelta) -> str:
 
 
 
-def order_unit(order: str) -> str:
-    """`A MAR S A PAR - BUR` -> `A MAR`; `WAIVE` (or text that is not engine notation) -> ``."""
-    parsed = Order.parse_or_none(order)
-    return str(parsed.unit) if parsed is not None and parsed.unit is not None else ""
+def order_unit(order: Order) -> str:
+    """`A MAR S A PAR - BUR` -> `A MAR` (the key a `Position` lists units by); `WAIVE` -> ``."""
+    return str(order.unit) if order.unit is not None else ""
 
 
-def canonical_key(order: str) -> tuple[str, str]:
+def canonical_key(order: Order) -> tuple[str, str]:
     """Sort key for report_order_sequence = canonical (002 FORMAT 3): by the unit's province; WAIVE last."""
-    unit = order_unit(order)
-    return (unit_province(unit) if unit else "~", order)
+    return (order.province or "~", str(order))

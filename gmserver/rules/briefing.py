@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
 
 # option -> profile -> clause (MATRIX 2.1, 2.2, 2.8); absent: the profile is silent [P]
@@ -72,8 +73,8 @@ def example_orders(position: Position, power: str, legal: Mapping[str, Sequence[
     units = position.units.get(power, ()) if position.phase_type == "M" else ()
     lines = []
     for index, unit in enumerate(units):
-        location = unit.split()[-1]
-        options = legal.get(location, ())
-        move = next((order for order in options if " - " in order and " VIA " not in order), None)
-        lines.append(move if index == 0 and move else f"{unit} H")
+        value = Unit.parse(unit)
+        options = (Order.parse_or_none(text) for text in legal.get(value.location, ()))
+        move = next((o for o in options if o is not None and o.action == "move" and not o.via_convoy), None)
+        lines.append(str(move) if index == 0 and move else str(Order("hold", value)))
     return lines

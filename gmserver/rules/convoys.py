@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import PhaseOutcome
 
 MAX_ROUTES = 64  # enough to tell one route from several; the standard map never comes close
@@ -49,26 +49,26 @@ def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo) -> tuple[ConvoyD
     """The successful convoyed moves of a movement phase that 000 VI(4) makes fail."""
     if outcome.before.phase_type != "M":
         return ()
-    parsed = [(o, Order.parse_or_none(o.order)) for o in outcome.orders]
-    dislodged = {str(p.unit) for o, p in parsed if p is not None and p.unit is not None and "dislodged" in o.results}
+    parsed = [(o, o.order) for o in outcome.orders]
+    dislodged = {p.unit for o, p in parsed if p.unit is not None and "dislodged" in o.results}
     disputes = []
     for outcome_order, order in parsed:
-        if order is None or order.action != "move" or order.unit is None or order.unit.kind != "A":
+        if order.action != "move" or order.unit is None or order.unit.kind != "A":
             continue
         if not outcome_order.succeeded:
             continue
-        convoys = [(o, p) for o, p in parsed if p is not None and p.action == "convoy" and p.other == order.unit
+        convoys = [(o, p) for o, p in parsed if p.action == "convoy" and p.other == order.unit
                    and p.target_province == order.target_province]
         if not convoys:
             continue
         fleets = {p.unit.location: o.power for o, p in convoys if p.unit is not None}
         routes = convoy_routes(order.unit.province, order.target_province or "", tuple(fleets), geography)
         on_routes = {location for route in routes for location in route}
-        own_lost = tuple(sorted(f"F {location}" for location in on_routes
-                                if fleets[location] == outcome_order.power and f"F {location}" in dislodged))
+        own_lost = tuple(sorted(str(Unit("F", location)) for location in on_routes
+                                if fleets[location] == outcome_order.power and Unit("F", location) in dislodged))
         if len(routes) > 1 and own_lost:
             disputes.append(ConvoyDispute(
-                outcome_order.power, str(Order("move", order.unit, order.target)), tuple(o.order for o, _ in convoys),
+                outcome_order.power, str(Order("move", order.unit, order.target)), tuple(str(o.order) for o, _ in convoys),
                 own_lost, len(routes), geography.can_move("A", order.unit.location, order.target or "")))
     return tuple(disputes)
 
@@ -98,8 +98,8 @@ def convoy_routes(origin: str, destination: str, fleets: Sequence[str], geograph
     return routes
 
 
-def apply_rulings(orders: Mapping[str, Sequence[str]], rulings: Sequence[Mapping[str, object]],
-                  geography: MapInfo) -> dict[str, tuple[str, ...]]:
+def apply_rulings(orders: Mapping[str, Sequence[Order]], rulings: Sequence[Mapping[str, object]],
+                  geography: MapInfo) -> dict[str, tuple[Order, ...]]:
     """The orders with each GM ruling "fails" applied (000 VI(4), MATRIX 2.16): the fleets
     convoying the move hold, or the army holds if it could reach its destination by land.
     A ruling is {"move": "A LON - BEL", "ruling": "fails"}; "stands" changes nothing."""
@@ -111,17 +111,16 @@ def apply_rulings(orders: Mapping[str, Sequence[str]], rulings: Sequence[Mapping
         assert move.unit is not None and move.target is not None
         by_land = geography.can_move("A", move.unit.location, move.target)
         for power, power_orders in changed.items():
-            changed[power] = tuple(_ruled(text, move, by_land) for text in power_orders)
+            changed[power] = tuple(_ruled(order, move, by_land) for order in power_orders)
     return changed
 
 
-def _ruled(text: str, move: Order, by_land: bool) -> str:
-    order = Order.parse_or_none(text)
-    if order is None or order.unit is None:
-        return text
+def _ruled(order: Order, move: Order, by_land: bool) -> Order:
+    if order.unit is None:
+        return order
     if by_land and order.action == "move" and order.unit == move.unit and order.target_province == move.target_province:
-        return f"{order.unit} H"
+        return Order("hold", order.unit)
     if not by_land and order.action == "convoy" and order.other == move.unit and \
             order.target_province == move.target_province:
-        return f"{order.unit} H"
-    return text
+        return Order("hold", order.unit)
+    return order

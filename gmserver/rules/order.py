@@ -19,6 +19,7 @@ orders (database JSON) and the engine's interface stay strings: convert at those
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -96,7 +97,13 @@ class Order:
     def parse(cls, text: str, phase_type: str | None = None) -> Order:
         """Engine notation -> Order; ValueError naming what is wrong for anything else.
 
-        `phase_type` "A" (adjustments) reads `A PAR D` as a removal; otherwise it is a disband."""
+        `phase_type` "A" (adjustments) reads `A PAR D` as a removal; otherwise it is a disband.
+        Orders are immutable values and one adjudication parses each of them a few hundred times
+        (issue 8's benchmark), so the values are kept (an error is never kept: it is raised anew)."""
+        return _parsed(text, phase_type)
+
+    @classmethod
+    def _parse(cls, text: str, phase_type: str | None) -> Order:
         words = text.split()
         if words == ["WAIVE"]:
             return cls("waive")
@@ -146,6 +153,14 @@ class Order:
         return self.action in ("build", "remove", "disband", "waive")
 
     def __str__(self) -> str:
+        return self._notation(None)
+
+    def written_with(self, nationality: str) -> str:
+        """The notation with a word before the supported or convoyed unit, as a player writes a
+        foreign unit (003 [21]): `F POR S FRENCH F MAO - SPA/NC`. Same as `str` without one."""
+        return self._notation(nationality)
+
+    def _notation(self, nationality: str | None) -> str:
         if self.action == "waive" or self.unit is None:
             return "WAIVE"
         head = str(self.unit)
@@ -155,10 +170,11 @@ class Order:
             return f"{head} - {self.target}" + (" VIA" if self.via_convoy else "")
         if self.action == "retreat":
             return f"{head} R {self.target}"
+        other = f"{nationality} {self.other}" if nationality else str(self.other)
         if self.action == "support_hold":
-            return f"{head} S {self.other}"
+            return f"{head} S {other}"
         verb = "S" if self.action == "support_move" else "C"
-        return f"{head} {verb} {self.other} - {self.target}"
+        return f"{head} {verb} {other} - {self.target}"
 
 
 def order_unit(text: str) -> str | None:
@@ -166,3 +182,8 @@ def order_unit(text: str) -> str | None:
     None for WAIVE and for text that is not engine notation."""
     order = Order.parse_or_none(text)
     return str(order.unit) if order and order.unit else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _parsed(text: str, phase_type: str | None) -> Order:
+    return Order._parse(text, phase_type)  # noqa: SLF001

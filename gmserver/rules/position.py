@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from gmserver.rules.order import Order
+
 
 def phase_type(phase: str) -> str:
     """`S1901M` -> `M`; `F1901R` -> `R`; `W1901A` -> `A`; anything else -> `-` (game over)."""
@@ -109,10 +111,11 @@ class Position:
 
 @dataclass(frozen=True)
 class OrderOutcome:
-    """One order as the engine adjudicated it. `results` empty means it succeeded."""
+    """One order as the engine adjudicated it. `results` empty means it succeeded. The engine
+    adapter builds `order` from the engine's text (`Order.parse`); the database keeps `str(order)`."""
 
     power: str
-    order: str
+    order: Order
     results: tuple[str, ...] = ()
     defaulted: bool = False  # the server supplied it (no order received)
     note: str | None = None  # where the order came from, when the report should say it

@@ -595,10 +595,9 @@ _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
 _opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorded, kept in player_history
 _opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
-     not_applied("a power abandoned in the first year is played like any other: its units hold", "normal"))
+     applied())  # services/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
-     not_applied("no timer ends a search for a replacement: a power the GM puts in civil disorder stays there "
-                 "until the GM takes it out or replaces the player", "none"))
+     applied())  # `game cd NAME POWER search`; services/nmr.py tells the GM when the search ends
 
 # 2.8 Deadlines, reminders & NMR
 # enforced as minimums at game create and for a deadline the GM sets (rules/schedule.py)
@@ -628,12 +627,10 @@ _opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_p
 _opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
-     not_applied("no one is contacted about missed orders", "none"))
+     applied())  # services/nmr.py check_contact_windows: the GM is told of an abandoned position
 _opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
 _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
-     partial("suspend_until_replaced is applied (the game waits for replacements, 003 [14]); for "
-             "preliminary_required no checkpoint is run: powers without orders in Spring 1901 are not reminded "
-             "early or named to the GM before the deadline", lambda v: v != "preliminary_required"))
+     applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],

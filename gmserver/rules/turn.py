@@ -4,35 +4,33 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from gmserver.rules.order import Order
-from gmserver.rules.position import unit_province
+from gmserver.rules.order import Order, Unit
 
 
-def void_hold_supports(orders: Mapping[str, Sequence[str]], unsupportable: Iterable[str]
-                       ) -> tuple[dict[str, list[str]], list[str]]:
+def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Iterable[Unit]
+                       ) -> tuple[dict[str, list[Order]], list[Order]]:
     """`impossible_move_treatment = failed_move_unsupportable` (000 III(5) ¶1, 003 [10 b]) and
     003 [10 a]: hold supports given to these units are void. The engine cannot express a
     unit that stands but may not be supported, so the supporting units hold instead; the voided
     supports are returned for the report."""
-    provinces = {unit_province(unit) for unit in unsupportable}
+    provinces = {unit.province for unit in unsupportable}
     if not provinces:
         return {power: list(power_orders) for power, power_orders in orders.items()}, []
-    result: dict[str, list[str]] = {}
-    voided: list[str] = []
+    result: dict[str, list[Order]] = {}
+    voided: list[Order] = []
     for power, power_orders in orders.items():
         result[power] = []
         for order in power_orders:
-            parsed = Order.parse_or_none(order)
-            if parsed and parsed.action == "support_hold" and parsed.other and parsed.other.province in provinces:
+            if order.action == "support_hold" and order.other and order.other.province in provinces:
                 voided.append(order)
-                result[power].append(str(Order("hold", parsed.unit)))
+                result[power].append(Order("hold", order.unit))
             else:
                 result[power].append(order)
     return result, voided
 
 
-def void_mismatched_coast_supports(orders: Mapping[str, Sequence[str]], treatment: str
-                                   ) -> tuple[dict[str, list[str]], list[str]]:
+def void_mismatched_coast_supports(orders: Mapping[str, Sequence[Order]], treatment: str
+                                   ) -> tuple[dict[str, list[Order]], list[Order]]:
     """coast_support_mismatch = invalid (DATC 4.B.4, 003 [10 c]): a support naming another coast
     than the one the supported fleet moves to is void (DATC 6.B.9). Only the whole set of orders
     shows it (the fleet is often another power's), so it is decided here, before the engine,
@@ -43,20 +41,17 @@ def void_mismatched_coast_supports(orders: Mapping[str, Sequence[str]], treatmen
     result = {power: list(power_orders) for power, power_orders in orders.items()}
     if treatment != "invalid":
         return result, []
-    moves = {}
-    for power_orders in orders.values():
-        for order in power_orders:
-            parsed = Order.parse_or_none(order)
-            if parsed and parsed.action == "move" and parsed.unit and parsed.unit.is_fleet:
-                moves[str(parsed.unit)] = parsed.target
-    voided: list[str] = []
-    for power, power_orders in result.items():
+    # the coast each fleet moves to, where its move names one
+    moves = {order.unit: order for power_orders in orders.values() for order in power_orders
+             if order.action == "move" and order.unit is not None and order.unit.is_fleet}
+    voided: list[Order] = []
+    for power_orders in result.values():
         for index, order in enumerate(power_orders):
-            parsed = Order.parse_or_none(order)
-            if not parsed or parsed.action != "support_move" or not parsed.other or "/" not in (parsed.target or ""):
-                continue
-            moving_to = moves.get(str(parsed.other)) or ""
-            if "/" in moving_to and moving_to.split("/")[0] == parsed.target_province and moving_to != parsed.target:
+            if order.action != "support_move" or order.other is None or order.target == order.target_province:
+                continue  # not a support of a move to a coast
+            move = moves.get(order.other)
+            if (move is not None and move.target != move.target_province
+                    and move.target_province == order.target_province and move.target != order.target):
                 voided.append(order)
-                power_orders[index] = str(Order("hold", parsed.unit))
+                power_orders[index] = Order("hold", order.unit)
     return result, voided

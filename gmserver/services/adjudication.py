@@ -17,27 +17,32 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome
 
 
-def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], ruleset: Any,
+def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
               civil_disorder: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[str, ...]], CompleteOrders]:
-    """(orders for the engine, the completion) for the phase of `state`. Lines that are not
-    engine notation are passed on as they are (the engine drops them) and leave their unit
+    """(orders for the engine, the completion) for the phase of `state`. `orders` are the Order
+    values on file (services.turns) or engine notation (tests, benchmarks); a text line that is
+    not engine notation is passed on as it is (the engine drops it) and leaves its unit
     unordered, so it gets the default."""
     position = engine.position_from_state(state)
     kind = position.phase_type
-    parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, kind)) is not None]
-              for power, texts in orders.items()}
+    parsed = {power: [o for line in lines if (o := _as_order(line, kind)) is not None]
+              for power, lines in orders.items()}
     complete = complete_orders(position, parsed, ruleset, engine.map_info(), civil_disorder)
     texts = complete.as_text()
-    for power, lines in orders.items():  # keep the caller's spelling and any unparsed line
+    for power, lines in orders.items():  # keep any unparsed line
         if power in civil_disorder:
             continue
-        kept = [line for line in lines if Order.parse_or_none(line, kind) is None]
+        kept = [line for line in lines if isinstance(line, str) and _as_order(line, kind) is None]
         if kept:
             texts[power] = tuple(texts.get(power, ())) + tuple(kept)
     return texts, complete
 
 
-def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], ruleset: Any,
+def _as_order(line: Order | str, kind: str) -> Order | None:
+    return line if isinstance(line, Order) else Order.parse_or_none(line, kind)
+
+
+def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
                              civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
     """`engine.adjudicate` of the orders completed by the ruleset's defaults, defaults marked."""
     texts, complete = completed(state, orders, ruleset, civil_disorder)

@@ -36,6 +36,7 @@ from gmserver.db.queries.outbox import per_message_alerts_since, undeliverable_t
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
 from gmserver.services.context import Services
+from gmserver.services.gm_notices import describe_notice
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -242,4 +243,4 @@ def describe(dedupe_key: str) -> str:
         return f"game {game_id} {phase} may be adjudicated early"
     if kind == "many":
         return f"more than {ALERTS_PER_DAY} parked or undeliverable on {rest}"
-    return dedupe_key
+    return describe_notice(dedupe_key) or dedupe_key  # a notice about a game (services/gm_notices.py)

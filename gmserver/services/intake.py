@@ -33,6 +33,7 @@ from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.intake import Accept, Envelope, GameView, Reject
+from gmserver.rules.order import Order
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
@@ -49,6 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
@@ -183,8 +185,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
                          f"from the orders on file: a season is never replayed, so new orders for it are not "
                          f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
                          "misread.",), game=game, power=decision.power)
-        queue(session, mails.rejection(services, envelope, reject, now), kind="rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        refusal = mails.rejection(services, envelope, reject, now)
+        queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
         return "rejected"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
@@ -211,9 +214,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     version = len(earlier) + 1
     new_set = OrderSet(
         game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
-        orders=list(reading.set_orders), lines=[mails.line_as_dict(line) for line in reading.lines],
+        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
         received_at=now, marker=reading.version, is_change=reading.is_change,
-        status=reading.set_status, unsupportable=list(reading.unsupportable),
+        status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
         contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
     )
     session.add(new_set)
@@ -246,7 +249,7 @@ def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet],
     return ()
 
 
-def _withdrawal_note(on_file: Sequence[str], ruleset: Ruleset) -> str:
+def _withdrawal_note(on_file: Sequence[Order], ruleset: Ruleset) -> str:
     if not on_file:
         return "You withdrew your orders: none are on file now."
     # merge_per_unit (000 III(4)): a set changes only the units it orders, so no set can empty it
@@ -278,7 +281,7 @@ class _Standing:
     """What stands for a power this phase before a new message: the orders its sets add up to,
     and (in a retreat or adjustment phase with no set yet) the contingent lines of its moves."""
 
-    orders: tuple[str, ...]
+    orders: tuple[Order, ...]
     contingent: tuple[str, ...]
     version: int | None
 

@@ -15,6 +15,8 @@ from gmserver.db.models import OrderSet
 from gmserver.db.queries.ordersets import order_sets
 from gmserver.db.queries.phases import phase_record
 from gmserver.engine import position_from_state
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.position import phase_type
 from gmserver.rules.reading import (
     StoredSet, TurnFacts, contingent_source, effective_contingent, effective_orders, turn_facts,
 )
@@ -31,15 +33,19 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
 
 
 def as_stored(row: OrderSet) -> StoredSet:
-    return StoredSet(orders=tuple(row.orders), received=row.version, version=row.marker, is_change=row.is_change,
-                     status=row.status, unsupportable=tuple(row.unsupportable or ()),
+    """A stored set as the pure core takes it: the row's orders and units (engine notation in
+    the database JSON) become `Order` and `Unit` values here, at the edge."""
+    kind = phase_type(row.phase)
+    return StoredSet(orders=tuple(Order.parse(o, kind) for o in row.orders), received=row.version,
+                     version=row.marker, is_change=row.is_change, status=row.status,
+                     unsupportable=tuple(Unit.parse(u) for u in row.unsupportable or ()),
                      contingent=tuple(row.contingent or ()))
 
 
 @dataclass(frozen=True)
 class OnFile:
-    orders: dict[str, tuple[str, ...]]  # power -> the orders to adjudicate
-    unsupportable: tuple[str, ...]  # units whose hold supports are void
+    orders: dict[str, tuple[Order, ...]]  # power -> the orders to adjudicate
+    unsupportable: tuple[Unit, ...]  # units whose hold supports are void
     versions: dict[str, int]  # power -> how many sets it sent
 
 
@@ -50,8 +56,8 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset)
     sets = stored_sets(session, game_id, phase)
     return OnFile(
         orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},
-        unsupportable=tuple(sorted(unit for power_sets in sets.values()
-                                   for unit in effective_unsupportable(power_sets, ruleset))),
+        unsupportable=tuple(sorted((unit for power_sets in sets.values()
+                                    for unit in effective_unsupportable(power_sets, ruleset)), key=str)),
         versions={power: len(power_sets) for power, power_sets in sets.items()},
     )
 

@@ -88,12 +88,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
-        while _at_once(ruleset, outcome):
+        while processed_at_once(ruleset, outcome):
             # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
             # the retreats and builds sent with the moves are applied now, in this transaction.
-            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
-                                               None, now)
-            game.phase = outcome.after.phase
+            record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
@@ -131,10 +129,10 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
     record.adjudicated_at = now
-    record.orders = computed.orders  # as given (GM convoy rulings applied); the defaults are in the results, marked
-    record.results = [{"power": o.power, "order": o.order, "results": list(o.results),
-                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                      for o in outcome.orders]
+    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
+    # JSON keeps engine notation: str(order) at this edge
+    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
+    record.results = results_rows(outcome)
     if ruleset.datc_4a1 == "mhr_hybrid":
         convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
     return outcome
@@ -142,7 +140,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
 
 @dataclass(frozen=True)
 class Computed:
-    orders: dict[str, tuple[str, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
     outcome: PhaseOutcome
     ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
 
@@ -185,7 +183,22 @@ def _spring_1901_wait(session: Session, services: Services, game: Game, record: 
     return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
 
 
-def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+def results_rows(outcome: PhaseOutcome) -> list[dict]:
+    """A phase's results as its record keeps them (engine notation in the database JSON)."""
+    return [{"power": o.power, "order": str(o.order), "results": list(o.results),
+             "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+            for o in outcome.orders]
+
+
+def open_at_once(session: Session, game: Game, outcome: PhaseOutcome, now: datetime) -> PhaseRecord:
+    """The retreat or adjustment phase after `outcome`, opened to be processed at once (003 [5]):
+    it has no deadline of its own."""
+    record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), None, now)
+    game.phase = outcome.after.phase
+    return record
+
+
+def processed_at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
     """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
     adjustment phases that follow a movement phase are processed with it, from the lines sent
     with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
@@ -193,7 +206,7 @@ def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
             and phase_type(outcome.after.phase) in ("R", "A"))
 
 
-def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[str, ...]],
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
                            source: str | None) -> PhaseOutcome:
     """Say in the report which orders came from the contingent lines sent with the moves."""
     if not contingent or source is None:
@@ -205,7 +218,7 @@ def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[st
 
 
 def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                       on_file: OnFile) -> dict[str, tuple[str, ...]]:
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
     phase, each power that owes orders and sent no set for it gets the orders read from the
     contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
@@ -217,7 +230,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
     position = engine.position_from_state(record.state)
     turn = movement_turn(session, game.id, game.phase)
-    used: dict[str, tuple[str, ...]] = {}
+    used: dict[str, tuple[Order, ...]] = {}
     for power in position.powers_to_order():
         if power in on_file.versions or power not in kept:
             continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
@@ -225,7 +238,7 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
                                   geography=services.geography, turn=turn)
         log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
                  game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
-                 ", ".join(reading.orders) or "nothing usable")
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
         for line in reading.lines:
             if line.status == "rejected":
                 log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
@@ -235,15 +248,15 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[str]) -> PhaseOutcome:
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
     """Report each voided support as written, with the result "void", not as the hold
     the engine was given instead."""
     if not voided:
         return outcome
-    by_unit = {Order.parse(order).unit: order for order in voided}
+    by_unit = {order.unit: order for order in voided}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[parsed.unit], results=("void",))
-        if (parsed := Order.parse_or_none(o.order)) and parsed.action == "hold" and parsed.unit in by_unit else o
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )
     return dataclasses.replace(outcome, orders=orders)

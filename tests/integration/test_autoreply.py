@@ -51,7 +51,7 @@ def germany_on_file(world) -> tuple[int, tuple[str, ...]]:
     """(how many sets Germany has, the orders they add up to)."""
     with transaction(world.sessions) as session:
         sets = stored_sets(session, 1, "S1901M").get("GERMANY", [])
-        return len(sets), tuple(sorted(effective_orders(sets, load_ruleset("standard"))))
+        return len(sets), tuple(sorted(str(o) for o in effective_orders(sets, load_ruleset("standard"))))
 
 
 def reply_to(row: OutboxMessage, subject: str, text: str) -> bytes:

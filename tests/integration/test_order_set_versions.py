@@ -49,7 +49,7 @@ def test_a_lower_numbered_later_set_is_told_the_higher_one_stands_001_II_7(datab
     assert "A PAR - PIC" in _on_file_section(late) and "A PAR - BUR" not in _on_file_section(late)
     with transaction(services.sessions) as session:
         on_file = ordersets.orders_on_file(session, 1, "S1901M", load_ruleset("danivon"))
-    assert on_file.orders["FRANCE"] == ("A PAR - PIC",)
+    assert [str(o) for o in on_file.orders["FRANCE"]] == ["A PAR - PIC"]
 
 
 def test_a_higher_numbered_later_set_replaces_the_one_on_file_001_II_7(database_url, clock) -> None:

@@ -30,7 +30,7 @@ def play(pos: Position, orders: dict) -> PhaseOutcome:
 
 
 def by_unit(outcome: PhaseOutcome) -> dict[str, object]:
-    return {" ".join(o.order.split()[:2]): o for o in outcome.orders}
+    return {" ".join(str(o.order).split()[:2]): o for o in outcome.orders}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,8 +201,8 @@ def test_unordered_units_are_reported_as_defaulted_holds() -> None:
     assert len(outcome.orders) == 22
     defaulted = [o for o in outcome.orders if o.defaulted]
     assert len(defaulted) == 19
-    assert all(o.order.endswith(" H") and o.succeeded for o in defaulted)
-    assert {o.order for o in outcome.orders_of("FRANCE")} == {"A PAR - BUR", "A MAR - SPA", "F BRE - MAO"}
+    assert all(str(o.order).endswith(" H") and o.succeeded for o in defaulted)
+    assert {str(o.order) for o in outcome.orders_of("FRANCE")} == {"A PAR - BUR", "A MAR - SPA", "F BRE - MAO"}
     assert outcome.after.units["FRANCE"] == ("A BUR", "A SPA", "F MAO")
     assert outcome.centre_changes() == {}  # ownership changes only in the adjustment phase
 
@@ -210,7 +210,7 @@ def test_unordered_units_are_reported_as_defaulted_holds() -> None:
 def test_illegal_order_is_dropped_and_the_unit_holds() -> None:
     outcome = adjudicate(engine.initial_state(), {"GERMANY": ["A MUN - PAR", "F LON - NTH"]})
     units = by_unit(outcome)
-    assert units["A MUN"].order == "A MUN H" and units["A MUN"].defaulted
+    assert str(units["A MUN"].order) == "A MUN H" and units["A MUN"].defaulted
     assert units["F LON"].power == "ENGLAND" and units["F LON"].defaulted
     assert len(outcome.orders) == 22
 
@@ -308,7 +308,7 @@ def test_retreat_phase_outcome() -> None:
     assert first.after.phase == "S1901R"
     # ... and F BRE was not dislodged: it bounced; only A BUR retreats
     outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS"]})
-    assert [(o.order, o.results, o.defaulted) for o in outcome.orders] == [("A BUR R GAS", (), False)]
+    assert [(str(o.order), o.results, o.defaulted) for o in outcome.orders] == [("A BUR R GAS", (), False)]
     assert outcome.after.phase == "F1901M"
     assert "A GAS" in outcome.after.units["FRANCE"] and not outcome.after.dislodged
 
@@ -317,7 +317,7 @@ def test_unordered_retreat_is_a_defaulted_disband() -> None:
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
     outcome = adjudicate(first.state_after, {})
-    assert [(o.power, o.order, o.defaulted) for o in outcome.orders] == [("FRANCE", "A BUR D", True)]
+    assert [(o.power, str(o.order), o.defaulted) for o in outcome.orders] == [("FRANCE", "A BUR D", True)]
     assert "FRANCE" not in outcome.after.units
 
 
@@ -327,7 +327,7 @@ def test_second_retreat_order_does_not_spoil_the_first() -> None:
     first = play(position("S1901M", {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}),
                  {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
     outcome = adjudicate(first.state_after, {"FRANCE": ["A BUR R GAS", "A BUR R PAR"]})
-    assert [(o.order, o.results) for o in outcome.orders] == [("A BUR R GAS", ())]
+    assert [(str(o.order), o.results) for o in outcome.orders] == [("A BUR R GAS", ())]
     assert outcome.after.units["FRANCE"] == ("A GAS",)
 
 
@@ -338,7 +338,7 @@ ADJUSTMENT = position("W1901A", {"FRANCE": ["A PAR"], "GERMANY": ["A MUN", "A BE
 def test_missing_removal_is_chosen_by_the_engine_and_reported() -> None:
     outcome = play(ADJUSTMENT, {})
     assert outcome.engine_removals == ("A HOL",)
-    assert [(o.power, o.order, o.defaulted) for o in outcome.orders] == [("GERMANY", "A HOL D", True)]
+    assert [(o.power, str(o.order), o.defaulted) for o in outcome.orders] == [("GERMANY", "A HOL D", True)]
     assert outcome.after.phase == "S1902M"
     assert outcome.after.units["GERMANY"] == ("A BER", "A KIE", "A MUN")
     assert outcome.after.units["FRANCE"] == ("A PAR",)  # missing builds are waived
@@ -346,7 +346,7 @@ def test_missing_removal_is_chosen_by_the_engine_and_reported() -> None:
 
 def test_builds_and_ordered_removal() -> None:
     outcome = play(ADJUSTMENT, {"FRANCE": ["A BRE B", "F MAR B"], "GERMANY": ["A MUN D"]})
-    assert [(o.order, o.succeeded, o.defaulted) for o in outcome.orders] == [
+    assert [(str(o.order), o.succeeded, o.defaulted) for o in outcome.orders] == [
         ("A BRE B", True, False), ("F MAR B", True, False), ("A MUN D", True, False)]
     assert outcome.engine_removals == ()
     assert outcome.after.units == {"FRANCE": ("A BRE", "A PAR", "F MAR"), "GERMANY": ("A BER", "A HOL", "A KIE")}
@@ -355,7 +355,7 @@ def test_builds_and_ordered_removal() -> None:
 def test_duplicate_adjustment_orders_report_what_happened_on_the_board() -> None:
     # the engine files a 'void' for the duplicate under the unit, yet builds it (DATC 6.I.7)
     outcome = play(ADJUSTMENT, {"FRANCE": ["A BRE B", "A BRE B"]})
-    assert [(o.order, o.results) for o in outcome.orders_of("FRANCE")] == [("A BRE B", ())]
+    assert [(str(o.order), o.results) for o in outcome.orders_of("FRANCE")] == [("A BRE B", ())]
     # a void build beside a standing unit of the same name is no removal (DATC 6.I.3)
     outcome = play(ADJUSTMENT, {"FRANCE": ["A PAR B"], "GERMANY": ["A HOL D"]})
     assert outcome.engine_removals == ()

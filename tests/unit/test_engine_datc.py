@@ -80,7 +80,7 @@ def _dislodged(outcome: PhaseOutcome) -> dict[str, list[str]]:
     dislodged: dict[str, list[str]] = {}
     for o in outcome.orders:
         if "dislodged" in o.results:
-            dislodged.setdefault(o.power, []).append(_unit_of(o.order))
+            dislodged.setdefault(o.power, []).append(_unit_of(str(o.order)))
     return _board(dislodged)
 
 
@@ -89,9 +89,9 @@ def _outcome_for(outcome: PhaseOutcome, power: str, order: str) -> OrderOutcome 
     a wrongly named coast, DATC 6.B.10) or, for builds, by location."""
     words = order.split()
     if words[-1] == "B":
-        return next((o for o in outcome.orders_of(power) if _unit_of(o.order) == _unit_of(order)), None)
+        return next((o for o in outcome.orders_of(power) if _unit_of(str(o.order)) == _unit_of(order)), None)
     province = words[1].split("/")[0]
-    return next((o for o in outcome.orders_of(power) if unit_province(_unit_of(o.order)) == province), None)
+    return next((o for o in outcome.orders_of(power) if unit_province(_unit_of(str(o.order))) == province), None)
 
 
 def _target(order: str) -> str | None:
@@ -109,8 +109,8 @@ def _result(outcome: PhaseOutcome, power: str, order: str) -> str:
         return "fails"
     words = order.split()
     if words[-1] in ("B", "D"):
-        return "succeeds" if found.order.split()[-1] == words[-1] else "fails"
-    target, got = _target(order), _target(found.order)
+        return "succeeds" if str(found.order).split()[-1] == words[-1] else "fails"
+    target, got = _target(order), _target(str(found.order))
     if target is None or got is None:
         return "fails"
     if words[0] == "A" or "/" not in target or "/" not in got:  # armies ignore coasts (6.B.12)
@@ -124,7 +124,7 @@ def _board_from_outcome(outcome: PhaseOutcome) -> dict[str, list[str]]:
     kind = outcome.before.phase_type
     board = {power: list(units) for power, units in outcome.before.units.items()}
     for o in outcome.orders:
-        unit, words, target = _unit_of(o.order), o.order.split(), _target(o.order)
+        unit, words, target = _unit_of(str(o.order)), str(o.order).split(), _target(str(o.order))
         units = board.setdefault(o.power, [])
         if kind == "M":
             if "dislodged" in o.results:
@@ -165,11 +165,11 @@ def _check_every_unit_reported(outcome: PhaseOutcome) -> None:
         return
     due = outcome.before.units if kind == "M" else outcome.before.dislodged
     for power, units in due.items():
-        reported = sorted(_unit_of(o.order) for o in outcome.orders_of(power))
+        reported = sorted(_unit_of(str(o.order)) for o in outcome.orders_of(power))
         assert reported == sorted(units), f"{power}: outcome reports {reported}, units to order are {sorted(units)}"
     for o in outcome.orders:
         if o.defaulted:
-            assert o.order.endswith(" H" if kind == "M" else " D"), o
+            assert str(o.order).endswith(" H" if kind == "M" else " D"), o
 
 
 def _check_dislodged_consistent(outcome: PhaseOutcome) -> None:

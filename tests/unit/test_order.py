@@ -102,3 +102,14 @@ def test_order_unit() -> None:
     assert order_unit("F STP/NC B") == "F STP/NC"
     assert order_unit("WAIVE") is None
     assert order_unit("nonsense") is None
+
+
+def test_written_with_puts_the_nationality_before_the_other_unit_003_21() -> None:
+    """003 [21]: a support of a foreign unit names its nationality; the reader's "Did you mean"
+    writes the order that way (Order.written_with), the notation itself stays str(order)."""
+    support = Order.parse("F POR S F MAO - SPA/NC")
+    assert support.written_with("FRENCH") == "F POR S FRENCH F MAO - SPA/NC"
+    assert Order.parse("A MUN S A BER").written_with("GERMAN") == "A MUN S GERMAN A BER"
+    assert Order.parse("F NTH C A LON - NWY").written_with("ENGLISH") == "F NTH C ENGLISH A LON - NWY"
+    assert Order.parse("A PAR - BUR").written_with("FRENCH") == "A PAR - BUR"  # no other unit: unchanged
+    assert str(support) == "F POR S F MAO - SPA/NC"

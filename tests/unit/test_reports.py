@@ -10,6 +10,7 @@ import pytest
 from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
 from tests.support.adjudicate import adjudicate as adjudicate_state
 
@@ -330,19 +331,21 @@ def test_every_order_and_its_result_appear_in_the_rendered_report(name, geo, com
     shown = {line.order: line for power in report.orders for line in power.orders}
     still_there = {u for units in outcome.after.units.values() for u in units}
     for order in outcome.orders:
-        if order.order not in shown:
+        if str(order.order) not in shown:
             # only a phantom removal of a unit still on the board may be left out
             assert outcome.phase.endswith("A") and order.defaulted
-            assert " ".join(order.order.split()[:2]) in still_there
+            assert " ".join(str(order.order).split()[:2]) in still_there
             continue
-        line = shown[order.order]
+        line = shown[str(order.order)]
         for code in order.results:
             assert reports.RESULT_WORDS[code] in line.result
         assert flat(line.line) in flat(body)
 
 
 def test_results_in_words():
-    outcome = OrderOutcome
+    def outcome(power, order, results=()):
+        return OrderOutcome(power, Order.parse(order, "A" if order.endswith((" B", "WAIVE")) else None), results)
+
     assert reports.result_in_words(outcome("X", "A PAR - BUR", ("bounce", "dislodged")), "M") == "bounced, dislodged"
     assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("no convoy",)), "M") == "no convoy"
     assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("disrupted",)), "M") == "convoy disrupted"
@@ -370,13 +373,17 @@ def test_results_in_words():
         ("F STP/NC B", "Build F St Petersburg (north coast)"),
         ("WAIVE", "Waive a build"),
         ("A XYZ - PAR", "A XYZ -> Paris"),
-        ("A PAR", "A PAR"),
-        ("A PAR S", "A PAR S"),
-        ("GARBAGE IN HERE NOW", "GARBAGE IN HERE NOW"),
     ],
 )
 def test_describe_order(order, words, geo):
-    assert reports.describe_order(order, geo) == words
+    assert reports.describe_order(Order.parse(order), geo) == words
+
+
+@pytest.mark.parametrize("text", ["A PAR", "A PAR S", "GARBAGE IN HERE NOW", "NONSENSE"])
+def test_text_that_is_no_order_never_reaches_a_report(text):
+    """Reports take Order values: text that is not engine notation is refused where it becomes one
+    (formerly describe_order gave such text back unchanged)."""
+    assert Order.parse_or_none(text) is None
 
 
 def test_places_and_units_with_codes(geo):
@@ -384,8 +391,7 @@ def test_places_and_units_with_codes(geo):
     assert reports.place_with_code("SPA/SC", geo) == "Spain (south coast, SPA/SC)"
     assert reports.place_with_code("XYZ", geo) == "XYZ"
     assert reports.unit_with_code("F STP/NC", geo) == "F St Petersburg (north coast, STP/NC)"
-    assert str(reports.name_order("A PAR - BUR", geo)) == "A Paris -> Burgundy (A PAR - BUR)"
-    assert str(reports.name_order("NONSENSE", geo)) == "NONSENSE"
+    assert str(reports.name_order(Order.parse("A PAR - BUR"), geo)) == "A Paris -> Burgundy (A PAR - BUR)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,15 +458,15 @@ class Reading:
     line: int
     text: str
     status: str
-    order: str | None = None
+    order: Order | None = None
     rule: str | None = None
     message: str | None = None
 
 
 READINGS = (
     Reading(1, "Dear GM,", "ignored", message="not an order"),
-    Reading(2, "A Par - Bur  ", "accepted", "A PAR - BUR"),
-    Reading(3, "mar s par-bur", "corrected", "A MAR S A PAR - BUR", "000 IV(1)",
+    Reading(2, "A Par - Bur  ", "accepted", Order.parse("A PAR - BUR")),
+    Reading(3, "mar s par-bur", "corrected", Order.parse("A MAR S A PAR - BUR"), "000 IV(1)",
             "unit type omitted: the unit in Marseilles is an army"),
     Reading(4, "F Bre - Spa", "rejected", None, "000 IV(3)",
             "F Brest cannot reach Spain: a fleet must name a coast and neither coast is in reach"),
@@ -470,7 +476,7 @@ READINGS = (
 def test_confirmation(geo, composer):
     confirmation = reports.build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=DEADLINE, readings=READINGS,
-        orders_on_file=["A PAR - BUR", "A MAR S A PAR - BUR"], version=2, geography=geo,
+        orders_on_file=[Order.parse("A PAR - BUR"), Order.parse("A MAR S A PAR - BUR")], version=2, geography=geo,
         units=["A PAR", "A MAR", "F BRE"], timezone="America/New_York",
         notes=["This set replaces version 1 completely.", ""],
     )
@@ -507,8 +513,8 @@ def test_confirmation(geo, composer):
 def test_clean_confirmation_says_so(geo, composer):
     confirmation = reports.build_confirmation(
         game_name="lepanto", power="GERMANY", phase="S1901R", deadline=None,
-        readings=[Reading(1, "A Bur - Ruh", "accepted", "A BUR R RUH")],
-        orders_on_file=["A BUR R RUH"], version="1.2", geography=geo, units=["A BUR"],
+        readings=[Reading(1, "A Bur - Ruh", "accepted", Order.parse("A BUR R RUH"))],
+        orders_on_file=[Order.parse("A BUR R RUH")], version="1.2", geography=geo, units=["A BUR"],
     )
     assert not confirmation.problems and confirmation.unordered == ()
     body = composer.render(confirmation.template, confirmation)

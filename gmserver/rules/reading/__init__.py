@@ -1,12 +1,14 @@
 """The order reader: read orders the way a careful human GM does (the options on submission,
 interpretation and order sets, and each profile's province names: see docs/architecture.md).
 
-Pure: standard library and gmserver.rules only; no engine, no I/O.
+Pure: standard library and gmserver.rules only; no engine, no I/O. Orders in and out are
+`gmserver.rules.order.Order` values (units `Unit`): the reader builds them, never notation text;
+the callers write `str(order)` where the database or the engine needs text.
 
     read_orders(text, position=..., power=..., ruleset=..., geography=...) -> Reading
     extract_order_text(message) -> str
     reading_to_json(reading) -> dict
-    effective_orders(sets, ruleset) -> tuple[str, ...]
+    effective_orders(sets, ruleset) -> tuple[Order, ...]
     file_set(on_file, new, ruleset) -> Filing   (a new set on top of those on file, and what the reply says)
     effective_contingent(sets, ruleset) -> tuple[str, ...]   (000 II(5), 001 II(6))
     read_contingent(lines, position=..., power=..., ruleset=..., geography=..., turn=...) -> Reading

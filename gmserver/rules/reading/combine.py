@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.interpret import Context, Verdict
+from gmserver.rules.reading.verdict import _hold, _unit
 
 Numbered = tuple[int, Verdict]  # (index in the message's verdict list, verdict)
 
 
-def combine(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[str], set[str]]:
+def combine(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[Order], set[Unit]]:
     """(verdicts with the losers marked, the orders, units whose hold supports are void)."""
     kind = ctx.board.position.phase_type
     if kind == "A":
@@ -27,13 +28,13 @@ def combine(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[
     return _per_unit(verdicts, ctx, retreat=kind == "R")
 
 
-def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[list[Verdict], list[str], set[str]]:
+def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[list[Verdict], list[Order], set[Unit]]:
     out = list(verdicts)
     by_unit: dict[str, list[int]] = {}
     for index, verdict in enumerate(verdicts):
         if verdict.unit is not None and verdict.order is not None:
             by_unit.setdefault(verdict.unit, []).append(index)
-    chosen: dict[str, str] = {}
+    chosen: dict[str, Order] = {}
     unsupportable: set[str] = set()
     for unit, indexes in by_unit.items():
         order, stand_unsupportable = (_retreat_choice if retreat else _movement_choice)(unit, indexes, out, ctx)
@@ -46,17 +47,15 @@ def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[lis
         orders = list(chosen.values())  # dict order: first line that ordered each unit
     else:
         orders = sorted(chosen.values(), key=_sort_key)  # canonical (002 FORMAT 3)
-    return out, orders, {u for u in unsupportable if u in chosen}
+    return out, orders, {_unit(u) for u in unsupportable if u in chosen}
 
 
-def _is_hold(order: str | None) -> bool:
-    parsed = Order.parse_or_none(order or "")
-    return parsed is not None and parsed.action == "hold"
+def _is_hold(order: Order | None) -> bool:
+    return order is not None and order.action == "hold"
 
 
-def _sort_key(order: str) -> tuple[str, str]:
-    parsed = Order.parse_or_none(order)
-    return (parsed.province if parsed is not None and parsed.province else "~", order)
+def _sort_key(order: Order) -> tuple[str, str]:
+    return (order.province or "~", str(order))
 
 
 def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
@@ -72,7 +71,7 @@ def _override(out: list[Verdict], index: int, rule: str, message: str) -> None:
                          message=(f"Read as {verdict.order}; not used: {message}" if verdict.order else message))
 
 
-def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
+def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[Order, bool]:
     if len(indexes) == 1:
         return out[indexes[0]].order, out[indexes[0]].unsupportable
     # 003 [10 a], [P] in every profile: identical orders count once (not a mistake); cited by the
@@ -124,7 +123,7 @@ def _movement_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Con
             else "it holds and may receive support to hold.")
     for i in candidates:
         _override(out, i, rule, f"{unit} has different orders; {tail}")
-    return f"{unit} H", stand_unsupportable
+    return _hold(unit), stand_unsupportable
 
 
 def _reading(verdict: Verdict) -> tuple:
@@ -132,7 +131,7 @@ def _reading(verdict: Verdict) -> tuple:
     return (verdict.order, verdict.kind, verdict.valid, verdict.moves, verdict.message if not verdict.valid else None)
 
 
-def _retreat_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[str, bool]:
+def _retreat_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Context) -> tuple[Order, bool]:
     if len(indexes) == 1:
         return out[indexes[0]].order, False
     policy = ctx.opt("multiple_retreat_orders")
@@ -163,7 +162,7 @@ def _retreat_choice(unit: str, indexes: list[int], out: list[Verdict], ctx: Cont
     return out[keep].order, False
 
 
-def _implied(out: list[Verdict], chosen: dict[str, str], ctx: Context) -> None:
+def _implied(out: list[Verdict], chosen: dict[str, Order], ctx: Context) -> None:
     """002 FORMAT 9: a support (or, as the GM chooses, a convoy) of the player's own unordered
     unit implies that unit's move; an explicit order always wins."""
     policy = ctx.opt("implied_orders")
@@ -175,7 +174,7 @@ def _implied(out: list[Verdict], chosen: dict[str, str], ctx: Context) -> None:
             continue
         if verdict.kind == "convoy" and policy != "from_own_support_and_convoy":
             continue
-        moved = str(Order.parse(verdict.implied).unit)
+        moved = str(verdict.implied.unit)  # the position's own notation for the unit, the key of `chosen`
         if moved in chosen or moved not in ctx.board.position.units.get(ctx.power, ()):
             continue
         chosen[moved] = verdict.implied
@@ -184,12 +183,12 @@ def _implied(out: list[Verdict], chosen: dict[str, str], ctx: Context) -> None:
                              message=message)
 
 
-def _adjustments(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[str]]:
+def _adjustments(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], list[Order]]:
     out = list(verdicts)
     due = ctx.board.adjustment(ctx.power)
     usable = [i for i, v in enumerate(out) if v.status in ("accepted", "corrected") and v.order]
     bottom_up = ctx.opt("excess_adjustment_order") == "bottom_up"
-    orders: list[str] = []
+    orders: list[Order] = []
     if due > 0:
         # multiple builds in one centre: the first top-down, or bottom-up (004 III(3))
         order_of_sites = list(reversed(usable)) if ctx.opt("multiple_builds_same_centre") == "first_bottom_up" else usable
@@ -219,7 +218,7 @@ def _adjustments(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], 
         if bottom_up:
             sequence.reverse()
         rule = ctx.cite("excess_adjustment_order")
-        seen_units: set[str] = set()
+        seen_units: set[Order] = set()
         for i in sequence:
             if out[i].order in seen_units:
                 _override(out, i, rule, "the same removal was given on another line.")
@@ -229,5 +228,5 @@ def _adjustments(verdicts: list[Verdict], ctx: Context) -> tuple[list[Verdict], 
                 orders.append(out[i].order)
             else:
                 _override(out, i, rule, f"you have {-due} removal{'s' if due < -1 else ''}; the excess is not used.")
-    orders.sort(key=lambda o: (o == "WAIVE", _sort_key(o)))
+    orders.sort(key=lambda o: (o.action == "waive", _sort_key(o)))
     return out, orders

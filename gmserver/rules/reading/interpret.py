@@ -20,7 +20,7 @@ from gmserver.rules.reading.retreat_adjustment import read_adjustment, read_retr
 from gmserver.rules.reading.support import _convoy, _support
 from gmserver.rules.reading.units import _check_own_coast, _own_unit, unit_kind_word
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _did_you_mean, _verdict, contingent_verdict,
+    Context, Notes, Rejected, Verdict, _did_you_mean, _hold, _verdict, contingent_verdict,
 )
 
 
@@ -46,7 +46,7 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
         if parsed.kind is None or parsed.kind == "nonsense":
             return _nonsense(parsed, unit, ctx, notes)
         if parsed.kind == "hold":
-            return _verdict(f"{unit} H", unit, "hold", notes)
+            return _verdict(_hold(unit), unit, "hold", notes)
         if parsed.kind == "move":
             return _move(parsed, unit, ctx, notes)
         if parsed.kind == "support":
@@ -66,7 +66,7 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
             rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
             return Verdict("rejected", None, None, parsed.kind or "hold", rules, message, valid=False)
         rules = "; ".join(dict.fromkeys(r for r in (notes.rule, problem.rule, _hold_rule(ctx)) if r))
-        return Verdict("rejected", f"{unit} H", unit, parsed.kind or "hold", rules,
+        return Verdict("rejected", _hold(unit), unit, parsed.kind or "hold", rules,
                        f"{message} {unit_kind_word(unit).capitalize()} "
                        f"{ctx.name(unit_location(unit))} holds.", valid=False, unsure=problem.unsure)
 
@@ -87,8 +87,8 @@ def _nonsense(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     if ctx.opt("nonsense_order_treatment") == "ignore_line":
         return Verdict("ignored", None, None, "nonsense", ctx.cite("nonsense_order_treatment"),
                        f"'{words}' is not an order; the line was ignored.")
-    notes.add(ctx.cite("nonsense_order_treatment"), f"'{words}' is not an order: read as {unit} H.")
-    return Verdict("corrected", f"{unit} H", unit, "hold", notes.rule, notes.message)
+    notes.add(ctx.cite("nonsense_order_treatment"), f"'{words}' is not an order: read as {_hold(unit)}.")
+    return Verdict("corrected", _hold(unit), unit, "hold", notes.rule, notes.message)
 
 
 def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes, message: str) -> Verdict:
@@ -100,8 +100,8 @@ def _impossible_move(unit: str, problem: Rejected, ctx: Context, notes: Notes, m
     if treatment == "failed_move_unsupportable":
         tail = "It stays where it is and cannot receive support to hold."
     else:
-        tail = f"Read as {unit} H, which may receive support to hold."
-    return Verdict("rejected", f"{unit} H", unit, "move", "; ".join(dict.fromkeys(rules)),
+        tail = f"Read as {_hold(unit)}, which may receive support to hold."
+    return Verdict("rejected", _hold(unit), unit, "move", "; ".join(dict.fromkeys(rules)),
                    f"{message} {tail}", valid=False, moves=True,
                    unsupportable=treatment == "failed_move_unsupportable", unsure=problem.unsure)
 

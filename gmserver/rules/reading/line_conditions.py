@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from gmserver.rules.order import Order
 from gmserver.rules.reading.condition_facts import Facts, TurnFacts, evaluate, facts_for
 from gmserver.rules.reading.conditions import Clause, Unreadable, parse_condition, split_conditional
 from gmserver.rules.reading.grammar import CONDITION, Parsed, parse_segment
@@ -89,7 +90,7 @@ def _strip_condition(words: list[str], ctx: Context) -> tuple[list[str], tuple[s
                                 f"unit holds unless it has another order.{hint}", valid=False)]
 
 
-def _canonical(words: Sequence[str], ctx: Context) -> str | None:
+def _canonical(words: Sequence[str], ctx: Context) -> Order | None:
     """The order some words make, if they make exactly one valid order (for a "e.g.")."""
     parsed = parse_segment(_trim(words), ctx.table, ctx.policy, ctx.powers) if words else []
     if len(parsed) != 1 or not parsed[0].complete:

@@ -42,7 +42,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
         if item.combined and verdict.order and verdict.status != "rejected":
             verdict = _with_note(verdict, (ctx.cite("combined_orders"),
                                            "A combined order: each unit named gets the order."))
-        if item.kind == "waive" and item.count > 1 and verdict.order == "WAIVE":
+        if item.kind == "waive" and item.count > 1 and verdict.order is not None and verdict.order.action == "waive":
             verdicts.extend([verdict] * item.count)
             continue
         verdicts.append(verdict)

@@ -1,14 +1,17 @@
 """The values the order reader produces.
 
 `LineReading` is the verdict on one line as the player wrote it; `Reading` is the whole message.
-Orders are canonical engine strings (`A PAR - BUR`, `F NTH C A LON - BEL`, `A LON - BEL VIA`,
-`F TRI R ALB`, `F STP/NC B`, `WAIVE`), so they go to the engine unchanged.
+Orders are `Order` values and units `Unit` values (gmserver/rules/order.py); `str(order)` is the
+engine's notation (`A PAR - BUR`, `F NTH C A LON - BEL`, `A LON - BEL VIA`, `F TRI R ALB`,
+`F STP/NC B`, `WAIVE`), written at the edges (the engine adapter, the database, JSON output).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
+
+from gmserver.rules.order import Order, Unit
 
 Status = Literal["accepted", "corrected", "rejected", "ignored"]
 SetStatus = Literal["preliminary", "final"]
@@ -19,7 +22,7 @@ class LineReading:
     line: int  # 1-based line number in the text given
     text: str  # the line as written
     status: Status
-    order: str | None  # canonical engine order the line became (None: it became nothing)
+    order: Order | None  # the order the line became (None: it became nothing)
     rule: str | None  # clause applied, e.g. "000 III(6)" or "DATC 4.B.1"
     message: str | None  # for the player: what was corrected or rejected and why
 
@@ -28,12 +31,12 @@ class LineReading:
 class Reading:
     power: str
     phase: str
-    orders: tuple[str, ...]  # engine orders to adjudicate for the power, one per unit ordered
+    orders: tuple[Order, ...]  # the orders to adjudicate for the power, one per unit ordered
     lines: tuple[LineReading, ...]
     # this message's own orders, before `set_combination` with the previous set
-    set_orders: tuple[str, ...] = ()
+    set_orders: tuple[Order, ...] = ()
     # units ordered to move (or to stand, 003 [10 a]) whose hold supports are void (000 III(5), 003 [10 a/b])
-    unsupportable: tuple[str, ...] = ()
+    unsupportable: tuple[Unit, ...] = ()
     set_status: SetStatus = "final"  # 2.4 default_set_status, or the word "Final"/"Preliminary"
     version: str | None = None  # version marker (001 II(7), 002 ORDERS 2) found in the subject or the first line
     is_change: bool = False  # 002 ORDERS 2: the set says it is a change to the previous one

@@ -3,19 +3,23 @@ backing-order logic of 001 II(1) (a set's own supports, convoys and moves settle
 
 from __future__ import annotations
 
-from gmserver.rules.order import Order, Unit
+from collections.abc import Iterator, Sequence
+
+from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.provinces import suggestions
 from gmserver.rules.reading.units import _coast_words
-from gmserver.rules.reading.verdict import Context, Notes, Rejected, Verdict, _choose, _mean, _names, _verdict
+from gmserver.rules.reading.verdict import (
+    Context, Notes, Rejected, Verdict, _choose, _mean, _names, _unit, _verdict,
+)
 
 
 def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     here = unit_province(unit)
 
     def legal(province: str) -> bool:
-        return _move_target(unit, province, None, parsed.via, ctx, Notes(), quiet=True) is not None
+        return _destination(unit, province, None, parsed.via, ctx, Notes(), quiet=True) is not None
 
     try:
         province = _choose(parsed.dest, ctx, notes, legal, "the destination",
@@ -25,8 +29,8 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
                        unsure=problem.unsure)
     if province == here:
         raise Rejected(f"{unit} is ordered to move to its own province.", "own", unit=unit, moves=True)
-    target = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
-    if target is None and ctx.opt("valid_name_typos") == "correct_if_illegal":
+    move = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
+    if move is None and ctx.opt("valid_name_typos") == "correct_if_illegal":
         # a valid name that makes the order illegal may be a typo for one that makes it legal
         near = [p for p in suggestions(parsed.dest.written, ctx.table, 6)
                 if p != province and _close(parsed.dest.written, p, ctx) and legal(p)]
@@ -34,8 +38,8 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
             notes.add(ctx.cite("valid_name_typos"), f"{ctx.name(province)} is impossible for {unit}; "
                       f"read '{parsed.dest.written.title()}' as {ctx.name(near[0])}.")
             province = near[0]
-            target = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
-    if target is None:
+            move = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
+    if move is None:
         why = _why_not(unit, province, ctx)
         raise Rejected(why, unit=unit, moves=True)
     if parsed.route:
@@ -45,35 +49,33 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
                                             f"moves by any convoy route there is.")
         else:
             notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {route}.")
-    return _verdict(f"{unit} - {target}", unit, "move", notes, moves=True)
+    return _verdict(move, unit, "move", notes, moves=True)
 
 
-def _other_orders(ctx: Context):
-    """(Order, order text) of the valid orders on the set's other lines (001 II(1) second pass)."""
+def _other_orders(ctx: Context) -> Iterator[Order]:
+    """The valid orders on the set's other lines (001 II(1) second pass)."""
     for verdict in ctx.others or ():
         if verdict.valid and verdict.order and verdict.status in ("accepted", "corrected"):
-            order = Order.parse_or_none(verdict.order)
-            if order is not None:
-                yield order, verdict.order
+            yield verdict.order
 
 
-def _backing_order(unit: str, province: str, ctx: Context) -> str | None:
+def _backing_order(unit: str, province: str, ctx: Context) -> Order | None:
     """001 II(1): the player's support or convoy of `unit` moving to `province`, if any."""
-    mover = Unit.parse(unit)
-    for order, text in _other_orders(ctx):
+    mover = _unit(unit)
+    for order in _other_orders(ctx):
         if order.action in ("support_move", "convoy") and order.other == mover and order.target_province == province:
-            return text
+            return order
     return None
 
 
-def _own_move(target: str, province: str, ctx: Context) -> str | None:
+def _own_move(target: str, province: str, ctx: Context) -> Order | None:
     """001 II(1): the player's own move of `target` to `province` in this set, if any."""
     if ctx.board.owner.get(unit_province(target)) != ctx.power:
         return None
-    mover = Unit.parse(target)
-    for order, text in _other_orders(ctx):
+    mover = _unit(target)
+    for order in _other_orders(ctx):
         if order.action == "move" and order.unit == mover and order.target_province == province:
-            return text
+            return order
     return None
 
 
@@ -86,8 +88,18 @@ def _close(written: str, province: str, ctx: Context) -> bool:
 
 
 def _move_target(unit: str, province: str, coast: str | None, via: bool, ctx: Context, notes: Notes,
-                 quiet: bool = False) -> str | None:
-    """The engine destination of a move (`BUR`, `SPA/NC`, `BEL VIA`), or None if impossible."""
+                 quiet: bool = False) -> Order | None:
+    """The move of `unit` to `province` (to `BUR`, `SPA/NC`, `BEL` by convoy), or None if impossible."""
+    destination = _destination(unit, province, coast, via, ctx, notes, quiet)
+    if destination is None:
+        return None
+    location, by_convoy = destination
+    return Order("move", _unit(unit), location, via_convoy=by_convoy)
+
+
+def _destination(unit: str, province: str, coast: str | None, via: bool, ctx: Context, notes: Notes,
+                 quiet: bool) -> tuple[str, bool] | None:
+    """(the location a move reaches, whether it insists on a convoy), or None if impossible."""
     board = ctx.board
     location = unit_location(unit)
     if province == unit_province(unit) or province not in ctx.geography.provinces:
@@ -99,50 +111,54 @@ def _move_target(unit: str, province: str, coast: str | None, via: bool, ctx: Co
         if coast and not quiet:
             notes.add("DATC 4.B.6", f"An army needs no coast; '/{coast}' was ignored.")
         if via and by_convoy:
-            return f"{province} VIA"
+            return province, True
         if via and not by_convoy and by_land and not quiet:
             notes.add("DATC 6.G.8", "No convoy can carry it there, so the army moves by land.")
         if by_land:
-            return province
+            return province, False
         if by_convoy:
-            return f"{province} VIA"
+            return province, True
         return None
     coasts = ctx.geography.provinces[province].coasts
     moves = ctx.geography.fleet_moves.get(location, ())
     if not coasts:
-        return province if province in moves else None
+        return (province, False) if province in moves else None
     reachable = [c for c in coasts if c in moves]
     if not reachable:
         return None
     if coast:
         wanted = f"{province}/{coast}"
         if wanted in reachable:
-            return wanted
+            return wanted, False
         if quiet:
-            return reachable[0]
+            return reachable[0], False
         rule = ctx.cite("coast_wrong_destination")
         if ctx.opt("coast_wrong_destination") == "redirect_if_unique" and len(reachable) == 1:
             notes.add(rule, f"The fleet cannot reach {ctx.name(wanted) if wanted in board_coasts(ctx, province) else 'that coast'}; "
                       f"read as {ctx.name(reachable[0])}.")
-            return reachable[0]
+            return reachable[0], False
         if len(reachable) == 1:
             raise Rejected(f"{unit} cannot reach the {_coast_words(coast)} of {ctx.name(province)}, only "
-                           f"{ctx.name(reachable[0])}.{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
+                           f"{ctx.name(reachable[0])}.{_mean(_moves(unit, reachable))}", rule, unit=unit, moves=True)
         raise Rejected(f"'{coast}' is not a coast of {ctx.name(province)} the fleet can reach; it could "
-                       f"mean {_names(reachable, ctx, 'or')}.{_mean(unit, ' - ', reachable)}", rule, unit=unit,
+                       f"mean {_names(reachable, ctx, 'or')}.{_mean(_moves(unit, reachable))}", rule, unit=unit,
                        moves=True)
     rule = ctx.cite("coast_omitted_move")
     if len(reachable) == 1:
         if ctx.opt("coast_omitted_move") == "always_invalid" and not quiet:
-            raise Rejected(f"The coast of {ctx.name(province)} must be given.{_mean(unit, ' - ', reachable)}",
+            raise Rejected(f"The coast of {ctx.name(province)} must be given.{_mean(_moves(unit, reachable))}",
                            rule, unit=unit, moves=True)
         if not quiet:
             notes.add(rule, f"Coast omitted: read as {ctx.name(reachable[0])}, the only coast it can reach.")
-        return reachable[0]
+        return reachable[0], False
     if quiet:
-        return reachable[0]
+        return reachable[0], False
     raise Rejected(f"{ctx.name(province)} has two coasts the fleet can reach; say which."
-                   f"{_mean(unit, ' - ', reachable)}", rule, unit=unit, moves=True)
+                   f"{_mean(_moves(unit, reachable))}", rule, unit=unit, moves=True)
+
+
+def _moves(unit: str, locations: Sequence[str]) -> list[Order]:
+    return [Order("move", _unit(unit), location) for location in locations]
 
 
 def board_coasts(ctx: Context, province: str) -> tuple[str, ...]:

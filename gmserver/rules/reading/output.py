@@ -12,16 +12,16 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
     return {
         "power": reading.power,
         "phase": reading.phase,
-        "orders": list(reading.orders),
-        "set_orders": list(reading.set_orders),
-        "unsupportable": list(reading.unsupportable),
+        "orders": [str(o) for o in reading.orders],
+        "set_orders": [str(o) for o in reading.set_orders],
+        "unsupportable": [str(u) for u in reading.unsupportable],
         "set_status": reading.set_status,
         "version": reading.version,
         "is_change": reading.is_change,
         "notes": list(reading.notes),
         "contingent": list(reading.contingent),
         "lines": [
-            {"line": r.line, "text": r.text, "status": r.status, "order": r.order, "rule": r.rule,
+            {"line": r.line, "text": r.text, "status": r.status, "order": None if r.order is None else str(r.order), "rule": r.rule,
              "message": r.message}
             for r in reading.lines
         ],

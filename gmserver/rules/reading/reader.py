@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.board import board_for
 from gmserver.rules.reading.combine import combine
@@ -46,7 +47,7 @@ _MARKER_WORDS = frozenset("FINAL PRELIMINARY PROVISIONAL PRELIM ORDERS ORDER SET
 
 
 def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
-                previous: Sequence[StoredSet] | Sequence[str] = (), subject: str = "",
+                previous: Sequence[StoredSet] | Sequence[Order] = (), subject: str = "",
                 player_abbreviations: Mapping[str, str] | None = None,
                 turn: TurnFacts | None = None) -> Reading:
     """Read a message body for `power` against `position` under `ruleset` (see the module doc).
@@ -74,7 +75,7 @@ def read_contingent(lines: Sequence[str], *, position: Position, power: str, rul
 
 
 def _read(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
-          previous: Sequence[StoredSet] | Sequence[str], subject: str, player_abbreviations: Mapping[str, str] | None,
+          previous: Sequence[StoredSet] | Sequence[Order], subject: str, player_abbreviations: Mapping[str, str] | None,
           turn: TurnFacts | None, contingent_use: bool) -> Reading:
     ctx = _context(position, power, ruleset, geography, player_abbreviations)
     state = _LineState(ctx, turn, contingent_use and position.phase_type in ("R", "A"))
@@ -111,7 +112,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
         orders=tuple(orders),
         lines=readings,
         set_orders=tuple(own_orders),
-        unsupportable=tuple(sorted(unsupportable)),
+        unsupportable=tuple(sorted(unsupportable, key=str)),
         set_status=marked_status or option(ruleset, "default_set_status"),
         version=stored.version,
         is_change=stored.is_change,
@@ -121,8 +122,8 @@ def _read(text: str, *, position: Position, power: str, ruleset: Any, geography:
     )
 
 
-def _as_sets(previous: Sequence[StoredSet] | Sequence[str]) -> tuple[StoredSet, ...]:
-    if previous and isinstance(previous[0], str):
+def _as_sets(previous: Sequence[StoredSet] | Sequence[Order]) -> tuple[StoredSet, ...]:
+    if previous and isinstance(previous[0], Order):
         return (StoredSet(tuple(previous), 0),)  # type: ignore[arg-type]
     return tuple(previous)  # type: ignore[arg-type]
 

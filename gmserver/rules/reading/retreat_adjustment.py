@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.units import _own_unit
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _choose, _did_you_mean, _mean, _names, _verdict,
+    Context, Notes, Rejected, Verdict, _choose, _did_you_mean, _mean, _names, _unit, _verdict,
 )
 
 
@@ -21,7 +22,7 @@ def read_retreat(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict:
             raise Rejected("This is a retreat phase: only retreats and disbands are read.")
         unit = _own_unit(parsed.unit, ctx, notes, dislodged=True)
         if parsed.kind == "disband":
-            return _verdict(f"{unit} D", unit, "disband", notes)
+            return _verdict(Order("disband", _unit(unit)), unit, "disband", notes)
         if parsed.kind in ("move", "retreat") and parsed.dest is not None and not parsed.error:
             options = ctx.board.retreat_options(unit)
             provinces = {o.split("/")[0] for o in options}
@@ -34,20 +35,20 @@ def read_retreat(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict:
             if unit[0] == "F" and len(choices) > 1:
                 wanted = f"{province}/{coast}" if coast else None
                 if wanted not in choices:
-                    raise Rejected(f"Say which coast of {ctx.name(province)}.{_mean(unit, ' R ', choices)}",
+                    raise Rejected(f"Say which coast of {ctx.name(province)}.{_mean(_retreats(unit, choices))}",
                                    ctx.cite("coast_omitted_move"), unit=unit)
                 choices = [wanted]
             elif unit[0] == "F" and coast and not choices[0].endswith("/" + coast) and "/" in choices[0]:
                 if ctx.opt("coast_wrong_destination") != "redirect_if_unique":
-                    raise Rejected(f"{unit} can only retreat to {ctx.name(choices[0])}.{_mean(unit, ' R ', choices)}",
+                    raise Rejected(f"{unit} can only retreat to {ctx.name(choices[0])}.{_mean(_retreats(unit, choices))}",
                                    ctx.cite("coast_wrong_destination"), unit=unit)
                 notes.add(ctx.cite("coast_wrong_destination"), f"Read as {ctx.name(choices[0])}.")
             elif unit[0] == "F" and not coast and "/" in choices[0]:
                 if ctx.opt("coast_omitted_move") == "always_invalid":
-                    raise Rejected(f"The coast must be given.{_mean(unit, ' R ', choices)}",
+                    raise Rejected(f"The coast must be given.{_mean(_retreats(unit, choices))}",
                                    ctx.cite("coast_omitted_move"), unit=unit)
                 notes.add(ctx.cite("coast_omitted_move"), f"Coast omitted: read as {ctx.name(choices[0])}.")
-            return _verdict(f"{unit} R {choices[0]}", unit, "retreat", notes)
+            return _verdict(Order("retreat", _unit(unit), choices[0]), unit, "retreat", notes)
         raise Rejected(parsed.error.capitalize() + "." if parsed.error else
                        "A dislodged unit can only retreat or disband.", unit=unit)
     except Rejected as problem:
@@ -58,7 +59,7 @@ def read_retreat(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict:
         if unit is None:
             return Verdict("rejected", None, None, parsed.kind or "retreat", rules, message, valid=False)
         rule = "; ".join(dict.fromkeys(r for r in (rules, ctx.cite("illegal_retreat")) if r))
-        return Verdict("rejected", f"{unit} D", unit, "retreat", rule,
+        return Verdict("rejected", Order("disband", _unit(unit)), unit, "retreat", rule,
                        f"{message} An illegal retreat order disbands the unit.", valid=False)
 
 
@@ -73,7 +74,7 @@ def read_adjustment(parsed: Parsed, ctx: Context) -> Verdict:
         if parsed.kind == "waive":
             if due <= 0:
                 raise Rejected("You have no builds to waive.")
-            return Verdict("accepted", "WAIVE", None, "waive")
+            return Verdict("accepted", Order("waive"), None, "waive")
         if parsed.kind == "build":
             if due <= 0:
                 raise Rejected("You have no builds this turn." if due == 0 else
@@ -83,7 +84,7 @@ def read_adjustment(parsed: Parsed, ctx: Context) -> Verdict:
             if due >= 0:
                 raise Rejected("You have no units to remove this turn.")
             unit = _own_unit(parsed.unit, ctx, notes)
-            return _verdict(f"{unit} D", unit, "disband", notes)
+            return _verdict(Order("remove", _unit(unit)), unit, "disband", notes)
         raise Rejected("This is an adjustment phase: only builds, removals and waives are read.")
     except Rejected as problem:
         # a rule of the game itself (an occupied or foreign centre, no builds due): the rulebook
@@ -91,7 +92,7 @@ def read_adjustment(parsed: Parsed, ctx: Context) -> Verdict:
         rules = "; ".join(dict.fromkeys(r for r in (notes.rule, rule) if r))
         hint = ""
         if problem.repair and "unit" in problem.repair and parsed.kind == "disband":
-            hint = f" Did you mean {problem.repair['unit']} D?"
+            hint = _mean([Order("remove", _unit(problem.repair["unit"]))])
         message = " ".join(notes.messages + [problem.message + hint])
         return Verdict("rejected", None, None, parsed.kind or "build", rules, message, valid=False)
 
@@ -131,24 +132,32 @@ def _build(parsed: Parsed, ctx: Context, notes: Notes) -> Verdict:
             location = f"{province}/{coast}" if coast else None
             if location not in info.coasts:
                 raise Rejected(f"Say which coast of {ctx.name(province)} the fleet is built on: nothing is built."
-                               f"{_mean('F ', '', [c + ' B' for c in info.coasts])}",
+                               f"{_mean([_build_order('F', c) for c in info.coasts])}",
                                ctx.cite("fleet_build_coast_omitted"))
-            return _verdict(f"F {location} B", None, "build", notes, site=province)
+            return _verdict(_build_order("F", location), None, "build", notes, site=province)
         if coast:
             notes.add(ctx.cite("rulebook"), f"{ctx.name(province)} has one coast; '/{coast}' was ignored.")
-        return _verdict(f"F {province} B", None, "build", notes, site=province)
+        return _verdict(_build_order("F", province), None, "build", notes, site=province)
     if coast and info.coasts:
         if ctx.opt("army_build_with_coast") == "no_build":
             raise Rejected("An army ordered built on a coast: nothing is built.", ctx.cite("army_build_with_coast"))
         notes.add(ctx.cite("army_build_with_coast"), "An army needs no coast; the coast was ignored.")
-    return _verdict(f"A {province} B", None, "build", notes, site=province)
+    return _verdict(_build_order("A", province), None, "build", notes, site=province)
 
 
 def _build_choices(province: str, coast: str | None, ctx: Context) -> str:
     """" Did you mean A SEV B or F SEV B?" for a build without a unit type."""
     info = ctx.geography.provinces[province]
-    builds = [f"A {province} B"]
+    builds = [_build_order("A", province)]
     if info.kind != "land":
         fleets = [c for c in info.coasts if not coast or c.endswith("/" + coast)] or list(info.coasts)
-        builds += [f"F {c} B" for c in fleets] if info.coasts else [f"F {province} B"]
-    return " Did you mean " + " or ".join(builds) + "?"
+        builds += [_build_order("F", c) for c in fleets] if info.coasts else [_build_order("F", province)]
+    return _mean(builds)
+
+
+def _build_order(kind: str, location: str) -> Order:
+    return Order("build", Unit(kind, location))  # type: ignore[arg-type]
+
+
+def _retreats(unit: str, locations: list[str]) -> list[Order]:
+    return [Order("retreat", _unit(unit), location) for location in locations]

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.options import clause, option
 
 _VERSION = re.compile(
@@ -65,43 +65,27 @@ def set_status_marker(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class StoredSet:
-    orders: tuple[str, ...]  # canonical engine orders of that message
+    orders: tuple[Order, ...]  # the orders of that message
     received: int  # receipt sequence (or a timestamp): larger is later
     version: str | None = None
     is_change: bool = False
     status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
-    unsupportable: tuple[str, ...] = ()  # units this set left unable to receive hold support
+    unsupportable: tuple[Unit, ...] = ()  # units this set left unable to receive hold support
     contingent: tuple[str, ...] = ()  # its retreat and adjustment lines for the next minor turn (Reading.contingent)
 
 
-def order_unit(order: str) -> str:
-    """The unit an engine order concerns: "A PAR - BUR" -> "A PAR"; builds and WAIVE -> "*adjustment*"."""
-    parsed = Order.parse_or_none(order)
-    if parsed is None:
-        return order  # not engine notation: a key of its own
-    if parsed.unit is None or parsed.action == "build":
-        return "*adjustment*"
-    return str(parsed.unit)
-
-
-def is_adjustment_order(order: str) -> bool:
-    parsed = Order.parse_or_none(order)
-    return parsed is not None and parsed.is_adjustment()
-
-
-def merge_per_unit(base: Sequence[str], newer: Sequence[str]) -> tuple[str, ...]:
+def merge_per_unit(base: Sequence[Order], newer: Sequence[Order]) -> tuple[Order, ...]:
     """000 III(4): each unit takes its order from the newer set if it has one there. Adjustment lines
     are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
-    if any(is_adjustment_order(o) for o in newer):
-        base = [o for o in base if not is_adjustment_order(o)]
-    newer_units = {order_unit(o) for o in newer if not is_adjustment_order(o)}
-    kept = [o for o in base if is_adjustment_order(o) or order_unit(o) not in newer_units]
+    if any(o.is_adjustment() for o in newer):
+        base = [o for o in base if not o.is_adjustment()]
+    newer_units = {o.unit for o in newer if not o.is_adjustment()}
+    kept = [o for o in base if o.is_adjustment() or o.unit not in newer_units]
     return tuple(sorted(kept + list(newer), key=_canonical_key))
 
 
-def _canonical_key(order: str) -> tuple[bool, str]:
-    parsed = Order.parse_or_none(order)
-    return (order == "WAIVE", parsed.province if parsed is not None and parsed.province else order)
+def _canonical_key(order: Order) -> tuple[bool, str]:
+    return (order.action == "waive", order.province or "")
 
 
 def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
@@ -123,7 +107,7 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
     return result
 
 
-def combine_sets(base: Sequence[str], newer: StoredSet, ruleset: Any) -> tuple[tuple[str, ...], str]:
+def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Any) -> tuple[tuple[Order, ...], str]:
     """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
     combination = option(ruleset, "set_combination")
     rule = clause(ruleset, "set_combination")
@@ -139,7 +123,7 @@ class Filing:
     """A new set filed on top of the sets on file: the orders they now add up to, and what the
     reply says about it (empty when it is the power's first set)."""
 
-    orders: tuple[str, ...]
+    orders: tuple[Order, ...]
     notes: tuple[str, ...]
 
 
@@ -171,27 +155,27 @@ def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Fili
     return Filing(orders, tuple(notes))
 
 
-def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Order, ...]:
     """The orders to adjudicate from every set a player sent this turn (000 III(4), 001 II(7), 002 ORDERS 2)."""
-    orders: tuple[str, ...] = ()
+    orders: tuple[Order, ...] = ()
     for stored in ordered_sets(sets, ruleset):
         orders, _ = combine_sets(orders, stored, ruleset)
     return orders
 
 
-def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Unit, ...]:
     """Units that may not be supported to hold (000 III(5), 003 [10 a, b]): those whose order in
     effect comes from a set that marked them unsupportable."""
-    source: dict[str, StoredSet] = {}
+    source: dict[Unit, StoredSet] = {}
     for stored in ordered_sets(sets, ruleset):
-        units = {order_unit(o) for o in stored.orders if not is_adjustment_order(o)}
+        units = {o.unit for o in stored.orders if not o.is_adjustment() and o.unit is not None}
         combination = option(ruleset, "set_combination")
         merged = combination == "merge_per_unit" or (combination == "replace_unless_marked_change"
                                                     and stored.is_change)
         if not merged:
             source = {}
         source.update({unit: stored for unit in units})
-    return tuple(sorted(unit for unit, stored in source.items() if unit in stored.unsupportable))
+    return tuple(sorted((unit for unit, stored in source.items() if unit in stored.unsupportable), key=str))
 
 
 def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
+from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed, UnitRef
 from gmserver.rules.reading.moves import _move_target, _own_move
 from gmserver.rules.reading.units import _any_unit, _coast_words
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _choose, _mean, _verdict, _with_nationality,
+    Context, Notes, Rejected, Verdict, _as_written, _choose, _mean, _unit, _verdict,
 )
 
 
@@ -23,7 +26,7 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         if not board.reaches_for_support(unit, target_province):
             raise Rejected(f"{unit} cannot support {target}: it could not move to "
                            f"{ctx.name(target_province)} itself.", unit=unit)
-        return _verdict(f"{unit} S {target}", unit, "support", notes)
+        return _verdict(_support_hold(unit, target), unit, "support", notes)
 
     def reachable(province: str) -> bool:
         return board.reaches_for_support(unit, province) and _supported_can_reach(target, province, unit, ctx)
@@ -46,14 +49,23 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     if not _supported_can_reach(target, province, unit, ctx):
         raise Rejected(f"{target} cannot reach {ctx.name(province)}, so it cannot be supported there.",
                        unit=unit)
-    written = _with_nationality(Verdict("accepted", f"{unit} S {target}", kind="support"), parsed, ctx)
+
+    def written(order: Order) -> str:
+        return _as_written(order, "support", parsed, ctx)
+
     destination = _support_destination(target, province, parsed.dest.coast, ctx, notes, unit, written)
     implied = None
     if ctx.board.owner.get(target_province) == ctx.power:
-        implied_dest = _move_target(target, province, None, False, ctx, Notes(), quiet=True)
-        if implied_dest is not None and (target[0] == "A" or "/" not in implied_dest or destination.endswith(implied_dest[-3:])):
-            implied = f"{target} - {destination if '/' in destination else implied_dest}"
-    return _verdict(f"{unit} S {target} - {destination}", unit, "support", notes, implied=implied)
+        # 002 FORMAT 9: the move this support implies for the player's own unit, to the coast supported
+        move = _move_target(target, province, None, False, ctx, Notes(), quiet=True)
+        if move is not None and (target[0] == "A" or move.target == destination or move.target == province):
+            implied = move
+    return _verdict(Order("support_move", _unit(unit), destination, _unit(target)), unit, "support", notes,
+                    implied=implied)
+
+
+def _support_hold(unit: str, target: str) -> Order:
+    return Order("support_hold", _unit(unit), other=_unit(target))
 
 
 def _check_supported_coast(ref: UnitRef, target: str, supporter: str, ctx: Context, notes: Notes) -> None:
@@ -80,15 +92,16 @@ def _supported_can_reach(target: str, province: str, supporter: str, ctx: Contex
 
 
 def _support_destination(target: str, province: str, coast: str | None, ctx: Context, notes: Notes,
-                         supporter: str, written: str) -> str:
-    """Coast rules for supports (coast_support_omitted, coast_support_mismatch); `written` is the
-    support as the player would write it ("F POR S F MAO"), for "Did you mean"."""
+                         supporter: str, written: Callable[[Order], str]) -> str:
+    """Coast rules for supports (coast_support_omitted, coast_support_mismatch); `written` puts a
+    support the way the player would write it ("F POR S FRENCH F MAO - SPA/NC"), for "Did you mean"."""
     coasts = ctx.geography.provinces[province].coasts
     if target[0] == "A" or not coasts:
         if coast and target[0] == "A":
             notes.add("DATC 4.B.6", "An army needs no coast; the coast written was ignored.")
         return province
     reachable = ctx.geography.fleet_coasts_reachable(unit_location(target), province)
+    choices = [Order("support_move", _unit(supporter), location, _unit(target)) for location in reachable]
     if coast:
         wanted = f"{province}/{coast}"
         if wanted in reachable:
@@ -102,18 +115,18 @@ def _support_destination(target: str, province: str, coast: str | None, ctx: Con
             notes.add(rule, f"The supported fleet can only reach {ctx.name(reachable[0])}; read as that.")
             return reachable[0]
         raise Rejected(f"The supported fleet cannot reach the {_coast_words(coast)} of {ctx.name(province)}: "
-                       f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+                       f"the support is void.{_mean(choices, written)}", rule, unit=supporter)
     rule = ctx.cite("coast_support_omitted")
     treatment = ctx.opt("coast_support_omitted")
     if treatment == "always_invalid":
         raise Rejected(f"The coast of {ctx.name(province)} must be given in a support of a fleet: the "
-                       f"support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+                       f"support is void.{_mean(choices, written)}", rule, unit=supporter)
     if len(reachable) == 1:
         return reachable[0]
     if treatment == "accept_always":
         return province
     raise Rejected(f"The supported fleet could reach either coast of {ctx.name(province)}; say which: "
-                   f"the support is void.{_mean(written, ' - ', reachable)}", rule, unit=supporter)
+                   f"the support is void.{_mean(choices, written)}", rule, unit=supporter)
 
 
 def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
@@ -130,5 +143,6 @@ def _convoy(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
     if not board.convoy_path_through(here, start, province):
         raise Rejected(f"{unit} cannot be part of a convoy of {target} to {ctx.name(province)} with the fleets "
                        f"now on the board.", unit=unit)
-    return _verdict(f"{unit} C {target} - {province}", unit, "convoy", notes, moves=True,
-                    implied=f"{target} - {province} VIA" if board.owner.get(start) == ctx.power else None)
+    implied = Order("move", _unit(target), province, via_convoy=True) if board.owner.get(start) == ctx.power else None
+    return _verdict(Order("convoy", _unit(unit), province, _unit(target)), unit, "convoy", notes, moves=True,
+                    implied=implied)

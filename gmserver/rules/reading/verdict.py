@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import unit_province
 from gmserver.rules.reading.board import Board
 from gmserver.rules.reading.grammar import Parsed
@@ -19,7 +19,7 @@ from gmserver.rules.reading.provinces import NameTable, Place, suggestions
 @dataclass(frozen=True)
 class Verdict:
     status: str  # accepted / corrected / rejected / ignored
-    order: str | None
+    order: Order | None
     unit: str | None = None  # the unit the order is for ("A PAR"); None for builds and waives
     kind: str = "hold"
     rule: str | None = None
@@ -27,7 +27,7 @@ class Verdict:
     valid: bool = True  # False: a void order that leaves the unit holding (or disbanding)
     moves: bool = False  # the unit was ordered to move or convoy (hold support rules)
     unsupportable: bool = False  # failed_move_unsupportable applied
-    implied: str | None = None  # 002 FORMAT 9: the order this support implies for another unit
+    implied: Order | None = None  # 002 FORMAT 9: the order this support implies for another unit
     site: str | None = None  # build site province
     contingent: bool = False  # a retreat or adjustment order in a movement set
     unsure: bool = False  # void only because several readings were legal (001 II(1) second pass)
@@ -61,7 +61,7 @@ class Rejected(Exception):
     ordered unit, the type or nationality written for the supported or convoyed one), so that the
     reply can say "Did you mean ...?" with the order the line would then have been."""
 
-    def __init__(self, message: str, rule: str | None = None, fallback: str | None = None,
+    def __init__(self, message: str, rule: str | None = None, fallback: Order | None = None,
                  unit: str | None = None, moves: bool = False, unsupportable: bool = False,
                  repair: dict[str, Any] | None = None, unsure: bool = False):
         super().__init__(message)
@@ -110,7 +110,7 @@ def _describe_place(place: Place, ctx: Context) -> str:
 
 
 def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool], what: str,
-            consistent: Callable[[str], str | None] | None = None) -> str:
+            consistent: Callable[[str], Order | None] | None = None) -> str:
     """The province a place stands for; ambiguous places are resolved only by 001 II(1).
 
     `consistent(p)`: the player's other order in this set that the reading `p` agrees with, if
@@ -209,21 +209,32 @@ def _did_you_mean(parsed: Parsed, problem: Rejected, ctx: Context,
 def _with_nationality(verdict: Verdict, parsed: Parsed, ctx: Context) -> str:
     """The order as a player writes it: a foreign supported or convoyed unit keeps the
     nationality the line gave it, and gets one where the profile requires it (003 [21])."""
-    order = Order.parse_or_none(verdict.order or "")
-    if verdict.kind not in ("support", "convoy") or parsed.target is None or order is None or order.other is None:
-        return verdict.order
+    return _as_written(verdict.order, verdict.kind, parsed, ctx) if verdict.order is not None else ""
+
+
+def _as_written(order: Order, kind: str, parsed: Parsed, ctx: Context) -> str:
+    """`_with_nationality` for one order value (a support or convoy the line could have been)."""
+    if kind not in ("support", "convoy") or parsed.target is None or order.other is None:
+        return str(order)
     owner = ctx.board.owner.get(order.other.province)
     if owner is None or owner == ctx.power:
-        return verdict.order
-    if parsed.target.power is None and not _nationality_required(ctx, verdict.kind):
-        return verdict.order
+        return str(order)
+    if parsed.target.power is None and not _nationality_required(ctx, kind):
+        return str(order)
     adjective = next((w for w, p in ctx.powers.items() if p == owner and w != owner), owner)
-    verb = "C" if order.action == "convoy" else "S"
-    destination = f" - {order.target}" if order.target else ""
-    return f"{order.unit} {verb} {adjective} {order.other}{destination}"
+    return order.written_with(adjective)
 
 
-def _verdict(order: str, unit: str | None, kind: str, notes: Notes, **extra) -> Verdict:
+def _unit(unit: str) -> Unit:
+    """A unit of the position (engine notation, e.g. `F STP/SC`) as a value."""
+    return Unit.parse(unit)
+
+
+def _hold(unit: str) -> Order:
+    return Order("hold", _unit(unit))
+
+
+def _verdict(order: Order, unit: str | None, kind: str, notes: Notes, **extra) -> Verdict:
     status = "corrected" if notes.messages else "accepted"
     return Verdict(status, order, unit, kind, notes.rule, notes.message, **extra)
 
@@ -243,8 +254,8 @@ def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjust
     return Verdict("ignored", None, None, kind, rule, CONTINGENT_REFUSED)
 
 
-def _mean(head: str, joint: str, locations: Sequence[str]) -> str:
-    """" Did you mean F MAO - SPA/NC or F MAO - SPA/SC?" """
-    if not locations:
+def _mean(orders: Sequence[Order], written: Callable[[Order], str] = str) -> str:
+    """" Did you mean F MAO - SPA/NC or F MAO - SPA/SC?" (`written`: how each is put to the player)"""
+    if not orders:
         return ""
-    return " Did you mean " + " or ".join(f"{head}{joint}{location}" for location in locations) + "?"
+    return " Did you mean " + " or ".join(written(order) for order in orders) + "?"

@@ -86,3 +86,30 @@ def _locations(position: Position, power: str) -> list[str]:
         if c in position.centers.get(power, ()) and c not in occupied:
             sites.append(c)
     return sites[:n]
+
+
+def notation(value):
+    """The engine notation of reader output, for comparing with expectations written by hand:
+    an `Order` or `Unit` -> its str, None stays None, a tuple or list -> the same of strs."""
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return type(value)(notation(v) for v in value)
+    return str(value)
+
+
+def as_orders(previous):
+    """`previous=("A PAR - BUR", ...)` written by hand -> the Order values the reader takes."""
+    from gmserver.rules.order import Order  # noqa: PLC0415
+
+    return tuple(Order.parse(o) if isinstance(o, str) else o for o in previous)
+
+
+def stored_set(orders, *args, **kwargs):
+    """A `StoredSet` whose orders (and unsupportable units) are written by hand in engine notation."""
+    from gmserver.rules.order import Unit  # noqa: PLC0415
+    from gmserver.rules.reading import StoredSet  # noqa: PLC0415
+
+    if "unsupportable" in kwargs:
+        kwargs["unsupportable"] = tuple(Unit.parse(u) for u in kwargs["unsupportable"])
+    return StoredSet(as_orders(orders), *args, **kwargs)

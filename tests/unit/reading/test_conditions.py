@@ -18,7 +18,7 @@ from gmserver.rules.reading import (
 from gmserver.rules.reading.conditions import Clause, Check, Unreadable, parse_condition, split_conditional
 from gmserver.rules.reading.reader import _context
 from gmserver.rules.ruleset import load_ruleset
-from tests.unit.reading.support import geography, ruleset
+from tests.unit.reading.support import geography, notation, ruleset
 
 # Winter 1901: France took Spain and lost F MAO (dislodged, no retreat): two builds, Paris and
 # Brest free. Germany lost Belgium: one removal.
@@ -141,7 +141,7 @@ def test_condition(case):
     _, profile, overrides, position, turn, power, text, orders, status, rule = case
     reading = read_orders(text, position=position, power=power.upper(), ruleset=_ruleset(profile, overrides),
                           geography=geography(), turn=turn)
-    assert sorted(reading.orders) == sorted(orders), reading.lines
+    assert sorted(notation(reading.orders)) == sorted(orders), reading.lines
     first = reading.lines[0]
     assert first.status == status, reading.lines
     assert rule in (first.rule or ""), reading.lines
@@ -192,12 +192,12 @@ def test_contingent_lines_are_read_in_their_own_turn_000_II_5():
     lines = ("If dislodged: A Par R Pic", "A Mar R Spa", "If I gain a centre: Build A Par", "Remove A Mar")
     retreat = read_contingent(lines, position=FALL_RETREAT, power="FRANCE", ruleset=ruleset("mhr"),
                               geography=geography())
-    assert retreat.orders == ("A PAR R PIC",)
+    assert notation(retreat.orders) == ("A PAR R PIC",)
     assert [line.status for line in retreat.lines] == ["accepted", "ignored", "ignored", "ignored"]
     assert "not dislodged" in retreat.lines[1].message and "adjustment turn" in retreat.lines[3].message
     winter = read_contingent(lines, position=WINTER, power="FRANCE", ruleset=ruleset("mhr"), geography=geography(),
                              turn=FALL_TURN)
-    assert winter.orders == ("A PAR B",)  # "Remove A Mar" is rejected: France has builds, not removals
+    assert notation(winter.orders) == ("A PAR B",)  # "Remove A Mar" is rejected: France has builds, not removals
     assert "retreat turn" in winter.lines[0].message
 
 

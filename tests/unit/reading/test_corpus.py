@@ -44,10 +44,12 @@ def _actual(text, position, power, profile):
     reading = read_orders(text, position=position, power=power, ruleset=ruleset(profile), geography=geography())
     _check_messages(reading, profile)
     # [line, status, order] and the clause, where the reading cites one (make_corpus.expected_line)
-    lines = [[r.line, r.status, r.order] + ([r.rule] if r.rule else []) for r in reading.lines]
-    actual = {"orders": list(reading.orders), "lines": lines}
+    # the reader gives Order and Unit values; the snapshot holds their engine notation
+    lines = [[r.line, r.status, None if r.order is None else str(r.order)] + ([r.rule] if r.rule else [])
+             for r in reading.lines]
+    actual = {"orders": [str(o) for o in reading.orders], "lines": lines}
     if reading.unsupportable:
-        actual["unsupportable"] = list(reading.unsupportable)
+        actual["unsupportable"] = [str(u) for u in reading.unsupportable]
     return actual
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.position import Position
-from tests.unit.reading.support import one, opening, read
+from tests.unit.reading.support import notation, one, opening, read
 
 MID = Position(
     phase="F1902M",
@@ -62,7 +62,7 @@ def test_movement_forms(case):
         assert [r.status for r in reading.lines] == ["accepted", "accepted"]
         return
     line = reading.lines[0]
-    assert (line.status, line.order) == (status, order), line
+    assert (line.status, notation(line.order)) == (status, order), line
     if status in ("rejected", "ignored"):
         assert line.message
 
@@ -73,7 +73,7 @@ def test_line_numbers_and_text_are_as_written():
     assert [(r.line, r.status) for r in reading.lines] == [
         (1, "ignored"), (3, "accepted"), (4, "accepted"), (5, "ignored")]
     assert reading.lines[2].text == "  F Bre - MAO  "
-    assert reading.orders == ("F BRE - MAO", "A PAR - BUR")
+    assert notation(reading.orders) == ("F BRE - MAO", "A PAR - BUR")
     assert reading.phase == "F1902M" and reading.power == "FRANCE"
 
 
@@ -97,7 +97,7 @@ RETREAT = Position(
 ], ids=["R", "dash", "words", "disband", "disband-prefix", "illegal", "not-dislodged"])
 def test_retreat_forms(power, text, status, order):
     line = one(text, RETREAT, power)
-    assert (line.status, line.order) == (status, order), line
+    assert (line.status, notation(line.order)) == (status, order), line
 
 
 ADJUST = Position(
@@ -123,18 +123,18 @@ ADJUST = Position(
         "inland-fleet", "remove", "disband", "D", "build-when-removing"])
 def test_adjustment_forms(power, text, status, order):
     line = one(text, ADJUST, power)
-    assert (line.status, line.order) == (status, order), line
+    assert (line.status, notation(line.order)) == (status, order), line
 
 
 def test_every_accepted_order_is_engine_legal_here():
     state = engine.state_from_position(MID)
     legal = {o for orders in engine.legal_orders(state).values() for o in orders}
     for _, power, text, _, _ in MOVEMENT:
-        for order in read(text, MID, power).orders:
+        for order in notation(read(text, MID, power).orders):
             assert order in legal, (text, order)
 
 
 def test_opening_full_set():
     text = "A Par - Bur\nA Mar - Spa\nF Bre - MAO\n"
     reading = read(text, opening(), "FRANCE")
-    assert reading.orders == ("F BRE - MAO", "A MAR - SPA", "A PAR - BUR")
+    assert notation(reading.orders) == ("F BRE - MAO", "A MAR - SPA", "A PAR - BUR")

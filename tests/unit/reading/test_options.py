@@ -12,7 +12,7 @@ import pytest
 
 from gmserver.rules.position import Position
 from gmserver.rules.reading import read_orders
-from tests.unit.reading.support import geography, ruleset
+from tests.unit.reading.support import geography, notation, ruleset
 
 
 def P(phase="F1902M", **units) -> Position:
@@ -171,7 +171,7 @@ def test_option(case):
     _, profile, overrides, position, power, text, orders, status, rule, *words = case
     reading = read_orders(text, position=position, power=power.upper(), ruleset=_ruleset(profile, overrides),
                           geography=geography())
-    assert tuple(sorted(reading.orders)) == tuple(sorted(orders)), reading.lines
+    assert tuple(sorted(notation(reading.orders))) == tuple(sorted(orders)), reading.lines
     if status is not None:
         assert reading.lines[0].status == status, reading.lines
     if rule is not None:
@@ -193,7 +193,7 @@ UNSUPPORTABLE = [
 def test_hold_support_voided_for(case):
     _, profile, text, units = case
     reading = read_orders(text, position=FR, power="FRANCE", ruleset=ruleset(profile), geography=geography())
-    assert reading.unsupportable == units
+    assert notation(reading.unsupportable) == units
 
 
 def test_a_gm_override_is_not_cited_as_the_documents_clause():
@@ -201,11 +201,11 @@ def test_a_gm_override_is_not_cited_as_the_documents_clause():
     # tell players that 000 IV(1) let their order through
     reading = read_orders("F Par - Bur", position=FR, power="FRANCE",
                           ruleset=_ruleset("mhr", {"unit_type_wrong": "ignore"}), geography=geography())
-    assert reading.orders == ("A PAR - BUR",)
+    assert notation(reading.orders) == ("A PAR - BUR",)
     assert reading.lines[0].rule == "DATC 4.C.2"
     reading = read_orders("A Par - Bur\nA Par - Pic", position=FR, power="FRANCE",
                           ruleset=_ruleset("mhr", {"multiple_orders_same_unit": "last"}), geography=geography())
-    assert reading.orders == ("A PAR - PIC",)
+    assert notation(reading.orders) == ("A PAR - PIC",)
     assert reading.lines[0].rule == "multiple_orders_same_unit = last"
 
 

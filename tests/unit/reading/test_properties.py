@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gmserver import engine
 from gmserver.rules.reading import extract_order_text
-from tests.unit.reading.support import PROFILES, geography, opening, played_positions, read
+from tests.unit.reading.support import PROFILES, geography, notation, opening, played_positions, read
 
 ORDERISH = st.sampled_from([
     "A", "F", "Par", "Bur", "-", "->", "S", "C", "H", "holds", "StP/nc", "Spa(sc)", "via", "convoy",
@@ -29,7 +29,7 @@ def _check(text: str, profile: str) -> None:
     assert {r.line for r in reading.lines} == non_empty
     assert all(r.status in ("accepted", "corrected", "rejected", "ignored") for r in reading.lines)
     assert all(r.message for r in reading.lines if r.status in ("rejected", "ignored"))
-    assert len({" ".join(o.split()[:2]) for o in reading.orders}) == len(reading.orders)
+    assert len({" ".join(o.split()[:2]) for o in notation(reading.orders)}) == len(notation(reading.orders))
     again = read(text, opening(), "FRANCE", profile)
     assert again == reading
 
@@ -51,7 +51,7 @@ def test_binary_junk(data):
 def test_huge_input():
     text = ("A Par - Bur\nblah blah " * 5 + "\n") * 3000 + "x" * 100_000
     reading = read(text, opening(), "FRANCE")
-    assert reading.orders == ("A PAR - BUR",)
+    assert notation(reading.orders) == ("A PAR - BUR",)
     assert reading.lines[-1].status == "ignored"
 
 
@@ -105,9 +105,9 @@ def test_accepted_orders_are_engine_legal(profile):
             lines += rng.sample(listed, min(8, len(listed)))
             lines = [line.title() if rng.random() < 0.3 else line for line in lines]
             for line in lines:
-                for order in read(line, position, power, profile).orders:
+                for order in notation(read(line, position, power, profile).orders):
                     assert order in legal, (position.phase, power, line, order)
-            for order in read("\n".join(lines), position, power, profile).orders:
+            for order in notation(read("\n".join(lines), position, power, profile).orders):
                 assert order in legal
 
 
@@ -121,7 +121,7 @@ def test_engine_listed_orders_are_read_back():
                 position.dislodged.get(power, ()) if position.phase_type == "R" else ()
             for unit in units:
                 for order in legal.get(unit.split()[1], ()):
-                    got = read(order, position, power).orders
+                    got = notation(read(order, position, power).orders)
                     if not got or (got[0] != order and got[0].rsplit("/", 1)[0] != order):
                         missed.append((order, got))
     assert not missed, missed[:10]
