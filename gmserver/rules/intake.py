@@ -352,8 +352,8 @@ def _late_with_proof(game: GameView, power: str, reading: SubjectReading, receiv
     if game.ruleset.late_with_proof != "gm_discretion":
         return None
     if reading.wrong_turn:
-        if game.previous is None or reading.phase is None or reading.phase[:5] != game.previous[0][:5]:
-            return None  # not the turn just adjudicated: an ordinary wrong turn
+        if game.previous is None or reading.phase != game.previous[0]:
+            return None  # not (exactly) the turn just adjudicated: an ordinary wrong turn
         phase, deadline = game.previous
     elif game.ruleset.orders_accepted_until == "deadline" and game.deadline is not None \
             and received_at > game.deadline:
