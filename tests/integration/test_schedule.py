@@ -14,14 +14,18 @@ from email.utils import format_datetime
 import pytest
 from sqlalchemy import select
 
+from gmserver.config import Config, SmtpRelayConfig
+from gmserver.daemon import Daemon
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.subject import format_subject
 from gmserver.services import corrections, held, intake, schedule, turns, views
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -298,3 +302,26 @@ def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_ur
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
         assert spring.orders["FRANCE"] == ["A PAR - BUR"]
+
+
+# -- the daemon: early turns right after the set that completes them ---------------------------------
+
+def test_the_daemon_adjudicates_a_complete_winter_right_after_the_last_set_000_VII_2(database_url, clock) -> None:
+    """minor_when_all_final: the inbound job that files the last build adjudicates the Winter
+    turn at once, without waiting for the sweep."""
+    services = services_for(database_url)
+    relay = SmtpRelayConfig(host="127.0.0.1", port=free_port(), timeout=5)  # never reached: nothing is sent
+    config = Config(database_url=database_url, gm_address="gm@gm.test", alert_address="referee@home.test",
+                    outbound_mode="smtp", smtp=relay)
+    daemon = Daemon(config, services=services, transport=SmtpTransport(relay), clock=clock)
+    early = dataclasses.replace(STANDARD, early_processing="minor_when_all_final")
+    game_id = make_game(services, clock(), early, position=FALL)
+    send(services, clock(), "FRANCE", "A GAS - SPA", "F1901M")
+    clock.now = game_row(services, game_id).deadline
+    turns.adjudicate_due(services, clock())
+    for power, body in (("FRANCE", "Build A PAR"), ("GERMANY", "Build A BER\nBuild F KIE")):
+        subject = format_subject(template="standard", game_name="lepanto", power=power, phase="W1901A",
+                                 purpose="orders")
+        intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
+    daemon._process_inbound()
+    assert game_row(services, game_id).phase == "S1902M"
