@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 
 from gmserver.rules.address import Mailbox, parse_mailbox
 from gmserver.rules.automated import is_automated
-from gmserver.rules.late_proof import sent_before
+from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
@@ -344,28 +344,13 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
 
 def _late_with_proof(game: GameView, power: str, reading: SubjectReading, received_at: datetime,
                      envelope: Envelope) -> Hold | None:
-    """late_with_proof = gm_discretion (000 VII(1), 001 IV(1)): a set that reached the GM after
-    its turn's cut-off (after the deadline under orders_accepted_until = deadline; after the turn
-    was adjudicated, naming it, under adjudication_start) but whose Date and first Received
-    headers both precede that deadline is held for the GM with the evidence (MATRIX 2.8). The
-    GM releases it (for a turn already adjudicated: after `gmserver game rollback`) or refuses it."""
-    if game.ruleset.late_with_proof != "gm_discretion":
+    """late_with_proof = gm_discretion (000 VII(1), 001 IV(1)): a late set proven sent in time
+    is held for the GM with the evidence (rules/late_proof.py says when)."""
+    found = late_set_proven(game.ruleset, envelope.message, wrong_turn=reading.wrong_turn, named=reading.phase,
+                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at)
+    if found is None:
         return None
-    if reading.wrong_turn:
-        if game.previous is None or reading.phase != game.previous[0]:
-            return None  # not (exactly) the turn just adjudicated: an ordinary wrong turn
-        phase, deadline = game.previous
-    elif game.ruleset.orders_accepted_until == "deadline" and game.deadline is not None \
-            and received_at > game.deadline:
-        phase, deadline = game.phase, game.deadline
-    else:
-        return None
-    evidence = sent_before(envelope.message, deadline) if deadline is not None else None
-    if evidence is None:
-        return None
-    reason = (f"It reached the GM after the deadline of {describe_phase(phase)}, but {evidence}: the GM "
-              "decides whether it is used.")
-    # no subject to suggest: the turn is over, sending again would not help
+    phase, reason = found  # no subject to suggest: the turn is over, sending again would not help
     return Hold(Accept(game=game, power=power, phase=phase, subject=reading), (reason,), "late_with_proof", "")
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from email.message import Message
 from email.utils import parsedate_to_datetime
+from typing import Any
+
+from gmserver.rules.position import describe_phase
 
 
 def _moment(text: str | None) -> datetime | None:
@@ -55,3 +58,29 @@ def sent_before(message: Message, deadline: datetime) -> str | None:
 
 def _utc(moment: datetime) -> str:
     return f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+
+
+def late_set_proven(ruleset: Any, message: Message, *, wrong_turn: bool, named: str | None,
+                    current: tuple[str, datetime | None], previous: tuple[str, datetime | None] | None,
+                    received_at: datetime) -> tuple[str, str] | None:
+    """(the turn, the reason for the GM) when an order set reached the GM after its turn's
+    cut-off but is proven sent before that turn's deadline, under late_with_proof =
+    gm_discretion; None otherwise. Late means: after the deadline under orders_accepted_until =
+    deadline; under adjudication_start, naming (exactly) the turn adjudicated last, `previous`.
+    The GM releases it (for a turn already adjudicated: after `gmserver game rollback`, as a
+    correction) or refuses it."""
+    if ruleset.late_with_proof != "gm_discretion":
+        return None
+    if wrong_turn:
+        if previous is None or named != previous[0]:
+            return None  # not the turn just adjudicated: an ordinary wrong turn
+        phase, deadline = previous
+    elif ruleset.orders_accepted_until == "deadline" and current[1] is not None and received_at > current[1]:
+        phase, deadline = current
+    else:
+        return None
+    evidence = sent_before(message, deadline) if deadline is not None else None
+    if evidence is None:
+        return None
+    return phase, (f"It reached the GM after the deadline of {describe_phase(phase)}, but {evidence}: the GM "
+                   "decides whether it is used.")
