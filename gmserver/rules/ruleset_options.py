@@ -619,11 +619,10 @@ _opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake ju
 # after `game rollback` it is filed as a correction (services/held.py)
 _opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never", applied())
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
-_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
-     not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "
-                 "early with gmserver adjudicate)", "none"))
-_opt("delay_hours", "2.8", Count(1), 48, moot("there are no delays", "delay_policy"))
-_opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_policy"))
+# rules/delays.py decide_delay, services/delays.py (a player's DELAY line)
+_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides", applied())
+_opt("delay_hours", "2.8", Count(1), 48, applied())  # the grant; under gm_decides the length the GM is offered
+_opt("max_auto_delays", "2.8", Count(0), 1, applied())  # per player per game year; then the GM decides
 _opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",

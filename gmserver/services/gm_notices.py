@@ -22,6 +22,7 @@ _KINDS = {
     "preliminary": "no orders yet for Spring 1901 (000 II(1))",
     "springsolo": "a possible solo in Spring (003 [23])",
     "stalemate": "no supply centre changed hands (stalemate)",
+    "delay": "a player's delay request (000 VII(5))",
 }
 
 

@@ -91,9 +91,11 @@ def test_a_status_request_is_answered_with_the_turn_and_needs_only_the_game_in_t
 def test_a_delay_request_says_the_rest_was_not_read_as_orders(world, clock) -> None:
     raw = order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling\nA VEN H")
     row, sent = send(world, raw, clock())
-    assert (row.kind, row.outcome) == ("request", "request-held")
-    assert "Delay requests are not granted by mail yet" in body(sent[0])
-    assert "the rest of the message was not read as orders" in body(sent[0])
+    # standard: delay_policy = gm_decides, the request goes to the GM (tests/integration/test_delays.py)
+    assert (row.kind, row.outcome) == ("request", "delay-to-gm")
+    answer = next(m for m in sent if m.kind == "notice")
+    assert "Your request was passed on to the GM" in body(answer)
+    assert "the rest of the message was not read as orders" in body(answer)
     assert sets(world) == []
 
 

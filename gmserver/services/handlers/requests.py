@@ -1,14 +1,17 @@
 """A player's request: the status of the game, its history, a map, the house rules, a delay.
 
-None is carried out by mail yet: the answer says so plainly, with what the player can be told at
-once (the turn and the deadline), and a delay request waits for the GM, who decides (000 VII(5),
-001 IV(5), 003 [10]).
+A delay request is decided as the house rules say (services/delays.py: granted at once, passed
+on to the GM, or refused; 000 VII(5), 001 IV(5), 003 [10]) and an address change is made
+(MATRIX 2.2 `address_change`). The others are not carried out by mail yet: the answer says so
+plainly, with what the player can be told at once (the turn and the deadline).
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
 
+from gmserver.reports.words import format_time
+from gmserver.services import delays
 from gmserver.services.gm_controls import player_changes_address
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
@@ -22,16 +25,31 @@ NOT_YET = MappingProxyType({
     "history": "The game's history is not sent by mail yet.",
     "map": "Maps are not sent by mail yet.",
     "rules": "The house rules are not sent by mail yet.",
-    "delay": "Delay requests are not granted by mail yet: the GM decides on each one.",
 })
+DELAY_TEMPLATE = "player/delay.txt.j2"
 
 
 def handle(mail: Mail) -> str:
     topic = mail.kind.topic or "status"
     if topic == "address":
         return _address(mail)
+    if topic == "delay":
+        return _delay(mail)
     notice.answer(mail, TEMPLATE, {"not_yet": NOT_YET[topic], "topic": topic, "argument": mail.kind.argument})
     return OUTCOME
+
+
+def _delay(mail: Mail) -> str:
+    """MATRIX 2.8 `delay_policy`: the answer says what became of the request, and the deadline
+    as it now is."""
+    assert mail.decision is not None, "a request comes from a power"
+    decision = delays.request_delay(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
+                                    mail.kind.argument, by=mail.envelope.sender, inbound_id=mail.row.id, now=mail.now)
+    context = {"said": decision.said}
+    if decision.new_deadline is not None:
+        context["deadline"] = format_time(decision.new_deadline)
+    notice.answer(mail, DELAY_TEMPLATE, context)
+    return delays.OUTCOMES[decision.outcome]
 
 
 def _address(mail: Mail) -> str:

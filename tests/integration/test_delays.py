@@ -1,0 +1,126 @@
+"""A player's delay request by mail, on a real database (SQLite and PostgreSQL): granted at once
+under auto_grant_gm_may_refuse (000 VII(5)) with every player and the GM told, undone by the GM
+with `game deadline`, passed on to the GM beyond the allowance and under gm_decides (003 [10]);
+decided once per message and recorded."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.services import gm_controls, intake
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+
+def world_with(database_url, clock, ruleset: str):
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset=ruleset)  # deadline: now + 48 h
+    return services
+
+
+def send(services, raw: bytes, now) -> InboundMessage:
+    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
+def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
+    with transaction(services.sessions) as session:
+        rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+        return [row for row in rows if kind is None or row.kind == kind]
+
+
+def text(row: OutboxMessage) -> str:
+    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_content().split())
+
+
+def deadline(services):
+    with transaction(services.sessions) as session:
+        return session.scalar(select(Game.deadline).where(Game.name == "lepanto"))
+
+
+def actions(services) -> list[tuple[str, str]]:
+    with transaction(services.sessions) as session:
+        return [(a.action, a.by) for a in session.scalars(select(GmAction).order_by(GmAction.id))]
+
+
+def test_000_VII_5_a_delay_is_granted_at_once_everyone_told_and_the_gm_may_undo_it(database_url, clock) -> None:
+    world = world_with(database_url, clock, "mhr")
+    before = deadline(world)
+    row = send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling until Friday"), clock())
+    assert (row.kind, row.outcome) == ("request", "delay-granted")
+    assert deadline(world) == before + timedelta(hours=48)  # mhr: delay_hours = 48
+    assert actions(world) == [("delay", player_address("ITALY"))]
+    # the six others are told the new deadline; who asked is not said
+    told = outbox(world, "gm-action")
+    assert sorted(m.recipient for m in told) == sorted(player_address(p) for p in
+                                                       ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"))
+    assert "At a player's request the deadline of Spring 1901 Movement is delayed by 48 hours" in text(told[0])
+    # created Sunday 22nd 12:00 UTC, deadline Tuesday 24th, delayed to Thursday 26th
+    assert "Thursday 26 November 2026, 12:00" in text(told[0])
+    (answer,) = outbox(world, "notice")
+    assert answer.recipient == player_address("ITALY")
+    assert "Your request is granted: the deadline is delayed by 48 hours for every player (house rules 000 VII(5)" \
+        in text(answer)
+    assert "This was your last delay granted at once in 1901" in text(answer)  # the warning
+    (alert,) = outbox(world, "alert")
+    assert alert.recipient == GM and 'Italy asked for a delay of Spring 1901 Movement ("travelling until Friday")' \
+        in text(alert)
+    assert f"To undo it: gmserver game deadline lepanto {before.isoformat()}" in text(alert)
+    # the GM undoes it with `gmserver game deadline`
+    gm_controls.act(world, "lepanto", gm_controls.set_deadline, before, now=clock())
+    assert deadline(world) == before
+
+
+def test_000_VII_5_beyond_max_auto_delays_the_request_goes_to_the_gm_per_player(database_url, clock) -> None:
+    world = world_with(database_url, clock, "mhr")
+    first = deadline(world)
+    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
+    granted = deadline(world)
+    row = send(world, order_mail(player_address("ITALY"), "lepanto", "Extension: still away"), clock())
+    assert row.outcome == "delay-to-gm" and deadline(world) == granted == first + timedelta(hours=48)
+    answer = outbox(world, "notice")[-1]
+    assert "Each player may have 1 delay a game year granted at once, and you have had 1 delay in 1901 " \
+           "(house rules 000 VII(5)" in text(answer)
+    alert = outbox(world, "alert")[-1]
+    assert 'Italy asks for a delay of Spring 1901 Movement' in text(alert) and "delay lepanto 48" in text(alert)
+    # the allowance is each player's: France's first request is granted
+    row = send(world, order_mail(player_address("FRANCE"), "lepanto", "DELAY"), clock())
+    assert row.outcome == "delay-granted" and deadline(world) == granted + timedelta(hours=48)
+
+
+def test_003_10_under_gm_decides_the_request_is_passed_on_and_the_deadline_stands(database_url, clock) -> None:
+    world = world_with(database_url, clock, "scorpion")
+    before = deadline(world)
+    row = send(world, order_mail(player_address("RUSSIA"), "lepanto", "DELAY: my exams"), clock())
+    assert (row.kind, row.outcome) == ("request", "delay-to-gm")
+    assert deadline(world) == before and actions(world) == [] and outbox(world, "gm-action") == []
+    (answer,) = outbox(world, "notice")
+    assert "Your request was passed on to the GM, who decides on every delay in this game (house rules 003 [10])" \
+        in text(answer)
+    (alert,) = outbox(world, "alert")
+    assert 'Russia asks for a delay of Spring 1901 Movement' in text(alert) and '"my exams"' in text(alert)
+
+
+def test_a_delay_request_is_decided_once_per_message(database_url, clock) -> None:
+    world = world_with(database_url, clock, "danivon")
+    before = deadline(world)
+    raw = order_mail(player_address("TURKEY"), "lepanto", "DELAY")
+    row = send(world, raw, clock())
+    again = send(world, raw, clock())  # the same message twice (two paths, or a replay)
+    assert again.id == row.id and again.outcome == "delay-granted"
+    intake.process_one(world, row.id, clock())
+    assert deadline(world) == before + timedelta(hours=48)
+    assert actions(world) == [("delay", player_address("TURKEY"))]
+    assert len(outbox(world, "alert")) == 1 and len(outbox(world, "notice")) == 1
