@@ -61,7 +61,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
                  for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
-        sender_check=args.sender_check, gm_copies=args.gm_copies,
+        sender_check=args.sender_check, gm_copies=args.gm_copies, enforce_minimums=not args.no_minimums,
     )
     services = services_of(config)
     # issue 8: the game starts by mail: every player's start mail is queued with the game
@@ -212,6 +212,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                              "address gm+SECRET@... (the Reply-To of every mail the GM sends them: a plain "
                              "reply does it), or by a line 'Password: SECRET'. from: the From address "
                              "alone, which anyone can forge")
+    create.add_argument("--no-minimums", action="store_true",
+                        help="accept turns shorter than the profile's minimum lengths, and a first deadline "
+                             "already past (for test runs and demonstrations, never a real game)")
     create.add_argument("--gm-copies", action="store_true",
                         help="send the GM a copy of every report and every refusal ([gm] alert_address, else "
                              "[gm] address); `game set NAME gm_copies on|off` changes it later")
