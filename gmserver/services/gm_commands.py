@@ -25,7 +25,7 @@ from gmserver.db.models import Game
 from gmserver.reports.words import plural
 from gmserver.rules.gm_commands import CommandLine, authorisation_problem, read_commands
 from gmserver.rules.reading.message import body_text
-from gmserver.services import gm_controls
+from gmserver.services import correction_commands, gm_controls
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 
@@ -85,8 +85,10 @@ def _player_change(action: Callable[..., gm_controls.Done], usage: str) -> Run:
 
 
 def _cd(session, services, game, args, by, now):
-    if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() not in ("on", "off")):
-        raise GameError("expected: cd [GAME] POWER [on|off]")
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() not in ("on", "off", "search")):
+        raise GameError("expected: cd [GAME] POWER [on|off|search]")
+    if len(args) == 2 and args[1].lower() == "search":  # 001 V(3)(ii)
+        return gm_controls.civil_disorder_search(session, services, game, args[0], by=by, now=now)
     on = len(args) == 1 or args[1].lower() == "on"
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
@@ -107,8 +109,15 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.replace, "replace [GAME] POWER ADDRESS[,FALLBACK]")),
     "address": MailCommand("address [GAME] POWER ADDRESS[,FALLBACK]",
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
-    "cd": MailCommand("cd [GAME] POWER [on|off]", _cd),
+    "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
+    # corrections (services/correction_commands.py)
+    "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
+    "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),
+    "orders": MailCommand(correction_commands.ORDERS, correction_commands.orders),
+    "preview": MailCommand(correction_commands.PREVIEW, correction_commands.show_preview),
+    "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
+    "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead

@@ -177,17 +177,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     if record.revision:
-        # season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from
-        # the orders on file, which only the GM corrects (services.corrections)
-        row.game_id, row.power = game.id, decision.power
-        reject = Reject((f"{describe_phase(game.phase)} is being corrected by the GM and will be adjudicated again "
-                         f"from the orders on file: a season is never replayed, so new orders for it are not "
-                         f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
-                         "misread.",), game=game, power=decision.power)
-        refusal = mails.rejection(services, envelope, reject, now)
-        queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
-        copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
-        return "rejected"
+        return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
     # objective_only conditions in a retreat or adjustment set may test what the moves before
@@ -234,6 +224,22 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _refuse_during_correction(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                              decision: Accept, now: datetime) -> str:
+    """season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from the
+    orders on file, which only the GM corrects (services.corrections)."""
+    game = decision.game
+    row.game_id, row.power = game.id, decision.power
+    reject = Reject((f"{describe_phase(game.phase)} is being corrected by the GM and will be adjudicated again "
+                     f"from the orders on file: a season is never replayed, so new orders for it are not "
+                     f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
+                     "misread.",), game=game, power=decision.power)
+    refusal = mails.rejection(services, envelope, reject, now)
+    queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
+    return "rejected"
 
 
 def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:

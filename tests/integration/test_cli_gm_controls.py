@@ -76,7 +76,7 @@ def test_no_minimums_lets_a_test_run_use_short_turns(config: Path, capsys) -> No
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01") == 2
     assert "a movement turn must last at least 48 hours" in capsys.readouterr().err
-    assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01", "--no-minimums") == 0
+    assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01", "--short-turns-for-testing") == 0
     assert shown_game(config, capsys, "quick")["turn_lengths_seconds"]["movement"] == 36
 
 

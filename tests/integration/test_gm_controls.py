@@ -263,13 +263,12 @@ def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock)
 
 
 def test_the_other_gm_actions_are_recorded_in_gm_actions_too(world, clock) -> None:
-    """services.gm_record (release, refuse, correct, rollback, convoy rulings) writes the same table."""
-    from gmserver.services.gm_record import record_action
+    """queries.gm_actions.record_action (release, refuse, correct, rollback, convoy rulings) writes the same table."""
+    from gmserver.db.queries.gm_actions import record_action
 
     with transaction(world.sessions) as session:
         game_id = session.scalar(select(Game.id))
-        record_action(session, game_id, "rollback", "S1901M reopened", clock())
-        record_action(session, None, "release", "no game: logged only", clock())
+        record_action(session, game_id, "rollback", {}, "cli", clock(), "S1901M reopened")
     with transaction(world.sessions) as session:
         assert [(a.action, a.by, a.result) for a in session.scalars(select(GmAction))] == [
             ("rollback", "cli", "S1901M reopened")]
