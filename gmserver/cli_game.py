@@ -76,6 +76,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
     print(f"GM commands by mail need the line 'Password: {summary.get('gm_secret', '')}' (the game's GM secret)")
     if warning := cli_ruleset.not_in_force_text(spec.ruleset, args.ruleset):  # so that no GM is misled
         print(warning)
+    for pace in summary.get("pace_warnings", ()):  # 001 IV(4): a guide, so a warning, never a refusal
+        print(f"note: {pace}")
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
               "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
@@ -135,6 +137,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     if summary["not_ordered"]:
         print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
     _print_nmr(summary)
+    for pace in summary.get("pace_warnings", ()):
+        print(f"note: {pace}")
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth

@@ -49,6 +49,7 @@ TESTS = [
     "tests/unit/test_corrections.py",
     "tests/unit/test_convoys.py",
     "tests/unit/test_delays.py",
+    "tests/unit/test_pace.py",
 ]
 # Tests that compare a profile's values with a copy of them: forcing an option fails them
 # whatever the code does, so they prove nothing here.

@@ -16,6 +16,7 @@ from gmserver.db.models import Game
 from gmserver.reports.words import format_time
 from gmserver.rules.delays import DelayDecision, DelayRequest, clause, decide_delay, delayed_deadline, game_year
 from gmserver.rules.position import describe_phase
+from gmserver.services import schedule
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import announce
 from gmserver.services.gm_notices import notify_gm
@@ -76,6 +77,7 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
              (f"At a player's request the deadline of {phase} is delayed by {ruleset.delay_hours} hours, for "
               f"every player ({cited}: delay requests received before the deadline are generally granted).",),
              now, to=others)
+    pace = schedule.pace_note(session, game, game.deadline)  # 001 IV(4): the GM may want to undo it
     notify_gm(session, services, key=f"gm:delay:{game.id}:{game.phase}:{inbound_id}",
               subject=f"{game.name}: {power.title()} was granted a delay", now=now, game_id=game.id, paragraphs=(
                   f"{power.title()} asked for a delay of {phase}" + (f' ("{reason[:200]}")' if reason else "")
@@ -85,7 +87,8 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
                   f"\"deadline {game.name} {before.isoformat()}\").",
                   f"{power.title()} has had {count} of the {ruleset.max_auto_delays} delays a player may have "
                   f"granted at once in {game_year(game.phase)}"
-                  + ("; further requests this year come to you." if decision.last_automatic else ".")))
+                  + ("; further requests this year come to you." if decision.last_automatic else "."),
+                  *([f"Note: {pace}."] if pace else [])))
 
 
 def _pass_on(session: Session, services: Services, game: Game, power: str, reason: str, decision: DelayDecision, *,

@@ -25,7 +25,7 @@ from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import queue_start_mails
 from gmserver.services.ordersets import orders_on_file
-from gmserver.services.schedule import lengths_of, schedule_of
+from gmserver.services.schedule import lengths_of, pace_warnings, schedule_of
 
 
 class GameError(Exception):
@@ -264,6 +264,8 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "gm_copies": game.gm_copies,
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
+        # 001 IV(4) target_days_per_game_turn: turn lengths that make a Turn longer than the guide
+        **({"pace_warnings": pace} if (pace := pace_warnings(game, ruleset)) else {}),
     }
 
 

@@ -95,6 +95,8 @@ def set_deadline(session: Session, services: Services, game: Game, deadline: dat
     record.deadline = deadline
     word = "extended" if before is None or deadline > before else "brought forward"
     text = f"the deadline of {describe_phase(game.phase)} is {word} to {_when(game, deadline)} (was {_when(game, before)})"
+    if note := schedule.pace_note(session, game, deadline):  # 001 IV(4): told to the GM, not to the players
+        text += f"; note: {note}"
     return _record(session, services, game, "deadline", {"deadline": deadline.isoformat(),
                    "before": before.isoformat() if before else None}, by, now, text,
                    f"the deadline is {word}", (f"The GM has {word} the deadline of {describe_phase(game.phase)}.",))

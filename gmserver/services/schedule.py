@@ -18,6 +18,7 @@ from gmserver.rules.reading.sets import ordered_sets, set_status
 from gmserver.rules.ruleset import Ruleset
 from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
+from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
 from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.schedule import (
     Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
@@ -128,3 +129,20 @@ def new_deadline_problems(session: Session, game: Game, deadline: datetime, now:
     record = queries.phases.current_record(session, game)
     return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
                              minimums=minimums_of(ruleset), profile=ruleset.name, zone=game.timezone)
+
+
+def pace_warnings(game: Game, ruleset: Ruleset) -> list[str]:
+    """MATRIX 2.8 target_days_per_game_turn (001 IV(4)): the game's turn lengths against the guide."""
+    return lengths_over_target(ruleset, lengths_of(game))
+
+
+def pace_note(session: Session, game: Game, deadline: datetime) -> str | None:
+    """001 IV(4): whether `deadline` makes the current Turn longer than the guide, in words for
+    the GM (never refused: it is a guide). The Turn began when its movement phase opened."""
+    ruleset = queries.games.ruleset_of(game)
+    if ruleset.target_days_per_game_turn is None:
+        return None
+    movement = season_movement(game.phase)
+    record = queries.phases.phase_record(session, game.id, movement) if movement else None
+    began = (record or queries.phases.current_record(session, game)).opened_at
+    return deadline_over_target(ruleset, began, deadline, game.timezone)

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import gm_controls, intake
+from gmserver.services.games import show_game
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -124,3 +125,28 @@ def test_a_delay_request_is_decided_once_per_message(database_url, clock) -> Non
     assert deadline(world) == before + timedelta(hours=48)
     assert actions(world) == [("delay", player_address("TURKEY"))]
     assert len(outbox(world, "alert")) == 1 and len(outbox(world, "notice")) == 1
+
+
+# -- 001 IV(4) target_days_per_game_turn: a guide, told to the GM -----------------------------------
+
+def test_001_IV_4_turn_lengths_longer_than_a_week_a_turn_are_noted_at_create_and_show(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="danivon", movement_hours=7 * 24)  # Fall: 7 + 1 + 1 days
+    new_game(services, clock(), name="weekly", ruleset="danivon", movement_hours=5 * 24)  # Fall: a week
+    new_game(services, clock(), name="classic", ruleset="mhr", movement_hours=7 * 24)  # no target
+    (warning,) = show_game(services.sessions, "lepanto")["pace_warnings"]
+    assert warning.startswith("a Fall Turn with its retreat and adjustment turns lasts 9 days at these turn lengths, "
+                              "longer than the guide of 7 days a Turn (house rules 001 IV(4)")
+    assert "pace_warnings" not in show_game(services.sessions, "weekly")
+    assert "pace_warnings" not in show_game(services.sessions, "classic")
+
+
+def test_001_IV_4_a_deadline_past_a_week_a_turn_is_noted_to_the_gm_not_refused(database_url, clock) -> None:
+    world = world_with(database_url, clock, "danivon")  # the Turn began at creation, clock()
+    done = gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(days=8), now=clock())
+    assert deadline(world) == clock() + timedelta(days=8)
+    assert done.text.endswith("; note: this Turn began 2026-11-22T12:00+00:00 and lasts 8 days to this deadline, "
+                              "longer than the guide of 7 days a Turn (house rules 001 IV(4))")
+    assert all("guide" not in text(m) for m in outbox(world, "gm-action"))  # the players are not told
+    done = gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(days=7), now=clock())
+    assert "note" not in done.text
