@@ -15,7 +15,8 @@ from sqlalchemy import select
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import gm_controls, intake
-from gmserver.services.games import show_game
+from gmserver.cli import main
+from gmserver.services.games import POWERS, show_game
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -150,3 +151,16 @@ def test_001_IV_4_a_deadline_past_a_week_a_turn_is_noted_to_the_gm_not_refused(d
     assert all("guide" not in text(m) for m in outbox(world, "gm-action"))  # the players are not told
     done = gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(days=7), now=clock())
     assert "note" not in done.text
+
+
+def test_001_IV_4_game_create_prints_the_note_for_the_gm(tmp_path, capsys) -> None:
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                      f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    assert main(["--config", str(config), "game", "create", "lepanto", "--ruleset", "danivon", *players,
+                 "--movement-hours", "168"]) == 0
+    assert "note: a Fall Turn with its retreat and adjustment turns lasts 9 days" in capsys.readouterr().out
+    assert main(["--config", str(config), "game", "show", "lepanto"]) == 0
+    assert "note: a Fall Turn" in capsys.readouterr().out
