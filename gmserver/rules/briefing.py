@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from gmserver.rules.delays import how_to_ask
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
 
@@ -59,6 +60,7 @@ def key_points(ruleset: Any) -> list[str]:
     elif isinstance(limit, str) and limit.startswith("gm_after_"):
         points.append(f"After {limit.removeprefix('gm_after_')} missed turns in a row the GM decides what becomes "
                       f"of the power{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    points.append(how_to_ask(ruleset))  # MATRIX 2.8 delay_policy (000 VII(5), 001 IV(5), 003 [10])
     if ruleset.sender_policy == "registered_with_fallback":
         points.append("Orders are taken from your address and your fallback address only; the fallback address "
                       f"is never published{_cite(ruleset, 'sender_policy')}.")

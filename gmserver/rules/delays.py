@@ -61,6 +61,20 @@ def clause(ruleset: Any) -> str:
     return "this game's rules, where its house rules are silent"
 
 
+def how_to_ask(ruleset: Any) -> str:
+    """The start mail's key point on delays (rules/briefing.py): how to ask and what follows."""
+    cited = clause(ruleset)
+    cited = f" ({cited.removeprefix('house rules ')})" if cited.startswith("house rules") else ""
+    if ruleset.delay_policy == "none":
+        return "Deadlines are not delayed at a player's request: only the GM moves a deadline."
+    ask = "To ask for a delay, send the GM a message whose first line is DELAY, with your reason"
+    if ruleset.delay_policy == "gm_decides":
+        return f"{ask}; the GM decides{cited}."
+    return (f"{ask}: a request received before the deadline moves it by {ruleset.delay_hours} hours for every "
+            f"player, up to {_delays(ruleset.max_auto_delays)} for each player a game year; the GM decides on "
+            f"further requests{cited}.")
+
+
 def game_year(phase: str) -> int | None:
     """1901 for "S1901M"; None for a phase that names no year ("COMPLETED")."""
     digits = phase[1:5]

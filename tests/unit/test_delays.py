@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from gmserver.rules.briefing import key_points
 from gmserver.rules.delays import DelayRequest, clause, decide_delay, delayed_deadline, game_year
 from gmserver.rules.ruleset import load_ruleset
 
@@ -129,3 +130,16 @@ def test_delayed_deadline(deadline, hours, zone, expected) -> None:
 @pytest.mark.parametrize(("phase", "year"), [("S1901M", 1901), ("W1905A", 1905), ("COMPLETED", None)])
 def test_game_year(phase, year) -> None:
     assert game_year(phase) == year
+
+
+@pytest.mark.parametrize(("profile", "point"), [
+    ("mhr", "To ask for a delay, send the GM a message whose first line is DELAY, with your reason: a request "
+            "received before the deadline moves it by 48 hours for every player, up to 1 delay for each player a "
+            "game year; the GM decides on further requests (000 VII(5))."),
+    ("danivon", "up to 1 delay for each player a game year; the GM decides on further requests (001 IV(5))."),
+    ("scorpion", "To ask for a delay, send the GM a message whose first line is DELAY, with your reason; the GM "
+                 "decides (003 [10])."),
+    ("gwm", "first line is DELAY, with your reason; the GM decides."),
+])
+def test_000_VII_5_the_start_mail_says_how_to_ask_for_a_delay(profile, point) -> None:
+    assert any(point in line for line in key_points(load_ruleset(profile)))
