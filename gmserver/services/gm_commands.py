@@ -121,14 +121,10 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead
+# (never a word of COMMANDS: `_one` looks here first, so a word in both would not be carried out)
 NOT_BY_MAIL: Mapping[str, str] = MappingProxyType({
     "process": "gmserver adjudicate GAME",
-    "correct": "gmserver game orders GAME POWER --set ORDER ...",
-    "preview": "gmserver game preview GAME",
-    "rollback": "gmserver game rollback GAME",
-    "convoy": "gmserver game convoy GAME ...",
-    "release": "gmserver inbox release ID",
-    "refuse": "gmserver inbox refuse ID",
+    "correct": "gmserver game orders GAME POWER --set ORDER ... (by mail: orders GAME POWER ORDER; ORDER)",
 })
 
 
