@@ -135,6 +135,9 @@ class TurnReport:
     # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
     send_now: bool = False
     civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
+    # the phase was adjudicated again after the GM rolled it back (000 VIII(1)): these results
+    # replace those the players had, and the report must say so (two reports, one subject)
+    corrected: bool = False
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:

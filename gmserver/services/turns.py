@@ -109,7 +109,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
-        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor,
+                                  corrected=bool(first_record.revision))
         reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
         if reports and mail:  # the report is one body addressed to each player: the GM gets it once

@@ -192,6 +192,9 @@ def check_mailbox(profile: str, power: str, mails: list[email.message.EmailMessa
     [first_spring, corrected_spring] = texts[report_subject(profile, power, "S1902M")]
     assert FIRST_SPRING_1902 in first_spring and CORRECTED_SPRING_1902 not in first_spring
     assert CORRECTED_SPRING_1902 in corrected_spring and FIRST_SPRING_1902 not in corrected_spring
+    # the two reports share a subject: the second says it replaces the first
+    assert "CORRECTED RESULTS: the GM rolled back the adjudication of Spring 1902 Movement. These results " \
+           "replace those you received before" in corrected_spring and "CORRECTED" not in first_spring
     [correction] = texts["lepanto: correction of Spring 1902 Movement"]
     assert "CORRECTION: the results of Spring 1902 Movement in lepanto that you received are withdrawn" in correction
     for phase in DEADLINES:

@@ -125,8 +125,11 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     redone = turns.adjudicate(services, game_id, clock(), force=True)
     assert (redone.phase, redone.next_phase, redone.reports) == ("S1901M", "F1901M", 7)
     assert "A PIC" in units(services, game_id, "F1901M")["FRANCE"]
-    keys = [key for _, key, _ in mail(services, "report")]
+    reports = mail(services, "report")
+    keys = [key for _, key, _ in reports]
     assert len(keys) == 14 and sum(f"report:{game_id}:S1901M:r1:" in key for key in keys) == 7
+    # same subject as the first results: the corrected report says it replaces them
+    assert ["CORRECTED RESULTS" in " ".join(text.split()) for _, key, text in reports] == [False] * 7 + [True] * 7
     assert phases(services, game_id) == [("S1901M", True, 1), ("F1901M", False, 0)]
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
