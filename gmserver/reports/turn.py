@@ -309,7 +309,9 @@ def build_turn_report(
         next_phase=None if game_over else after.phase,
         next_phase_name=None if game_over else describe_phase(after.phase),
         next_deadline=format_time(next_deadline, timezone) if next_deadline and not game_over else None,
-        to_order=tuple(power_name(p) for p in after.powers_to_order()),
+        # a power in civil disorder is given defaults whatever it sends (rules/defaults.py): nothing is
+        # due from it (000 VII(6) ¶2: "all of its units will hold")
+        to_order=tuple(power_name(p) for p in after.powers_to_order() if p not in civil_disorder),
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,

@@ -128,7 +128,8 @@ REPORTS = {
         # Italy is in civil disorder now (after its second missed movement turn): its units hold
         "A Venice holds (A VEN H): succeeded (civil disorder: holds)",
         "IN CIVIL DISORDER: Italy",
-        f"NEXT: Fall 1902 Movement (F1902M) Orders are due from England, France, Germany, Italy. "
+        # none from Italy: in civil disorder, its units hold whatever it sends
+        f"NEXT: Fall 1902 Movement (F1902M) Orders are due from England, France, Germany. "
         f"Deadline: {DEADLINES['F1902M']}",
     ],
     "F1902M": [
