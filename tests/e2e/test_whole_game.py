@@ -1,17 +1,18 @@
 """Issue 8's acceptance (4th bullet): a scripted game played to a solo by mail, over a real IMAP
-inbox (Dovecot) and a real SMTP relay delivering into the players' own IMAP inboxes, under two
-profiles (`standard` and `danivon`), on SQLite and PostgreSQL.
+inbox (Dovecot) and a real SMTP relay delivering into the players' own IMAP inboxes, under three
+profiles (`standard`, `danivon` and `mhr`), on SQLite and PostgreSQL.
 
 The game starts from a hand-made position near a solo (France owns 16 centres; every profile
 here has solo_centres = 18, MATRIX 2.10). Along the way:
 - Italy never writes: two missed movement turns in a row reach nmr_limit_to_cd (2 under
-  `standard`: civil disorder at once, 000 VII(6) ¶2; "gm_after_2" under `danivon`: the GM is asked,
+  `standard` and `mhr`: civil disorder at once, 000 VII(6) ¶2; "gm_after_2" under `danivon`: the GM is asked,
   001 V(2), V(3), and puts Italy in civil disorder by mail); its units hold.
 - England's F NTH is dislodged in Spring 1901 and England sends no retreat: nrr_default.
 - Germany loses Munich and sends no removal in Winter 1901: removal_algorithm.
 - The GM extends the Fall 1901 deadline by mail, with the game's GM secret (gm_command_auth).
 - The GM rolls back the Spring 1902 adjudication by mail, files France's corrected orders by
-  mail and the phase is adjudicated again (correction_window: before the next adjudication).
+  mail and the phase is adjudicated again (correction_window: before the next adjudication,
+  and under `mhr` within 24 hours, 000 VIII(1): the GM writes 5 minutes after the results).
 - France takes its 18th centre in Fall 1902: the game ends in a solo.
 Every player's mailbox is read at the end and checked against hand-written expectations.
 """
@@ -73,6 +74,9 @@ DEADLINES = {
 DANIVON_TURNS = {"S1901M": "1901, Spring, Movement", "S1901R": "1901, Spring, Retreats",
                  "F1901M": "1901, Fall, Movement", "W1901A": "1901, Winter, Adjustments",
                  "S1902M": "1902, Spring, Movement", "F1902M": "1902, Fall, Movement"}
+MHR_TURNS = {"S1901M": "S01", "S1901R": "Su01", "F1901M": "F01", "W1901A": "W01", "S1902M": "S02", "F1902M": "F02"}
+ADJECTIVES = {"AUSTRIA": "Austrian", "ENGLAND": "English", "FRANCE": "French", "GERMANY": "German",
+              "ITALY": "Italian", "RUSSIA": "Russian", "TURKEY": "Turkish"}
 
 # Who mails orders in which turn (Italy never does).
 SENDERS = {
@@ -83,13 +87,19 @@ SENDERS = {
 
 def orders_subject(profile: str, power: str, phase: str) -> str:
     """The subject line each profile asks for: `standard` (subject_template "default") names
-    the game, the power and the phase; `danivon` is 001 II(4)'s "game; year, season, phase; power"."""
+    the game, the power and the phase; `danivon` is 001 II(4)'s "game; year, season, phase; power";
+    `mhr` is 000 II(2) b's "[game] season-year: nationality Orders [set number]" (each power
+    sends one set a turn here: [1]; the spring retreats are "Su")."""
     if profile == "danivon":
         return f"lepanto; {DANIVON_TURNS[phase]}; {power.title()}"
+    if profile == "mhr":
+        return f"[lepanto] {MHR_TURNS[phase]}: {ADJECTIVES[power]} Orders [1]"
     return f"lepanto {power.title()} {phase}"
 
 
 def report_subject(profile: str, power: str, phase: str) -> str:
+    if profile == "mhr":
+        return f"[lepanto] {MHR_TURNS[phase]}: {ADJECTIVES[power]} results"
     return f"{orders_subject(profile, power, phase)}{'; results' if profile == 'danivon' else ' results'}"
 
 
@@ -164,6 +174,17 @@ PROFILE_REPORTS = {
                    "the home country and farthest from it first (house rules 001 V(5)))",
                    "France: 2 builds not used"],
     },
+    "mhr": {
+        # nrr_default = disband (000 is silent: the rulebook's, MATRIX 2.6 [P RB2000])
+        "S1901R": ["F North Sea disbands (F NTH D): disbanded (no retreat order: disbanded)"],
+        # nmr_limit_to_cd = 2, cd_mode = permanent (000 VII(6) ¶2)
+        "F1901M": ["IN CIVIL DISORDER: Italy", "England 2 centres, 1 units: 1 build"],
+        # removal_algorithm = mhr (000 V(4), A2): farthest from the nearest home centre first;
+        # F PRU (one fleet move from Berlin) and A DEN (one move from Kiel) tie: fleets first
+        "W1901A": ["F Prussia disbands (F PRU D): removed (no removal order: removed by the rules, "
+                   "farthest from the nearest home centre first (house rules 000 V(4)))",
+                   "England: 1 build not used", "France: 2 builds not used"],
+    },
 }
 FIRST_SPRING_1902 = "A Vienna -> Galicia (A VIE - GAL): succeeded"
 CORRECTED_SPRING_1902 = "A Vienna -> Budapest (A VIE - BUD): succeeded"
@@ -212,15 +233,20 @@ def check_mailbox(profile: str, power: str, mails: list[email.message.EmailMessa
 
 def check_gm_mailbox(profile: str, mails: list[email.message.EmailMessage]) -> None:
     """The GM's own mailbox: an answer to each command mail and the notices of the house rules."""
-    notice = {"standard": "gmserver: lepanto: Italy is now in civil disorder",
-              "danivon": "gmserver: lepanto: Italy missed orders again: your decision"}[profile]
-    expected = ["Re: lepanto", notice, *(["Re: lepanto"] if profile == "danivon" else []), "Re: lepanto"]
+    notice = ("gmserver: lepanto: Italy missed orders again: your decision" if profile == "danivon"
+              else "gmserver: lepanto: Italy is now in civil disorder")
+    late = ["Re: lepanto"] if profile == "mhr" else []  # the rollback refused after 24 hours
+    expected = ["Re: lepanto", notice, *(["Re: lepanto"] if profile == "danivon" else []), "Re: lepanto", *late]
     assert [str(m["Subject"]) for m in mails] == expected
     texts = [folded(m) for m in mails]
+    if late:
+        assert ("> rollback Not done: The result of Fall 1902 Movement stands: it was published more than 24 "
+                "hours ago, and only errors reported within 24 hours are corrected (house rules 000 VIII(1))"
+                ) in texts.pop()
     assert ("> extend 24 Done: the deadline of Fall 1901 Movement is extended to Tuesday 1 December 2026, "
             "18:00 UTC (was Monday 30 November 2026, 18:00 UTC) (7 players told)") in texts[0]
     assert "sent no orders for Fall 1901 Movement: 2 turns in a row" in texts[1]
-    if profile == "standard":
+    if profile != "danivon":
         assert "the country is now in civil disorder" in texts[1] and "(000 VII(6) ¶2, 003 [13])" in texts[1]
     else:
         assert "The house rules leave the next step to you (001 V(2), V(3))" in texts[1]
@@ -242,7 +268,7 @@ def play_1901(run: Run) -> None:
     assert run.to_deadline() == "S1901R"
     # Spring 1901 retreats: England sends nothing (a minor turn: no missed turn, nmr_counts_minor_turns)
     assert run.to_deadline() == "F1901M"
-    assert run.units()["ENGLAND"] == {"standard": ["A YOR"], "danivon": ["A YOR", "F EDI"]}[run.profile]
+    assert run.units()["ENGLAND"] == (["A YOR", "F EDI"] if run.profile == "danivon" else ["A YOR"])
 
     # Fall 1901: the GM extends the deadline by 24 hours by mail; Italy is silent again (2 missed)
     _, first, _ = run.status()
@@ -269,8 +295,8 @@ def play_1901(run: Run) -> None:
     run.orders("W1901A", {"FRANCE": "Build A PAR"})
     run.poll()
     assert run.to_deadline() == "S1902M"
-    assert run.units()["GERMANY"] == {"standard": ["A BER", "A DEN", "A KIE"],
-                                      "danivon": ["A BER", "A KIE", "F PRU"]}[run.profile]
+    assert run.units()["GERMANY"] == (["A BER", "A KIE", "F PRU"] if run.profile == "danivon"
+                                      else ["A BER", "A DEN", "A KIE"])
 
 
 def play_1902(run: Run) -> None:
@@ -294,7 +320,7 @@ def play_1902(run: Run) -> None:
     assert run.to_deadline() == "COMPLETED"
 
 
-@pytest.mark.parametrize("profile", ["standard", "danivon"])
+@pytest.mark.parametrize("profile", ["standard", "danivon", "mhr"])
 def test_a_scripted_game_reaches_a_solo_by_mail(profile, database_url, dovecot, smtp_relay, clock) -> None:
     """Issue 8 acceptance: missed orders into civil disorder (nmr_limit_to_cd), a retreat default
     (nrr_default), a removal default (removal_algorithm), a deadline extended by mail with the
@@ -307,7 +333,8 @@ def test_a_scripted_game_reaches_a_solo_by_mail(profile, database_url, dovecot, 
     run = Run(table, services, clock, SmtpTransport(SmtpRelayConfig(host=smtp_relay.host, port=smtp_relay.port)),
               ImapConfig(host=dovecot.host, port=dovecot.imap_port, tls="none", user=table.server,
                          password="secret", idle=False, poll_seconds=2), profile, GAME)
-    # the service `gmserver game create --position` calls, with the start mails
+    # the service `gmserver game create --position` calls, with the start mails; movement turns of
+    # 72 hours, danivon's minimum (001 IV(4)), which the GM's extension is checked against
     run.game_id, _ = open_game(services.sessions, GameSpec(
         name=GAME, ruleset=load_ruleset(profile),
         players=[PlayerSpec(p, table.players[p]) for p in POWERS], position=Position.from_json(START),
@@ -317,6 +344,13 @@ def test_a_scripted_game_reaches_a_solo_by_mail(profile, database_url, dovecot, 
 
     play_1901(run)
     play_1902(run)
+    if profile == "mhr":
+        # correction_window = 24h_and_before_next (000 VIII(1)): a day and an hour after the
+        # results of the last turn, the GM's rollback is refused and the solo stands
+        clock.advance(hours=25)
+        run.gm_mail("rollback")
+        run.poll()
+        assert run.status() == ("COMPLETED", None, "finished")
 
     assert run.status()[2] == "finished"
     # Italy missed every movement turn; the re-adjudicated Spring 1902 was not counted twice
