@@ -37,10 +37,11 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print()
     print(shown.text)
     if shown.disputes:
-        print("CONVOYS TO RULE ON (house rules 000 VI(4)):")
+        print("CONVOYS TO RULE ON (house rules 000 VI):")
         for dispute in shown.disputes:
             print(f"  - {dispute}")
-        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+    if shown.if_disrupted is not None:
+        print(f"\nIF YOU RULE THE 000 VI(4) ONES DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
         print(shown.if_disrupted)
     return 0
 

@@ -137,8 +137,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
                        "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
                       for o in outcome.orders]
-    if ruleset.datc_4a1 == "mhr_hybrid":
-        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
     return outcome
 
 

@@ -47,13 +47,13 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
     required accepts a convoy order without a route; press, votes and the turn-length vote are not
-    applied; the Spring 1901 rule is applied for 003 [14] only and the 000 VI convoy rule by the
+    applied; the Spring 1901 rule is applied for 003 [14] only and the 000 VI convoy rules by the
     GM's rulings only (issue 8)."""
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "s1901_policy", "datc_4a1"):
+                 "s1901_policy", "datc_4a1", "datc_4a2"):
         assert OPTIONS[name].status == PARTIAL, name
     for name in ("press_kinds", "vote_kinds", "turn_length_vote", "nmr_contact_window_hours",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
+                 "adjudication_trigger", "recipient_header_rule", "proxy_policy",
                  "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
