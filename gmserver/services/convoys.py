@@ -19,7 +19,7 @@ from gmserver.rules.convoys import apply_rulings, convoy_paradoxes, disputed_con
 from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.services.context import Services
-from gmserver.services.outbox import queue
+from gmserver.services.gm_notices import notify_gm
 
 log = logging.getLogger(__name__)
 
@@ -70,19 +70,17 @@ def flag_disputes(session: Session, services: Services, game: Game, record: Phas
     found = checks(game, record, outcome, services)
     if not found.texts:
         return ()
+    commands = [f"gmserver game rollback {game.name}",
+                *(f"gmserver game convoy {game.name} \"{move}\" fails" for move in found.disrupted),
+                *((f"gmserver game orders {game.name} POWER --set ... (000 VI(6): the moves of the paradox hold)",)
+                  if len(found.texts) > len(found.disrupted) else ()),
+                f"gmserver game preview {game.name}", f"gmserver adjudicate {game.name}"]
     lines = [f"{game.name} {describe_phase(outcome.phase)}: the engine's result may differ from house rules 000 VI:",
-             "", *(f"  - {text}." for text in found.texts), "",
+             *(f"- {text}." for text in found.texts),
              "The results were published as the engine gave them. To rule otherwise (MATRIX 2.16), within the "
-             "correction window:", "", f"  gmserver game rollback {game.name}",
-             *(f"  gmserver game convoy {game.name} \"{move}\" fails" for move in found.disrupted),
-             *((f"  gmserver game orders {game.name} POWER --set ...    (000 VI(6): the moves of the paradox hold)",)
-               if len(found.texts) > len(found.disrupted) else ()),
-             f"  gmserver game preview {game.name}", f"  gmserver adjudicate {game.name}"]
-    message = services.composer.compose(
-        to=services.composer.gm_address, subject=f"{game.name}: a convoy to rule on ({describe_phase(outcome.phase)})",
-        body="\n".join(lines), auto_submitted="auto-generated", date=now)
-    queue(session, message, kind="alert", dedupe_key=f"alert:convoy:{game.id}:{outcome.phase}:{record.revision}",
-          now=now, game_id=game.id)
+             "correction window, run in turn:", *commands]
+    notify_gm(session, services, key=f"alert:convoy:{game.id}:{outcome.phase}:{record.revision}", game_id=game.id,
+              now=now, subject=f"{game.name}: a convoy to rule on ({describe_phase(outcome.phase)})", paragraphs=lines)
     log.warning("%s %s: convoys flagged to the GM (000 VI): %s", game.name, outcome.phase, " / ".join(found.texts))
     return found.texts
 

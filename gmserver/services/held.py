@@ -27,6 +27,7 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 from gmserver.db import queries
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, replies_since
 
@@ -60,6 +61,14 @@ def hold(session: Session, services: Services, row: InboundMessage, envelope: En
     })
     queue(session, mails.notice(services, envelope, accept, body, now), kind=KIND, dedupe_key=f"held:{row.id}",
           now=now, game_id=game.id)
+    notify_gm(session, services, key=f"gm:held:{row.id}", game_id=game.id, now=now,
+              subject=f"gmserver: {game.name}: {accept.power.title()}'s orders wait for you (message {row.id})",
+              paragraphs=[f"Game {game.name}: a message from {envelope.sender} for {accept.power.title()}, "
+                          f"{describe_phase(accept.phase)}, is held for you ({cite(game.ruleset, decision.option)}): "
+                          + " ".join(decision.reasons),
+                          f"Read it with `gmserver inbox show {row.id}`; accept it with `gmserver inbox release "
+                          f"{row.id}` or refuse it with `gmserver inbox refuse {row.id} --reason TEXT` (or mail "
+                          f"`release {game.name} {row.id}` / `refuse {game.name} {row.id} REASON`)."])
     return HELD
 
 
