@@ -721,10 +721,9 @@ _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_be
 # a phase is adjudicated exactly once; a rollback re-adjudicates the orders on file, which
 # players cannot replace (their sets for a rolled-back turn are refused)
 _opt("season_replay", "2.11", _choice("never"), "never", applied())
-_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
-     partial("on_single_request gives the turn after a correction its whole length from the corrected results, "
-             "as if one player had asked; a request by mail is not needed (nor counted)",
-             lambda v: v == "gm_decides"))
+# on_single_request: the first DELAY request in the turn after a correction extends it for everyone
+# (a whole turn from the request [P]: 002 GM ERRORS 3 names no length); services.corrections
+_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
      not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))

@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.rules.corrections import Adjudicated, cite, deadline_after_correction, rollback_refusal
+from gmserver.rules.corrections import (
+    Adjudicated, cite, deadline_after_correction, extension_on_request, rollback_refusal,
+)
 from gmserver.rules.ruleset import load_ruleset
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
@@ -62,13 +64,26 @@ FRESH = NOW + timedelta(hours=48)
 
 
 @pytest.mark.parametrize(("profile", "first", "expected"), [
-    ("email_rules", FIRST, FRESH),  # 002 GM ERRORS 3: one request is enough: the whole turn again
-    ("mhr", FIRST, FIRST),  # gm_decides: the first deadline stands
+    ("email_rules", FIRST, FIRST),  # the first deadline stands; a request extends it (below)
+    ("mhr", FIRST, FIRST),  # gm_decides: the GM may move it
     ("mhr", NOW - timedelta(hours=1), FRESH),  # ... unless it has passed
     ("mhr", None, FRESH),
 ])
-def test_the_deadline_after_a_correction_002_GM_ERRORS_3(profile, first, expected) -> None:
+def test_the_deadline_after_a_correction(profile, first, expected) -> None:
     assert deadline_after_correction(load_ruleset(profile), first=first, fresh=FRESH, now=NOW) == expected
+
+
+@pytest.mark.parametrize(("profile", "after_correction", "extended_before", "deadline", "expected"), [
+    ("email_rules", True, False, FIRST, FRESH),  # 002 GM ERRORS 3: "Only one request is necessary"
+    ("email_rules", True, True, FIRST, None),  # one extension per correction
+    ("email_rules", False, False, FIRST, None),  # no correction: the GM decides on delays
+    ("email_rules", True, False, FRESH + timedelta(hours=1), None),  # never shortened
+    ("mhr", True, False, FIRST, None),  # gm_decides
+])
+def test_one_request_extends_the_turn_after_a_correction_002_GM_ERRORS_3(profile, after_correction,
+                                                                        extended_before, deadline, expected) -> None:
+    assert extension_on_request(load_ruleset(profile), deadline=deadline, fresh=FRESH,
+                                after_correction=after_correction, extended_before=extended_before) == expected
 
 
 def test_clauses_are_cited_in_words() -> None:
