@@ -109,6 +109,7 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     services, game_id = world
     _adjudicated_spring(services, clock, game_id)
     send(services, clock, "FRANCE", "A BUR - MUN", "F1901M")  # sent for the turn that will be undone
+    send(services, clock, "ITALY", "A VEN H", "F1901M")
     clock.advance(hours=2)
     done = corrections.rollback(services, "lepanto", clock())
     assert (done.phase, done.undone, done.deadline, done.notices) == ("S1901M", "F1901M", None, 7)
@@ -132,7 +133,12 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
         assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
         # the Fall set sent before the correction stays on file, read against the corrected position
-        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 1
+        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 2
+    told = {to: text for to, _, text in mail(services, "revalidated")}  # MATRIX 2.11: their senders are told
+    assert set(told) == {player_address("FRANCE"), player_address("ITALY")}
+    assert "THESE NO LONGER FIT THE POSITION" in told[player_address("FRANCE")]
+    assert "A BUR - MUN" in told[player_address("FRANCE")]
+    assert "All of them still fit the position" in told[player_address("ITALY")]
 
 
 def test_only_the_last_adjudication_can_be_rolled_back_and_only_once(world, clock) -> None:
