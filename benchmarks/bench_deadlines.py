@@ -162,21 +162,22 @@ def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
                 if n == 1:
                     alone = engine_alone(services, ids)
                     profiler = cProfile.Profile() if profile else None
-                    began = time.perf_counter()
+                    began, cpu = time.perf_counter(), time.process_time()
                     if profiler:
                         profiler.enable()
                     done = turns.adjudicate_due(services, now)
                     if profiler:
                         profiler.disable()
-                    elapsed = time.perf_counter() - began
+                    elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
                     assert len(done) == games, f"{len(done)} of {games} adjudicated"
                     print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s "
-                          f"({elapsed * 1000 / games:.1f} ms per game)")
+                          f"({elapsed * 1000 / games:.1f} ms per game; this process's CPU {cpu:.2f} s, "
+                          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
                     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s "
                           f"({alone * 1000 / games:.2f} ms per game); pipeline / engine = {elapsed / alone:.1f}")
                     if profiler:
                         out = io.StringIO()
-                        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(profile)
+                        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
                         print(out.getvalue())
                 else:
                     elapsed, figures = run_daemons(url, now, n)

@@ -19,6 +19,7 @@ orders (database JSON) and the engine's interface stay strings: convert at those
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -96,7 +97,13 @@ class Order:
     def parse(cls, text: str, phase_type: str | None = None) -> Order:
         """Engine notation -> Order; ValueError naming what is wrong for anything else.
 
-        `phase_type` "A" (adjustments) reads `A PAR D` as a removal; otherwise it is a disband."""
+        `phase_type` "A" (adjustments) reads `A PAR D` as a removal; otherwise it is a disband.
+        Orders are immutable values and one adjudication parses each of them a few hundred times
+        (issue 8's benchmark), so the values are kept (an error is never kept: it is raised anew)."""
+        return _parsed(text, phase_type)
+
+    @classmethod
+    def _parse(cls, text: str, phase_type: str | None) -> Order:
         words = text.split()
         if words == ["WAIVE"]:
             return cls("waive")
@@ -175,3 +182,8 @@ def order_unit(text: str) -> str | None:
     None for WAIVE and for text that is not engine notation."""
     order = Order.parse_or_none(text)
     return str(order.unit) if order and order.unit else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _parsed(text: str, phase_type: str | None) -> Order:
+    return Order._parse(text, phase_type)  # noqa: SLF001

@@ -50,6 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
@@ -183,8 +184,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
                          f"from the orders on file: a season is never replayed, so new orders for it are not "
                          f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
                          "misread.",), game=game, power=decision.power)
-        queue(session, mails.rejection(services, envelope, reject, now), kind="rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        refusal = mails.rejection(services, envelope, reject, now)
+        queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+        copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
         return "rejected"
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])

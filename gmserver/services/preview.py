@@ -15,7 +15,7 @@ from gmserver.db.session import transaction
 from gmserver.reports.words import result_in_words
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services import adjudication, convoys, nmr, turns
+from gmserver.services import adjudication, convoys, mails, nmr, turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.schedule import following_deadline
@@ -44,29 +44,48 @@ def preview(services: Services, name: str, now: datetime) -> Preview:
 
 
 def preview_in(session: Session, services: Services, game: Game, now: datetime) -> Preview:
-    """What adjudicating the game's current phase now would publish. Writes nothing (GM mail
-    calls it inside the message's own transaction)."""
+    """What adjudicating the game's current phase now would publish. Leaves nothing behind: what
+    the two-season game writes on the way (003 [5]) is undone with a savepoint, since GM mail
+    calls this inside the message's own transaction."""
     if game.status != "active":
         raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
+    savepoint = session.begin_nested()
+    try:
+        return _preview(session, services, game, now)
+    finally:
+        savepoint.rollback()
+
+
+def _preview(session: Session, services: Services, game: Game, now: datetime) -> Preview:
     record = queries.phases.current_record(session, game)
     ruleset = queries.games.ruleset_of(game)
     computed = turns.compute_outcome(session, services, game, record, ruleset)
-    orders, outcome = computed.orders, computed.outcome
+    phase, orders, outcome = game.phase, computed.orders, computed.outcome
+    first, first_record, then = outcome, record, []
+    while turns.processed_at_once(ruleset, outcome):
+        # 003 [5]: the retreats and builds sent with the moves are processed with them, as in
+        # turns.adjudicate (written only for this preview: the savepoint undoes it)
+        record.adjudicated_at, record.results = now, turns.results_rows(outcome)
+        record = turns.open_at_once(session, game, outcome, now)
+        outcome = turns.compute_outcome(session, services, game, record, ruleset).outcome
+        then.append(outcome)
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
     render = _renderer(services, game, deadline)
-    disputes, alternative = convoys.checks(game, record, outcome, services).texts, None
+    # 000 VI(4) and VI(6) (MATRIX 2.16): what the GM should rule on
+    disputes, alternative = convoys.checks(game, first_record, first, services).texts, None
     if ruleset.datc_4a1 == "mhr_hybrid":
-        ruled = {r.get("move") for r in record.rulings or ()}
-        if found := [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]:
+        ruled = {r.get("move") for r in first_record.rulings or ()}
+        if found := [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]:
             changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
-            alternative = render(adjudication.adjudicate_with_defaults(record.state, changed, ruleset,
+            alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
                                                                        nmr.civil_disorder_of(game)))
-    results = tuple(f"{o.order}: {result_in_words(o, outcome.before.phase_type)}" for o in outcome.orders)
+    results = tuple(f"{o.order}: {result_in_words(o, done.before.phase_type)}"
+                    for done in (first, *then) for o in done.orders)
     # engine notation at this edge
-    return Preview(game.name, game.phase, outcome.after.phase,
+    return Preview(game.name, phase, outcome.after.phase,
                    {p: tuple(str(o) for o in power_orders) for p, power_orders in orders.items()},
-                   render(outcome), disputes, alternative, results)
+                   mails.report_body(services, game, first, deadline, then), disputes, alternative, results)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]
