@@ -21,7 +21,9 @@ from gmserver.db.queries.inbound import held_for_update
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import cite
-from gmserver.rules.intake import Accept, Envelope, Hold, Reject, expected_subject, parse_envelope, subject_reading
+from gmserver.rules.intake import (
+    Accept, Envelope, GameView, Hold, Reject, expected_subject, parse_envelope, subject_reading,
+)
 from gmserver.rules.position import describe_phase
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -155,7 +157,7 @@ def _claim(session: Session, inbound_id: int, game_name: str | None) -> tuple[In
     return row, game
 
 
-def _option(view, envelope: Envelope) -> str:
+def _option(view: GameView, envelope: Envelope) -> str:
     """Which hold_for_gm option held the message: the one for the wrong turn, or for the subject."""
     wrong_turn = subject_reading(envelope.subject, view).wrong_turn
     return "season_mismatch_policy" if wrong_turn else "nonconforming_subject_policy"
