@@ -63,9 +63,11 @@ class Adjudicated:
 
 
 def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False,
-                     reopened: str | None = None) -> str | None:
+                     reopened: str | None = None, reported: datetime | None = None) -> str | None:
     """Why the GM may not roll back `last` now, in words with the clause; None if they may.
-    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication."""
+    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication;
+    `reported`: when the error was brought to the GM (000 VIII(1) counts 24 hours to that), if
+    before now."""
     if replay:
         # season_replay = never (002 GM ERRORS 5 "Under no circumstances will a season be replayed")
         return ("A season is never replayed: players do not send new orders for a turn already adjudicated "
@@ -84,7 +86,8 @@ def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, r
     if last.followed_by_another:
         return (f"The result of {turn} stands: another adjudication was published after it, and an error not "
                 f"corrected before the next adjudication stands ({cite(ruleset, 'correction_window')}).")
-    if ruleset.correction_window == "24h_and_before_next" and now - last.adjudicated_at > MHR_WINDOW:
+    asked = min(reported or now, now)
+    if ruleset.correction_window == "24h_and_before_next" and asked - last.adjudicated_at > MHR_WINDOW:
         # 000 VIII(1): errors brought to the GM's attention within 24 hours are corrected
         return (f"The result of {turn} stands: it was published more than 24 hours ago, and only errors "
                 f"reported within 24 hours are corrected ({cite(ruleset, 'correction_window')}).")

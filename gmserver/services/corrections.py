@@ -140,20 +140,21 @@ class RolledBack:
 
 
 def rollback(services: Services, name: str, now: datetime, *, deadline: datetime | None = None,
-             replay: bool = False, expected_phase: str | None = None, by: str = "cli") -> RolledBack:
+             replay: bool = False, expected_phase: str | None = None, by: str = "cli",
+             reported: datetime | None = None) -> RolledBack:
     """rollback_in, in its own transaction (the command line). `expected_phase`: refuse if the
     game is no longer there."""
     with transaction(services.sessions) as session:
         game = locked_game(session, name)
         if expected_phase is not None and game.phase != expected_phase:
             raise CorrectionError(f"{game.name} is at {game.phase} now, not {expected_phase}: nothing was rolled back")
-        done = rollback_in(session, services, game, now, deadline=deadline, replay=replay, by=by)
+        done = rollback_in(session, services, game, now, deadline=deadline, replay=replay, by=by, reported=reported)
     log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, done.notices)
     return done
 
 
 def rollback_in(session: Session, services: Services, game: Game, now: datetime, *, deadline: datetime | None,
-                replay: bool, by: str) -> RolledBack:
+                replay: bool, by: str, reported: datetime | None = None) -> RolledBack:
     """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
     adjudicated becomes current again with its orders on file, every player gets a correction
     notice, and the phase is adjudicated again at
@@ -167,7 +168,8 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
         # the current turn was adjudicated and published once already, then rolled back itself
         followed_by_another=current.revision > 0)
     reopened = current.phase if current.revision > 0 else None
-    if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
+    if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened,
+                                    reported=reported)) is not None:
         raise CorrectionError(refusal)
     record, opened = undone[0], current.phase
     _reopen(record, game, now, deadline)

@@ -202,6 +202,9 @@ def test_mhr_corrects_only_within_24_hours_000_VIII_1(database_url, clock) -> No
     with pytest.raises(corrections.CorrectionError, match="24 hours"):
         corrections.rollback(services, "mhrgame", clock())
     assert game_of(services, game_id).phase == "F1901M" and mail(services, "correction") == []
+    # an error reported to the GM within the 24 hours is corrected, even a little later
+    corrections.rollback(services, "mhrgame", clock(), reported=clock() - timedelta(hours=2))
+    assert game_of(services, game_id).phase == "S1901M"
 
 
 def _delay(services, clock, power: str) -> str:

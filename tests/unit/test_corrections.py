@@ -97,3 +97,12 @@ def test_a_turn_rolled_back_already_waits_and_the_one_before_it_stands() -> None
     refusal = rollback_refusal(load_ruleset("danivon"), last(50, followed=True), NOW, reopened="F1901M")
     assert "rolled back already" in refusal and "Spring 1901" in refusal and "001 VI(1)" in refusal
     assert "rolled back already" in rollback_refusal(load_ruleset("danivon"), None, NOW, reopened="S1901M")
+
+
+def test_the_24_hours_count_to_when_the_error_was_reported_000_VIII_1() -> None:
+    """000 VIII(1): "bring them to the attention of the GM within 24 hours": a report within the
+    window counts even if the GM acts later; the GM cannot date a report after now."""
+    mhr = load_ruleset("mhr")
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW - timedelta(hours=7)) is None  # reported at 23 h
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW - timedelta(hours=5)) is not None  # at 25 h
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW + timedelta(hours=9)) is not None
