@@ -221,7 +221,7 @@ def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
         name=name, ruleset=load_ruleset("standard"),
         players=[PlayerSpec(power, bot_address(power)) for power in POWERS],
         movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
-        reminder=timedelta(seconds=turn_seconds / 3), enforce_minimums=False,  # turns of seconds
+        reminder=timedelta(seconds=turn_seconds / 3),
         sender_check="from",  # the bots mail from unsigned loopback addresses
         enforce_minimums=False,  # turns of seconds: the profile's minimum turn lengths would refuse them
     ), now)

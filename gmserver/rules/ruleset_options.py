@@ -618,9 +618,9 @@ _opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command
      applied())
 _opt("processing_grace_minutes", "2.8", Count(0), 0, applied())
 _opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
-_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
-     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered "
-                 "(late mail is not held for the GM)", "never"))
+# rules/late_proof.py, rules/intake._late_with_proof: held for the GM with the evidence; released
+# after `game rollback` it is filed as a correction (services/held.py)
+_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never", applied())
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
 _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
      not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "

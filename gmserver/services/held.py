@@ -104,11 +104,13 @@ def release_in(session: Session, services: Services, inbound_id: int, now: datet
                         f"(gmserver inbox refuse {inbound_id})")
     view = game_view(game)
     envelope = parse_envelope(row.raw)
-    note = (f"The GM accepted this message, which was held for the GM "
-            f"({cite(view.ruleset, _option(view, envelope))}).",)
+    option = _option(view, envelope)
+    note = (f"The GM accepted this message, which was held for the GM ({cite(view.ruleset, option)}).",)
     decision = Accept(game=view, power=row.power or "", phase=view.phase,
                       subject=subject_reading(envelope.subject, view), warnings=note)
-    _accept(session, services, row, envelope, decision, now)
+    # a late set proven sent in time is a correction of the turn (MATRIX 2.8 late_with_proof):
+    # filed even after the GM rolled the turn back to use it
+    _accept(session, services, row, envelope, decision, now, correction=option == "late_with_proof")
     row.status, row.outcome, row.processed_at = "done", "released", now
     queries.gm_actions.record_action(session, game.id, "release", {"inbound": inbound_id}, by, now,
                                      f"message {inbound_id} released: filed as {row.power}'s orders for "
@@ -158,6 +160,10 @@ def _claim(session: Session, inbound_id: int, game_name: str | None) -> tuple[In
 
 
 def _option(view: GameView, envelope: Envelope) -> str:
-    """Which hold_for_gm option held the message: the one for the wrong turn, or for the subject."""
-    wrong_turn = subject_reading(envelope.subject, view).wrong_turn
-    return "season_mismatch_policy" if wrong_turn else "nonconforming_subject_policy"
+    """Which option held the message: hold_for_gm for the wrong turn or for the subject, or
+    late_with_proof (000 VII(1)) for a set whose subject holds nothing against it (or names the
+    turn just adjudicated, where a wrong turn is not held)."""
+    reading = subject_reading(envelope.subject, view)
+    if reading.wrong_turn:
+        return "season_mismatch_policy" if view.ruleset.season_mismatch_policy == "hold_for_gm" else "late_with_proof"
+    return "nonconforming_subject_policy" if reading.problems else "late_with_proof"

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime, time, timedelta, timezone
+from email.utils import format_datetime
 
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import Game, OutboxMessage, PhaseRecord
+from gmserver.config import Config, SmtpRelayConfig
+from gmserver.daemon import Daemon
+from gmserver.db.models import Game, InboundMessage, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, schedule, turns, views
+from gmserver.services import corrections, held, intake, schedule, turns, views
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -254,3 +259,69 @@ def test_the_report_asks_for_orders_at_once_003_11(database_url, clock) -> None:
     turns.adjudicate_due(services, clock())
     [report, *_] = outbox(services, "report")
     assert b"Please send your orders now, provisional ones if need be" in report.raw
+
+
+# -- late orders with proof of sending (000 VII(1)) --------------------------------------------------
+
+def late_mail(power: str, phase: str, sent: datetime, reached_first_server: datetime) -> bytes:
+    subject = format_subject(template="mhr", game_name="lepanto", power=power, phase=phase, purpose="orders")
+    return order_mail(player_address(power), subject, "A PAR - BUR", date=sent, headers={
+        "Received": f"from pc.players.test by smtp.players.test; {format_datetime(reached_first_server)}"})
+
+
+def inbound_row(services, number: int) -> InboundMessage:
+    with transaction(services.sessions) as session:
+        return session.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()[number]
+
+
+def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_url, clock) -> None:
+    """late_with_proof = gm_discretion (000 VII(1)): France's Spring set reaches the GM after
+    Spring was adjudicated, but its Date and first Received headers precede the deadline: held for
+    the GM with the evidence; the GM rolls the turn back and releases it, and it is used. A late
+    set without that proof is refused as an ordinary wrong turn."""
+    services = services_for(database_url)
+    game_id = make_game(services, clock(), load_ruleset("mhr"))
+    deadline = game_row(services, game_id).deadline
+    clock.now = deadline
+    turns.adjudicate_due(services, clock())
+    clock.advance(minutes=20)
+    before = deadline - timedelta(minutes=5)
+    intake.store(services.sessions, late_mail("FRANCE", "S1901M", before, before), source="smtp", now=clock())
+    intake.store(services.sessions, late_mail("ITALY", "S1901M", before, deadline + timedelta(minutes=1)),
+                 source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    france, italy = inbound_row(services, 0), inbound_row(services, 1)
+    assert (france.status, italy.outcome) == ("held", "rejected")
+    [notice] = outbox(services, "held")
+    assert b"000 VII(1)" in notice.raw and b"both before the deadline" in notice.raw
+
+    corrections.rollback(services, "lepanto", clock())
+    held.release(services, france.id, clock())
+    done = turns.adjudicate(services, game_id, clock(), force=True, wait=True)
+    assert done.phase == "S1901M"
+    with transaction(services.sessions) as session:
+        spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
+        assert spring.orders["FRANCE"] == ["A PAR - BUR"]
+
+
+# -- the daemon: early turns right after the set that completes them ---------------------------------
+
+def test_the_daemon_adjudicates_a_complete_winter_right_after_the_last_set_000_VII_2(database_url, clock) -> None:
+    """minor_when_all_final: the inbound job that files the last build adjudicates the Winter
+    turn at once, without waiting for the sweep."""
+    services = services_for(database_url)
+    relay = SmtpRelayConfig(host="127.0.0.1", port=free_port(), timeout=5)  # never reached: nothing is sent
+    config = Config(database_url=database_url, gm_address="gm@gm.test", alert_address="referee@home.test",
+                    outbound_mode="smtp", smtp=relay)
+    daemon = Daemon(config, services=services, transport=SmtpTransport(relay), clock=clock)
+    early = dataclasses.replace(STANDARD, early_processing="minor_when_all_final")
+    game_id = make_game(services, clock(), early, position=FALL)
+    send(services, clock(), "FRANCE", "A GAS - SPA", "F1901M")
+    clock.now = game_row(services, game_id).deadline
+    turns.adjudicate_due(services, clock())
+    for power, body in (("FRANCE", "Build A PAR"), ("GERMANY", "Build A BER\nBuild F KIE")):
+        subject = format_subject(template="standard", game_name="lepanto", power=power, phase="W1901A",
+                                 purpose="orders")
+        intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
+    daemon._process_inbound()
+    assert game_row(services, game_id).phase == "S1902M"

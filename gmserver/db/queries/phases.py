@@ -60,3 +60,10 @@ def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
     phases), oldest first."""
     return list(session.scalars(select(PhaseRecord.state).where(
         PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)))
+
+
+def last_adjudicated(session: Session, game_id: int) -> PhaseRecord | None:
+    """The record of the phase the game adjudicated last (None before its first adjudication)."""
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                    PhaseRecord.adjudicated_at.is_not(None))
+                          .order_by(PhaseRecord.id.desc()).limit(1))
