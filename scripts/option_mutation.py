@@ -43,6 +43,11 @@ TESTS = [
     "tests/unit/test_ruleset_applied.py",
     "tests/unit/test_nmr.py",
     "tests/unit/test_game_end.py",
+    "tests/unit/test_schedule.py",
+    "tests/unit/test_late_proof.py",
+    "tests/unit/test_gm_controls_rules.py",
+    "tests/unit/test_corrections.py",
+    "tests/unit/test_convoys.py",
 ]
 # Tests that compare a profile's values with a copy of them: forcing an option fails them
 # whatever the code does, so they prove nothing here.

@@ -71,7 +71,9 @@ def spring_1901_wait(session: Session, services: Services, game: Game, state: Ma
                   "deadline.",
                   f"To put a new player in: gmserver game replace {game.name} POWER ADDRESS. When every "
                   "silent power has a new player, a new Spring 1901 deadline is set. Setting a deadline "
-                  "yourself lets the game go on at it; gmserver adjudicate adjudicates at once as it is.",
+                  "yourself (gmserver game deadline) gives the silent powers until then: if they are "
+                  "still silent at it, the game waits again. gmserver adjudicate adjudicates at once "
+                  "as it is (their units hold).",
               ])
     log.info("%s: Spring 1901 not adjudicated: no orders from %s; waiting for replacements (003 [14])",
              game.name, ", ".join(silent))

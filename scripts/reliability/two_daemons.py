@@ -56,7 +56,7 @@ def create_games(url: str, count: int, seed: int) -> float:
                     players=[PlayerSpec(p, player(p, number)) for p in POWERS],
                     first_deadline=now - timedelta(seconds=rng.uniform(1, 600)),
                     movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
-                    reminder=timedelta(0)), now)
+                    reminder=timedelta(0), enforce_minimums=False), now)  # deadlines already past on purpose
     services.sessions.kw["bind"].dispose()
     return time.perf_counter() - started
 

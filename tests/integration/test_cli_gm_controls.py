@@ -69,3 +69,18 @@ def test_the_gm_controls_a_game_from_the_command_line(config: Path, capsys, tmp_
     assert starts == sorted([f"{p.lower()}@players.test" for p in POWERS] + ["marianne@players.test"])
     assert any(str(m["Subject"]) == "lepanto: the game has ended" and str(m["To"]) == "marianne@players.test"
                for m in sent)
+
+
+def test_no_minimums_lets_a_test_run_use_short_turns(config: Path, capsys) -> None:
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01") == 2
+    assert "a movement turn must last at least 48 hours" in capsys.readouterr().err
+    assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01", "--short-turns-for-testing") == 0
+    assert shown_game(config, capsys, "quick")["turn_lengths_seconds"]["movement"] == 36
+
+
+def shown_game(config: Path, capsys, name: str) -> dict:
+    capsys.readouterr()
+    assert run(config, "game", "show", name, "--json") == 0
+    return json.loads(capsys.readouterr().out)

@@ -155,6 +155,15 @@ def test_gm_copies_of_reports_and_refusals(world, clock) -> None:
     assert text(copies[1]).startswith("Copy of the report sent to")
 
 
+def test_gm_copies_go_to_the_alert_address_when_there_is_one(world, clock) -> None:
+    """[gm] alert_address, when set, receives the copies (the GM's own mailbox, not the server's)."""
+    services = dataclasses.replace(world, alerts_to="garry@home.test")
+    gm_controls.act(services, "lepanto", gm_controls.set_setting, "gm_copies", "on", now=clock())
+    raw = order_mail(player_address("FRANCE"), "lepanto France F1905M", "A PAR - BUR")
+    intake.process_one(services, intake.store(services.sessions, raw, source="smtp", now=clock()).id, clock())
+    assert [m.recipient for m in outbox(services, "gm-copy")] == ["garry@home.test"]
+
+
 def test_without_gm_copies_the_gm_gets_none(world, clock) -> None:
     turns.adjudicate(world, game_row(world).id, clock(), force=True)
     assert outbox(world, "gm-copy") == []
