@@ -115,6 +115,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),
     "orders": MailCommand(correction_commands.ORDERS, correction_commands.orders),
+    "correct": MailCommand(correction_commands.ORDERS.replace("orders", "correct", 1), correction_commands.orders),
     "preview": MailCommand(correction_commands.PREVIEW, correction_commands.show_preview),
     "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
     "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
@@ -124,7 +125,6 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
 # (never a word of COMMANDS: `_one` looks here first, so a word in both would not be carried out)
 NOT_BY_MAIL: Mapping[str, str] = MappingProxyType({
     "process": "gmserver adjudicate GAME",
-    "correct": "gmserver game orders GAME POWER --set ORDER ... (by mail: orders GAME POWER ORDER; ORDER)",
 })
 
 

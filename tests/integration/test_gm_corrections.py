@@ -109,6 +109,7 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     services, game_id = world
     _adjudicated_spring(services, clock, game_id)
     send(services, clock, "FRANCE", "A BUR - MUN", "F1901M")  # sent for the turn that will be undone
+    send(services, clock, "ITALY", "A VEN H", "F1901M")
     clock.advance(hours=2)
     done = corrections.rollback(services, "lepanto", clock())
     assert (done.phase, done.undone, done.deadline, done.notices) == ("S1901M", "F1901M", None, 7)
@@ -135,7 +136,12 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
         assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
         # the Fall set sent before the correction stays on file, read against the corrected position
-        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 1
+        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 2
+    told = {to: text for to, _, text in mail(services, "revalidated")}  # MATRIX 2.11: their senders are told
+    assert set(told) == {player_address("FRANCE"), player_address("ITALY")}
+    assert "THESE NO LONGER FIT THE POSITION" in told[player_address("FRANCE")]
+    assert "A BUR - MUN" in told[player_address("FRANCE")]
+    assert "All of them still fit the position" in told[player_address("ITALY")]
 
 
 def test_only_the_last_adjudication_can_be_rolled_back_and_only_once(world, clock) -> None:
@@ -199,25 +205,44 @@ def test_mhr_corrects_only_within_24_hours_000_VIII_1(database_url, clock) -> No
     with pytest.raises(corrections.CorrectionError, match="24 hours"):
         corrections.rollback(services, "mhrgame", clock())
     assert game_of(services, game_id).phase == "F1901M" and mail(services, "correction") == []
+    # an error reported to the GM within the 24 hours is corrected, even a little later
+    corrections.rollback(services, "mhrgame", clock(), reported=clock() - timedelta(hours=2))
+    assert game_of(services, game_id).phase == "S1901M"
 
 
-def test_after_a_correction_one_request_is_enough_the_next_turn_runs_from_it_002_GM_ERRORS_3(database_url,
-                                                                                               clock) -> None:
-    """002 GM ERRORS 3 (extension_after_correction = on_single_request): the turn after the
-    corrected one gets its whole length from the corrected results, not its first deadline."""
+def _delay(services, clock, power: str) -> str:
+    row_id = intake.store(services.sessions, order_mail(player_address(power), "errors", "DELAY please"),
+                          source="smtp", now=clock()).id
+    return intake.process_one(services, row_id, clock())
+
+
+def test_after_a_correction_one_request_is_enough_for_an_extension_002_GM_ERRORS_3(database_url, clock) -> None:
+    """002 GM ERRORS 3 (extension_after_correction = on_single_request): "A player may ask for an
+    extension after the GM corrects an error. Only one request is necessary": the first delay
+    request in the turn after the correction extends it for everyone, once."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="errors", ruleset="email_rules", movement_hours=48)
+    assert _delay(services, clock, "ITALY") == "request-held"  # no correction yet: the GM decides
     turns.adjudicate(services, game_id, clock(), force=True)
     first = game_of(services, game_id).deadline
     clock.advance(hours=20)
     corrections.rollback(services, "errors", clock())
     clock.advance(hours=4)
     redone = turns.adjudicate(services, game_id, clock(), force=True)
-    assert redone.deadline == clock() + timedelta(hours=48) != first
+    assert redone.deadline == first  # the first deadline stands until someone asks
+    clock.advance(hours=40)  # the schedule put Fall 96 h after the Spring adjudication: a turn from now is later
+    assert _delay(services, clock, "FRANCE") == "delay-granted"
+    extended = game_of(services, game_id).deadline
+    assert extended > first and extended >= clock() + timedelta(hours=48)  # a whole turn from the request
+    [(_, _, answer)] = [m for m in mail(services, "notice") if m[0] == player_address("FRANCE")]
+    assert "one request is enough (house rules 002 GM ERRORS 3)" in answer
+    assert len(mail(services, "gm-action")) == 7  # every player is told
+    assert _delay(services, clock, "GERMANY") == "request-held"  # once per correction
+    assert game_of(services, game_id).deadline == extended
 
 
 def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(world, clock) -> None:
-    """extension_after_correction = gm_decides: the GM may move it; gmserver keeps it."""
+    """extension_after_correction = gm_decides: the GM may move it; a delay request waits for the GM."""
     services, game_id = world
     turns.adjudicate(services, game_id, clock(), force=True)
     first = game_of(services, game_id).deadline
@@ -225,6 +250,10 @@ def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(wor
     corrections.rollback(services, "lepanto", clock())
     redone = turns.adjudicate(services, game_id, clock(), force=True)
     assert redone.deadline == first
+    row_id = intake.store(services.sessions, order_mail(player_address("FRANCE"), "lepanto", "DELAY please"),
+                          source="smtp", now=clock()).id
+    assert intake.process_one(services, row_id, clock()) == "request-held"
+    assert game_of(services, game_id).deadline == first
 
 
 def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> None:
