@@ -67,6 +67,9 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     game_id, phase, status = game.id, game.phase, game.status
     if status != "active":
         raise CliError(f"{args.name} is {status}: nothing to adjudicate")
+    if game.paused:
+        raise CliError(f"{args.name} is paused: a paused game is never adjudicated (`gmserver game resume "
+                       f"{args.name}` first)")
     done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True)
     if done is None:
         raise CliError(f"{args.name} {phase} was adjudicated by another process just now")

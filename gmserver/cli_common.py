@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, time, timedelta, timezone
 from typing import Any
 
 from gmserver.config import Config, config_path_from, load_config
@@ -51,6 +51,14 @@ def hours(value: str) -> timedelta:
     if hours < 0:
         raise argparse.ArgumentTypeError("a duration cannot be negative")
     return timedelta(hours=hours)
+
+
+def time_of_day(value: str) -> time:
+    """`18:00` -> 18:00 (a local time of day, for `--deadline-time`)."""
+    try:
+        return time.fromisoformat(value).replace(tzinfo=None, microsecond=0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a time of day like 18:00") from None
 
 
 def moment(value: str) -> datetime:

@@ -10,7 +10,9 @@ import tomllib
 from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
-from gmserver.cli_common import CliError, config_of, hours, moment, print_json, services_of, utcnow
+from gmserver.cli_common import (
+    CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+)
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -61,7 +63,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
                  for p in map(parse_player, player_texts)],
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
-        sender_check=args.sender_check, gm_copies=args.gm_copies,
+        sender_check=args.sender_check, gm_copies=args.gm_copies, deadline_time=args.deadline_time,
+        enforce_minimums=not args.short_turns_for_testing,
     )
     services = services_of(config)
     # issue 8: the game starts by mail: every player's start mail is queued with the game
@@ -134,6 +137,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     _print_nmr(summary)
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
+    if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth
+        print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
         print("reply addresses (tell each player only their own):")
@@ -143,17 +148,24 @@ def cmd_game_show(args: argparse.Namespace) -> int:
 
 
 def _print_nmr(summary: dict) -> None:
-    """A Spring 1901 wait (issue 8); missed turns and civil disorder are on each power's line."""
+    """A Spring 1901 wait and the players replaced (issue 8); missed turns and civil disorder
+    are on each power's line."""
+    for former in summary.get("former_players", ()):
+        print(f"  formerly {former['power']:<8} {former['address']} until {former['left']} "
+              f"({former['left_in_phase']}), {former['missed_turns']} missed turns"
+              + (", civil disorder on record" if former["civil_disorder_recorded"] else ""))
     if summary.get("waiting_for"):
-        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: no orders in Spring 1901, "
-              "the game waits for a replacement (003 [14]); gmserver game replace NAME POWER ADDRESS")
+        print(f"waiting for new players for {', '.join(summary['waiting_for'])}: the game is suspended, with "
+              "no deadline, until they join (house rules 003 [14], 001 V(3)); gmserver game replace "
+              f"{summary['name']} POWER ADDRESS")
 
 
 def _print_schedule(summary: dict) -> None:
     lengths = summary["turn_lengths_seconds"]
     hours = "/".join(f"{lengths[kind] / 3600:g}" for kind in ("movement", "retreat", "adjustment"))
     reminder = f"{summary['reminder_seconds'] / 3600:g} h before the deadline" if summary["reminder_seconds"] else "none"
-    print(f"schedule: turns of {hours} hours (movement/retreat/adjustment), reminders {reminder}"
+    at = f", deadlines at {summary['deadline_time'][:5]} {summary['timezone']}" if summary.get("deadline_time") else ""
+    print(f"schedule: turns of {hours} hours (movement/retreat/adjustment){at}, reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
 
@@ -201,7 +213,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     create.add_argument("--adjustment-hours", type=hours, metavar="H", help="length of adjustment turns")
     create.add_argument("--reminder-hours", type=hours, metavar="H",
                         help="remind players without orders this long before the deadline (0: never)")
-    create.add_argument("--timezone", default="UTC", help="the game's time zone for reports (default: UTC)")
+    create.add_argument("--timezone", default="UTC",
+                        help="the game's time zone, for its deadlines' time of day and for reports (default: UTC)")
+    create.add_argument("--deadline-time", type=time_of_day, metavar="HH:MM",
+                        help="every deadline at this local time (default: the first deadline's time of day)")
+    create.add_argument("--short-turns-for-testing", action="store_true",
+                        help="for demonstrations and load tests only: allow turns shorter than the house "
+                             "rules' minimum lengths")
     create.add_argument("--sender-check", choices=["from", "verified"], default="verified",
                         help="who may give a power's orders. verified (the default): a message from the "
                              "power's address must also prove its sender, by a DKIM/DMARC pass for that "

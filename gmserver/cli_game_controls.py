@@ -41,6 +41,8 @@ def cmd_address(args: argparse.Namespace) -> int:
 
 
 def cmd_cd(args: argparse.Namespace) -> int:
+    if args.state == "search":  # 001 V(3)(ii)
+        return _run(args, "civil_disorder_search", args.power)
     return _run(args, "civil_disorder", args.power, args.state == "on")
 
 
@@ -87,10 +89,12 @@ def add_commands(game: argparse._SubParsersAction) -> None:
         parser.add_argument("power")
         parser.add_argument("addresses", metavar="ADDRESS[,FALLBACK]")
         parser.set_defaults(func=func)
-    cd = game.add_parser("cd", help="put a power in civil disorder (its units hold) or take it out")
+    cd = game.add_parser("cd", help="put a power in civil disorder (its units hold) or take it out; "
+                         "search: civil disorder while a new player is sought for the house rules' period "
+                         "(001 V(3)(ii)), permanent if nobody is found")
     cd.add_argument("name")
     cd.add_argument("power")
-    cd.add_argument("state", choices=["on", "off"], nargs="?", default="on")
+    cd.add_argument("state", choices=["on", "off", "search"], nargs="?", default="on")
     cd.set_defaults(func=cmd_cd)
     setting = game.add_parser("set", help="change a game setting: gm_copies on|off",
                               description="gm_copies: a copy of every report and every refusal goes to the GM "

@@ -28,7 +28,7 @@ from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services import alerts, intake, outbox, turns, views
+from gmserver.services import alerts, intake, nmr, outbox, schedule, turns, views
 from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
@@ -45,8 +45,7 @@ def build_services(config: Config) -> Services:
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
-                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
-                    gm_copies_to=config.alerts_to)
+                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
 
 
 def build_transport(config: Config) -> Transport:
@@ -216,6 +215,10 @@ class Daemon:
 
     def _process_inbound(self) -> None:
         if intake.process_pending(self.services, self.clock()):
+            # 000 VII(2) minor_when_all_final: a set just stored may complete a minor turn; the
+            # sweep would find it too, this only saves the wait (adjudicate re-checks under lock)
+            if turns.adjudicate_due(self.services, self.clock()):
+                self.resync()
             self.kick("outbox")
 
     def _deliver(self) -> None:
@@ -232,8 +235,11 @@ class Daemon:
         intake.process_pending(self.services, self.clock())
         done = turns.adjudicate_due(self.services, self.clock())
         reminded = turns.queue_reminders(self.services, self.clock())
+        reminded += nmr.check_contact_windows(self.services, self.clock())  # 001 V(1): notices for the GM
+        reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
+            alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)
         except DATABASE_UNREACHABLE:
             raise
         except Exception:  # noqa: BLE001  a broken alert must not stop the sweep; the log tells the GM

@@ -223,6 +223,7 @@ def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
         movement=timedelta(seconds=turn_seconds), retreat=short, adjustment=short,
         reminder=timedelta(seconds=turn_seconds / 3),
         sender_check="from",  # the bots mail from unsigned loopback addresses
+        enforce_minimums=False,  # turns of seconds: the profile's minimum turn lengths would refuse them
     ), now)
     log.info("created game %s with seven bot players", name)
     return game_id, name

@@ -41,6 +41,8 @@ TESTS = [
     "tests/unit/test_defaults_engine.py",
     "tests/unit/test_intake_decide.py",
     "tests/unit/test_ruleset_applied.py",
+    "tests/unit/test_nmr.py",
+    "tests/unit/test_game_end.py",
 ]
 # Tests that compare a profile's values with a copy of them: forcing an option fails them
 # whatever the code does, so they prove nothing here.

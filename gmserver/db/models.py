@@ -102,6 +102,13 @@ class Player(Base):
     # 000 VII(6) ¶2 (record_cd_on_player): this player let the country go into civil disorder
     cd_recorded: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     joined_at: Mapped[datetime | None]
+    # 001 V(1) (nmr_contact_window_hours): when the adjudication the player missed was published,
+    # and that phase, while gmserver waits to hear from them; None when nothing is awaited
+    contact_due_since: Mapped[datetime | None]
+    missed_phase: Mapped[str | None] = mapped_column(String(20))
+    # 001 V(3)(ii) (cd_search_years): the game year in which the search for a replacement ends
+    # and the civil disorder the GM chose becomes permanent; None when no search is going on
+    cd_search_until: Mapped[int | None] = mapped_column(Integer)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -130,6 +131,10 @@ class TurnReport:
     winners: tuple[str, ...]  # power names
     # the next phase is processed in the same adjudication (003 [5]): its results follow
     processed_at_once: bool = False
+    # a reminder the profile sends with the report (003 [11]: "send provisional orders as soon as
+    # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
+    send_now: bool = False
+    civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
@@ -274,6 +279,7 @@ def build_turn_report(
     next_deadline: datetime | None,
     timezone: str = "UTC",
     processed_at_once: bool = False,
+    civil_disorder: Collection[str] = (),
 ) -> TurnReport:
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
@@ -304,4 +310,5 @@ def build_turn_report(
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,
+        civil_disorder=tuple(power_name(p) for p in sorted(civil_disorder)),
     )

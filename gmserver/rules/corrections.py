@@ -27,6 +27,7 @@ _CLAUSES: dict[str, dict[str, str]] = {
     "correction_broadcast": {"email_rules": "002 GM ERRORS 4"},
     "nonconforming_subject_policy": {"mhr": "000 II(2) c", "danivon": "001 II(4)", "scorpion": "003 [10]"},
     "season_mismatch_policy": {"mhr": "000 II(2) b", "danivon": "001 II(4)", "scorpion": "003 [10]"},
+    "late_with_proof": {"mhr": "000 VII(1)", "danivon": "001 IV(1)"},
 }
 # the value each document gives (a GM override of it is no longer the document's rule)
 _DOCUMENT_VALUES: dict[str, dict[str, str]] = {
@@ -37,6 +38,7 @@ _DOCUMENT_VALUES: dict[str, dict[str, str]] = {
                                      "scorpion": "accept_with_warning"},
     "season_mismatch_policy": {"mhr": "reject_with_reply", "danivon": "reject_with_reply",
                                "scorpion": "reject_with_reply"},
+    "late_with_proof": {"mhr": "gm_discretion", "danivon": "gm_discretion"},
 }
 
 

@@ -53,7 +53,3 @@ def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: s
 def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) -> bool:
     """True in the window [deadline - before, deadline)."""
     return deadline is not None and before > timedelta(0) and deadline - before <= now < deadline
-
-
-# MATRIX 2.8: where each profile's minimum turn lengths come from (min_hours_movement,
-# min_hours_retreat, min_hours_adjustment); a profile not listed proposes them [P practice]

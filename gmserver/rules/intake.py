@@ -19,6 +19,7 @@ from typing import Mapping, Sequence
 
 from gmserver.rules.address import Mailbox, parse_mailbox
 from gmserver.rules.automated import is_automated
+from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
@@ -169,6 +170,9 @@ class GameView:
     # power -> the player's secret, for the Reply-To (gm+SECRET@...) of mail sent to that
     # player's own addresses (gmserver.rules.authenticity); None for games made before issue 6
     secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    # (phase, deadline) of the turn adjudicated last, for a late set that names it
+    # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
+    previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
 
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
@@ -244,7 +248,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         return power
     if not orders:
         return Accept(game=game, power=power, phase=game.phase, subject=reading)
-    return _order_set(game, power, reading, received_at)
+    return _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
+                                                                                        received_at)
 
 
 def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, SubjectReading]) -> GameView | Reject:
@@ -335,6 +340,18 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
         accept = Accept(game=game, power=power, phase=held[0], subject=reading)
         return Hold(accept, reading.problems, held[1], _expected(game, power))
     return Accept(game=game, power=power, phase=game.phase, subject=reading, warnings=warnings)
+
+
+def _late_with_proof(game: GameView, power: str, reading: SubjectReading, received_at: datetime,
+                     envelope: Envelope) -> Hold | None:
+    """late_with_proof = gm_discretion (000 VII(1), 001 IV(1)): a late set proven sent in time
+    is held for the GM with the evidence (rules/late_proof.py says when)."""
+    found = late_set_proven(game.ruleset, envelope.message, wrong_turn=reading.wrong_turn, named=reading.phase,
+                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at)
+    if found is None:
+        return None
+    phase, reason = found  # no subject to suggest: the turn is over, sending again would not help
+    return Hold(Accept(game=game, power=power, phase=phase, subject=reading), (reason,), "late_with_proof", "")
 
 
 def _stranger_refusal(sender: str) -> Reject:

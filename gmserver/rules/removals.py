@@ -40,7 +40,8 @@ def alphabetical(distances: Distances, ruleset: Any) -> Callable[[str], str]:
     return lambda province: provinces[province].name if province in provinces else province
 
 
-def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Any, distances: Distances) -> tuple[Unit, ...]:
+def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Any,
+                    distances: Distances) -> tuple[Unit, ...]:
     """The `count` units of `power` (out of `units`, those not already ordered removed) that
     `removal_algorithm` removes, in the order it removes them."""
     if count <= 0:
@@ -55,7 +56,8 @@ def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Any,
         # rb2000 (A8, DATC 4.D.8), mhr (000 V(4), A2) and gwm (004 III(4), A4) share the order:
         # distance from the home centres (armies may cross water, fleets count fleet moves),
         # farthest first; ties: fleets before armies, then alphabetically by `alphabetical_key`.
-        ranked = sorted(units, key=lambda u: (-distances.from_home_centres(u, power), not u.is_fleet, alpha(u.province)))
+        ranked = sorted(units, key=lambda u: (-distances.from_home_centres(u, power), not u.is_fleet,
+                                              alpha(u.province)))
     return tuple(ranked[:count])
 
 

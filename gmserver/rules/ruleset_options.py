@@ -595,38 +595,30 @@ _opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
 _opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorded, kept in player_history
 _opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
-     not_applied("a power abandoned in the first year is played like any other: its units hold", "normal"))
+     applied())  # services/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
-     not_applied("no timer ends a search for a replacement: a power the GM puts in civil disorder stays there "
-                 "until the GM takes it out or replaces the player", "none"))
+     applied())  # `game cd NAME POWER search`; services/nmr.py tells the GM when the search ends
 
 # 2.8 Deadlines, reminders & NMR
-_opt("min_hours_movement", "2.8", Count(1), 48,
-     partial("the default length of a movement turn, not a minimum: the GM may set a shorter one"))
-_opt("min_hours_retreat", "2.8", Count(1), 24,
-     partial("the default length of a retreat turn, not a minimum: the GM may set a shorter one"))
-_opt("min_hours_adjustment", "2.8", Count(1), 24,
-     partial("the default length of an adjustment turn, not a minimum: the GM may set a shorter one"))
+# enforced as minimums at game create and for a deadline the GM sets (rules/schedule.py)
+_opt("min_hours_movement", "2.8", Count(1), 48, applied())
+_opt("min_hours_retreat", "2.8", Count(1), 24, applied())
+_opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
 _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
      not_applied("turn lengths are the GM's, with no target per game year", "none"))
 _opt("turn_length_vote", "2.8", DayChoices(), "none",
      not_applied("players do not vote on the turn length; the GM sets it", "none"))
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
-     not_applied("a turn is adjudicated at its deadline (or when the GM runs gmserver adjudicate)", "never"))
+     applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
 _opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline",
-     not_applied("each turn is adjudicated automatically at its deadline", "automatic_at_deadline"))
-_opt("processing_grace_minutes", "2.8", Count(0), 0,
-     not_applied("no grace period after the deadline", 0))
+     applied())
+_opt("processing_grace_minutes", "2.8", Count(0), 0, applied())
 _opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
-_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never",
-     not_applied("orders are judged by the time they reached the GM; no proof of sending is considered",
-                 "never"))
-_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}],
-     partial("one reminder per turn, at the first reminder's hours_before, to the powers without orders; "
-             "further reminders, reminders sent with the report and the all_powers audience are not sent",
-             lambda v: len(v) <= 1 and all(r.hours_before is not None and r.audience == "powers_without_set"
-                                           for r in v)))
+# rules/late_proof.py, rules/intake._late_with_proof: held for the GM with the evidence; released
+# after `game rollback` it is filed as a correction (services/held.py)
+_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never", applied())
+_opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
 _opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides",
      not_applied("delay requests are not read, and no command moves a deadline (the GM may adjudicate "
                  "early with gmserver adjudicate)", "none"))
@@ -635,12 +627,10 @@ _opt("max_auto_delays", "2.8", Count(0), 1, moot("there are no delays", "delay_p
 _opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
-     not_applied("no one is contacted about missed orders", "none"))
+     applied())  # services/nmr.py check_contact_windows: the GM is told of an abandoned position
 _opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
 _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
-     partial("suspend_until_replaced is applied (the game waits for replacements, 003 [14]); for "
-             "preliminary_required no checkpoint is run: powers without orders in Spring 1901 are not reminded "
-             "early or named to the GM before the deadline", lambda v: v != "preliminary_required"))
+     applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],

@@ -137,13 +137,15 @@ def late_tolerance(minimum: timedelta) -> timedelta:
 
 def first_deadline(phase: str, now: datetime, schedule: Schedule) -> datetime | None:
     """A new game's first deadline when the GM gives none: one full turn from `now`, at the
-    fixed time of day if there is one (the first at least a full turn away), else to the
-    whole minute, so that the schedule starts on a readable time."""
+    fixed time of day if there is one (the first at least a full turn away), else rounded up to
+    the whole minute (turns of an hour or more), so that the schedule starts on a readable time."""
     _aware(now, "now")
     length = schedule.lengths.for_phase(phase)
     if length is None:
         return None
     earliest = now + length
+    if length < timedelta(hours=1):
+        return earliest.astimezone(timezone.utc)  # a demo's turn of seconds: no rounding
     if schedule.time_of_day is None or length % DAY:
         rounded = earliest.replace(second=0, microsecond=0)
         return (rounded if rounded == earliest else rounded + timedelta(minutes=1)).astimezone(timezone.utc)
@@ -227,15 +229,17 @@ def adjudication_due(deadline: datetime | None, ruleset: Any, now: datetime) -> 
     return at is not None and at <= now
 
 
+def minor_turn_complete(phase: str, owing: set[str] | frozenset[str], ready: set[str] | frozenset[str]) -> bool:
+    """A retreat or adjustment turn in which every power that owes orders has a final set (or
+    contingent orders) on file: `ready`. A movement turn (Spring, Fall) never is (000 VII(2))."""
+    return phase_type(phase) in ("R", "A") and bool(owing) and owing <= ready
+
+
 def early_adjudication_ready(ruleset: Any, phase: str, owing: set[str] | frozenset[str],
                              ready: set[str] | frozenset[str]) -> bool:
-    """early_processing = minor_when_all_final (000 VII(2)): a retreat or adjustment turn is
-    adjudicated before its deadline once every power that owes orders has a final set (or
-    contingent orders) on file. A movement turn (Spring, Fall) never is. `ready`: the powers
-    with a final set or contingent orders."""
-    if ruleset.early_processing != "minor_when_all_final" or phase_type(phase) not in ("R", "A"):
-        return False
-    return bool(owing) and owing <= ready
+    """early_processing = minor_when_all_final (000 VII(2)): a complete minor turn is adjudicated
+    before its deadline. (minor_gm_discretion only tells the GM, who decides.)"""
+    return ruleset.early_processing == "minor_when_all_final" and minor_turn_complete(phase, owing, ready)
 
 
 # -- reminders (MATRIX 2.8 `reminders`) -----------------------------------------------------------

@@ -36,6 +36,7 @@ from gmserver.db.queries.outbox import per_message_alerts_since, undeliverable_t
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
 from gmserver.services.context import Services
+from gmserver.services.gm_notices import describe_notice
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -237,6 +238,9 @@ def describe(dedupe_key: str) -> str:
     if kind == "outage":
         component, _, since = rest.partition(":")
         return f"{_lower_first(COMPONENTS.get(component, (component,))[0])} unreachable since {since}"
+    if kind == "early":  # services/schedule.queue_early_notices (000 VII(2))
+        game_id, _, phase = rest.partition(":")
+        return f"game {game_id} {phase} may be adjudicated early"
     if kind == "many":
         return f"more than {ALERTS_PER_DAY} parked or undeliverable on {rest}"
-    return dedupe_key
+    return describe_notice(dedupe_key) or dedupe_key  # a notice about a game (services/gm_notices.py)

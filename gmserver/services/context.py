@@ -32,6 +32,3 @@ class Services:
     gm_addresses: tuple[str, ...] = ()
     # where notices for the GM go (config `[gm] alert_address`); "": the GM's own address
     alerts_to: str = ""
-    # where the GM's copies of reports and refusals go (a game's gm_copies setting); None: the
-    # composer's GM address
-    gm_copies_to: str | None = None

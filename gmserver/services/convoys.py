@@ -19,7 +19,6 @@ from gmserver.rules.convoys import ConvoyDispute, apply_rulings, disputed_convoy
 from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.services.context import Services
-from gmserver.services.gm_record import record_action
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -77,28 +76,36 @@ class Ruled:
     ruling: str
 
 
-def rule_convoy(services: Services, name: str, move: str, ruling: str, now: datetime) -> Ruled:
+def rule_convoy(services: Services, name: str, move: str, ruling: str, now: datetime, *, by: str = "cli") -> Ruled:
+    """rule_convoy_in, in its own transaction (the command line)."""
+    # services.turns imports this module, and corrections (through games) imports turns
+    from gmserver.services.corrections import locked_game  # noqa: PLC0415
+
+    with transaction(services.sessions) as session:
+        return rule_convoy_in(session, services, locked_game(session, name), move, ruling, by=by, now=now)
+
+
+def rule_convoy_in(session: Session, services: Services, game: Game, move: str, ruling: str, *, by: str,
+                   now: datetime) -> Ruled:
     """Record the GM's ruling on a convoyed move of the current phase: "fails" (000 VI(4): the
     convoy was disrupted) or "stands" (the engine's result). Applied when the phase is adjudicated."""
-    # services.turns imports this module, and corrections (through games) imports turns
-    from gmserver.services.corrections import CorrectionError, locked_game  # noqa: PLC0415
+    from gmserver.services.corrections import CorrectionError  # noqa: PLC0415  (see rule_convoy)
 
     if ruling not in RULINGS:
         raise CorrectionError(f"a ruling is one of {', '.join(RULINGS)}, not {ruling!r}")
-    order = Order.parse_or_none(move.strip().upper())
+    order = Order.parse_or_none(" ".join(move.split()).upper())
     if order is None or order.action != "move" or order.unit is None or order.unit.kind != "A":
         raise CorrectionError(f"{move!r} is not an army's move in engine notation, e.g. \"A LON - BEL\"")
-    with transaction(services.sessions) as session:
-        game = locked_game(session, name)
-        ruleset = queries.games.ruleset_of(game)
-        if ruleset.datc_4a1 != "mhr_hybrid":
-            raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4): its convoys "
-                                  "are disrupted only when every route is (DATC 4.A.1), as adjudicated")
-        if game.status != "active":
-            raise CorrectionError(f"{game.name} is {game.status}")
-        record = queries.phases.current_record(session, game)
-        text = str(Order("move", order.unit, order.target))
-        record.rulings = [*(r for r in record.rulings or () if r.get("move") != text),
-                          {"move": text, "ruling": ruling, "at": now.isoformat()}]
-        record_action(session, game.id, "convoy-ruling", f"{game.phase}: {text} {ruling} (000 VI(4))", now)
-        return Ruled(game.name, game.phase, text, ruling)
+    if queries.games.ruleset_of(game).datc_4a1 != "mhr_hybrid":
+        raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4): its convoys "
+                              "are disrupted only when every route is (DATC 4.A.1), as adjudicated")
+    if game.status != "active":
+        raise CorrectionError(f"{game.name} is {game.status}")
+    record = queries.phases.current_record(session, game)
+    text = str(Order("move", order.unit, order.target))
+    record.rulings = [*(r for r in record.rulings or () if r.get("move") != text),
+                      {"move": text, "ruling": ruling, "at": now.isoformat()}]
+    queries.gm_actions.record_action(
+        session, game.id, "convoy", {"move": text, "ruling": ruling}, by, now,
+        f"{text} {ruling} in {describe_phase(game.phase)} (house rules 000 VI(4)); applied at adjudication")
+    return Ruled(game.name, game.phase, text, ruling)

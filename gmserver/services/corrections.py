@@ -1,10 +1,11 @@
 """GM corrections (MATRIX 2.11): an order set the GM writes for a power before the deadline, and
 the rollback of the last adjudication within the profile's correction window (000 VIII(1)).
 
-Each is one transaction under the game row's lock, so that neither races an adjudication or
+Each runs in the caller's transaction with the game row locked (`*_in`, for GM mail:
+services.gm_commands) or in its own (the command line), so that neither races an adjudication or
 another GM action: a rollback that finds the game already moved (or already rolled back) is
 refused with the rule that forbids it, and the mail it sends is queued under dedupe keys that
-make it once-only.
+make it once-only. Each is recorded in gm_actions (by "cli" or the GM's address).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from email.message import EmailMessage
+from typing import Sequence
 
 from sqlalchemy.orm import Session
 
@@ -25,7 +28,6 @@ from gmserver.rules.reading import effective_orders, read_orders
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
-from gmserver.services.gm_record import record_action
 from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 from gmserver.db.session import transaction
@@ -58,42 +60,49 @@ class Corrected:
     informed: bool  # the player's mail was queued
 
 
-def correct_orders(services: Services, name: str, power: str, text: str, now: datetime) -> Corrected:
+def correct_orders(services: Services, name: str, power: str, text: str, now: datetime, *,
+                   by: str = "cli") -> Corrected:
+    """correct_orders_in, in its own transaction (the command line)."""
+    with transaction(services.sessions) as session:
+        return correct_orders_in(session, services, locked_game(session, name), power, text, by=by, now=now)
+
+
+def correct_orders_in(session: Session, services: Services, game: Game, power: str, text: str, *, by: str,
+                      now: datetime) -> Corrected:
     """File `text` as the power's next order set for the current phase, marked as the GM's, read
     by the same reader as a player's set; the player is told. Refused (nothing stored) when a
-    line cannot be read: the GM corrects it and tries again."""
-    with transaction(services.sessions) as session:
-        game = locked_game(session, name)
-        if game.status != "active":
-            raise CorrectionError(f"{game.name} is {game.status}: there are no orders to correct")
-        player = _player(game, power)
-        ruleset = queries.games.ruleset_of(game)
-        record = queries.phases.current_record(session, game)
-        position = position_from_state(record.state)
-        earlier = stored_sets(session, game.id, game.phase).get(player.power, [])
-        turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-        reading = read_orders(text, position=position, power=player.power, ruleset=ruleset,
-                              geography=services.geography, previous=earlier, turn=turn)
-        shown = tuple(f"{line.text.strip()}: {line.status}" + (f" ({line.message})" if line.message else "")
-                      for line in reading.lines if line.text.strip())
-        if problems := [line for line in reading.lines if line.status == "rejected"]:
-            raise CorrectionError("not filed: " + "; ".join(f"{p.text.strip()!r}: {p.message}" for p in problems))
-        if not reading.set_orders:
-            raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
-        new_set = OrderSet(
-            game_id=game.id, power=player.power, phase=game.phase, version=len(earlier) + 1, inbound_id=None,
-            orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
-            received_at=now, marker=reading.version, is_change=reading.is_change, status=reading.set_status,
-            unsupportable=[str(u) for u in reading.unsupportable], contingent=list(reading.contingent), by_gm=True)
-        session.add(new_set)
-        # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
-        on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
-        informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
-                         now=now, game_id=game.id,
-                         dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")
-        record_action(session, game.id, "correct-orders",
-                      f"{player.power} {game.phase} v{new_set.version}: {', '.join(on_file)}", now)
-        return Corrected(game.name, player.power, game.phase, new_set.version, shown, tuple(on_file), informed)
+    line cannot be read: the GM corrects it and tries again. `game` is locked by the caller."""
+    if game.status != "active":
+        raise CorrectionError(f"{game.name} is {game.status}: there are no orders to correct")
+    player = _player(game, power)
+    ruleset = queries.games.ruleset_of(game)
+    position = position_from_state(queries.phases.current_record(session, game).state)
+    earlier = stored_sets(session, game.id, game.phase).get(player.power, [])
+    turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
+    reading = read_orders(text, position=position, power=player.power, ruleset=ruleset,
+                          geography=services.geography, previous=earlier, turn=turn)
+    shown = tuple(f"{line.text.strip()}: {line.status}" + (f" ({line.message})" if line.message else "")
+                  for line in reading.lines if line.text.strip())
+    if problems := [line for line in reading.lines if line.status == "rejected"]:
+        raise CorrectionError("not filed: " + "; ".join(f"{p.text.strip()!r}: {p.message}" for p in problems))
+    if not reading.set_orders:
+        raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
+    new_set = OrderSet(
+        game_id=game.id, power=player.power, phase=game.phase, version=len(earlier) + 1, inbound_id=None,
+        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
+        received_at=now, marker=reading.version, is_change=reading.is_change, status=reading.set_status,
+        unsupportable=[str(u) for u in reading.unsupportable], contingent=list(reading.contingent), by_gm=True)
+    session.add(new_set)
+    # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
+    on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
+    informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
+                     now=now, game_id=game.id,
+                     dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")
+    done = Corrected(game.name, player.power, game.phase, new_set.version, shown, tuple(on_file), informed)
+    queries.gm_actions.record_action(session, game.id, "orders", {"power": player.power, "orders": text}, by, now,
+                                     f"{player.power}'s orders for {game.phase}, version {new_set.version}: "
+                                     f"{', '.join(on_file) or 'none'}")
+    return done
 
 
 def _player(game: Game, power: str) -> Player:
@@ -104,7 +113,8 @@ def _player(game: Game, power: str) -> Player:
                           f"{', '.join(p.power for p in game.players)})")
 
 
-def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[str, ...], on_file, now: datetime):
+def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[str, ...], on_file: Sequence[str],
+                 now: datetime) -> EmailMessage:
     body = services.composer.render("player/gm_orders.txt.j2", {
         "game_name": game.name, "power_name": player.power.title(), "phase": describe_phase(game.phase),
         "lines": lines, "on_file": on_file,
@@ -128,37 +138,46 @@ class RolledBack:
 
 
 def rollback(services: Services, name: str, now: datetime, *, deadline: datetime | None = None,
-             replay: bool = False, expected_phase: str | None = None) -> RolledBack:
-    """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
-    adjudicated becomes current again with its orders on file, every player gets a correction
-    notice, and the phase is adjudicated again at `deadline` (the daemon) or by `gmserver
-    adjudicate` when there is none. `expected_phase`: refuse if the game is no longer there."""
+             replay: bool = False, expected_phase: str | None = None, by: str = "cli") -> RolledBack:
+    """rollback_in, in its own transaction (the command line). `expected_phase`: refuse if the
+    game is no longer there."""
     with transaction(services.sessions) as session:
         game = locked_game(session, name)
         if expected_phase is not None and game.phase != expected_phase:
             raise CorrectionError(f"{game.name} is at {game.phase} now, not {expected_phase}: nothing was rolled back")
-        ruleset = queries.games.ruleset_of(game)
-        current = queries.phases.current_record(session, game)
-        previous = queries.phases.record_before(session, game.id, current.id)
-        last = None if previous is None or previous.adjudicated_at is None else Adjudicated(
-            previous.phase, previous.adjudicated_at,
-            # the current turn was adjudicated and published once already, then rolled back itself
-            followed_by_another=current.revision > 0)
-        reopened = current.phase if current.revision > 0 else None
-        if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
-            raise CorrectionError(refusal)
-        assert previous is not None
-        undone = current.phase
-        _reopen(previous, game, now, deadline)
-        session.delete(current)
-        game.phase, game.deadline, game.status = previous.phase, deadline, "active"
-        notices = _announce(session, services, game, previous, undone, now)
-        record_action(session, game.id, "rollback", f"{previous.phase} reopened (revision {previous.revision}); "
-                      f"{undone} undone; deadline {deadline.isoformat() if deadline else 'none (waits for the GM)'}",
-                      now)
-        done = RolledBack(game.name, previous.phase, undone, deadline, notices)
-    log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, notices)
+        done = rollback_in(session, services, game, now, deadline=deadline, replay=replay, by=by)
+    log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, done.notices)
     return done
+
+
+def rollback_in(session: Session, services: Services, game: Game, now: datetime, *, deadline: datetime | None,
+                replay: bool, by: str) -> RolledBack:
+    """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
+    adjudicated becomes current again with its orders on file, every player gets a correction
+    notice, and the phase is adjudicated again at
+    `deadline` (the daemon) or by `gmserver adjudicate` when there is none. The missed turns it
+    counted stand: its re-adjudication does not count them again (services.turns)."""
+    ruleset = queries.games.ruleset_of(game)
+    current = queries.phases.current_record(session, game)
+    undone = queries.phases.last_adjudication(session, game.id, current.id)
+    last = None if not undone or undone[0].adjudicated_at is None else Adjudicated(
+        undone[0].phase, undone[-1].adjudicated_at,  # type: ignore[arg-type]
+        # the current turn was adjudicated and published once already, then rolled back itself
+        followed_by_another=current.revision > 0)
+    reopened = current.phase if current.revision > 0 else None
+    if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
+        raise CorrectionError(refusal)
+    record, opened = undone[0], current.phase
+    _reopen(record, game, now, deadline)
+    for later in (*undone[1:], current):  # 003 [5]: the retreats and builds processed with the moves
+        session.delete(later)
+    game.phase, game.deadline, game.status = record.phase, deadline, "active"
+    notices = _announce(session, services, game, record, opened, now)
+    when = deadline.isoformat() if deadline else "when the GM adjudicates it"
+    queries.gm_actions.record_action(
+        session, game.id, "rollback", {"phase": record.phase, "deadline": deadline.isoformat() if deadline else None},
+        by, now, f"the adjudication of {describe_phase(record.phase)} was rolled back; it is adjudicated again {when}")
+    return RolledBack(game.name, record.phase, opened, deadline, notices)
 
 
 def _reopen(record: PhaseRecord, game: Game, now: datetime, deadline: datetime | None) -> None:

@@ -236,6 +236,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "paused": game.paused,
         "timezone": game.timezone,
+        "deadline_time": game.deadline_time,  # issue 8: every deadline's local time of day
         "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
@@ -258,10 +259,20 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
         "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
         **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
+        # who played a power before its present player (replacements keep each record)
+        **({"former_players": former} if (former := _former_players(session, game)) else {}),
         "gm_copies": game.gm_copies,
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
     }
+
+
+def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:
+    return [{"power": h.power, "address": h.address,
+             "joined": h.joined_at.isoformat() if h.joined_at else None, "left": h.left_at.isoformat(),
+             "left_in_phase": h.left_in_phase, "missed_turns": h.missed_turns,
+             "civil_disorder_recorded": h.cd_recorded}
+            for h in queries.players.former_players(session, game.id)]
 
 
 def list_games(sessions) -> list[dict[str, Any]]:

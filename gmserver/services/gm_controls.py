@@ -186,6 +186,19 @@ def civil_disorder(session: Session, services: Services, game: Game, power: str,
                    f"{player.power.title()} {'in' if on else 'out of'} civil disorder", (words + ".",))
 
 
+def civil_disorder_search(session: Session, services: Services, game: Game, power: str, *, by: str,
+                          now: datetime) -> Done:
+    """001 V(3)(ii): civil disorder while a replacement is sought for the house rules' period
+    (cd_search_years); gmserver tells the GM when it ends with nobody found."""
+    _active(game)
+    player = _player(game, power)
+    until = players.search_replacement(session, game, player.power, now)
+    words = (f"{player.power.title()} is in civil disorder while a new player is sought, until {until}; "
+             "if nobody is found by then, the civil disorder is permanent")
+    return _record(session, services, game, "cd", {"power": player.power, "on": True, "search_until": until}, by,
+                   now, words, f"{player.power.title()} in civil disorder: a new player is sought", (words + ".",))
+
+
 def end_game(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
     """End the game where it stands; every player gets the final position's centre counts."""
     _active(game)

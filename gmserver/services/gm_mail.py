@@ -87,7 +87,7 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
 
 def copies_address(services: Services) -> str:
     """Where the GM's copies go: `[gm] alert_address` when set, else the GM's address."""
-    return services.gm_copies_to or services.composer.gm_address
+    return services.alerts_to or services.composer.gm_address
 
 
 def copy_to_gm(session: Session, services: Services, game_id: int, message: EmailMessage, what: str,

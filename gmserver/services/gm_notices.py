@@ -13,6 +13,28 @@ from gmserver.services.context import Services
 from gmserver.services.outbox import queue
 
 
+# The notices' dedupe keys, "gm:KIND:GAME_ID:...", in words for `gmserver outbox list`
+_KINDS = {
+    "s1901": "waits for replacements in Spring 1901 (003 [14])",
+    "nmr": "missed orders",
+    "abandoned": "a position abandoned (001 V(1))",
+    "search": "a search for a replacement ended (001 V(3))",
+    "preliminary": "no orders yet for Spring 1901 (000 II(1))",
+    "springsolo": "a possible solo in Spring (003 [23])",
+    "stalemate": "no supply centre changed hands (stalemate)",
+}
+
+
+def describe_notice(dedupe_key: str) -> str | None:
+    """`gm:nmr:12:F1901M:RUSSIA:tell_gm_cd` -> "game 12: missed orders (F1901M RUSSIA
+    tell_gm_cd)"; None for a key that is not a notice's."""
+    prefix, kind, rest = (dedupe_key.split(":", 2) + ["", ""])[:3]
+    if prefix != "gm" or kind not in _KINDS:
+        return None
+    game, _, details = rest.partition(":")
+    return f"game {game}: {_KINDS[kind]}" + (f" ({details.replace(':', ' ')})" if details else "")
+
+
 def gm_notice_address(services: Services) -> str:
     return services.alerts_to or services.composer.gm_address
 

@@ -26,7 +26,7 @@ from gmserver.rules.position import describe_phase
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
-from gmserver.services.gm_record import record_action
+from gmserver.db import queries
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, replies_since
 
@@ -72,61 +72,87 @@ class Decided:
     outcome: str  # "released" (filed and confirmed) or "refused"
 
 
-def release(services: Services, inbound_id: int, now: datetime) -> Decided:
+def release(services: Services, inbound_id: int, now: datetime, *, by: str = "cli") -> Decided:
+    """release_in, in its own transaction (the command line)."""
+    with transaction(services.sessions) as session:
+        return release_in(session, services, inbound_id, now, by=by)
+
+
+def release_in(session: Session, services: Services, inbound_id: int, now: datetime, *, by: str,
+               game_name: str | None = None) -> Decided:
     """File the held message as the power's orders for the turn it was for, as if accepted when it
-    arrived, and confirm it; HeldError if it is not held or that turn is over."""
+    arrived, and confirm it; HeldError if it is not held (for `game_name`, when given) or that
+    turn is over."""
     from gmserver.services.inbound_handling import game_view  # noqa: PLC0415  (intake imports this module)
     from gmserver.services.intake import _accept  # noqa: PLC0415
 
+    row, game = _claim(session, inbound_id, game_name)
+    if game.status != "active" or game_phase_for_update(session, game.id) != row.held_phase:
+        raise HeldError(f"message {inbound_id} was for {describe_phase(row.held_phase or '?')}, which is over "
+                        f"({game.name} is at {describe_phase(game.phase)}): refuse it instead "
+                        f"(gmserver inbox refuse {inbound_id})")
+    view = game_view(game)
+    envelope = parse_envelope(row.raw)
+    option = _option(view, envelope)
+    note = (f"The GM accepted this message, which was held for the GM ({cite(view.ruleset, option)}).",)
+    decision = Accept(game=view, power=row.power or "", phase=view.phase,
+                      subject=subject_reading(envelope.subject, view), warnings=note)
+    # a late set proven sent in time is a correction of the turn (MATRIX 2.8 late_with_proof):
+    # filed even after the GM rolled the turn back to use it
+    _accept(session, services, row, envelope, decision, now, correction=option == "late_with_proof")
+    row.status, row.outcome, row.processed_at = "done", "released", now
+    queries.gm_actions.record_action(session, game.id, "release", {"inbound": inbound_id}, by, now,
+                                     f"message {inbound_id} released: filed as {row.power}'s orders for "
+                                     f"{describe_phase(row.held_phase or '')} and confirmed")
+    return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "released")
+
+
+def refuse(services: Services, inbound_id: int, now: datetime, reason: str | None = None, *,
+           by: str = "cli") -> Decided:
+    """refuse_in, in its own transaction (the command line)."""
     with transaction(services.sessions) as session:
-        row, game = _claim(session, inbound_id)
-        if game.status != "active" or game_phase_for_update(session, game.id) != row.held_phase:
-            raise HeldError(f"message {inbound_id} was for {describe_phase(row.held_phase or '?')}, which is over "
-                            f"({game.name} is at {describe_phase(game.phase)}): refuse it instead "
-                            f"(gmserver inbox refuse {inbound_id})")
-        view = game_view(game)
-        envelope = parse_envelope(row.raw)
-        note = (f"The GM accepted this message, which was held for the GM "
-                f"({cite(view.ruleset, _option(view, envelope))}).",)
-        decision = Accept(game=view, power=row.power or "", phase=view.phase,
-                          subject=subject_reading(envelope.subject, view), warnings=note)
-        _accept(session, services, row, envelope, decision, now)
-        row.status, row.outcome, row.processed_at = "done", "released", now
-        record_action(session, game.id, "release", f"inbound {inbound_id} ({row.power}, {row.held_phase})", now)
-        return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "released")
+        return refuse_in(session, services, inbound_id, now, reason, by=by)
 
 
-def refuse(services: Services, inbound_id: int, now: datetime, reason: str | None = None) -> Decided:
-    """Answer the held message's sender with the GM's refusal; HeldError if it is not held."""
+def refuse_in(session: Session, services: Services, inbound_id: int, now: datetime, reason: str | None = None, *,
+              by: str, game_name: str | None = None) -> Decided:
+    """Answer the held message's sender with the GM's refusal; HeldError if it is not held (for
+    `game_name`, when given)."""
     from gmserver.services.inbound_handling import game_view  # noqa: PLC0415
 
-    with transaction(services.sessions) as session:
-        row, game = _claim(session, inbound_id)
-        view = game_view(game)
-        envelope = parse_envelope(row.raw)
-        reasons = (f"The GM did not accept this message, which was held for the GM "
-                   f"({cite(view.ruleset, _option(view, envelope))}).",)
-        if reason:
-            reasons += (f"The GM says: {reason}",)
-        decision = Reject(reasons, expected_subject=expected_subject(view, row.power), game=view, power=row.power)
-        queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
-        row.status, row.outcome, row.processed_at = "done", "refused", now
-        record_action(session, game.id, "refuse", f"inbound {inbound_id} ({row.power}): {reason or '-'}", now)
-        return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "refused")
+    row, game = _claim(session, inbound_id, game_name)
+    view = game_view(game)
+    envelope = parse_envelope(row.raw)
+    reasons = (f"The GM did not accept this message, which was held for the GM "
+               f"({cite(view.ruleset, _option(view, envelope))}).",)
+    if reason:
+        reasons += (f"The GM says: {reason}",)
+    decision = Reject(reasons, expected_subject=expected_subject(view, row.power), game=view, power=row.power)
+    queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
+          dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+    row.status, row.outcome, row.processed_at = "done", "refused", now
+    queries.gm_actions.record_action(session, game.id, "refuse", {"inbound": inbound_id, "reason": reason}, by, now,
+                                     f"message {inbound_id} refused; {row.power} told")
+    return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "refused")
 
 
-def _claim(session: Session, inbound_id: int) -> tuple[InboundMessage, Game]:
+def _claim(session: Session, inbound_id: int, game_name: str | None) -> tuple[InboundMessage, Game]:
     row = held_for_update(session, inbound_id)
     if row is None or row.game_id is None:
         raise HeldError(f"message {inbound_id} is not held for the GM (released or refused already, or never "
                         "held: see `gmserver inbox list --status held`)")
     game = session.get(Game, row.game_id)
     assert game is not None
+    if game_name is not None and game.name != game_name:
+        raise HeldError(f"message {inbound_id} is not for {game_name} (it is for {game.name})")
     return row, game
 
 
 def _option(view, envelope: Envelope) -> str:
-    """Which hold_for_gm option held the message: the one for the wrong turn, or for the subject."""
-    wrong_turn = subject_reading(envelope.subject, view).wrong_turn
-    return "season_mismatch_policy" if wrong_turn else "nonconforming_subject_policy"
+    """Which option held the message: hold_for_gm for the wrong turn or for the subject, or
+    late_with_proof (000 VII(1)) for a set whose subject holds nothing against it (or names the
+    turn just adjudicated, where a wrong turn is not held)."""
+    reading = subject_reading(envelope.subject, view)
+    if reading.wrong_turn:
+        return "season_mismatch_policy" if view.ruleset.season_mismatch_policy == "hold_for_gm" else "late_with_proof"
+    return "nonconforming_subject_policy" if reading.problems else "late_with_proof"

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players, ruleset_of
 from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.phases import last_adjudicated
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.automated import automated_reason
@@ -200,15 +201,22 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
                   if subject_words & set(name_words(name))]
     if not candidates:
         candidates = games_of_address(session, envelope.sender)
-    return [game_view(game) for game in open_games_with_players(session, candidates)]
+    return [game_view(game, session) for game in open_games_with_players(session, candidates)]
 
 
-
-def game_view(game: Game) -> GameView:
+def game_view(game: Game, session: Session | None = None) -> GameView:
+    """What intake needs of `game`; with `session`, under late_with_proof = gm_discretion, the
+    turn adjudicated last and its deadline (000 VII(1): a late set for it may be held for the GM)."""
+    ruleset = ruleset_of(game)
+    previous = None
+    if session is not None and ruleset.late_with_proof == "gm_discretion":
+        record = last_adjudicated(session, game.id)
+        previous = (record.phase, record.deadline) if record is not None else None
     return GameView(
-        id=game.id, name=game.name, ruleset=ruleset_of(game), phase=game.phase,
+        id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
         deadline=game.deadline, status=game.status,
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},
+        previous=previous,
     )

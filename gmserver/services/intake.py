@@ -50,6 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
 from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
@@ -162,10 +163,11 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-            decision: Accept, now: datetime, *, notes: Sequence[str] = ()) -> str:
+            decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.handlers.orders). `notes` go first in the reply (what else the message
-    held and what became of it)."""
+    held and what became of it). `correction`: the GM released a late set proven sent in time
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -175,17 +177,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         raise PhaseMoved()
     record = phase_record(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
-    if record.revision:
-        # season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from
-        # the orders on file, which only the GM corrects (services.corrections)
-        row.game_id, row.power = game.id, decision.power
-        reject = Reject((f"{describe_phase(game.phase)} is being corrected by the GM and will be adjudicated again "
-                         f"from the orders on file: a season is never replayed, so new orders for it are not "
-                         f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
-                         "misread.",), game=game, power=decision.power)
-        queue(session, mails.rejection(services, envelope, reject, now), kind="rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
-        return "rejected"
+    if record.revision and not correction:
+        return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
     earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
     # objective_only conditions in a retreat or adjustment set may test what the moves before
@@ -232,6 +225,22 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _refuse_during_correction(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                              decision: Accept, now: datetime) -> str:
+    """season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from the
+    orders on file, which only the GM corrects (services.corrections)."""
+    game = decision.game
+    row.game_id, row.power = game.id, decision.power
+    reject = Reject((f"{describe_phase(game.phase)} is being corrected by the GM and will be adjudicated again "
+                     f"from the orders on file: a season is never replayed, so new orders for it are not "
+                     f"used ({cite(game.ruleset, 'season_replay')}). Write to the GM if an order on file was "
+                     "misread.",), game=game, power=decision.power)
+    refusal = mails.rejection(services, envelope, reject, now)
+    queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
+    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
+    return "rejected"
 
 
 def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
@@ -17,6 +17,7 @@ from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
+from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 
@@ -90,20 +91,32 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
                   now, _secret_of(decision, envelope))
 
 
-def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime, then: Sequence[PhaseOutcome] = ()) -> list[tuple[Player, EmailMessage]]:
-    """One report for every player: the same body (built and rendered once), addressed to each.
-    `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
-    reported in the same mail after it."""
+def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                then: Sequence[PhaseOutcome] = ()) -> str:
+    """The results report of `outcome`, followed by those of the phases processed at once after
+    it (`then`, 003 [5]); only the last one gives the next deadline."""
     phases = [outcome, *then]
     bodies = []
     for number, phase in enumerate(phases):
         last = number == len(phases) - 1
         context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline if last else None, timezone=game.timezone,
-                                            processed_at_once=not last)
+                                            processed_at_once=not last,
+                                            # the powers in civil disorder now (services/nmr.py keeps it)
+                                            civil_disorder=[p.power for p in game.players if p.civil_disorder]
+                                            if last else ())
+        if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
+            context = dataclasses.replace(context, send_now=True)
         bodies.append(services.composer.render(context.template, context))
-    body = "\n".join(bodies)
+    return "\n".join(bodies)
+
+
+def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                 now: datetime, then: Sequence[PhaseOutcome] = ()) -> list[tuple[Player, EmailMessage]]:
+    """One report for every player: the same body (built and rendered once), addressed to each.
+    `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
+    reported in the same mail after it."""
+    body = report_body(services, game, outcome, deadline, then)
     template = ruleset_of(game).subject_template
     addressed: list[tuple[Player, EmailMessage]] = []
     for player in game.players:

@@ -16,13 +16,17 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.db import queries
 from gmserver.db.models import Game, Player
+from gmserver.db.session import transaction
 from gmserver.rules import nmr
 from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
+from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
+from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +93,42 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
         player.civil_disorder = step.state.civil_disorder
         if nmr.RECORD_CD in step.actions:
             player.cd_recorded = True
+        if missed and ruleset.nmr_contact_window_hours is not None:
+            player.contact_due_since, player.missed_phase = now, before.phase  # 001 V(1): now they must write
         if missed:
             log.info("%s %s: %s sent no orders (%d in a row, %d in all)%s", game.name, before.phase, player.power,
                      player.missed_in_a_row, player.missed_turns, f"; {', '.join(step.actions)}" if step.actions else "")
+        if player.cd_search_until is not None and nmr.search_over(player.cd_search_until, before.phase):
+            _search_ended(session, services, game, player, before.phase, now)
         for action in step.actions:
             if (paragraphs := _notice(game, player, action, before.phase)) is not None:
                 notify_gm(session, services, key=f"gm:nmr:{game.id}:{before.phase}:{player.power}:{action}",
                           game_id=game.id, now=now, paragraphs=paragraphs,
                           subject=f"gmserver: {game.name}: {player.power.title()} {_SUBJECTS[action]}")
 
+
+def _search_ended(session: Session, services: Services, game: Game, player: Player, phase: str,
+                  now: datetime) -> None:
+    """001 V(3)(ii): no replacement was found in the time the house rules give: the civil
+    disorder the GM chose is now permanent (it stays until the GM replaces the player)."""
+    log.info("%s: no replacement found for %s by %s: civil disorder is permanent (001 V(3)(ii))", game.name,
+             player.power, phase)
+    player.cd_search_until = None
+    notify_gm(session, services, key=f"gm:search:{game.id}:{player.power}:{phase}", game_id=game.id, now=now,
+              subject=f"gmserver: {game.name}: {player.power.title()} stays in civil disorder",
+              paragraphs=[f"Game {game.name}: the search for a new player for {player.power.title()} has lasted "
+                          "the time the house rules give and found nobody: its civil disorder is now permanent "
+                          "(001 V(3)(ii)).",
+                          f"A replacement can still be put in: gmserver game replace {game.name} {player.power} "
+                          "ADDRESS."])
+
+
+def _courses(game: Game, power: str) -> str:
+    return ("The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement and hold "
+            f"the game up until one is found (gmserver game pause {game.name}); (ii) seek a replacement for "
+            "two game years, the country in civil disorder meanwhile, then civil disorder for good "
+            f"(gmserver game cd {game.name} {power} search); (iii) civil disorder for good (gmserver game cd "
+            f"{game.name} {power} on).")
 
 _SUBJECTS = {
     nmr.TELL_GM_CD: "is now in civil disorder",
@@ -115,10 +146,8 @@ def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | 
                 "supported, and dislodged units are disbanded, until a new player takes it over (000 VII(6) "
                 "¶2, 003 [13]).", replace]
     if action == nmr.ASK_GM_CHOOSE:
-        return [missed, "The house rules leave the next step to you (001 V(2), V(3)): (i) seek a replacement "
-                "and hold the game up until one is found; (ii) seek a replacement for two game years, the "
-                "country in civil disorder meanwhile, then civil disorder for good; (iii) civil disorder "
-                "for good. Until you decide, its units hold each turn it sends nothing.", replace]
+        return [missed, _courses(game, player.power) + " Until you decide, its units hold each turn it sends "
+                "nothing.", replace]
     if action == nmr.SEEK_REPLACEMENT:
         return [missed, "Under the house rules a player who misses a couple of turns is replaced (002 ORDERS "
                 "0): please look for a replacement.", replace]
@@ -128,3 +157,103 @@ def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | 
 def _player_words(game: Game, power: str) -> str:
     player = next((p for p in game.players if p.power == power), None)
     return f"{power.title()} ({player.address})" if player else power.title()
+
+
+def check_contact_windows(services: Services, now: datetime) -> int:
+    """001 V(1) (nmr_contact_window_hours): each player who missed a turn and has not written
+    since, once the window has closed, is deemed to have abandoned the position: the GM is told
+    and offered 001 V(3)'s courses; in the first game year (first_year_abandonment) the game is
+    suspended until a replacement joins. The number of notices queued."""
+    queued = 0
+    with transaction(services.sessions) as session:
+        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session)]
+    for game_id, player_id in waiting:
+        try:
+            with transaction(services.sessions) as session:
+                queued += _check_contact(session, services, game_id, player_id, now)
+        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+            log.exception("game %s: checking whether player %s wrote after missing orders failed", game_id, player_id)
+    return queued
+
+
+def _check_contact(session: Session, services: Services, game_id: int, player_id: int, now: datetime) -> int:
+    game = queries.games.game_for_update(session, game_id, skip_locked=True)  # not while it is adjudicated
+    player = session.get(Player, player_id)
+    if game is None or player is None or player.contact_due_since is None:
+        return 0
+    ruleset = queries.games.ruleset_of(game)
+    since, phase = player.contact_due_since, player.missed_phase or game.phase
+    window = ruleset.nmr_contact_window_hours
+    heard = queries.inbound.heard_from_since(session, game.id, player.power, since)
+    verdict = nmr.abandoned(since, heard, ruleset, now)
+    if verdict is None:
+        return 0  # the window is still open
+    player.contact_due_since = None
+    if not verdict:
+        return 0
+    suspend = nmr.suspends_game(ruleset, phase) and game.status == "active"
+    if suspend:
+        game.waiting_for = sorted({*(game.waiting_for or ()), player.power})
+        game.deadline = None
+    log.info("%s: %s did not write within %d hours of missing %s: abandoned (001 V(1))%s", game.name,
+             player.power, window, phase, "; the game is suspended (001 V(3))" if suspend else "")
+    paragraphs = [f"Game {game.name}: {_player_words(game, player.power)} sent no orders for {describe_phase(phase)} "
+                  f"and has not written within {window} hours of the results: under the house rules the position "
+                  "is abandoned (001 V(1))."]
+    if suspend:
+        paragraphs.append("In the first game year a replacement is always sought and the game is suspended "
+                          "meanwhile (001 V(3)): it now waits, with no deadline, until a new player joins.")
+    else:
+        paragraphs.append(_courses(game, player.power))
+    paragraphs.append(f"To put a new player in: gmserver game replace {game.name} {player.power} ADDRESS.")
+    return int(notify_gm(session, services, key=f"gm:abandoned:{game.id}:{player.power}:{since:%Y%m%dT%H%M%S}",
+                         game_id=game.id, now=now, paragraphs=paragraphs,
+                         subject=f"gmserver: {game.name}: {player.power.title()} has abandoned the position"))
+
+
+def check_preliminary_orders(services: Services, now: datetime) -> int:
+    """000 II(1) s.1 (s1901_policy = preliminary_required): at the Spring 1901 checkpoint
+    (rules.nmr.preliminary_checkpoint) each power without a set is reminded at once and the GM
+    is sent the list, as candidates for replacement. Mails queued."""
+    with transaction(services.sessions) as session:
+        games = [g.id for g in queries.games.active_games_in_phase(session, "S1901M")]
+    queued = 0
+    for game_id in games:
+        try:
+            with transaction(services.sessions) as session:
+                queued += _preliminary(session, services, game_id, now)
+        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+            log.exception("game %s: the Spring 1901 checkpoint failed", game_id)
+    return queued
+
+
+def _preliminary(session: Session, services: Services, game_id: int, now: datetime) -> int:
+    game = session.get(Game, game_id)
+    if game is None or game.status != "active" or game.paused or game.phase != "S1901M":
+        return 0
+    ruleset = queries.games.ruleset_of(game)
+    record = queries.phases.current_record(session, game)
+    checkpoint = nmr.preliminary_checkpoint(game.phase, ruleset, record.opened_at, game.deadline)
+    if checkpoint is None or now < checkpoint or game.deadline is None or now >= game.deadline:
+        return 0
+    owing = engine.position_from_state(record.state).powers_to_order()
+    ordered = set(queries.ordersets.powers_with_sets(session, game.id, game.phase))
+    silent = [p for p in game.players if p.power in owing and p.power not in ordered]
+    if not silent:
+        return 0
+    queued = 0
+    for player in silent:
+        queued += queue(session, mails.reminder(services, game, player, record.state, now), kind="reminder", now=now,
+                        game_id=game.id, dedupe_key=f"remind:{game.id}:{game.phase}:preliminary:{player.power}")
+    names = ", ".join(_player_words(game, p.power) for p in silent)
+    queued += notify_gm(session, services, key=f"gm:preliminary:{game.id}", game_id=game.id, now=now,
+                        subject=f"gmserver: {game.name}: no orders yet for Spring 1901 from {len(silent)} "
+                                f"power{'' if len(silent) == 1 else 's'}",
+                        paragraphs=[
+                            f"Game {game.name}: halfway to the Spring 1901 deadline there are no orders from "
+                            f"{names}.",
+                            "Under the house rules orders are required in Spring 1901 (000 II(1)): they have "
+                            "been reminded now. If they stay silent they are candidates for replacement: "
+                            f"gmserver game replace {game.name} POWER ADDRESS.",
+                        ])
+    return queued

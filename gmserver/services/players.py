@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, Player, PlayerHistory
 from gmserver.db.queries import games as game_queries
 from gmserver.db.queries import players as player_queries
+from gmserver.rules import nmr
 from gmserver.rules.intake import is_plain_address
 from gmserver.services.games import GameError, new_secret
 from gmserver.services import schedule
@@ -55,6 +56,8 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     # 003 [13] "permanent until replaced", 000 VII(6): civil disorder ends with a new player
     player.civil_disorder = player.cd_recorded = False
     player.joined_at = now
+    player.contact_due_since = player.missed_phase = None  # 001 V(1) concerned the player who left
+    player.cd_search_until = None  # 001 V(3)(ii): the search is over, a replacement was found
     if game.waiting_for and player.power in game.waiting_for:
         game.waiting_for = [p for p in game.waiting_for if p != player.power] or None
         if game.waiting_for is None and game.deadline is None and game.status == "active":
@@ -74,9 +77,22 @@ def set_civil_disorder(session: Session, game: Game, power: str, on: bool, now: 
         player.cd_recorded = True
     if not on:
         player.missed_in_a_row = 0  # the GM has dealt with the run of missed turns
+        player.cd_search_until = None
     log.info("%s: %s %s civil disorder by the GM at %s", game.name, player.power, "in" if on else "out of",
              now.isoformat())
     return player
+
+
+def search_replacement(session: Session, game: Game, power: str, now: datetime) -> int:
+    """001 V(3)(ii): the power is in civil disorder while a replacement is sought for the house
+    rules' cd_search_years; the game year in which, with nobody found, it becomes permanent."""
+    until = nmr.search_until(game.phase, game_queries.ruleset_of(game))
+    if until is None:
+        raise GameError(f"the house rules of {game.name} set no period for seeking a replacement: put "
+                        f"{power.upper()} in civil disorder (cd ... on) or replace the player")
+    player = set_civil_disorder(session, game, power, True, now)
+    player.cd_search_until = until
+    return until
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy.orm import Session
+
 from gmserver import reports
 from gmserver.db import queries
+from gmserver.db.models import Game
 from gmserver.db.session import transaction
+from gmserver.reports.words import result_in_words
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services import adjudication, nmr, schedule, turns
+from gmserver.services import adjudication, mails, nmr, turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
+from gmserver.services.schedule import following_deadline
 
 
 @dataclass(frozen=True)
@@ -27,36 +32,61 @@ class Preview:
     # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
     disputes: tuple[str, ...] = ()
     if_disrupted: str | None = None
+    results: tuple[str, ...] = ()  # "A PAR - BUR: bounced", one per order (for an answer by mail)
 
 
 def preview(services: Services, name: str, now: datetime) -> Preview:
-    """What adjudicating the game's current phase now would publish. Nothing is written: the
-    transaction is rolled back whatever happened in it."""
+    """preview_in, in a transaction of its own that is rolled back whatever happened in it."""
     with transaction(services.sessions) as session:
-        game = find_game(session, name)
-        if game.status != "active":
-            raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
-        record = queries.phases.current_record(session, game)
-        ruleset = queries.games.ruleset_of(game)
-        computed = turns.compute_outcome(session, services, game, record, ruleset)
-        orders, outcome = computed.orders, computed.outcome
-        finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else schedule.following_deadline(game, ruleset, outcome.after.phase, now)
-        render = _renderer(services, game, deadline)
-        disputes, alternative = (), None
-        if ruleset.datc_4a1 == "mhr_hybrid":
-            ruled = {r.get("move") for r in record.rulings or ()}
-            found = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
-            if found:
-                disputes = tuple(d.describe() for d in found)
-                ruled_all = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found],
-                                          services.geography)
-                alternative = render(adjudication.adjudicate_with_defaults(
-                    record.state, ruled_all, ruleset, nmr.civil_disorder_of(game)))
-        result = Preview(game.name, game.phase, outcome.after.phase, {p: tuple(str(o) for o in os) for p, os in orders.items()},
-                         render(outcome), disputes, alternative)
+        result = preview_in(session, services, find_game(session, name), now)
         session.rollback()  # a preview stores nothing
     return result
+
+
+def preview_in(session: Session, services: Services, game: Game, now: datetime) -> Preview:
+    """What adjudicating the game's current phase now would publish. Leaves nothing behind: what
+    the two-season game writes on the way (003 [5]) is undone with a savepoint, since GM mail
+    calls this inside the message's own transaction."""
+    if game.status != "active":
+        raise GameError(f"{game.name} is {game.status}: there is no phase to preview")
+    savepoint = session.begin_nested()
+    try:
+        return _preview(session, services, game, now)
+    finally:
+        savepoint.rollback()
+
+
+def _preview(session: Session, services: Services, game: Game, now: datetime) -> Preview:
+    record = queries.phases.current_record(session, game)
+    ruleset = queries.games.ruleset_of(game)
+    computed = turns.compute_outcome(session, services, game, record, ruleset)
+    phase, orders, outcome = game.phase, computed.orders, computed.outcome
+    first, first_record, then = outcome, record, []
+    while turns.processed_at_once(ruleset, outcome):
+        # 003 [5]: the retreats and builds sent with the moves are processed with them, as in
+        # turns.adjudicate (written only for this preview: the savepoint undoes it)
+        record.adjudicated_at, record.results = now, turns.results_rows(outcome)
+        record = turns.open_at_once(session, game, outcome, now)
+        outcome = turns.compute_outcome(session, services, game, record, ruleset).outcome
+        then.append(outcome)
+    finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
+    deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
+    render = _renderer(services, game, deadline)
+    disputes, alternative = (), None
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        ruled = {r.get("move") for r in first_record.rulings or ()}
+        found = [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]
+        if found:
+            disputes = tuple(d.describe() for d in found)
+            changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
+            alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
+                                                                       nmr.civil_disorder_of(game)))
+    results = tuple(f"{o.order}: {result_in_words(o, done.before.phase_type)}"
+                    for done in (first, *then) for o in done.orders)
+    # engine notation at this edge
+    return Preview(game.name, phase, outcome.after.phase,
+                   {p: tuple(str(o) for o in power_orders) for p, power_orders in orders.items()},
+                   mails.report_body(services, game, first, deadline, then), disputes, alternative, results)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]

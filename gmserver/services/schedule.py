@@ -1,6 +1,7 @@
 """A game's schedule on the database: which games are due (grace period, trigger, early
-adjudication), the next deadline after a turn, and the checks a deadline set by the GM must pass.
-The maths is gmserver/rules/schedule.py; this module only reads the game row and its sets."""
+adjudication), the next deadline after a turn, the GM's notice of a minor turn ready early, and
+the checks a deadline set by the GM must pass. The maths is gmserver/rules/schedule.py; this
+module only reads the game row and its sets."""
 
 from __future__ import annotations
 
@@ -15,10 +16,15 @@ from gmserver.db.models import Game
 from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.reading.sets import ordered_sets, set_status
 from gmserver.rules.ruleset import Ruleset
+from gmserver.db.queries.outbox import dedupe_key_taken
+from gmserver.db.session import transaction
+from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, deadline_problems, early_adjudication_ready, first_deadline, minimums_of, next_deadline,
+    Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
 )
+from gmserver.services.context import Services
 from gmserver.services.ordersets import contingent_for, stored_sets
+from gmserver.services.outbox import queue
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ def due_games(session: Session, now: datetime) -> list[Due]:
     due = [Due(g.id, g.phase, False) for g in queries.games.past_deadline(session, now)
            if adjudication_due(g.deadline, queries.games.ruleset_of(g), now)]
     due += [Due(g.id, g.phase, True) for g in queries.games.in_minor_phase_before_deadline(session, now)
-            if queries.games.ruleset_of(g).early_processing == "minor_when_all_final" and early_ready(session, g)]
+            if early_ready(session, g, queries.games.ruleset_of(g))]
     return due
 
 
@@ -68,19 +74,50 @@ def is_due(session: Session, game: Game, now: datetime, *, early: bool) -> bool:
     ruleset = queries.games.ruleset_of(game)
     if adjudication_due(game.deadline, ruleset, now):
         return True
-    return early and game.deadline is not None and early_ready(session, game)
+    return early and game.deadline is not None and early_ready(session, game, ruleset)
 
 
-def early_ready(session: Session, game: Game) -> bool:
-    """000 VII(2), minor_when_all_final: every power that owes orders in this retreat or
-    adjustment turn has a final set on file, or contingent orders sent with the moves."""
-    ruleset = queries.games.ruleset_of(game)
-    record = queries.phases.current_record(session, game)
-    owing = frozenset(engine.position_from_state(record.state).powers_to_order())
+def early_ready(session: Session, game: Game, ruleset: Ruleset) -> bool:
+    """000 VII(2), minor_when_all_final: the minor turn is complete (`minor_turn_ready`)."""
+    return ruleset.early_processing == "minor_when_all_final" and minor_turn_ready(session, game, ruleset)
+
+
+def minor_turn_ready(session: Session, game: Game, ruleset: Ruleset) -> bool:
+    """Every power that owes orders in this retreat or adjustment turn has a final set on file,
+    or contingent orders sent with the moves (MATRIX 2.8 early_processing)."""
+    if phase_type(game.phase) not in ("R", "A"):
+        return False
     ready = {power for power, sets in stored_sets(session, game.id, game.phase).items()
              if set_status(ordered_sets(sets, ruleset)[-1], ruleset) == "final"}
     ready |= set(contingent_for(session, game.id, game.phase, ruleset))
-    return early_adjudication_ready(ruleset, game.phase, owing, frozenset(ready))
+    if not ready:
+        return False  # nobody is ready: no need to ask the engine who owes orders (the sweep's cost)
+    record = queries.phases.current_record(session, game)
+    owing = frozenset(engine.position_from_state(record.state).powers_to_order())
+    return minor_turn_complete(game.phase, owing, frozenset(ready))
+
+
+def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
+    """early_processing = minor_gm_discretion (000 VII(2)): tell the GM, once per phase, that a
+    minor turn is complete and may be adjudicated now (`gmserver adjudicate NAME`)."""
+    queued = 0
+    with transaction(services.sessions) as session:
+        for game in queries.games.in_minor_phase_before_deadline(session, now):
+            ruleset = queries.games.ruleset_of(game)
+            if ruleset.early_processing != "minor_gm_discretion":
+                continue
+            key = f"alert:early:{game.id}:{game.phase}"
+            if dedupe_key_taken(session, key) or not minor_turn_ready(session, game, ruleset):
+                continue
+            body = services.composer.render("gm/early.txt.j2", {
+                "game": game.name, "phase": game.phase, "phase_name": describe_phase(game.phase),
+                "clause": "house rules 000 VII(2)" if ruleset.name == "mhr"
+                else "the house rules' early processing of minor turns",
+                "deadline": f"{game.deadline:%Y-%m-%d %H:%M} UTC"})
+            message = services.composer.compose(to=to, subject=f"{game.name} {game.phase}: ready to adjudicate early",
+                                                body=body, auto_submitted="auto-generated", date=now)
+            queued += queue(session, message, kind="alert", dedupe_key=key, now=now, game_id=game.id)
+    return queued
 
 
 def new_deadline_problems(session: Session, game: Game, deadline: datetime, now: datetime) -> list[str]:

@@ -26,6 +26,7 @@ from gmserver.rules.reading.message import body_text
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import new_secret
+from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 
@@ -81,8 +82,9 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         return "unverified"
     log.warning("inbound %s: unverified message from %s for %s %s not used; warning %s", row.id,
                 envelope.sender, game.name, decision.power, player.address)
-    queue(session, mails.unverified_sender(services, game, player, envelope, verdict.findings, now),
-          kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
+    warning = mails.unverified_sender(services, game, player, envelope, verdict.findings, now)
+    queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
+    copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
     return "unverified"
 
 

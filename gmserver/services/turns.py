@@ -88,12 +88,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
-        while _at_once(ruleset, outcome):
+        while processed_at_once(ruleset, outcome):
             # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
             # the retreats and builds sent with the moves are applied now, in this transaction.
-            record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after),
-                                               None, now)
-            game.phase = outcome.after.phase
+            record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
@@ -134,9 +132,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
     # JSON keeps engine notation: str(order) at this edge
     record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
-    record.results = [{"power": o.power, "order": str(o.order), "results": list(o.results),
-                       "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
-                      for o in outcome.orders]
+    record.results = results_rows(outcome)
     if ruleset.datc_4a1 == "mhr_hybrid":
         convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
     return outcome
@@ -187,7 +183,22 @@ def _spring_1901_wait(session: Session, services: Services, game: Game, record: 
     return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
 
 
-def _at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+def results_rows(outcome: PhaseOutcome) -> list[dict]:
+    """A phase's results as its record keeps them (engine notation in the database JSON)."""
+    return [{"power": o.power, "order": str(o.order), "results": list(o.results),
+             "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+            for o in outcome.orders]
+
+
+def open_at_once(session: Session, game: Game, outcome: PhaseOutcome, now: datetime) -> PhaseRecord:
+    """The retreat or adjustment phase after `outcome`, opened to be processed at once (003 [5]):
+    it has no deadline of its own."""
+    record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), None, now)
+    game.phase = outcome.after.phase
+    return record
+
+
+def processed_at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
     """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
     adjustment phases that follow a movement phase are processed with it, from the lines sent
     with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""

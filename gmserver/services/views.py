@@ -28,6 +28,7 @@ class GameRow:
     status: str
     phase: str
     deadline: datetime | None
+    paused: bool = False  # issue 8: never adjudicated while paused
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def game_row(sessions: sessionmaker[Session], name: str) -> GameRow:
     """The game called `name`; GameError naming the games there are if none is."""
     with transaction(sessions) as session:
         game = find_game(session, name)
-        return GameRow(game.id, game.name, game.status, game.phase, game.deadline)
+        return GameRow(game.id, game.name, game.status, game.phase, game.deadline, game.paused)
 
 
 def games_named_like(sessions: sessionmaker[Session], prefix: str) -> list[GameRow]:

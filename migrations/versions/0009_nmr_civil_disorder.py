@@ -22,6 +22,9 @@ def upgrade() -> None:
         batch.add_column(sa.Column("civil_disorder", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("cd_recorded", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("contact_due_since", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("missed_phase", sa.String(20), nullable=True))
+        batch.add_column(sa.Column("cd_search_until", sa.Integer(), nullable=True))
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("waiting_for", sa.JSON(), nullable=True))
     op.create_table(
@@ -48,6 +51,9 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.drop_column("waiting_for")
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("cd_search_until")
+        batch.drop_column("missed_phase")
+        batch.drop_column("contact_due_since")
         batch.drop_column("joined_at")
         batch.drop_column("cd_recorded")
         batch.drop_column("civil_disorder")

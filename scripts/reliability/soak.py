@@ -275,7 +275,8 @@ def soak(args: argparse.Namespace, work: Path, database: common.Database, budget
     for game in games:
         common.gmserver_ok(config, "game", "create", game, *[f"--player={p}={player_address(p, game)}" for p in POWERS],
                            f"--movement-hours={hours}", f"--retreat-hours={hours / 2}",
-                           f"--adjustment-hours={hours / 2}", f"--reminder-hours={hours / 3}")
+                           f"--adjustment-hours={hours / 2}", f"--reminder-hours={hours / 3}",
+                           "--short-turns-for-testing")
     reader = database.reader()
     rng = random.Random(args.seed)
     sender = Sender(port, reader, games, args.seed, args.rate)

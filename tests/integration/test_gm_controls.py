@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
-from gmserver.services.schedule import due_games
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import gm_controls, intake, turns
+from gmserver.services import gm_controls, intake, turns, views
 from gmserver.services.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
 from gmserver.services.gm_mail import queue_start_mails
+from gmserver.services.schedule import due_games
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -82,6 +82,9 @@ def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
     assert turns.adjudicate(world, game_row(world).id, clock(), force=True) is None
     assert game_row(world).phase == "S1901M"
     assert show_game(world.sessions, "lepanto")["paused"] is True
+    # the daemon keeps no deadline or reminder job for it
+    [timing] = views.game_timings(world.sessions)
+    assert (timing.deadline, timing.reminder_at) == (None, None)
 
 
 def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock) -> None:
@@ -257,3 +260,15 @@ def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock)
     assert "In this game only the GM changes a player's address: please ask the GM." in text(sent[-1])
     with transaction(services.sessions) as session:
         assert session.scalar(select(Player.address).where(Player.power == "FRANCE")) == player_address("FRANCE")
+
+
+def test_the_other_gm_actions_are_recorded_in_gm_actions_too(world, clock) -> None:
+    """queries.gm_actions.record_action (release, refuse, correct, rollback, convoy rulings) writes the same table."""
+    from gmserver.db.queries.gm_actions import record_action
+
+    with transaction(world.sessions) as session:
+        game_id = session.scalar(select(Game.id))
+        record_action(session, game_id, "rollback", {}, "cli", clock(), "S1901M reopened")
+    with transaction(world.sessions) as session:
+        assert [(a.action, a.by, a.result) for a in session.scalars(select(GmAction))] == [
+            ("rollback", "cli", "S1901M reopened")]

@@ -222,3 +222,40 @@ def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(wor
     corrections.rollback(services, "lepanto", clock())
     redone = turns.adjudicate(services, game_id, clock(), force=True)
     assert redone.deadline == first
+
+
+def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> None:
+    """The re-adjudication of a rolled-back turn does not count its missed turns again."""
+    from gmserver.db.models import Player  # noqa: PLC0415
+
+    services, game_id = world
+    _adjudicated_spring(services, clock, game_id)  # six powers sent nothing
+
+    def missed() -> dict[str, int]:
+        with transaction(services.sessions) as session:
+            players = session.scalars(select(Player).where(Player.game_id == game_id))
+            return {p.power: p.missed_in_a_row for p in players}
+
+    assert missed()["GERMANY"] == 1 and missed()["FRANCE"] == 0
+    corrections.rollback(services, "lepanto", clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert missed()["GERMANY"] == 1 and missed()["FRANCE"] == 0
+
+
+def test_a_two_season_year_is_rolled_back_whole_003_5(database_url, clock) -> None:
+    """003 [5]: the builds sent with the Fall moves were applied in the same adjudication; its
+    rollback reopens the Fall moves and undoes the winter with them."""
+    from gmserver.rules.position import Position  # noqa: PLC0415
+
+    fall = Position.from_json({"phase": "F1901M", "units": {"RUSSIA": ["F RUM", "A MOS"], "TURKEY": ["A CON"]},
+                               "centers": {"RUSSIA": ["MOS", "SEV", "STP", "WAR"], "TURKEY": ["ANK", "CON", "SMY"]}})
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="uk", ruleset="scorpion", position=fall)
+    send(services, clock, "RUSSIA", "F RUM H\nA MOS H\nBuild F SEV", "F1901M", game="uk", template="scorpion")
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert [p for p, _, _ in phases(services, game_id)] == ["F1901M", "W1901A", "S1902M"]
+    assert "F SEV" in units(services, game_id, "S1902M")["RUSSIA"]
+    done = corrections.rollback(services, "uk", clock())
+    assert (done.phase, done.undone) == ("F1901M", "S1902M")
+    assert phases(services, game_id) == [("F1901M", False, 1)]
+    assert game_of(services, game_id).phase == "F1901M"

@@ -125,3 +125,26 @@ def test_orders_for_another_turn_are_held_under_season_mismatch_hold_for_gm(data
     turns.adjudicate(services, game_id, clock(), force=True)
     held.release(services, row_id, clock())
     assert _sets(services) == [("FRANCE", "F1901M", ["A PAR - BUR"])]
+
+
+def test_a_release_and_a_refusal_at_once_decide_the_message_once(danivon, clock) -> None:
+    import threading  # noqa: PLC0415
+
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    outcomes: list[str] = []
+
+    def decide(action) -> None:
+        try:
+            outcomes.append(action(danivon, row_id, clock()).outcome)
+        except held.HeldError:
+            outcomes.append("not held")
+
+    threads = [threading.Thread(target=decide, args=(action,)) for action in (held.release, held.refuse) * 2]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes).count("not held") == 3 and _row(danivon, row_id)[0] == "done"
+    decided = _row(danivon, row_id)[1]
+    assert len(_sets(danivon)) == (1 if decided == "released" else 0)
+    assert len(_mail(danivon, "confirmation")) + len(_mail(danivon, "rejection")) == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -118,15 +119,23 @@ def test_mail_from_the_gm_is_a_command_never_orders_nor_a_strangers_mail(world, 
     row, sent = send(world, order_mail(GM, subject("FRANCE"), "A PAR - BUR"), clock())
     assert (row.kind, row.outcome) == ("command", "command-held") and sets(world) == []
     assert "IGNORED (not commands) > A PAR - BUR" in body(sent[-1])
-    assert "No command was found. The first word of a line names the command: address, cd, deadline" in body(sent[-1])
+    assert "No command was found. The first word of a line names the command: address, cd, convoy, deadline" in body(sent[-1])
 
 
 def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:
     services = dataclasses.replace(services_for(database_url), gm_addresses=("Garry@Home.test",))
     new_game(services, clock())
     row, sent = send(services, order_mail("garry@home.test", "lepanto", "extend lepanto 24"), clock())
-    assert (row.kind, row.outcome) == ("command", "command-held")
+    assert (row.kind, row.outcome) == ("command", "command-refused")  # no GM secret (MATRIX 2.2)
     assert [m.recipient for m in sent] == ["garry@home.test"]
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game))
+        secret, deadline = game.gm_secret, game.deadline
+    row, sent = send(services, order_mail("garry@home.test", "lepanto", f"extend lepanto 24\nPassword: {secret}"),
+                     clock())
+    assert (row.kind, row.outcome) == ("command", "command-done")
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(Game.deadline)) == deadline + timedelta(hours=24)
 
 
 def test_two_things_in_one_message_are_not_understood(world, clock) -> None:

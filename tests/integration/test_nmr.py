@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import select
@@ -11,7 +11,7 @@ from gmserver.db.models import Game, OutboxMessage, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import intake, nmr, turns
 from gmserver.services.games import GameError, game_summary
 from gmserver.services.players import player_history, replace_player, set_civil_disorder
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -72,10 +72,12 @@ def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_19
         replace_player(session, game, "RUSSIA", "ivan@new.test", None, clock())
         assert game.deadline is None  # Turkey still has nobody
         replace_player(session, game, "TURKEY", "osman@new.test", "osman@backup.test", clock())
-        assert game.deadline == clock() + timedelta(hours=48) and game.waiting_for is None
+        # one full turn (48 h) from now, at the game's time of day (12:00, the first deadline's)
+        assert clock() == datetime(2026, 11, 24, 13, 0, tzinfo=timezone.utc)
+        assert game.deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc) and game.waiting_for is None
     send(services, clock, "darkside", "scorpion", "RUSSIA", "A MOS H", "S1901M", address="ivan@new.test")
     send(services, clock, "darkside", "scorpion", "TURKEY", "A CON H", "S1901M", address="osman@new.test")
-    clock.advance(hours=48)
+    clock.advance(hours=72)
     [done] = turns.adjudicate_due(services, clock())
     assert done.phase == "S1901M" and summary(services, game_id)["nmr"] == dict.fromkeys(ALL, 0)
 
@@ -123,6 +125,13 @@ def test_two_consecutive_nmrs_put_russia_in_cd_and_on_the_players_record_000_VII
     [alert] = alerts(services)
     assert "civil disorder" in text(alert) and "000 VII(6)" in text(alert)
     with transaction(services.sessions) as session:
+        fall_report = session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == "report:%d:F1901M:FRANCE" % game_id))
+        spring_report = session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == "report:%d:S1901M:FRANCE" % game_id))
+    assert "IN CIVIL DISORDER: Russia" in text(fall_report)
+    assert "CIVIL DISORDER" not in text(spring_report)  # one miss is not enough (000 VII(6) ¶2)
+    with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         assert next(p for p in game.players if p.power == "RUSSIA").cd_recorded
         replace_player(session, game, "RUSSIA", "ivan@new.test", None, clock())
@@ -137,6 +146,9 @@ def test_two_consecutive_nmrs_put_russia_in_cd_and_on_the_players_record_000_VII
     shown = summary(services, game_id)
     assert shown["civil_disorder"] == [] and shown["nmr"]["RUSSIA"] == 0
     assert shown["players"]["RUSSIA"]["address"] == "ivan@new.test"
+    [former] = shown["former_players"]
+    assert (former["power"], former["address"], former["missed_turns"], former["civil_disorder_recorded"]) == (
+        "RUSSIA", player_address("RUSSIA"), 2, True)
 
 
 def test_danivon_flags_the_gm_after_two_turns_001_V_2(database_url, clock):
@@ -225,3 +237,145 @@ def test_a_missed_winter_is_not_counted_by_default(database_url, clock):
     clock.advance(hours=25)
     assert turns.adjudicate_due(services, clock())
     assert summary(services, game_id)["nmr"] == dict.fromkeys(ALL, 0)
+
+
+def danivon_spring_without_russia(services, clock) -> int:
+    game_id = new_game(services, clock(), name="dan", ruleset="danivon", movement_hours=72)
+    hold_all(services, clock, "dan", "danivon", [p for p in ALL if p != "RUSSIA"], "S1901M")
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())
+    return game_id
+
+
+def test_a_silent_player_abandons_and_the_first_year_is_suspended_001_V_1_V_3(database_url, clock):
+    """001 V(1): no word within 24 hours of the results, the position is abandoned; V(3): in the
+    first game year the game is suspended until a replacement joins."""
+    services = services_for(database_url)
+    game_id = danivon_spring_without_russia(services, clock)
+    clock.advance(hours=23)
+    assert nmr.check_contact_windows(services, clock()) == 0
+    clock.advance(hours=1)
+    assert nmr.check_contact_windows(services, clock()) == 1
+    assert nmr.check_contact_windows(services, clock()) == 0  # once
+    shown = summary(services, game_id)
+    assert (shown["phase"], shown["deadline"], shown["waiting_for"]) == ("F1901M", None, ["RUSSIA"])
+    [alert] = alerts(services)
+    assert "abandoned (001 V(1))" in text(alert) and "001 V(3)" in text(alert)
+    with transaction(services.sessions) as session:
+        replace_player(session, session.get(Game, game_id), "RUSSIA", "ivan@new.test", None, clock())
+    assert summary(services, game_id)["deadline"] is not None
+
+
+def test_a_player_who_writes_in_time_has_not_abandoned_001_V_1(database_url, clock):
+    services = services_for(database_url)
+    game_id = danivon_spring_without_russia(services, clock)
+    clock.advance(hours=5)
+    send(services, clock, "dan", "danivon", "RUSSIA", "A MOS H", "F1901M")
+    clock.advance(hours=20)
+    assert nmr.check_contact_windows(services, clock()) == 0
+    assert alerts(services) == [] and "waiting_for" not in summary(services, game_id)
+
+
+def test_the_gm_s_replace_command_keeps_the_record_and_ends_the_spring_1901_wait_003_14(database_url, clock):
+    """`gmserver game replace` (gm_controls.replace) goes through players.replace_player: the
+    old player's record is kept and the waiting game gets its deadline."""
+    from gmserver.services import gm_controls
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="darkside", ruleset="scorpion")
+    hold_all(services, clock, "darkside", "scorpion", [p for p in ALL if p != "TURKEY"], "S1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock()) == []
+    with transaction(services.sessions) as session:
+        gm_controls.replace(session, services, session.get(Game, game_id), "TURKEY", "osman@new.test", by="cli",
+                            now=clock())
+    with transaction(services.sessions) as session:
+        [old] = session.scalars(select(PlayerHistory)).all()
+        assert (old.power, old.address, old.left_in_phase) == ("TURKEY", player_address("TURKEY"), "S1901M")
+    shown = summary(services, game_id)
+    assert shown["deadline"] is not None and "waiting_for" not in shown
+    assert shown["players"]["TURKEY"]["address"] == "osman@new.test"
+
+
+def test_spring_01_orders_are_required_by_the_checkpoint_000_II_1(database_url, clock):
+    """000 II(1) s.1 "Preliminary orders are not required except in Spring 01": halfway to the
+    deadline the six powers without a set are reminded and the GM gets their names, once."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="mhrgame", ruleset="mhr")
+    hold_all(services, clock, "mhrgame", "mhr", ["FRANCE"], "S1901M")
+    clock.advance(hours=23)
+    assert nmr.check_preliminary_orders(services, clock()) == 0
+    clock.advance(hours=1)
+    assert nmr.check_preliminary_orders(services, clock()) == 7
+    assert nmr.check_preliminary_orders(services, clock()) == 0
+    assert reminded(services) == {player_address(p) for p in ALL if p != "FRANCE"}
+    [alert] = alerts(services)
+    assert "000 II(1)" in text(alert) and "Russia" in text(alert) and "France" not in text(alert)
+
+
+def test_no_spring_01_checkpoint_under_standard(database_url, clock):
+    services = services_for(database_url)
+    new_game(services, clock())
+    clock.advance(hours=30)
+    assert nmr.check_preliminary_orders(services, clock()) == 0
+
+
+def test_civil_disorder_while_a_replacement_is_sought_then_permanent_001_V_3_ii(database_url, clock):
+    """001 V(3)(ii) with a search period of one year (cd_search_years): the GM chooses the search
+    in Fall 1903; nobody is found; adjudicating Spring 1904 ends it and the GM is told the civil
+    disorder is permanent."""
+    from gmserver.rules.position import Position
+    from gmserver.services import gm_controls
+    from gmserver.services.games import GameSpec, PlayerSpec, create_game
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "F1903M", "units": {"RUSSIA": ["A MOS"], "TURKEY": ["A CON"]},
+                                   "centers": {"RUSSIA": ["MOS"], "TURKEY": ["CON"]}})
+    with transaction(services.sessions) as session:
+        game = create_game(session, GameSpec(
+            name="dan", ruleset=load_ruleset("danivon").with_overrides({"cd_search_years": 1}),
+            players=[PlayerSpec(p, player_address(p)) for p in ALL], position=position,
+            movement=timedelta(hours=72), reminder=timedelta(0), sender_check="from"), clock())
+        game_id = game.id
+        gm_controls.civil_disorder_search(session, services, game, "RUSSIA", by="cli", now=clock())
+        assert next(p for p in game.players if p.power == "RUSSIA").cd_search_until == 1904
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())[0].next_phase == "S1904M"
+    assert [a for a in alerts(services) if "stays in civil disorder" in text(a)] == []
+    clock.advance(hours=73)
+    assert turns.adjudicate_due(services, clock())
+    [ended] = [a for a in alerts(services) if "stays in civil disorder" in text(a)]
+    assert "001 V(3)(ii)" in text(ended)
+    assert summary(services, game_id)["civil_disorder"] == ["RUSSIA"]
+
+
+def test_the_gm_cannot_seek_a_replacement_for_a_period_the_rules_do_not_give(database_url, clock):
+    from gmserver.services import gm_controls
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    with transaction(services.sessions) as session:
+        with pytest.raises(GameError, match="set no period for seeking a replacement"):
+            gm_controls.civil_disorder_search(session, services, session.get(Game, game_id), "RUSSIA", by="cli",
+                                              now=clock())
+
+
+def test_a_one_turn_civil_disorder_does_not_stop_the_next_orders_002_ORDERS_0(database_url, clock):
+    """002 ORDERS 0: a missed turn is civil disorder for that turn ("All your units HOLD."); the
+    orders Russia sends for the next turn are used."""
+    from gmserver import engine
+    from gmserver.db.models import PhaseRecord
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="er", ruleset="email_rules")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock())
+    assert summary(services, game_id)["civil_disorder"] == [] and summary(services, game_id)["nmr"]["RUSSIA"] == 1
+    send(services, clock, "er", "email_rules", "RUSSIA", "A MOS - UKR", "F1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        after = session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
+                                                               PhaseRecord.phase == "S1902M"))
+    assert "A UKR" in engine.position_from_state(after).units["RUSSIA"]
+    assert summary(services, game_id)["nmr_in_a_row"]["RUSSIA"] == 0

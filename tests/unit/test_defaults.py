@@ -43,7 +43,7 @@ def defaults_of(complete, power: str) -> list[str]:
 
 @pytest.mark.parametrize("power, unit, distance", [
     ("RUSSIA", "A CON", 2),      # 004 III(4): "a Russian army in Constantinople ... two spaces" (CON-BLA-SEV)
-    ("RUSSIA", "F BUL/SC", 3),   # 004 III(4): "a Russian fleet on the south coast of Bulgaria ... three" (CON, BLA, SEV)
+    ("RUSSIA", "F BUL/SC", 3),   # 004 III(4): "... three spaces" (CON, BLA, SEV)
     ("ENGLAND", "F HEL", 2),     # 003 [8]: HEL-NTH-LON/EDI
     ("ENGLAND", "F SKA", 2),     # SKA-NTH-EDI
     ("ENGLAND", "A PIC", 2),     # an army crosses water (000 V(4)): PIC-ENG-LON
@@ -174,7 +174,8 @@ def test_no_build_and_removal_in_one_winter_002_QA8(geo) -> None:
 def removals(geo, profile: str, units: dict, due: int, on_file=(), **overrides) -> list[str]:
     power = next(iter(units))
     pos = winter(units, {power: ["MOS"]}, {power: -due})
-    done = complete_orders(pos, {power: orders(*on_file, kind="A")} if on_file else {}, rules(profile, **overrides), geo)
+    on_file = {power: orders(*on_file, kind="A")} if on_file else {}
+    done = complete_orders(pos, on_file, rules(profile, **overrides), geo)
     return defaults_of(done, power)
 
 
@@ -290,3 +291,16 @@ def test_hopeless_removal_and_who_owes_orders_002_ORDERS_4(geo) -> None:
                  {"ITALY": -1, "FRANCE": -1})
     assert owing_orders(pos, rules("email_rules"), geo) == ("FRANCE",)
     assert owing_orders(pos, rules("email_rules", hopeless_orders_exempt=False), geo) == ("FRANCE", "ITALY")
+
+
+def test_missing_orders_names_what_the_engine_would_decide(geo) -> None:
+    """What engine.adjudicate refuses: a dislodged unit, a build or a removal left without order."""
+    retreat = retreat_phase({"GERMANY": ["A MUN"]}, {"A MUN": ("BOH",)})
+    assert missing_orders(retreat, {}) == ["GERMANY A MUN"]
+    assert missing_orders(retreat, {"GERMANY": orders("A MUN R BOH", kind="R")}) == []
+    adjust = winter({"RUSSIA": ["A MOS", "A WAR"], "FRANCE": []}, {"RUSSIA": ["MOS"], "FRANCE": ["PAR"]},
+                    {"RUSSIA": -1, "FRANCE": 1})
+    assert missing_orders(adjust, {}) == ["FRANCE: 1 builds (or waivers)", "RUSSIA: 1 removals"]
+    # a removal of a unit the power does not have is no removal
+    assert missing_orders(adjust, {"FRANCE": orders("WAIVE", kind="A"), "RUSSIA": orders("A SEV D", kind="A")}) == [
+        "RUSSIA: 1 removals"]

@@ -15,8 +15,8 @@ def test_two_retreats_to_one_province_both_disband_003_7() -> None:
     pos = Position("F1901R", {"FRANCE": ("A MUN",), "RUSSIA": ("A VIE",)},
                    dislodged={"GERMANY": ("A MUN",), "AUSTRIA": ("A VIE",)},
                    retreats={"A MUN": ("BOH", "SIL"), "A VIE": ("BOH", "TRI")})
-    outcome = adjudicate_with_defaults(engine.state_from_position(pos),
-                                       {"GERMANY": ["A MUN R BOH"], "AUSTRIA": ["A VIE R BOH"]}, load_ruleset("scorpion"))
+    retreats = {"GERMANY": ["A MUN R BOH"], "AUSTRIA": ["A VIE R BOH"]}
+    outcome = adjudicate_with_defaults(engine.state_from_position(pos), retreats, load_ruleset("scorpion"))
     assert "GERMANY" not in outcome.after.units and "AUSTRIA" not in outcome.after.units
     assert all(not o.succeeded and not o.defaulted for o in outcome.orders)
 

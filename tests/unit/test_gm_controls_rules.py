@@ -1,11 +1,9 @@
 """The pure parts of the GM controls (issue 8): reading GM command lines, MATRIX 2.2
-`gm_command_auth`, the minimum turn lengths a deadline may not undercut (MATRIX 2.8), and the
-start mail's key points. Expected values are worked out by hand from the clauses."""
+`gm_command_auth`, and the start mail's key points. Expected values are worked out by hand from the clauses."""
 
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -16,7 +14,6 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import OPTIONS
 
 KNOWN = {"deadline", "pause", "resume", "replace", "cd"}
-UTC = timezone.utc
 
 
 @pytest.mark.parametrize("text, subject_game, expected, ignored", [
@@ -62,10 +59,6 @@ def test_gm_command_auth_matrix_2_2(rule, from_gm, body, allowed) -> None:
 def test_gm_command_auth_without_a_game_secret_refuses_under_address_and_secret() -> None:
     assert "no GM secret" in authorisation_problem("gm_address_and_secret", from_gm=True, body="Password: x",
                                                    game_secret=None)
-
-
-# The GM's deadline is checked against the minimum turn lengths by rules/schedule.deadline_problems
-# (tests/unit/test_schedule.py has its table).
 
 
 @pytest.mark.parametrize("profile, expected", [

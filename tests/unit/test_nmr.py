@@ -3,11 +3,13 @@ the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and MATR
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from gmserver.rules.nmr import (
-    ASK_GM_CHOOSE, ENTER_CD, LEAVE_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, after_turn,
-    missed_turn, spring_1901_waits_for,
+    ASK_GM_CHOOSE, ENTER_CD, ONE_TURN_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
+    missed_turn, preliminary_checkpoint, search_over, search_until, spring_1901_waits_for, suspends_game,
 )
 from gmserver.engine import map_info
 from gmserver.rules.defaults import hopeless_powers
@@ -109,11 +111,10 @@ def test_each_nmr_is_a_one_turn_cd_then_a_replacement_is_sought_002_ORDERS_0() -
     """002 ORDERS 0: a missed turn is civil disorder ("All your units HOLD."); "If you fail to
     turn in moves for a couple of turns, I will attempt to replace you" (nmr_replacement_after 2)."""
     state, actions = run(rules("email_rules"), [True])
-    assert actions == [(ENTER_CD,)] and state.civil_disorder
-    state, actions = run(rules("email_rules"), [True, False])
-    assert actions[-1] == (LEAVE_CD,) and not state.civil_disorder
+    # one turn only: nothing lasts, so the power's next orders are used (no lasting civil disorder)
+    assert actions == [(ONE_TURN_CD,)] and not state.civil_disorder
     _, actions = run(rules("email_rules"), [True, True])
-    assert actions == [(ENTER_CD,), (SEEK_REPLACEMENT,)]
+    assert actions == [(ONE_TURN_CD,), (ONE_TURN_CD, SEEK_REPLACEMENT)]
 
 
 def test_no_replacement_sought_by_default() -> None:
@@ -131,9 +132,6 @@ def test_no_replacement_sought_by_default() -> None:
 def test_spring_1901_waits_for_003_14(profile, phase, ordered, expected) -> None:
     owing = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
     assert spring_1901_waits_for(phase, rules(profile), owing, ordered) == expected
-
-
-
 
 
 def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK",), russian_at="A ANK"):
@@ -162,3 +160,50 @@ def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK"
 ])
 def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> None:
     assert hopeless_powers(position, map_info()) == frozenset(expected)
+
+
+MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("profile", "heard", "now", "expected"), [
+    pytest.param("danivon", False, MISSED_AT + timedelta(hours=23, minutes=59), None,
+                 id="001 V(1): within 24 hours, wait"),
+    pytest.param("danivon", False, MISSED_AT + timedelta(hours=24), True, id="001 V(1): no word in 24 hours, abandoned"),
+    pytest.param("danivon", True, MISSED_AT + timedelta(hours=30), False, id="001 V(1): the player wrote"),
+    pytest.param("standard", False, MISSED_AT + timedelta(days=30), False, id="no contact window by default"),
+])
+def test_abandoned_after_the_contact_window_001_V_1(profile, heard, now, expected) -> None:
+    assert abandoned(MISSED_AT, heard, rules(profile), now) is expected
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    ("danivon", "F1901M", True),  # 001 V(3): the first game year
+    ("danivon", "S1902M", False),
+    ("standard", "S1901M", False),
+])
+def test_an_abandonment_in_the_first_year_suspends_the_game_001_V_3(profile, phase, expected) -> None:
+    assert suspends_game(rules(profile), phase) is expected
+
+
+OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    pytest.param("mhr", "S1901M", OPENED + timedelta(hours=24), id="000 II(1): halfway to the Spring 01 deadline"),
+    pytest.param("mhr", "F1901M", None, id="000 II(1): Spring 01 only"),
+    pytest.param("standard", "S1901M", None, id="no checkpoint by default"),
+])
+def test_preliminary_orders_checkpoint_000_II_1(profile, phase, expected) -> None:
+    assert preliminary_checkpoint(phase, rules(profile), OPENED, OPENED + timedelta(hours=48)) == expected
+
+
+@pytest.mark.parametrize(("profile", "phase", "expected"), [
+    pytest.param("danivon", "F1903M", 1905, id="001 V(3)(ii): sought for two game years"),
+    pytest.param("standard", "F1903M", None, id="no search period by default"),
+])
+def test_search_for_a_replacement_lasts_two_years_001_V_3_ii(profile, phase, expected) -> None:
+    assert search_until(phase, rules(profile)) == expected
+
+
+def test_the_search_ends_with_the_first_phase_of_its_last_year() -> None:
+    assert not search_over(1905, "W1904A") and search_over(1905, "S1905M")

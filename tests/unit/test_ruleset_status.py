@@ -45,23 +45,25 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
-    """issue 7: reminders keep only the first, min_hours_* are defaults not minimums, datc_4a6 =
-    required accepts a convoy order without a route; press, votes and the turn-length vote are not
-    applied; the Spring 1901 rule is applied for 003 [14] only and the 000 VI convoy rule by the
-    GM's rulings only (issue 8)."""
-    for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment", "datc_4a6",
-                 "s1901_policy", "datc_4a1"):
+    """issue 7: datc_4a6 = required accepts a convoy order without a route; press, votes and the
+    turn-length vote are not applied; the 000 VI convoy rule is applied by the GM's rulings only
+    (issue 8). issue 8: every reminder of the list is sent, min_hours_* are enforced minimums, the
+    trigger, grace period and early processing are applied, and the Spring 1901 rules (the 003 [14]
+    wait, the 000 II(1) checkpoint)."""
+    for name in ("datc_4a6", "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
-    for name in ("press_kinds", "vote_kinds", "turn_length_vote", "nmr_contact_window_hours",
-                 "adjudication_trigger", "recipient_header_rule", "datc_4a2", "proxy_policy",
-                 "perpetual_orders"):
+    for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment",
+                 "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy"):
+        assert OPTIONS[name].status == APPLIED, name
+    for name in ("press_kinds", "vote_kinds", "turn_length_vote",
+                 "recipient_header_rule", "datc_4a2", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
 
 @pytest.mark.parametrize(("name", "value", "misleads"), [
     ("s1901_policy", "normal", False),  # what gmserver does anyway
     ("s1901_policy", "suspend_until_replaced", False),  # 003 [14]: the game waits (issue 8)
-    ("s1901_policy", "preliminary_required", True),  # 000 II(1): no Spring 1901 checkpoint is run
+    ("s1901_policy", "preliminary_required", False),  # 000 II(1): the Spring 1901 checkpoint (issue 8)
     ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
     ("press_kinds", [], False),
     ("press_kinds", ["white"], True),
@@ -72,7 +74,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("nonconforming_subject_policy", "hold_for_gm", False),  # held for the GM (issue 8)
     ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
     ("reminders", [{"hours_before": 24, "audience": "powers_without_set"},
-                   {"with_report": True, "audience": "all_powers"}], True),
+                   {"with_report": True, "audience": "all_powers"}], False),  # issue 8: all sent
+    ("late_with_proof", "gm_discretion", False),  # held for the GM with the evidence (issue 8)
     ("sender_policy", "registered_only", False),
 ])
 def test_a_value_misleads_when_gmserver_does_something_else(name: str, value, misleads: bool) -> None:

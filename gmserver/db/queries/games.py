@@ -99,3 +99,8 @@ def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[G
     """The active or finished games among `game_ids`, their players loaded, oldest first."""
     return list(session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(game_ids))
                                 .options(selectinload(Game.players)).order_by(Game.id)))
+
+
+def active_games_in_phase(session: Session, phase: str) -> list[Game]:
+    """The active games at `phase`, oldest first."""
+    return list(session.scalars(select(Game).where(Game.status == "active", Game.phase == phase).order_by(Game.id)))

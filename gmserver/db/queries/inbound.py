@@ -86,6 +86,13 @@ def requeue_failed(session: Session, inbound_id: int) -> None:
                     .values(status="pending", error=None, attempts=0))
 
 
+def heard_from_since(session: Session, game_id: int, power: str, since: datetime) -> bool:
+    """Whether any mail from the power's player reached the game after `since`."""
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.game_id == game_id, InboundMessage.power == power, InboundMessage.received_at > since
+    ).limit(1)) is not None
+
+
 def held_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is held for the GM (hold_for_gm), locked until the transaction ends."""
     return session.scalar(select(InboundMessage)

@@ -12,3 +12,9 @@ def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
     """The sets sent for the phase, by power, then in order of receipt."""
     return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.phase == phase)
                                 .order_by(OrderSet.power, OrderSet.version)))
+
+
+def powers_with_sets(session: Session, game_id: int, phase: str) -> list[str]:
+    """The powers that sent at least one set for the phase."""
+    return list(session.scalars(select(OrderSet.power).where(OrderSet.game_id == game_id, OrderSet.phase == phase)
+                                .distinct()))

@@ -42,6 +42,19 @@ def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
     return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
 
 
+def last_adjudication(session: Session, game_id: int, record_id: int) -> list[PhaseRecord]:
+    """The records adjudicated by the game's last adjudication before record `record_id`, in
+    order: one phase, or several adjudicated together in one transaction (003 [5]'s two-season
+    year processes the retreats and builds with the moves); empty if there is none."""
+    before = list(session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                            PhaseRecord.id < record_id)
+                                  .order_by(PhaseRecord.id.desc())))
+    if not before or before[0].adjudicated_at is None:
+        return before[:1]
+    together = [record for record in before if record.adjudicated_at == before[0].adjudicated_at]
+    return list(reversed(together))
+
+
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
     """The engine state at the start of each game year reached so far (the Spring movement
     phases), oldest first."""
@@ -49,7 +62,8 @@ def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
         PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)))
 
 
-def record_before(session: Session, game_id: int, record_id: int) -> PhaseRecord | None:
-    """The phase record the game had before record `record_id` (the phase adjudicated last)."""
-    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.id < record_id)
+def last_adjudicated(session: Session, game_id: int) -> PhaseRecord | None:
+    """The record of the phase the game adjudicated last (None before its first adjudication)."""
+    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                    PhaseRecord.adjudicated_at.is_not(None))
                           .order_by(PhaseRecord.id.desc()).limit(1))

@@ -35,3 +35,9 @@ def former_players(session: Session, game_id: int) -> list[PlayerHistory]:
     """The players replaced in the game, by power, in the order they left."""
     return list(session.scalars(select(PlayerHistory).where(PlayerHistory.game_id == game_id)
                                 .order_by(PlayerHistory.power, PlayerHistory.id)))
+
+
+def awaiting_contact(session: Session) -> list[Player]:
+    """Players of active games gmserver waits to hear from after a missed turn (001 V(1))."""
+    return list(session.scalars(select(Player).join(Game).where(
+        Game.status == "active", Player.contact_due_since.is_not(None)).order_by(Player.id)))

@@ -1,0 +1,71 @@
+"""The GM's controls from the command line (issue 8); the command names are a contract:
+`gmserver game deadline NAME ISO-TIME`, `game pause NAME`, `game resume NAME`, `game replace NAME
+POWER ADDRESS[,FALLBACK]`, `game end NAME`, and `game show NAME --json` with `paused` and `orders`."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.services.games import POWERS
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def run(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def shown(config: Path, capsys) -> dict:
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_gm_controls_a_game_from_the_command_line(config: Path, capsys, tmp_path: Path) -> None:
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *players, "--deadline", "2030-01-10T18:00+00:00",
+               "--gm-copies") == 0
+    assert "start mails queued for 7 players" in capsys.readouterr().out
+    before = shown(config, capsys)
+    assert (before["paused"], before["orders"], before["gm_copies"]) == (False, {}, True)
+
+    assert run(config, "game", "deadline", "lepanto", "2030-01-12T18:00+00:00") == 0
+    assert ("extended to Saturday 12 January 2030, 18:00 UTC (was Thursday 10 January 2030, 18:00 UTC); "
+            "7 players told") in capsys.readouterr().out
+    assert run(config, "game", "pause", "lepanto") == 0
+    assert shown(config, capsys)["paused"] is True
+    assert run(config, "adjudicate", "lepanto") == 2
+    assert "lepanto is paused: a paused game is never adjudicated" in capsys.readouterr().err
+    assert run(config, "game", "resume", "lepanto") == 0
+    assert "the deadline stays Saturday 12 January 2030, 18:00 UTC" in capsys.readouterr().out
+    assert run(config, "game", "replace", "lepanto", "FRANCE", "marianne@players.test,m2@players.test") == 0
+    assert shown(config, capsys)["players"]["FRANCE"]["address"] == "marianne@players.test"
+    # a deadline in the past is refused
+    assert run(config, "game", "deadline", "lepanto", "2020-01-01T00:00+00:00") == 2
+    assert "has already passed" in capsys.readouterr().err
+    assert run(config, "game", "end", "lepanto") == 0
+    assert shown(config, capsys)["status"] == "finished"
+    assert run(config, "game", "actions", "lepanto") == 0
+    listed = capsys.readouterr().out
+    assert [line.split()[2] for line in listed.splitlines()] == ["deadline", "pause", "resume", "replace", "end"]
+
+    assert run(config, "outbox", "send", "--once") == 0
+    sent = list(mailbox.Maildir(tmp_path / "sent"))
+    starts = sorted(str(m["To"]) for m in sent if "you play" in str(m["Subject"]))
+    assert starts == sorted([f"{p.lower()}@players.test" for p in POWERS] + ["marianne@players.test"])
+    assert any(str(m["Subject"]) == "lepanto: the game has ended" and str(m["To"]) == "marianne@players.test"
+               for m in sent)

@@ -1,0 +1,84 @@
+"""`gmserver game show` lists missed turns and civil disorder (issue 8)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from gmserver.cli import main
+from gmserver.services.games import POWERS
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gmserver.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
+                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
+    return path
+
+
+def run(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> None:
+    """standard (nmr_limit_to_cd 2, cd_mode permanent): nobody orders in Spring or Fall 1901,
+    so after two adjudications every power has missed two turns and is in civil disorder."""
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *players) == 0
+    assert run(config, "adjudicate", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"] == dict.fromkeys(POWERS, 1) and shown["civil_disorder"] == []
+    assert run(config, "adjudicate", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"] == dict.fromkeys(POWERS, 2) and shown["civil_disorder"] == sorted(POWERS)
+    assert run(config, "game", "show", "lepanto") == 0
+    out = capsys.readouterr().out
+    austria = next(line for line in out.splitlines() if line.strip().startswith("AUSTRIA"))
+    assert "in civil disorder, 2 missed turns (2 in a row)" in austria
+
+
+def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *players) == 0
+    assert run(config, "adjudicate", "lepanto") == 0
+    assert run(config, "game", "replace", "lepanto", "RUSSIA", "ivan@new.test") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "lepanto") == 0
+    out = capsys.readouterr().out
+    former = next(line for line in out.splitlines() if "formerly" in line)
+    assert "RUSSIA" in former and "russia@players.test" in former and "1 missed turns" in former
+    assert run(config, "game", "show", "lepanto", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["nmr"]["RUSSIA"] == 0 and shown["former_players"][0]["missed_turns"] == 1
+
+
+def test_game_show_says_a_scorpion_game_waits_for_new_players_003_14(config: Path, capsys) -> None:
+    """003 [14]: nobody ordered in Spring 1901; the deadline passes; the sweep's adjudication
+    leaves the game waiting, and game show says for whom."""
+    from gmserver.config import load_config  # noqa: PLC0415
+    from gmserver.daemon import build_services  # noqa: PLC0415
+    from gmserver.services import turns  # noqa: PLC0415
+
+    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "darkside", "--ruleset", "scorpion", *players) == 0
+    services = build_services(load_config(config))
+    # the first deadline is at most a few weeks away (003 [23]: turns of one to three weeks)
+    assert turns.adjudicate_due(services, datetime.now(timezone.utc) + timedelta(days=60)) == []
+    capsys.readouterr()
+    assert run(config, "game", "show", "darkside") == 0
+    out = capsys.readouterr().out
+    assert "waiting for new players for " + ", ".join(sorted(POWERS)) in out
+    assert "gmserver game replace darkside POWER ADDRESS" in out
