@@ -110,7 +110,8 @@ def engine_alone(services, ids: list[int]) -> float:
         with transaction(services.sessions) as session:
             game = session.get(Game, game_id)
             state = phase_record(session, game_id, game.phase).state
-            orders = orders_on_file(session, game_id, game.phase, load_ruleset("standard")).orders
+            on_file = orders_on_file(session, game_id, game.phase, load_ruleset("standard")).orders
+            orders = {power: [str(order) for order in power_orders] for power, power_orders in on_file.items()}
         total += engine.process_seconds(state, orders)
     return total
 

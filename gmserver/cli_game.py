@@ -137,8 +137,14 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     if summary["not_ordered"]:
         print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
     _print_nmr(summary)
-    for pace in summary.get("pace_warnings", ()):
+    for pace in summary.get("pace_warnings", ()):  # 001 IV(4)
         print(f"note: {pace}")
+    if summary.get("corrected"):  # 000 VIII(1)
+        print(f"{summary['phase']} was rolled back for a correction: `gmserver adjudicate {summary['name']}` "
+              "adjudicates it again")
+    for held in summary.get("held", ()):  # hold_for_gm (MATRIX 2.1)
+        print(f"held for you: message {held['id']} from {held['power']} for {held['phase']} "
+              f"(gmserver inbox release {held['id']} | gmserver inbox refuse {held['id']})")
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
     if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth

@@ -37,10 +37,11 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print()
     print(shown.text)
     if shown.disputes:
-        print("CONVOYS TO RULE ON (house rules 000 VI(4)):")
+        print("CONVOYS TO RULE ON (house rules 000 VI):")
         for dispute in shown.disputes:
             print(f"  - {dispute}")
-        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+    if shown.if_disrupted is not None:
+        print(f"\nIF YOU RULE THE 000 VI(4) ONES DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
         print(shown.if_disrupted)
     return 0
 
@@ -57,7 +58,8 @@ def cmd_game_convoy(args: argparse.Namespace) -> int:
 def cmd_game_rollback(args: argparse.Namespace) -> int:
     from gmserver.services.corrections import rollback  # noqa: PLC0415
 
-    done = rollback(services_of(config_of(args)), args.name, utcnow(), deadline=args.deadline, replay=args.replay)
+    done = rollback(services_of(config_of(args)), args.name, utcnow(), deadline=args.deadline, replay=args.replay,
+                    reported=args.reported_at)
     print(f"{done.game}: the adjudication of {done.phase} was rolled back ({done.undone} undone); "
           f"{done.notices} correction notice(s) queued")
     if done.deadline is None:
@@ -118,6 +120,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     back.add_argument("name")
     back.add_argument("--deadline", type=moment, metavar="ISO-TIME",
                       help="adjudicate it again at this time (default: wait for `gmserver adjudicate NAME`)")
+    back.add_argument("--reported-at", type=moment, metavar="ISO-TIME",
+                      help="when the error was reported to you (000 VIII(1) counts its 24 hours to that)")
     back.add_argument("--replay", action="store_true",
                       help="reopen the turn for new orders from the players (no house rules allow it)")
     back.set_defaults(func=cmd_game_rollback)

@@ -135,6 +135,9 @@ class TurnReport:
     # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
     send_now: bool = False
     civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
+    # the phase was adjudicated again after the GM rolled it back (000 VIII(1)): these results
+    # replace those the players had, and the report must say so (two reports, one subject)
+    corrected: bool = False
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
@@ -306,7 +309,9 @@ def build_turn_report(
         next_phase=None if game_over else after.phase,
         next_phase_name=None if game_over else describe_phase(after.phase),
         next_deadline=format_time(next_deadline, timezone) if next_deadline and not game_over else None,
-        to_order=tuple(power_name(p) for p in after.powers_to_order()),
+        # a power in civil disorder is given defaults whatever it sends (rules/defaults.py): nothing is
+        # due from it (000 VII(6) ¶2: "all of its units will hold")
+        to_order=tuple(power_name(p) for p in after.powers_to_order() if p not in civil_disorder),
         game_over=game_over,
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,

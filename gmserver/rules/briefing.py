@@ -73,10 +73,14 @@ def example_orders(position: Position, power: str, legal: Mapping[str, Sequence[
     each unit or build ([] outside a movement turn: a game starts with one). `legal` is the
     engine's legal orders per location."""
     units = position.units.get(power, ()) if position.phase_type == "M" else ()
+    # not into a province of one of the power's own units: they hold in the example, so the move
+    # would bounce (A BUR - BEL beside F BEL H) and teach the player nothing
+    own = {Unit.parse(unit).province for unit in units}
     lines = []
     for index, unit in enumerate(units):
         value = Unit.parse(unit)
-        options = (Order.parse_or_none(text) for text in legal.get(value.location, ()))
-        move = next((o for o in options if o is not None and o.action == "move" and not o.via_convoy), None)
+        options = [o for o in (Order.parse_or_none(text) for text in legal.get(value.location, ()))
+                   if o is not None and o.action == "move" and not o.via_convoy]
+        move = next((o for o in options if o.target_province not in own), options[0] if options else None)
         lines.append(str(move) if index == 0 and move else str(Order("hold", value)))
     return lines

@@ -65,9 +65,11 @@ class Adjudicated:
 
 
 def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False,
-                     reopened: str | None = None) -> str | None:
+                     reopened: str | None = None, reported: datetime | None = None) -> str | None:
     """Why the GM may not roll back `last` now, in words with the clause; None if they may.
-    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication."""
+    `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication;
+    `reported`: when the error was brought to the GM (000 VIII(1) counts 24 hours to that), if
+    before now."""
     if replay:
         # season_replay = never (002 GM ERRORS 5 "Under no circumstances will a season be replayed")
         return ("A season is never replayed: players do not send new orders for a turn already adjudicated "
@@ -86,7 +88,8 @@ def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, r
     if last.followed_by_another:
         return (f"The result of {turn} stands: another adjudication was published after it, and an error not "
                 f"corrected before the next adjudication stands ({cite(ruleset, 'correction_window')}).")
-    if ruleset.correction_window == "24h_and_before_next" and now - last.adjudicated_at > MHR_WINDOW:
+    asked = min(reported or now, now)
+    if ruleset.correction_window == "24h_and_before_next" and asked - last.adjudicated_at > MHR_WINDOW:
         # 000 VIII(1): errors brought to the GM's attention within 24 hours are corrected
         return (f"The result of {turn} stands: it was published more than 24 hours ago, and only errors "
                 f"reported within 24 hours are corrected ({cite(ruleset, 'correction_window')}).")
@@ -95,13 +98,23 @@ def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, r
 
 def deadline_after_correction(ruleset: Any, *, first: datetime | None, fresh: datetime | None,
                               now: datetime) -> datetime | None:
-    """The deadline of the turn that follows a corrected (re-adjudicated) turn.
-
-    `first`: the deadline the first adjudication gave that turn; `fresh`: the one the schedule
-    gives from the correction. on_single_request (002 GM ERRORS 3: "A player may ask for an
-    extension after the GM corrects an error. Only one request is necessary"): the extension is
-    given to all at once, so the turn gets its whole length from the correction. gm_decides:
-    the first deadline stands (the GM may move it) unless it has passed already."""
-    if ruleset.extension_after_correction == "on_single_request" or first is None or first <= now:
+    """The deadline of the turn that follows a corrected (re-adjudicated) turn: the one the first
+    adjudication gave it stands (the GM may move it; under on_single_request one player's request
+    extends it: `extension_on_request`), unless it has passed already: then the schedule's."""
+    if first is None or first <= now:
         return fresh
     return first
+
+
+def extension_on_request(ruleset: Any, *, deadline: datetime | None, fresh: datetime | None, after_correction: bool,
+                         extended_before: bool) -> datetime | None:
+    """extension_after_correction = on_single_request (002 GM ERRORS 3: "A player may ask for an
+    extension after the GM corrects an error. Only one request is necessary"): the new deadline
+    a player's delay request gives the turn that follows a correction (its whole length from the
+    request, at the game's time of day), once per correction; None when it gives none (another
+    rule, no correction, extended already, or the deadline is later anyway)."""
+    if ruleset.extension_after_correction != "on_single_request" or not after_correction or extended_before:
+        return None
+    if fresh is None or (deadline is not None and fresh <= deadline):
+        return None
+    return fresh

@@ -544,7 +544,10 @@ _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_r
              "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
              "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
-     not_applied("the engine's own convoy paradox rule (Szykman)", "szykman"))
+     partial("the engine's convoy paradox rule (Szykman) decides; under rb2000_all_hold_backup each convoy paradox "
+             "(the army's destination supports an attack on one of its convoying fleets; one through a second "
+             "convoy is not looked for) is flagged to the GM with the engine's result, who corrects it by hand "
+             "(MATRIX 2.16): the 2000 rule's own result is not computed", lambda v: v == "szykman"))
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
      not_applied("the engine's own rule", "rb2000_intent"))
 _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
@@ -711,10 +714,9 @@ _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_be
 # a phase is adjudicated exactly once; a rollback re-adjudicates the orders on file, which
 # players cannot replace (their sets for a rolled-back turn are refused)
 _opt("season_replay", "2.11", _choice("never"), "never", applied())
-_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides",
-     partial("on_single_request gives the turn after a correction its whole length from the corrected results, "
-             "as if one player had asked; a request by mail is not needed (nor counted)",
-             lambda v: v == "gm_decides"))
+# on_single_request: the first DELAY request in the turn after a correction extends it for everyone
+# (a whole turn from the request [P]: 002 GM ERRORS 3 names no length); services.corrections
+_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
      not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.rules.convoys import ConvoyDispute, apply_rulings, disputed_convoys
+from gmserver.rules.convoys import apply_rulings, convoy_paradoxes, disputed_convoys
 from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.services.context import Services
-from gmserver.services.outbox import queue
+from gmserver.services.gm_notices import notify_gm
 
 log = logging.getLogger(__name__)
 
@@ -43,29 +43,46 @@ def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Ord
         dataclasses.replace(o, note=note) if o.order in changed else o for o in outcome.orders))
 
 
+@dataclass(frozen=True)
+class Checks:
+    texts: tuple[str, ...]  # each case in words
+    disrupted: tuple[str, ...]  # the moves 000 VI(4) says failed, for `gmserver game convoy ... fails`
+
+
+def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Services) -> Checks:
+    """What the GM should look at in this outcome under the game's convoy rules (MATRIX 2.16):
+    000 VI(4) disputes not ruled on yet (datc_4a1 = mhr_hybrid) and 000 VI(6) paradoxes
+    (datc_4a2 = rb2000_all_hold_backup)."""
+    ruleset = queries.games.ruleset_of(game)
+    disputes = []
+    if ruleset.datc_4a1 == "mhr_hybrid":
+        ruled = {r.get("move") for r in record.rulings or ()}
+        disputes = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
+    paradoxes = convoy_paradoxes(outcome) if ruleset.datc_4a2 == "rb2000_all_hold_backup" else ()
+    return Checks(tuple(d.describe() for d in disputes) + tuple(p.describe() for p in paradoxes),
+                  tuple(d.move for d in disputes))
+
+
 def flag_disputes(session: Session, services: Services, game: Game, record: PhaseRecord, outcome: PhaseOutcome,
-                  now: datetime) -> tuple[ConvoyDispute, ...]:
-    """datc_4a1 = mhr_hybrid (000 VI(4)): tell the GM of each convoyed move the engine let succeed
-    that 000 says failed and the GM has not ruled on (once per phase and revision)."""
-    ruled = {r.get("move") for r in record.rulings or ()}
-    disputes = tuple(d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled)
-    if not disputes:
+                  now: datetime) -> tuple[str, ...]:
+    """Tell the GM of each convoy the game's house rules (000 VI(4), VI(6)) may decide otherwise
+    than the engine did (once per phase and revision); what was flagged."""
+    found = checks(game, record, outcome, services)
+    if not found.texts:
         return ()
-    lines = [f"{game.name} {describe_phase(outcome.phase)}: the engine's result differs from house rules 000 VI(4):",
-             "", *(f"  - {d.describe()}." for d in disputes), "",
-             "The results were published as the engine gave them. To apply 000 VI(4) (MATRIX 2.16), within the "
-             "correction window:", "",
-             f"  gmserver game rollback {game.name}",
-             *(f"  gmserver game convoy {game.name} \"{d.move}\" fails" for d in disputes),
-             f"  gmserver game preview {game.name}", f"  gmserver adjudicate {game.name}"]
-    message = services.composer.compose(
-        to=services.composer.gm_address, subject=f"{game.name}: a convoy to rule on ({describe_phase(outcome.phase)})",
-        body="\n".join(lines), auto_submitted="auto-generated", date=now)
-    queue(session, message, kind="alert", dedupe_key=f"alert:convoy:{game.id}:{outcome.phase}:{record.revision}",
-          now=now, game_id=game.id)
-    log.warning("%s %s: 000 VI(4) convoy disputes flagged to the GM: %s", game.name, outcome.phase,
-                "; ".join(d.move for d in disputes))
-    return disputes
+    commands = [f"gmserver game rollback {game.name}",
+                *(f"gmserver game convoy {game.name} \"{move}\" fails" for move in found.disrupted),
+                *((f"gmserver game orders {game.name} POWER --set ... (000 VI(6): the moves of the paradox hold)",)
+                  if len(found.texts) > len(found.disrupted) else ()),
+                f"gmserver game preview {game.name}", f"gmserver adjudicate {game.name}"]
+    lines = [f"{game.name} {describe_phase(outcome.phase)}: the engine's result may differ from house rules 000 VI:",
+             *(f"- {text}." for text in found.texts),
+             "The results were published as the engine gave them. To rule otherwise (MATRIX 2.16), within the "
+             "correction window, run in turn:", *commands]
+    notify_gm(session, services, key=f"alert:convoy:{game.id}:{outcome.phase}:{record.revision}", game_id=game.id,
+              now=now, subject=f"{game.name}: a convoy to rule on ({describe_phase(outcome.phase)})", paragraphs=lines)
+    log.warning("%s %s: convoys flagged to the GM (000 VI): %s", game.name, outcome.phase, " / ".join(found.texts))
+    return found.texts
 
 
 @dataclass(frozen=True)

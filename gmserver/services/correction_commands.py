@@ -64,7 +64,7 @@ def show_preview(session: Session, services: Services, game: Game, args: tuple[s
     text = (f"preview of {shown.phase} (nothing stored, nothing sent; it would open {shown.next_phase}): "
             + "; ".join(shown.results))
     if shown.disputes:
-        text += ". Convoys to rule on (house rules 000 VI(4)): " + "; ".join(shown.disputes)
+        text += ". Convoys to rule on (house rules 000 VI): " + "; ".join(shown.disputes)
     return Done("preview", text)
 
 

@@ -22,12 +22,14 @@ from gmserver.db import queries
 from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
 from gmserver.engine import position_from_state
 from gmserver.reports.words import format_time
-from gmserver.rules.corrections import Adjudicated, cite, rollback_refusal
+from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, rollback_refusal
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import effective_orders, read_orders
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
+from gmserver.services.gm_mail import announce
+from gmserver.services.schedule import fresh_deadline
 from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.outbox import queue
 from gmserver.db.session import transaction
@@ -138,20 +140,21 @@ class RolledBack:
 
 
 def rollback(services: Services, name: str, now: datetime, *, deadline: datetime | None = None,
-             replay: bool = False, expected_phase: str | None = None, by: str = "cli") -> RolledBack:
+             replay: bool = False, expected_phase: str | None = None, by: str = "cli",
+             reported: datetime | None = None) -> RolledBack:
     """rollback_in, in its own transaction (the command line). `expected_phase`: refuse if the
     game is no longer there."""
     with transaction(services.sessions) as session:
         game = locked_game(session, name)
         if expected_phase is not None and game.phase != expected_phase:
             raise CorrectionError(f"{game.name} is at {game.phase} now, not {expected_phase}: nothing was rolled back")
-        done = rollback_in(session, services, game, now, deadline=deadline, replay=replay, by=by)
+        done = rollback_in(session, services, game, now, deadline=deadline, replay=replay, by=by, reported=reported)
     log.info("%s: adjudication of %s rolled back; %d correction notices queued", done.game, done.phase, done.notices)
     return done
 
 
 def rollback_in(session: Session, services: Services, game: Game, now: datetime, *, deadline: datetime | None,
-                replay: bool, by: str) -> RolledBack:
+                replay: bool, by: str, reported: datetime | None = None) -> RolledBack:
     """Undo the game's last adjudication (000 VIII(1), 001 VI(1), 002 GM ERRORS 2): the phase it
     adjudicated becomes current again with its orders on file, every player gets a correction
     notice, and the phase is adjudicated again at
@@ -165,7 +168,8 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
         # the current turn was adjudicated and published once already, then rolled back itself
         followed_by_another=current.revision > 0)
     reopened = current.phase if current.revision > 0 else None
-    if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened)) is not None:
+    if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened,
+                                    reported=reported)) is not None:
         raise CorrectionError(refusal)
     record, opened = undone[0], current.phase
     _reopen(record, game, now, deadline)
@@ -212,3 +216,41 @@ def _announce(session: Session, services: Services, game: Game, record: PhaseRec
         queued += queue(session, message, kind="correction", now=now, game_id=game.id,
                         dedupe_key=f"correction:{game.id}:{record.phase}:{record.revision}:{player.power}")
     return queued
+
+
+# --- the extension one request gives after a correction -------------------------------------
+
+
+def extension_on_delay_request(session: Session, services: Services, game_id: int, power: str, *, by: str,
+                               now: datetime) -> str | None:
+    """extension_after_correction = on_single_request (002 GM ERRORS 3): a player's DELAY
+    request in the turn that follows a correction extends its deadline, once per correction,
+    for everyone (recorded, every player told). What to answer the player; None when the rule
+    gives nothing here (the request then waits for the GM, as any delay request)."""
+    game = queries.games.game_for_no_key_update(session, game_id)
+    if game is None or game.status != "active" or game.paused:
+        return None
+    ruleset = queries.games.ruleset_of(game)
+    if ruleset.extension_after_correction != "on_single_request":
+        return None
+    current = queries.phases.current_record(session, game)
+    before = queries.phases.last_adjudication(session, game.id, current.id)
+    # this turn was opened by the re-adjudication of a rolled-back (corrected) turn
+    after_correction = bool(before) and before[0].revision > 0 and before[-1].adjudicated_at == current.opened_at
+    extended_before = any(action.action == "extension" and action.arguments.get("phase") == game.phase
+                          for action in queries.gm_actions.actions_of(session, game.id))
+    new = extension_on_request(ruleset, deadline=game.deadline, fresh=fresh_deadline(game, ruleset, now),
+                               after_correction=after_correction, extended_before=extended_before)
+    if new is None:
+        return None
+    clause = cite(ruleset, "extension_after_correction")
+    when = str(format_time(new, game.timezone))
+    game.deadline = current.deadline = new
+    row = queries.gm_actions.record_action(session, game.id, "extension", {"phase": game.phase, "power": power},
+                                           by, now, f"deadline of {describe_phase(game.phase)} extended to {when} "
+                                                    f"on {power.title()}'s request after the correction ({clause})")
+    announce(session, services, game, row.id, f"the deadline of {describe_phase(game.phase)} is extended",
+             [f"After the GM's correction, {power.title()} asked for an extension; one request is enough "
+              f"({clause}). The new deadline is {when}."], now)
+    return (f"Your request is granted: after a correction one request is enough ({clause}). The deadline of "
+            f"{describe_phase(game.phase)} is now {when}, for every player.")

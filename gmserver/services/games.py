@@ -261,6 +261,11 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
         # who played a power before its present player (replacements keep each record)
         **({"former_players": former} if (former := _former_players(session, game)) else {}),
+        # hold_for_gm (MATRIX 2.1): order sets waiting for `gmserver inbox release | refuse`
+        **({"held": held} if (held := [{"id": row.id, "power": row.power, "phase": row.held_phase}
+                                       for row in queries.inbound.held_of_game(session, game.id)]) else {}),
+        # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
+        **({"corrected": {"revision": record.revision}} if record.revision else {}),
         "gm_copies": game.gm_copies,
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out

@@ -115,20 +115,16 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),
     "orders": MailCommand(correction_commands.ORDERS, correction_commands.orders),
+    "correct": MailCommand(correction_commands.ORDERS.replace("orders", "correct", 1), correction_commands.orders),
     "preview": MailCommand(correction_commands.PREVIEW, correction_commands.show_preview),
     "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
     "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead
+# (never a word of COMMANDS: `_one` looks here first, so a word in both would not be carried out)
 NOT_BY_MAIL: Mapping[str, str] = MappingProxyType({
     "process": "gmserver adjudicate GAME",
-    "correct": "gmserver game orders GAME POWER --set ORDER ...",
-    "preview": "gmserver game preview GAME",
-    "rollback": "gmserver game rollback GAME",
-    "convoy": "gmserver game convoy GAME ...",
-    "release": "gmserver inbox release ID",
-    "refuse": "gmserver inbox refuse ID",
 })
 
 

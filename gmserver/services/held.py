@@ -21,12 +21,15 @@ from gmserver.db.queries.inbound import held_for_update
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import cite
-from gmserver.rules.intake import Accept, Envelope, Hold, Reject, expected_subject, parse_envelope, subject_reading
+from gmserver.rules.intake import (
+    Accept, Envelope, GameView, Hold, Reject, expected_subject, parse_envelope, subject_reading,
+)
 from gmserver.rules.position import describe_phase
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 from gmserver.db import queries
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, replies_since
 
@@ -60,6 +63,14 @@ def hold(session: Session, services: Services, row: InboundMessage, envelope: En
     })
     queue(session, mails.notice(services, envelope, accept, body, now), kind=KIND, dedupe_key=f"held:{row.id}",
           now=now, game_id=game.id)
+    notify_gm(session, services, key=f"gm:held:{row.id}", game_id=game.id, now=now,
+              subject=f"gmserver: {game.name}: {accept.power.title()}'s orders wait for you (message {row.id})",
+              paragraphs=[f"Game {game.name}: a message from {envelope.sender} for {accept.power.title()}, "
+                          f"{describe_phase(accept.phase)}, is held for you ({cite(game.ruleset, decision.option)}): "
+                          + " ".join(decision.reasons),
+                          f"Read it with `gmserver inbox show {row.id}`; accept it with `gmserver inbox release "
+                          f"{row.id}` or refuse it with `gmserver inbox refuse {row.id} --reason TEXT` (or mail "
+                          f"`release {game.name} {row.id}` / `refuse {game.name} {row.id} REASON`)."])
     return HELD
 
 
@@ -148,7 +159,7 @@ def _claim(session: Session, inbound_id: int, game_name: str | None) -> tuple[In
     return row, game
 
 
-def _option(view, envelope: Envelope) -> str:
+def _option(view: GameView, envelope: Envelope) -> str:
     """Which option held the message: hold_for_gm for the wrong turn or for the subject, or
     late_with_proof (000 VII(1)) for a set whose subject holds nothing against it (or names the
     turn just adjudicated, where a wrong turn is not held)."""

@@ -92,9 +92,10 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 
 def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                then: Sequence[PhaseOutcome] = ()) -> str:
+                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False) -> str:
     """The results report of `outcome`, followed by those of the phases processed at once after
-    it (`then`, 003 [5]); only the last one gives the next deadline."""
+    it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
+    adjudicated again after a rollback, and the first report says its results replace the earlier ones."""
     phases = [outcome, *then]
     bodies = []
     for number, phase in enumerate(phases):
@@ -107,16 +108,19 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
                                             if last else ())
         if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
+        if corrected and number == 0:
+            context = dataclasses.replace(context, corrected=True)
         bodies.append(services.composer.render(context.template, context))
     return "\n".join(bodies)
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime, then: Sequence[PhaseOutcome] = ()) -> list[tuple[Player, EmailMessage]]:
+                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False
+                 ) -> list[tuple[Player, EmailMessage]]:
     """One report for every player: the same body (built and rendered once), addressed to each.
     `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
     reported in the same mail after it."""
-    body = report_body(services, game, outcome, deadline, then)
+    body = report_body(services, game, outcome, deadline, then, corrected=corrected)
     template = ruleset_of(game).subject_template
     addressed: list[tuple[Player, EmailMessage]] = []
     for player in game.players:

@@ -15,7 +15,7 @@ from gmserver.db.session import transaction
 from gmserver.reports.words import result_in_words
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services import adjudication, mails, nmr, turns
+from gmserver.services import adjudication, convoys, mails, nmr, turns
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.schedule import following_deadline
@@ -28,8 +28,8 @@ class Preview:
     next_phase: str
     orders: dict[str, tuple[str, ...]]  # what the engine was given, per power, in engine notation
     text: str  # the results report as the players would read it
-    # 000 VI(4) (datc_4a1 = mhr_hybrid): convoys the GM should rule on, and the results if the GM
-    # rules them disrupted (`gmserver game convoy NAME MOVE fails`), side by side (MATRIX 2.16)
+    # 000 VI(4) and VI(6) (MATRIX 2.16): convoys the GM should rule on, and the results if the GM
+    # rules the VI(4) ones disrupted (`gmserver game convoy NAME MOVE fails`), side by side
     disputes: tuple[str, ...] = ()
     if_disrupted: str | None = None
     results: tuple[str, ...] = ()  # "A PAR - BUR: bounced", one per order (for an answer by mail)
@@ -72,12 +72,11 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
     render = _renderer(services, game, deadline)
-    disputes, alternative = (), None
+    # 000 VI(4) and VI(6) (MATRIX 2.16): what the GM should rule on
+    disputes, alternative = convoys.checks(game, first_record, first, services).texts, None
     if ruleset.datc_4a1 == "mhr_hybrid":
         ruled = {r.get("move") for r in first_record.rulings or ()}
-        found = [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]
-        if found:
-            disputes = tuple(d.describe() for d in found)
+        if found := [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]:
             changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
             alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
                                                                        nmr.civil_disorder_of(game)))

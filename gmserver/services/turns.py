@@ -25,7 +25,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
-from gmserver.services import adjudication, convoys, endgame, mails, nmr
+from gmserver.services import adjudication, convoys, endgame, mails, nmr, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
@@ -103,13 +103,17 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
                                                  now=now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
+            revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
+                                                   first_record.revision, now)
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
-        mail = mails.turn_reports(services, game, first, deadline, now, then=minor)
+        mail = mails.turn_reports(services, game, first, deadline, now, then=minor,
+                                  corrected=bool(first_record.revision))
         reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
         if reports and mail:  # the report is one body addressed to each player: the GM gets it once
@@ -133,8 +137,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     # JSON keeps engine notation: str(order) at this edge
     record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
     record.results = results_rows(outcome)
-    if ruleset.datc_4a1 == "mhr_hybrid":
-        convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4): the GM rules
+    convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
     return outcome
 
 

@@ -50,7 +50,10 @@ def test_correct_preview_and_roll_back_from_the_command_line(config: Path, capsy
     out = capsys.readouterr().out
     assert "rolled back" in out and "7 correction notice(s)" in out and "gmserver adjudicate lepanto" in out
     assert run(config, "game", "show", "lepanto", "--json") == 0
-    assert '"phase": "S1901M"' in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert '"phase": "S1901M"' in shown and '"corrected": {' in shown
+    assert run(config, "game", "show", "lepanto") == 0
+    assert "S1901M was rolled back for a correction" in capsys.readouterr().out
     assert run(config, "game", "orders", "lepanto", "FRANCE", "--set", "A Par-Xyz") == 2
     assert "not filed" in capsys.readouterr().err
 
@@ -63,6 +66,8 @@ def test_release_and_refuse_held_mail_from_the_command_line(config: Path, databa
                         source="smtp", now=now).id for power, body in (("FRANCE", "A Par-Bur"), ("ITALY", "A Ven H"))]
     intake.process_pending(services, now)
     capsys.readouterr()
+    assert run(config, "game", "show", "lepanto") == 0
+    assert f"held for you: message {ids[0]} from FRANCE for S1901M" in capsys.readouterr().out
     assert run(config, "inbox", "list", "--status", "held") == 0
     listed = capsys.readouterr().out.splitlines()
     assert [int(line.split()[0]) for line in listed] == ids and all("held" in line for line in listed)

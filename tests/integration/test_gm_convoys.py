@@ -77,3 +77,22 @@ def test_other_profiles_keep_the_engine_s_all_routes_rule_and_no_ruling_is_taken
     assert _alerts(services) == []
     with pytest.raises(corrections.CorrectionError, match="000 VI\\(4\\)"):
         convoys.rule_convoy(services, "convoy", "A LON - BEL", "fails", clock())
+
+
+PARADOX = Position.from_json({"phase": "S1901M", "centers": {"ENGLAND": ["LON"], "FRANCE": ["BRE"]},
+                              "units": {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG"]}})
+
+
+@pytest.mark.parametrize(("ruleset", "flagged"), [("mhr", True), ("standard", False)])
+def test_a_convoy_paradox_is_flagged_to_the_gm_under_000_vi_6(database_url, clock, ruleset, flagged) -> None:
+    """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): DATC 6.F.14's paradox is shown to the GM."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="convoy", ruleset=ruleset, position=PARADOX)
+    for power, text in (("ENGLAND", "F LON S F WAL - ENG\nF WAL - ENG"), ("FRANCE", "A BRE - LON\nF ENG C A BRE - LON")):
+        corrections.correct_orders(services, "convoy", power, text, clock())
+    assert bool(preview.preview(services, "convoy", clock()).disputes) is flagged
+    turns.adjudicate(services, game_id, clock(), force=True)
+    alerts = _alerts(services)
+    assert len(alerts) == (1 if flagged else 0)
+    if flagged:
+        assert "000 VI(6)" in alerts[0][1] and "A BRE - LON" in alerts[0][1]

@@ -109,6 +109,7 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     services, game_id = world
     _adjudicated_spring(services, clock, game_id)
     send(services, clock, "FRANCE", "A BUR - MUN", "F1901M")  # sent for the turn that will be undone
+    send(services, clock, "ITALY", "A VEN H", "F1901M")
     clock.advance(hours=2)
     done = corrections.rollback(services, "lepanto", clock())
     assert (done.phase, done.undone, done.deadline, done.notices) == ("S1901M", "F1901M", None, 7)
@@ -125,14 +126,22 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     redone = turns.adjudicate(services, game_id, clock(), force=True)
     assert (redone.phase, redone.next_phase, redone.reports) == ("S1901M", "F1901M", 7)
     assert "A PIC" in units(services, game_id, "F1901M")["FRANCE"]
-    keys = [key for _, key, _ in mail(services, "report")]
+    reports = mail(services, "report")
+    keys = [key for _, key, _ in reports]
     assert len(keys) == 14 and sum(f"report:{game_id}:S1901M:r1:" in key for key in keys) == 7
+    # same subject as the first results: the corrected report says it replaces them
+    assert ["CORRECTED RESULTS" in " ".join(text.split()) for _, key, text in reports] == [False] * 7 + [True] * 7
     assert phases(services, game_id) == [("S1901M", True, 1), ("F1901M", False, 0)]
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
         assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
         # the Fall set sent before the correction stays on file, read against the corrected position
-        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 1
+        assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 2
+    told = {to: text for to, _, text in mail(services, "revalidated")}  # MATRIX 2.11: their senders are told
+    assert set(told) == {player_address("FRANCE"), player_address("ITALY")}
+    assert "THESE NO LONGER FIT THE POSITION" in told[player_address("FRANCE")]
+    assert "A BUR - MUN" in told[player_address("FRANCE")]
+    assert "All of them still fit the position" in told[player_address("ITALY")]
 
 
 def test_only_the_last_adjudication_can_be_rolled_back_and_only_once(world, clock) -> None:
@@ -196,25 +205,46 @@ def test_mhr_corrects_only_within_24_hours_000_VIII_1(database_url, clock) -> No
     with pytest.raises(corrections.CorrectionError, match="24 hours"):
         corrections.rollback(services, "mhrgame", clock())
     assert game_of(services, game_id).phase == "F1901M" and mail(services, "correction") == []
+    # an error reported to the GM within the 24 hours is corrected, even a little later
+    corrections.rollback(services, "mhrgame", clock(), reported=clock() - timedelta(hours=2))
+    assert game_of(services, game_id).phase == "S1901M"
 
 
-def test_after_a_correction_one_request_is_enough_the_next_turn_runs_from_it_002_GM_ERRORS_3(database_url,
-                                                                                               clock) -> None:
-    """002 GM ERRORS 3 (extension_after_correction = on_single_request): the turn after the
-    corrected one gets its whole length from the corrected results, not its first deadline."""
+def _delay(services, clock, power: str) -> str:
+    row_id = intake.store(services.sessions, order_mail(player_address(power), "errors", "DELAY please"),
+                          source="smtp", now=clock()).id
+    return intake.process_one(services, row_id, clock())
+
+
+def test_after_a_correction_one_request_is_enough_for_an_extension_002_GM_ERRORS_3(database_url, clock) -> None:
+    """002 GM ERRORS 3 (extension_after_correction = on_single_request): "A player may ask for an
+    extension after the GM corrects an error. Only one request is necessary": the first delay
+    request in the turn after the correction extends it for everyone, once."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="errors", ruleset="email_rules", movement_hours=48)
+    # no correction yet: an ordinary delay, granted under 002 ORDERS 0 [P] (services/delays.py): Spring +48 h
+    assert _delay(services, clock, "ITALY") == "delay-granted"
     turns.adjudicate(services, game_id, clock(), force=True)
     first = game_of(services, game_id).deadline
     clock.advance(hours=20)
     corrections.rollback(services, "errors", clock())
     clock.advance(hours=4)
     redone = turns.adjudicate(services, game_id, clock(), force=True)
-    assert redone.deadline == clock() + timedelta(hours=48) != first
+    assert redone.deadline == first  # the first deadline stands until someone asks
+    clock.advance(hours=80)  # the schedule put Fall 144 h after the start (96 h + 48 h): a turn from now is later
+    assert _delay(services, clock, "FRANCE") == "delay-granted"
+    extended = game_of(services, game_id).deadline
+    assert extended > first and extended >= clock() + timedelta(hours=48)  # a whole turn from the request
+    [(_, _, answer)] = [m for m in mail(services, "notice") if m[0] == player_address("FRANCE")]
+    assert "one request is enough (house rules 002 GM ERRORS 3)" in answer
+    assert len([m for m in mail(services, "gm-action") if "one request is enough" in m[2]]) == 7  # every player
+    # once per correction: Italy, who had the ordinary delay of 1901 already, is referred to the GM
+    assert _delay(services, clock, "ITALY") == "delay-to-gm"
+    assert game_of(services, game_id).deadline == extended
 
 
 def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(world, clock) -> None:
-    """extension_after_correction = gm_decides: the GM may move it; gmserver keeps it."""
+    """extension_after_correction = gm_decides: the GM may move it; a delay request waits for the GM."""
     services, game_id = world
     turns.adjudicate(services, game_id, clock(), force=True)
     first = game_of(services, game_id).deadline
@@ -222,6 +252,10 @@ def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(wor
     corrections.rollback(services, "lepanto", clock())
     redone = turns.adjudicate(services, game_id, clock(), force=True)
     assert redone.deadline == first
+    row_id = intake.store(services.sessions, order_mail(player_address("FRANCE"), "lepanto", "DELAY please"),
+                          source="smtp", now=clock()).id
+    assert intake.process_one(services, row_id, clock()) == "delay-to-gm"  # standard: delay_policy = gm_decides
+    assert game_of(services, game_id).deadline == first
 
 
 def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> None:

@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.rules.corrections import Adjudicated, cite, deadline_after_correction, rollback_refusal
+from gmserver.rules.corrections import (
+    Adjudicated, cite, deadline_after_correction, extension_on_request, rollback_refusal,
+)
 from gmserver.rules.ruleset import load_ruleset
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
@@ -62,13 +64,26 @@ FRESH = NOW + timedelta(hours=48)
 
 
 @pytest.mark.parametrize(("profile", "first", "expected"), [
-    ("email_rules", FIRST, FRESH),  # 002 GM ERRORS 3: one request is enough: the whole turn again
-    ("mhr", FIRST, FIRST),  # gm_decides: the first deadline stands
+    ("email_rules", FIRST, FIRST),  # the first deadline stands; a request extends it (below)
+    ("mhr", FIRST, FIRST),  # gm_decides: the GM may move it
     ("mhr", NOW - timedelta(hours=1), FRESH),  # ... unless it has passed
     ("mhr", None, FRESH),
 ])
-def test_the_deadline_after_a_correction_002_GM_ERRORS_3(profile, first, expected) -> None:
+def test_the_deadline_after_a_correction(profile, first, expected) -> None:
     assert deadline_after_correction(load_ruleset(profile), first=first, fresh=FRESH, now=NOW) == expected
+
+
+@pytest.mark.parametrize(("profile", "after_correction", "extended_before", "deadline", "expected"), [
+    ("email_rules", True, False, FIRST, FRESH),  # 002 GM ERRORS 3: "Only one request is necessary"
+    ("email_rules", True, True, FIRST, None),  # one extension per correction
+    ("email_rules", False, False, FIRST, None),  # no correction: the GM decides on delays
+    ("email_rules", True, False, FRESH + timedelta(hours=1), None),  # never shortened
+    ("mhr", True, False, FIRST, None),  # gm_decides
+])
+def test_one_request_extends_the_turn_after_a_correction_002_GM_ERRORS_3(profile, after_correction,
+                                                                        extended_before, deadline, expected) -> None:
+    assert extension_on_request(load_ruleset(profile), deadline=deadline, fresh=FRESH,
+                                after_correction=after_correction, extended_before=extended_before) == expected
 
 
 def test_clauses_are_cited_in_words() -> None:
@@ -82,3 +97,12 @@ def test_a_turn_rolled_back_already_waits_and_the_one_before_it_stands() -> None
     refusal = rollback_refusal(load_ruleset("danivon"), last(50, followed=True), NOW, reopened="F1901M")
     assert "rolled back already" in refusal and "Spring 1901" in refusal and "001 VI(1)" in refusal
     assert "rolled back already" in rollback_refusal(load_ruleset("danivon"), None, NOW, reopened="S1901M")
+
+
+def test_the_24_hours_count_to_when_the_error_was_reported_000_VIII_1() -> None:
+    """000 VIII(1): "bring them to the attention of the GM within 24 hours": a report within the
+    window counts even if the GM acts later; the GM cannot date a report after now."""
+    mhr = load_ruleset("mhr")
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW - timedelta(hours=7)) is None  # reported at 23 h
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW - timedelta(hours=5)) is not None  # at 25 h
+    assert rollback_refusal(mhr, last(30), NOW, reported=NOW + timedelta(hours=9)) is not None

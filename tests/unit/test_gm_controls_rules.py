@@ -80,3 +80,21 @@ def test_the_worked_example_moves_one_unit_and_holds_the_others() -> None:
     assert example_orders(position, "FRANCE", legal) == ["A PAR - BUR", "F BRE H"]
     retreat = dataclasses.replace(position, phase="S1901R")
     assert example_orders(retreat, "FRANCE", legal) == []
+
+
+def test_the_worked_example_does_not_move_into_a_unit_of_its_own() -> None:
+    """The others hold in the example: A BUR - BEL beside F BEL would bounce; the next legal
+    move, to an empty province, is shown instead."""
+    position = Position(phase="S1901M", units={"FRANCE": ("A BUR", "F BEL")}, centers={"FRANCE": ("BEL",)})
+    legal = {"BUR": ("A BUR - BEL", "A BUR - GAS", "A BUR H"), "BEL": ("F BEL - NTH", "F BEL H")}
+    assert example_orders(position, "FRANCE", legal) == ["A BUR - GAS", "F BEL H"]
+
+
+def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command_line() -> None:
+    """A word both in COMMANDS and NOT_BY_MAIL was answered "not carried out by mail yet" (the
+    merge of issue 8's branches left rollback, preview, convoy, release and refuse in both),
+    though the README says the GM may mail them."""
+    from gmserver.services.gm_commands import COMMANDS, NOT_BY_MAIL
+
+    assert not set(COMMANDS) & set(NOT_BY_MAIL)
+    assert {"release", "refuse", "orders", "preview", "rollback", "convoy"} <= set(COMMANDS)

@@ -602,3 +602,17 @@ def test_reminder_for_retreats_and_adjustments(geo, composer):
     assert "TO ORDER\n\n  1 build\n" in body
     assert "Time left: 2 days 1 hour" in body
     assert "If no orders arrive by the deadline, builds are waived." in body
+
+
+def test_no_orders_are_asked_of_a_power_in_civil_disorder(geo, composer):
+    """000 VII(6) ¶2: a power in civil disorder holds whatever it sends (rules/defaults.py), so the
+    report does not list it among those orders are due from; it says it is in civil disorder."""
+    outcome = adjudicate(
+        Position(phase="S1901M", units={"FRANCE": ("A PAR",), "ITALY": ("A VEN",)},
+                 centers={"FRANCE": ("PAR",), "ITALY": ("VEN",)}),
+        {"FRANCE": ["A PAR H"], "ITALY": ["A VEN H"]},
+    )
+    report = report_for(outcome, geo, civil_disorder={"ITALY"})
+    assert report.to_order == ("France",)
+    body = flat(composer.render(report.template, report))
+    assert "Orders are due from France." in body and "IN CIVIL DISORDER: Italy" in body

@@ -101,6 +101,13 @@ def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[G
                                 .options(selectinload(Game.players)).order_by(Game.id)))
 
 
+def game_for_no_key_update(session: Session, game_id: int) -> Game | None:
+    """The game row locked against adjudication and other writers (FOR NO KEY UPDATE on
+    PostgreSQL), for a message that already refers to the game: that reference holds a KEY SHARE
+    lock on the row, which FOR UPDATE would wait for (two such messages would deadlock)."""
+    return session.scalar(select(Game).where(Game.id == game_id).with_for_update(key_share=True))
+
+
 def active_games_in_phase(session: Session, phase: str) -> list[Game]:
     """The active games at `phase`, oldest first."""
     return list(session.scalars(select(Game).where(Game.status == "active", Game.phase == phase).order_by(Game.id)))

@@ -98,3 +98,10 @@ def held_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     return session.scalar(select(InboundMessage)
                           .where(InboundMessage.id == inbound_id, InboundMessage.status == "held")
                           .with_for_update())
+
+
+def held_of_game(session: Session, game_id: int) -> list[InboundMessage]:
+    """The game's messages held for the GM (hold_for_gm), oldest first."""
+    return list(session.scalars(select(InboundMessage).where(InboundMessage.game_id == game_id,
+                                                             InboundMessage.status == "held")
+                                .order_by(InboundMessage.id)))

@@ -33,7 +33,10 @@ def handle(mail: Mail) -> str:
     topic = mail.kind.topic or "status"
     if topic == "address":
         return _address(mail)
-    if topic == "delay":
+    if topic == "delay" and (granted := _after_correction(mail)) is not None:
+        notice.answer(mail, GRANTED_TEMPLATE, {"granted": granted, "deadline": None})  # the new one is said
+        return "delay-granted"
+    if topic == "delay":  # any other delay request: MATRIX 2.8 delay_policy
         return _delay(mail)
     notice.answer(mail, TEMPLATE, {"not_yet": NOT_YET[topic], "topic": topic, "argument": mail.kind.argument})
     return OUTCOME
@@ -64,3 +67,16 @@ def _address(mail: Mail) -> str:
 
 
 ADDRESS_TEMPLATE = "player/address_change.txt.j2"
+
+
+GRANTED_TEMPLATE = "player/delay_granted.txt.j2"
+
+
+def _after_correction(mail: Mail) -> str | None:
+    """002 GM ERRORS 3 (extension_after_correction = on_single_request): a delay asked for after
+    a correction is granted at once (services.corrections); None: the GM decides, as on any."""
+    assert mail.decision is not None, "a request comes from a power"
+    from gmserver.services.corrections import extension_on_delay_request  # noqa: PLC0415  (import cycle)
+
+    return extension_on_delay_request(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
+                                      by=mail.envelope.sender, now=mail.now)
