@@ -26,10 +26,12 @@ ACTION = "delay"
 OUTCOMES = {"granted": "delay-granted", "to_gm": "delay-to-gm", "refused": "delay-refused"}
 
 
-def granted_this_year(session: Session, game_id: int, power: str, year: int | None) -> int:
-    """Delays granted at once to `power` in game year `year` (000 VII(5): counted per player)."""
+def granted_this_year(session: Session, game_id: int, power: str, address: str, year: int | None) -> int:
+    """Delays granted at once to the player of `power` at `address` in game year `year` (000
+    VII(5): counted per player, so a replacement player starts with none)."""
     return sum(1 for row in queries.gm_actions.actions_of(session, game_id)
                if row.action == ACTION and row.arguments.get("power") == power
+               and row.arguments.get("address") == address
                and row.arguments.get("year") == year and row.arguments.get("automatic"))
 
 
@@ -41,7 +43,7 @@ def request_delay(session: Session, services: Services, game_id: int, power: str
     ruleset = queries.games.ruleset_of(game)
     player = next(p for p in game.players if p.power == power)
     active = game.status == "active" and not game.paused
-    used = granted_this_year(session, game.id, power, game_year(game.phase))
+    used = granted_this_year(session, game.id, power, player.address, game_year(game.phase))
     decision = decide_delay(ruleset, DelayRequest(
         phase=game.phase, deadline=game.deadline if active else None, received=now, used=used,
         civil_disorder=player.civil_disorder, zone=game.timezone))
@@ -51,6 +53,10 @@ def request_delay(session: Session, services: Services, game_id: int, power: str
     elif decision.outcome == "to_gm":
         _pass_on(session, services, game, power, reason, decision, inbound_id=inbound_id, now=now)
     return decision
+
+
+def _address(game: Game, power: str) -> str:
+    return next(p.address for p in game.players if p.power == power)
 
 
 def _when(game: Game, moment: datetime | None) -> str:
@@ -68,7 +74,7 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
     text = (f"{power} was granted a delay of {ruleset.delay_hours} hours ({cited}): the deadline of {phase} is "
             f"{_when(game, game.deadline)} (was {_when(game, before)})")
     row = queries.gm_actions.record_action(session, game.id, ACTION, {
-        "power": power, "year": game_year(game.phase), "automatic": True, "hours": ruleset.delay_hours,
+        "power": power, "address": _address(game, power), "year": game_year(game.phase), "automatic": True, "hours": ruleset.delay_hours,
         "deadline": game.deadline.isoformat(), "before": before.isoformat(), "inbound": inbound_id,
         "reason": reason[:200]}, by, now, text)
     # who asked is not said: a player's absence is the kind of thing the others could use

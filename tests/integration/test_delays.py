@@ -164,3 +164,12 @@ def test_001_IV_4_game_create_prints_the_note_for_the_gm(tmp_path, capsys) -> No
     assert "note: a Fall Turn with its retreat and adjustment turns lasts 9 days" in capsys.readouterr().out
     assert main(["--config", str(config), "game", "show", "lepanto"]) == 0
     assert "note: a Fall Turn" in capsys.readouterr().out
+
+
+def test_000_VII_5_the_allowance_is_the_player_s_a_replacement_starts_with_none(database_url, clock) -> None:
+    world = world_with(database_url, clock, "mhr")
+    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
+    gm_controls.act(world, "lepanto", gm_controls.replace, "ITALY", "nuovo@players.test", now=clock())
+    granted = deadline(world)
+    row = send(world, order_mail("nuovo@players.test", "lepanto", "DELAY: new here"), clock())
+    assert row.outcome == "delay-granted" and deadline(world) == granted + timedelta(hours=48)
