@@ -111,21 +111,17 @@ def _automatic(ruleset: Any, request: DelayRequest, cited: str) -> DelayDecision
     """auto_grant_gm_may_refuse: granted at once before the deadline, within the allowance."""
     assert request.deadline is not None
     allowance = ruleset.max_auto_delays
-    passed_on = "so it was passed on to the GM, who decides. The deadline stands unless the GM moves it."
     if request.received >= request.deadline:
-        return DelayDecision("to_gm", "A delay is granted at once only on a request received before the deadline "
-                                      f"({cited}); yours came after it, {passed_on}")
+        return _to_gm("A delay is granted at once only on a request received before the deadline "
+                      f"({cited}); yours came after it.")
     if request.civil_disorder:
-        return DelayDecision("to_gm", "Your power is in civil disorder, so a delay is not granted at once "
-                                      f"({cited}); your request {passed_on.replace('so it was', 'was')}")
+        return _to_gm(f"Your power is in civil disorder, so a delay is not granted at once ({cited}).")
     year = game_year(request.phase)
     if allowance == 0:
-        return DelayDecision("to_gm", f"No delay is granted at once in this game ({cited}); your request "
-                                      f"{passed_on.replace('so it was', 'was')}")
+        return _to_gm(f"No delay is granted at once in this game ({cited}).")
     if request.used >= allowance:
-        return DelayDecision("to_gm", f"Each player may have {_delays(allowance)} a game year granted at once, and "
-                                      f"you have had {_delays(request.used)} in {year} ({cited}: after a warning "
-                                      f"the GM may refuse further delays); {passed_on}")
+        return _to_gm(f"Each player may have {_delays(allowance)} a game year granted at once, and you have had "
+                      f"{request.used} in {year} ({cited}: after a warning the GM may refuse further delays).")
     new = delayed_deadline(request.deadline, ruleset.delay_hours, request.zone)
     last = request.used + 1 >= allowance
     said = (f"Your request is granted: the deadline is delayed by {ruleset.delay_hours} hours for every player "
@@ -134,6 +130,11 @@ def _automatic(ruleset: Any, request: DelayRequest, cited: str) -> DelayDecision
         said += (f" This was your last delay granted at once in {year}: the GM decides on any further request "
                  "this year, and may refuse it if play is disrupted.")
     return DelayDecision("granted", said, new, last)
+
+
+def _to_gm(why: str) -> DelayDecision:
+    return DelayDecision("to_gm", f"{why} Your request was passed on to the GM, who decides; the deadline stands "
+                                  "unless the GM moves it.")
 
 
 def _delays(count: int) -> str:

@@ -91,8 +91,8 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
                   f"to {_when(game, game.deadline)}. Every player has been told.",
                   f"To undo it: gmserver game deadline {game.name} {before.isoformat()}  (or mail the command "
                   f"\"deadline {game.name} {before.isoformat()}\").",
-                  f"{power.title()} has had {count} of the {ruleset.max_auto_delays} delays a player may have "
-                  f"granted at once in {game_year(game.phase)}"
+                  f"Delays granted at once to {power.title()} in {game_year(game.phase)}: {count} of the "
+                  f"{ruleset.max_auto_delays} a player may have each game year"
                   + ("; further requests this year come to you." if decision.last_automatic else "."),
                   *([f"Note: {pace}."] if pace else [])))
 

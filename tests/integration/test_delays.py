@@ -93,7 +93,7 @@ def test_000_VII_5_beyond_max_auto_delays_the_request_goes_to_the_gm_per_player(
     row = send(world, order_mail(player_address("ITALY"), "lepanto", "Extension: still away"), clock())
     assert row.outcome == "delay-to-gm" and deadline(world) == granted == first + timedelta(hours=48)
     answer = outbox(world, "notice")[-1]
-    assert "Each player may have 1 delay a game year granted at once, and you have had 1 delay in 1901 " \
+    assert "Each player may have 1 delay a game year granted at once, and you have had 1 in 1901 " \
            "(house rules 000 VII(5)" in text(answer)
     alert = outbox(world, "alert")[-1]
     assert 'Italy asks for a delay of Spring 1901 Movement' in text(alert) and "delay lepanto 48" in text(alert)

@@ -60,15 +60,15 @@ def test_000_VII_5_max_auto_delays_per_player_per_game_year(allowance, used, out
     decision = decide_delay(ruleset, request(used=used))
     assert (decision.outcome, decision.last_automatic) == (outcome, last)
     if outcome == "to_gm":
-        assert decision.new_deadline is None and "passed on to the GM, who decides" in decision.said
+        assert decision.new_deadline is None and "Your request was passed on to the GM, who decides" in decision.said
 
 
 def test_000_VII_5_beyond_the_allowance_the_rule_is_said_in_words_then_the_clause() -> None:
     decision = decide_delay(load_ruleset("mhr"), request(used=1))
     assert decision.said == (
-        "Each player may have 1 delay a game year granted at once, and you have had 1 delay in 1901 (house rules "
-        "000 VII(5): after a warning the GM may refuse further delays); so it was passed on to the GM, who decides. "
-        "The deadline stands unless the GM moves it.")
+        "Each player may have 1 delay a game year granted at once, and you have had 1 in 1901 (house rules "
+        "000 VII(5): after a warning the GM may refuse further delays). Your request was passed on to the GM, who "
+        "decides; the deadline stands unless the GM moves it.")
 
 
 @pytest.mark.parametrize("received", [DEADLINE, DEADLINE + timedelta(minutes=1)])
@@ -76,7 +76,7 @@ def test_001_IV_5_only_requests_received_before_the_deadline_are_granted_at_once
     decision = decide_delay(load_ruleset("danivon"), request(received=received))
     assert decision.outcome == "to_gm"
     assert decision.said.startswith("A delay is granted at once only on a request received before the deadline "
-                                    "(house rules 001 IV(5)); yours came after it")
+                                    "(house rules 001 IV(5)); yours came after it. Your request was passed on")
 
 
 def test_a_power_in_civil_disorder_is_not_granted_a_delay_at_once() -> None:
