@@ -173,3 +173,13 @@ def test_000_VII_5_the_allowance_is_the_player_s_a_replacement_starts_with_none(
     granted = deadline(world)
     row = send(world, order_mail("nuovo@players.test", "lepanto", "DELAY: new here"), clock())
     assert row.outcome == "delay-granted" and deadline(world) == granted + timedelta(hours=48)
+
+
+def test_001_IV_4_a_delay_past_a_week_a_turn_is_granted_and_the_gm_told_of_the_pace(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="danivon", movement_hours=6 * 24)  # the Turn began now, 6 days
+    row = send(services, order_mail(player_address("ENGLAND"), "lepanto", "DELAY"), clock())
+    assert row.outcome == "delay-granted"  # 001 IV(5): granted; IV(4)'s week is only a guide
+    (alert,) = outbox(services, "alert")
+    assert "Note: this Turn began 2026-11-22T12:00+00:00 and lasts 8 days to this deadline, longer than the guide " \
+           "of 7 days a Turn (house rules 001 IV(4))." in text(alert)
