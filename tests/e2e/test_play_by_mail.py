@@ -142,6 +142,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         f'[inbound.imap]\nhost = "{dovecot.host}"\nport = {dovecot.imap_port}\ntls = "none"\n'
         f'user = "{table.gm}"\npassword = "secret"\n')
 
+    previous = None
     for phase, orders, hours in (("S1901M", SPRING, 48), ("F1901M", FALL, 48), ("W1901A", WINTER, 24)):
         table.mail_orders("lepanto", phase, orders)
         # gmserver poll --once, twice: the second run finds nothing new
@@ -164,7 +165,14 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
             body = " ".join(confirmation.get_content().split())
             assert "rejected" not in body and "NOT USED" not in body, body
             assert confirmation["Auto-Submitted"] == "auto-replied"
-        clock.advance(hours=hours)
+        with transaction(services.sessions) as session:
+            deadline = session.get(Game, game_id).deadline
+        if previous is not None:
+            # issue 8: each deadline follows the one before by the turn's length, never the
+            # moment of processing (F1901M 48 h after S1901M's, W1901A 24 h after F1901M's)
+            assert deadline - previous == timedelta(hours=hours)
+        previous = deadline
+        clock.now = max(clock.now, deadline)
         [done] = turns.adjudicate_due(services, clock())
         assert done.phase == phase
         assert outbox.deliver_due(services.sessions, transport, clock()).sent == 7
