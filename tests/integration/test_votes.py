@@ -1,0 +1,132 @@
+"""Votes by mail on a real database (SQLite and PostgreSQL): proposals and ballots recorded, the
+tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.10, A16)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import Game, OutboxMessage, ProposalRow
+from gmserver.db.session import transaction
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services import intake, turns
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from tests.support.world import order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+THREE = {"units": {"AUSTRIA": ["A VIE"], "ENGLAND": ["F LON"], "FRANCE": ["A PAR"]},
+         "centers": {"AUSTRIA": ["VIE"], "ENGLAND": ["LON"], "FRANCE": ["PAR"]}}
+
+
+def game_with(services, now, profile: str = "standard", overrides: dict | None = None, phase: str = "S1905M") -> int:
+    position = Position.from_json({"phase": phase, **THREE})
+    with transaction(services.sessions) as session:
+        return create_game(session, GameSpec(
+            name="votes", ruleset=load_ruleset(profile).with_overrides(overrides or {}),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS], position=position,
+            movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            reminder=timedelta(0), sender_check="from"), now).id
+
+
+def vote(services, clock, power: str, line: str, phase: str = "S1905M") -> str:
+    """Send the line; the answer the voter got, words joined by single spaces."""
+    subject = format_subject(template="standard", game_name="votes", power=power, phase=phase, purpose="orders")
+    row = intake.store(services.sessions, order_mail(player_address(power), subject, line), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        answer = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"notice:{row.id}"))
+        return " ".join(answer.raw.decode().split())
+
+
+def deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
+    """Adjudicate at the deadline: the game's status, the report, every mail's text."""
+    clock.advance(hours=49)
+    turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        status = session.get(Game, game_id).status
+        report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first()
+        mails = [" ".join(m.raw.decode().split()) for m in session.scalars(select(OutboxMessage))]
+        return status, " ".join(report.raw.decode().split()), mails
+
+
+def test_a_draw_of_all_survivors_passes_and_ends_the_game(database_url, clock) -> None:
+    """A16: every elector votes Yes; the final report says the game ended by a draw."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    assert "You have proposed a draw between Austria, England and France" in vote(services, clock, "AUSTRIA", "DRAW")
+    assert "Your vote on a draw between Austria, England and France is recorded: Yes" in vote(
+        services, clock, "ENGLAND", "DRAW Austria England France")
+    vote(services, clock, "FRANCE", "draw yes")
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert "VOTES A draw between Austria, England and France passed." in report
+    assert "THE GAME IS OVER The game has ended by vote: a draw between Austria, England and France." in report
+
+
+def test_a_draw_one_power_votes_against_fails_and_no_mail_names_the_voter(database_url, clock) -> None:
+    """000 IX(4) "nothing revealed": the result is published, never who voted No."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    vote(services, clock, "AUSTRIA", "DRAW")
+    assert "recorded: No" in vote(services, clock, "ENGLAND", "DRAW NO")
+    vote(services, clock, "FRANCE", "DRAW")
+    status, report, mails = deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A draw between Austria, England and France failed." in report
+    assert "Yes votes" not in report
+    others = [m for m in mails if f"To: {player_address('ENGLAND')}" not in m]
+    assert not any("recorded: No" in m or "DRAW NO" in m for m in others)
+
+
+def test_a_vote_against_a_draw_nobody_proposed_is_refused(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "nobody has proposed a draw between Austria and England this turn" in vote(
+        services, clock, "ENGLAND", "DRAW Austria England NO")
+
+
+def test_a_power_out_of_the_game_has_no_vote_voter_eligibility_units_or_centres(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "Italy has no unit and no supply centre left, so it has no vote" in vote(services, clock, "ITALY", "DRAW")
+
+
+def test_end_proposals_per_player_per_turn_001_viii_4(database_url, clock) -> None:
+    """001 VIII(4) ¶3: one proposal to end the game per player per turn."""
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"end_proposals_per_player_per_turn": 1})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    assert "as many as the house rules allow (001 VIII(4))" in vote(services, clock, "AUSTRIA", "DRAW Austria England")
+    # voting on another's proposal is no proposal
+    vote(services, clock, "ENGLAND", "DRAW England France")
+    assert "is recorded: Yes" in vote(services, clock, "AUSTRIA", "DRAW England France")
+
+
+def test_a_concession_passes_with_the_beneficiary_silent_000_ix_5(database_url, clock) -> None:
+    """000 IX(5): France counts as voting for its own solo; the game ends, conceded to France."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    vote(services, clock, "AUSTRIA", "CONCEDE France")
+    vote(services, clock, "ENGLAND", "CONCEDE France")
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert "The game has ended by vote: a concession to France." in report
+
+
+def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(database_url, clock) -> None:
+    """002 DRAWS 1: the number of Yes votes is announced; DRAWS 3: a Fall proposal is tallied
+    once the year is over (nobody adjusts here, so after the Fall turn)."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "email_rules", phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
+    vote(services, clock, "ENGLAND", "DRAW NO", phase="F1905M")
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    with transaction(services.sessions) as session:
+        assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
