@@ -95,8 +95,13 @@ def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
     """The uncast and abstention meanings for the kind; under 003 [18] a draw or concession is a
     proposal to "end the game on any terms" and takes that kind's rules."""
     if kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
-        return ruleset.vote.end_game_any_terms
-    return getattr(ruleset.vote, kind)
+        kind = "end_game_any_terms"
+    uncast, abstention = {
+        "draw": (ruleset.vote.draw.uncast, ruleset.vote.draw.abstention),
+        "concession": (ruleset.vote.concession.uncast, ruleset.vote.concession.abstention),
+        "end_game_any_terms": (ruleset.vote.end_game_any_terms.uncast, ruleset.vote.end_game_any_terms.abstention),
+    }[kind]
+    return VoteKindRules(uncast, abstention)
 
 
 def offered(kind: str, ruleset: Ruleset) -> bool:
