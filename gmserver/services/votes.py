@@ -21,6 +21,9 @@ from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services.context import Services
+from gmserver.services.outbox import queue_all
 from gmserver.services.endgame import GAME_OVER
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,7 @@ class Recorded:
     proposal: rules.Proposal
     choice: str
     made: bool  # this line made the proposal (its author votes Yes)
+    proposal_id: int
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,42 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
         row = queries.votes.add_proposal(session, game.id, game.phase, line.kind, members_key(members), power,
                                          inbound_id, now)
     queries.votes.cast(session, row.id, power, line.choice, inbound_id, now)
-    return Recorded(_proposal(row), line.choice, made)
+    return Recorded(_proposal(row), line.choice, made, row.id)
+
+
+_SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it",
+            "excluded": "is not counted"}
+
+
+def announce(session: Session, services: Services, game_id: int, recorded: Recorded, ruleset: Ruleset,
+             now: datetime) -> int:
+    """Tell every power still in the game that a proposal was made, so that each can vote on it;
+    the proposer is named only where `proposer_anonymous` is false (000 IX(4)), and everyone,
+    the proposer too, gets the same mail."""
+    game = session.get(Game, game_id)
+    assert game is not None
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    alive = rules.survivors(position.units, position.centers)
+    proposal = recorded.proposal
+    keyword = "CONCEDE" if proposal.kind == "concession" else "DRAW"
+    line = " ".join([keyword, *sorted(p.title() for p in proposal.members)])
+    rules_of_kind = rules.kind_rules(proposal.kind, ruleset)
+    body = services.composer.render("player/proposal.txt.j2", {
+        "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
+        "proposer": None if ruleset.proposer_anonymous else proposal.proposer.title(),
+        "silence": _SILENCE[rules_of_kind.uncast], "abstention": _SILENCE[rules_of_kind.abstention],
+        "after_winter": ruleset.fall_proposals_resolved_after_winter and proposal.phase[:1] == "F",
+    })
+    messages = []
+    for player in game.players:
+        if player.power not in alive:
+            continue
+        subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
+                                 phase=game.phase, purpose="orders")
+        message = services.composer.compose(to=player.address, subject=f"Proposal: {subject}", body=body,
+                                            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
+    return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
 
 
 def _proposal(row: ProposalRow) -> rules.Proposal:

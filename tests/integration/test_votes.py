@@ -83,6 +83,30 @@ def test_a_draw_one_power_votes_against_fails_and_no_mail_names_the_voter(databa
     assert not any("recorded: No" in m or "DRAW NO" in m for m in others)
 
 
+def test_a_proposal_is_announced_to_every_power_still_in_the_game_without_its_proposer(database_url, clock) -> None:
+    """proposer_anonymous (000 IX(4)): the same mail to every survivor, the proposer too."""
+    services = services_for(database_url)
+    game_with(services, clock(), "mhr")
+    vote(services, clock, "ENGLAND", "DRAW Austria England")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+        texts = [" ".join(m.raw.decode().split()) for m in sent]
+    assert sorted(m.recipient for m in sent) == sorted(player_address(p) for p in ("AUSTRIA", "ENGLAND", "FRANCE"))
+    assert all("a draw between Austria and England has been proposed." in t for t in texts)
+    assert all("DRAW Austria England" in t and "proposed by" not in t for t in texts)
+    # 000 IX(2) ¶1: an abstainer is left out; silence is No
+    assert "your silence counts as a vote against it; an abstention is not counted" in texts[0]
+
+
+def test_proposer_anonymous_false_names_the_proposer_in_the_announcement(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"proposer_anonymous": False})
+    vote(services, clock, "ENGLAND", "DRAW")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+        assert all("has been proposed by England" in " ".join(m.raw.decode().split()) for m in sent)
+
+
 def test_a_vote_against_a_draw_nobody_proposed_is_refused(database_url, clock) -> None:
     services = services_for(database_url)
     game_with(services, clock())

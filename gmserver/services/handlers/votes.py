@@ -37,6 +37,8 @@ def handle(mail: Mail) -> str:
     if isinstance(line, str):
         notice.answer(mail, TEMPLATE, {**context, "allowed": True, "refusal": line})
         return REFUSED
+    if line.made:  # every power still in the game is told, so that it can vote
+        votes.announce(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
     notice.answer(mail, TEMPLATE, {
         **context, "allowed": True, "refusal": None, "made": line.made, "choice": _CHOICE[line.choice],
         "proposal": rules.describe(line.proposal),
