@@ -139,7 +139,8 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
         proposal = rules.amend(_proposal(row), alive, ruleset)  # 002 DRAWS 3
         if isinstance(proposal, str):
             _close([row], "void", proposal, last.phase)
-            texts[row.id] = f"{rules.describe(_proposal(row)).capitalize()} is {proposal}."
+            described = rules.describe(_proposal(row))
+            texts[row.id] = f"{described[0].upper()}{described[1:]} is {proposal}."
             continue
         ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items() if power in alive}
         tallies.append((row, rules.tally(proposal, electors, ballots, ruleset)))

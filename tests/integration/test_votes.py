@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, OutboxMessage, ProposalRow
 from gmserver.db.session import transaction
-from gmserver.rules.position import Position
+from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import intake, turns, votes
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
 from tests.support.world import order_mail, player_address, services_for
 
@@ -154,3 +154,44 @@ def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(databas
     assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
     with transaction(services.sessions) as session:
         assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
+
+
+def _year_over(game_phase: str, after_phase: str, alive: dict) -> list:
+    """What adjudicating Winter produced, as services/votes.tally_due sees it (no engine needed)."""
+    before = Position.from_json({"phase": game_phase, **THREE})
+    after = Position.from_json({"phase": after_phase, **alive})
+    return [PhaseOutcome(phase=game_phase, before=before, after=after, orders=(), state_after={})]
+
+
+def _tally_after_france_falls(database_url, clock, profile: str):
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), profile, phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")  # Austria, England and France
+    vote(services, clock, "ENGLAND", "DRAW", phase="F1905M")
+    vote(services, clock, "FRANCE", "DRAW NO", phase="F1905M")  # France's No dies with France
+    two = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
+           "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        ruleset = load_ruleset(profile)
+        after_fall = votes.tally_due(session, game, ruleset, _year_over("F1905M", "W1905A", two), clock())
+        after_winter = votes.tally_due(session, game, ruleset, _year_over("W1905A", "S1906M", two), clock())
+        return after_fall, after_winter
+
+
+def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: the Fall proposal is tallied after Winter, ignoring the vote of France, eliminated
+    meanwhile, and amended by dropping France: Austria and England draw."""
+    after_fall, after_winter = _tally_after_france_falls(database_url, clock, "email_rules")
+    assert after_fall == votes.VoteResults()  # not due before the Winter adjustments
+    assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
+    assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
+
+
+def test_a_proposal_naming_a_fallen_power_is_void_without_amendments_000(database_url, clock) -> None:
+    """000 (amend_proposals_on_elimination false): tallied at its own deadline, the draw names
+    France, out of the game by then: void."""
+    after_fall, _ = _tally_after_france_falls(database_url, clock, "mhr")
+    assert after_fall.ended is None
+    assert after_fall.announcements == (
+        "A draw between Austria, England and France is void: it names France, out of the game since it was made.",)
