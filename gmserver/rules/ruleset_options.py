@@ -674,8 +674,7 @@ _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
 _opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed",
-     not_applied("the result is published with the turn's adjudication: a passed draw or concession ends the "
-                 "game once the turn due at the same deadline is adjudicated, not before it", "with_adjudication"))
+     applied())  # services/votes.tally_before (instead of the turn) or tally_due (with the report)
 _opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
 _opt("proposal_gm_veto", "2.10", BOOL, True,

@@ -85,6 +85,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        early_votes = votes.tally_before(session, game, ruleset, now)  # MATRIX 2.10 vote_publication
+        if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
+            return TurnDone(game.name, game.phase, game.phase, None, votes.end_by_vote(session, services, game,
+                                                                                     early_votes, now))
         first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
@@ -94,7 +98,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
-        ballots = votes.tally_due(session, game, ruleset, [first, *minor], now)  # MATRIX 2.10 at the deadline
+        # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
+        ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)

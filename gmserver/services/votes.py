@@ -19,10 +19,11 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
-from gmserver.rules.position import PhaseOutcome
+from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services.gm_mail import announce  # the GM-action mail to every player
 from gmserver.services.outbox import queue_all
 from gmserver.services.endgame import GAME_OVER
 
@@ -83,8 +84,8 @@ _SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it
             "excluded": "is not counted"}
 
 
-def announce(session: Session, services: Services, game_id: int, recorded: Recorded, ruleset: Ruleset,
-             now: datetime) -> int:
+def announce_proposal(session: Session, services: Services, game_id: int, recorded: Recorded,
+                      ruleset: Ruleset, now: datetime) -> int:
     """Tell every power still in the game that a proposal was made, so that each can vote on it;
     the proposer is named only where `proposer_anonymous` is false (000 IX(4)), and everyone,
     the proposer too, gets the same mail."""
@@ -118,27 +119,66 @@ def _proposal(row: ProposalRow) -> rules.Proposal:
     return rules.Proposal(row.kind, frozenset(row.members.split()), row.proposer, row.phase)
 
 
+def tally_before(session: Session, game: Game, ruleset: Ruleset, now: datetime) -> VoteResults:
+    """vote_publication = instead_if_passed (000 IX(4), MATRIX 2.10): at the deadline, before the
+    turn is adjudicated, the proposals made in it are tallied on the position as it stands; a
+    passed draw or concession replaces the adjudication (`end_by_vote`). Fall proposals under
+    `fall_proposals_resolved_after_winter` wait for the Winter adjustments (`tally_due`)."""
+    if ruleset.vote_publication != "instead_if_passed":
+        return VoteResults()
+    open_rows = queries.votes.open_proposals(session, game.id)
+    due_rows = [row for row in open_rows if row.phase == game.phase
+                and not (ruleset.fall_proposals_resolved_after_winter and row.phase[:1] == "F")]
+    if not due_rows:
+        return VoteResults()
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    return _tally(game, ruleset, due_rows, open_rows, rules.survivors(position.units, position.centers), game.phase,
+                  session)
+
+
+def end_by_vote(session: Session, services: Services, game: Game, results: VoteResults, now: datetime) -> int:
+    """instead_if_passed: the game ends where it stands, its turn not adjudicated; every player is
+    told (recorded like the GM's `game end`, by "vote"). How many mails were queued."""
+    assert results.ended is not None
+    game.status, game.deadline, game.paused = "finished", None, False
+    row = queries.gm_actions.record_action(session, game.id, "end", {"phase": game.phase, "by": "vote"}, "vote", now,
+                                           results.ended)
+    return announce(session, services, game, row.id, "the game has ended by vote", [
+        *results.announcements, results.ended,
+        f"The game ends where it stood before the deadline: the {describe_phase(game.phase)} orders were not "
+        "adjudicated, the result of the vote being published instead (house rules 000 IX(4)).",
+    ], now)
+
+
 def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequence[PhaseOutcome],
-              now: datetime) -> VoteResults:
+              now: datetime, earlier: VoteResults = VoteResults()) -> VoteResults:
     """Tally the open proposals due after the phases just adjudicated (`processed`, in order; the
-    last one's `after` is where the game now stands). A solo won this turn voids them all (002
+    last one's `after` is where the game now stands); `earlier`: those tallied before the
+    adjudication (`tally_before`), reported with these. A solo won this turn voids them all (002
     DRAWS 3: a player with 18 centres after Winter wins regardless)."""
     last = processed[-1]
     open_rows = queries.votes.open_proposals(session, game.id)
-    if not open_rows:
-        return VoteResults()
-    if last.winners:
+    if last.winners or not open_rows:
         _close(open_rows, "void", "void: the game was won outright", last.phase)
-        return VoteResults()
-    alive = rules.survivors(last.after.units, last.after.centers)
-    electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
+        return earlier
     due_rows = [row for row in open_rows
                 if any(rules.due(row.phase, o.phase, o.after.phase, ruleset) for o in processed)]
+    results = _tally(game, ruleset, due_rows, open_rows, rules.survivors(last.after.units, last.after.centers),
+                     last.phase, session)
+    return VoteResults(earlier.announcements + results.announcements, results.ended)
+
+
+def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
+           alive: frozenset[str], phase: str, session: Session) -> VoteResults:
+    """A16 on the rows due, with `alive` the powers still in the game; each row is closed."""
+    if not due_rows:
+        return VoteResults()
+    electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
     for row in due_rows:
         proposal = rules.amend(_proposal(row), alive, ruleset)  # 002 DRAWS 3
         if isinstance(proposal, str):
-            _close([row], "void", proposal, last.phase)
+            _close([row], "void", proposal, phase)
             described = rules.describe(_proposal(row))
             texts[row.id] = f"{described[0].upper()}{described[1:]} is {proposal}."
             continue
@@ -147,14 +187,13 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     settled = rules.settle([t for _, t in tallies], ruleset)
     ended = None
     for (row, _), result in zip(tallies, settled):
-        _close([row], "passed" if result.passed else "failed", result.reason, last.phase)
+        _close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
         if result.passed and result.proposal.kind in rules.GAME_ENDING:
             ended = f"The game has ended by vote: {rules.describe(result.proposal)}."
     if ended is not None:  # whatever else was still open has no game left to end
-        _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", last.phase)
-    log.info("%s: %d proposal(s) tallied after %s%s", game.name, len(texts), last.phase,
-             f"; {ended}" if ended else "")
+        _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
+    log.info("%s: %d proposal(s) tallied in %s%s", game.name, len(texts), phase, f"; {ended}" if ended else "")
     return VoteResults(tuple(texts[row.id] for row in open_rows if row.id in texts), ended)
 
 

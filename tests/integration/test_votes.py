@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from gmserver.db import queries
 from gmserver.db.models import Game, OutboxMessage, ProposalRow
 from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
@@ -51,17 +52,42 @@ def deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
         status = session.get(Game, game_id).status
         report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first()
         mails = [" ".join(m.raw.decode().split()) for m in session.scalars(select(OutboxMessage))]
-        return status, " ".join(report.raw.decode().split()), mails
+        return status, " ".join(report.raw.decode().split()) if report is not None else "", mails
 
 
-def test_a_draw_of_all_survivors_passes_and_ends_the_game(database_url, clock) -> None:
-    """A16: every elector votes Yes; the final report says the game ended by a draw."""
-    services = services_for(database_url)
-    game_id = game_with(services, clock())
+def _all_three_vote_a_draw(services, clock) -> None:
     assert "You have proposed a draw between Austria, England and France" in vote(services, clock, "AUSTRIA", "DRAW")
     assert "Your vote on a draw between Austria, England and France is recorded: Yes" in vote(
         services, clock, "ENGLAND", "DRAW Austria England France")
     vote(services, clock, "FRANCE", "draw yes")
+
+
+def test_vote_publication_instead_if_passed_000_ix_4_the_draw_replaces_the_adjudication(database_url, clock) -> None:
+    """A16 and 000 IX(4): every elector votes Yes; the game ends before the turn is adjudicated
+    and every player is told so instead of getting a report."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    _all_three_vote_a_draw(services, clock)
+    clock.advance(hours=49)
+    [done] = turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase, done.reports) == ("finished", "S1905M", 7)
+        assert queries.phases.current_record(session, game).adjudicated_at is None
+        kinds = [m.kind for m in session.scalars(select(OutboxMessage))]
+        ended = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "gm-action")).first()
+        text = " ".join(ended.raw.decode().split())
+    assert "report" not in kinds
+    assert "A draw between Austria, England and France passed." in text
+    assert "The game has ended by vote: a draw between Austria, England and France." in text
+    assert "the Spring 1905 Movement orders were not adjudicated" in text
+
+
+def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended_by_vote(database_url,
+                                                                                        clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"vote_publication": "with_adjudication"})
+    _all_three_vote_a_draw(services, clock)
     status, report, _ = deadline(services, clock, game_id)
     assert status == "finished"
     assert "VOTES A draw between Austria, England and France passed." in report
@@ -137,9 +163,9 @@ def test_a_concession_passes_with_the_beneficiary_silent_000_ix_5(database_url, 
     game_id = game_with(services, clock(), "mhr")
     vote(services, clock, "AUSTRIA", "CONCEDE France")
     vote(services, clock, "ENGLAND", "CONCEDE France")
-    status, report, _ = deadline(services, clock, game_id)
+    status, _, mails = deadline(services, clock, game_id)
     assert status == "finished"
-    assert "The game has ended by vote: a concession to France." in report
+    assert any("The game has ended by vote: a concession to France." in m for m in mails)
 
 
 def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(database_url, clock) -> None:

@@ -38,7 +38,7 @@ def handle(mail: Mail) -> str:
         notice.answer(mail, TEMPLATE, {**context, "allowed": True, "refusal": line})
         return REFUSED
     if line.made:  # every power still in the game is told, so that it can vote
-        votes.announce(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
+        votes.announce_proposal(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
     notice.answer(mail, TEMPLATE, {
         **context, "allowed": True, "refusal": None, "made": line.made, "choice": _CHOICE[line.choice],
         "proposal": rules.describe(line.proposal),
