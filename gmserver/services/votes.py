@@ -158,7 +158,7 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     DRAWS 3: a player with 18 centres after Winter wins regardless)."""
     last = processed[-1]
     open_rows = queries.votes.open_proposals(session, game.id)
-    if last.winners or not open_rows:
+    if last.winners:  # 002 DRAWS 3: a solo wins regardless of what was proposed
         _close(open_rows, "void", "void: the game was won outright", last.phase)
         return earlier
     due_rows = [row for row in open_rows
