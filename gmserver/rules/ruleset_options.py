@@ -544,10 +544,7 @@ _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_r
              "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
              "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
-     partial("the engine's convoy paradox rule (Szykman) decides; under rb2000_all_hold_backup each convoy paradox "
-             "(the army's destination supports an attack on one of its convoying fleets; one through a second "
-             "convoy is not looked for) is flagged to the GM with the engine's result, who corrects it by hand "
-             "(MATRIX 2.16): the 2000 rule's own result is not computed", lambda v: v == "szykman"))
+     applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
      not_applied("the engine's own rule", "rb2000_intent"))
 _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",

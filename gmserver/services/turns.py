@@ -164,8 +164,10 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
                                                       civil_disorder=nmr.civil_disorder_of(game))
     # the profile's solo count decides the winner (services.endgame), not the engine's 18
-    outcome = adjudication.mark_defaults(
-        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = engine.adjudicate(record.state, complete_texts, engine_decides_solo=False)
+    if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
+        outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
+    outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
