@@ -716,7 +716,11 @@ _opt("season_replay", "2.11", _choice("never"), "never", applied())
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
-     not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))
+     partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
+             "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
+             "named the removal rule picks it (too few disbands); every player is told. The server does not "
+             "find the surplus unit itself (no replay audit), and for too many builds the GM names the unit "
+             "the excess-build rule would not have built", lambda v: True))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken
