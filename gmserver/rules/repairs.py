@@ -43,6 +43,8 @@ class RepairError(ValueError):
 def plan_repair(position: Position, power: str, unit: Unit | None, move_to: str | None, ruleset: Any,
                 geography: MapInfo) -> Repair:
     """The repair of one surplus unit of `power` (module docstring); RepairError if it cannot be."""
+    if position.phase_type == "R":  # the dislodged units are in the air: repair after the retreats
+        raise RepairError("not during a retreat phase: repair the unit once the retreats are adjudicated")
     units = [Unit.parse(u) for u in position.units.get(power, ())]
     if not units:
         raise RepairError(f"{power.title()} has no unit on the board")

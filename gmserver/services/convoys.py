@@ -63,6 +63,8 @@ def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]]
         return frozenset(o.order.unit for o in tried.orders if o.order.unit is not None and "dislodged" in o.results)
 
     resolved, paradoxes = resolve(parsed, geography, dislodged)
+    for paradox in paradoxes:
+        log.info("%s: %s", outcome.phase, paradox.describe())
     if resolved == parsed:
         return outcome, paradoxes
     ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False)

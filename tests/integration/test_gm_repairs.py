@@ -36,6 +36,7 @@ def _notices(services) -> int:
 def test_the_removal_rule_s_unit_is_proposed_then_removed_000_VIII_2(database_url, clock) -> None:
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="dutchman", ruleset="mhr", position=POSITION)
+    corrections.correct_orders(services, "dutchman", "FRANCE", "A MOS - STP\nA PAR - BUR", clock())
     proposed = repairs.repair_unit(services, "dutchman", "france", None, None, clock(), confirm=False)
     assert proposed.repair.unit == "A MOS" and not proposed.done
     assert "A MOS" in _units(services, game_id) and _notices(services) == 0  # nothing done yet
@@ -44,7 +45,7 @@ def test_the_removal_rule_s_unit_is_proposed_then_removed_000_VIII_2(database_ur
     assert done.done and done.notices == 7
     assert set(_units(services, game_id)) == {"A PAR", "F BRE"}
     turns.adjudicate(services, game_id, clock(), force=True)  # the repaired board adjudicates
-    assert set(_units(services, game_id)) == {"A PAR", "F BRE"}
+    assert set(_units(services, game_id)) == {"A BUR", "F BRE"}  # the order for the removed unit is void
 
 
 def test_the_gm_moves_a_misplaced_unit_by_mail_000_VIII_3(database_url, clock) -> None:

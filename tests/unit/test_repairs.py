@@ -45,3 +45,18 @@ def test_a_misplaced_unit_moves_where_it_should_be_if_that_is_free_000_VIII_3() 
 def test_a_repair_the_position_does_not_allow_says_why(unit: str, to: str | None, why: str) -> None:
     with pytest.raises(RepairError, match=why):
         plan_repair(POSITION, "FRANCE", Unit.parse(unit), to, MHR, GEO)
+
+
+def test_a_repair_waits_for_the_retreats_to_be_adjudicated() -> None:
+    retreats = Position.from_json({"phase": "F1902R", "centers": {}, "units": {"FRANCE": ["A PAR", "A MOS"]}})
+    with pytest.raises(RepairError, match="retreat"):
+        plan_repair(retreats, "FRANCE", Unit.parse("A MOS"), None, MHR, GEO)
+
+
+def test_a_repair_in_an_adjustment_phase_changes_the_builds_due() -> None:
+    """The engine recounts: three centres and, once A MOS is gone, two units -- one build."""
+    position = Position.from_json({"phase": "W1901A", "centers": {"FRANCE": ["PAR", "BRE", "MAR"]},
+                                   "units": {"FRANCE": ["A PAR", "F BRE", "A MOS"]}})
+    repair = plan_repair(position, "FRANCE", Unit.parse("A MOS"), None, MHR, GEO)
+    state = engine.with_units(engine.state_from_position(position), "FRANCE", repair.units_after)
+    assert engine.position_from_state(state).adjustments == {"FRANCE": 1}
