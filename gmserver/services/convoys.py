@@ -77,8 +77,8 @@ def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]]
 
 
 def _paradox_note(ordered: Order) -> str:
-    why = "this move fails" if ordered.action == "move" else "the move it was for fails"
-    return f"ordered {ordered}: held, as {why} under the convoy paradox rule (house rules 000 VI(6))"
+    what = "the move fails" if ordered.action == "move" else "the move it was for fails"
+    return f"ordered {ordered}: {what}, the convoy paradox being settled by house rules 000 VI(6)"
 
 
 def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
