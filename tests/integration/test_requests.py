@@ -15,7 +15,7 @@ from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
-from gmserver.services.handlers import notice
+from gmserver.services.handlers import notice, request_answers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -49,7 +49,7 @@ def parsed(row: OutboxMessage) -> email.message.EmailMessage:
 
 def text(row: OutboxMessage) -> str:
     """The answer's words, whatever the line breaks."""
-    return " ".join(parsed(row).get_content().split())
+    return " ".join(parsed(row).get_body(preferencelist=("plain",)).get_content().split())
 
 
 _asked = itertools.count()
@@ -172,3 +172,15 @@ def test_request_answers_are_rate_limited_like_every_reply(world, clock) -> None
         row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", "HISTORY"), now)
         assert row.outcome == "history-sent"
     assert sent == []  # past the limit: kept, not answered
+
+
+def test_map_attaches_the_png_when_there_is_one(world, clock, monkeypatch) -> None:
+    """The one call site for the report map's renderer: whatever map_png returns is attached."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+    monkeypatch.setattr(request_answers, "map_png", lambda session, game: png)
+    _, answer = ask(world, "ENGLAND", "MAP", clock())
+    message = parsed(answer)
+    parts = [(part.get_content_type(), part.get_filename()) for part in message.iter_attachments()]
+    assert parts == [("image/png", "lepanto-S1901M.png")]
+    assert next(message.iter_attachments()).get_content() == png
+    assert "The position in lepanto, Spring 1901 Movement: the map is attached." in text(answer)

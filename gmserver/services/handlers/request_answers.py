@@ -8,7 +8,7 @@ are adjudicated, nor a vote, nor an address.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from sqlalchemy.orm import Session
 
@@ -39,8 +39,8 @@ def _game(mail: Mail) -> tuple[Game, str]:
     return game, mail.decision.power
 
 
-def _send(mail: Mail, answer: words.Answer, outcome: str) -> str:
-    notice.answer(mail, TEMPLATE, {"title": answer.title, "sections": answer.sections})
+def _send(mail: Mail, answer: words.Answer, outcome: str, attachments: Sequence[tuple[str, bytes]] = ()) -> str:
+    notice.answer(mail, TEMPLATE, {"title": answer.title, "sections": answer.sections}, attachments)
     return outcome
 
 
@@ -78,8 +78,9 @@ def _outcomes(phase: str, rows: list[dict[str, Any]]) -> tuple[OrderOutcome, ...
 
 
 def map_png(session: Session, game: Game) -> bytes | None:
-    """The map of the current position as a PNG, to attach to the MAP answer. None until the
-    renderer (gmserver/reports/map*.py, another branch) lands: the answer is the text position."""
+    """The map of the current position as a PNG, attached to the MAP answer; None: no map, the
+    answer is the text position alone. The one place to plug in the report map's renderer (the
+    "reports" branch's gmserver/mapimage.py) when it lands; until then there is none."""
     return None
 
 
@@ -90,9 +91,7 @@ def position(mail: Mail) -> str:
     png = map_png(mail.session, game)
     answer = words.build_position(game_name=game.name, position=position_from_state(state),
                                   geography=mail.services.geography, has_map=png is not None)
-    # the one call site for the PNG: when map_png returns bytes, the notice must carry them as
-    # an attachment (mails.notice does not take attachments yet)
-    return _send(mail, answer, "map-sent")
+    return _send(mail, answer, "map-sent", [] if png is None else [(f"{game.name}-{game.phase}.png", png)])
 
 
 def rules(mail: Mail) -> str:
