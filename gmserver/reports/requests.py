@@ -44,6 +44,8 @@ class PlayerState:
     missed_in_a_row: int = 0
     missed_turns: int = 0
     civil_disorder: bool = False
+    # the house rule on missed turns in words with its clause (rules/briefing.civil_disorder_rule)
+    disorder_rule: str | None = None
 
 
 def build_status(*, game_name: str, phase: str, deadline: datetime | None, timezone: str, paused: bool,
@@ -64,6 +66,8 @@ def build_status(*, game_name: str, phase: str, deadline: datetime | None, timez
     if player.missed_in_a_row:
         own.append(f"You missed the last {plural(player.missed_in_a_row, 'turn')} in a row.")
     own.append(f"Turns missed in all: {player.missed_turns}.")
+    if player.disorder_rule and not player.civil_disorder:
+        own.append(player.disorder_rule)
     return Answer(f"The status of {game_name}.", (Section("Turn", tuple(turn)), Section("Orders", tuple(who)),
                                                   Section("You", tuple(own))))
 
@@ -89,8 +93,10 @@ def build_history(*, game_name: str, phases: Sequence[PhaseHistory], asked: str,
                 else f"{game_name} has no adjudicated phase yet.")
         return Answer(said + (" Name one as F1901 or Fall 1901." if asked else ""))
     sections = tuple(Section(f"{describe_phase(p.phase)} ({p.phase})", _phase_lines(p, geography)) for p in chosen)
+    # a whole game's history is long: say how to ask for less
+    hint = "" if asked else " For one phase or one year, write HISTORY F1901 or HISTORY 1901."
     return Answer(f"The history of {game_name}: {plural(len(chosen), 'adjudicated phase')}, with every order "
-                  "and its result.", sections)
+                  f"and its result.{hint}", sections)
 
 
 def _phase_lines(phase: PhaseHistory, geography: MapInfo) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.reports import requests as answers
-from gmserver.rules.briefing import key_points
+from gmserver.rules.briefing import civil_disorder_rule, key_points
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
@@ -44,6 +44,17 @@ def test_status_says_who_ordered_and_the_deadline_in_the_games_zone() -> None:
         in text
     assert "Orders received from: Turkey. Orders awaited from: Austria." in text
     assert "Your power is in civil disorder" in text and "You missed the last 2 turns in a row." in text
+
+
+def test_status_tells_the_player_the_house_rule_on_missed_turns() -> None:
+    """003 [13]: a power that misses two turns in a row is put in civil disorder."""
+
+    rule = civil_disorder_rule(load_ruleset("scorpion"))
+    answer = answers.build_status(game_name="lepanto", phase="S1901M", deadline=DEADLINE, timezone="UTC",
+                                  paused=False, to_order=("FRANCE",), ordered=(),
+                                  player=answers.PlayerState("FRANCE", 1, 1, False, rule))
+    assert ("You missed the last 1 turn in a row. Turns missed in all: 1. A power that misses 2 turns in a row is "
+            "put in civil disorder: its units hold (003 [13]).") in rendered(answer)
 
 
 def test_a_paused_game_says_its_deadline_does_not_run() -> None:

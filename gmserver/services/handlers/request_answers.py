@@ -19,7 +19,7 @@ from gmserver.db.queries.phases import adjudicated_records, current_record
 from gmserver.engine import position_from_state
 from gmserver.reports import requests as words
 from gmserver.reports.replies import if_unordered
-from gmserver.rules.briefing import key_points
+from gmserver.rules.briefing import civil_disorder_rule, key_points
 from gmserver.rules.intake import expected_subject
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, phase_type
@@ -54,7 +54,8 @@ def status(mail: Mail) -> str:
         game_name=game.name, phase=game.phase, deadline=game.deadline, timezone=game.timezone, paused=game.paused,
         to_order=position.powers_to_order() if game.status == "active" else (),
         ordered=powers_with_sets(mail.session, game.id, game.phase),
-        player=words.PlayerState(power, player.missed_in_a_row, player.missed_turns, player.civil_disorder))
+        player=words.PlayerState(power, player.missed_in_a_row, player.missed_turns, player.civil_disorder,
+                                 civil_disorder_rule(ruleset_of(game))))
     return _send(mail, answer, "status-sent")
 
 
