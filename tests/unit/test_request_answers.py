@@ -27,9 +27,9 @@ def geo():
 
 def rendered(answer: answers.Answer) -> str:
     composer = Composer(TEMPLATES_DIR, gm_name="Garry Lord", gm_address="gm@lepanto.example")
-    text = composer.render(answer.template, {"title": answer.title, "sections": answer.sections,
-                                             "original_subject": "lepanto", "original_date": None, "game_name": "lepanto",
-                                             "phase": "Spring 1901 Movement", "deadline": None, "more_text": False})
+    heading = {"original_subject": "lepanto", "original_date": None, "game_name": "lepanto",
+               "phase": "Spring 1901 Movement", "deadline": None, "more_text": False}
+    text = composer.render(answer.template, {"title": answer.title, "sections": answer.sections, **heading})
     return " ".join(text.split())
 
 
