@@ -131,7 +131,7 @@ def phase_matches(phase: str, asked: str) -> bool:
 
 def build_position(*, game_name: str, position: Position, geography: MapInfo, has_map: bool = False) -> Answer:
     """MAP: the current position in text, units and centres per power (and dislodged units
-    with where they may retreat)."""
+    with where they may retreat, adjustments due), then the centres nobody owns."""
     powers = sorted(set(position.units) | set(position.centers) | set(position.dislodged))
     sections = []
     for power in powers:
@@ -147,6 +147,10 @@ def build_position(*, game_name: str, position: Position, geography: MapInfo, ha
             due = position.adjustments[power]
             lines.append(f"Adjustment due: {plural(due, 'build') if due > 0 else plural(-due, 'removal')}")
         sections.append(Section(power_name(power), tuple(lines)))
+    owned = {c for centres in position.centers.values() for c in centres}
+    if neutral := [c for c in geography.supply_centres() if c not in owned]:
+        sections.append(Section(f"Neutral centres ({len(neutral)})",
+                                (", ".join(place_with_code(c, geography) for c in neutral),)))
     title = f"The position in {game_name}, {describe_phase(position.phase)}"
     title += ": the map is attached." if has_map else "."
     return Answer(title, tuple(sections))

@@ -99,6 +99,8 @@ def test_map_is_the_position_in_text_until_the_png_renderer_lands(world, clock) 
     assert "Centres (3): Edinburgh (EDI), London (LON), Liverpool (LVP)" in body
     assert "Units (4): A Moscow (MOS), F Sevastopol (SEV), F St Petersburg (south coast, STP/SC), A Warsaw (WAR)" \
         in body
+    # the standard map's 34 centres less the 22 home centres
+    assert "Neutral centres (12) Belgium (BEL), Bulgaria (BUL), Denmark (DEN), Greece (GRE), Holland (HOL)" in body
 
 
 def test_history_gives_each_adjudicated_phase_with_orders_and_results_or_the_one_named(world, clock) -> None:

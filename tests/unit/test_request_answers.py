@@ -94,6 +94,8 @@ def test_position_lists_units_centres_and_retreats(geo) -> None:
     assert "The position in lepanto, Fall 1901 Retreats." in text
     assert "Turkey Units (1): A Bulgaria (BUL) Centres (2): Ankara (ANK), Bulgaria (BUL)" in text
     assert "Dislodged: F Sevastopol (SEV), may retreat to Armenia (ARM)" in text
+    # the standard map's 34 centres, less Turkey's two
+    assert "Neutral centres (32) Belgium (BEL), Berlin (BER)," in text and "Ankara (ANK), Belgium" not in text
 
 
 def test_rules_are_said_in_words_with_the_clause_after_never_an_option_key() -> None:
