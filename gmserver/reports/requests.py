@@ -8,6 +8,7 @@ names who has ordered, never what; the history holds adjudicated phases only (pu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -86,7 +87,9 @@ class PhaseHistory:
 
 def build_history(*, game_name: str, phases: Sequence[PhaseHistory], asked: str, geography: MapInfo) -> Answer:
     """HISTORY [phase]: every adjudicated phase (or those `asked` names) with each power's orders
-    and results; all public once adjudicated."""
+    and results; all public once adjudicated. An argument naming no year ("History please") asks
+    for the whole history."""
+    asked = asked if re.search(r"\d{4}", asked) else ""
     chosen = [p for p in phases if phase_matches(p.phase, asked)] if asked else list(phases)
     if not chosen:
         said = (f"{game_name} has no adjudicated phase {asked!r}." if asked

@@ -83,6 +83,8 @@ def test_history_lists_orders_and_results_per_power(geo) -> None:
     assert "Spring 1901 Movement (S1901M) France: A Paris -> Burgundy (A PAR - BUR): bounced" in text
     assert "Germany: A Berlin holds (A BER H): no order received A Munich -> Burgundy (A MUN - BUR): bounced" \
         in text
+    chatty = rendered(answers.build_history(game_name="lepanto", phases=[phase], asked="please", geography=geo))
+    assert "The history of lepanto: 1 adjudicated phase" in chatty  # no year named: the whole history
     none = rendered(answers.build_history(game_name="lepanto", phases=[phase], asked="W1901", geography=geo))
     assert "lepanto has no adjudicated phase 'W1901'." in none and "Paris" not in none
 
