@@ -176,8 +176,12 @@ def unverified_sender(services: Services, game: Game, player: Player, envelope: 
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
-           now: datetime) -> EmailMessage:
+           now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
-    (gmserver.services.handlers): a reply in the sender's thread."""
+    (gmserver.services.handlers): a reply in the sender's thread. `attachments`: (file name,
+    PNG bytes), e.g. the map a MAP request asks for."""
     secret = _secret_of(decision, envelope) if decision is not None else None
-    return _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    message = _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    for filename, data in attachments:
+        message.add_attachment(data, maintype="image", subtype="png", filename=filename)
+    return message

@@ -81,9 +81,9 @@ def test_orders_are_filed_as_before(world, clock) -> None:
 def test_a_status_request_is_answered_with_the_turn_and_needs_only_the_game_in_the_subject(world, clock) -> None:
     # "lepanto" alone would be refused as an order set's subject (no season, year or power)
     row, sent = send(world, order_mail(player_address("ITALY"), "lepanto", "STATUS"), clock())
-    assert (row.kind, row.outcome, row.power) == ("request", "request-held", "ITALY")
+    assert (row.kind, row.outcome, row.power) == ("request", "status-sent", "ITALY")
     text = body(sent[0])
-    assert "Status requests are not answered by mail yet. Your request was kept for the GM" in text
+    assert "The status of lepanto." in text
     assert "lepanto, Spring 1901 Movement, deadline" in text
     assert sets(world) == []
 
@@ -151,7 +151,7 @@ def test_answers_are_limited_and_every_message_is_kept(world, clock) -> None:
     now = clock()
     for number in range(notice.NOTICES_PER_HOUR + 2):
         row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", f"STATUS {number}"), now)
-        assert (row.kind, row.outcome) == ("request", "request-held")
+        assert (row.kind, row.outcome) == ("request", "status-sent")
     assert len(sent) == notice.NOTICES_PER_HOUR
     with transaction(world.sessions) as session:
         kinds = list(session.scalars(select(InboundMessage.kind)))
