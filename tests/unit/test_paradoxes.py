@@ -18,6 +18,8 @@ from gmserver import engine
 from gmserver.rules.order import Order
 from gmserver.rules.paradoxes import find_paradoxes
 from gmserver.rules.position import Position
+from gmserver.rules.ruleset import default_ruleset
+from gmserver.services.adjudication import completed
 from gmserver.services.convoys import paradox_rule
 from tests.support.adjudicate import adjudicate
 
@@ -110,3 +112,25 @@ def test_no_paradox_when_the_destination_supports_something_else() -> None:
     orders = {"ENGLAND": [Order.parse("F LON H"), Order.parse("F WAL - ENG")],
               "FRANCE": [Order.parse("A BRE - LON"), Order.parse("F ENG C A BRE - LON")]}
     assert find_paradoxes(orders) == ()
+
+
+def test_000_VI_6_changes_the_engine_s_board_only_where_matrix_2_16_says_it_differs() -> None:
+    """MATRIX 2.16: the 2000 rule and All Hold agree with the engine's Szykman rule on 6.F.14,
+    6.F.16, 6.F.18 and 6.F.23 and differ on 6.F.17, 6.F.22 (and its extended variant) and 6.F.24
+    (6.F.19 differs only through 000 VI(4), a GM ruling). Every other convoy case is left alone."""
+    changed = set()
+    for case in CASES.values():
+        if case["id"][:4] not in ("6.F.", "6.G.") or "prior_movement" in case:
+            continue
+        state = engine.state_from_position(Position.from_json({"phase": case["phase"], "units": case["units"],
+                                                              "centers": {}}))
+        texts = completed_texts(state, case["orders"])
+        engine_outcome = engine.adjudicate(state, texts)
+        if paradox_rule(state, texts, engine_outcome, engine.map_info())[0] is not engine_outcome:
+            changed.add(case["id"])
+    assert changed == {"6.F.17", "6.F.22", "6.F.22.extended", "6.F.24"}
+
+
+def completed_texts(state, orders):
+    """Every unit ordered (the engine takes nothing less): the orders the DATC case leaves out hold."""
+    return completed(state, orders, default_ruleset())[0]
