@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -206,6 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`gmserver ruleset list | head`): no traceback, and none at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for SIGPIPE
     except (CliError, ConfigError, DaemonError, GameError, RulesetError) as error:
         print(f"gmserver: error: {error}", file=sys.stderr)
         return 2
