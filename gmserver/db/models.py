@@ -252,7 +252,7 @@ class Press(Base):
     signature: Mapped[str | None] = mapped_column(String(100))
     recipients: Mapped[list[Any]]  # powers; empty: every power (broadcast)
     text: Mapped[str] = mapped_column(Text)
-    # sent | report | held | refused | replaced (see migration 0013)
+    # sent | report | held | refused | replaced | dropped (see migration 0013)
     status: Mapped[str] = mapped_column(String(20))
     reason: Mapped[str | None] = mapped_column(Text)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))

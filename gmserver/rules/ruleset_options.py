@@ -660,9 +660,8 @@ _opt("press_from_non_players", "2.9", BOOL, False,
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
      not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
-     partial("press to every power is queued for the next report, press to named powers is mailed at once; "
-             "the GM cannot yet edit or drop queued press, and press held for approval (gm_approval) "
-             "waits with no command to release it", honoured=lambda value: value == "auto_with_gm_withhold"))
+     partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
+             "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
      not_applied("press conditions are not evaluated: press is published as written", "none"))
 _opt("press_before_first_turn", "2.9", BOOL, True,

@@ -20,8 +20,9 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
-from gmserver.db.queries.press import press_of_phase, replace_press
-from gmserver.rules.intake import Accept
+from gmserver.db.queries.press import press_of_game, press_of_phase, replace_press
+from gmserver.db.session import transaction
+from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
                                   recipients_of, report_placement, shown_author)
@@ -82,7 +83,7 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
         session.add(row)
         session.flush()
         if row.status == "sent":
-            _deliver(session, services, decision, item, row, now)
+            _deliver(session, services, game, author, item, row, now)
 
 
 def file_press(session: Session, services: Services, decision: Accept, raw: bytes | str, fallback_text: str,
@@ -111,11 +112,10 @@ def _status(ruleset: Ruleset, item: PressItem, verdict: Verdict) -> str:
     return "sent" if item.recipients else "report"
 
 
-def _deliver(session: Session, services: Services, decision: Accept, item: PressItem, row: Press,
+def _deliver(session: Session, services: Services, game: GameView, author: str, item: PressItem, row: Press,
              now: datetime) -> None:
-    game = decision.game
-    shown = shown_author(item, decision.power)
-    for power in recipients_of(item, decision.power, game.players):
+    shown = shown_author(item, author)
+    for power in recipients_of(item, author, game.players):
         address = game.players[power][0]
         body = services.composer.render(TEMPLATE, {
             "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
@@ -148,3 +148,57 @@ def press_for_report(session: Session, game: Game, phase: str) -> list[ReportPre
     ruleset = ruleset_of(game)
     return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
             for row in press_of_phase(session, game.id, phase, "report")]
+
+
+# --- the GM's moderation (MATRIX 2.9 press_moderation) ---------------------------------------
+
+@dataclass(frozen=True)
+class PressView:
+    """One press item as the GM sees it: the author is shown, to the GM only."""
+
+    id: int
+    phase: str
+    author: str
+    kind: str
+    recipients: tuple[str, ...]
+    status: str
+    text: str
+
+
+def press_list(services: Services, game_name: str, status: str | None = None) -> list[PressView]:
+    """The game's press, every status or one (`held`: waiting for the GM's approval, 003 [9])."""
+    from gmserver.services.games import find_game  # noqa: PLC0415  (services.games imports mails, which imports this)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        return [PressView(row.id, row.phase, row.author, row.kind, tuple(row.recipients), row.status, row.text)
+                for row in press_of_game(session, game.id, status)]
+
+
+def moderate(services: Services, game_name: str, press_id: int, action: str, now: datetime) -> str:
+    """The GM approves (`approve`) or drops (`drop`) a press item not yet published: approved press
+    is queued for the next report or, to named powers, mailed at once; what was done, in words."""
+    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
+    from gmserver.services.inbound_handling import game_view  # noqa: PLC0415  (it imports the handlers)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        row = session.get(Press, press_id)
+        if row is None or row.game_id != game.id:
+            raise GameError(f"no press item {press_id} in {game.name}")
+        if row.status not in ("held", "report"):
+            raise GameError(f"press item {press_id} is {row.status}: only press not yet published can be "
+                            "approved or dropped")
+        if action == "drop":
+            row.status = "dropped"
+            return f"press item {press_id} dropped: it will not be published"
+        if row.status == "report" or row.phase != game.phase:
+            # press held past its turn's report waits for the next one (MATRIX 2.9 gm_approval)
+            row.phase = game.phase
+        item = PressItem(row.kind, tuple(row.recipients), row.signature, row.text)
+        if not item.recipients:
+            row.status = "report"
+            return f"press item {press_id} approved: it will be published with the next turn report"
+        row.status = "sent"
+        _deliver(session, services, game_view(game, session), row.author, item, row, now)
+        return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)

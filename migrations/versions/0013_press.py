@@ -1,7 +1,7 @@
 """Press (issue 9, MATRIX 2.9): every press item a player sent, with its kind, recipients and fate.
 
 press.status: sent (mailed at once), report (published with the turn report), held (waiting for
-the GM, 003 [9]), refused, replaced (an order set without it came later, 003 [9]).
+the GM, 003 [9]), refused, replaced (an order set without it came later, 003 [9]), dropped (by the GM).
 press.author is kept for the GM only: grey press never shows it (003 [9], 000 X(2)).
 
 Revision ID: 0013

@@ -14,7 +14,8 @@ from gmserver.db.models import Game, InboundMessage, OutboxMessage, Press
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import intake, press, turns
+from gmserver.services.games import GameError
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -131,10 +132,23 @@ def test_press_channel_003_9_refuses_partial_press(database_url, clock) -> None:
     assert outbox(services, "press") == []
 
 
-def test_press_moderation_003_9_press_is_held_for_the_gm(database_url, clock) -> None:
+def test_press_moderation_003_9_press_is_held_until_the_gm_approves_it(database_url, clock) -> None:
+    """003 [9] "Press that insults another player on a personal level will not be published": the
+    GM reads each item first (MATRIX 2.9 gm_approval), approves one and drops the other."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), ruleset="scorpion")
     send(services, order_mail(player_address("FRANCE"), "lepanto", "PRESS\nYou are all fools.\nEND PRESS"), clock())
-    assert press_rows(services) == [("FRANCE", "white", "held")]
+    send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nPeace in the Med.\nEND PRESS"), clock())
+    assert press_rows(services) == [("FRANCE", "white", "held"), ("ITALY", "white", "held")]
+    told = " ".join(text(outbox(services, "notice")[0]).split())
+    assert "is kept for the GM: press is published once the GM has approved it (house rules 003 [9])" in told
+    held = press.press_list(services, "lepanto", "held")
+    assert [(item.author, item.text) for item in held] == [("FRANCE", "You are all fools."),
+                                                           ("ITALY", "Peace in the Med.")]
+    assert press.moderate(services, "lepanto", held[0].id, "drop", clock()).endswith("will not be published")
+    assert "approved" in press.moderate(services, "lepanto", held[1].id, "approve", clock())
+    with pytest.raises(GameError, match="only press not yet published"):
+        press.moderate(services, "lepanto", held[0].id, "approve", clock())
     turns.adjudicate(services, game_id, clock(), force=True)
-    assert "You are all fools." not in text(outbox(services, "report")[0])
+    report = text(outbox(services, "report")[0])
+    assert "You are all fools." not in report and "Peace in the Med." in report

@@ -20,3 +20,11 @@ def replace_press(session: Session, game_id: int, phase: str, author: str) -> in
         Press.game_id == game_id, Press.phase == phase, Press.author == author,
         Press.status.in_(("report", "held"))).values(status="replaced"))
     return result.rowcount or 0
+
+
+def press_of_game(session: Session, game_id: int, status: str | None = None) -> list[Press]:
+    """The game's press items (with `status`, if given), in the order they arrived."""
+    query = select(Press).where(Press.game_id == game_id)
+    if status is not None:
+        query = query.where(Press.status == status)
+    return list(session.scalars(query.order_by(Press.id)))
