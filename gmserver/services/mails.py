@@ -8,6 +8,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
+from sqlalchemy.orm import object_session
+
 from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
@@ -20,6 +22,7 @@ from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services.press import press_for_report
 
 
 def line_as_dict(line: Any) -> dict[str, Any]:
@@ -110,6 +113,10 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
             context = dataclasses.replace(context, corrected=True)
+        session = object_session(game)
+        published = press_for_report(session, game, phase.phase) if session is not None else []
+        if published:  # MATRIX 2.9: the press published with the turn (003 [9])
+            context = dataclasses.replace(context, press=tuple(published))
         bodies.append(services.composer.render(context.template, context))
     return "\n".join(bodies)
 

@@ -59,13 +59,13 @@ def test_each_kind_of_mail_reaches_its_handler_over_imap(database_url, dovecot, 
         rows = {row.kind: (row.status, row.outcome) for row in session.scalars(select(InboundMessage))}
         answers = {row.recipient: (row.kind, text(row)) for row in session.scalars(select(OutboxMessage))}
         filed = [(s.power, s.orders) for s in session.scalars(select(OrderSet))]
-    assert rows == {"command": ("done", "command-held"), "press": ("done", "press-held"),
+    assert rows == {"command": ("done", "command-held"), "press": ("done", "press-filed"),
                     "request": ("done", "status-sent"), "orders": ("done", "accepted")}
     assert filed == [("FRANCE", ["A PAR - BUR"])]
     assert answers[GM][0] == "notice"
     assert "Not done: not carried out by mail yet; the command line does it: gmserver adjudicate lepanto" in \
         answers[GM][1]
-    assert "Press is not forwarded in this game yet: your message was kept for the GM" in \
+    assert "White press will be published signed England with the turn report" in \
         answers[player_address("ENGLAND")][1]
     assert "The status of lepanto." in answers[player_address("ITALY")][1]
     assert answers[player_address("FRANCE")][0] == "confirmation"

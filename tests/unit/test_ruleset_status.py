@@ -54,9 +54,10 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
         assert OPTIONS[name].status == PARTIAL, name
     assert OPTIONS["datc_4a2"].status == APPLIED
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment",
-                 "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy"):
+                 "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy",
+                 "press_kinds"):  # issue 9: press
         assert OPTIONS[name].status == APPLIED, name
-    for name in ("press_kinds", "vote_kinds", "turn_length_vote",
+    for name in ("vote_kinds", "turn_length_vote",
                  "recipient_header_rule", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
@@ -67,8 +68,10 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("s1901_policy", "preliminary_required", False),  # 000 II(1): the Spring 1901 checkpoint (issue 8)
     ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
     ("press_kinds", [], False),
-    ("press_kinds", ["white"], True),
-    ("press_channel", "in_order_set_last_only", False),  # told once, under press_kinds
+    ("press_kinds", ["white"], False),  # issue 9: white press only (001 VII(1))
+    ("press_channel", "in_order_set_last_only", False),  # 003 [9]: the last set's press (issue 9)
+    ("press_moderation", "gm_approval", False),  # held until the GM approves it (gmserver press approve)
+    ("conditional_press", "moves", True),  # 003 [9]: conditions are not evaluated
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", True),
     ("nonconforming_subject_policy", "accept_with_warning", False),
