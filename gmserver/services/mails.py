@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import object_session
 
@@ -23,6 +23,9 @@ from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 from gmserver.services.press import press_for_report
+
+if TYPE_CHECKING:
+    from gmserver.services.votes import VoteResults
 
 
 def line_as_dict(line: Any) -> dict[str, Any]:
@@ -95,7 +98,8 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 
 def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False) -> str:
+                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                votes: VoteResults | None = None) -> str:
     """The results report of `outcome`, followed by those of the phases processed at once after
     it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
     adjudicated again after a rollback, and the first report says its results replace the earlier ones."""
@@ -117,17 +121,19 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
         published = press_for_report(session, game, phase.phase) if session is not None else []
         if published:  # MATRIX 2.9: the press published with the turn (003 [9])
             context = dataclasses.replace(context, press=tuple(published))
+        if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report
+            context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
         bodies.append(services.composer.render(context.template, context))
     return "\n".join(bodies)
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False
-                 ) -> list[tuple[Player, EmailMessage]]:
+                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                 votes: VoteResults | None = None) -> list[tuple[Player, EmailMessage]]:
     """One report for every player: the same body (built and rendered once), addressed to each.
     `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
     reported in the same mail after it."""
-    body = report_body(services, game, outcome, deadline, then, corrected=corrected)
+    body = report_body(services, game, outcome, deadline, then, corrected=corrected, votes=votes)
     template = ruleset_of(game).subject_template
     addressed: list[tuple[Player, EmailMessage]] = []
     for player in game.players:

@@ -99,13 +99,14 @@ def test_a_delay_request_says_the_rest_was_not_read_as_orders(world, clock) -> N
     assert sets(world) == []
 
 
-def test_a_draw_vote_is_kept_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
+def test_a_draw_vote_is_recorded_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
     services = services_for(database_url)
     new_game(services, clock())
     new_game(services, clock(), name="vienna", ruleset="email_rules")  # 002 DRAWS: draws only
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "lepanto", "DRAW Austria Russia"), clock())
-    assert (row.kind, row.outcome) == ("vote", "vote-held")
-    assert 'Votes are not counted by the server yet: your draw vote ("Austria Russia") was kept' in body(sent[0])
+    assert (row.kind, row.outcome) == ("vote", "vote-recorded")
+    answer = next(m for m in sent if m.kind == "notice")
+    assert "You have proposed a draw between Austria and Russia, and your vote for it is" in body(answer)
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "vienna", "Concede to Russia"), clock())
     assert (row.kind, row.outcome) == ("vote", "vote-refused")
     assert "This game's house rules have no concession votes (they have: draw)" in body(sent[-1])

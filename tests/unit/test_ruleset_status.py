@@ -57,7 +57,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
                  "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy",
                  "press_kinds"):  # issue 9: press
         assert OPTIONS[name].status == APPLIED, name
-    for name in ("vote_kinds", "turn_length_vote",
+    assert OPTIONS["vote_kinds"].status == PARTIAL  # issue 9: draws and concessions are counted
+    for name in ("turn_length_vote",
                  "recipient_header_rule", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
