@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.cli import main
-from gmserver.services.games import POWERS
+from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration
 
@@ -20,23 +20,12 @@ DATC = Path(__file__).resolve().parents[1] / "data" / "datc" / "datc.json"
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "gmserver.toml"
-    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
-                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
-    return path
-
-
-def run(config: Path, *args: str) -> int:
-    return main(["--config", str(config), *args])
-
-
-def players() -> list[str]:
-    return [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    return write_config(tmp_path)
 
 
 def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert run(config, "db", "upgrade") == 0
-    assert run(config, "game", "create", "lepanto", "--ruleset", "mhr", *players(), "--movement-hours", "72") == 0
+    assert run(config, "game", "create", "lepanto", "--ruleset", "mhr", *player_args(), "--movement-hours", "72") == 0
     assert run(config, "game", "list") == 0
     assert "lepanto" in capsys.readouterr().out
     assert run(config, "game", "show", "lepanto", "--json") == 0
@@ -139,7 +128,7 @@ def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, ca
     from tests.support.world import order_mail, services_for
 
     run(config, "db", "upgrade")
-    assert run(config, "game", "create", "gw", "--ruleset", "gwm", "--sender-check", "from", *players()) == 0
+    assert run(config, "game", "create", "gw", "--ruleset", "gwm", "--sender-check", "from", *player_args()) == 0
     assert run(config, "game", "abbreviations", "gw", "FRANCE", "Mx=Marseilles", "Bg=bur") == 0
     assert "Bg = BUR" in capsys.readouterr().out
     assert run(config, "game", "abbreviations", "gw", "FRANCE", "Q=Atlantis") == 2
@@ -193,7 +182,7 @@ def test_outbox_retry_queues_failed_mail_again(config: Path, capsys, tmp_path: P
     from tests.support.world import services_for
 
     run(config, "db", "upgrade")
-    run(config, "game", "create", "lepanto", *players())
+    run(config, "game", "create", "lepanto", *player_args())
     run(config, "adjudicate", "lepanto")
     services = services_for(f"sqlite:///{tmp_path / 'gm.db'}")
     with transaction(services.sessions) as session:

@@ -8,28 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.cli import main
 from gmserver.services import intake
-from gmserver.services.games import POWERS
 from tests.support.world import order_mail, player_address, services_for
+from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def config(tmp_path: Path, database_url: str) -> Path:
-    path = tmp_path / "gmserver.toml"
-    path.write_text(f'[database]\nurl = "{database_url}"\n[gm]\naddress = "gm@gm.test"\n'
-                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
-    return path
-
-
-def run(config: Path, *args: str) -> int:
-    return main(["--config", str(config), *args])
+    return write_config(tmp_path, database_url)
 
 
 def create(config: Path, ruleset: str) -> None:
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={player_address(power)}")]
+    players = player_args(player_address)
     assert run(config, "game", "create", "lepanto", "--ruleset", ruleset, *players, "--sender-check", "from") == 0
 
 

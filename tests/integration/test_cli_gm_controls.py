@@ -10,22 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.cli import main
 from gmserver.services.games import POWERS
+from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "gmserver.toml"
-    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
-                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
-    return path
-
-
-def run(config: Path, *args: str) -> int:
-    return main(["--config", str(config), *args])
+    return write_config(tmp_path)
 
 
 def shown(config: Path, capsys) -> dict:
@@ -35,7 +28,7 @@ def shown(config: Path, capsys) -> dict:
 
 
 def test_the_gm_controls_a_game_from_the_command_line(config: Path, capsys, tmp_path: Path) -> None:
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "lepanto", *players, "--deadline", "2030-01-10T18:00+00:00",
                "--gm-copies") == 0
@@ -72,7 +65,7 @@ def test_the_gm_controls_a_game_from_the_command_line(config: Path, capsys, tmp_
 
 
 def test_no_minimums_lets_a_test_run_use_short_turns(config: Path, capsys) -> None:
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "quick", *players, "--movement-hours", "0.01") == 2
     assert "a movement turn must last at least 48 hours" in capsys.readouterr().err

@@ -8,28 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.cli import main
 from gmserver.services.games import POWERS
+from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "gmserver.toml"
-    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
-                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
-    return path
-
-
-def run(config: Path, *args: str) -> int:
-    return main(["--config", str(config), *args])
+    return write_config(tmp_path)
 
 
 def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> None:
     """standard (nmr_limit_to_cd 2, cd_mode permanent): nobody orders in Spring or Fall 1901,
     so after two adjudications every power has missed two turns and is in civil disorder."""
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "lepanto", *players) == 0
     assert run(config, "adjudicate", "lepanto") == 0
@@ -49,7 +42,7 @@ def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> 
 
 
 def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "lepanto", *players) == 0
     assert run(config, "adjudicate", "lepanto") == 0
@@ -71,7 +64,7 @@ def test_game_show_says_a_scorpion_game_waits_for_new_players_003_14(config: Pat
     from gmserver.daemon import build_services  # noqa: PLC0415
     from gmserver.services import turns  # noqa: PLC0415
 
-    players = [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "darkside", "--ruleset", "scorpion", *players) == 0
     services = build_services(load_config(config))

@@ -10,21 +10,14 @@ import pytest
 
 from gmserver.cli import main
 from gmserver.rules.ruleset_options import OPTIONS
-from gmserver.services.games import POWERS
+from tests.support.cli import player_args, write_config
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "gmserver.toml"
-    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n[gm]\naddress = "gm@gm.test"\n'
-                    f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
-    return path
-
-
-def players() -> list[str]:
-    return [arg for power in POWERS for arg in ("--player", f"{power}={power.lower()}@players.test")]
+    return write_config(tmp_path)
 
 
 def test_show_json_lists_every_option_with_applied(capsys) -> None:
@@ -65,7 +58,7 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
     """Under scorpion the players vote on the turn length (003 [23]); gmserver lets the GM set
     it. Press is not forwarded either. The Spring 1901 wait (003 [14]) is applied: not listed."""
     assert main(["--config", str(config), "db", "upgrade"]) == 0
-    assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *players()]) == 0
+    assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *player_args()]) == 0
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
     assert "turn_length_vote" in warning and "([23])" in warning and "do not vote" in warning
@@ -83,7 +76,7 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
 
 def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:
     main(["--config", str(config), "db", "upgrade"])
-    assert main(["--config", str(config), "game", "create", "std", *players()]) == 0
+    assert main(["--config", str(config), "game", "create", "std", *player_args()]) == 0
     warning = capsys.readouterr().out
     assert "turn_length_vote" not in warning and "press_kinds" in warning
 
