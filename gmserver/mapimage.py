@@ -43,6 +43,9 @@ class Board:
     dislodged: dict[str, Point]  # location -> where a dislodged unit is drawn
     centres: dict[str, Point]  # supply centre province -> centre of its marker
     colours: dict[str, RGB]  # power -> the engine's colour for it
+    # each pixel: the index + 1 of the land province under it in `provinces` (0: sea or border)
+    labels: Image.Image
+    provinces: tuple[str, ...]  # "PAR", ...
 
 
 def _static_svg(root: ET.Element) -> bytes:
@@ -55,6 +58,26 @@ def _static_svg(root: ET.Element) -> bytes:
         elif child.tag == f"{SVG}text" and child.get("id") in ("CurrentPhase", "CurrentNote", "CurrentNote2"):
             child.text = " "
     return ET.tostring(root)
+
+
+def _label_raster(root: ET.Element, cairosvg) -> tuple[Image.Image, tuple[str, ...]]:
+    """A grey image where each land province is painted with its own number, edges crisp: tinting
+    the provinces a power owns is then one lookup table per power (`_tint_centres`)."""
+    layer = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "MapLayer")
+    provinces, shapes = [], []
+    for node in layer:
+        code = (node.get("id") or "").removeprefix("_").upper()
+        if not (node.get("id") or "").startswith("_") or node.get("class") == "water" or len(provinces) >= 254:
+            continue
+        provinces.append(code)
+        value = len(provinces)
+        paths = [node] if node.tag == f"{SVG}path" else list(node.iter(f"{SVG}path"))
+        shapes += [f'<path d="{path.get("d")}" fill="rgb({value},{value},{value})" stroke="none"/>' for path in paths]
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{root.get("viewBox")}" width="{root.get("width")}" '
+           f'height="{root.get("height")}" shape-rendering="crispEdges"><g transform="{layer.get("transform")}">'
+           + "".join(shapes) + "</g></svg>")
+    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=WIDTH)
+    return Image.open(io.BytesIO(png)).convert("RGBA").getchannel("R"), tuple(provinces)
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,9 +104,11 @@ def board() -> Board:
             for use in layer:
                 centres[use.get("id", "").removeprefix("sc_").upper()] = (
                     (float(use.get("x")) + CENTRE_SIZE / 2) * scale, (float(use.get("y")) + CENTRE_SIZE / 2) * scale)
+    labels, provinces = _label_raster(root, cairosvg)
     png = cairosvg.svg2png(bytestring=_static_svg(root), output_width=WIDTH)
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    return Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours)
+    return Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours, labels=labels,
+                 provinces=provinces)
 
 
 def _colour(board_: Board, power: str) -> RGB:
@@ -94,12 +119,25 @@ def _owners(position: Position) -> dict[str, str]:
     return {centre: power for power, centres in position.centers.items() for centre in centres}
 
 
+TINT = 120  # of 255: how strongly an owned province takes its owner's colour (names stay legible)
+
+
+def _tint_centres(image: Image.Image, board_: Board, position: Position) -> None:
+    """The provinces of the supply centres each power owns, washed with its colour."""
+    index = {code: number + 1 for number, code in enumerate(board_.provinces)}
+    for power, centres in sorted(position.centers.items()):
+        owned = {index[c] for c in centres if c in index}
+        if owned:
+            mask = board_.labels.point([TINT if value in owned else 0 for value in range(256)])
+            image.paste(_colour(board_, power), mask=mask)
+
+
 def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
     """Each owned supply centre's marker filled with its owner's colour."""
     for centre, power in _owners(position).items():
         if centre in board_.centres:
             x, y = board_.centres[centre]
-            draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=_colour(board_, power), outline=OUTLINE, width=1)
+            draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=_colour(board_, power), outline=OUTLINE, width=1)
 
 
 def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, dislodged: bool = False) -> None:
@@ -107,11 +145,12 @@ def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, 
     x, y = at
     rim = FAILED if dislodged else OUTLINE
     if kind == "A":
-        draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill=colour, outline=rim, width=2)
+        draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=colour, outline=rim, width=3)
+        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=(255, 255, 255))  # an army is a ringed disc
     else:
-        draw.polygon([(x - 11, y - 3), (x + 11, y - 3), (x + 7, y + 6), (x - 7, y + 6)], fill=colour, outline=rim,
+        draw.polygon([(x - 13, y - 3), (x + 13, y - 3), (x + 8, y + 7), (x - 8, y + 7)], fill=colour, outline=rim,
                      width=2)
-        draw.rectangle((x - 2, y - 9, x + 2, y - 3), fill=colour, outline=rim)
+        draw.rectangle((x - 2, y - 11, x + 2, y - 3), fill=colour, outline=rim)
 
 
 def _draw_units(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
@@ -202,6 +241,7 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     """The position after `outcome` with its orders: centres, then orders, then the units on top."""
     board_ = board()
     image = board_.image.copy()
+    _tint_centres(image, board_, outcome.after)
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, outcome.after)
     supports = [o for o in outcome.orders if o.order.action not in ("move", "retreat")]

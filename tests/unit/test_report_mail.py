@@ -120,8 +120,12 @@ def test_map_draws_each_unit_where_it_stands_in_its_powers_colour(outcome):
     image = mapimage.render_map(outcome)
     # by hand: France's army moved Picardy -> Belgium; the engine's colours are France royalblue
     # (65, 105, 225) and Italy forestgreen (34, 139, 34); Italy's fleet moved Ionian -> Greece
+    # an army is a disc in its power's colour with a white centre: sample the disc 6 px right of it
     points = {unit: at for _, unit, at in mapimage.unit_points(outcome.after)}
-    assert image.getpixel(tuple(map(int, points["A BEL"]))) == (65, 105, 225)
+    x, y = points["A BEL"]
+    assert image.getpixel((int(x) + 6, int(y))) == (65, 105, 225)
+    x, y = points["A RUH"] if "A RUH" in points else points["A BUR"]
+    assert image.getpixel((int(x) + 6, int(y))) == (160, 138, 117)  # Germany's #a08a75
     x, y = mapimage.board().units["GRE"]
     assert image.getpixel((int(x), int(y) + 2)) == (34, 139, 34)
     # Moscow is empty after the turn: no power's colour where a unit would stand
@@ -136,9 +140,10 @@ def test_map_matches_its_regression_snapshot(outcome):
         golden.write_bytes(mapimage.png_bytes(image))
     expected = Image.open(golden).convert("RGB")
     assert expected.size == image.size
-    # a snapshot, not a pixel-exact truth: antialiasing may differ by a shade between cairo versions
-    difference = ImageStat.Stat(ImageChops.difference(expected, image)).mean
-    assert max(difference) < 2.0
+    # a snapshot, not a pixel-exact truth: antialiasing may differ by a shade between cairo
+    # versions, but no more than a few hundred pixels may change clearly (one unit is about 300)
+    difference = ImageChops.difference(expected, image).convert("L").point([0] * 48 + [255] * 208)
+    assert ImageStat.Stat(difference).sum[0] / 255 < 200
 
 
 def test_centre_chart_is_a_small_png():
