@@ -123,13 +123,17 @@ TINT = 120  # of 255: how strongly an owned province takes its owner's colour (n
 
 
 def _tint_centres(image: Image.Image, board_: Board, position: Position) -> None:
-    """The provinces of the supply centres each power owns, washed with its colour."""
+    """The provinces of the supply centres each power owns, washed with its colour: one lookup
+    table per colour channel maps each province's number to its owner's colour, in one paste."""
     index = {code: number + 1 for number, code in enumerate(board_.provinces)}
-    for power, centres in sorted(position.centers.items()):
-        owned = {index[c] for c in centres if c in index}
-        if owned:
-            mask = board_.labels.point([TINT if value in owned else 0 for value in range(256)])
-            image.paste(_colour(board_, power), mask=mask)
+    owner: dict[int, RGB] = {index[c]: _colour(board_, power)
+                             for power, centres in position.centers.items() for c in centres if c in index}
+    if not owner:
+        return
+    channels = [board_.labels.point([owner[v][channel] if v in owner else 0 for v in range(256)])
+                for channel in range(3)]
+    mask = board_.labels.point([TINT if value in owner else 0 for value in range(256)])
+    image.paste(Image.merge("RGB", channels), mask=mask)
 
 
 def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
