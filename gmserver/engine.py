@@ -416,3 +416,13 @@ def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]
         started = time.perf_counter()
         game.process()
         return time.perf_counter() - started
+
+
+@functools.lru_cache(maxsize=1)
+def map_svg() -> str:
+    """The engine's drawing of the standard map (SVG text with its province coordinates): the
+    report map (gmserver/mapimage.py) rasterises the board from it once and reads where units stand."""
+    import pathlib  # noqa: PLC0415
+
+    path = pathlib.Path(_diplomacy().__file__).parent / "maps" / "svg" / "standard.svg"
+    return path.read_text(encoding="utf-8")
