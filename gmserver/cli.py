@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_ruleset, engine
+from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset, engine
 from gmserver.cli_common import CliError, config_of, print_json, services_of, utcnow
 from gmserver.config import ConfigError
 from gmserver.rules.position import Position
@@ -169,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_mail.add_outbox_commands(commands)
     cli_mail.add_inbox_commands(commands)
+    cli_press.add_press_commands(commands)
     cli_gm.add_commands(commands)  # joins the game and inbox groups
 
     commands.add_parser("run", help="run the daemon (inbound mail, deadlines, outbox)").set_defaults(func=cmd_run)

@@ -238,6 +238,27 @@ class OrderSet(Base):
     by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
+class Press(Base):
+    """One press item (MATRIX 2.9). `author` is for the GM only: grey press never shows it."""
+
+    __tablename__ = "press"
+    __table_args__ = (Index("ix_press_game_phase", "game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(20))
+    author: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20))  # white | grey | dark_grey | black
+    signature: Mapped[str | None] = mapped_column(String(100))
+    recipients: Mapped[list[Any]]  # powers; empty: every power (broadcast)
+    text: Mapped[str] = mapped_column(Text)
+    # sent | report | held | refused | replaced | dropped (see migration 0013)
+    status: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str | None] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    created_at: Mapped[datetime]
+
+
 class OutboxMessage(Base):
     __tablename__ = "outbox"
 

@@ -544,10 +544,7 @@ _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_r
              "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
              "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
-     partial("the engine's convoy paradox rule (Szykman) decides; under rb2000_all_hold_backup each convoy paradox "
-             "(the army's destination supports an attack on one of its convoying fleets; one through a second "
-             "convoy is not looked for) is flagged to the GM with the engine's result, who corrects it by hand "
-             "(MATRIX 2.16): the 2000 rule's own result is not computed", lambda v: v == "szykman"))
+     applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
      not_applied("the engine's own rule", "rb2000_intent"))
 _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
@@ -639,29 +636,33 @@ _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_u
      applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
-_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],
-     not_applied("press is not forwarded: no press of any kind reaches other players", []))
+# rules/press.py judges each item; services/press.py stores, mails or publishes it (issue 9)
+_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"], applied())
 _opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # in_order_set_last_only: a later set replaces earlier press (003 [9])
 _opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # the turn report's "Anonymous Press" section (000 X(1))
 _opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # under the author's orders in the turn report (000 X(1))
 _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
-     moot("press is not forwarded", "press_kinds"))
+     not_applied("the author of grey press is never revealed: the GM is not sent the authors after the game",
+                 "never"))
 _opt("press_reserved_labels", "2.9", Labels(),
-     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}],
-     moot("press is not forwarded", "press_kinds"))
+     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
-     moot("press is not forwarded", "press_kinds"))
-_opt("press_from_non_players", "2.9", BOOL, False, moot("press is not forwarded", "press_kinds"))
+     partial("press signed with another power's name is judged for current players; players eliminated "
+             "in this game cannot send press", honoured=lambda value: value == "own_power_only"))
+_opt("press_from_non_players", "2.9", BOOL, False,
+     not_applied("mail from anyone who does not play in the game is refused, press included", False))
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
-     moot("press is not forwarded", "press_kinds"))
+     not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
-     moot("press is not forwarded", "press_kinds"))
+     partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
+             "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     moot("press is not forwarded", "press_kinds"))
-_opt("press_before_first_turn", "2.9", BOOL, True, moot("press is not forwarded", "press_kinds"))
+     not_applied("press conditions are not evaluated: press is published as written", "none"))
+_opt("press_before_first_turn", "2.9", BOOL, True,
+     applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
      not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
 
@@ -719,7 +720,11 @@ _opt("season_replay", "2.11", _choice("never"), "never", applied())
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
-     not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))
+     partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
+             "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
+             "named the removal rule picks it (too few disbands); every player is told. The server does not "
+             "find the surplus unit itself (no replay audit), and for too many builds the GM names the unit "
+             "the excess-build rule would not have built", lambda v: True))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

@@ -122,7 +122,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
         mail = mails.turn_reports(services, game, first, deadline, now, then=minor,
-                                  corrected=bool(first_record.revision), votes=ballots)
+                                  corrected=bool(first_record.revision), votes=ballots,
+                                  centre_points=_centre_points(session, game, outcome))
         reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
         if reports and mail:  # the report is one body addressed to each player: the GM gets it once
@@ -132,6 +133,18 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
+    """(phase, power -> centres) at the start of every game year so far and after `last`: the
+    report's centre chart (issue 9)."""
+    points = []
+    for state in queries.phases.spring_states(session, game.id):
+        position = engine.position_from_state(state)
+        points.append((position.phase, {p: len(c) for p, c in position.centers.items()}))
+    if not points or points[-1][0] != last.after.phase:
+        points.append((last.after.phase, {p: len(c) for p, c in last.after.centers.items()}))
+    return points
 
 
 def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
@@ -173,8 +186,10 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
                                                       civil_disorder=nmr.civil_disorder_of(game))
     # the profile's solo count decides the winner (services.endgame), not the engine's 18
-    outcome = adjudication.mark_defaults(
-        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = engine.adjudicate(record.state, complete_texts, engine_decides_solo=False)
+    if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
+        outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
+    outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
