@@ -70,7 +70,7 @@ _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("pre
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
     "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
-    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
+    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback", "veto": "veto",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
 })
 

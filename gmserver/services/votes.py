@@ -23,7 +23,10 @@ from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services.games import GameError
+from gmserver.services.gm_controls import Done
 from gmserver.services.gm_mail import announce  # the GM-action mail to every player
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue_all
 from gmserver.services.endgame import GAME_OVER
 
@@ -113,6 +116,46 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
                                             auto_submitted="auto-generated", date=now, reply_secret=player.secret)
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
+
+
+def tell_gm(session: Session, services: Services, game_id: int, recorded: Recorded, ruleset: Ruleset,
+            now: datetime) -> bool:
+    """proposal_gm_veto (000 IX(5) "the GM ... may refuse to conduct votes on repetitive or humorous
+    proposals", 001 VIII(4) ¶2): the GM hears of each proposal, with the command that vetoes it."""
+    if not ruleset.proposal_gm_veto:
+        return False
+    game = session.get(Game, game_id)
+    assert game is not None
+    number = recorded.proposal_id
+    return notify_gm(session, services, key=f"gm:proposal:{number}", game_id=game.id, now=now,
+                     subject=f"gmserver: {game.name}: proposal {number}: {rules.describe(recorded.proposal)}",
+                     paragraphs=[
+                         f"Game {game.name}, {describe_phase(recorded.proposal.phase)}: "
+                         f"{recorded.proposal.proposer.title()} proposed {rules.describe(recorded.proposal)} "
+                         f"(proposal {number}). The players were told, without the proposer's name where the "
+                         "house rules keep it secret.",
+                         "Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
+                         f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".",
+                     ])
+
+
+def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:
+    """The GM refuses to put an open proposal to the vote (proposal_gm_veto, 000 IX(5)); the
+    players are told, without the proposer's name."""
+    ruleset = queries.games.ruleset_of(game)
+    row = session.get(ProposalRow, int(number)) if number.isdigit() else None
+    if row is None or row.game_id != game.id:
+        raise GameError(f"{game.name} has no proposal {number!r}")
+    if not ruleset.proposal_gm_veto:
+        raise GameError("this game's house rules give the GM no veto over proposals")
+    if row.status != "open":
+        raise GameError(f"proposal {number} is {row.status} already: only an open proposal can be vetoed")
+    described = rules.describe(_proposal(row))
+    _close([row], "vetoed", "vetoed by the GM", game.phase)
+    text = f"The GM has vetoed {described}: it will not be put to the vote (house rules 000 IX(5))."
+    action = queries.gm_actions.record_action(session, game.id, "veto", {"proposal": row.id}, by, now, text)
+    return Done("veto", text, announce(session, services, game, action.id, f"proposal vetoed: {described}",
+                                       [text], now))
 
 
 def _proposal(row: ProposalRow) -> rules.Proposal:

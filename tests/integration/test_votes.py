@@ -14,9 +14,9 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns, votes
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
-from tests.support.world import order_mail, player_address, services_for
+from gmserver.services import gm_controls, intake, turns, votes
+from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from tests.support.world import GM, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -221,3 +221,37 @@ def test_a_proposal_naming_a_fallen_power_is_void_without_amendments_000(databas
     assert after_fall.ended is None
     assert after_fall.announcements == (
         "A draw between Austria, England and France is void: it names France, out of the game since it was made.",)
+
+
+def test_proposal_gm_veto_000_ix_5_the_gm_hears_of_a_proposal_and_vetoes_it_by_mail(database_url, clock) -> None:
+    """000 IX(5): "the GM ... may refuse to conduct votes on repetitive or humorous proposals"."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    _all_three_vote_a_draw(services, clock)
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id))
+        notice = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"gm:proposal:{number}"))
+        assert notice is not None and notice.recipient == GM
+        assert f"gmserver game veto votes {number}" in " ".join(notice.raw.decode().split())
+        secret = session.get(Game, game_id).gm_secret
+    intake.store(services.sessions, order_mail(GM, "votes", f"veto votes {number}\nPassword: {secret}"),
+                 source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert len(told) == 7
+    assert all("The GM has vetoed a draw between Austria, England and France" in t for t in told)
+    assert not any("proposed by" in t or "Austria proposed" in t for t in told)
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "active" and "VOTES" not in report  # a vetoed proposal is not put to the vote
+
+
+def test_proposal_gm_veto_false_gives_the_gm_no_notice_and_no_veto(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"proposal_gm_veto": False})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key.like("gm:proposal:%"))) is None
+    with pytest.raises(GameError, match="no veto"):
+        gm_controls.act(services, "votes", votes.veto, "1", now=clock())
