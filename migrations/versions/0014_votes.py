@@ -1,7 +1,7 @@
 """Votes (issue 9, MATRIX 2.10): proposals to end the game and each power's latest ballot.
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013
 """
 from typing import Sequence, Union
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: Union[str, None] = "0011"
+down_revision: Union[str, None] = "0013"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
