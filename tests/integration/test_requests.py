@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import email
 import email.policy
+import io
 import itertools
 
 import pytest
 from sqlalchemy import select, update
 
+from PIL import Image
+
+from gmserver import mapimage
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
-from gmserver.services.handlers import notice, request_answers
+from gmserver.engine import initial_state, position_from_state
+from gmserver.services.handlers import notice
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -89,11 +94,11 @@ def test_every_answer_is_a_threaded_reply_to_the_player_only(world, clock) -> No
     assert message["Subject"] == "Re: lepanto" and answer.kind == notice.KIND
 
 
-def test_map_is_the_position_in_text_until_the_png_renderer_lands(world, clock) -> None:
+def test_map_is_the_position_in_text_with_the_board_as_a_png(world, clock) -> None:
     row, answer = ask(world, "ENGLAND", "MAP", clock())
     assert row.outcome == "map-sent"
     body = text(answer)
-    assert "The position in lepanto, Spring 1901 Movement." in body
+    assert "The position in lepanto, Spring 1901 Movement: the map is attached." in body
     # the standard opening: England's three units and home centres
     assert "Units (3): F Edinburgh (EDI), F London (LON), A Liverpool (LVP)" in body
     assert "Centres (3): Edinburgh (EDI), London (LON), Liverpool (LVP)" in body
@@ -176,13 +181,20 @@ def test_request_answers_are_rate_limited_like_every_reply(world, clock) -> None
     assert sent == []  # past the limit: kept, not answered
 
 
-def test_map_attaches_the_png_when_there_is_one(world, clock, monkeypatch) -> None:
-    """The one call site for the report map's renderer: whatever map_png returns is attached."""
-    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
-    monkeypatch.setattr(request_answers, "map_png", lambda session, game: png)
+def test_map_attaches_the_board_as_it_stands(world, clock) -> None:
+    """The MAP answer's PNG is the report map's board (gmserver/mapimage.py) with the units where
+    they stand: England's fleet in London is drawn in England's colour."""
     _, answer = ask(world, "ENGLAND", "MAP", clock())
     message = parsed(answer)
     parts = [(part.get_content_type(), part.get_filename()) for part in message.iter_attachments()]
     assert parts == [("image/png", "lepanto-S1901M.png")]
-    assert next(message.iter_attachments()).get_content() == png
-    assert "The position in lepanto, Spring 1901 Movement: the map is attached." in text(answer)
+    image = Image.open(io.BytesIO(next(message.iter_attachments()).get_content()))
+    image.load()
+    assert image.size == mapimage.board().image.size
+    [london] = [point for power, unit, point in mapimage.unit_points(opening()) if unit == "F LON"]
+    blank = mapimage.board().image.convert("RGB").getpixel((round(london[0]), round(london[1])))
+    assert image.convert("RGB").getpixel((round(london[0]), round(london[1]))) != blank
+
+
+def opening():
+    return position_from_state(initial_state())

@@ -8,10 +8,12 @@ are adjudicated, nor a vote, nor an address.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Sequence
 
 from sqlalchemy.orm import Session
 
+from gmserver import mapimage
 from gmserver.db.models import Game
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.ordersets import powers_with_sets
@@ -27,6 +29,8 @@ from gmserver.rules.ruleset_view import not_in_force, option_rows
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 from gmserver.services.ordersets import orders_on_file
+
+log = logging.getLogger(__name__)
 
 TEMPLATE = words.Answer.template
 
@@ -79,10 +83,13 @@ def _outcomes(phase: str, rows: list[dict[str, Any]]) -> tuple[OrderOutcome, ...
 
 
 def map_png(session: Session, game: Game) -> bytes | None:
-    """The map of the current position as a PNG, attached to the MAP answer; None: no map, the
-    answer is the text position alone. The one place to plug in the report map's renderer (the
-    "reports" branch's gmserver/mapimage.py) when it lands; until then there is none."""
-    return None
+    """The map of the current position as a PNG, attached to the MAP answer (the report map's
+    board, gmserver/mapimage.py); None if it cannot be drawn: the answer is then the text alone."""
+    try:
+        return mapimage.position_png(position_from_state(current_record(session, game).state))
+    except Exception:  # noqa: BLE001  (a missing libcairo or a drawing bug costs the picture, not the answer)
+        log.exception("%s: the map could not be drawn; answering with the text position", game.name)
+        return None
 
 
 def position(mail: Mail) -> str:
