@@ -62,6 +62,15 @@ def cmd_veto(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_propose(args: argparse.Namespace) -> int:
+    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+
+    done = gm_controls.act(services_of(config_of(args)), args.name, votes.propose_by_gm, " ".join(args.words),
+                           now=utcnow())
+    print(f"{done.text}; {done.announced} player(s) told (mail queued)")
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -116,6 +125,11 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     veto.add_argument("name")
     veto.add_argument("proposal", metavar="PROPOSAL")
     veto.set_defaults(func=cmd_veto)
+    propose = game.add_parser("propose", help="propose a draw or a concession, where the house rules let the GM "
+                              "(003 [18]): e.g. `propose NAME draw Austria England`")
+    propose.add_argument("name")
+    propose.add_argument("words", nargs="+", metavar="WORDS")
+    propose.set_defaults(func=cmd_propose)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name")
     actions.add_argument("--json", action="store_true", help="print JSON")

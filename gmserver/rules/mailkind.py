@@ -70,8 +70,9 @@ _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("pre
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
     "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
-    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback", "veto": "veto",
+    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
+    "veto": "veto", "propose": "propose",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)
 })
 
 _ORDERS_WORD = "orders"

@@ -198,12 +198,17 @@ def describe(proposal: Proposal) -> str:
     return f"a draw between {listed}"
 
 
+def proposer_name(proposal: Proposal) -> str:
+    """"England", or "the GM" for a proposal the GM made (gm_may_propose, 003 [18] ¶1)."""
+    return "the GM" if proposal.proposer == "GM" else proposal.proposer.title()
+
+
 def announcement(result: Tally, ruleset: Ruleset) -> str:
     """The published result (vote_secrecy, proposer_anonymous): never whose vote was what."""
     text = describe(result.proposal)
     text = text[0].upper() + text[1:]
     if not ruleset.proposer_anonymous:
-        text += f", proposed by {result.proposal.proposer.title()},"
+        text += f", proposed by {proposer_name(result.proposal)},"
     text += " passed." if result.passed else " failed."
     if ruleset.vote_secrecy == "yes_count_only":  # 002 DRAWS 1: the number of Yes votes is announced
         text += f" Yes votes: {result.yes} of {result.electors}."

@@ -98,6 +98,12 @@ def _veto(session, services, game, args, by, now):
     return votes.veto(session, services, game, number, by=by, now=now)
 
 
+def _propose(session, services, game, args, by, now):
+    if not args:
+        raise GameError(f"expected: {votes.PROPOSE}")
+    return votes.propose_by_gm(session, services, game, " ".join(args), by=by, now=now)
+
+
 def _set(session, services, game, args, by, now):
     name, value = _args(args, 2, "set [GAME] SETTING on|off")
     return gm_controls.set_setting(session, services, game, name, value, by=by, now=now)
@@ -116,7 +122,9 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
-    "veto": MailCommand("veto [GAME] PROPOSAL", _veto),  # proposal_gm_veto (000 IX(5)), services/votes.py
+    # proposal_gm_veto (000 IX(5)) and gm_may_propose (003 [18] ¶1): services/votes.py
+    "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
+    "propose": MailCommand(votes.PROPOSE, _propose),
     # corrections (services/correction_commands.py)
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),

@@ -83,6 +83,7 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
     return Recorded(_proposal(row), line.choice, made, row.id)
 
 
+GM = "GM"  # the proposer of a proposal the GM made (gm_may_propose)
 _SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it",
             "excluded": "is not counted"}
 
@@ -102,7 +103,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
     rules_of_kind = rules.kind_rules(proposal.kind, ruleset)
     body = services.composer.render("player/proposal.txt.j2", {
         "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
-        "proposer": None if ruleset.proposer_anonymous else proposal.proposer.title(),
+        "proposer": None if ruleset.proposer_anonymous else rules.proposer_name(proposal),
         "silence": _SILENCE[rules_of_kind.uncast], "abstention": _SILENCE[rules_of_kind.abstention],
         "after_winter": ruleset.fall_proposals_resolved_after_winter and proposal.phase[:1] == "F",
     })
@@ -137,6 +138,35 @@ def tell_gm(session: Session, services: Services, game_id: int, recorded: Record
                          "Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
                          f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".",
                      ])
+
+
+_KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession"}
+PROPOSE = "propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER"
+
+
+def propose_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
+    """gm_may_propose (003 [18] ¶1 "the GM or any player may propose"): the GM makes a proposal,
+    casting no vote; the players are told as for theirs."""
+    ruleset = queries.games.ruleset_of(game)
+    if not ruleset.gm_may_propose:
+        raise GameError("this game's house rules do not let the GM propose an end of the game")
+    keyword, _, rest = words.strip().partition(" ")
+    kind = _KEYWORDS.get(keyword.lower())
+    if kind is None or not rules.offered(kind, ruleset):
+        raise GameError(f"expected: {PROPOSE}, of a kind the house rules offer")
+    line = rules.read_line(kind, rest)
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    members = line if isinstance(line, str) else rules.resolve_members(
+        line, rules.survivors(position.units, position.centers), ruleset)
+    if isinstance(members, str):
+        raise GameError(members)
+    if queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members)) is not None:
+        raise GameError("that proposal has been made this turn already")
+    row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), GM, None, now)
+    told = announce_proposal(session, services, game.id, Recorded(_proposal(row), "yes", True, row.id), ruleset, now)
+    text = f"The GM proposed {rules.describe(_proposal(row))} (proposal {row.id})"
+    queries.gm_actions.record_action(session, game.id, "propose", {"proposal": row.id}, by, now, text)
+    return Done("propose", text, told)
 
 
 def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:

@@ -255,3 +255,24 @@ def test_proposal_gm_veto_false_gives_the_gm_no_notice_and_no_veto(database_url,
         assert session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key.like("gm:proposal:%"))) is None
     with pytest.raises(GameError, match="no veto"):
         gm_controls.act(services, "votes", votes.veto, "1", now=clock())
+
+
+def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url, clock) -> None:
+    """003 [18] ¶1: "the GM or any player may propose"; every player then votes Yes (the
+    standard profile with the 003 option: scorpion's week-long turns do not suit the fixture)."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"gm_may_propose": True})
+    done = gm_controls.act(services, "votes", votes.propose_by_gm, "draw Austria England France", now=clock())
+    assert done.text.startswith("The GM proposed a draw between Austria, England and France") and done.announced == 3
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE"):
+        assert "recorded: Yes" in vote(services, clock, power, "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert any("The game has ended by vote: a draw between Austria, England and France." in m for m in mails)
+
+
+def test_gm_may_propose_false_refuses_the_gm_a_proposal(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    with pytest.raises(GameError, match="do not let the GM propose"):
+        gm_controls.act(services, "votes", votes.propose_by_gm, "draw", now=clock())
