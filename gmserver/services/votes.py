@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -236,20 +236,26 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
         return earlier
     due_rows = [row for row in open_rows
                 if any(rules.due(row.phase, o.phase, o.after.phase, ruleset) for o in processed)]
+    # 002 DRAWS 3: who was still in the game when this adjudication began; a proposal made in an
+    # earlier turn (a Fall proposal tallied after Winter) is void if one of its powers fell since
+    standing = rules.survivors(processed[0].before.units, processed[0].before.centers)
     results = _tally(game, ruleset, due_rows, open_rows, rules.survivors(last.after.units, last.after.centers),
-                     last.phase, session)
+                     last.phase, session, standing, {o.phase for o in processed})
     return VoteResults(earlier.announcements + results.announcements, results.ended)
 
 
 def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
-           alive: frozenset[str], phase: str, session: Session) -> VoteResults:
-    """A16 on the rows due, with `alive` the powers still in the game; each row is closed."""
+           alive: frozenset[str], phase: str, session: Session, standing: frozenset[str] = frozenset(),
+           adjudicated: Collection[str] = ()) -> VoteResults:
+    """A16 on the rows due, with `alive` the powers still in the game; each row is closed.
+    `standing`: the powers in the game before the phases `adjudicated` now (002 DRAWS 3)."""
     if not due_rows:
         return VoteResults()
     electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
     for row in due_rows:
-        proposal = rules.amend(_proposal(row), alive, ruleset)  # 002 DRAWS 3
+        fell_later = () if row.phase in adjudicated else frozenset(standing) - alive
+        proposal = rules.amend(_proposal(row), alive, ruleset, fell_later)  # 002 DRAWS 3
         if isinstance(proposal, str):
             _close([row], "void", proposal, phase)
             described = rules.describe(_proposal(row))

@@ -182,34 +182,46 @@ def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(databas
         assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
 
 
-def _year_over(game_phase: str, after_phase: str, alive: dict) -> list:
-    """What adjudicating Winter produced, as services/votes.tally_due sees it (no engine needed)."""
-    before = Position.from_json({"phase": game_phase, **THREE})
-    after = Position.from_json({"phase": after_phase, **alive})
-    return [PhaseOutcome(phase=game_phase, before=before, after=after, orders=(), state_after={})]
+def _adjudicated(phase: str, after_phase: str, before: dict, after: dict) -> list:
+    """What adjudicating `phase` produced, as services/votes.tally_due sees it (no engine needed)."""
+    return [PhaseOutcome(phase=phase, before=Position.from_json({"phase": phase, **before}),
+                         after=Position.from_json({"phase": after_phase, **after}), orders=(), state_after={})]
 
 
-def _tally_after_france_falls(database_url, clock, profile: str):
+TWO = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
+       "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+
+
+def _tally_as_france_falls(database_url, clock, profile: str, proposed_in: str, falls_in: str):
+    """Austria and England vote Yes on the draw of the three, France No; France falls when
+    `falls_in` is adjudicated. The tallies after the Fall turn and after the Winter turn."""
     services = services_for(database_url)
-    game_id = game_with(services, clock(), profile, phase="F1905M")
-    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")  # Austria, England and France
-    vote(services, clock, "ENGLAND", "DRAW", phase="F1905M")
-    vote(services, clock, "FRANCE", "DRAW NO", phase="F1905M")  # France's No dies with France
-    two = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
-           "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+    game_id = game_with(services, clock(), profile, phase=proposed_in)
+    vote(services, clock, "AUSTRIA", "DRAW", phase=proposed_in)  # Austria, England and France
+    vote(services, clock, "ENGLAND", "DRAW", phase=proposed_in)
+    vote(services, clock, "FRANCE", "DRAW NO", phase=proposed_in)  # France's No dies with France
+    after_fall = TWO if falls_in == "F1905M" else THREE
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         ruleset = load_ruleset(profile)
-        after_fall = votes.tally_due(session, game, ruleset, _year_over("F1905M", "W1905A", two), clock())
-        after_winter = votes.tally_due(session, game, ruleset, _year_over("W1905A", "S1906M", two), clock())
-        return after_fall, after_winter
+        return [votes.tally_due(session, game, ruleset, _adjudicated("F1905M", "W1905A", THREE, after_fall), clock()),
+                votes.tally_due(session, game, ruleset, _adjudicated("W1905A", "S1906M", after_fall, TWO), clock())]
 
 
-def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draws_3(database_url, clock) -> None:
-    """002 DRAWS 3: the Fall proposal is tallied after Winter, ignoring the vote of France, eliminated
-    meanwhile, and amended by dropping France: Austria and England draw."""
-    after_fall, after_winter = _tally_after_france_falls(database_url, clock, "email_rules")
+def test_a_fall_draw_naming_a_power_eliminated_in_winter_is_void_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: the Fall proposal waits for Winter; France, eliminated in Winter, makes the
+    English/French/Austrian draw "invalid"."""
+    after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "W1905A")
     assert after_fall == votes.VoteResults()  # not due before the Winter adjustments
+    assert after_winter == votes.VoteResults((
+        "A draw between Austria, England and France is void: it names France, out of the game since it was made.",))
+
+
+def test_a_power_eliminated_in_the_turn_of_the_proposal_is_dropped_from_it_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: "if a proposal is given just as a country falls, I will change it"; France's
+    vote against is ignored: Austria and England draw."""
+    after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "F1905M")
+    assert after_fall == votes.VoteResults()
     assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
     assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
 
@@ -217,7 +229,7 @@ def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draw
 def test_a_proposal_naming_a_fallen_power_is_void_without_amendments_000(database_url, clock) -> None:
     """000 (amend_proposals_on_elimination false): tallied at its own deadline, the draw names
     France, out of the game by then: void."""
-    after_fall, _ = _tally_after_france_falls(database_url, clock, "mhr")
+    after_fall, _ = _tally_as_france_falls(database_url, clock, "mhr", "F1905M", "F1905M")
     assert after_fall.ended is None
     assert after_fall.announcements == (
         "A draw between Austria, England and France is void: it names France, out of the game since it was made.",)
