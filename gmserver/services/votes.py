@@ -63,6 +63,10 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
     alive = rules.survivors(position.units, position.centers)
     if power not in alive:  # voter_eligibility = units_or_centres (002 DRAWS 2)
         return f"{power.title()} has no unit and no supply centre left, so it has no vote"
+    if not ruleset.cd_powers_vote and power in {p.power for p in game.players if p.civil_disorder}:
+        # 003 [18] ¶2: powers in civil disorder do not vote; the GM takes them out of it
+        return (f"{power.title()} is in civil disorder, and under the house rules a power in civil disorder "
+                "does not vote (003 [18]); ask the GM to take it out of civil disorder")
     members = rules.resolve_members(line, alive, ruleset)
     if isinstance(members, str):
         return members

@@ -288,3 +288,12 @@ def test_gm_may_propose_false_refuses_the_gm_a_proposal(database_url, clock) -> 
     game_with(services, clock())
     with pytest.raises(GameError, match="do not let the GM propose"):
         gm_controls.act(services, "votes", votes.propose_by_gm, "draw", now=clock())
+
+
+def test_cd_powers_vote_false_a_power_in_civil_disorder_is_told_it_has_no_vote(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    with transaction(services.sessions) as session:
+        next(p for p in session.get(Game, game_id).players if p.power == "FRANCE").civil_disorder = True
+    assert "France is in civil disorder, and under the house rules a power in civil disorder does not vote" in vote(
+        services, clock, "FRANCE", "DRAW")
