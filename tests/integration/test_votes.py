@@ -3,6 +3,8 @@ tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.1
 
 from __future__ import annotations
 
+import email
+import email.policy
 from datetime import timedelta
 
 import pytest
@@ -92,6 +94,12 @@ def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended
     assert status == "finished"
     assert "VOTES A draw between Austria, England and France passed." in report
     assert "THE GAME IS OVER The game has ended by vote: a draw between Austria, England and France." in report
+    with transaction(services.sessions) as session:
+        raw = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first().raw
+    html = email.message_from_bytes(raw, policy=email.policy.default).get_body(("html",)).get_content()
+    html = " ".join(html.split())
+    assert "<strong>Votes:</strong><br>A draw between Austria, England and France passed." in html
+    assert "<strong>The game is over.</strong> The game has ended by vote: a draw between Austria" in html
 
 
 def test_a_draw_one_power_votes_against_fails_and_no_mail_names_the_voter(database_url, clock) -> None:
