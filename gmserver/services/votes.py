@@ -83,6 +83,8 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
                     "as many as the house rules allow (001 VIII(4))")
         row = queries.votes.add_proposal(session, game.id, game.phase, line.kind, members_key(members), power,
                                          inbound_id, now)
+    elif row.status != "open":  # vetoed by the GM (000 IX(5)): not put to the vote
+        return f"{rules.describe(_proposal(row))} was {row.status} this turn and is not put to the vote"
     queries.votes.cast(session, row.id, power, line.choice, inbound_id, now)
     return Recorded(_proposal(row), line.choice, made, row.id)
 

@@ -263,6 +263,7 @@ def test_proposal_gm_veto_000_ix_5_the_gm_hears_of_a_proposal_and_vetoes_it_by_m
     assert len(told) == 7
     assert all("The GM has vetoed a draw between Austria, England and France" in t for t in told)
     assert not any("proposed by" in t or "Austria proposed" in t for t in told)
+    assert "was vetoed this turn and is not put to the vote" in vote(services, clock, "FRANCE", "DRAW")
     status, report, _ = deadline(services, clock, game_id)
     assert status == "active" and "VOTES" not in report  # a vetoed proposal is not put to the vote
 
