@@ -96,9 +96,10 @@ def copy_to_gm(session: Session, services: Services, game_id: int, message: Emai
     game = session.get(Game, game_id)
     if game is None or not game.gm_copies:
         return False
+    text = message.get_body(preferencelist=("plain",))  # a report is multipart: its text part
     body = services.composer.render("gm/copy.txt.j2", {
         "what": what, "recipient": str(message["To"]), "subject": str(message["Subject"]),
-        "body": message.get_content(),
+        "body": text.get_content() if text is not None else "",
     })
     copy = services.composer.compose(to=copies_address(services), subject=f"[copy] {message['Subject']}",
                                      body=body, auto_submitted="auto-generated", date=now)
