@@ -648,8 +648,7 @@ _opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"
 _opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
      applied())  # under the author's orders in the turn report (000 X(1))
 _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
-     not_applied("the author of grey press is never revealed: the GM is not sent the authors after the game",
-                 "never"))
+     applied())  # services/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",

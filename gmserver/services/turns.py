@@ -25,7 +25,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
-from gmserver.services import adjudication, convoys, endgame, mails, nmr, revalidate
+from gmserver.services import adjudication, convoys, endgame, mails, nmr, press, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
@@ -109,6 +109,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
+            press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""

@@ -152,3 +152,39 @@ def test_press_moderation_003_9_press_is_held_until_the_gm_approves_it(database_
     turns.adjudicate(services, game_id, clock(), force=True)
     report = text(outbox(services, "report")[0])
     assert "You are all fools." not in report and "Peace in the Med." in report
+
+
+@pytest.mark.parametrize("disclosure", ["gm_after_game", "never"])
+def test_press_author_disclosure_000_x_2_the_gm_learns_the_authors_after_the_game(database_url, clock,
+                                                                                  disclosure) -> None:
+    """000 X(2): after the game the GM may reveal who wrote anonymous press; 003 [9] never."""
+    from datetime import timedelta
+
+    from gmserver.rules.position import Position
+    from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "F1901M", "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
+                                   "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "KIE",
+                                                          "DEN", "SWE", "NWY", "LON", "LVP", "EDI", "TUN", "NAP",
+                                                          "ROM"],
+                                               "GERMANY": ["BER"]}})
+    with transaction(services.sessions) as session:
+        game_id = create_game(session, GameSpec(
+            name="lepanto", ruleset=load_ruleset("standard").with_overrides({"press_author_disclosure": disclosure}),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS], position=position,
+            movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            reminder=timedelta(0), sender_check="from"), clock()).id
+    fall = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="F1901M", purpose="orders")
+    send(services, order_mail(player_address("FRANCE"), fall, "A BUR - MUN"), clock())
+    send(services, order_mail(player_address("GERMANY"), "lepanto", "GREY PRESS\nFrance cheats.\nEND PRESS"), clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    alerts = [text(m) for m in outbox(services, "alert") if "press authors" in m.raw.decode()]
+    report = text(outbox(services, "report")[0])
+    assert "France cheats." in report and "THE GAME IS OVER" in report
+    if disclosure == "never":
+        assert alerts == []
+    else:
+        [alert] = alerts
+        assert "grey (anonymous) press: written by Germany" in " ".join(alert.split())
+        assert [m.recipient for m in outbox(services, "alert")] == [services.composer.gm_address]
