@@ -662,7 +662,9 @@ _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"),
      partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
              "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     not_applied("press conditions are not evaluated: press is published as written", "none"))
+     partial("conditions on the season's moves are decided on the results (rules/press_conditions.py); "
+             "conditions on other press (\"if press item 3 is published\") are not",
+             honoured=lambda value: value != "moves_and_press"))
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,

@@ -22,10 +22,13 @@ from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
+from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
+from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
                                   recipients_of, report_placement, shown_author)
+from gmserver.rules.press_conditions import condition_holds
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
@@ -80,6 +83,7 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
         item = plan.item
         row = Press(game_id=game.id, phase=phase, author=author, kind=item.kind, signature=item.signature,
                     recipients=list(item.recipients), text=item.text, status=plan.status,
+                    condition=_condition_text(item),
                     reason=plan.verdict.reason or None, inbound_id=inbound_id, created_at=now)
         session.add(row)
         session.flush()
@@ -102,6 +106,10 @@ def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> V
         # 003 [9]: press is "displayed by the GM" in the report, the same for every power [P]
         return Verdict("refused", "press is published with the turn report to every power, so it cannot be "
                                   f"sent to some powers only ({cite(ruleset, 'press_channel')})")
+    if verdict.action != "refused" and item.recipients and item.condition is not None:
+        # partial press is mailed at once, before the results that would decide its condition
+        return Verdict("refused", "press to some powers only is sent at once, before the season's results, so "
+                                  f"it cannot be conditional ({cite(ruleset, 'conditional_press')})")
     return verdict
 
 
@@ -139,16 +147,59 @@ def _told(ruleset: Ruleset, item: PressItem, status: str, verdict: Verdict, auth
     if status == "report":
         later = (f", unless a later order set replaces it ({cite(ruleset, 'press_channel')})"
                  if ruleset.press_channel == "in_order_set_last_only" else "")
-        return f"{what} will be published {how} with the turn report, to every power{later}."
+        condition = f" {item.condition_words}" if item.condition else ""
+        return f"{what} will be published {how} with the turn report, to every power{condition}{later}."
     return f"{what} sent {how} to {to}" + (": your name was not shown." if item.kind == "grey" else ".")
 
 
-def press_for_report(session: Session, game: Game, phase: str) -> list[ReportPress]:
+def _condition_text(item: PressItem) -> str | None:
+    if item.condition is None:
+        return None
+    return ("unless " if item.negated else "if ") + item.condition
+
+
+def _holds(row: Press, ruleset: Ruleset, outcome: PhaseOutcome | None, geography: MapInfo | None) -> bool:
+    """Whether a conditional item's condition holds on the turn's results (003 [9]); True when it
+    has none, or when no results are given (the item is shown as it waits)."""
+    if row.condition is None or outcome is None or geography is None:
+        return True
+    word, _, condition = row.condition.partition(" ")
+    return condition_holds(condition, word == "unless", row.author, outcome, ruleset, geography)[0]
+
+
+def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None = None,
+                     geography: MapInfo | None = None) -> list[ReportPress]:
     """The press the turn report of `phase` publishes, in order of arrival; the author of grey press
-    is never named (003 [9], 000 X(2))."""
+    is never named (003 [9], 000 X(2)). With the turn's `outcome`, conditional press whose
+    condition does not hold is left out (003 [9], 002 PRESS 4). Reads only (previews call it)."""
     ruleset = ruleset_of(game)
     return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
-            for row in press_of_phase(session, game.id, phase, "report")]
+            for row in press_of_phase(session, game.id, phase, "report")
+            if _holds(row, ruleset, outcome, geography)]
+
+
+def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
+                      now: datetime) -> int:
+    """After the report: conditional press whose condition did not hold is marked so, and its
+    author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
+    ruleset = ruleset_of(game)
+    addresses = {player.power: (player.address, player.secret) for player in game.players}
+    dropped = 0
+    for row in press_of_phase(session, game.id, outcome.phase, "report"):
+        if _holds(row, ruleset, outcome, services.geography):
+            continue
+        row.status, dropped = "condition_false", dropped + 1
+        address, secret = addresses.get(row.author, (None, None))
+        if address is None:
+            continue
+        body = services.composer.render("player/press_condition.txt.j2", {
+            "game_name": game.name, "phase": describe_phase(outcome.phase), "condition": row.condition,
+            "text": row.text})
+        message = services.composer.compose(to=address, subject=f"{game.name} {outcome.phase}: your press",
+                                            body=body, auto_submitted="auto-generated", date=now,
+                                            reply_secret=secret)
+        queue(session, message, kind="notice", dedupe_key=f"presscond:{row.id}", now=now, game_id=game.id)
+    return dropped
 
 
 # --- the GM's moderation (MATRIX 2.9 press_moderation) ---------------------------------------

@@ -119,6 +119,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
         if reports and mail:  # the report is one body addressed to each player: the GM gets it once
             copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+        for reported in (first, *minor):
+            press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,

@@ -188,3 +188,31 @@ def test_press_author_disclosure_000_x_2_the_gm_learns_the_authors_after_the_gam
         [alert] = alerts
         assert "grey (anonymous) press: written by Germany" in " ".join(alert.split())
         assert [m.recipient for m in outbox(services, "alert")] == [services.composer.gm_address]
+
+
+def test_conditional_press_003_9_only_press_whose_condition_holds_is_published(database_url, clock) -> None:
+    """003 [9] "Press submitted may be conditional on the season's moves": France's press if it
+    gains Belgium is published when it does; its press if it gains Holland is dropped and France
+    told (MATRIX 2.9)."""
+    from gmserver.rules.position import Position
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "F1901M", "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
+                                   "centers": {"FRANCE": ["PAR"], "GERMANY": ["BER"]}})
+    game_id = new_game(services, clock(), ruleset="scorpion", position=position)
+    set_options(services, game_id, press_moderation="auto_with_gm_withhold")
+    body = ("A BUR - BEL\n\nPRESS IF I GAIN BELGIUM\nBelgium is French.\nEND PRESS\n"
+            "PRESS IF I GAIN HOLLAND\nHolland too.\nEND PRESS")
+    fall = format_subject(template=load_ruleset("scorpion").subject_template, game_name="lepanto", power="FRANCE",
+                          phase="F1901M", purpose="orders")
+    send(services, order_mail(player_address("FRANCE"), fall, body), clock())
+    confirmation = " ".join(text(outbox(services, "confirmation")[0]).split())
+    assert 'if its condition ("I GAIN BELGIUM") holds on the season\'s results' in confirmation
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert "Belgium is French." in report and "Holland too." not in report
+    [dropped] = [m for m in outbox(services, "notice") if "was not published" in " ".join(text(m).split())]
+    assert dropped.recipient == player_address("FRANCE") and "Holland too." in text(dropped)
+    with transaction(services.sessions) as session:
+        statuses = [p.status for p in session.scalars(select(Press).order_by(Press.id))]
+    assert statuses == ["report", "condition_false"]
