@@ -3,6 +3,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOME=/app
 WORKDIR /app
+# libcairo2: cairosvg draws the report map's board with it (gmserver/mapimage.py)
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends libcairo2 && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md LICENSE ./
 COPY gmserver ./gmserver
 COPY migrations ./migrations

@@ -44,7 +44,8 @@ class Composer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            autoescape=False,  # plain-text mail: nothing to escape
+            # plain-text mail has nothing to escape; the HTML report (*.html.j2) escapes everything
+            autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "html"), default=False),
         )
         self.env.globals.update(gm_name=gm_name, gm_address=gm_address)
         self.env.filters["fill"] = fill
@@ -129,6 +130,28 @@ class Composer:
         return copy
 
 
+def add_html(message: EmailMessage, html: str, *, images: Sequence[tuple[str, bytes]] = (),
+             attachments: Sequence[tuple[str, str, bytes]] = ()) -> EmailMessage:
+    """Make a message `compose` built (text/plain) the report issue 9 asks for:
+    multipart/alternative of the text and `html`, the HTML with its inline PNG `images`
+    (Content-ID, without angle brackets; multipart/related) and `attachments` (file name,
+    MIME type, bytes) after them (multipart/mixed). `readdress` keeps all the parts."""
+    message.add_alternative(html, subtype="html", charset="utf-8")
+    if images:
+        html_part = message.get_payload()[1]
+        for cid, data in images:
+            html_part.add_related(data, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline")
+    for filename, mime, data in attachments:
+        maintype, _, subtype = mime.partition("/")
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+    return message
+
+
+def new_content_id(domain: str) -> str:
+    """A Content-ID for an inline image: unique like a Message-ID, without its angle brackets."""
+    return new_message_id(domain)[1:-1]
+
+
 def new_message_id(domain: str) -> str:
     """A Message-ID from the OS's randomness: `email.utils.make_msgid` draws on the global
     `random`, which the engine reseeds when it loads a map (docs/architecture.md, "The engine") and test tools reseed
@@ -162,4 +185,4 @@ def fill(chunks: str | Sequence[str], width: int = 72, indent: str = "", sep: st
     return ("\n" + indent).join(wrapped)
 
 
-__all__ = ["Composer", "fill", "is_automated"]
+__all__ = ["Composer", "add_html", "fill", "is_automated", "new_content_id"]

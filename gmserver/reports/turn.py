@@ -140,6 +140,10 @@ class TurnReport:
     corrected: bool = False
     # the press the report publishes (gmserver.rules.press.ReportPress, services.press.press_for_report)
     press: tuple[Any, ...] = ()
+    # MATRIX 2.10: the proposals tallied at this deadline, in words (never whose vote was what),
+    # and how a passed one ended the game
+    votes: tuple[str, ...] = ()
+    vote_end: str | None = None
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:

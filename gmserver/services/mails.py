@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import object_session
 
-from gmserver import reports
+from gmserver import mapimage, reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
+from gmserver.mail.compose import add_html, new_content_id
+from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
@@ -23,6 +26,11 @@ from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 from gmserver.services.press import press_for_report
+
+if TYPE_CHECKING:
+    from gmserver.services.votes import VoteResults
+
+log = logging.getLogger(__name__)
 
 
 def line_as_dict(line: Any) -> dict[str, Any]:
@@ -94,13 +102,11 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
                   now, _secret_of(decision, envelope))
 
 
-def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False) -> str:
-    """The results report of `outcome`, followed by those of the phases processed at once after
-    it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
-    adjudicated again after a rollback, and the first report says its results replace the earlier ones."""
+def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                     then: Sequence[PhaseOutcome], corrected: bool,
+                     votes: VoteResults | None = None) -> list[reports.TurnReport]:
     phases = [outcome, *then]
-    bodies = []
+    contexts = []
     for number, phase in enumerate(phases):
         last = number == len(phases) - 1
         context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
@@ -118,25 +124,77 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
                      if session is not None else [])
         if published:  # MATRIX 2.9: the press published with the turn (003 [9])
             context = dataclasses.replace(context, press=tuple(published))
-        bodies.append(services.composer.render(context.template, context))
-    return "\n".join(bodies)
+        if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report
+            context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
+        contexts.append(context)
+    return contexts
+
+
+def _text_body(services: Services, contexts: Sequence[reports.TurnReport], deadline: datetime | None) -> str:
+    first, last = contexts[0], contexts[-1]
+    header = machine_header(first.game_name, first.phase, last.next_phase, deadline)
+    return header + "\n" + "\n".join(services.composer.render(c.template, c) for c in contexts)
+
+
+def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                votes: VoteResults | None = None) -> str:
+    """The results report of `outcome`, followed by those of the phases processed at once after
+    it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
+    adjudicated again after a rollback, and the first report says its results replace the earlier ones.
+    The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
+    return _text_body(services, _report_contexts(services, game, outcome, deadline, then, corrected, votes), deadline)
+
+
+def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                    now: datetime, then: Sequence[PhaseOutcome], corrected: bool, votes: VoteResults | None,
+                    centre_points: Sequence[tuple[str, Mapping[str, int]]], **address: Any) -> EmailMessage:
+    """The report as one multipart mail: text, HTML with the map and the centre chart inline, the
+    next deadline as an .ics attachment. A map that cannot be drawn costs the image, never the report."""
+    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
+    composer = services.composer
+    message = composer.compose(body=_text_body(services, contexts, deadline), auto_submitted="auto-generated",
+                               date=now, **address)
+    images: list[tuple[str, bytes]] = []
+    map_cid = chart_cid = None
+    history = centre_history(centre_points)
+    try:
+        map_cid = new_content_id(composer.domain)
+        images.append((map_cid, mapimage.map_png(outcome)))
+        if len(history[0]) > 1:
+            chart_cid = new_content_id(composer.domain)
+            images.append((chart_cid, mapimage.centre_chart(*history)))
+    except Exception:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
+        log.exception("%s: the report's images could not be drawn; sending it without them", game.name)
+        images, map_cid, chart_cid = [], None, None
+    last = contexts[-1]
+    attachments = []
+    if deadline is not None and last.next_phase and last.next_phase_name:
+        attachments.append(("deadline.ics", "text/calendar", deadline_calendar(
+            game_name=game.name, phase=last.next_phase, phase_name=last.next_phase_name, deadline=deadline,
+            now=now, domain=composer.domain, subject_hint="Send your orders to the GM by mail before then.")))
+    html = composer.render("player/report.html.j2", {
+        "reports": contexts, "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
+        "calendar": bool(attachments)})
+    return add_html(message, html, images=images, attachments=attachments)
 
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False
-                 ) -> list[tuple[Player, EmailMessage]]:
-    """One report for every player: the same body (built and rendered once), addressed to each.
+                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                 votes: VoteResults | None = None,
+                 centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()) -> list[tuple[Player, EmailMessage]]:
+    """One report for every player: the same mail (built and rendered once), addressed to each.
     `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
-    reported in the same mail after it."""
-    body = report_body(services, game, outcome, deadline, then, corrected=corrected)
+    reported in the same mail after it. `centre_points`: (phase, power -> centres) over the game so
+    far, for the chart. Nothing in it is private: every player gets the very same parts."""
     template = ruleset_of(game).subject_template
     addressed: list[tuple[Player, EmailMessage]] = []
     for player in game.players:
         subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
                                  purpose="report")
         if not addressed:
-            message = services.composer.compose(to=player.address, body=body, auto_submitted="auto-generated",
-                                                date=now, reply_secret=player.secret, subject=subject)
+            message = _report_message(services, game, outcome, deadline, now, then, corrected, votes, centre_points,
+                                      to=player.address, reply_secret=player.secret, subject=subject)
         else:  # the first report readdressed: the same mail compose would make, without building it again
             message = services.composer.readdress(addressed[0][1], to=player.address, subject=subject,
                                                   reply_secret=player.secret)
@@ -184,8 +242,12 @@ def unverified_sender(services: Services, game: Game, player: Player, envelope: 
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
-           now: datetime) -> EmailMessage:
+           now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
-    (gmserver.services.handlers): a reply in the sender's thread."""
+    (gmserver.services.handlers): a reply in the sender's thread. `attachments`: (file name,
+    PNG bytes), e.g. the map a MAP request asks for."""
     secret = _secret_of(decision, envelope) if decision is not None else None
-    return _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    message = _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    for filename, data in attachments:
+        message.add_attachment(data, maintype="image", subtype="png", filename=filename)
+    return message

@@ -81,9 +81,9 @@ def test_orders_are_filed_as_before(world, clock) -> None:
 def test_a_status_request_is_answered_with_the_turn_and_needs_only_the_game_in_the_subject(world, clock) -> None:
     # "lepanto" alone would be refused as an order set's subject (no season, year or power)
     row, sent = send(world, order_mail(player_address("ITALY"), "lepanto", "STATUS"), clock())
-    assert (row.kind, row.outcome, row.power) == ("request", "request-held", "ITALY")
+    assert (row.kind, row.outcome, row.power) == ("request", "status-sent", "ITALY")
     text = body(sent[0])
-    assert "Status requests are not answered by mail yet. Your request was kept for the GM" in text
+    assert "The status of lepanto." in text
     assert "lepanto, Spring 1901 Movement, deadline" in text
     assert sets(world) == []
 
@@ -99,13 +99,14 @@ def test_a_delay_request_says_the_rest_was_not_read_as_orders(world, clock) -> N
     assert sets(world) == []
 
 
-def test_a_draw_vote_is_kept_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
+def test_a_draw_vote_is_recorded_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
     services = services_for(database_url)
     new_game(services, clock())
     new_game(services, clock(), name="vienna", ruleset="email_rules")  # 002 DRAWS: draws only
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "lepanto", "DRAW Austria Russia"), clock())
-    assert (row.kind, row.outcome) == ("vote", "vote-held")
-    assert 'Votes are not counted by the server yet: your draw vote ("Austria Russia") was kept' in body(sent[0])
+    assert (row.kind, row.outcome) == ("vote", "vote-recorded")
+    answer = next(m for m in sent if m.kind == "notice")
+    assert "You have proposed a draw between Austria and Russia, and your vote for it is" in body(answer)
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "vienna", "Concede to Russia"), clock())
     assert (row.kind, row.outcome) == ("vote", "vote-refused")
     assert "This game's house rules have no concession votes (they have: draw)" in body(sent[-1])
@@ -151,7 +152,7 @@ def test_answers_are_limited_and_every_message_is_kept(world, clock) -> None:
     now = clock()
     for number in range(notice.NOTICES_PER_HOUR + 2):
         row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", f"STATUS {number}"), now)
-        assert (row.kind, row.outcome) == ("request", "request-held")
+        assert (row.kind, row.outcome) == ("request", "status-sent")
     assert len(sent) == notice.NOTICES_PER_HOUR
     with transaction(world.sessions) as session:
         kinds = list(session.scalars(select(InboundMessage.kind)))

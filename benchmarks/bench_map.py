@@ -1,0 +1,53 @@
+"""Report map benchmark (issue 9): the time to draw a turn report's map as a PNG, the static board
+rasterised once per process beforehand (its one-off cost is printed too). Goal: under 100 ms.
+The scenario is the mid-game turn of the report's golden files (tests/support/midgame.py).
+
+    .venv/bin/python benchmarks/bench_map.py [--rounds 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HOME", "/tmp")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.support
+
+from gmserver import mapimage  # noqa: E402
+from gmserver.reports.extras import centre_history  # noqa: E402
+from tests.support.midgame import midgame  # noqa: E402
+
+
+def timed(function, rounds: int) -> list[float]:
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=50)
+    args = parser.parse_args()
+    outcome = midgame()
+    started = time.perf_counter()
+    mapimage.board()
+    print(f"static board (SVG read, rasterised once per process): {(time.perf_counter() - started) * 1000:.0f} ms")
+    size = len(mapimage.map_png(outcome))
+    times = timed(lambda: mapimage.map_png(outcome), args.rounds)
+    print(f"report map PNG ({size // 1024} KiB, {args.rounds} rounds): median {statistics.median(times):.1f} ms, "
+          f"max {max(times):.1f} ms (goal < 100 ms)")
+    history = centre_history([(f"S{1901 + y}M", {"FRANCE": 3 + y, "ITALY": 3, "RUSSIA": 4 + y % 3})
+                              for y in range(12)])
+    times = timed(lambda: mapimage.centre_chart(*history), args.rounds)
+    print(f"centre chart PNG, 12 years: median {statistics.median(times):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,322 @@
+"""The report's map: a PNG of the position after a phase, with the orders just adjudicated.
+
+Why not the engine's own renderer: converting a whole SVG per report takes 210-260 ms. The static
+board (the engine's SVG less its units, orders and phase) is rasterised once per process with
+cairosvg; each report copies it and draws centres, units and orders on it with Pillow, using the
+coordinates the engine's SVG gives for every location (read once, `board()`). Issue 9 asks for
+under 100 ms per map (benchmarks/bench_map.py measures it).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from PIL import Image, ImageColor, ImageDraw
+
+from gmserver import engine
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
+
+SVG = "{http://www.w3.org/2000/svg}"
+JDIP = "{svg.dtd}"
+WIDTH = 918  # pixels: the engine's SVG asks for 918 x 680 (its view box is 1835 x 1360)
+UNIT_SIZE = 40.0  # the engine places a 40 x 40 unit symbol at each location's (x, y)
+CENTRE_SIZE = 20.0
+
+Point = tuple[float, float]
+RGB = tuple[int, int, int]
+
+# Order marks: black for what failed, red for dislodgements (readable on every power's colour).
+FAILED: RGB = (200, 0, 0)
+OUTLINE: RGB = (0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Board:
+    image: Image.Image  # the static board, RGB, WIDTH pixels wide
+    units: dict[str, Point]  # location ("STP/SC") -> centre of a unit standing there, in pixels
+    dislodged: dict[str, Point]  # location -> where a dislodged unit is drawn
+    centres: dict[str, Point]  # supply centre province -> centre of its marker
+    colours: dict[str, RGB]  # power -> the engine's colour for it
+    # each pixel: the index + 1 of the land province under it in `provinces` (0: sea or border)
+    labels: Image.Image
+    provinces: tuple[str, ...]  # "PAR", ...
+
+
+def _static_svg(root: ET.Element) -> bytes:
+    """The board alone: the engine's metadata, invisible mouse areas and phase text removed, and
+    the province abbreviations, as the engine's renderer leaves them out by default (cairosvg
+    paints the whole board black when that layer is there)."""
+    for child in list(root):
+        if child.tag.startswith(JDIP) or child.get("id") in ("MouseLayer", "BriefLabelLayer"):
+            root.remove(child)
+        elif child.tag == f"{SVG}text" and child.get("id") in ("CurrentPhase", "CurrentNote", "CurrentNote2"):
+            child.text = " "
+    return ET.tostring(root)
+
+
+def _label_raster(root: ET.Element, cairosvg) -> tuple[Image.Image, tuple[str, ...]]:
+    """A grey image where each land province is painted with its own number, edges crisp: tinting
+    the provinces a power owns is then one lookup table per power (`_tint_centres`)."""
+    layer = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "MapLayer")
+    provinces, shapes = [], []
+    for node in layer:
+        code = (node.get("id") or "").removeprefix("_").upper()
+        if not (node.get("id") or "").startswith("_") or node.get("class") == "water" or len(provinces) >= 254:
+            continue
+        provinces.append(code)
+        value = len(provinces)
+        paths = [node] if node.tag == f"{SVG}path" else list(node.iter(f"{SVG}path"))
+        shapes += [f'<path d="{path.get("d")}" fill="rgb({value},{value},{value})" stroke="none"/>' for path in paths]
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{root.get("viewBox")}" width="{root.get("width")}" '
+           f'height="{root.get("height")}" shape-rendering="crispEdges"><g transform="{layer.get("transform")}">'
+           + "".join(shapes) + "</g></svg>")
+    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=WIDTH)
+    return Image.open(io.BytesIO(png)).convert("RGBA").getchannel("R"), tuple(provinces)
+
+
+@functools.lru_cache(maxsize=1)
+def board() -> Board:
+    """Read the engine's SVG and rasterise its static board: once per process (about 300 ms)."""
+    import cairosvg  # noqa: PLC0415  (needs libcairo2; only loaded when a map is drawn)
+
+    root = ET.fromstring(engine.map_svg())
+    scale = WIDTH / float(root.get("viewBox", "0 0 1835 1360").split()[2])
+    units: dict[str, Point] = {}
+    dislodged: dict[str, Point] = {}
+    for province in root.iter(f"{JDIP}PROVINCE"):
+        location = province.get("name", "").upper().replace("-", "/")
+        for mark, into in ((f"{JDIP}UNIT", units), (f"{JDIP}DISLODGED_UNIT", dislodged)):
+            node = province.find(mark)
+            if node is not None:
+                into[location] = ((float(node.get("x")) + UNIT_SIZE / 2) * scale,
+                                  (float(node.get("y")) + UNIT_SIZE / 2) * scale)
+    colours = {node.get("power", "").upper(): ImageColor.getrgb(node.get("color", "grey"))[:3]
+               for node in root.iter(f"{JDIP}POWERCOLOR")}
+    centres = {}
+    for layer in root.iter(f"{SVG}g"):
+        if layer.get("id") == "SupplyCenterLayer":
+            for use in layer:
+                centres[use.get("id", "").removeprefix("sc_").upper()] = (
+                    (float(use.get("x")) + CENTRE_SIZE / 2) * scale, (float(use.get("y")) + CENTRE_SIZE / 2) * scale)
+    labels, provinces = _label_raster(root, cairosvg)
+    png = cairosvg.svg2png(bytestring=_static_svg(root), output_width=WIDTH)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours, labels=labels,
+                 provinces=provinces)
+
+
+def _colour(board_: Board, power: str) -> RGB:
+    return board_.colours.get(power, (128, 128, 128))
+
+
+def _owners(position: Position) -> dict[str, str]:
+    return {centre: power for power, centres in position.centers.items() for centre in centres}
+
+
+TINT = 120  # of 255: how strongly an owned province takes its owner's colour (names stay legible)
+
+
+def _tint_centres(image: Image.Image, board_: Board, position: Position) -> None:
+    """The provinces of the supply centres each power owns, washed with its colour: one lookup
+    table per colour channel maps each province's number to its owner's colour, in one paste."""
+    index = {code: number + 1 for number, code in enumerate(board_.provinces)}
+    owner: dict[int, RGB] = {index[c]: _colour(board_, power)
+                             for power, centres in position.centers.items() for c in centres if c in index}
+    if not owner:
+        return
+    channels = [board_.labels.point([owner[v][channel] if v in owner else 0 for v in range(256)])
+                for channel in range(3)]
+    mask = board_.labels.point([TINT if value in owner else 0 for value in range(256)])
+    image.paste(Image.merge("RGB", channels), mask=mask)
+
+
+def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
+    """Each owned supply centre's marker filled with its owner's colour."""
+    for centre, power in _owners(position).items():
+        if centre in board_.centres:
+            x, y = board_.centres[centre]
+            draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=_colour(board_, power), outline=OUTLINE, width=1)
+
+
+def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, dislodged: bool = False) -> None:
+    """An army is a disc, a fleet a hull; a dislodged unit has a red rim."""
+    x, y = at
+    rim = FAILED if dislodged else OUTLINE
+    if kind == "A":
+        draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=colour, outline=rim, width=3)
+        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=(255, 255, 255))  # an army is a ringed disc
+    else:
+        draw.polygon([(x - 13, y - 3), (x + 13, y - 3), (x + 8, y + 7), (x - 8, y + 7)], fill=colour, outline=rim,
+                     width=2)
+        draw.rectangle((x - 2, y - 11, x + 2, y - 3), fill=colour, outline=rim)
+
+
+def _draw_units(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
+    for power, units in sorted(position.units.items()):
+        for text in units:
+            unit = Unit.parse(text)
+            at = board_.units.get(unit.location) or board_.units.get(unit.location.split("/")[0])
+            if at is not None:
+                _draw_unit(draw, at, unit.kind, _colour(board_, power))
+    for power, units in sorted(position.dislodged.items()):
+        for text in units:
+            unit = Unit.parse(text)
+            at = board_.dislodged.get(unit.location)
+            if at is not None:
+                _draw_unit(draw, at, unit.kind, _colour(board_, power), dislodged=True)
+
+
+def _point(board_: Board, location: str | None) -> Point | None:
+    if location is None:
+        return None
+    return board_.units.get(location) or board_.units.get(location.split("/")[0])
+
+
+def _shorten(start: Point, end: Point, by: float) -> Point:
+    """`end` moved `by` pixels back towards `start`, so an arrow stops at a unit's edge."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    return end[0] - dx / length * by, end[1] - dy / length * by
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, colour: RGB, width: int = 4) -> None:
+    tip = _shorten(start, end, 9)
+    draw.line([start, tip], fill=OUTLINE, width=width + 2)
+    draw.line([start, tip], fill=colour, width=width)
+    angle = math.atan2(tip[1] - start[1], tip[0] - start[0])
+    head = [tip] + [(tip[0] - 13 * math.cos(angle + turn), tip[1] - 13 * math.sin(angle + turn)) for turn in (0.45, -0.45)]
+    draw.polygon(head, fill=colour, outline=OUTLINE)
+
+
+def _dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, colour: RGB) -> None:
+    """A support or convoy: a dotted line ending in a ring round what it helps."""
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    steps = max(int(length // 7), 1)
+    for step in range(steps + 1):
+        x = start[0] + (end[0] - start[0]) * step / steps
+        y = start[1] + (end[1] - start[1]) * step / steps
+        draw.ellipse((x - 2, y - 2, x + 2, y + 2), fill=colour, outline=OUTLINE)
+    draw.ellipse((end[0] - 6, end[1] - 6, end[0] + 6, end[1] + 6), outline=colour, width=2)
+
+
+def _cross(draw: ImageDraw.ImageDraw, at: Point, size: float = 6, colour: RGB = FAILED) -> None:
+    x, y = at
+    draw.line([(x - size, y - size), (x + size, y + size)], fill=colour, width=3)
+    draw.line([(x - size, y + size), (x + size, y - size)], fill=colour, width=3)
+
+
+def _draw_order(draw: ImageDraw.ImageDraw, board_: Board, outcome: OrderOutcome) -> None:
+    order: Order = outcome.order
+    if order.unit is None:
+        return
+    colour = _colour(board_, outcome.power)
+    start = _point(board_, order.unit.location)
+    target = _point(board_, order.target)
+    if start is None:
+        return
+    if order.action in ("move", "retreat") and target is not None:
+        _arrow(draw, start, target, colour if outcome.succeeded else (255, 255, 255))
+        if not outcome.succeeded:
+            _cross(draw, _shorten(start, target, 18))
+    elif order.action in ("support_move", "convoy") and target is not None and order.other is not None:
+        other = _point(board_, order.other.location)
+        if other is not None:  # the help lands half-way along the helped move
+            _dotted(draw, start, ((other[0] + target[0]) / 2, (other[1] + target[1]) / 2), colour)
+    elif order.action == "support_hold" and order.other is not None:
+        other = _point(board_, order.other.location)
+        if other is not None:
+            _dotted(draw, start, other, colour)
+    elif order.action in ("disband", "remove"):
+        _cross(draw, start, 10, colour=OUTLINE)
+    elif order.action == "build" and outcome.succeeded:
+        draw.ellipse((start[0] - 13, start[1] - 13, start[0] + 13, start[1] + 13), outline=colour, width=3)
+    if "dislodged" in outcome.results:  # 002: a dislodged unit is marked where it stood
+        draw.ellipse((start[0] - 14, start[1] - 14, start[0] + 14, start[1] + 14), outline=FAILED, width=3)
+        _cross(draw, start, 12)
+
+
+def render_map(outcome: PhaseOutcome) -> Image.Image:
+    """The position after `outcome` with its orders: centres, then orders, then the units on top."""
+    board_ = board()
+    image = board_.image.copy()
+    _tint_centres(image, board_, outcome.after)
+    draw = ImageDraw.Draw(image)
+    _draw_centres(draw, board_, outcome.after)
+    supports = [o for o in outcome.orders if o.order.action not in ("move", "retreat")]
+    moves = [o for o in outcome.orders if o.order.action in ("move", "retreat")]
+    for order in (*supports, *moves):
+        _draw_order(draw, board_, order)
+    _draw_units(draw, board_, outcome.after)
+    return image
+
+
+def position_png(position: Position) -> bytes:
+    """The board as it stands, no orders drawn: the answer to a player's MAP request."""
+    board_ = board()
+    image = board_.image.copy()
+    _tint_centres(image, board_, position)
+    draw = ImageDraw.Draw(image)
+    _draw_centres(draw, board_, position)
+    _draw_units(draw, board_, position)
+    return png_bytes(image)
+
+
+def map_png(outcome: PhaseOutcome) -> bytes:
+    """`render_map` as PNG bytes, for the report's inline image."""
+    return png_bytes(render_map(outcome))
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    # compress_level 6 is about 40 ms for this board; 3 gives nearly the same size in far less time
+    image.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+def unit_points(position: Position) -> Iterable[tuple[str, str, Point]]:
+    """(power, unit, pixel) for every unit on the board: what a test samples to see it was drawn."""
+    board_ = board()
+    for power, units in sorted(position.units.items()):
+        for text in units:
+            at = _point(board_, Unit.parse(text).location)
+            if at is not None:
+                yield power, text, at
+
+
+def centre_chart(phases: tuple[str, ...], series: dict[str, tuple[int, ...]], *, size: tuple[int, int] = (460, 220)
+                 ) -> bytes:
+    """Each power's supply centres over the game (one line per power, in the map's colours), a
+    PNG: the "beyond any judge" chart of issue 9. Lines at 6, 12 and 18 centres (18 wins)."""
+    colours = board().colours
+    width, height = size
+    left, right, top, bottom = 28, 12, 10, 24
+    image = Image.new("RGB", size, (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    top_count = max([18, *(max(values, default=0) for values in series.values())])
+
+    def y_of(count: int) -> float:
+        return top + (height - top - bottom) * (1 - count / top_count)
+
+    def x_of(index: int) -> float:
+        return left + (width - left - right) * (index / max(len(phases) - 1, 1))
+
+    for count in range(0, top_count + 1, 6):
+        draw.line([(left, y_of(count)), (width - right, y_of(count))], fill=(220, 220, 220), width=1)
+        draw.text((4, y_of(count) - 6), str(count), fill=OUTLINE)
+    for index, phase in enumerate(phases):
+        if index in (0, len(phases) - 1) or (len(phases) <= 12 and phase.startswith("S")):
+            draw.text((x_of(index) - 12, height - bottom + 6), phase[1:5], fill=OUTLINE)
+    for power, values in sorted(series.items()):
+        points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
+        colour = colours.get(power, (128, 128, 128))
+        if len(points) > 1:
+            draw.line(points, fill=colour, width=3)
+        for x, y in points:
+            draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
+    return png_bytes(image)
