@@ -1,10 +1,7 @@
 """Press (issue 9, MATRIX 2.9): every press item a player sent, with its kind, recipients and fate.
 
 press.status: sent (mailed at once), report (published with the turn report), held (waiting for
-the GM, 003 [9]), refused, replaced (an order set without it came later, 003 [9]), dropped (by the GM),
-condition_false.
-press.condition: "if ..." or "unless ..." (conditional press, 003 [9]), decided on the turn's
-results when its report is built; condition_false: it did not hold, and was not published.
+the GM, 003 [9]), refused, replaced (an order set without it came later, 003 [9]), dropped (by the GM).
 press.author is kept for the GM only: grey press never shows it (003 [9], 000 X(2)).
 
 Revision ID: 0013
@@ -32,7 +29,6 @@ def upgrade() -> None:
         sa.Column("signature", sa.String(100), nullable=True),
         sa.Column("recipients", sa.JSON(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
-        sa.Column("condition", sa.Text(), nullable=True),
         sa.Column("status", sa.String(20), nullable=False),
         sa.Column("reason", sa.Text(), nullable=True),
         sa.Column("inbound_id", sa.Integer(), sa.ForeignKey("inbound.id"), nullable=True),

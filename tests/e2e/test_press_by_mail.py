@@ -26,7 +26,7 @@ pytestmark = pytest.mark.e2e
 
 
 def flat(message) -> str:
-    return " ".join(message.get_content().split())
+    return " ".join(message.get_body(preferencelist=("plain",)).get_content().split())
 
 
 def test_white_grey_and_partial_press_reach_exactly_their_readers(database_url, dovecot, smtp_relay, clock) -> None:
@@ -67,6 +67,7 @@ def test_white_grey_and_partial_press_reach_exactly_their_readers(database_url, 
     turns.adjudicate(services, game_id, clock(), force=True)
     assert outbox.deliver_due(services.sessions, transport, clock()).sent == 7
     for power in POWERS:
-        [report] = table.reports(power, "S1901M")
+        [report] = [flat(m) for m in table.inbox(power)
+                    if "results" in str(m["Subject"]) and "S1901M" in str(m["Subject"])]
         assert "England wants peace with all." in report, power  # broadcast press, with the report
         assert "Kaiser" not in report and "split Austria" not in report, power  # partial press is private

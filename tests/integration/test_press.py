@@ -43,7 +43,8 @@ def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
 
 
 def text(row: OutboxMessage) -> str:
-    return email.message_from_bytes(row.raw, policy=email.policy.default).get_content().replace("\r\n", "\n")
+    message = email.message_from_bytes(row.raw, policy=email.policy.default)
+    return message.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
 def press_rows(services) -> list[tuple[str, str, str]]:
@@ -104,6 +105,11 @@ def test_000_x_1_report_prints_white_press_under_its_authors_orders_and_grey_pre
     anonymous = report.index("ANONYMOUS PRESS")
     assert report.index("Anonymous:", anonymous) < report.index("Who guards the Channel?")
     assert "ENGLAND" not in report[anonymous:report.index("SUPPLY CENTRES")].upper()
+    # the HTML part says the same (issue 9: the same content in both parts)
+    message = email.message_from_bytes(outbox(services, "report")[0].raw, policy=email.policy.default)
+    html = message.get_body(preferencelist=("html",)).get_content()
+    assert "Anonymous Press</h2>" in html and "Who guards the Channel?" in html and "Vive la France!" in html
+    assert html.index("Vive la France!") < html.index("Anonymous Press</h2>")
 
 
 def test_press_channel_003_9_only_the_press_of_the_last_order_set_is_published(database_url, clock) -> None:
