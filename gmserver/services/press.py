@@ -6,7 +6,8 @@ the next report"), where the profile places it (000 X(1): white press under its 
 grey press in an "Anonymous Press" section). Partial press, to named powers, is private to them:
 it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
 order set is published (press_channel in_order_set_last_only, 003 [9]) a later order set or press
-message from the same power replaces the earlier press, and partial press is refused. The author of grey press is stored for the GM and never shown.
+message from the same power replaces the earlier press, and partial press is refused. The author
+of grey press is stored for the GM and never shown to a player.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from gmserver.db.queries.press import press_of_game, press_of_phase, replace_pre
 from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
-from gmserver.rules.position import PhaseOutcome
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
                                   recipients_of, report_placement, shown_author)
 from gmserver.rules.press_conditions import condition_holds
 from gmserver.rules.reading.message import press_sections
+from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
@@ -80,7 +81,9 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
     for plan in planned:
         if plan.item is None:
             continue
-        item = plan.item
+        # hostile mail: no NUL (PostgreSQL refuses it) nor lone surrogates in what is stored and sent
+        item = dataclasses.replace(plan.item, text=safe_text(plan.item.text),
+                                   signature=safe_text(plan.item.signature) if plan.item.signature else None)
         row = Press(game_id=game.id, phase=phase, author=author, kind=item.kind, signature=item.signature,
                     recipients=list(item.recipients), text=item.text, status=plan.status,
                     condition=_condition_text(item),

@@ -222,3 +222,13 @@ def test_conditional_press_003_9_only_press_whose_condition_holds_is_published(d
     with transaction(services.sessions) as session:
         statuses = [p.status for p in session.scalars(select(Press).order_by(Press.id))]
     assert statuses == ["report", "condition_false"]
+
+
+def test_hostile_press_with_a_nul_and_a_lone_surrogate_is_stored_and_sent_clean(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock())
+    raw = order_mail(player_address("ENGLAND"), "lepanto", "PRESS TO France\nhello\x00 world\nEND PRESS")
+    raw = raw.replace(b"hello", b"hello\xff")  # undecodable: the email package gives a lone surrogate
+    assert send(services, raw, clock()).outcome == "press-filed"
+    [mail] = outbox(services, "press")
+    assert "world" in text(mail) and "\x00" not in text(mail)
