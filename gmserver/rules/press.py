@@ -136,6 +136,14 @@ def reserved_holder(ruleset: Any, label: str | None) -> str | None:
     return None
 
 
+def with_own_label(ruleset: Any, item: PressItem, author: str) -> PressItem:
+    """Press signed with a label reserved for the author's own power ("Lon" from England, 003 [9])
+    is white press: it names its author."""
+    if item.kind == "grey" and item.signature and reserved_holder(ruleset, item.signature) == author:
+        return PressItem("white", item.recipients, item.signature, item.text, item.condition, item.negated)
+    return item
+
+
 def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bool = True,
           game_started: bool = True) -> Verdict:
     """Whether the game's rules accept `item` from `author` (a power). `may_sign_as_players`: the

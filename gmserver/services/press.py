@@ -27,7 +27,8 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
-                                  recipients_of, report_placement, shown_author)
+                                  recipients_of, report_placement, shown_author,
+                                  with_own_label)
 from gmserver.rules.press_conditions import condition_holds
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
@@ -64,6 +65,7 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
         if isinstance(item, str):
             planned.append(Planned(None, Verdict("refused", item), "refused", f"Press not sent: {item}."))
             continue
+        item = with_own_label(ruleset, item, author)
         verdict = _verdict(ruleset, item, author, started)
         status = _status(ruleset, item, verdict)
         planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
