@@ -649,8 +649,7 @@ _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
-     partial("press signed with another power's name is judged for current players; players eliminated "
-             "in this game cannot send press", honoured=lambda value: value == "own_power_only"))
+     applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
      not_applied("mail from anyone who does not play in the game is refused, press included", False))
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",

@@ -232,3 +232,19 @@ def test_hostile_press_with_a_nul_and_a_lone_surrogate_is_stored_and_sent_clean(
     assert send(services, raw, clock()).outcome == "press-filed"
     [mail] = outbox(services, "press")
     assert "world" in text(mail) and "\x00" not in text(mail)
+
+
+def test_press_power_attribution_002_press_2_an_eliminated_player_may_sign_as_a_power(database_url, clock) -> None:
+    """002 PRESS 2: "Players currently in the game plus players who were in the game but were
+    eliminated" may send press purporting to be from one of the seven powers."""
+    from gmserver.rules.position import Position
+
+    services = services_for(database_url)
+    position = Position.from_json({"phase": "F1902M", "units": {"FRANCE": ["A BUR"], "ITALY": ["A VEN"]},
+                                   "centers": {"FRANCE": ["PAR"], "ITALY": ["VEN"]}})  # Germany is out
+    new_game(services, clock(), ruleset="email_rules", position=position)
+    send(services, order_mail(player_address("GERMANY"), "lepanto", "PRESS FROM Italy\nI attack France.\nEND PRESS"),
+         clock())
+    assert press_rows(services) == [("GERMANY", "black", "report")]
+    told = " ".join(text(outbox(services, "notice")[0]).split())
+    assert 'will be published signed "Italy" with the turn report' in told
