@@ -645,13 +645,11 @@ _opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"
 _opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
      applied())  # under the author's orders in the turn report (000 X(1))
 _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
-     not_applied("the author of grey press is never revealed: the GM is not sent the authors after the game",
-                 "never"))
+     applied())  # services/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
-     partial("press signed with another power's name is judged for current players; players eliminated "
-             "in this game cannot send press", honoured=lambda value: value == "own_power_only"))
+     applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
      not_applied("mail from anyone who does not play in the game is refused, press included", False))
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
@@ -660,7 +658,9 @@ _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"),
      partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
              "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     not_applied("press conditions are not evaluated: press is published as written", "none"))
+     partial("conditions on the season's moves are decided on the results (rules/press_conditions.py); "
+             "conditions on other press (\"if press item 3 is published\") are not",
+             honoured=lambda value: value != "moves_and_press"))
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
