@@ -104,7 +104,7 @@ class Table:
                 for _, _, raw in self.dovecot.messages(self.players[power])]
 
     def reports(self, power: str, phase: str) -> list[str]:
-        return [" ".join(m.get_content().split()) for m in self.inbox(power)
+        return [" ".join(m.get_body(("plain",)).get_content().split()) for m in self.inbox(power)
                 if "results" in str(m["Subject"]) and phase in str(m["Subject"])]
 
 
@@ -162,7 +162,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         for power in POWERS:
             confirmation = [m for m in table.inbox(power) if phase in str(m["Subject"]) and "results" not in
                             str(m["Subject"])][-1]
-            body = " ".join(confirmation.get_content().split())
+            body = " ".join(confirmation.get_body(("plain",)).get_content().split())
             assert "rejected" not in body and "NOT USED" not in body, body
             assert confirmation["Auto-Submitted"] == "auto-replied"
         with transaction(services.sessions) as session:
