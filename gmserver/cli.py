@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
 from typing import Sequence
 
-from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_ruleset, engine
+from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset, engine
 from gmserver.cli_common import CliError, config_of, print_json, services_of, utcnow
 from gmserver.config import ConfigError
 from gmserver.rules.position import Position
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_mail.add_outbox_commands(commands)
     cli_mail.add_inbox_commands(commands)
+    cli_press.add_press_commands(commands)
     cli_gm.add_commands(commands)  # joins the game and inbox groups
 
     commands.add_parser("run", help="run the daemon (inbound mail, deadlines, outbox)").set_defaults(func=cmd_run)
@@ -206,6 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`gmserver ruleset list | head`): no traceback, and none at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for SIGPIPE
     except (CliError, ConfigError, DaemonError, GameError, RulesetError) as error:
         print(f"gmserver: error: {error}", file=sys.stderr)
         return 2

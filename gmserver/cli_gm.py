@@ -55,6 +55,19 @@ def cmd_game_convoy(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_game_repair(args: argparse.Namespace) -> int:
+    from gmserver.services.repairs import repair_unit  # noqa: PLC0415
+
+    done = repair_unit(services_of(config_of(args)), args.name, args.power, args.unit, args.to, utcnow(),
+                       confirm=args.confirm)
+    if not done.done:
+        print(f"{done.game} {done.phase}: proposed, not done: {done.repair.describe()}")
+        print("to do it, run the same command with --confirm")
+        return 0
+    print(f"{done.game} {done.phase}: {done.repair.describe()}; {done.notices} notice(s) queued")
+    return 0
+
+
 def cmd_game_rollback(args: argparse.Namespace) -> int:
     from gmserver.services.corrections import rollback  # noqa: PLC0415
 
@@ -114,6 +127,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
     convoy.add_argument("ruling", choices=["fails", "stands"])
     convoy.set_defaults(func=cmd_game_convoy)
+    repair = game.add_parser("repair", help="remove or move a surplus unit (house rules 000 VIII(2), VIII(3); mhr)",
+                             description="Repair a unit a power should not have, on the current phase's board: "
+                                         "remove the named UNIT (a GM error), move it --to where it should be if "
+                                         "that is free (000 VIII(3)), or with no UNIT remove the one the game's "
+                                         "civil-disorder removal rule picks (too few disbands, 000 VIII(2)). "
+                                         "Shows the proposal; --confirm does it and tells every player.")
+    repair.add_argument("name")
+    repair.add_argument("power")
+    repair.add_argument("unit", nargs="?", help='the surplus unit, e.g. "A PAR"')
+    repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
+    repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
+    repair.set_defaults(func=cmd_game_repair)
     back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
                            description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
                                        "with its orders on file and every player gets a correction notice.")

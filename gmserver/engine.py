@@ -179,6 +179,19 @@ def _set_hand_made_retreats(game, position: Position) -> None:
             power.retreats[unit] = sorted(dest for dest in moves if dest.split("/")[0] not in occupied)
 
 
+def with_units(state: Mapping[str, Any], power: str, units: Sequence[str]) -> EngineState:
+    """`state` with `power`'s units replaced by `units` (a GM's repair of a surplus unit, 000
+    VIII(2), VIII(3)); ValueError if the engine would not hold them."""
+    with _ENGINE_LOCK:
+        game = _game_from_state(state)
+        game.set_units(power, list(units), reset=True)
+        changed = game.get_state()
+    placed = set(position_from_state(changed).units.get(power, ()))
+    if placed != set(units):
+        raise ValueError(f"the engine did not place {power}'s units as {', '.join(units)}")
+    return changed
+
+
 def position_from_state(state: Mapping[str, Any]) -> Position:
     """The plain-data view of an engine state (no engine call needed)."""
     units: dict[str, list[str]] = {}

@@ -256,6 +256,17 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     return image
 
 
+def position_png(position: Position) -> bytes:
+    """The board as it stands, no orders drawn: the answer to a player's MAP request."""
+    board_ = board()
+    image = board_.image.copy()
+    _tint_centres(image, board_, position)
+    draw = ImageDraw.Draw(image)
+    _draw_centres(draw, board_, position)
+    _draw_units(draw, board_, position)
+    return png_bytes(image)
+
+
 def map_png(outcome: PhaseOutcome) -> bytes:
     """`render_map` as PNG bytes, for the report's inline image."""
     return png_bytes(render_map(outcome))

@@ -238,6 +238,27 @@ class OrderSet(Base):
     by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
+class Press(Base):
+    """One press item (MATRIX 2.9). `author` is for the GM only: grey press never shows it."""
+
+    __tablename__ = "press"
+    __table_args__ = (Index("ix_press_game_phase", "game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(20))
+    author: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20))  # white | grey | dark_grey | black
+    signature: Mapped[str | None] = mapped_column(String(100))
+    recipients: Mapped[list[Any]]  # powers; empty: every power (broadcast)
+    text: Mapped[str] = mapped_column(Text)
+    # sent | report | held | refused | replaced | dropped (see migration 0013)
+    status: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str | None] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    created_at: Mapped[datetime]
+
+
 class OutboxMessage(Base):
     __tablename__ = "outbox"
 
@@ -261,3 +282,39 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+
+class ProposalRow(Base):
+    """A proposal to end the game (MATRIX 2.10): made by mail in a turn, tallied at its deadline
+    (rules/votes.py). The proposer is kept for the GM; players are told it only where
+    `proposer_anonymous` is false."""
+
+    __tablename__ = "proposals"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "kind", "members"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    phase: Mapped[str] = mapped_column(String(20))  # the turn it was made in
+    kind: Mapped[str] = mapped_column(String(30))  # draw | concession
+    members: Mapped[str] = mapped_column(String(200))  # powers, sorted, space-separated
+    proposer: Mapped[str] = mapped_column(String(20))
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    created_at: Mapped[datetime]
+    # open -> passed | failed | void, with the announcement in words (never a voter's vote)
+    status: Mapped[str] = mapped_column(String(20), default="open", server_default="open")
+    result: Mapped[str | None] = mapped_column(Text)
+    tallied_phase: Mapped[str | None] = mapped_column(String(20))
+
+
+class VoteRow(Base):
+    """A power's latest ballot on a proposal (revised_votes = allowed: a new vote replaces it)."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("proposal_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    proposal_id: Mapped[int] = mapped_column(ForeignKey("proposals.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    choice: Mapped[str] = mapped_column(String(10))  # yes | no | abstain
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    cast_at: Mapped[datetime]

@@ -81,6 +81,11 @@ _IF_NO_ORDER = {
 }
 
 
+def if_unordered(phase: str) -> str:
+    """What becomes of a unit left without an order in `phase`, in words."""
+    return _IF_NO_ORDER.get(phase_type(phase), _IF_NO_ORDER["M"])
+
+
 def _explanation(message: str | None, rule: str | None) -> str | None:
     if message and rule:
         return f"{message} [{rule}]"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gmserver.reports.words import (
     DEFAULT_NOTES,
@@ -138,6 +138,12 @@ class TurnReport:
     # the phase was adjudicated again after the GM rolled it back (000 VIII(1)): these results
     # replace those the players had, and the report must say so (two reports, one subject)
     corrected: bool = False
+    # the press the report publishes (gmserver.rules.press.ReportPress, services.press.press_for_report)
+    press: tuple[Any, ...] = ()
+    # MATRIX 2.10: the proposals tallied at this deadline, in words (never whose vote was what),
+    # and how a passed one ended the game
+    votes: tuple[str, ...] = ()
+    vote_end: str | None = None
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:

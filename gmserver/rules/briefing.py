@@ -53,18 +53,26 @@ def key_points(ruleset: Any) -> list[str]:
         points.append(f"A movement turn lasts at least {movement} hours{_cite(ruleset, 'min_hours_movement')}.")
     points.append("A unit without an order holds (and may be supported)"
                   f"{_cite(ruleset, 'nmr_movement')}; your last order set on file is the one used.")
-    limit = ruleset.nmr_limit_to_cd
-    if isinstance(limit, int):
-        points.append(f"A power that misses {limit} turns in a row is put in civil disorder: its units hold"
-                      f"{_cite(ruleset, 'nmr_limit_to_cd')}.")
-    elif isinstance(limit, str) and limit.startswith("gm_after_"):
-        points.append(f"After {limit.removeprefix('gm_after_')} missed turns in a row the GM decides what becomes "
-                      f"of the power{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    if (disorder := civil_disorder_rule(ruleset)) is not None:
+        points.append(disorder)
     points.append(how_to_ask(ruleset))  # MATRIX 2.8 delay_policy (000 VII(5), 001 IV(5), 003 [10])
     if ruleset.sender_policy == "registered_with_fallback":
         points.append("Orders are taken from your address and your fallback address only; the fallback address "
                       f"is never published{_cite(ruleset, 'sender_policy')}.")
     return points
+
+
+def civil_disorder_rule(ruleset: Any) -> str | None:
+    """What missed turns in a row lead to (MATRIX 2.7 `nmr_limit_to_cd`), in words with its
+    clause; None when the profile sets no limit. Also told to a player asking for the status."""
+    limit = ruleset.nmr_limit_to_cd
+    if isinstance(limit, int):
+        return (f"A power that misses {limit} turns in a row is put in civil disorder: its units hold"
+                f"{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    if isinstance(limit, str) and limit.startswith("gm_after_"):
+        return (f"After {limit.removeprefix('gm_after_')} missed turns in a row the GM decides what becomes "
+                f"of the power{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    return None
 
 
 def example_orders(position: Position, power: str, legal: Mapping[str, Sequence[str]]) -> list[str]:

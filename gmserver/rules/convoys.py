@@ -1,6 +1,5 @@
-"""The convoy checks MATRIX 2.16 gives the GM under 000 VI(4) (`datc_4a1 = mhr_hybrid`) and
-000 VI(6) (`datc_4a2 = rb2000_all_hold_backup`: the paradoxes are found and shown, not resolved),
-and the GM's ruling applied to the orders the engine gets.
+"""The convoy check MATRIX 2.16 gives the GM under 000 VI(4) (`datc_4a1 = mhr_hybrid`), and the
+GM's ruling applied to the orders the engine gets. (000 VI(6)'s paradoxes: rules/paradoxes.py.)
 
 000 VI(4): where several convoy routes are possible and none is specified, the convoy is
 disrupted if any fleet on any possible route is dislodged, except that the dislodgement of a
@@ -72,46 +71,6 @@ def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo) -> tuple[ConvoyD
                 outcome_order.power, str(Order("move", order.unit, order.target)), tuple(str(o.order) for o, _ in convoys),
                 own_lost, len(routes), geography.can_move("A", order.unit.location, order.target or "")))
     return tuple(disputes)
-
-
-@dataclass(frozen=True)
-class ConvoyParadox:
-    """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): a convoyed army's destination holds a unit
-    that supports an attack on one of the army's convoying fleets, the situation of the convoy
-    paradoxes (DATC 6.F.14 to 6.F.24). The engine resolves it by the Szykman rule; 000 by the
-    2000 rule, and where that leaves no or several resolutions every move of the paradox fails."""
-
-    move: str  # "A BRE - LON"
-    move_result: str  # what the engine made of it: "succeeded" or its result codes
-    support: str  # "F LON S F WAL - ENG"
-    attacked: str  # the convoying fleet attacked, "F ENG"
-
-    def describe(self) -> str:
-        return (f"{self.move} ({self.move_result} by the engine's Szykman rule) is convoyed into a province whose "
-                f"unit supports an attack on its convoying fleet {self.attacked} ({self.support}): under house rules "
-                "000 VI(6) the convoyed army does not cut that support (the 2000 rule), and if that leaves no or "
-                "several resolutions every move in the paradox fails")
-
-
-def convoy_paradoxes(outcome: PhaseOutcome) -> tuple[ConvoyParadox, ...]:
-    """The convoy paradoxes of 000 VI(6) in a movement phase (the direct case: a paradox through
-    a second convoy is not looked for)."""
-    if outcome.before.phase_type != "M":
-        return ()
-    orders = [(o, o.order) for o in outcome.orders]
-    found = []
-    for outcome_order, order in orders:
-        if order.action != "move" or order.unit is None or order.unit.kind != "A":
-            continue
-        fleets = {p.unit.province: p.unit for _, p in orders if p.action == "convoy" and p.unit is not None
-                  and p.other == order.unit and p.target_province == order.target_province}
-        for _, support in orders:
-            if (support.action == "support_move" and support.unit is not None
-                    and support.unit.province == order.target_province and support.target_province in fleets):
-                found.append(ConvoyParadox(str(Order("move", order.unit, order.target)),
-                                           ", ".join(outcome_order.results) or "succeeded", str(support),
-                                           str(fleets[support.target_province or ""])))
-    return tuple(found)
 
 
 def convoy_routes(origin: str, destination: str, fleets: Sequence[str], geography: MapInfo) -> list[tuple[str, ...]]:

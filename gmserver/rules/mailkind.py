@@ -14,7 +14,9 @@ a proposal [P practice], kept small enough that no order line can match it:
 2. A keyword line: the first line of the text read for orders (quotes, signatures, password
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
-   - requests: `status`, `history`, `map`, `rules`, `delay` or `extension` (000 VII(5),
+   - requests: `status`, `history` (with a phase: "HISTORY F1901"), `map`, `rules`, `orders`
+     (the player's own set on file; only as the whole text, since "Orders:" often heads an
+     order set), `delay` or `extension` (000 VII(5),
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
      `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
@@ -53,6 +55,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "history": ("request", "history"),
     "map": ("request", "map"),
     "rules": ("request", "rules"),
+    "orders": ("request", "orders"),  # only as the whole text read for orders: see _ONLY_ALONE
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
     "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
@@ -72,6 +75,8 @@ GM_COMMANDS: Mapping[str, str] = MappingProxyType({
 })
 
 _ORDERS_WORD = "orders"
+# keywords that are a request only when their line is all the text: "Orders:" heads many order sets
+_ONLY_ALONE = frozenset({"orders"})
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,8 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     if from_gm:
         word = _first_word(first) or _first_word(subject)
         return MailKind("command", GM_COMMANDS.get(word or ""), _rest(first), len(lines) > 1)
-    in_body = KEYWORDS.get(_first_word(first) or "")
+    word = _first_word(first) or ""
+    in_body = None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word)
     in_subject = _subject_keywords(subject, game_names)
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
@@ -146,4 +152,4 @@ def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kin
     if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
         return []
     table = {**KEYWORDS, **_SUBJECT_ONLY}
-    return [table[word] for word in words if word in table]
+    return [table[word] for word in words if word in table and word not in _ONLY_ALONE]

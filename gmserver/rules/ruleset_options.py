@@ -544,10 +544,7 @@ _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_r
              "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
              "order is not used, and any_route is not applied", lambda v: v != "any_route"))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
-     partial("the engine's convoy paradox rule (Szykman) decides; under rb2000_all_hold_backup each convoy paradox "
-             "(the army's destination supports an attack on one of its convoying fleets; one through a second "
-             "convoy is not looked for) is flagged to the GM with the engine's result, who corrects it by hand "
-             "(MATRIX 2.16): the 2000 rule's own result is not computed", lambda v: v == "szykman"))
+     applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
      not_applied("the engine's own rule", "rb2000_intent"))
 _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
@@ -639,74 +636,78 @@ _opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_u
      applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
-_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"],
-     not_applied("press is not forwarded: no press of any kind reaches other players", []))
+# rules/press.py judges each item; services/press.py stores, mails or publishes it (issue 9)
+_opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"], applied())
 _opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # in_order_set_last_only: a later set replaces earlier press (003 [9])
 _opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # the turn report's "Anonymous Press" section (000 X(1))
 _opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
-     moot("press is not forwarded", "press_kinds"))
+     applied())  # under the author's orders in the turn report (000 X(1))
 _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
-     moot("press is not forwarded", "press_kinds"))
+     not_applied("the author of grey press is never revealed: the GM is not sent the authors after the game",
+                 "never"))
 _opt("press_reserved_labels", "2.9", Labels(),
-     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}],
-     moot("press is not forwarded", "press_kinds"))
+     [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
-     moot("press is not forwarded", "press_kinds"))
-_opt("press_from_non_players", "2.9", BOOL, False, moot("press is not forwarded", "press_kinds"))
+     partial("press signed with another power's name is judged for current players; players eliminated "
+             "in this game cannot send press", honoured=lambda value: value == "own_power_only"))
+_opt("press_from_non_players", "2.9", BOOL, False,
+     not_applied("mail from anyone who does not play in the game is refused, press included", False))
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
-     moot("press is not forwarded", "press_kinds"))
+     not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
-     moot("press is not forwarded", "press_kinds"))
+     partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
+             "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     moot("press is not forwarded", "press_kinds"))
-_opt("press_before_first_turn", "2.9", BOOL, True, moot("press is not forwarded", "press_kinds"))
+     not_applied("press conditions are not evaluated: press is published as written", "none"))
+_opt("press_before_first_turn", "2.9", BOOL, True,
+     applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
      not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
 
 # 2.10 Votes & game end
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     not_applied("votes are not taken: no concession, draw or other proposal is counted; the game ends only "
-                 "by a solo victory", []))
-_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline",
-     moot("votes are not taken", "vote_kinds"))
-_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed",
-     moot("votes are not taken", "vote_kinds"))
-_opt("proposer_anonymous", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
+     partial("draws and concessions are voted on by mail and counted at the deadline (an \"end of the game on any "
+             "terms\" proposal is a draw or a concession); rule and deadline changes are not put to the vote: "
+             "the GM decides them", honoured=lambda value: not {"rule_change", "deadline_change"} & set(value)))
+_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
+_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
+_opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
 _opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed",
-     moot("votes are not taken", "vote_kinds"))
-_opt("revised_votes", "2.10", _choice("allowed"), "allowed", moot("votes are not taken", "vote_kinds"))
-_opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited",
-     moot("votes are not taken", "vote_kinds"))
-_opt("proposal_gm_veto", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
-_opt("gm_may_propose", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
-_opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, moot("votes are not taken", "vote_kinds"))
-_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail",
-     moot("votes are not taken", "vote_kinds"))
-_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset",
-     moot("votes are not taken", "vote_kinds"))
-_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres",
-     moot("votes are not taken", "vote_kinds"))
-_opt("cd_powers_vote", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
-_opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False,
-     moot("votes are not taken", "vote_kinds"))
-_opt("amend_proposals_on_elimination", "2.10", BOOL, False, moot("votes are not taken", "vote_kinds"))
+     applied())  # services/votes.tally_before (instead of the turn) or tally_due (with the report)
+_opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
+_opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
+_opt("proposal_gm_veto", "2.10", BOOL, True,
+     not_applied("the GM cannot veto a proposal: it is counted as the players voted", False))
+_opt("gm_may_propose", "2.10", BOOL, False,
+     not_applied("the GM cannot propose: mail from the GM is a command", False))
+_opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, applied())  # 000 IX(5)
+_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail", applied())  # rules/votes.settle
+_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset", applied())
+_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres", applied())  # rules/votes.survivors
+_opt("cd_powers_vote", "2.10", BOOL, False, applied())
+_opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False, applied())  # rules/votes.due
+_opt("amend_proposals_on_elimination", "2.10", BOOL, False, applied())  # rules/votes.amend
 _opt("stalemate_years", "2.10", Count(1, "none"), "none", applied())  # a notice to the GM (rules/game_end.py)
 _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "gm_may_impose_settlement"),
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
 _opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
-     moot("votes are not taken", "vote_kinds"))
+     not_applied("a passed draw is final: no revote is held on complaints", "none"))
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
-VOTE_RULE_SUPPORT = moot("votes are not taken", "vote_kinds")
+# Draws, concessions and "end on any terms" are counted (rules/votes.tally); rule and deadline
+# changes are not put to the vote (see vote_kinds).
+VOTE_RULE_SUPPORT = {kind: applied() if kind in ("concession", "draw", "end_game_any_terms")
+                     else moot("rule and deadline changes are not put to the vote", "vote_kinds")
+                     for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
-    _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT)
-    _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT)
+    _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
+    _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
     if _kind == "rule_change":  # 000 IX(3): the GM is an elector for rule changes
-        _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False, VOTE_RULE_SUPPORT)
+        _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False, VOTE_RULE_SUPPORT[_kind])
 
 # 2.11 GM corrections
 _opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
@@ -719,7 +720,11 @@ _opt("season_replay", "2.11", _choice("never"), "never", applied())
 _opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
 _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
-     not_applied("a surplus unit is repaired by the GM by hand (roll back and correct the orders)", "gm_manual"))
+     partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
+             "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
+             "named the removal rule picks it (too few disbands); every player is told. The server does not "
+             "find the surplus unit itself (no replay audit), and for too many builds the GM names the unit "
+             "the excess-build rule would not have built", lambda v: True))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

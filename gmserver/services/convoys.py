@@ -1,6 +1,7 @@
 """The GM's convoy rulings (000 VI(4), MATRIX 2.16; gmserver.rules.convoys): found after each
 adjudication and flagged to the GM, ruled with `gmserver game convoy`, applied when the phase is
-adjudicated (again, after a rollback)."""
+adjudicated (again, after a rollback). And 000 VI(6)'s paradox rule (gmserver.rules.paradoxes),
+applied at adjudication with the engine as its adjudicator."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from typing import Mapping, Sequence
 
 from sqlalchemy.orm import Session
 
+from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.rules.convoys import apply_rulings, convoy_paradoxes, disputed_convoys
-from gmserver.rules.order import Order
+from gmserver.rules.convoys import apply_rulings, disputed_convoys
+from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order, Unit
+from gmserver.rules.paradoxes import Paradox, resolve
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
@@ -43,6 +47,48 @@ def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Ord
         dataclasses.replace(o, note=note) if o.order in changed else o for o in outcome.orders))
 
 
+def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]], outcome: PhaseOutcome,
+                 geography: MapInfo) -> tuple[PhaseOutcome, tuple[Paradox, ...]]:
+    """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): the outcome of a movement phase with its
+    convoy paradoxes resolved by the 2000 rule, or every move in the paradox failing where that
+    rule leaves no or several resolutions, instead of the engine's Szykman rule; `outcome` (the
+    engine's) is kept when the board comes out the same. `texts` are the complete orders."""
+    if outcome.before.phase_type != "M":
+        return outcome, ()
+    parsed = {power: tuple(o for line in lines if (o := Order.parse_or_none(line)) is not None)
+              for power, lines in texts.items()}
+
+    def dislodged(orders: Mapping[str, tuple[Order, ...]]) -> frozenset[Unit]:
+        tried = engine.adjudicate(state, _texts(orders, texts), engine_decides_solo=False)
+        return frozenset(o.order.unit for o in tried.orders if o.order.unit is not None and "dislodged" in o.results)
+
+    resolved, paradoxes = resolve(parsed, geography, dislodged)
+    for paradox in paradoxes:
+        log.info("%s: %s", outcome.phase, paradox.describe())
+    if resolved == parsed:
+        return outcome, paradoxes
+    ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False)
+    if ruled.after == outcome.after:
+        return outcome, paradoxes  # the engine's Szykman rule gave the same board: its report stands
+    changed = {o.unit: o for power in parsed for o in parsed[power] if o not in resolved[power]}
+    return dataclasses.replace(ruled, orders=tuple(
+        dataclasses.replace(o, note=_paradox_note(changed[o.order.unit])) if o.order.unit in changed else o
+        for o in ruled.orders)), paradoxes
+
+
+def _paradox_note(ordered: Order) -> str:
+    what = "the move fails" if ordered.action == "move" else "the move it was for fails"
+    return f"ordered {ordered}: {what}, the convoy paradox being settled by house rules 000 VI(6)"
+
+
+def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Engine notation for `orders`, with the lines of `original` that are not orders kept (the
+    engine drops those: their units were completed with defaults)."""
+    return {power: tuple(str(o) for o in orders.get(power, ()))
+            + tuple(line for line in lines if Order.parse_or_none(line) is None)
+            for power, lines in original.items()}
+
+
 @dataclass(frozen=True)
 class Checks:
     texts: tuple[str, ...]  # each case in words
@@ -51,16 +97,14 @@ class Checks:
 
 def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Services) -> Checks:
     """What the GM should look at in this outcome under the game's convoy rules (MATRIX 2.16):
-    000 VI(4) disputes not ruled on yet (datc_4a1 = mhr_hybrid) and 000 VI(6) paradoxes
-    (datc_4a2 = rb2000_all_hold_backup)."""
+    000 VI(4) disputes not ruled on yet (datc_4a1 = mhr_hybrid). 000 VI(6)'s paradoxes are not
+    flagged: the server resolves them itself (paradox_rule)."""
     ruleset = queries.games.ruleset_of(game)
     disputes = []
     if ruleset.datc_4a1 == "mhr_hybrid":
         ruled = {r.get("move") for r in record.rulings or ()}
         disputes = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
-    paradoxes = convoy_paradoxes(outcome) if ruleset.datc_4a2 == "rb2000_all_hold_backup" else ()
-    return Checks(tuple(d.describe() for d in disputes) + tuple(p.describe() for p in paradoxes),
-                  tuple(d.move for d in disputes))
+    return Checks(tuple(d.describe() for d in disputes), tuple(d.move for d in disputes))
 
 
 def flag_disputes(session: Session, services: Services, game: Game, record: PhaseRecord, outcome: PhaseOutcome,
@@ -72,8 +116,6 @@ def flag_disputes(session: Session, services: Services, game: Game, record: Phas
         return ()
     commands = [f"gmserver game rollback {game.name}",
                 *(f"gmserver game convoy {game.name} \"{move}\" fails" for move in found.disrupted),
-                *((f"gmserver game orders {game.name} POWER --set ... (000 VI(6): the moves of the paradox hold)",)
-                  if len(found.texts) > len(found.disrupted) else ()),
                 f"gmserver game preview {game.name}", f"gmserver adjudicate {game.name}"]
     lines = [f"{game.name} {describe_phase(outcome.phase)}: the engine's result may differ from house rules 000 VI:",
              *(f"- {text}." for text in found.texts),

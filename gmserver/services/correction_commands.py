@@ -1,5 +1,5 @@
 """The GM's corrections by mail (issue 8): the runners behind the `release`, `refuse`, `orders`,
-`preview`, `rollback` and `convoy` entries of services.gm_commands.COMMANDS. Each runs in the GM
+`preview`, `rollback`, `convoy` and `repair` entries of services.gm_commands.COMMANDS. Each runs in the GM
 message's transaction with the game locked (services.gm_commands._one), calls the same service
 as the command line, and says in one line what it did."""
 
@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game
-from gmserver.services import convoys, corrections, held, preview
+from gmserver.services import convoys, corrections, held, preview, repairs
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 from gmserver.services.gm_controls import Done
@@ -21,6 +21,7 @@ ORDERS = "orders [GAME] POWER ORDER[; ORDER...]"
 PREVIEW = "preview [GAME]"
 ROLLBACK = "rollback [GAME]"
 CONVOY = "convoy [GAME] A LON - BEL fails|stands"
+REPAIR = repairs.USAGE
 
 
 def _message_id(args: tuple[str, ...], usage: str) -> int:
@@ -84,3 +85,18 @@ def convoy(session: Session, services: Services, game: Game, args: tuple[str, ..
     done = convoys.rule_convoy_in(session, services, game, " ".join(args[:-1]), args[-1].lower(), by=by, now=now)
     return Done("convoy", f"{done.move} {done.ruling} in {done.phase} (house rules 000 VI(4)); applied when it is "
                           "adjudicated")
+
+
+def repair(session: Session, services: Services, game: Game, args: tuple[str, ...], by: str,
+           now: datetime) -> Done:
+    """000 VIII(2), VIII(3): "repair FRANCE A PAR confirm"; without "confirm" only the proposal."""
+    confirm = bool(args) and args[-1].lower() == "confirm"
+    words = args[:-1] if confirm else args
+    if len(words) not in (1, 3, 5) or (len(words) == 5 and words[3].lower() != "to"):
+        raise GameError(f"expected: {REPAIR}")
+    unit = " ".join(words[1:3]) or None
+    done = repairs.repair_unit_in(session, services, game, words[0], unit, words[4] if len(words) == 5 else None,
+                                  confirm=confirm, by=by, now=now)
+    if not done.done:
+        return Done("repair", f"proposed, not done: {done.repair.describe()}. To do it, add \"confirm\"")
+    return Done("repair", f"{done.repair.describe()}; every player told", done.notices)

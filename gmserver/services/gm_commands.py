@@ -119,6 +119,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "preview": MailCommand(correction_commands.PREVIEW, correction_commands.show_preview),
     "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
     "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
+    "repair": MailCommand(correction_commands.REPAIR, correction_commands.repair),
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead

@@ -28,6 +28,7 @@ from gmserver.rules.subject import name_words
 from gmserver.services import handlers, held, mails
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
+from gmserver.services.handlers import requests
 from gmserver.services.handlers.mail import Mail
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (
@@ -87,6 +88,10 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # deadlock against a command locking that row for update (see the note below)
         row.game_id = named[0].id if len(named) == 1 else None
         return outcome
+    if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
+        row.kind = kind.kind  # issue 9: a player in two games asking without naming one
+        return requests.which_game(Mail(session, services, row, envelope, kind, now, decision=None,
+                                        order_text=order_text, press_text=press_text), mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
     if isinstance(decision, Ignore):

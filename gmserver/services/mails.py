@@ -7,7 +7,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import object_session
 
 from gmserver import mapimage, reports
 from gmserver.db.models import Game, Player
@@ -23,6 +25,10 @@ from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services.press import press_for_report
+
+if TYPE_CHECKING:
+    from gmserver.services.votes import VoteResults
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +103,8 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 
 def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                     then: Sequence[PhaseOutcome], corrected: bool) -> list[reports.TurnReport]:
+                     then: Sequence[PhaseOutcome], corrected: bool,
+                     votes: VoteResults | None = None) -> list[reports.TurnReport]:
     phases = [outcome, *then]
     contexts = []
     for number, phase in enumerate(phases):
@@ -112,6 +119,12 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
             context = dataclasses.replace(context, corrected=True)
+        session = object_session(game)
+        published = press_for_report(session, game, phase.phase) if session is not None else []
+        if published:  # MATRIX 2.9: the press published with the turn (003 [9])
+            context = dataclasses.replace(context, press=tuple(published))
+        if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report
+            context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
         contexts.append(context)
     return contexts
 
@@ -123,20 +136,21 @@ def _text_body(services: Services, contexts: Sequence[reports.TurnReport], deadl
 
 
 def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False) -> str:
+                then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                votes: VoteResults | None = None) -> str:
     """The results report of `outcome`, followed by those of the phases processed at once after
     it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
     adjudicated again after a rollback, and the first report says its results replace the earlier ones.
     The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
-    return _text_body(services, _report_contexts(services, game, outcome, deadline, then, corrected), deadline)
+    return _text_body(services, _report_contexts(services, game, outcome, deadline, then, corrected, votes), deadline)
 
 
 def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                    now: datetime, then: Sequence[PhaseOutcome], corrected: bool,
+                    now: datetime, then: Sequence[PhaseOutcome], corrected: bool, votes: VoteResults | None,
                     centre_points: Sequence[tuple[str, Mapping[str, int]]], **address: Any) -> EmailMessage:
     """The report as one multipart mail: text, HTML with the map and the centre chart inline, the
     next deadline as an .ics attachment. A map that cannot be drawn costs the image, never the report."""
-    contexts = _report_contexts(services, game, outcome, deadline, then, corrected)
+    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
     composer = services.composer
     message = composer.compose(body=_text_body(services, contexts, deadline), auto_submitted="auto-generated",
                                date=now, **address)
@@ -166,6 +180,7 @@ def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadl
 
 def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                  now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                 votes: VoteResults | None = None,
                  centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()) -> list[tuple[Player, EmailMessage]]:
     """One report for every player: the same mail (built and rendered once), addressed to each.
     `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
@@ -177,7 +192,7 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
         subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
                                  purpose="report")
         if not addressed:
-            message = _report_message(services, game, outcome, deadline, now, then, corrected, centre_points,
+            message = _report_message(services, game, outcome, deadline, now, then, corrected, votes, centre_points,
                                       to=player.address, reply_secret=player.secret, subject=subject)
         else:  # the first report readdressed: the same mail compose would make, without building it again
             message = services.composer.readdress(addressed[0][1], to=player.address, subject=subject,
@@ -226,8 +241,12 @@ def unverified_sender(services: Services, game: Game, player: Player, envelope: 
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
-           now: datetime) -> EmailMessage:
+           now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
-    (gmserver.services.handlers): a reply in the sender's thread."""
+    (gmserver.services.handlers): a reply in the sender's thread. `attachments`: (file name,
+    PNG bytes), e.g. the map a MAP request asks for."""
     secret = _secret_of(decision, envelope) if decision is not None else None
-    return _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    message = _reply(services, envelope, _reply_subject(envelope), body, now, secret)
+    for filename, data in attachments:
+        message.add_attachment(data, maintype="image", subtype="png", filename=filename)
+    return message

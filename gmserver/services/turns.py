@@ -30,7 +30,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue_all
-from gmserver.services import reminders, schedule
+from gmserver.services import reminders, schedule, votes
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        early_votes = votes.tally_before(session, game, ruleset, now)  # MATRIX 2.10 vote_publication
+        if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
+            return TurnDone(game.name, game.phase, game.phase, None, votes.end_by_vote(session, services, game,
+                                                                                     early_votes, now))
         first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now)
         first, minor = outcome, []
@@ -94,6 +98,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
+        # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
+        ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        if ballots.ended:  # a passed draw or concession ends the game, as a solo does
+            outcome = votes.finish(outcome, ballots)
+            first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         # issue 8: from the schedule (this phase's deadline), never from when processing happened
         deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
@@ -113,7 +122,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
         mail = mails.turn_reports(services, game, first, deadline, now, then=minor,
-                                  corrected=bool(first_record.revision),
+                                  corrected=bool(first_record.revision), votes=ballots,
                                   centre_points=_centre_points(session, game, outcome))
         reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
@@ -177,8 +186,10 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
                                                       civil_disorder=nmr.civil_disorder_of(game))
     # the profile's solo count decides the winner (services.endgame), not the engine's 18
-    outcome = adjudication.mark_defaults(
-        engine.adjudicate(record.state, complete_texts, engine_decides_solo=False), complete)
+    outcome = engine.adjudicate(record.state, complete_texts, engine_decides_solo=False)
+    if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
+        outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
+    outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))

@@ -71,3 +71,16 @@ def test_release_and_refuse_held_mail_from_the_command_line(config: Path, databa
     assert "not held" in capsys.readouterr().err
     assert run(config, "inbox", "list", "--status", "held") == 0
     assert capsys.readouterr().out == ""
+
+
+def test_repair_a_surplus_unit_from_the_command_line_000_VIII_2(config: Path, capsys) -> None:
+    """000 VIII(2) (extra_unit_repair = mhr): the proposal first, then --confirm does it."""
+    create(config, "mhr")
+    capsys.readouterr()
+    assert run(config, "game", "repair", "lepanto", "FRANCE", "A MAR") == 0
+    assert "proposed, not done" in capsys.readouterr().out
+    assert run(config, "game", "repair", "lepanto", "FRANCE", "A MAR", "--confirm") == 0
+    out = capsys.readouterr().out
+    assert "A MAR removed" in out and "7 notice(s)" in out
+    assert run(config, "game", "repair", "lepanto", "FRANCE", "A MAR", "--confirm") == 2  # gone already
+    assert "has no A MAR" in capsys.readouterr().err

@@ -79,20 +79,31 @@ def test_other_profiles_keep_the_engine_s_all_routes_rule_and_no_ruling_is_taken
         convoys.rule_convoy(services, "convoy", "A LON - BEL", "fails", clock())
 
 
+# DATC 6.F.17 (Pandin's extended paradox): the engine's Szykman rule fails the convoy; 000 VI(6)'s
+# 2000 rule keeps F LON's support of F WAL uncut, the Channel is a standoff (2 against 2), the
+# convoy succeeds and A BRE, supported by F YOR, dislodges F LON (MATRIX 2.16).
 PARADOX = Position.from_json({"phase": "S1901M", "centers": {"ENGLAND": ["LON"], "FRANCE": ["BRE"]},
-                              "units": {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG"]}})
+                              "units": {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG", "F YOR"],
+                                        "GERMANY": ["F BEL", "F NTH"]}})
 
 
-@pytest.mark.parametrize(("ruleset", "flagged"), [("mhr", True), ("standard", False)])
-def test_a_convoy_paradox_is_flagged_to_the_gm_under_000_vi_6(database_url, clock, ruleset, flagged) -> None:
-    """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): DATC 6.F.14's paradox is shown to the GM."""
+@pytest.mark.parametrize(("ruleset", "arrives"), [("mhr", True), ("standard", False)])
+def test_a_convoy_paradox_is_resolved_by_the_2000_rule_under_000_vi_6(database_url, clock, ruleset, arrives) -> None:
+    """000 VI(6) (datc_4a2 = rb2000_all_hold_backup) decides DATC 6.F.17 at adjudication, the
+    report says why; other profiles keep the engine's Szykman rule (A BRE stays)."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="convoy", ruleset=ruleset, position=PARADOX)
-    for power, text in (("ENGLAND", "F LON S F WAL - ENG\nF WAL - ENG"), ("FRANCE", "A BRE - LON\nF ENG C A BRE - LON")):
+    for power, text in (("ENGLAND", "F LON S F WAL - ENG\nF WAL - ENG"),
+                        ("FRANCE", "A BRE - LON\nF ENG C A BRE - LON\nF YOR S A BRE - LON"),
+                        ("GERMANY", "F NTH S F BEL - ENG\nF BEL - ENG")):
         corrections.correct_orders(services, "convoy", power, text, clock())
-    assert bool(preview.preview(services, "convoy", clock()).disputes) is flagged
     turns.adjudicate(services, game_id, clock(), force=True)
-    alerts = _alerts(services)
-    assert len(alerts) == (1 if flagged else 0)
-    if flagged:
-        assert "000 VI(6)" in alerts[0][1] and "A BRE - LON" in alerts[0][1]
+    with transaction(services.sessions) as session:
+        record = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id)
+                                 .order_by(PhaseRecord.id.desc())).first()
+        french = engine.position_from_state(record.state).units["FRANCE"]
+        report = body_of(session.scalar(select(OutboxMessage.raw).where(
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND")))
+    assert ("A LON" in french) is arrives and ("A BRE" in french) is not arrives
+    assert ("000 VI(6)" in report) is arrives
+    assert _alerts(services) == []  # decided by the rule: nothing for the GM to rule on

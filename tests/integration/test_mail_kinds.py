@@ -17,7 +17,6 @@ from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
 from gmserver.services.handlers import notice
-from gmserver.services.handlers.orders import PRESS_KEPT
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -54,36 +53,37 @@ def sets(services) -> list[OrderSet]:
         return list(session.scalars(select(OrderSet)))
 
 
-def test_press_is_kept_for_the_gm_and_its_author_told(world, clock) -> None:
+def test_press_is_queued_for_the_report_and_its_author_told(world, clock) -> None:
     raw = order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is not to be trusted.\nEND PRESS")
     row, sent = send(world, raw, clock())
-    assert (row.kind, row.outcome) == ("press", "press-held")
+    assert (row.kind, row.outcome) == ("press", "press-filed")
     assert [(m.kind, m.recipient) for m in sent] == [("notice", player_address("ENGLAND"))]
-    assert "Press is not forwarded in this game yet: your message was kept for the GM of lepanto" in body(sent[0])
+    assert "White press will be published signed England with the turn report, to every power." in body(sent[0])
     assert sets(world) == []  # press replaces no orders
 
 
-def test_orders_with_press_file_the_orders_and_keep_the_press(world, clock) -> None:
+def test_orders_with_press_file_the_orders_and_send_the_press(world, clock) -> None:
     raw = order_mail(player_address("ENGLAND"), subject("ENGLAND"), "F LON - NTH\n\nPRESS\nHello all.\nEND PRESS")
     row, sent = send(world, raw, clock())
     assert (row.kind, row.outcome) == ("orders+press", "accepted")
     assert [s.orders for s in sets(world)] == [["F LON - NTH"]]
     assert [m.kind for m in sent] == ["confirmation"]
-    assert PRESS_KEPT in body(sent[0]) and "North Sea" in body(sent[0])
+    assert "White press will be published signed England with the turn report" in body(sent[0])
+    assert "North Sea" in body(sent[0])
 
 
 def test_orders_are_filed_as_before(world, clock) -> None:
     row, sent = send(world, order_mail(player_address("FRANCE"), subject("FRANCE"), "A PAR - BUR"), clock())
     assert (row.kind, row.outcome) == ("orders", "accepted")
-    assert [m.kind for m in sent] == ["confirmation"] and PRESS_KEPT not in body(sent[0])
+    assert [m.kind for m in sent] == ["confirmation"] and "press" not in body(sent[0]).lower()
 
 
 def test_a_status_request_is_answered_with_the_turn_and_needs_only_the_game_in_the_subject(world, clock) -> None:
     # "lepanto" alone would be refused as an order set's subject (no season, year or power)
     row, sent = send(world, order_mail(player_address("ITALY"), "lepanto", "STATUS"), clock())
-    assert (row.kind, row.outcome, row.power) == ("request", "request-held", "ITALY")
+    assert (row.kind, row.outcome, row.power) == ("request", "status-sent", "ITALY")
     text = body(sent[0])
-    assert "Status requests are not answered by mail yet. Your request was kept for the GM" in text
+    assert "The status of lepanto." in text
     assert "lepanto, Spring 1901 Movement, deadline" in text
     assert sets(world) == []
 
@@ -99,13 +99,14 @@ def test_a_delay_request_says_the_rest_was_not_read_as_orders(world, clock) -> N
     assert sets(world) == []
 
 
-def test_a_draw_vote_is_kept_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
+def test_a_draw_vote_is_recorded_and_a_vote_the_rules_do_not_have_is_answered_so(database_url, clock) -> None:
     services = services_for(database_url)
     new_game(services, clock())
     new_game(services, clock(), name="vienna", ruleset="email_rules")  # 002 DRAWS: draws only
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "lepanto", "DRAW Austria Russia"), clock())
-    assert (row.kind, row.outcome) == ("vote", "vote-held")
-    assert 'Votes are not counted by the server yet: your draw vote ("Austria Russia") was kept' in body(sent[0])
+    assert (row.kind, row.outcome) == ("vote", "vote-recorded")
+    answer = next(m for m in sent if m.kind == "notice")
+    assert "You have proposed a draw between Austria and Russia, and your vote for it is" in body(answer)
     row, sent = send(services, order_mail(player_address("AUSTRIA"), "vienna", "Concede to Russia"), clock())
     assert (row.kind, row.outcome) == ("vote", "vote-refused")
     assert "This game's house rules have no concession votes (they have: draw)" in body(sent[-1])
@@ -151,7 +152,7 @@ def test_answers_are_limited_and_every_message_is_kept(world, clock) -> None:
     now = clock()
     for number in range(notice.NOTICES_PER_HOUR + 2):
         row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", f"STATUS {number}"), now)
-        assert (row.kind, row.outcome) == ("request", "request-held")
+        assert (row.kind, row.outcome) == ("request", "status-sent")
     assert len(sent) == notice.NOTICES_PER_HOUR
     with transaction(world.sessions) as session:
         kinds = list(session.scalars(select(InboundMessage.kind)))
@@ -195,15 +196,15 @@ def test_the_gm_lists_mail_by_kind(tmp_path, capsys, clock) -> None:
 
     assert main(["--config", str(config), "inbox", "list", "--kind", "press"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 1 and "press-held" in lines[0] and " press " in lines[0]
+    assert len(lines) == 1 and "press-filed" in lines[0] and " press " in lines[0]
     assert "from england@players.test: lepanto" in lines[0]
     assert main(["--config", str(config), "inbox", "list"]) == 0
     assert [line.split()[2:4] for line in capsys.readouterr().out.splitlines()] == [
-        ["press-held", "press"], ["accepted", "orders"]]
+        ["press-filed", "press"], ["accepted", "orders"]]
     # the GM reads the press that was kept
     assert main(["--config", str(config), "inbox", "show", "1"]) == 0
     shown = capsys.readouterr().out
-    assert "message 1: done, press-held, kind press" in shown and "PRESS\nhello" in shown
+    assert "message 1: done, press-filed, kind press" in shown and "PRESS\nhello" in shown
     assert main(["--config", str(config), "inbox", "show", "99"]) != 0
 
 
@@ -213,4 +214,5 @@ def test_press_with_a_note_but_no_orders_keeps_the_set_on_file_and_says_the_pres
     row, sent = send(world, raw, clock())
     assert (row.kind, row.outcome) == ("orders+press", "unchanged")
     assert [s.version for s in sets(world)] == [1]
-    assert sent[-1].kind == "orders-unchanged" and body(sent[-1]).startswith(PRESS_KEPT)
+    assert sent[-1].kind == "orders-unchanged"
+    assert body(sent[-1]).startswith("White press will be published signed England with the turn report")

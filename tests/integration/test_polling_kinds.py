@@ -59,15 +59,15 @@ def test_each_kind_of_mail_reaches_its_handler_over_imap(database_url, dovecot, 
         rows = {row.kind: (row.status, row.outcome) for row in session.scalars(select(InboundMessage))}
         answers = {row.recipient: (row.kind, text(row)) for row in session.scalars(select(OutboxMessage))}
         filed = [(s.power, s.orders) for s in session.scalars(select(OrderSet))]
-    assert rows == {"command": ("done", "command-held"), "press": ("done", "press-held"),
-                    "request": ("done", "request-held"), "orders": ("done", "accepted")}
+    assert rows == {"command": ("done", "command-held"), "press": ("done", "press-filed"),
+                    "request": ("done", "status-sent"), "orders": ("done", "accepted")}
     assert filed == [("FRANCE", ["A PAR - BUR"])]
     assert answers[GM][0] == "notice"
     assert "Not done: not carried out by mail yet; the command line does it: gmserver adjudicate lepanto" in \
         answers[GM][1]
-    assert "Press is not forwarded in this game yet: your message was kept for the GM" in \
+    assert "White press will be published signed England with the turn report" in \
         answers[player_address("ENGLAND")][1]
-    assert "Status requests are not answered by mail yet" in answers[player_address("ITALY")][1]
+    assert "The status of lepanto." in answers[player_address("ITALY")][1]
     assert answers[player_address("FRANCE")][0] == "confirmation"
 
 
@@ -99,3 +99,43 @@ def test_a_gm_command_by_mail_over_imap_moves_the_deadline(database_url, dovecot
     assert announced == sorted(player_address(power) for power in POWERS)
     assert "Nothing was done: a GM command must carry the game's GM secret" in answers[0]
     assert "Done: the deadline of Spring 1901 Movement is extended" in answers[1]
+
+
+def test_requests_by_mail_over_imap_are_answered_to_each_asker_only(database_url, dovecot, mail_user, mailbox,
+                                                                     clock) -> None:
+    """Issue 9: STATUS, HISTORY, MAP, RULES and ORDERS fetched over real IMAP; each answer is a
+    reply in the asker's thread, to the asker alone, and ORDERS shows the asker's own set only."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    orders_subject = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M",
+                                    purpose="orders")
+    append(dovecot, mail_user, [order_mail(player_address("FRANCE"), orders_subject, "A PAR - BUR",
+                                           message_id="<orders-france@players.test>")])
+    poll_once(services, mailbox, clock)
+    asks = {"ITALY": "STATUS", "GERMANY": "HISTORY", "ENGLAND": "MAP", "TURKEY": "RULES", "FRANCE": "ORDERS",
+            "RUSSIA": "ORDERS"}
+    append(dovecot, mail_user, [order_mail(player_address(power), "lepanto", word,
+                                           message_id=f"<{word.lower()}-{power.lower()}@players.test>")
+                                for power, word in asks.items()])
+
+    report = poll_once(services, mailbox, clock)
+
+    assert (report.new, report.processed) == (6, 6)
+    with transaction(services.sessions) as session:
+        outcomes = {row.power: row.outcome for row in session.scalars(select(InboundMessage))
+                    if row.kind == "request"}
+        answers = {row.recipient: row for row in session.scalars(select(OutboxMessage))
+                   if row.kind == "notice"}
+    assert outcomes == {"ITALY": "status-sent", "GERMANY": "history-sent", "ENGLAND": "map-sent",
+                        "TURKEY": "rules-sent", "FRANCE": "orders-sent", "RUSSIA": "orders-sent"}
+    assert set(answers) == {player_address(power) for power in asks}  # one answer each, to the asker
+    for power, word in asks.items():
+        message = email.message_from_bytes(answers[player_address(power)].raw, policy=email.policy.default)
+        assert message["To"] == player_address(power)
+        assert message["In-Reply-To"] == f"<{word.lower()}-{power.lower()}@players.test>"
+    assert "Orders received from: France." in text(answers[player_address("ITALY")])
+    assert "lepanto has no adjudicated phase yet." in text(answers[player_address("GERMANY")])
+    assert "A Liverpool (LVP)" in text(answers[player_address("ENGLAND")])
+    assert "A Paris -> Burgundy (A PAR - BUR)" in text(answers[player_address("FRANCE")])
+    assert "BUR" not in text(answers[player_address("RUSSIA")])  # never another power's orders
+    assert "BUR" not in text(answers[player_address("ITALY")])

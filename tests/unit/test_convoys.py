@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver import engine
-from gmserver.rules.convoys import apply_rulings, convoy_paradoxes, convoy_routes, disputed_convoys
+from gmserver.rules.convoys import apply_rulings, convoy_routes, disputed_convoys
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 
@@ -82,23 +82,3 @@ def test_an_army_that_could_go_by_land_holds_instead() -> None:
     orders = {"FRANCE": ["A PIC - BEL", "F ENG C A PIC - BEL"]}
     assert notation(apply_rulings(as_orders(orders), [{"move": "A PIC - BEL", "ruling": "fails"}], GEO))["FRANCE"] == \
         ("A PIC H", "F ENG C A PIC - BEL")
-
-
-# DATC 6.F.14 (simple convoy paradox): the army's destination, London, supports the attack on
-# the convoying fleet in the Channel.
-PARADOX_UNITS = {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG"]}
-PARADOX_ORDERS = {"ENGLAND": ["F LON S F WAL - ENG", "F WAL - ENG"], "FRANCE": ["A BRE - LON", "F ENG C A BRE - LON"]}
-
-
-def test_a_convoy_paradox_is_found_000_VI_6() -> None:
-    """000 VI(6): the paradox situation is found whatever the engine made of it (DATC 6.F.14:
-    the Szykman rule and the 2000 rule agree here, F ENG dislodged and A BRE - LON failing)."""
-    [paradox] = convoy_paradoxes(outcome(PARADOX_UNITS, PARADOX_ORDERS))
-    assert (paradox.move, paradox.support, paradox.attacked) == ("A BRE - LON", "F LON S F WAL - ENG", "F ENG")
-    assert paradox.move_result != "succeeded" and "000 VI(6)" in paradox.describe()
-
-
-def test_no_paradox_when_the_destination_supports_something_else() -> None:
-    orders = {"ENGLAND": ["F LON H", "F WAL - ENG"], "FRANCE": ["A BRE - LON", "F ENG C A BRE - LON"]}
-    assert convoy_paradoxes(outcome(PARADOX_UNITS, orders)) == ()
-    assert convoy_paradoxes(outcome(UNITS, ORDERS)) == ()

@@ -41,6 +41,10 @@ TABLE = [
     ("lepanto France S1901M history lesson", "A PAR - BUR", "orders", None, "a subject naming a turn is orders'"),
     ("lepanto Spring 1901 press", "A PAR - BUR", "orders", None, "MATRIX 2.14: a season names the turn"),
     ("Re: lepanto England Spring 1901 results", "DRAW", "vote", "draw", "a keyword line under any subject"),
+    ("lepanto", "ORDERS", "request", "orders", "issue 9: the player's own orders on file"),
+    ("lepanto", "HISTORY F1901", "request", "history", "issue 9: one phase's history"),
+    (ORDERS_SUBJECT, "Orders:\nA PAR - BUR", "orders", None, "an 'Orders:' line heading an order set"),
+    ("lepanto orders", "", "orders", None, "'orders' in a subject is an order set's, never the request"),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -616,3 +618,21 @@ def test_no_orders_are_asked_of_a_power_in_civil_disorder(geo, composer):
     assert report.to_order == ("France",)
     body = flat(composer.render(report.template, report))
     assert "Orders are due from France." in body and "IN CIVIL DISORDER: Italy" in body
+
+
+def test_press_sections_of_a_report_000_x_1(geo, composer):
+    """000 X(1): white press under its author's orders, grey press in an "Anonymous Press" section;
+    other profiles print both in one "Press" section (MATRIX 2.9)."""
+    from gmserver.rules.press import ReportPress
+
+    report = dataclasses.replace(report_for(spring_bounce(), geo), press=(
+        ReportPress("orders", "FRANCE", "Press from France", "Vive la France!\nEt vive Paris."),
+        ReportPress("anonymous", None, "Anonymous", "Who guards the Channel?"),
+        ReportPress("press", None, "From Italy", "Italy stands firm."),
+    ))
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    france, germany = body.index("\nFrance\n"), body.index("\nGermany\n")
+    assert france < body.index("  Press from France:\n    Vive la France!\n    Et vive Paris.\n") < germany
+    assert "\nPRESS\n\n  From Italy:\n    Italy stands firm.\n" in body
+    assert "\nANONYMOUS PRESS\n\n  Anonymous:\n    Who guards the Channel?\n" in body

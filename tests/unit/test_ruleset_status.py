@@ -46,16 +46,19 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     """issue 7: datc_4a6 = required accepts a convoy order without a route; press, votes and the
-    turn-length vote are not applied; the 000 VI convoy rules are applied by the GM's rulings only
-    (issue 8). issue 8: every reminder of the list is sent, min_hours_* are enforced minimums, the
+    turn-length vote are not applied; 000 VI(4) is applied by the GM's rulings only (issue 8), 000 VI(6)
+    by the server (datc_4a2, issue 8). issue 8: every reminder of the list is sent, min_hours_* are enforced minimums, the
     trigger, grace period and early processing are applied, and the Spring 1901 rules (the 003 [14]
     wait, the 000 II(1) checkpoint)."""
-    for name in ("datc_4a6", "datc_4a1", "datc_4a2"):
+    for name in ("datc_4a6", "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
+    assert OPTIONS["datc_4a2"].status == APPLIED
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment",
-                 "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy"):
+                 "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy",
+                 "press_kinds"):  # issue 9: press
         assert OPTIONS[name].status == APPLIED, name
-    for name in ("press_kinds", "vote_kinds", "turn_length_vote",
+    assert OPTIONS["vote_kinds"].status == PARTIAL  # issue 9: draws and concessions are counted
+    for name in ("turn_length_vote",
                  "recipient_header_rule", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
@@ -66,8 +69,10 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("s1901_policy", "preliminary_required", False),  # 000 II(1): the Spring 1901 checkpoint (issue 8)
     ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
     ("press_kinds", [], False),
-    ("press_kinds", ["white"], True),
-    ("press_channel", "in_order_set_last_only", False),  # told once, under press_kinds
+    ("press_kinds", ["white"], False),  # issue 9: white press only (001 VII(1))
+    ("press_channel", "in_order_set_last_only", False),  # 003 [9]: the last set's press (issue 9)
+    ("press_moderation", "gm_approval", False),  # held until the GM approves it (gmserver press approve)
+    ("conditional_press", "moves", True),  # 003 [9]: conditions are not evaluated
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", True),
     ("nonconforming_subject_policy", "accept_with_warning", False),

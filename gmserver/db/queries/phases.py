@@ -29,6 +29,13 @@ def adjudicated_phases(session: Session, game_id: int) -> list[str]:
                                 .order_by(PhaseRecord.id)))
 
 
+def adjudicated_records(session: Session, game_id: int) -> list[PhaseRecord]:
+    """The records of the game's adjudicated phases, in order (their orders and results are public)."""
+    return list(session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
+                                                          PhaseRecord.adjudicated_at.is_not(None))
+                                .order_by(PhaseRecord.id)))
+
+
 def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
                now: datetime) -> PhaseRecord:
     """Record that the game entered `phase` at `now`, with the engine's state for it."""

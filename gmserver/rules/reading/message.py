@@ -29,7 +29,8 @@ _OUTLOOK_HEADER = re.compile(r"^\s*From:\s.+$", re.IGNORECASE)
 _SIGNATURE = re.compile(r"^(?:--|-- |—)\s*$")
 _SENT_FROM = re.compile(r"^\s*Sent from my \w+", re.IGNORECASE)
 _PRESS_START = re.compile(
-    r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|black|broadcast|anonymous)\s+)?press\b(?:\s+(?:to|for)\b[^:]*)?"
+    r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)\s+)?press\b"
+    r"(?:\s+(?:to|for|from|signed|as)\b[^:]*)?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpress)\b.*$", re.IGNORECASE)
 # The reader reads orders from the first 2 MB of a message (the orders come before any map or
@@ -55,7 +56,18 @@ def split_message(message: bytes | str) -> tuple[str, str]:
         body = _body(message)
     except Exception:  # noqa: BLE001  a broken message must still give text
         body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
-    return _clean(body)
+    orders, sections = _clean(body)
+    return orders, "\n".join(text for _, text in sections).strip("\n")
+
+
+def press_sections(message: bytes | str) -> list[tuple[str, str]]:
+    """(heading line, text) of each press section of a message, in order (gmserver.rules.press
+    reads the heading: kind, recipients, signature)."""
+    try:
+        body = _body(message)
+    except Exception:  # noqa: BLE001  a broken message must still give text
+        body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+    return [(heading, text.strip("\n")) for heading, text in _clean(body)[1] if text.strip()]
 
 
 def body_text(message: Message) -> str:
@@ -197,10 +209,11 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _clean(body: str) -> tuple[str, str]:
+def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     press: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
     in_press = False
     i = 0
     while i < len(lines):
@@ -236,6 +249,8 @@ def _clean(body: str) -> tuple[str, str]:
             continue
         if _PRESS_START.match(line):
             in_press = True
+            press = []
+            sections.append((stripped, press))
             i += 1
             continue
         kept.append(line)
@@ -244,4 +259,4 @@ def _clean(body: str) -> tuple[str, str]:
         kept.pop()
     while kept and not kept[0].strip():
         kept.pop(0)
-    return "\n".join(kept), "\n".join(press).strip("\n")
+    return "\n".join(kept), [(heading, "\n".join(text)) for heading, text in sections]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from gmserver.rules.position import describe_phase
 from gmserver.reports.words import format_time
@@ -22,9 +22,10 @@ from gmserver.services.reply_limits import NOTICE_KIND as KIND, NOTICES_PER_HOUR
 log = logging.getLogger(__name__)
 
 
-def answer(mail: Mail, template: str, context: Mapping[str, Any]) -> bool:
-    """Queue the answer rendered from templates/player/`template`; False when the limit held it
-    back (the message is kept all the same)."""
+def answer(mail: Mail, template: str, context: Mapping[str, Any],
+           attachments: Sequence[tuple[str, bytes]] = ()) -> bool:
+    """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
+    name, PNG bytes)); False when the limit held it back (the message is kept all the same)."""
     address = mail.envelope.sender
     since = mail.now - timedelta(hours=1)
     sent = replies_since(mail.session, address, (KIND,), since)
@@ -33,7 +34,7 @@ def answer(mail: Mail, template: str, context: Mapping[str, Any]) -> bool:
                     mail.row.id, address, mail.kind.kind, sent, since.isoformat(timespec="minutes"))
         return False
     body = mail.services.composer.render(template, {**common_context(mail), **context})
-    message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now)
+    message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now, attachments)
     game = mail.game
     return queue(mail.session, message, kind=KIND, dedupe_key=f"notice:{mail.row.id}", now=mail.now,
                  game_id=game.id if game is not None else None)

@@ -1,45 +1,57 @@
-"""A player's request: the status of the game, its history, a map, the house rules, a delay.
+"""A player's request: the status of the game, its history, a map, the house rules, their own
+orders on file, a delay, an address change. One handler per request word (ANSWERS), as
+HANDLERS is one per kind of mail.
 
 A delay request is decided as the house rules say (services/delays.py: granted at once, passed
 on to the GM, or refused; 000 VII(5), 001 IV(5), 003 [10]) and an address change is made
-(MATRIX 2.2 `address_change`). The others are not carried out by mail yet: the answer says so
-plainly, with what the player can be told at once (the turn and the deadline).
+(MATRIX 2.2 `address_change`). Status, history, map, rules and orders are answered from the
+game's records (handlers/request_answers.py, issue 9).
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Callable, Mapping
 
+from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
+from gmserver.rules.intake import Envelope, GameView, expected_subject, names_game
 from gmserver.services import delays
 from gmserver.services.gm_controls import player_changes_address
-from gmserver.services.handlers import notice
+from gmserver.services.handlers import notice, request_answers
 from gmserver.services.handlers.mail import Mail
 
-TEMPLATE = "player/request.txt.j2"
-OUTCOME = "request-held"
-
-# topic -> the first sentence of the answer
-NOT_YET = MappingProxyType({
-    "status": "Status requests are not answered by mail yet.",
-    "history": "The game's history is not sent by mail yet.",
-    "map": "Maps are not sent by mail yet.",
-    "rules": "The house rules are not sent by mail yet.",
-})
 DELAY_TEMPLATE = "player/delay.txt.j2"
 
 
 def handle(mail: Mail) -> str:
-    topic = mail.kind.topic or "status"
-    if topic == "address":
-        return _address(mail)
-    if topic == "delay" and (granted := _after_correction(mail)) is not None:
+    """Run the answer of the request word (mailkind.KEYWORDS topic); the inbound row's outcome."""
+    return ANSWERS[mail.kind.topic or "status"](mail)
+
+
+def games_to_name(envelope: Envelope, games: list[GameView]) -> list[GameView]:
+    """The sender's games when the request names none of the games it could be about and the
+    sender plays in more than one (else []: intake decides as for any request)."""
+    if envelope.automated or not envelope.sender or any(names_game(envelope.subject, g) for g in games):
+        return []
+    mine = [game for game in games if game.powers_of(envelope.sender) and game.status == "active"]
+    return mine if len(mine) > 1 else []
+
+
+def which_game(mail: Mail, games: list[GameView]) -> str:
+    """Tell the player the subject line of each of their games (rules/subject_templates.py via
+    the game's own template), in a reply to them only; nothing is carried out."""
+    subjects = {game.name: expected_subject(game, game.powers_of(mail.envelope.sender)[0]) for game in games}
+    answer = build_which_game(subjects)
+    notice.answer(mail, request_answers.TEMPLATE, {"title": answer.title, "sections": answer.sections})
+    return "request-which-game"
+
+
+def _delay_request(mail: Mail) -> str:
+    if (granted := _after_correction(mail)) is not None:
         notice.answer(mail, GRANTED_TEMPLATE, {"granted": granted, "deadline": None})  # the new one is said
         return "delay-granted"
-    if topic == "delay":  # any other delay request: MATRIX 2.8 delay_policy
-        return _delay(mail)
-    notice.answer(mail, TEMPLATE, {"not_yet": NOT_YET[topic], "topic": topic, "argument": mail.kind.argument})
-    return OUTCOME
+    return _delay(mail)  # any other delay request: MATRIX 2.8 delay_policy
 
 
 def _delay(mail: Mail) -> str:
@@ -80,3 +92,15 @@ def _after_correction(mail: Mail) -> str | None:
 
     return extension_on_delay_request(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
                                       by=mail.envelope.sender, now=mail.now)
+
+
+# topic -> its answer. A new request is one word in gmserver.rules.mailkind.KEYWORDS and one entry here.
+ANSWERS: Mapping[str, Callable[[Mail], str]] = MappingProxyType({
+    "status": request_answers.status,
+    "history": request_answers.history,
+    "map": request_answers.position,
+    "rules": request_answers.rules,
+    "orders": request_answers.own_orders,
+    "delay": _delay_request,
+    "address": _address,
+})

@@ -1,30 +1,47 @@
-"""A vote on ending the game: a draw or a concession (MATRIX 2.10).
+"""A vote on ending the game: a draw or a concession (MATRIX 2.10; services/votes.py records it).
 
-Votes are not counted yet: the vote is kept for the GM and the voter told so. What this game's
-house rules offer (`vote_kinds`) is applied already: a kind they do not offer is answered as such.
+The answer goes to the voter alone and speaks only of the voter's own ballot: no mail names
+another player's vote. What this game's house rules offer (`vote_kinds`) is applied: a kind they
+do not offer is answered as such.
 """
 
 from __future__ import annotations
 
+from gmserver.rules import votes as rules
+from gmserver.services import votes
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 
 TEMPLATE = "player/vote.txt.j2"
-OUTCOME = "vote-held"
+OUTCOME = "vote-recorded"
+REFUSED = "vote-refused"
 NOT_OFFERED = "vote-refused"
 
 _NAMES = {"draw": "draw", "concession": "concession", "rule_change": "rule change",
           "deadline_change": "deadline change", "end_game_any_terms": "end of the game on any terms"}
+_CHOICE = {"yes": "Yes", "no": "No", "abstain": "an abstention"}
 
 
 def handle(mail: Mail) -> str:
-    assert mail.game is not None, "a vote comes from a power of a game"
+    assert mail.game is not None and mail.decision is not None, "a vote comes from a power of a game"
     topic = mail.kind.topic or "draw"
-    offered = mail.game.ruleset.vote_kinds
-    # 003 [18]: "end the game on any terms" covers a draw and a concession
-    allowed = topic in offered or "end_game_any_terms" in offered
+    ruleset = mail.game.ruleset
+    context = {"vote": _NAMES.get(topic, topic), "argument": mail.kind.argument,
+               "offered": [_NAMES.get(kind, kind) for kind in sorted(ruleset.vote_kinds)]}
+    if not rules.offered(topic, ruleset):
+        notice.answer(mail, TEMPLATE, {**context, "allowed": False})
+        return NOT_OFFERED
+    line = rules.read_line(topic, mail.kind.argument)
+    if not isinstance(line, str):
+        line = votes.record(mail.session, mail.game.id, mail.decision.power, line, ruleset, mail.row.id, mail.now)
+    if isinstance(line, str):
+        notice.answer(mail, TEMPLATE, {**context, "allowed": True, "refusal": line})
+        return REFUSED
+    if line.made:  # every power still in the game is told, so that it can vote
+        votes.announce_proposal(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
     notice.answer(mail, TEMPLATE, {
-        "vote": _NAMES.get(topic, topic), "argument": mail.kind.argument, "allowed": allowed,
-        "offered": [_NAMES.get(kind, kind) for kind in sorted(offered)],
+        **context, "allowed": True, "refusal": None, "made": line.made, "choice": _CHOICE[line.choice],
+        "proposal": rules.describe(line.proposal),
+        "after_winter": ruleset.fall_proposals_resolved_after_winter and line.proposal.phase[:1] == "F",
     })
-    return OUTCOME if allowed else NOT_OFFERED
+    return OUTCOME

@@ -1,0 +1,52 @@
+"""`gmserver press ...`: the GM reads a game's press, with its authors, and approves or drops
+press not yet published (MATRIX 2.9 press_moderation; 003 [9]: insulting press is not published)."""
+
+from __future__ import annotations
+
+import argparse
+
+from gmserver.cli_common import CliError, config_of, services_of, utcnow
+
+
+def cmd_press_list(args: argparse.Namespace) -> int:
+    from gmserver.services.games import GameError  # noqa: PLC0415
+    from gmserver.services.press import press_list  # noqa: PLC0415
+
+    try:
+        items = press_list(services_of(config_of(args)), args.game, args.status)
+    except GameError as error:
+        raise CliError(str(error)) from error
+    for item in items:
+        to = ", ".join(power.title() for power in item.recipients) or "all"
+        print(f"{item.id:5d}  {item.phase:8s} {item.status:9s} {item.kind:9s} {item.author.title():8s} to {to}")
+        for line in item.text.splitlines():
+            print(f"       | {line}")
+    if not items:
+        print("no press")
+    return 0
+
+
+def cmd_press_moderate(args: argparse.Namespace) -> int:
+    from gmserver.services.games import GameError  # noqa: PLC0415
+    from gmserver.services.press import moderate  # noqa: PLC0415
+
+    try:
+        print(moderate(services_of(config_of(args)), args.game, args.id, args.press_command, utcnow()))
+    except GameError as error:
+        raise CliError(str(error)) from error
+    return 0
+
+
+def add_press_commands(commands: argparse._SubParsersAction) -> None:
+    press = commands.add_parser("press", help="a game's press: list, approve, drop").add_subparsers(
+        dest="press_command", metavar="ACTION", required=True)
+    listing = press.add_parser("list", help="the game's press, with its authors (for the GM only)")
+    listing.add_argument("game")
+    listing.add_argument("--status", choices=["held", "report", "sent", "refused", "replaced", "dropped"],
+                         help="held: waiting for your approval")
+    listing.set_defaults(func=cmd_press_list)
+    for action, words in (("approve", "publish a held press item"), ("drop", "never publish a press item")):
+        parser = press.add_parser(action, help=words)
+        parser.add_argument("game")
+        parser.add_argument("id", type=int)
+        parser.set_defaults(func=cmd_press_moderate)

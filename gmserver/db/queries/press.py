@@ -1,0 +1,30 @@
+"""Press items as stored (MATRIX 2.9)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Press
+
+
+def press_of_phase(session: Session, game_id: int, phase: str, status: str) -> list[Press]:
+    """The phase's press items with `status`, in the order they arrived."""
+    return list(session.scalars(select(Press).where(Press.game_id == game_id, Press.phase == phase,
+                                                    Press.status == status).order_by(Press.id)))
+
+
+def replace_press(session: Session, game_id: int, phase: str, author: str) -> int:
+    """Mark the author's press waiting for the phase's report (or for the GM) as replaced; how many."""
+    result = session.execute(update(Press).where(
+        Press.game_id == game_id, Press.phase == phase, Press.author == author,
+        Press.status.in_(("report", "held"))).values(status="replaced"))
+    return result.rowcount or 0
+
+
+def press_of_game(session: Session, game_id: int, status: str | None = None) -> list[Press]:
+    """The game's press items (with `status`, if given), in the order they arrived."""
+    query = select(Press).where(Press.game_id == game_id)
+    if status is not None:
+        query = query.where(Press.status == status)
+    return list(session.scalars(query.order_by(Press.id)))

@@ -1,0 +1,210 @@
+"""Press policy (MATRIX 2.9, 2.15): what a press section is and whether the game's rules accept it.
+
+A press section is the text under a heading line (gmserver.rules.reading.message):
+
+    PRESS                          white press to every other power (broadcast)
+    PRESS TO ENGLAND, FRANCE       white press to those powers only (partial press)
+    GREY PRESS / ANONYMOUS PRESS   grey press: published without its author
+    DARK GREY PRESS FROM ITALY     attributed to Italy, published marked as unverified
+    BLACK PRESS FROM ITALY         attributed to a power other than the sender's, published as white
+    PRESS FROM Scorpion Fan        signed with a label that is neither a power nor reserved: grey
+
+Kinds (MATRIX 2.9): white is signed with the sender's own power; grey is unsigned or signed with a
+label that is neither a power nor reserved; dark grey is attributed and marked unverified; black
+is attributed to another power and published exactly like white press.
+
+Pure: no I/O. Every refusal is a sentence a player can read, the rule in words and the clause after.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from gmserver.rules.geography import POWERS
+
+KINDS = ("white", "grey", "dark_grey", "black")
+KIND_WORDS = {"white": "white press", "grey": "grey (anonymous) press", "dark_grey": "dark grey press",
+              "black": "black press (signed with another power's name)"}
+
+# the clause each profile's document gives for an option (MATRIX 2.9 cells)
+_CLAUSES: dict[str, dict[str, str]] = {
+    "press_kinds": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 1",
+                    "scorpion": "003 [9]"},
+    "press_reserved_labels": {"email_rules": "002 PRESS 6", "scorpion": "003 [9]"},
+    "press_power_attribution": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 2",
+                                "scorpion": "003 [9]"},
+    "press_moderation": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 1",
+                         "scorpion": "003 [9]"},
+    "press_before_first_turn": {"email_rules": "002 PRESS 5"},
+    "press_channel": {"scorpion": "003 [9]"},
+}
+
+_HEADING = re.compile(
+    r"^\s*(?:[-=*#]{2,}\s*)?(?P<kind>white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)?\s*press\b"
+    r"(?:\s+(?:to|for)\s+(?P<to>.*?))?(?:\s+(?:from|signed|as)\s+(?P<sign>.*?))?"
+    r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
+_ALL = {"all", "everyone", "everybody", "all powers", "all players"}
+# the names players write for powers: the name and its first three letters ("Eng", "Fra")
+_POWER_NAMES = {**{power.casefold(): power for power in POWERS},
+                **{power[:3].casefold(): power for power in POWERS},
+                "aut": "AUSTRIA", "a-h": "AUSTRIA", "gb": "ENGLAND", "uk": "ENGLAND"}
+
+
+@dataclass(frozen=True)
+class PressItem:
+    """One press section as the author wrote it. `recipients` empty: to every power (broadcast)."""
+
+    kind: str
+    recipients: tuple[str, ...]
+    signature: str | None  # the label it is signed with; None for unsigned (grey) press
+    text: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What becomes of a press item: "send" (or publish), "held" for the GM, or "refused"."""
+
+    action: str
+    reason: str = ""
+
+
+def cite(ruleset: Any, option: str) -> str:
+    profile = getattr(ruleset, "name", "") or ""
+    cited = _CLAUSES.get(option, {}).get(profile)
+    return f"house rules {cited}" if cited else "this game's rules, where its house rules are silent"
+
+
+def power_named(word: str) -> str | None:
+    """The power a player's word names ("England", "eng", "UK"), or None."""
+    return _POWER_NAMES.get(" ".join(word.split()).casefold().strip(" .,;"))
+
+
+def read_item(heading: str, text: str, author: str) -> PressItem | str:
+    """The press item a heading and its text make, or why the heading cannot be read (in words)."""
+    found = _HEADING.match(heading or "press")
+    if found is None:
+        return f"the press heading \"{heading.strip()}\" could not be read"
+    word = " ".join((found["kind"] or "").casefold().split()).replace("gray", "grey")
+    recipients: list[str] = []
+    for name in re.split(r"\s*(?:,|\band\b|&|/)\s*", (found["to"] or "").strip()):
+        if not name or name.casefold() in _ALL:
+            continue
+        power = power_named(name)
+        if power is None:
+            return f"\"{name}\" in \"{heading.strip()}\" is not one of the powers"
+        if power != author and power not in recipients:
+            recipients.append(power)
+    signature = (found["sign"] or "").strip() or None
+    return PressItem(_kind(word, signature, author), tuple(recipients), signature, text.strip("\n"))
+
+
+def _kind(word: str, signature: str | None, author: str) -> str:
+    if word == "dark grey":
+        return "dark_grey"
+    if word in ("grey", "anonymous"):
+        return "grey"
+    signed_as = power_named(signature) if signature else None
+    if word == "black" or (signed_as is not None and signed_as != author):
+        return "black"
+    if signature is not None and signed_as is None:
+        return "grey"  # a label that is not a power (reserved labels are checked in judge)
+    return "white"
+
+
+def reserved_holder(ruleset: Any, label: str | None) -> str | None:
+    """Who alone may sign with `label` (MATRIX 2.15), or None when it is free."""
+    if not label:
+        return None
+    for reserved in ruleset.press_reserved_labels:
+        if reserved.label.casefold() == label.strip().casefold():
+            return reserved.holder
+    return None
+
+
+def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bool = True,
+          game_started: bool = True) -> Verdict:
+    """Whether the game's rules accept `item` from `author` (a power). `may_sign_as_players`: the
+    author is a current player or one eliminated in this game (002 PRESS 2); `game_started`: the
+    first turn has been adjudicated (002 PRESS 5)."""
+    if not ruleset.press_before_first_turn and not game_started:
+        return Verdict("refused", "press is not published before the first turn of the game ("
+                       f"{cite(ruleset, 'press_before_first_turn')})")
+    if item.kind not in ruleset.press_kinds:
+        allowed = " and ".join(KIND_WORDS[kind] for kind in KINDS if kind in ruleset.press_kinds) or "no press"
+        return Verdict("refused", f"{KIND_WORDS[item.kind]} is not accepted in this game, only {allowed} "
+                                  f"({cite(ruleset, 'press_kinds')})")
+    if (refusal := _signature_refusal(ruleset, item, author, may_sign_as_players)) is not None:
+        return Verdict("refused", refusal)
+    if ruleset.press_moderation == "gm_approval":
+        # 003 [9]: "Press that insults another player on a personal level will not be published":
+        # only a person can tell, so every item waits for the GM's approval
+        return Verdict("held", "press is published once the GM has approved it "
+                               f"({cite(ruleset, 'press_moderation')})")
+    return Verdict("send")
+
+
+def _signature_refusal(ruleset: Any, item: PressItem, author: str, may_sign_as_players: bool) -> str | None:
+    holder = reserved_holder(ruleset, item.signature)
+    clause = cite(ruleset, "press_reserved_labels")
+    if holder == "gm":
+        return f"the signature \"{item.signature}\" is reserved for the GM ({clause})"
+    if holder == "players_and_eliminated" and not may_sign_as_players:
+        return f"the signature \"{item.signature}\" is reserved for the game's players ({clause})"
+    if holder in POWERS and holder != author:
+        return f"the signature \"{item.signature}\" is reserved for {holder.title()} ({clause})"
+    if item.kind in ("black", "dark_grey") and item.signature is None:
+        return f"{KIND_WORDS[item.kind]} must say whose name it carries, e.g. \"BLACK PRESS FROM ITALY\""
+    if item.kind == "black":
+        if ruleset.press_power_attribution == "own_power_only":
+            return ("press may be signed only with your own power's name "
+                    f"({cite(ruleset, 'press_power_attribution')})")
+        if not may_sign_as_players:
+            return ("press signed with a power's name is accepted only from the game's current and "
+                    f"eliminated players ({cite(ruleset, 'press_power_attribution')})")
+    return None
+
+
+def shown_author(item: PressItem, author: str) -> str | None:
+    """The name a recipient sees: the author's power for white press, the signature for black and
+    dark grey, nothing for grey (its author is never revealed, 003 [9], 000 X(2))."""
+    if item.kind == "white":
+        return author.title()
+    if item.kind == "grey":
+        return item.signature  # a free label, never the author
+    return item.signature
+
+
+def recipients_of(item: PressItem, author: str, powers: Iterable[str]) -> tuple[str, ...]:
+    """The powers that receive `item`: those named, else every power but the author's."""
+    if item.recipients:
+        return tuple(power for power in item.recipients if power != author)
+    return tuple(sorted(power for power in powers if power != author))
+
+
+@dataclass(frozen=True)
+class ReportPress:
+    """One press item as the turn report prints it. `placement`: "orders" (under its author's
+    orders, 000 X(1)), "anonymous" (the "Anonymous Press" section, 000 X(1)) or "press"."""
+
+    placement: str
+    power: str | None  # the power whose orders it follows, for placement "orders"
+    heading: str  # "From France", "Anonymous", "From Italy (unverified)"
+    text: str
+
+
+def report_placement(ruleset: Any, kind: str, signature: str | None, author: str) -> ReportPress:
+    """Where and under which name the report prints a press item (MATRIX 2.9 placements)."""
+    if kind == "grey":
+        heading = f"Signed \"{signature}\"" if signature else "Anonymous"
+        place = "anonymous" if ruleset.grey_press_placement == "anonymous_section" else "press"
+        return ReportPress(place, None, heading, "")
+    if kind == "dark_grey":
+        return ReportPress("press", None, f"From {signature} (unverified)", "")
+    # black press is published exactly like white press (000 X(1) "officially", 002 PRESS 1)
+    shown = power_named(signature) if kind == "black" and signature else author
+    shown = shown or author
+    if ruleset.white_press_placement == "with_author_orders":
+        return ReportPress("orders", shown, f"Press from {shown.title()}", "")
+    return ReportPress("press", None, f"From {shown.title()}", "")

@@ -1,0 +1,204 @@
+"""Press (MATRIX 2.9): store each press item a player sends, deliver it as the game's rules say,
+and give the turn report the press it publishes.
+
+Press to every power is published with the next turn report (MATRIX 2.9: "press is queued for
+the next report"), where the profile places it (000 X(1): white press under its author's orders,
+grey press in an "Anonymous Press" section). Partial press, to named powers, is private to them:
+it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
+order set is published (press_channel in_order_set_last_only, 003 [9]) a later order set or press
+message from the same power replaces the earlier press, and partial press is refused. The author of grey press is stored for the GM and never shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, Press
+from gmserver.db.queries.games import ruleset_of
+from gmserver.db.queries.phases import adjudicated_phases
+from gmserver.db.queries.press import press_of_game, press_of_phase, replace_press
+from gmserver.db.session import transaction
+from gmserver.rules.intake import Accept, GameView
+from gmserver.rules.position import describe_phase
+from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
+                                  recipients_of, report_placement, shown_author)
+from gmserver.rules.reading.message import press_sections
+from gmserver.rules.ruleset import Ruleset
+from gmserver.services.context import Services
+from gmserver.services.outbox import queue
+
+TEMPLATE = "player/press_item.txt.j2"
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One press section as judged, before anything is stored: `item` None when its heading could
+    not be read; `words` tell the sender what becomes of it."""
+
+    item: PressItem | None
+    verdict: Verdict
+    status: str
+    words: str
+
+
+def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_text: str) -> list[Planned]:
+    """Judge the press of one message from `decision.power` (reads only: the orders handler needs
+    the words for its confirmation before the order set is filed, and the press rows are written
+    after it, once the game row is locked). `fallback_text`: the body of a message marked press by
+    its subject alone."""
+    ruleset, author = decision.game.ruleset, decision.power
+    sections = press_sections(raw) or ([("press", fallback_text)] if fallback_text.strip() else [])
+    started = bool(adjudicated_phases(session, decision.game.id))
+    planned: list[Planned] = []
+    for heading, text in sections:
+        item = read_item(heading, text, author)
+        if isinstance(item, str):
+            planned.append(Planned(None, Verdict("refused", item), "refused", f"Press not sent: {item}."))
+            continue
+        verdict = _verdict(ruleset, item, author, started)
+        status = _status(ruleset, item, verdict)
+        planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
+    return planned
+
+
+def store_press(session: Session, services: Services, decision: Accept, planned: list[Planned],
+                inbound_id: int | None, now: datetime) -> None:
+    """Store the planned items and mail those sent at once, one mail per recipient (outbox)."""
+    game, author, phase = decision.game, decision.power, decision.phase
+    if game.ruleset.press_channel == "in_order_set_last_only":
+        # 003 [9]: only the press of the last set sent is published; a press-only message counts as
+        # a set without orders [P], so it replaces earlier press too (MATRIX 2.9)
+        replace_press(session, game.id, phase, author)
+    for plan in planned:
+        if plan.item is None:
+            continue
+        item = plan.item
+        row = Press(game_id=game.id, phase=phase, author=author, kind=item.kind, signature=item.signature,
+                    recipients=list(item.recipients), text=item.text, status=plan.status,
+                    reason=plan.verdict.reason or None, inbound_id=inbound_id, created_at=now)
+        session.add(row)
+        session.flush()
+        if row.status == "sent":
+            _deliver(session, services, game, author, item, row, now)
+
+
+def file_press(session: Session, services: Services, decision: Accept, raw: bytes | str, fallback_text: str,
+               inbound_id: int | None, now: datetime) -> list[str]:
+    """plan_press then store_press, for a message with press only; one sentence per item."""
+    planned = plan_press(session, decision, raw, fallback_text)
+    store_press(session, services, decision, planned, inbound_id, now)
+    return [plan.words for plan in planned]
+
+
+def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> Verdict:
+    verdict = judge(ruleset, item, author, game_started=started)
+    if (verdict.action != "refused" and item.recipients
+            and ruleset.press_channel == "in_order_set_last_only"):
+        # 003 [9]: press is "displayed by the GM" in the report, the same for every power [P]
+        return Verdict("refused", "press is published with the turn report to every power, so it cannot be "
+                                  f"sent to some powers only ({cite(ruleset, 'press_channel')})")
+    return verdict
+
+
+def _status(ruleset: Ruleset, item: PressItem, verdict: Verdict) -> str:
+    if verdict.action != "send":
+        return verdict.action
+    # broadcast press is queued for the next report (MATRIX 2.9 press_moderation: "press is queued
+    # for the next report"); partial press is private to its recipients, so it is mailed at once
+    return "sent" if item.recipients else "report"
+
+
+def _deliver(session: Session, services: Services, game: GameView, author: str, item: PressItem, row: Press,
+             now: datetime) -> None:
+    shown = shown_author(item, author)
+    for power in recipients_of(item, author, game.players):
+        address = game.players[power][0]
+        body = services.composer.render(TEMPLATE, {
+            "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
+            "shown": shown, "partial": bool(item.recipients), "text": item.text})
+        message = services.composer.compose(
+            to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
+            date=now, reply_secret=game.secrets.get(power))
+        queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)
+
+
+def _told(ruleset: Ruleset, item: PressItem, status: str, verdict: Verdict, author: str) -> str:
+    what = KIND_WORDS[item.kind].capitalize()
+    to = ", ".join(power.title() for power in item.recipients) if item.recipients else "every power"
+    if status == "refused":
+        return f"{what} to {to} was not sent: {verdict.reason}."
+    if status == "held":
+        return f"{what} to {to} is kept for the GM: {verdict.reason}."
+    how = "anonymously" if item.kind == "grey" else (
+        f"signed \"{item.signature}\"" if item.signature else f"signed {author.title()}")
+    if status == "report":
+        later = (f", unless a later order set replaces it ({cite(ruleset, 'press_channel')})"
+                 if ruleset.press_channel == "in_order_set_last_only" else "")
+        return f"{what} will be published {how} with the turn report, to every power{later}."
+    return f"{what} sent {how} to {to}" + (": your name was not shown." if item.kind == "grey" else ".")
+
+
+def press_for_report(session: Session, game: Game, phase: str) -> list[ReportPress]:
+    """The press the turn report of `phase` publishes, in order of arrival; the author of grey press
+    is never named (003 [9], 000 X(2))."""
+    ruleset = ruleset_of(game)
+    return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
+            for row in press_of_phase(session, game.id, phase, "report")]
+
+
+# --- the GM's moderation (MATRIX 2.9 press_moderation) ---------------------------------------
+
+@dataclass(frozen=True)
+class PressView:
+    """One press item as the GM sees it: the author is shown, to the GM only."""
+
+    id: int
+    phase: str
+    author: str
+    kind: str
+    recipients: tuple[str, ...]
+    status: str
+    text: str
+
+
+def press_list(services: Services, game_name: str, status: str | None = None) -> list[PressView]:
+    """The game's press, every status or one (`held`: waiting for the GM's approval, 003 [9])."""
+    from gmserver.services.games import find_game  # noqa: PLC0415  (services.games imports mails, which imports this)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        return [PressView(row.id, row.phase, row.author, row.kind, tuple(row.recipients), row.status, row.text)
+                for row in press_of_game(session, game.id, status)]
+
+
+def moderate(services: Services, game_name: str, press_id: int, action: str, now: datetime) -> str:
+    """The GM approves (`approve`) or drops (`drop`) a press item not yet published: approved press
+    is queued for the next report or, to named powers, mailed at once; what was done, in words."""
+    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
+    from gmserver.services.inbound_handling import game_view  # noqa: PLC0415  (it imports the handlers)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        row = session.get(Press, press_id)
+        if row is None or row.game_id != game.id:
+            raise GameError(f"no press item {press_id} in {game.name}")
+        if row.status not in ("held", "report"):
+            raise GameError(f"press item {press_id} is {row.status}: only press not yet published can be "
+                            "approved or dropped")
+        if action == "drop":
+            row.status = "dropped"
+            return f"press item {press_id} dropped: it will not be published"
+        if row.status == "report" or row.phase != game.phase:
+            # press held past its turn's report waits for the next one (MATRIX 2.9 gm_approval)
+            row.phase = game.phase
+        item = PressItem(row.kind, tuple(row.recipients), row.signature, row.text)
+        if not item.recipients:
+            row.status = "report"
+            return f"press item {press_id} approved: it will be published with the next turn report"
+        row.status = "sent"
+        _deliver(session, services, game_view(game, session), row.author, item, row, now)
+        return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)

@@ -1,0 +1,223 @@
+"""Votes by mail on a real database (SQLite and PostgreSQL): proposals and ballots recorded, the
+tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.10, A16)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db import queries
+from gmserver.db.models import Game, OutboxMessage, ProposalRow
+from gmserver.db.session import transaction
+from gmserver.rules.position import PhaseOutcome, Position
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services import intake, turns, votes
+from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from tests.support.world import order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+
+THREE = {"units": {"AUSTRIA": ["A VIE"], "ENGLAND": ["F LON"], "FRANCE": ["A PAR"]},
+         "centers": {"AUSTRIA": ["VIE"], "ENGLAND": ["LON"], "FRANCE": ["PAR"]}}
+
+
+def game_with(services, now, profile: str = "standard", overrides: dict | None = None, phase: str = "S1905M") -> int:
+    position = Position.from_json({"phase": phase, **THREE})
+    with transaction(services.sessions) as session:
+        return create_game(session, GameSpec(
+            name="votes", ruleset=load_ruleset(profile).with_overrides(overrides or {}),
+            players=[PlayerSpec(p, player_address(p)) for p in POWERS], position=position,
+            movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            reminder=timedelta(0), sender_check="from"), now).id
+
+
+def vote(services, clock, power: str, line: str, phase: str = "S1905M") -> str:
+    """Send the line; the answer the voter got, words joined by single spaces."""
+    subject = format_subject(template="standard", game_name="votes", power=power, phase=phase, purpose="orders")
+    row = intake.store(services.sessions, order_mail(player_address(power), subject, line), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        answer = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"notice:{row.id}"))
+        return " ".join(answer.raw.decode().split())
+
+
+def deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
+    """Adjudicate at the deadline: the game's status, the report, every mail's text."""
+    clock.advance(hours=49)
+    turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        status = session.get(Game, game_id).status
+        report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first()
+        mails = [" ".join(m.raw.decode().split()) for m in session.scalars(select(OutboxMessage))]
+        return status, " ".join(report.raw.decode().split()) if report is not None else "", mails
+
+
+def _all_three_vote_a_draw(services, clock) -> None:
+    assert "You have proposed a draw between Austria, England and France" in vote(services, clock, "AUSTRIA", "DRAW")
+    assert "Your vote on a draw between Austria, England and France is recorded: Yes" in vote(
+        services, clock, "ENGLAND", "DRAW Austria England France")
+    vote(services, clock, "FRANCE", "draw yes")
+
+
+def test_vote_publication_instead_if_passed_000_ix_4_the_draw_replaces_the_adjudication(database_url, clock) -> None:
+    """A16 and 000 IX(4): every elector votes Yes; the game ends before the turn is adjudicated
+    and every player is told so instead of getting a report."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    _all_three_vote_a_draw(services, clock)
+    clock.advance(hours=49)
+    [done] = turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase, done.reports) == ("finished", "S1905M", 7)
+        assert queries.phases.current_record(session, game).adjudicated_at is None
+        kinds = [m.kind for m in session.scalars(select(OutboxMessage))]
+        ended = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "gm-action")).first()
+        text = " ".join(ended.raw.decode().split())
+    assert "report" not in kinds
+    assert "A draw between Austria, England and France passed." in text
+    assert "The game has ended by vote: a draw between Austria, England and France." in text
+    assert "the Spring 1905 Movement orders were not adjudicated" in text
+
+
+def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended_by_vote(database_url,
+                                                                                        clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"vote_publication": "with_adjudication"})
+    _all_three_vote_a_draw(services, clock)
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert "VOTES A draw between Austria, England and France passed." in report
+    assert "THE GAME IS OVER The game has ended by vote: a draw between Austria, England and France." in report
+
+
+def test_a_draw_one_power_votes_against_fails_and_no_mail_names_the_voter(database_url, clock) -> None:
+    """000 IX(4) "nothing revealed": the result is published, never who voted No."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    vote(services, clock, "AUSTRIA", "DRAW")
+    assert "recorded: No" in vote(services, clock, "ENGLAND", "DRAW NO")
+    vote(services, clock, "FRANCE", "DRAW")
+    status, report, mails = deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A draw between Austria, England and France failed." in report
+    assert "Yes votes" not in report
+    others = [m for m in mails if f"To: {player_address('ENGLAND')}" not in m]
+    assert not any("recorded: No" in m or "DRAW NO" in m for m in others)
+
+
+def test_a_proposal_is_announced_to_every_power_still_in_the_game_without_its_proposer(database_url, clock) -> None:
+    """proposer_anonymous (000 IX(4)): the same mail to every survivor, the proposer too."""
+    services = services_for(database_url)
+    game_with(services, clock(), "mhr")
+    vote(services, clock, "ENGLAND", "DRAW Austria England")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+        texts = [" ".join(m.raw.decode().split()) for m in sent]
+    assert sorted(m.recipient for m in sent) == sorted(player_address(p) for p in ("AUSTRIA", "ENGLAND", "FRANCE"))
+    assert all("a draw between Austria and England has been proposed." in t for t in texts)
+    assert all("DRAW Austria England" in t and "proposed by" not in t for t in texts)
+    # 000 IX(2) ¶1: an abstainer is left out; silence is No
+    assert "your silence counts as a vote against it; an abstention is not counted" in texts[0]
+
+
+def test_proposer_anonymous_false_names_the_proposer_in_the_announcement(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"proposer_anonymous": False})
+    vote(services, clock, "ENGLAND", "DRAW")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+        assert all("has been proposed by England" in " ".join(m.raw.decode().split()) for m in sent)
+
+
+def test_a_vote_against_a_draw_nobody_proposed_is_refused(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "nobody has proposed a draw between Austria and England this turn" in vote(
+        services, clock, "ENGLAND", "DRAW Austria England NO")
+
+
+def test_a_power_out_of_the_game_has_no_vote_voter_eligibility_units_or_centres(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "Italy has no unit and no supply centre left, so it has no vote" in vote(services, clock, "ITALY", "DRAW")
+
+
+def test_end_proposals_per_player_per_turn_001_viii_4(database_url, clock) -> None:
+    """001 VIII(4) ¶3: one proposal to end the game per player per turn."""
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"end_proposals_per_player_per_turn": 1})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    assert "as many as the house rules allow (001 VIII(4))" in vote(services, clock, "AUSTRIA", "DRAW Austria England")
+    # voting on another's proposal is no proposal
+    vote(services, clock, "ENGLAND", "DRAW England France")
+    assert "is recorded: Yes" in vote(services, clock, "AUSTRIA", "DRAW England France")
+
+
+def test_a_concession_passes_with_the_beneficiary_silent_000_ix_5(database_url, clock) -> None:
+    """000 IX(5): France counts as voting for its own solo; the game ends, conceded to France."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    vote(services, clock, "AUSTRIA", "CONCEDE France")
+    vote(services, clock, "ENGLAND", "CONCEDE France")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert any("The game has ended by vote: a concession to France." in m for m in mails)
+
+
+def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(database_url, clock) -> None:
+    """002 DRAWS 1: the number of Yes votes is announced; DRAWS 3: a Fall proposal is tallied
+    once the year is over (nobody adjusts here, so after the Fall turn)."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "email_rules", phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
+    vote(services, clock, "ENGLAND", "DRAW NO", phase="F1905M")
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    with transaction(services.sessions) as session:
+        assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
+
+
+def _year_over(game_phase: str, after_phase: str, alive: dict) -> list:
+    """What adjudicating Winter produced, as services/votes.tally_due sees it (no engine needed)."""
+    before = Position.from_json({"phase": game_phase, **THREE})
+    after = Position.from_json({"phase": after_phase, **alive})
+    return [PhaseOutcome(phase=game_phase, before=before, after=after, orders=(), state_after={})]
+
+
+def _tally_after_france_falls(database_url, clock, profile: str):
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), profile, phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")  # Austria, England and France
+    vote(services, clock, "ENGLAND", "DRAW", phase="F1905M")
+    vote(services, clock, "FRANCE", "DRAW NO", phase="F1905M")  # France's No dies with France
+    two = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
+           "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        ruleset = load_ruleset(profile)
+        after_fall = votes.tally_due(session, game, ruleset, _year_over("F1905M", "W1905A", two), clock())
+        after_winter = votes.tally_due(session, game, ruleset, _year_over("W1905A", "S1906M", two), clock())
+        return after_fall, after_winter
+
+
+def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: the Fall proposal is tallied after Winter, ignoring the vote of France, eliminated
+    meanwhile, and amended by dropping France: Austria and England draw."""
+    after_fall, after_winter = _tally_after_france_falls(database_url, clock, "email_rules")
+    assert after_fall == votes.VoteResults()  # not due before the Winter adjustments
+    assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
+    assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
+
+
+def test_a_proposal_naming_a_fallen_power_is_void_without_amendments_000(database_url, clock) -> None:
+    """000 (amend_proposals_on_elimination false): tallied at its own deadline, the draw names
+    France, out of the game by then: void."""
+    after_fall, _ = _tally_after_france_falls(database_url, clock, "mhr")
+    assert after_fall.ended is None
+    assert after_fall.announcements == (
+        "A draw between Austria, England and France is void: it names France, out of the game since it was made.",)

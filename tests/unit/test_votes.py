@@ -1,0 +1,189 @@
+"""The vote tally (rules/votes.py, MATRIX 2.10 and A16), tables per profile. Expected values by
+hand from the seeds: 000 IX, 001 VIII, 002 DRAWS, 003 [18]."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.votes import (
+    Proposal, Tally, VoteLine, amend, announcement, due, electorate, read_line, resolve_members, settle, survivors,
+    tally,
+)
+
+SEVEN = frozenset(("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"))
+THREE = frozenset(("AUSTRIA", "ENGLAND", "FRANCE"))
+DRAW3 = Proposal("draw", THREE, "AUSTRIA", "S1905M")
+CONCEDE_FRANCE = Proposal("concession", frozenset({"FRANCE"}), "AUSTRIA", "S1905M")
+PROFILES = {"000": "mhr", "001": "danivon", "002": "email_rules", "003": "scorpion", "default": "standard"}
+
+
+def rules(profile: str, **overrides):
+    ruleset = load_ruleset(PROFILES.get(profile, profile))
+    return ruleset.with_overrides(overrides) if overrides else ruleset
+
+
+# (profile, ballots among AUSTRIA, ENGLAND, FRANCE, passed, yes, electors). Absent = uncast.
+DRAW_TABLE = [
+    # 000 IX(2) ¶1: an abstainer is left out of the electorate; an uncast vote is No [P IX(1)]
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "yes"}, True, 3, 3),
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}, True, 2, 2),
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+    ("000", {"AUSTRIA": "abstain", "ENGLAND": "abstain", "FRANCE": "abstain"}, False, 0, 0),
+    # 001 VIII(2): an uncast vote and an abstention are both No
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}, False, 2, 3),
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+    # 002 DRAWS 1: "NVR = yes": only a No blocks
+    ("002", {"AUSTRIA": "yes"}, True, 3, 3),
+    ("002", {"AUSTRIA": "yes", "ENGLAND": "abstain"}, True, 3, 3),
+    ("002", {"AUSTRIA": "yes", "ENGLAND": "no"}, False, 2, 3),
+    # 003 [18] ¶1: a draw is an end on any terms; an uncast vote is Yes
+    ("003", {"AUSTRIA": "yes"}, True, 3, 3),
+    ("003", {"FRANCE": "no"}, False, 2, 3),
+    # default: plain unanimity
+    ("default", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "yes"}, True, 3, 3),
+    ("default", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+]
+
+
+@pytest.mark.parametrize(("profile", "ballots", "passed", "yes", "electors"), DRAW_TABLE)
+def test_draw_tally_per_profile_vote_draw_uncast_and_abstention(profile, ballots, passed, yes, electors) -> None:
+    result = tally(DRAW3, THREE, ballots, rules(profile))
+    assert (result.passed, result.yes, result.electors) == (passed, yes, electors)
+
+
+CONCESSION_TABLE = [
+    # 000 IX(1): abstainers excluded; IX(5): France counts as voting for its own solo
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "abstain"}, True, 2, 2),
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "no"}, True, 3, 3),
+    # 001 VIII(1): an abstention is No
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "abstain"}, False, 2, 3),
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "yes"}, True, 3, 3),
+    ("default", {"AUSTRIA": "yes"}, False, 2, 3),
+]
+
+
+@pytest.mark.parametrize(("profile", "ballots", "passed", "yes", "electors"), CONCESSION_TABLE)
+def test_concession_tally_per_profile_vote_concession_abstention(profile, ballots, passed, yes, electors) -> None:
+    result = tally(CONCEDE_FRANCE, THREE, ballots, rules(profile))
+    assert (result.passed, result.yes, result.electors) == (passed, yes, electors)
+
+
+def test_concession_beneficiary_votes_yes_off_counts_the_beneficiarys_own_vote() -> None:
+    """000 IX(5) sets concession_beneficiary_votes_yes; without it France's silence is No."""
+    ballots = {"AUSTRIA": "yes", "ENGLAND": "yes"}
+    assert tally(CONCEDE_FRANCE, THREE, ballots, rules("000")).passed
+    assert not tally(CONCEDE_FRANCE, THREE, ballots, rules("000", concession_beneficiary_votes_yes=False)).passed
+
+
+def test_vote_draw_uncast_yes_on_a_custom_ruleset() -> None:
+    result = tally(DRAW3, THREE, {"AUSTRIA": "yes"}, rules("default", **{"vote.draw.uncast": "yes"}))
+    assert result.passed
+
+
+def test_vote_draw_abstention_excluded_on_a_custom_ruleset() -> None:
+    ballots = {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}
+    assert tally(DRAW3, THREE, ballots, rules("default", **{"vote.draw.abstention": "excluded"})).passed
+
+
+def test_vote_concession_uncast_yes_on_a_custom_ruleset() -> None:
+    result = tally(CONCEDE_FRANCE, THREE, {"AUSTRIA": "yes"}, rules("default", **{"vote.concession.uncast": "yes"}))
+    assert result.passed
+
+
+def test_vote_end_game_any_terms_uncast_003_18_covers_draws() -> None:
+    """003 [18] ¶1: a draw takes the rules of "end the game on any terms"."""
+    custom = rules("003", **{"vote.end_game_any_terms.uncast": "no"})
+    assert not tally(DRAW3, THREE, {"AUSTRIA": "yes"}, custom).passed
+
+
+def test_vote_end_game_any_terms_abstention_003_18() -> None:
+    ballots = {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}
+    assert tally(DRAW3, THREE, ballots, rules("003")).passed
+    assert not tally(DRAW3, THREE, ballots, rules("003", **{"vote.end_game_any_terms.abstention": "no"})).passed
+
+
+def test_cd_powers_vote_003_18_2() -> None:
+    """003 [18] ¶2: powers in civil disorder do not vote (cd_powers_vote false)."""
+    assert electorate(THREE, {"FRANCE"}, rules("003")) == {"AUSTRIA", "ENGLAND"}
+    assert electorate(THREE, {"FRANCE"}, rules("003", cd_powers_vote=True)) == THREE
+
+
+def test_voter_eligibility_units_or_centres_002_draws_2() -> None:
+    alive = survivors({"AUSTRIA": ["A VIE"], "ENGLAND": [], "ITALY": []}, {"ENGLAND": ["LON"], "ITALY": []})
+    assert alive == {"AUSTRIA", "ENGLAND"}
+
+
+def test_multiple_passing_draws_all_fail_002_draws_1() -> None:
+    other = Proposal("draw", frozenset({"AUSTRIA", "ENGLAND"}), "ENGLAND", "S1905M")
+    results = settle([Tally(DRAW3, True, 3, 3, "passed"), Tally(other, True, 3, 3, "passed")], rules("002"))
+    assert [r.passed for r in results] == [False, False]
+    assert all("002 DRAWS 1" in r.reason for r in results)
+    single = settle([Tally(DRAW3, True, 3, 3, "passed")], rules("002"))
+    assert single[0].passed
+
+
+@pytest.mark.parametrize(("made", "adjudicated", "following", "expected"), [
+    ("F1905M", "F1905M", "W1905A", False),  # 002 DRAWS 3: a Fall proposal waits for Winter
+    ("F1905M", "W1905A", "S1906M", True),
+    ("F1905M", "F1905M", "S1906M", True),  # nobody adjusts: the year ends with the Fall turn
+    ("S1905M", "S1905M", "F1905M", True),
+])
+def test_fall_proposals_resolved_after_winter_002_draws_3(made, adjudicated, following, expected) -> None:
+    assert due(made, adjudicated, following, rules("002")) is expected
+
+
+def test_vote_due_next_deadline_000_ix_4_without_the_fall_rule() -> None:
+    assert due("F1905M", "F1905M", "W1905A", rules("000")) is True
+    assert due("F1905M", "W1905A", "S1906M", rules("000")) is False
+
+
+def test_amend_proposals_on_elimination_002_draws_3() -> None:
+    """002 DRAWS 3: a power named in a proposal falls: it is dropped; a draw of one becomes a
+    concession. Without the rule (000) the proposal is void."""
+    alive = {"AUSTRIA", "ENGLAND"}
+    assert amend(DRAW3, alive, rules("002")).members == {"AUSTRIA", "ENGLAND"}
+    solo = amend(Proposal("draw", frozenset({"AUSTRIA", "FRANCE"}), "AUSTRIA", "F1905M"), alive, rules("002"))
+    assert (solo.kind, solo.members) == ("concession", {"AUSTRIA"})
+    assert "void" in amend(DRAW3, alive, rules("000"))
+
+
+def test_draw_membership_all_survivors_refuses_a_subset() -> None:
+    line = VoteLine("draw", frozenset({"AUSTRIA", "ENGLAND"}), "yes")
+    assert resolve_members(line, THREE, rules("000")) == {"AUSTRIA", "ENGLAND"}
+    assert isinstance(resolve_members(line, THREE, rules("000", draw_membership="all_survivors")), str)
+
+
+def test_a_draw_naming_an_eliminated_power_is_refused_002_draws_1() -> None:
+    line = VoteLine("draw", frozenset({"AUSTRIA", "ITALY"}), "yes")
+    assert "Italy is out of the game" in resolve_members(line, THREE, rules("002"))
+
+
+@pytest.mark.parametrize(("kind", "argument", "expected"), [
+    ("draw", "", VoteLine("draw", frozenset(), "yes")),
+    ("draw", "Austria, England and France", VoteLine("draw", THREE, "yes")),
+    ("draw", "Austria England NO", VoteLine("draw", frozenset({"AUSTRIA", "ENGLAND"}), "no")),
+    ("draw", "abstain", VoteLine("draw", frozenset(), "abstain")),
+    ("concession", "to Russia", VoteLine("concession", frozenset({"RUSSIA"}), "yes")),
+    ("concession", "Russian yes", VoteLine("concession", frozenset({"RUSSIA"}), "yes")),
+])
+def test_read_line(kind, argument, expected) -> None:
+    assert read_line(kind, argument) == expected
+
+
+def test_read_line_errors_are_words() -> None:
+    assert "Narnia" in read_line("draw", "Austria Narnia").title()
+    assert "one power" in read_line("concession", "Austria England")
+
+
+def test_vote_secrecy_yes_count_only_002_draws_1() -> None:
+    result = Tally(DRAW3, False, 2, 3, "failed")
+    assert announcement(result, rules("002")) == "A draw between Austria, England and France failed. Yes votes: 2 of 3."
+    assert announcement(result, rules("000")) == "A draw between Austria, England and France failed."
+
+
+def test_proposer_anonymous_false_names_the_proposer() -> None:
+    result = Tally(DRAW3, True, 3, 3, "passed")
+    assert "proposed by Austria" in announcement(result, rules("000", proposer_anonymous=False))
+    assert "Austria," in announcement(result, rules("000"))  # a member, never "proposed by"
+    assert "proposed by" not in announcement(result, rules("000"))
