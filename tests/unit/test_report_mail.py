@@ -177,3 +177,27 @@ def test_report_mail_is_text_html_with_inline_map_and_ics_and_readdress_keeps_th
         image = next(p for p in parsed.walk() if p.get_content_type() == "image/png")
         assert image["Content-ID"] == "<map@lepanto.example>"
     assert other["To"] == "it@example.org" and other["Message-ID"] != message["Message-ID"]
+
+
+def test_press_and_vote_results_appear_in_both_parts(report, composer):
+    """MATRIX 2.9 (000 X(1): white press under its author's orders, grey press in an "Anonymous
+    Press" section) and MATRIX 2.10 (vote results with the report): the HTML says what the text says."""
+    import dataclasses
+
+    from gmserver.rules.press import ReportPress
+    context = dataclasses.replace(report, press=(
+        ReportPress("orders", "FRANCE", "From France", "Peace in the west <3"),
+        ReportPress("anonymous", None, "Anonymous", "Beware the Turk."),
+    ), votes=("The proposal of a draw among all survivors failed.",))
+    text = flat(composer.render(context.template, context))
+    html = composer.render("player/report.html.j2", {"reports": [context], "map_cid": None, "chart_cid": None,
+                                                    "history": ((), {}), "calendar": False})
+    parser = Text()
+    parser.feed(html)
+    words = flat(" ".join(parser.chunks))
+    for shown in ("From France", "Peace in the west <3", "Anonymous", "Beware the Turk.",
+                  "The proposal of a draw among all survivors failed."):
+        assert shown in text and shown in words
+    assert "&lt;3" in html  # escaped in the HTML, never markup
+    # under France's orders, before the next power's
+    assert words.index("Peace in the west") < words.index("Germany")
