@@ -43,7 +43,7 @@ def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
 
 
 def text(row: OutboxMessage) -> str:
-    return email.message_from_bytes(row.raw, policy=email.policy.default).get_content().replace("\r\n", "\n")
+    return email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def press_rows(services) -> list[tuple[str, str, str]]:
