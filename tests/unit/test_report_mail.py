@@ -116,6 +116,14 @@ def test_map_png_decodes_has_the_boards_size_and_is_not_blank(outcome):
     assert len(image.convert("RGB").getcolors(maxcolors=1 << 16) or ()) > 20  # a board, not one flat colour
 
 
+def test_the_mailed_png_shows_the_unit_where_it_stands(outcome):
+    """The bytes the report carries (128 colours): France's army in Belgium is royalblue there, near enough."""
+    image = Image.open(io.BytesIO(mapimage.map_png(outcome))).convert("RGB")
+    x, y = mapimage.board().units["BEL"]
+    pixel = image.getpixel((int(x) + 6, int(y)))
+    assert sum(abs(a - b) for a, b in zip(pixel, (65, 105, 225))) < 40, pixel
+
+
 def test_map_draws_each_unit_where_it_stands_in_its_powers_colour(outcome):
     image = mapimage.render_map(outcome)
     # by hand: France's army moved Picardy -> Belgium; the engine's colours are France royalblue
