@@ -23,6 +23,7 @@ from gmserver.rules.ruleset import Ruleset, VoteKindRules
 from gmserver.rules.subject import name_words
 
 CHOICES = ("yes", "no", "abstain")
+GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the GM")
 GAME_ENDING = ("draw", "concession")
 _POWER_WORDS = {**{p.lower(): p for p in POWERS},
                 **{a: p for p, a in (("AUSTRIA", "austrian"), ("ENGLAND", "english"), ("FRANCE", "french"),
@@ -96,12 +97,8 @@ def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
     proposal to "end the game on any terms" and takes that kind's rules."""
     if kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
         kind = "end_game_any_terms"
-    uncast, abstention = {
-        "draw": (ruleset.vote.draw.uncast, ruleset.vote.draw.abstention),
-        "concession": (ruleset.vote.concession.uncast, ruleset.vote.concession.abstention),
-        "end_game_any_terms": (ruleset.vote.end_game_any_terms.uncast, ruleset.vote.end_game_any_terms.abstention),
-    }[kind]
-    return VoteKindRules(uncast, abstention)
+    # rule_change / deadline_change keep their own rules (000 IX(3), 001 VIII(3), 003 [18] ¶2-3)
+    return getattr(ruleset.vote, kind)
 
 
 def offered(kind: str, ruleset: Ruleset) -> bool:
@@ -158,6 +155,8 @@ def tally(proposal: Proposal, electors: Collection[str], ballots: Mapping[str, s
     """A16: each elector's latest ballot (`ballots`: power -> yes/no/abstain; a missing power did
     not vote); the proposal passes only if every counted vote is Yes and someone is counted [P]."""
     rules = kind_rules(proposal.kind, ruleset)
+    if rules.gm_must_agree:  # 000 IX(3): "if the GM and all remaining players agree": the GM is an elector
+        electors = {*electors, GM}
     effective = {power: _effective(ballots.get(power), rules) for power in electors}
     if proposal.kind == "concession" and ruleset.concession_beneficiary_votes_yes:
         # 000 IX(5), 001 VIII(1): the power the game is conceded to counts as voting for its own solo

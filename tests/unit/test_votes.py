@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.vote_changes import (
+    DeadlineLine, deadline_problem, describe_deadline, read_deadline, turn_length_result,
+)
 from gmserver.rules.votes import (
     Proposal, Tally, VoteLine, amend, announcement, due, electorate, read_line, resolve_members, settle, survivors,
     tally,
@@ -195,3 +198,109 @@ def test_proposer_anonymous_false_names_the_proposer() -> None:
     assert "proposed by Austria" in announcement(result, rules("000", proposer_anonymous=False))
     assert "Austria," in announcement(result, rules("000"))  # a member, never "proposed by"
     assert "proposed by" not in announcement(result, rules("000"))
+
+
+# --- rule and deadline changes (000 IX(3), 001 VIII(3), 003 [18] ¶2-3) -------------------------
+
+RULE = Proposal("rule_change", frozenset(), "AUSTRIA", "S1905M")
+DEADLINE = Proposal("deadline_change", frozenset(), "AUSTRIA", "S1905M")
+ALL_YES = {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "yes"}
+
+# (profile, ballots among AUSTRIA, ENGLAND, FRANCE and the GM, passed, yes, electors)
+RULE_CHANGE_TABLE = [
+    # 000 IX(3): "if the GM and all remaining players agree unanimously": the GM is a fourth elector
+    ("000", {**ALL_YES, "GM": "yes"}, True, 4, 4),
+    ("000", ALL_YES, False, 3, 4),  # the GM did not agree: an uncast vote is No
+    ("000", {**ALL_YES, "GM": "no"}, False, 3, 4),
+    # 000 IX(3): "declared abstainers excepted"
+    ("000", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain", "GM": "yes"}, True, 3, 3),
+    # 001 VIII(3) "Alternative B": the players alone; an abstention or an uncast vote is No
+    ("001", ALL_YES, True, 3, 3),
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}, False, 2, 3),
+    ("001", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+    # 003 [18] ¶3: an uncast vote or an abstention defeats the proposal; the GM is no elector
+    ("003", ALL_YES, True, 3, 3),
+    ("003", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}, False, 2, 3),
+    ("003", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+]
+
+
+@pytest.mark.parametrize(("profile", "ballots", "passed", "yes", "electors"), RULE_CHANGE_TABLE)
+def test_rule_change_tally_per_profile_vote_rule_change_gm_must_agree(profile, ballots, passed, yes, electors
+                                                                     ) -> None:
+    result = tally(RULE, THREE, ballots, rules(profile))
+    assert (result.passed, result.yes, result.electors) == (passed, yes, electors)
+
+
+def test_rule_change_non_default_uncast_yes_and_abstention_excluded() -> None:
+    """vote.rule_change.uncast = yes (not a seed's value; the default is No): silence agrees."""
+    ruleset = rules("default", **{"vote.rule_change.uncast": "yes", "vote.rule_change.abstention": "excluded"})
+    assert tally(RULE, THREE, {"AUSTRIA": "yes"}, ruleset).passed
+    result = tally(RULE, THREE, {"AUSTRIA": "yes", "ENGLAND": "abstain"}, ruleset)
+    assert (result.passed, result.electors) == (True, 2)
+    assert not tally(RULE, THREE, {"AUSTRIA": "yes"}, rules("default")).passed
+
+
+def test_rule_change_gm_must_agree_non_default() -> None:
+    """vote.rule_change.gm_must_agree = true on the default profile: the players' Yes is not enough."""
+    ruleset = rules("default", **{"vote.rule_change.gm_must_agree": True})
+    assert not tally(RULE, THREE, ALL_YES, ruleset).passed
+    assert tally(RULE, THREE, {**ALL_YES, "GM": "yes"}, ruleset).passed
+    assert tally(RULE, THREE, ALL_YES, rules("default")).passed
+
+
+DEADLINE_TABLE = [
+    # 003 [18] ¶2: "by unanimous decision of the players; failing to vote counts against"
+    ("003", ALL_YES, True, 3, 3),
+    ("003", {"AUSTRIA": "yes", "ENGLAND": "yes"}, False, 2, 3),
+    # 003: the abstention is silent -> No [P]
+    ("003", {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"}, False, 2, 3),
+    # vote.deadline_change.uncast = yes, abstention = excluded (non-default values)
+    ({"vote.deadline_change.uncast": "yes"}, {"AUSTRIA": "yes"}, True, 3, 3),
+    ({"vote.deadline_change.abstention": "excluded"}, {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "abstain"},
+     True, 2, 2),
+]
+
+
+@pytest.mark.parametrize(("profile", "ballots", "passed", "yes", "electors"), DEADLINE_TABLE)
+def test_deadline_change_tally_vote_deadline_change_uncast_abstention(profile, ballots, passed, yes, electors
+                                                                     ) -> None:
+    ruleset = rules("default", **profile) if isinstance(profile, dict) else rules(profile)
+    result = tally(DEADLINE, THREE, ballots, ruleset)
+    assert (result.passed, result.yes, result.electors) == (passed, yes, electors)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("21", DeadlineLine(21, "yes")), ("14 days", DeadlineLine(14, "yes")), ("3 weeks NO", DeadlineLine(21, "no")),
+    ("two weeks abstain", DeadlineLine(14, "abstain")),
+])
+def test_read_deadline_line(text, expected) -> None:
+    assert read_deadline(text) == expected
+
+
+def test_read_deadline_line_refuses_words_that_are_no_length() -> None:
+    assert "not a turn length" in read_deadline("fortnightly please")
+
+
+def test_deadline_problem_003_23_offers_7_14_or_21_days() -> None:
+    """003 [23]: one, two or three week deadlines; MATRIX 2.8 min_hours_movement."""
+    assert deadline_problem(14, 48, (7, 14, 21)) is None
+    assert deadline_problem(10, 48, (7, 14, 21)) == "the house rules offer turns of 7, 14 or 21 days (003 [23])"
+    assert "at least 72 hours" in deadline_problem(2, 72, None)
+    assert deadline_problem(10, 48, None) is None
+
+
+@pytest.mark.parametrize(("ballots", "expected"), [
+    ({"AUSTRIA": 7, "ENGLAND": 7, "FRANCE": 14}, 7),  # 003 [23]: plurality
+    ({"AUSTRIA": 7, "ENGLAND": 21}, 21),  # a tie goes to the longer deadline [P]
+    ({"AUSTRIA": 7, "ENGLAND": 14, "FRANCE": 14, "ITALY": 21, "TURKEY": 21}, 21),
+    ({"AUSTRIA": 10}, None),  # not a length offered: not counted
+    ({}, None),
+])
+def test_turn_length_vote_003_23_plurality_tie_to_longer(ballots, expected) -> None:
+    assert turn_length_result(ballots, (7, 14, 21)) == expected
+
+
+def test_describe_deadline_change() -> None:
+    assert describe_deadline(14) == "a change of the movement turns to 14 days (2 weeks)"
+    assert describe_deadline(10) == "a change of the movement turns to 10 days"

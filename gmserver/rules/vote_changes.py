@@ -1,0 +1,75 @@
+"""Votes that change the game rather than end it (MATRIX 2.10 and 2.8): a permanent deadline
+change (003 [18] ¶2), the turn-length vote at the start (003 [23]) and a house-rule change
+(000 IX(3), 001 VIII(3), 003 [18] ¶3). Pure: reading the line and the result; the tally of a
+change proposal is rules/votes.tally (unanimity, with the GM as an elector where
+`vote.rule_change.gm_must_agree`).
+
+Grammar, a proposal [P practice] as for draws (the seeds name the votes, not a syntax):
+
+    DEADLINE 21               movement turns of 21 days from now on (deadline_change)
+    DEADLINE 3 weeks NO       a vote against that change (YES, NO or ABSTAIN last; YES if none)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gmserver.rules.subject import name_words
+
+_CHOICE_WORDS = {"yes": "yes", "y": "yes", "aye": "yes", "no": "no", "n": "no", "nay": "no",
+                 "abstain": "abstain", "abstention": "abstain", "abstaining": "abstain"}
+_UNITS = {"day": 1, "days": 1, "d": 1, "week": 7, "weeks": 7, "w": 7}
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+@dataclass(frozen=True)
+class DeadlineLine:
+    days: int  # the movement turn length proposed, in days
+    choice: str  # yes, no or abstain
+
+
+def read_deadline(argument: str) -> DeadlineLine | str:
+    """"21", "21 days", "3 weeks", "three weeks", then YES/NO/ABSTAIN. A readable error instead."""
+    words = name_words(argument)
+    choice = "yes"
+    if words and words[-1] in _CHOICE_WORDS:
+        choice = _CHOICE_WORDS[words.pop()]
+    words = [w for w in words if w not in ("of", "a", "turns", "turn", "deadlines", "deadline")]
+    if not words or len(words) > 2:
+        return "write the turn length you propose, for example \"DEADLINE 14 days\" or \"DEADLINE 2 weeks NO\""
+    number = int(words[0]) if words[0].isdigit() else _NUMBERS.get(words[0])
+    unit = _UNITS.get(words[1]) if len(words) == 2 else 1
+    if number is None or unit is None or number * unit < 1:
+        return f"\"{' '.join(words)}\" is not a turn length: write days or weeks, for example \"DEADLINE 14 days\""
+    return DeadlineLine(number * unit, choice)
+
+
+def deadline_problem(days: int, min_hours_movement: int, choices: tuple[int, ...] | None) -> str | None:
+    """Why a deadline change cannot be proposed: shorter than the profile's minimum (MATRIX 2.8
+    min_hours_movement), or not one of the lengths the house rules offer (003 [23] 7/14/21 days)."""
+    if days * 24 < min_hours_movement:
+        return f"a movement turn under this game's house rules lasts at least {min_hours_movement} hours"
+    if choices and days not in choices:
+        listed = ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else str(choices[0])
+        return f"the house rules offer turns of {listed} days (003 [23])"
+    return None
+
+
+def describe_deadline(days: int) -> str:
+    """"a change of the movement deadline to 14 days" (for a proposal and its announcement)."""
+    weeks = f" ({days // 7} week{'s' if days // 7 > 1 else ''})" if days % 7 == 0 else ""
+    return f"a change of the movement turns to {days} days{weeks}"
+
+
+def turn_length_result(ballots: Mapping[str, int], choices: tuple[int, ...]) -> int | None:
+    """turn_length_vote (003 [23] "the players vote for one, two or three week deadlines", the
+    GM not voting): the most-voted length wins; the rule is silent on a tie, which goes to the
+    longer deadline [P]. Ballots for a length not offered are not counted; None if none counts."""
+    counts: dict[int, int] = {}
+    for days in ballots.values():
+        if days in choices:
+            counts[days] = counts.get(days, 0) + 1
+    if not counts:
+        return None
+    return max(counts, key=lambda days: (counts[days], days))
