@@ -20,7 +20,7 @@ a proposal [P practice], kept small enough that no order line can match it:
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
      `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
-     `concession` (000 IX(1), 001 VIII(1)).
+     `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2).
    The rest of the message is not read as orders: the reply says so.
 3. Subject keywords, when the body has no keyword line: the same words, and `press`, anywhere in
    the subject once the game's name is set aside ("lepanto status", "Re: lepanto press"), unless
@@ -62,6 +62,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
+    "deadline": ("vote", "deadline_change"),  # 003 [18] ¶2 "DEADLINE 21" (rules/vote_changes.py)
 })
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 

@@ -21,10 +21,12 @@ from dataclasses import dataclass, replace
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import Ruleset, VoteKindRules
 from gmserver.rules.subject import name_words
+from gmserver.rules.vote_changes import describe_deadline
 
 CHOICES = ("yes", "no", "abstain")
 GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the GM")
 GAME_ENDING = ("draw", "concession")
+CHANGES = ("deadline_change", "rule_change")  # proposals that change the game, naming no power
 _POWER_WORDS = {**{p.lower(): p for p in POWERS},
                 **{a: p for p, a in (("AUSTRIA", "austrian"), ("ENGLAND", "english"), ("FRANCE", "french"),
                                      ("GERMANY", "german"), ("ITALY", "italian"), ("RUSSIA", "russian"),
@@ -95,10 +97,18 @@ def electorate(alive: Collection[str], in_cd: Collection[str], ruleset: Ruleset)
 def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
     """The uncast and abstention meanings for the kind; under 003 [18] a draw or concession is a
     proposal to "end the game on any terms" and takes that kind's rules."""
-    if kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
+    if kind in GAME_ENDING and kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
         kind = "end_game_any_terms"
     # rule_change / deadline_change keep their own rules (000 IX(3), 001 VIII(3), 003 [18] ¶2-3)
-    return getattr(ruleset.vote, kind)
+    return {
+        "draw": VoteKindRules(ruleset.vote.draw.uncast, ruleset.vote.draw.abstention),
+        "concession": VoteKindRules(ruleset.vote.concession.uncast, ruleset.vote.concession.abstention),
+        "end_game_any_terms": VoteKindRules(ruleset.vote.end_game_any_terms.uncast,
+                                            ruleset.vote.end_game_any_terms.abstention),
+        "rule_change": VoteKindRules(ruleset.vote.rule_change.uncast, ruleset.vote.rule_change.abstention,
+                                     ruleset.vote.rule_change.gm_must_agree),
+        "deadline_change": VoteKindRules(ruleset.vote.deadline_change.uncast, ruleset.vote.deadline_change.abstention),
+    }[kind]
 
 
 def offered(kind: str, ruleset: Ruleset) -> bool:
@@ -194,6 +204,8 @@ def due(proposal_phase: str, adjudicated: str, next_phase: str, ruleset: Ruleset
 
 def describe(proposal: Proposal) -> str:
     """"a draw between Austria and England", "a concession to Russia"."""
+    if proposal.kind == "deadline_change":  # its one member is the day count
+        return describe_deadline(int(next(iter(proposal.members))))
     names = sorted(p.title() for p in proposal.members)
     if proposal.kind == "concession":
         return f"a concession to {names[0]}"

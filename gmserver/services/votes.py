@@ -21,6 +21,7 @@ from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.vote_changes import DeadlineLine, deadline_problem
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
@@ -70,23 +71,49 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
     members = rules.resolve_members(line, alive, ruleset)
     if isinstance(members, str):
         return members
-    row = queries.votes.find_proposal(session, game.id, game.phase, line.kind, members_key(members))
+    return _propose_or_vote(session, game, power, line.kind, members, line.choice, ruleset, inbound_id, now)
+
+
+def record_deadline(session: Session, game_id: int, power: str, line: DeadlineLine, ruleset: Ruleset,
+                    inbound_id: int | None, now: datetime) -> Recorded | str:
+    """deadline_change (003 [18] ¶2 "a permanent deadline change ... by unanimous decision of the
+    players"): a proposal of a new movement turn length, or a ballot on one made this turn."""
+    game = session.get(Game, game_id)
+    assert game is not None
+    if game.status != "active":
+        return "the game is over: there is nothing left to vote on"
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    if power not in rules.survivors(position.units, position.centers):
+        return f"{power.title()} has no unit and no supply centre left, so it has no vote"
+    if not ruleset.cd_powers_vote and power in {p.power for p in game.players if p.civil_disorder}:
+        return ("countries in anarchy may not vote on a deadline change (house rules 003 [18]); "
+                "ask the GM to take your power out of civil disorder")
+    if problem := deadline_problem(line.days, ruleset.min_hours_movement, ruleset.turn_length_vote):
+        return problem
+    return _propose_or_vote(session, game, power, "deadline_change", frozenset({str(line.days)}), line.choice,
+                            ruleset, inbound_id, now)
+
+
+def _propose_or_vote(session: Session, game: Game, power: str, kind: str, members: frozenset[str], choice: str,
+                     ruleset: Ruleset, inbound_id: int | None, now: datetime) -> Recorded | str:
+    row = queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members))
     made = row is None
     if row is None:
-        if line.choice != "yes":
-            return (f"nobody has proposed {rules.describe(rules.Proposal(line.kind, members, power, game.phase))} "
+        if choice != "yes":
+            return (f"nobody has proposed {rules.describe(rules.Proposal(kind, members, power, game.phase))} "
                     "this turn: there is nothing to vote against")
         limit = ruleset.end_proposals_per_player_per_turn
-        if limit is not None and queries.votes.proposals_by(session, game.id, game.phase, power) >= limit:
+        if (limit is not None and kind in rules.GAME_ENDING
+                and queries.votes.proposals_by(session, game.id, game.phase, power) >= limit):
             # 001 VIII(4) ¶3: one proposal to end the game per player per turn
             return (f"you have made {limit} proposal{'s' if limit > 1 else ''} to end the game this turn, "
                     "as many as the house rules allow (001 VIII(4))")
-        row = queries.votes.add_proposal(session, game.id, game.phase, line.kind, members_key(members), power,
+        row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), power,
                                          inbound_id, now)
     elif row.status != "open":  # vetoed by the GM (000 IX(5)): not put to the vote
         return f"{rules.describe(_proposal(row))} was {row.status} this turn and is not put to the vote"
-    queries.votes.cast(session, row.id, power, line.choice, inbound_id, now)
-    return Recorded(_proposal(row), line.choice, made, row.id)
+    queries.votes.cast(session, row.id, power, choice, inbound_id, now)
+    return Recorded(_proposal(row), choice, made, row.id)
 
 
 GM = "GM"  # the proposer of a proposal the GM made (gm_may_propose)
@@ -104,8 +131,8 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
     alive = rules.survivors(position.units, position.centers)
     proposal = recorded.proposal
-    keyword = "CONCEDE" if proposal.kind == "concession" else "DRAW"
-    line = " ".join([keyword, *sorted(p.title() for p in proposal.members)])
+    keyword = {"concession": "CONCEDE", "deadline_change": "DEADLINE"}.get(proposal.kind, "DRAW")
+    line = " ".join([keyword, *sorted(p.title() for p in proposal.members)])  # "DEADLINE 14" too
     rules_of_kind = rules.kind_rules(proposal.kind, ruleset)
     body = services.composer.render("player/proposal.txt.j2", {
         "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
@@ -260,6 +287,10 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
     electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
     for row in due_rows:
+        if row.kind in rules.CHANGES:  # names no power: nothing to amend (002 DRAWS 3 is about draws)
+            ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items() if power in alive}
+            tallies.append((row, rules.tally(_proposal(row), electors, ballots, ruleset)))
+            continue
         fell_later = () if row.phase in adjudicated else frozenset(standing) - alive
         proposal = rules.amend(_proposal(row), alive, ruleset, fell_later)  # 002 DRAWS 3
         if isinstance(proposal, str):
@@ -274,12 +305,21 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
     for (row, _), result in zip(tallies, settled):
         _close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
+        if result.passed and row.kind == "deadline_change":
+            texts[row.id] += " " + _change_deadline(game, int(row.members))
         if result.passed and result.proposal.kind in rules.GAME_ENDING:
             ended = f"The game has ended by vote: {rules.describe(result.proposal)}."
     if ended is not None:  # whatever else was still open has no game left to end
         _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
     log.info("%s: %d proposal(s) tallied in %s%s", game.name, len(texts), phase, f"; {ended}" if ended else "")
     return VoteResults(tuple(texts[row.id] for row in open_rows if row.id in texts), ended)
+
+
+def _change_deadline(game: Game, days: int) -> str:
+    """A passed deadline change (003 [18] ¶2) sets the game's movement turn length: the deadline
+    after this adjudication is already reckoned with it (services/schedule.following_deadline)."""
+    game.movement_seconds = days * 86400
+    return f"From now on a movement turn lasts {days} days (house rules 003 [18])."
 
 
 def _close(rows: Sequence[ProposalRow], status: str, result: str, phase: str) -> None:

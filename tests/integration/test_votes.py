@@ -27,13 +27,14 @@ THREE = {"units": {"AUSTRIA": ["A VIE"], "ENGLAND": ["F LON"], "FRANCE": ["A PAR
          "centers": {"AUSTRIA": ["VIE"], "ENGLAND": ["LON"], "FRANCE": ["PAR"]}}
 
 
-def game_with(services, now, profile: str = "standard", overrides: dict | None = None, phase: str = "S1905M") -> int:
+def game_with(services, now, profile: str = "standard", overrides: dict | None = None, phase: str = "S1905M",
+              movement: timedelta = timedelta(hours=48)) -> int:
     position = Position.from_json({"phase": phase, **THREE})
     with transaction(services.sessions) as session:
         return create_game(session, GameSpec(
             name="votes", ruleset=load_ruleset(profile).with_overrides(overrides or {}),
             players=[PlayerSpec(p, player_address(p)) for p in POWERS], position=position,
-            movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
+            movement=movement, retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
             reminder=timedelta(0), sender_check="from"), now).id
 
 
@@ -47,9 +48,9 @@ def vote(services, clock, power: str, line: str, phase: str = "S1905M") -> str:
         return " ".join(answer.raw.decode().split())
 
 
-def deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
+def deadline(services, clock, game_id: int, hours: int = 49) -> tuple[str, str, list[str]]:
     """Adjudicate at the deadline: the game's status, the report, every mail's text."""
-    clock.advance(hours=49)
+    clock.advance(hours=hours)
     turns.adjudicate_due(services, clock())
     with transaction(services.sessions) as session:
         status = session.get(Game, game_id).status
@@ -184,7 +185,7 @@ def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(databas
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
     vote(services, clock, "ENGLAND", "DRAW NO", phase="F1905M")
-    status, report, _ = deadline(services, clock, game_id)
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
     assert status == "active"
     assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
     with transaction(services.sessions) as session:
@@ -307,3 +308,43 @@ def test_cd_powers_vote_false_a_power_in_civil_disorder_is_told_it_has_no_vote(d
         next(p for p in session.get(Game, game_id).players if p.power == "FRANCE").civil_disorder = True
     assert "France is in civil disorder, and under the house rules a power in civil disorder does not vote" in vote(
         services, clock, "FRANCE", "DRAW")
+
+
+def test_deadline_change_003_18_unanimous_sets_the_movement_turn_length(database_url, clock) -> None:
+    """003 [18] ¶2: a permanent deadline change by unanimous decision of the players: the three
+    survivors vote "DEADLINE 14"; from the next turn a movement turn lasts 14 days (the Fall
+    deadline is 14 days after this adjudication), and the report says so in words."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    assert "You have proposed a change of the movement turns to 14 days (2 weeks)" in vote(
+        services, clock, "AUSTRIA", "DEADLINE 14 days")
+    assert "the house rules offer turns of 7, 14 or 21 days (003 [23])" in vote(services, clock, "ENGLAND", "DEADLINE 10")
+    vote(services, clock, "ENGLAND", "deadline 2 weeks")
+    vote(services, clock, "FRANCE", "DEADLINE 14")
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"
+    assert "From now on a movement turn lasts 14 days (house rules 003 [18])" in report
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert game.movement_seconds == 14 * 86400
+        assert game.phase == "F1905M" and game.deadline - clock() >= timedelta(days=13)
+
+
+def test_deadline_change_003_18_failing_to_vote_counts_against(database_url, clock) -> None:
+    """003 [18] ¶2 "failing to vote counts against" (vote.deadline_change.uncast = no): France
+    is silent, the change fails and the turns keep their length."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    vote(services, clock, "AUSTRIA", "DEADLINE 21")
+    vote(services, clock, "ENGLAND", "DEADLINE 21 yes")
+    _, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert "A change of the movement turns to 21 days (3 weeks) failed." in report
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).movement_seconds == 7 * 86400
+
+
+def test_deadline_change_not_offered_by_the_default_house_rules(database_url, clock) -> None:
+    """vote_kinds = {concession, draw} by default: a deadline line is answered as not offered."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "This game's house rules have no deadline change votes" in vote(services, clock, "AUSTRIA", "DEADLINE 14")

@@ -8,6 +8,7 @@ do not offer is answered as such.
 from __future__ import annotations
 
 from gmserver.rules import votes as rules
+from gmserver.rules.vote_changes import read_deadline
 from gmserver.services import votes
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
@@ -31,9 +32,13 @@ def handle(mail: Mail) -> str:
     if not rules.offered(topic, ruleset):
         notice.answer(mail, TEMPLATE, {**context, "allowed": False})
         return NOT_OFFERED
-    line = rules.read_line(topic, mail.kind.argument)
+    if topic == "deadline_change":  # 003 [18] ¶2: "DEADLINE 21"
+        line = read_deadline(mail.kind.argument)
+        record = votes.record_deadline
+    else:
+        line, record = rules.read_line(topic, mail.kind.argument), votes.record
     if not isinstance(line, str):
-        line = votes.record(mail.session, mail.game.id, mail.decision.power, line, ruleset, mail.row.id, mail.now)
+        line = record(mail.session, mail.game.id, mail.decision.power, line, ruleset, mail.row.id, mail.now)
     if isinstance(line, str):
         notice.answer(mail, TEMPLATE, {**context, "allowed": True, "refusal": line})
         return REFUSED
