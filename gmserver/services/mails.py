@@ -174,7 +174,7 @@ def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadl
             now=now, domain=composer.domain, subject_hint="Send your orders to the GM by mail before then.")))
     html = composer.render("player/report.html.j2", {
         "reports": contexts, "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
-        "calendar": bool(attachments)})
+        "calendar": bool(attachments), "colours": mapimage.power_colours() if chart_cid else {}})
     return add_html(message, html, images=images, attachments=attachments)
 
 
