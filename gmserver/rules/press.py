@@ -39,11 +39,13 @@ _CLAUSES: dict[str, dict[str, str]] = {
                          "scorpion": "003 [9]"},
     "press_before_first_turn": {"email_rules": "002 PRESS 5"},
     "press_channel": {"scorpion": "003 [9]"},
+    "conditional_press": {"email_rules": "002 PRESS 4", "scorpion": "003 [9]"},
 }
 
 _HEADING = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?P<kind>white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)?\s*press\b"
     r"(?:\s+(?:to|for)\s+(?P<to>.*?))?(?:\s+(?:from|signed|as)\s+(?P<sign>.*?))?"
+    r"(?:\s+(?P<if>if|unless)\s+(?P<cond>.*?))?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _ALL = {"all", "everyone", "everybody", "all powers", "all players"}
 # the names players write for powers: the name and its first three letters ("Eng", "Fra")
@@ -60,6 +62,15 @@ class PressItem:
     recipients: tuple[str, ...]
     signature: str | None  # the label it is signed with; None for unsigned (grey) press
     text: str
+    # "PRESS IF I GAIN BELGIUM" (conditional_press, 003 [9]): published only if it holds
+    condition: str | None = None
+    negated: bool = False  # written with UNLESS
+
+    @property
+    def condition_words(self) -> str:
+        """"if its condition ("I gain Belgium") holds on the season's results", for the author."""
+        holds = "does not hold" if self.negated else "holds"
+        return f"if its condition (\"{self.condition}\") {holds} on the season's results"
 
 
 @dataclass(frozen=True)
@@ -97,7 +108,9 @@ def read_item(heading: str, text: str, author: str) -> PressItem | str:
         if power != author and power not in recipients:
             recipients.append(power)
     signature = (found["sign"] or "").strip() or None
-    return PressItem(_kind(word, signature, author), tuple(recipients), signature, text.strip("\n"))
+    condition = (found["cond"] or "").strip() or None
+    return PressItem(_kind(word, signature, author), tuple(recipients), signature, text.strip("\n"),
+                     condition, (found["if"] or "").casefold() == "unless")
 
 
 def _kind(word: str, signature: str | None, author: str) -> str:
@@ -123,6 +136,14 @@ def reserved_holder(ruleset: Any, label: str | None) -> str | None:
     return None
 
 
+def with_own_label(ruleset: Any, item: PressItem, author: str) -> PressItem:
+    """Press signed with a label reserved for the author's own power ("Lon" from England, 003 [9])
+    is white press: it names its author."""
+    if item.kind == "grey" and item.signature and reserved_holder(ruleset, item.signature) == author:
+        return PressItem("white", item.recipients, item.signature, item.text, item.condition, item.negated)
+    return item
+
+
 def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bool = True,
           game_started: bool = True) -> Verdict:
     """Whether the game's rules accept `item` from `author` (a power). `may_sign_as_players`: the
@@ -131,6 +152,9 @@ def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bo
     if not ruleset.press_before_first_turn and not game_started:
         return Verdict("refused", "press is not published before the first turn of the game ("
                        f"{cite(ruleset, 'press_before_first_turn')})")
+    if item.condition is not None and ruleset.conditional_press == "none":
+        return Verdict("refused", "press conditional on the season's moves is not accepted in this game "
+                                  f"({cite(ruleset, 'conditional_press')})")
     if item.kind not in ruleset.press_kinds:
         allowed = " and ".join(KIND_WORDS[kind] for kind in KINDS if kind in ruleset.press_kinds) or "no press"
         return Verdict("refused", f"{KIND_WORDS[item.kind]} is not accepted in this game, only {allowed} "

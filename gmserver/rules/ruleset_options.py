@@ -645,13 +645,11 @@ _opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"
 _opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
      applied())  # under the author's orders in the turn report (000 X(1))
 _opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
-     not_applied("the author of grey press is never revealed: the GM is not sent the authors after the game",
-                 "never"))
+     applied())  # services/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
-     partial("press signed with another power's name is judged for current players; players eliminated "
-             "in this game cannot send press", honoured=lambda value: value == "own_power_only"))
+     applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
      not_applied("mail from anyone who does not play in the game is refused, press included", False))
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
@@ -660,7 +658,9 @@ _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"),
      partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
              "edit its text", honoured=lambda value: True))
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     not_applied("press conditions are not evaluated: press is published as written", "none"))
+     partial("conditions on the season's moves are decided on the results (rules/press_conditions.py); "
+             "conditions on other press (\"if press item 3 is published\") are not",
+             honoured=lambda value: value != "moves_and_press"))
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
@@ -678,10 +678,8 @@ _opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication
      applied())  # services/votes.tally_before (instead of the turn) or tally_due (with the report)
 _opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
-_opt("proposal_gm_veto", "2.10", BOOL, True,
-     not_applied("the GM cannot veto a proposal: it is counted as the players voted", False))
-_opt("gm_may_propose", "2.10", BOOL, False,
-     not_applied("the GM cannot propose: mail from the GM is a command", False))
+_opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/votes.py)
+_opt("gm_may_propose", "2.10", BOOL, False, applied())  # `gmserver game propose`, "propose" by mail
 _opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, applied())  # 000 IX(5)
 _opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail", applied())  # rules/votes.settle
 _opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset", applied())

@@ -120,7 +120,8 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
         if corrected and number == 0:
             context = dataclasses.replace(context, corrected=True)
         session = object_session(game)
-        published = press_for_report(session, game, phase.phase) if session is not None else []
+        published = (press_for_report(session, game, phase.phase, phase, services.geography)
+                     if session is not None else [])
         if published:  # MATRIX 2.9: the press published with the turn (003 [9])
             context = dataclasses.replace(context, press=tuple(published))
         if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report

@@ -6,7 +6,8 @@ the next report"), where the profile places it (000 X(1): white press under its 
 grey press in an "Anonymous Press" section). Partial press, to named powers, is private to them:
 it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
 order set is published (press_channel in_order_set_last_only, 003 [9]) a later order set or press
-message from the same power replaces the earlier press, and partial press is refused. The author of grey press is stored for the GM and never shown.
+message from the same power replaces the earlier press, and partial press is refused. The author
+of grey press is stored for the GM and never shown to a player.
 """
 
 from __future__ import annotations
@@ -22,13 +23,18 @@ from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
+from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
-                                  recipients_of, report_placement, shown_author)
+                                  recipients_of, report_placement, shown_author,
+                                  with_own_label)
+from gmserver.rules.press_conditions import condition_holds
 from gmserver.rules.reading.message import press_sections
+from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 
 TEMPLATE = "player/press_item.txt.j2"
@@ -59,6 +65,7 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
         if isinstance(item, str):
             planned.append(Planned(None, Verdict("refused", item), "refused", f"Press not sent: {item}."))
             continue
+        item = with_own_label(ruleset, item, author)
         verdict = _verdict(ruleset, item, author, started)
         status = _status(ruleset, item, verdict)
         planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
@@ -76,9 +83,12 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
     for plan in planned:
         if plan.item is None:
             continue
-        item = plan.item
+        # hostile mail: no NUL (PostgreSQL refuses it) nor lone surrogates in what is stored and sent
+        item = dataclasses.replace(plan.item, text=safe_text(plan.item.text),
+                                   signature=safe_text(plan.item.signature) if plan.item.signature else None)
         row = Press(game_id=game.id, phase=phase, author=author, kind=item.kind, signature=item.signature,
                     recipients=list(item.recipients), text=item.text, status=plan.status,
+                    condition=_condition_text(item),
                     reason=plan.verdict.reason or None, inbound_id=inbound_id, created_at=now)
         session.add(row)
         session.flush()
@@ -101,6 +111,10 @@ def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> V
         # 003 [9]: press is "displayed by the GM" in the report, the same for every power [P]
         return Verdict("refused", "press is published with the turn report to every power, so it cannot be "
                                   f"sent to some powers only ({cite(ruleset, 'press_channel')})")
+    if verdict.action != "refused" and item.recipients and item.condition is not None:
+        # partial press is mailed at once, before the results that would decide its condition
+        return Verdict("refused", "press to some powers only is sent at once, before the season's results, so "
+                                  f"it cannot be conditional ({cite(ruleset, 'conditional_press')})")
     return verdict
 
 
@@ -138,16 +152,59 @@ def _told(ruleset: Ruleset, item: PressItem, status: str, verdict: Verdict, auth
     if status == "report":
         later = (f", unless a later order set replaces it ({cite(ruleset, 'press_channel')})"
                  if ruleset.press_channel == "in_order_set_last_only" else "")
-        return f"{what} will be published {how} with the turn report, to every power{later}."
+        condition = f" {item.condition_words}" if item.condition else ""
+        return f"{what} will be published {how} with the turn report, to every power{condition}{later}."
     return f"{what} sent {how} to {to}" + (": your name was not shown." if item.kind == "grey" else ".")
 
 
-def press_for_report(session: Session, game: Game, phase: str) -> list[ReportPress]:
+def _condition_text(item: PressItem) -> str | None:
+    if item.condition is None:
+        return None
+    return ("unless " if item.negated else "if ") + item.condition
+
+
+def _holds(row: Press, ruleset: Ruleset, outcome: PhaseOutcome | None, geography: MapInfo | None) -> bool:
+    """Whether a conditional item's condition holds on the turn's results (003 [9]); True when it
+    has none, or when no results are given (the item is shown as it waits)."""
+    if row.condition is None or outcome is None or geography is None:
+        return True
+    word, _, condition = row.condition.partition(" ")
+    return condition_holds(condition, word == "unless", row.author, outcome, ruleset, geography)[0]
+
+
+def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None = None,
+                     geography: MapInfo | None = None) -> list[ReportPress]:
     """The press the turn report of `phase` publishes, in order of arrival; the author of grey press
-    is never named (003 [9], 000 X(2))."""
+    is never named (003 [9], 000 X(2)). With the turn's `outcome`, conditional press whose
+    condition does not hold is left out (003 [9], 002 PRESS 4). Reads only (previews call it)."""
     ruleset = ruleset_of(game)
     return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
-            for row in press_of_phase(session, game.id, phase, "report")]
+            for row in press_of_phase(session, game.id, phase, "report")
+            if _holds(row, ruleset, outcome, geography)]
+
+
+def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
+                      now: datetime) -> int:
+    """After the report: conditional press whose condition did not hold is marked so, and its
+    author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
+    ruleset = ruleset_of(game)
+    addresses = {player.power: (player.address, player.secret) for player in game.players}
+    dropped = 0
+    for row in press_of_phase(session, game.id, outcome.phase, "report"):
+        if _holds(row, ruleset, outcome, services.geography):
+            continue
+        row.status, dropped = "condition_false", dropped + 1
+        address, secret = addresses.get(row.author, (None, None))
+        if address is None:
+            continue
+        body = services.composer.render("player/press_condition.txt.j2", {
+            "game_name": game.name, "phase": describe_phase(outcome.phase), "condition": row.condition,
+            "text": row.text})
+        message = services.composer.compose(to=address, subject=f"{game.name} {outcome.phase}: your press",
+                                            body=body, auto_submitted="auto-generated", date=now,
+                                            reply_secret=secret)
+        queue(session, message, kind="notice", dedupe_key=f"presscond:{row.id}", now=now, game_id=game.id)
+    return dropped
 
 
 # --- the GM's moderation (MATRIX 2.9 press_moderation) ---------------------------------------
@@ -202,3 +259,18 @@ def moderate(services: Services, game_name: str, press_id: int, action: str, now
         row.status = "sent"
         _deliver(session, services, game_view(game, session), row.author, item, row, now)
         return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)
+
+
+def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:
+    """At the end of a game whose rules say so (000 X(2), press_author_disclosure gm_after_game),
+    tell the GM, and only the GM, who wrote each published item that did not name its author."""
+    if ruleset_of(game).press_author_disclosure != "gm_after_game":
+        return False  # 003 [9] "Authorship of gray press will not be disclosed"
+    hidden = [row for status in ("report", "sent") for row in press_of_game(session, game.id, status)
+              if row.kind != "white"]
+    lines = [f"{row.phase} {KIND_WORDS[row.kind]}: written by {row.author.title()}: "
+             f"\"{' '.join(row.text.split())[:60]}\"" for row in sorted(hidden, key=lambda r: r.id)]
+    paragraphs = [f"{game.name} is over. Under house rules 000 X(2) the GM may now reveal who wrote the "
+                  "press that did not carry its author's name:", *(lines or ["(there was none)"])]
+    return notify_gm(session, services, key=f"gm:pressauthors:{game.id}", subject=f"{game.name}: press authors",
+                     paragraphs=paragraphs, now=now, game_id=game.id)

@@ -25,7 +25,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
-from gmserver.services import adjudication, convoys, endgame, mails, nmr, revalidate
+from gmserver.services import adjudication, convoys, endgame, mails, nmr, press, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
@@ -118,6 +118,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
             game.status = "finished"
+            press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
         reports = 0
         # a re-adjudication after a rollback sends its own reports (the first ones were sent)
         revision = f"r{first_record.revision}:" if first_record.revision else ""
@@ -128,6 +129,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
                                       for player, message in mail], kind="report", now=now, game_id=game.id)
         if reports and mail:  # the report is one body addressed to each player: the GM gets it once
             copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+        for reported in (first, *minor):
+            press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,

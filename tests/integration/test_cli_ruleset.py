@@ -56,15 +56,14 @@ def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
 
 def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(config: Path, capsys) -> None:
     """Under scorpion the players vote on the turn length (003 [23]); gmserver lets the GM set
-    it. Conditional press (003 [9]) is published as written. The Spring 1901 wait (003 [14]) and
-    press kinds (issue 9) are applied: not listed."""
+    it. The Spring 1901 wait (003 [14]) and press (issue 9) are applied: not listed."""
     assert main(["--config", str(config), "db", "upgrade"]) == 0
     assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *player_args()]) == 0
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
     assert "turn_length_vote" in warning and "([23])" in warning and "do not vote" in warning
     assert "s1901_policy" not in warning
-    assert "conditional_press" in warning and "press is published as written" in warning
+    assert "conditional_press" not in warning and "press_moderation" not in warning
     assert "sender_policy" not in warning  # applied
     assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
     assert "press_channel" not in warning and "press_kinds" not in warning  # applied (issue 9)

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from gmserver.rules.press import (PressItem, judge, read_item, recipients_of, report_placement,
-                                  reserved_holder, shown_author)
+                                  reserved_holder, shown_author, with_own_label)
 from gmserver.rules.reading.message import press_sections, split_message
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import ReservedLabel
@@ -88,8 +88,10 @@ def test_press_reserved_labels_003_9_capitals_and_country_abbreviations_are_the_
     refused = judge(ruleset, item("press from Lon"), "FRANCE")
     assert refused.action == "refused"
     assert refused.reason == 'the signature "Lon" is reserved for England (house rules 003 [9])'
-    # England may sign with its own capital; a free label is grey press, held like all press there
-    assert judge(ruleset, item("press from Lon", "ENGLAND"), "ENGLAND").action == "held"
+    # England may sign with its own capital: that names its author, so it is white press
+    own = with_own_label(ruleset, item("press from Lon", "ENGLAND"), "ENGLAND")
+    assert own.kind == "white" and judge(ruleset, own, "ENGLAND").action == "held"  # 003 [9]: held for the GM
+    assert with_own_label(ruleset, item("press from Lon"), "FRANCE").kind == "grey"
     assert judge(ruleset, item("press from GM"), "FRANCE").reason == \
         'the signature "GM" is reserved for the GM (house rules 003 [9])'
 

@@ -72,7 +72,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("press_kinds", ["white"], False),  # issue 9: white press only (001 VII(1))
     ("press_channel", "in_order_set_last_only", False),  # 003 [9]: the last set's press (issue 9)
     ("press_moderation", "gm_approval", False),  # held until the GM approves it (gmserver press approve)
-    ("conditional_press", "moves", True),  # 003 [9]: conditions are not evaluated
+    ("conditional_press", "moves", False),  # 003 [9]: decided on the results (issue 9)
+    ("conditional_press", "moves_and_press", True),  # 002 PRESS 4: not on other press
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", True),
     ("nonconforming_subject_policy", "accept_with_warning", False),

@@ -30,7 +30,7 @@ _SIGNATURE = re.compile(r"^(?:--|-- |—)\s*$")
 _SENT_FROM = re.compile(r"^\s*Sent from my \w+", re.IGNORECASE)
 _PRESS_START = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)\s+)?press\b"
-    r"(?:\s+(?:to|for|from|signed|as)\b[^:]*)?"
+    r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpress)\b.*$", re.IGNORECASE)
 # The reader reads orders from the first 2 MB of a message (the orders come before any map or

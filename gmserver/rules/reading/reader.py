@@ -229,3 +229,9 @@ def _is_marker_line(raw: str, words: list[str]) -> bool:
 def _marker_message(raw: str) -> str:
     status = set_status_marker(raw)
     return f"Set marked {status}." if status else "Set marker."
+
+
+def reading_context(position: Position, power: str, ruleset: Any, geography: MapInfo) -> Context:
+    """The reading context of `power` in `position`, for reading a condition outside an order set
+    (conditional press, gmserver.rules.press_conditions)."""
+    return _context(position, power, ruleset, geography, None)
