@@ -104,7 +104,7 @@ class Table:
                 for _, _, raw in self.dovecot.messages(self.players[power])]
 
     def reports(self, power: str, phase: str) -> list[str]:
-        return [" ".join(m.get_content().split()) for m in self.inbox(power)
+        return [" ".join(m.get_body(preferencelist=("plain",)).get_content().split()) for m in self.inbox(power)
                 if "results" in str(m["Subject"]) and phase in str(m["Subject"])]
 
 
