@@ -54,6 +54,23 @@ def cmd_set(args: argparse.Namespace) -> int:
     return _run(args, "set_setting", args.setting, args.value)
 
 
+def cmd_veto(args: argparse.Namespace) -> int:
+    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+
+    done = gm_controls.act(services_of(config_of(args)), args.name, votes.veto, args.proposal, now=utcnow())
+    print(f"{done.text}; {done.announced} player(s) told (mail queued)")
+    return 0
+
+
+def cmd_propose(args: argparse.Namespace) -> int:
+    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+
+    done = gm_controls.act(services_of(config_of(args)), args.name, votes.propose_by_gm, " ".join(args.words),
+                           now=utcnow())
+    print(f"{done.text}; {done.announced} player(s) told (mail queued)")
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -103,6 +120,16 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     setting.add_argument("setting", choices=["gm_copies"])
     setting.add_argument("value", choices=["on", "off"])
     setting.set_defaults(func=cmd_set)
+    veto = game.add_parser("veto", help="refuse to put a proposal to the vote (000 IX(5)); its number is in "
+                           "the notice the GM got when it was made")
+    veto.add_argument("name")
+    veto.add_argument("proposal", metavar="PROPOSAL")
+    veto.set_defaults(func=cmd_veto)
+    propose = game.add_parser("propose", help="propose a draw or a concession, where the house rules let the GM "
+                              "(003 [18]): e.g. `propose NAME draw Austria England`")
+    propose.add_argument("name")
+    propose.add_argument("words", nargs="+", metavar="WORDS")
+    propose.set_defaults(func=cmd_propose)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name")
     actions.add_argument("--json", action="store_true", help="print JSON")

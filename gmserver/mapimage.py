@@ -16,11 +16,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from gmserver import engine
 from gmserver.rules.order import Order, Unit
-from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
+from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, describe_phase
 
 SVG = "{http://www.w3.org/2000/svg}"
 JDIP = "{svg.dtd}"
@@ -253,7 +253,21 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     for order in (*supports, *moves):
         _draw_order(draw, board_, order)
     _draw_units(draw, board_, outcome.after)
+    _caption(draw, f"{describe_phase(outcome.phase)}: orders and results")
     return image
+
+
+@functools.lru_cache(maxsize=1)
+def _font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.load_default(size=16)  # Pillow's own scalable font (needs its FreeType)
+    except (TypeError, ImportError, OSError):
+        return ImageFont.load_default()
+
+
+def _caption(draw: ImageDraw.ImageDraw, text: str) -> None:
+    """What the map shows, in the engine's note box at its top left (the phase text it had is blanked)."""
+    draw.text((14, 16), text, fill=OUTLINE, font=_font())
 
 
 def position_png(position: Position) -> bytes:
@@ -264,12 +278,21 @@ def position_png(position: Position) -> bytes:
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, position)
     _draw_units(draw, board_, position)
-    return png_bytes(image)
+    _caption(draw, f"{describe_phase(position.phase)}: the position")
+    return compact_png(image)
 
 
 def map_png(outcome: PhaseOutcome) -> bytes:
     """`render_map` as PNG bytes, for the report's inline image."""
-    return png_bytes(render_map(outcome))
+    return compact_png(render_map(outcome))
+
+
+def compact_png(image: Image.Image) -> bytes:
+    """A mail-sized PNG: 128 colours (fast octree) take the map from about 185 KiB to 55 KiB,
+    for about 10 ms; every player of a game gets a copy of it each turn."""
+    buffer = io.BytesIO()
+    image.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
 
 
 def png_bytes(image: Image.Image) -> bytes:

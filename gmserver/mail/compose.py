@@ -147,6 +147,12 @@ def add_html(message: EmailMessage, html: str, *, images: Sequence[tuple[str, by
     return message
 
 
+def plain_text(message: EmailMessage) -> str:
+    """The text/plain body of a message `compose` made, multipart (a turn report) or not."""
+    body = message.get_body(("plain",))
+    return body.get_content() if body is not None else ""
+
+
 def new_content_id(domain: str) -> str:
     """A Content-ID for an inline image: unique like a Message-ID, without its angle brackets."""
     return new_message_id(domain)[1:-1]
@@ -185,4 +191,4 @@ def fill(chunks: str | Sequence[str], width: int = 72, indent: str = "", sep: st
     return ("\n" + indent).join(wrapped)
 
 
-__all__ = ["Composer", "add_html", "fill", "is_automated", "new_content_id"]
+__all__ = ["Composer", "add_html", "fill", "is_automated", "new_content_id", "plain_text"]

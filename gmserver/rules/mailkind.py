@@ -72,6 +72,7 @@ GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
     "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
+    "veto": "veto", "propose": "propose",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)
 })
 
 _ORDERS_WORD = "orders"

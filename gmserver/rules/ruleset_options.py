@@ -678,10 +678,8 @@ _opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication
      applied())  # services/votes.tally_before (instead of the turn) or tally_due (with the report)
 _opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
-_opt("proposal_gm_veto", "2.10", BOOL, True,
-     not_applied("the GM cannot veto a proposal: it is counted as the players voted", False))
-_opt("gm_may_propose", "2.10", BOOL, False,
-     not_applied("the GM cannot propose: mail from the GM is a command", False))
+_opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/votes.py)
+_opt("gm_may_propose", "2.10", BOOL, False, applied())  # `gmserver game propose`, "propose" by mail
 _opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, applied())  # 000 IX(5)
 _opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail", applied())  # rules/votes.settle
 _opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset", applied())

@@ -126,16 +126,20 @@ def resolve_members(line: VoteLine, alive: Collection[str], ruleset: Ruleset) ->
     return line.members
 
 
-def amend(proposal: Proposal, alive: Collection[str], ruleset: Ruleset) -> Proposal | str:
-    """A proposal naming a power no longer in the game at the tally (002 DRAWS 3): amended by
-    dropping it under `amend_proposals_on_elimination` (a draw left with one member becomes a
-    concession to it), void otherwise. The proposal, or why it is void."""
+def amend(proposal: Proposal, alive: Collection[str], ruleset: Ruleset, fell_later: Collection[str] = ()
+          ) -> Proposal | str:
+    """A proposal naming a power no longer in the game at the tally (002 DRAWS 3). A power that
+    fell in the turn the proposal was made in is dropped under `amend_proposals_on_elimination`
+    ("if a proposal is given just as a country falls, I will change it"; a draw left with one
+    member becomes a concession to it); one that fell in a later turn, e.g. in the Winter after a
+    Fall proposal (`fell_later`), makes it void ("the draw is invalid"), as does any fallen power
+    without the option. The proposal, or why it is void."""
     gone = proposal.members - frozenset(alive)
     if not gone:
         return proposal
     names = ", ".join(sorted(p.title() for p in gone))
     left = proposal.members - gone
-    if not ruleset.amend_proposals_on_elimination or not left:
+    if not ruleset.amend_proposals_on_elimination or not left or gone & frozenset(fell_later):
         return f"void: it names {names}, out of the game since it was made"
     # 002 DRAWS 3: the eliminated country is dropped; a draw of one is a concession
     return replace(proposal, members=left, kind="concession" if len(left) == 1 else proposal.kind)
@@ -198,12 +202,17 @@ def describe(proposal: Proposal) -> str:
     return f"a draw between {listed}"
 
 
+def proposer_name(proposal: Proposal) -> str:
+    """"England", or "the GM" for a proposal the GM made (gm_may_propose, 003 [18] ¶1)."""
+    return "the GM" if proposal.proposer == "GM" else proposal.proposer.title()
+
+
 def announcement(result: Tally, ruleset: Ruleset) -> str:
     """The published result (vote_secrecy, proposer_anonymous): never whose vote was what."""
     text = describe(result.proposal)
     text = text[0].upper() + text[1:]
     if not ruleset.proposer_anonymous:
-        text += f", proposed by {result.proposal.proposer.title()},"
+        text += f", proposed by {proposer_name(result.proposal)},"
     text += " passed." if result.passed else " failed."
     if ruleset.vote_secrecy == "yes_count_only":  # 002 DRAWS 1: the number of Yes votes is announced
         text += f" Yes votes: {result.yes} of {result.electors}."

@@ -25,7 +25,7 @@ from gmserver.db.models import Game
 from gmserver.reports.words import plural
 from gmserver.rules.gm_commands import CommandLine, authorisation_problem, read_commands
 from gmserver.rules.reading.message import body_text
-from gmserver.services import correction_commands, gm_controls
+from gmserver.services import correction_commands, gm_controls, votes
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 
@@ -93,6 +93,17 @@ def _cd(session, services, game, args, by, now):
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
 
+def _veto(session, services, game, args, by, now):
+    (number,) = _args(args, 1, "veto [GAME] PROPOSAL")
+    return votes.veto(session, services, game, number, by=by, now=now)
+
+
+def _propose(session, services, game, args, by, now):
+    if not args:
+        raise GameError(f"expected: {votes.PROPOSE}")
+    return votes.propose_by_gm(session, services, game, " ".join(args), by=by, now=now)
+
+
 def _set(session, services, game, args, by, now):
     name, value = _args(args, 2, "set [GAME] SETTING on|off")
     return gm_controls.set_setting(session, services, game, name, value, by=by, now=now)
@@ -111,6 +122,9 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
+    # proposal_gm_veto (000 IX(5)) and gm_may_propose (003 [18] ¶1): services/votes.py
+    "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
+    "propose": MailCommand(votes.PROPOSE, _propose),
     # corrections (services/correction_commands.py)
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),

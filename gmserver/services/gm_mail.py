@@ -14,6 +14,7 @@ from gmserver import engine
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
+from gmserver.mail.compose import plain_text
 from gmserver.reports.words import format_time
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.briefing import example_orders, key_points
@@ -98,7 +99,7 @@ def copy_to_gm(session: Session, services: Services, game_id: int, message: Emai
         return False
     body = services.composer.render("gm/copy.txt.j2", {
         "what": what, "recipient": str(message["To"]), "subject": str(message["Subject"]),
-        "body": message.get_content(),
+        "body": plain_text(message),  # a report is multipart: its text part
     })
     copy = services.composer.compose(to=copies_address(services), subject=f"[copy] {message['Subject']}",
                                      body=body, auto_submitted="auto-generated", date=now)

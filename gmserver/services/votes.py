@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,7 +23,10 @@ from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services.games import GameError
+from gmserver.services.gm_controls import Done
 from gmserver.services.gm_mail import announce  # the GM-action mail to every player
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue_all
 from gmserver.services.endgame import GAME_OVER
 
@@ -60,6 +63,10 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
     alive = rules.survivors(position.units, position.centers)
     if power not in alive:  # voter_eligibility = units_or_centres (002 DRAWS 2)
         return f"{power.title()} has no unit and no supply centre left, so it has no vote"
+    if not ruleset.cd_powers_vote and power in {p.power for p in game.players if p.civil_disorder}:
+        # 003 [18] ¶2: powers in civil disorder do not vote; the GM takes them out of it
+        return (f"{power.title()} is in civil disorder, and under the house rules a power in civil disorder "
+                "does not vote (003 [18]); ask the GM to take it out of civil disorder")
     members = rules.resolve_members(line, alive, ruleset)
     if isinstance(members, str):
         return members
@@ -76,10 +83,13 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
                     "as many as the house rules allow (001 VIII(4))")
         row = queries.votes.add_proposal(session, game.id, game.phase, line.kind, members_key(members), power,
                                          inbound_id, now)
+    elif row.status != "open":  # vetoed by the GM (000 IX(5)): not put to the vote
+        return f"{rules.describe(_proposal(row))} was {row.status} this turn and is not put to the vote"
     queries.votes.cast(session, row.id, power, line.choice, inbound_id, now)
     return Recorded(_proposal(row), line.choice, made, row.id)
 
 
+GM = "GM"  # the proposer of a proposal the GM made (gm_may_propose)
 _SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it",
             "excluded": "is not counted"}
 
@@ -99,7 +109,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
     rules_of_kind = rules.kind_rules(proposal.kind, ruleset)
     body = services.composer.render("player/proposal.txt.j2", {
         "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
-        "proposer": None if ruleset.proposer_anonymous else proposal.proposer.title(),
+        "proposer": None if ruleset.proposer_anonymous else rules.proposer_name(proposal),
         "silence": _SILENCE[rules_of_kind.uncast], "abstention": _SILENCE[rules_of_kind.abstention],
         "after_winter": ruleset.fall_proposals_resolved_after_winter and proposal.phase[:1] == "F",
     })
@@ -113,6 +123,75 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
                                             auto_submitted="auto-generated", date=now, reply_secret=player.secret)
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
+
+
+def tell_gm(session: Session, services: Services, game_id: int, recorded: Recorded, ruleset: Ruleset,
+            now: datetime) -> bool:
+    """proposal_gm_veto (000 IX(5) "the GM ... may refuse to conduct votes on repetitive or humorous
+    proposals", 001 VIII(4) ¶2): the GM hears of each proposal, with the command that vetoes it."""
+    if not ruleset.proposal_gm_veto:
+        return False
+    game = session.get(Game, game_id)
+    assert game is not None
+    number = recorded.proposal_id
+    return notify_gm(session, services, key=f"gm:proposal:{number}", game_id=game.id, now=now,
+                     subject=f"gmserver: {game.name}: proposal {number}: {rules.describe(recorded.proposal)}",
+                     paragraphs=[
+                         f"Game {game.name}, {describe_phase(recorded.proposal.phase)}: "
+                         f"{recorded.proposal.proposer.title()} proposed {rules.describe(recorded.proposal)} "
+                         f"(proposal {number}). The players were told, without the proposer's name where the "
+                         "house rules keep it secret.",
+                         "Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
+                         f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".",
+                     ])
+
+
+_KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession"}
+PROPOSE = "propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER"
+
+
+def propose_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
+    """gm_may_propose (003 [18] ¶1 "the GM or any player may propose"): the GM makes a proposal,
+    casting no vote; the players are told as for theirs."""
+    ruleset = queries.games.ruleset_of(game)
+    if not ruleset.gm_may_propose:
+        raise GameError("this game's house rules do not let the GM propose an end of the game")
+    keyword, _, rest = words.strip().partition(" ")
+    kind = _KEYWORDS.get(keyword.lower())
+    if kind is None or not rules.offered(kind, ruleset):
+        raise GameError(f"expected: {PROPOSE}, of a kind the house rules offer")
+    line = rules.read_line(kind, rest)
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    members = line if isinstance(line, str) else rules.resolve_members(
+        line, rules.survivors(position.units, position.centers), ruleset)
+    if isinstance(members, str):
+        raise GameError(members)
+    if queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members)) is not None:
+        raise GameError("that proposal has been made this turn already")
+    row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), GM, None, now)
+    told = announce_proposal(session, services, game.id, Recorded(_proposal(row), "yes", True, row.id), ruleset, now)
+    text = f"The GM proposed {rules.describe(_proposal(row))} (proposal {row.id})"
+    queries.gm_actions.record_action(session, game.id, "propose", {"proposal": row.id}, by, now, text)
+    return Done("propose", text, told)
+
+
+def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:
+    """The GM refuses to put an open proposal to the vote (proposal_gm_veto, 000 IX(5)); the
+    players are told, without the proposer's name."""
+    ruleset = queries.games.ruleset_of(game)
+    row = session.get(ProposalRow, int(number)) if number.isdigit() else None
+    if row is None or row.game_id != game.id:
+        raise GameError(f"{game.name} has no proposal {number!r}")
+    if not ruleset.proposal_gm_veto:
+        raise GameError("this game's house rules give the GM no veto over proposals")
+    if row.status != "open":
+        raise GameError(f"proposal {number} is {row.status} already: only an open proposal can be vetoed")
+    described = rules.describe(_proposal(row))
+    _close([row], "vetoed", "vetoed by the GM", game.phase)
+    text = f"The GM has vetoed {described}: it will not be put to the vote (house rules 000 IX(5))."
+    action = queries.gm_actions.record_action(session, game.id, "veto", {"proposal": row.id}, by, now, text)
+    return Done("veto", text, announce(session, services, game, action.id, f"proposal vetoed: {described}",
+                                       [text], now))
 
 
 def _proposal(row: ProposalRow) -> rules.Proposal:
@@ -158,25 +237,31 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     DRAWS 3: a player with 18 centres after Winter wins regardless)."""
     last = processed[-1]
     open_rows = queries.votes.open_proposals(session, game.id)
-    if last.winners or not open_rows:
+    if last.winners:  # 002 DRAWS 3: a solo wins regardless of what was proposed
         _close(open_rows, "void", "void: the game was won outright", last.phase)
         return earlier
     due_rows = [row for row in open_rows
                 if any(rules.due(row.phase, o.phase, o.after.phase, ruleset) for o in processed)]
+    # 002 DRAWS 3: who was still in the game when this adjudication began; a proposal made in an
+    # earlier turn (a Fall proposal tallied after Winter) is void if one of its powers fell since
+    standing = rules.survivors(processed[0].before.units, processed[0].before.centers)
     results = _tally(game, ruleset, due_rows, open_rows, rules.survivors(last.after.units, last.after.centers),
-                     last.phase, session)
+                     last.phase, session, standing, {o.phase for o in processed})
     return VoteResults(earlier.announcements + results.announcements, results.ended)
 
 
 def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
-           alive: frozenset[str], phase: str, session: Session) -> VoteResults:
-    """A16 on the rows due, with `alive` the powers still in the game; each row is closed."""
+           alive: frozenset[str], phase: str, session: Session, standing: frozenset[str] = frozenset(),
+           adjudicated: Collection[str] = ()) -> VoteResults:
+    """A16 on the rows due, with `alive` the powers still in the game; each row is closed.
+    `standing`: the powers in the game before the phases `adjudicated` now (002 DRAWS 3)."""
     if not due_rows:
         return VoteResults()
     electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
     for row in due_rows:
-        proposal = rules.amend(_proposal(row), alive, ruleset)  # 002 DRAWS 3
+        fell_later = () if row.phase in adjudicated else frozenset(standing) - alive
+        proposal = rules.amend(_proposal(row), alive, ruleset, fell_later)  # 002 DRAWS 3
         if isinstance(proposal, str):
             _close([row], "void", proposal, phase)
             described = rules.describe(_proposal(row))

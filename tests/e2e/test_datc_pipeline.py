@@ -107,7 +107,7 @@ class Table:
         box.clear()  # the next phase's reports are then the only ones there
         reports = [m for m in messages if "results" in str(m["Subject"]) and m["To"] == self.address(POWERS[0])]
         assert len(reports) == 1, f"{len(reports)} reports reached {POWERS[0]}"
-        return reports[0].get_content()
+        return reports[0].get_body(("plain",)).get_content()
 
     def show(self, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
         capsys.readouterr()

@@ -104,7 +104,7 @@ class Table:
                 for _, _, raw in self.dovecot.messages(self.players[power])]
 
     def reports(self, power: str, phase: str) -> list[str]:
-        return [" ".join(m.get_body(preferencelist=("plain",)).get_content().split()) for m in self.inbox(power)
+        return [" ".join(m.get_body(("plain",)).get_content().split()) for m in self.inbox(power)
                 if "results" in str(m["Subject"]) and phase in str(m["Subject"])]
 
 
@@ -162,7 +162,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         for power in POWERS:
             confirmation = [m for m in table.inbox(power) if phase in str(m["Subject"]) and "results" not in
                             str(m["Subject"])][-1]
-            body = " ".join(confirmation.get_content().split())
+            body = " ".join(confirmation.get_body(("plain",)).get_content().split())
             assert "rejected" not in body and "NOT USED" not in body, body
             assert confirmation["Auto-Submitted"] == "auto-replied"
         with transaction(services.sessions) as session:
@@ -181,6 +181,20 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         check_results(table.reports(power, "S1901M")[0], SPRING_RESULTS)
         check_results(table.reports(power, "F1901M")[0], FALL_RESULTS)
         assert table.reports(power, "W1901A")
+    # issue 9: each report arrives over IMAP as text + HTML with the map inline + the next deadline
+    # as .ics, the same parts for every power (nothing in a report is private)
+    structures = set()
+    for power in POWERS:
+        [report] = [m for m in table.inbox(power) if "results" in str(m["Subject"]) and "F1901M" in str(m["Subject"])]
+        parts = tuple(part.get_content_type() for part in report.walk())
+        assert "image/png" in parts and "text/html" in parts and "text/calendar" in parts
+        html = report.get_body(("html",)).get_content()
+        cid = next(p for p in report.walk() if p.get_content_type() == "image/png")["Content-ID"].strip("<>")
+        assert f'src="cid:{cid}"' in html and all(order in html for order in FALL_RESULTS)
+        text = report.get_body(("plain",)).get_content()
+        assert text.startswith(":: Game: ") and ":: Phase: F1901M" in text
+        structures.add((parts, text.split("\n", 3)[0]))
+    assert len(structures) == 1
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         assert game.phase == "S1902M"

@@ -191,7 +191,7 @@ CORRECTED_SPRING_1902 = "A Vienna -> Budapest (A VIE - BUD): succeeded"
 
 
 def folded(message: email.message.EmailMessage) -> str:
-    return " ".join(message.get_content().split())
+    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def check_mailbox(profile: str, power: str, mails: list[email.message.EmailMessage]) -> None:

@@ -50,7 +50,7 @@ def test_a_parked_message_gets_exactly_one_alert(database_url, clock) -> None:
     message = as_message(row)
     assert str(message["Auto-Submitted"]) == "auto-generated" and message["From"].addresses[0].addr_spec == GM
     assert str(message["Subject"]) == f"gmserver: message {parked} from france@players.test parked"
-    body = message.get_content()
+    body = message.get_body(("plain",)).get_content()
     for expected in ("From:      france@players.test", "Subject:   lepanto France S1901M",
                      "Error:     IndexError: list index out of range", "gmserver inbox list --status failed",
                      f"gmserver inbox replay {parked}"):
@@ -81,7 +81,7 @@ def test_a_hostile_parked_message_is_shown_short_and_safe(database_url, clock) -
     message = as_message(row)
     assert "\n" not in str(message["Subject"]) and len(str(message["Subject"])) < 120
     assert message["Bcc"] is None
-    body = message.get_content()
+    body = message.get_body(("plain",)).get_content()
     subject_line = next(line for line in body.splitlines() if line.strip().startswith("Subject:"))
     assert len(subject_line) < 120 and subject_line.strip().startswith("Subject:   AAAA")
     assert "From:      Germany Bcc: evil@x.test <g@players.test>" in body  # the CR LF made harmless
@@ -103,7 +103,7 @@ def test_undeliverable_mail_gets_one_alert_and_a_failed_alert_none(database_url,
     assert queue_alerts(services, clock(), to=ALERTS_TO).total == 0
     alert = next(row for row in alert_rows(services) if row.dedupe_key.startswith("alert:undeliverable:"))
     assert alert.dedupe_key == f"alert:undeliverable:{report_id}"
-    body = as_message(alert).get_content()
+    body = as_message(alert).get_body(("plain",)).get_content()
     assert "A turn report to gone@players.test could not be delivered" in body
     assert "550 no such user" in body and f"gmserver outbox retry {report_id}" in body
 

@@ -44,7 +44,7 @@ def outbox(world, kind: str | None = None) -> list[OutboxMessage]:
 
 
 def body(row: OutboxMessage) -> str:
-    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_content().split())
+    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content().split())
 
 
 def germany_on_file(world) -> tuple[int, tuple[str, ...]]:

@@ -77,3 +77,14 @@ def shown_game(config: Path, capsys, name: str) -> dict:
     capsys.readouterr()
     assert run(config, "game", "show", name, "--json") == 0
     return json.loads(capsys.readouterr().out)
+
+
+def test_the_gm_vetoes_a_proposal_from_the_command_line_matrix_2_10(config: Path, capsys) -> None:
+    """`gmserver game veto NAME PROPOSAL` (proposal_gm_veto, 000 IX(5)); `game propose` is refused
+    where the house rules do not let the GM propose (gm_may_propose false in `standard`)."""
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args(), "--deadline", "2030-01-10T18:00+00:00") == 0
+    assert run(config, "game", "propose", "lepanto", "draw") == 2
+    assert "do not let the GM propose" in capsys.readouterr().err
+    assert run(config, "game", "veto", "lepanto", "1") == 2
+    assert "lepanto has no proposal '1'" in capsys.readouterr().err

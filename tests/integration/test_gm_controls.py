@@ -38,7 +38,7 @@ def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
 
 
 def text(row: OutboxMessage) -> str:
-    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_content().split())
+    return " ".join(email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content().split())
 
 
 def actions(services) -> list[tuple[str, str]]:

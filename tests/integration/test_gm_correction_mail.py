@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 
 
 def _text(raw: bytes) -> str:
-    return " ".join(email.message_from_bytes(raw, policy=email.policy.default).get_content().split())
+    return " ".join(email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content().split())
 
 
 def _gm_mail(services, body: str, now, *, game: str = "lepanto") -> str:

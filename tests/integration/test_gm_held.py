@@ -38,7 +38,7 @@ def _sets(services) -> list[tuple[str, str, list]]:
 def body_of(raw: bytes) -> str:
     """The text of an outgoing mail, decoded, its lines joined (templates fill paragraphs)."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
-    return " ".join(message.get_content().split())
+    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def _mail(services, kind: str) -> list[tuple[str, str]]:

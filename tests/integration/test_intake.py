@@ -63,7 +63,7 @@ def test_accepted_orders_are_stored_as_a_version_and_confirmed(world, clock) -> 
     assert reply.kind == "confirmation" and reply.recipient == player_address("FRANCE")
     assert message["Auto-Submitted"] == "auto-replied"
     assert message["In-Reply-To"] == "<fr1@players.test>"
-    body = message.get_content()
+    body = message.get_body(("plain",)).get_content()
     assert "A PAR - BUR" in body and "F BRE - MAO" in body
 
 
@@ -98,7 +98,7 @@ def test_rejected_messages_get_a_reply_saying_why(world, clock, sender, subject_
     assert intake.process_pending(world, clock())[0][1] == "rejected"
     [reply] = outbox(world)
     assert reply.kind == kind and reply.recipient == sender
-    body = " ".join(parsed(reply).get_content().split())
+    body = " ".join(parsed(reply).get_body(("plain",)).get_content().split())
     assert reason in body
     with transaction(world.sessions) as session:
         assert session.scalar(select(func.count(OrderSet.id))) == 0
@@ -191,7 +191,7 @@ def test_a_player_of_a_finished_game_is_told_it_is_over(world, clock) -> None:
                  now=clock())
     assert intake.process_pending(world, clock())[0][1] == "rejected"
     [reply] = outbox(world)
-    assert "is over" in parsed(reply).get_content()
+    assert "is over" in parsed(reply).get_body(("plain",)).get_content()
 
 
 @pytest.mark.parametrize("headers", [

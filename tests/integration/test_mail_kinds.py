@@ -45,7 +45,7 @@ def send(services, raw: bytes, now) -> tuple[InboundMessage, list[OutboxMessage]
 
 def body(row: OutboxMessage) -> str:
     message = email.message_from_bytes(row.raw, policy=email.policy.default)
-    return " ".join(message.get_content().split())
+    return " ".join(message.get_body(("plain",)).get_content().split())
 
 
 def sets(services) -> list[OrderSet]:

@@ -30,7 +30,7 @@ def _send_numbered(services, clock, profile: str, game: str, sets: tuple[tuple[s
     with transaction(services.sessions) as session:
         rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")
                                .order_by(OutboxMessage.id))
-        return [email.message_from_bytes(row.raw, policy=email.policy.default).get_content() for row in rows]
+        return [email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content() for row in rows]
 
 
 def _on_file_section(body: str) -> str:

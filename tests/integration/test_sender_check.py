@@ -75,7 +75,7 @@ def test_the_spoof_from_the_issue_is_refused_and_the_real_player_told(world, clo
     secret = secret_of(world, "FRANCE")
     assert row.recipient == FRANCE and "attacker" not in str(warning["To"])
     assert warning["Reply-To"].addresses[0].addr_spec == f"gm+{secret}@gm.test"
-    body = warning.get_content()
+    body = warning.get_body(("plain",)).get_content()
     assert "was not accepted" in body and "dmarc=fail" in body and "mx.gm.test" in body
     # the player's own ways in: their reply address and password line
     assert f"gm+{secret}@gm.test" in body and f"Password: {secret}" in body
@@ -145,14 +145,14 @@ def test_a_password_line_is_accepted_and_never_read_or_echoed(world, clock) -> N
         lines = session.scalar(select(OrderSet.lines))
     assert all(secret not in str(line) for line in lines)
     [(_, confirmation)] = outbox(world)
-    assert secret not in confirmation.get_content()
+    assert secret not in confirmation.get_body(("plain",)).get_content()
 
 
 def test_a_wrong_password_is_refused(world, clock) -> None:
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\nPassword: letmein\n")
     assert deliver(world, clock, raw) == "unverified"
     [(_, warning)] = outbox(world)
-    assert "did not hold your password" in warning.get_content()
+    assert "did not hold your password" in warning.get_body(("plain",)).get_content()
 
 
 def test_a_trusted_dmarc_pass_is_accepted_and_an_untrusted_one_is_not(world, clock) -> None:
@@ -223,7 +223,7 @@ def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock
         if power in secrets:
             assert message["Reply-To"].addresses[0].addr_spec == f"gm+{secrets[power]}@gm.test"
             if row.kind == "reminder":  # a new message may go straight to the reply address
-                assert f"gm+{secrets[power]}@gm.test" in message.get_content()
+                assert f"gm+{secrets[power]}@gm.test" in message.get_body(("plain",)).get_content()
     assert len({str(message["Reply-To"]) for _, message in mails}) == 7
 
 
@@ -247,7 +247,7 @@ def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(wor
     assert deliver(world, clock, raw) == "rejected" and order_sets(world) == []
     [(row, refusal)] = outbox(world)
     assert row.recipient == "evil@attacker.test" and row.kind == "stranger-refusal"
-    assert "is not registered as a player in any game run here" in " ".join(refusal.get_content().split())
+    assert "is not registered as a player in any game run here" in " ".join(refusal.get_body(("plain",)).get_content().split())
     assert refusal["Reply-To"] is None
 
 
@@ -258,7 +258,7 @@ def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> N
     assert deliver(world, clock, order_mail(FRANCE, SUBJECT, "A PAR - PIC\n", headers=SPOOF_HEADERS)) == "unverified"
     secret = secret_of(world, "FRANCE")
     [(_, warning)] = outbox(world)
-    assert secret and f"Password: {secret}" in warning.get_content()
+    assert secret and f"Password: {secret}" in warning.get_body(("plain",)).get_content()
 
 
 def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> None:

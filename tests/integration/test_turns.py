@@ -215,3 +215,41 @@ def test_receipt_order_decides_under_mhr_000_III_4(database_url, clock) -> None:
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
     assert spring.orders == {"FRANCE": ["A PAR - BUR"]}
+
+
+def _report_rows(services) -> list:
+    import email
+    import email.policy
+    with transaction(services.sessions) as session:
+        rows = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "report")).all()
+    return [email.message_from_bytes(raw, policy=email.policy.default) for raw in rows]
+
+
+def test_reports_carry_the_map_the_centre_chart_after_a_year_and_the_deadline_ics(world, clock) -> None:
+    """Issue 9: every player's report is the same multipart mail; the chart needs two points of
+    the game's history (S1901M and the position after the phase)."""
+    services, game_id = world
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    reports = _report_rows(services)
+    assert len(reports) == 7
+    for report in reports:
+        parts = [p.get_content_type() for p in report.walk()]
+        assert parts.count("image/png") == 2 and "text/calendar" in parts  # the map and the chart
+        assert report.get_body(("plain",)).get_content().splitlines()[:2] == [":: Game: lepanto", ":: Phase: S1901M"]
+
+
+def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, clock, monkeypatch) -> None:
+    from gmserver import mapimage
+
+    def broken(*args, **kwargs):
+        raise OSError("no libcairo here")
+    monkeypatch.setattr(mapimage, "map_png", broken)
+    services, game_id = world
+    clock.advance(hours=48)
+    [done] = turns.adjudicate_due(services, clock())
+    assert done.reports == 7
+    for report in _report_rows(services):
+        parts = [p.get_content_type() for p in report.walk()]
+        assert "image/png" not in parts and "text/html" in parts and "text/plain" in parts
+        assert "cid:" not in report.get_body(("html",)).get_content()

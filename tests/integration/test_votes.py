@@ -3,6 +3,9 @@ tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.1
 
 from __future__ import annotations
 
+import email
+import re
+import email.policy
 from datetime import timedelta
 
 import pytest
@@ -14,9 +17,9 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns, votes
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
-from tests.support.world import order_mail, player_address, services_for
+from gmserver.services import gm_controls, intake, turns, votes
+from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from tests.support.world import GM, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -92,6 +95,12 @@ def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended
     assert status == "finished"
     assert "VOTES A draw between Austria, England and France passed." in report
     assert "THE GAME IS OVER The game has ended by vote: a draw between Austria, England and France." in report
+    with transaction(services.sessions) as session:
+        raw = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first().raw
+    html = email.message_from_bytes(raw, policy=email.policy.default).get_body(("html",)).get_content()
+    html = " ".join(html.split())
+    assert re.search(r'<h2 [^>]*>Votes</h2> <p [^>]*>A draw between Austria, England and France passed\.</p>', html)
+    assert "<strong>The game is over.</strong> The game has ended by vote: a draw between Austria" in html
 
 
 def test_a_draw_one_power_votes_against_fails_and_no_mail_names_the_voter(database_url, clock) -> None:
@@ -182,34 +191,46 @@ def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(databas
         assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
 
 
-def _year_over(game_phase: str, after_phase: str, alive: dict) -> list:
-    """What adjudicating Winter produced, as services/votes.tally_due sees it (no engine needed)."""
-    before = Position.from_json({"phase": game_phase, **THREE})
-    after = Position.from_json({"phase": after_phase, **alive})
-    return [PhaseOutcome(phase=game_phase, before=before, after=after, orders=(), state_after={})]
+def _adjudicated(phase: str, after_phase: str, before: dict, after: dict) -> list:
+    """What adjudicating `phase` produced, as services/votes.tally_due sees it (no engine needed)."""
+    return [PhaseOutcome(phase=phase, before=Position.from_json({"phase": phase, **before}),
+                         after=Position.from_json({"phase": after_phase, **after}), orders=(), state_after={})]
 
 
-def _tally_after_france_falls(database_url, clock, profile: str):
+TWO = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
+       "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+
+
+def _tally_as_france_falls(database_url, clock, profile: str, proposed_in: str, falls_in: str):
+    """Austria and England vote Yes on the draw of the three, France No; France falls when
+    `falls_in` is adjudicated. The tallies after the Fall turn and after the Winter turn."""
     services = services_for(database_url)
-    game_id = game_with(services, clock(), profile, phase="F1905M")
-    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")  # Austria, England and France
-    vote(services, clock, "ENGLAND", "DRAW", phase="F1905M")
-    vote(services, clock, "FRANCE", "DRAW NO", phase="F1905M")  # France's No dies with France
-    two = {"units": {"AUSTRIA": ["A VIE", "A PAR"], "ENGLAND": ["F LON"]},
-           "centers": {"AUSTRIA": ["VIE", "PAR"], "ENGLAND": ["LON"]}}
+    game_id = game_with(services, clock(), profile, phase=proposed_in)
+    vote(services, clock, "AUSTRIA", "DRAW", phase=proposed_in)  # Austria, England and France
+    vote(services, clock, "ENGLAND", "DRAW", phase=proposed_in)
+    vote(services, clock, "FRANCE", "DRAW NO", phase=proposed_in)  # France's No dies with France
+    after_fall = TWO if falls_in == "F1905M" else THREE
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         ruleset = load_ruleset(profile)
-        after_fall = votes.tally_due(session, game, ruleset, _year_over("F1905M", "W1905A", two), clock())
-        after_winter = votes.tally_due(session, game, ruleset, _year_over("W1905A", "S1906M", two), clock())
-        return after_fall, after_winter
+        return [votes.tally_due(session, game, ruleset, _adjudicated("F1905M", "W1905A", THREE, after_fall), clock()),
+                votes.tally_due(session, game, ruleset, _adjudicated("W1905A", "S1906M", after_fall, TWO), clock())]
 
 
-def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draws_3(database_url, clock) -> None:
-    """002 DRAWS 3: the Fall proposal is tallied after Winter, ignoring the vote of France, eliminated
-    meanwhile, and amended by dropping France: Austria and England draw."""
-    after_fall, after_winter = _tally_after_france_falls(database_url, clock, "email_rules")
+def test_a_fall_draw_naming_a_power_eliminated_in_winter_is_void_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: the Fall proposal waits for Winter; France, eliminated in Winter, makes the
+    English/French/Austrian draw "invalid"."""
+    after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "W1905A")
     assert after_fall == votes.VoteResults()  # not due before the Winter adjustments
+    assert after_winter == votes.VoteResults((
+        "A draw between Austria, England and France is void: it names France, out of the game since it was made.",))
+
+
+def test_a_power_eliminated_in_the_turn_of_the_proposal_is_dropped_from_it_002_draws_3(database_url, clock) -> None:
+    """002 DRAWS 3: "if a proposal is given just as a country falls, I will change it"; France's
+    vote against is ignored: Austria and England draw."""
+    after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "F1905M")
+    assert after_fall == votes.VoteResults()
     assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
     assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
 
@@ -217,7 +238,72 @@ def test_a_power_eliminated_in_the_same_winter_is_dropped_from_the_draw_002_draw
 def test_a_proposal_naming_a_fallen_power_is_void_without_amendments_000(database_url, clock) -> None:
     """000 (amend_proposals_on_elimination false): tallied at its own deadline, the draw names
     France, out of the game by then: void."""
-    after_fall, _ = _tally_after_france_falls(database_url, clock, "mhr")
+    after_fall, _ = _tally_as_france_falls(database_url, clock, "mhr", "F1905M", "F1905M")
     assert after_fall.ended is None
     assert after_fall.announcements == (
         "A draw between Austria, England and France is void: it names France, out of the game since it was made.",)
+
+
+def test_proposal_gm_veto_000_ix_5_the_gm_hears_of_a_proposal_and_vetoes_it_by_mail(database_url, clock) -> None:
+    """000 IX(5): "the GM ... may refuse to conduct votes on repetitive or humorous proposals"."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    _all_three_vote_a_draw(services, clock)
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id))
+        notice = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"gm:proposal:{number}"))
+        assert notice is not None and notice.recipient == GM
+        assert f"gmserver game veto votes {number}" in " ".join(notice.raw.decode().split())
+        secret = session.get(Game, game_id).gm_secret
+    intake.store(services.sessions, order_mail(GM, "votes", f"veto votes {number}\nPassword: {secret}"),
+                 source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert len(told) == 7
+    assert all("The GM has vetoed a draw between Austria, England and France" in t for t in told)
+    assert not any("proposed by" in t or "Austria proposed" in t for t in told)
+    assert "was vetoed this turn and is not put to the vote" in vote(services, clock, "FRANCE", "DRAW")
+    status, report, _ = deadline(services, clock, game_id)
+    assert status == "active" and "VOTES" not in report  # a vetoed proposal is not put to the vote
+
+
+def test_proposal_gm_veto_false_gives_the_gm_no_notice_and_no_veto(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), overrides={"proposal_gm_veto": False})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key.like("gm:proposal:%"))) is None
+    with pytest.raises(GameError, match="no veto"):
+        gm_controls.act(services, "votes", votes.veto, "1", now=clock())
+
+
+def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url, clock) -> None:
+    """003 [18] ¶1: "the GM or any player may propose"; every player then votes Yes (the
+    standard profile with the 003 option: scorpion's week-long turns do not suit the fixture)."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"gm_may_propose": True})
+    done = gm_controls.act(services, "votes", votes.propose_by_gm, "draw Austria England France", now=clock())
+    assert done.text.startswith("The GM proposed a draw between Austria, England and France") and done.announced == 3
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE"):
+        assert "recorded: Yes" in vote(services, clock, power, "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished"
+    assert any("The game has ended by vote: a draw between Austria, England and France." in m for m in mails)
+
+
+def test_gm_may_propose_false_refuses_the_gm_a_proposal(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock())
+    with pytest.raises(GameError, match="do not let the GM propose"):
+        gm_controls.act(services, "votes", votes.propose_by_gm, "draw", now=clock())
+
+
+def test_cd_powers_vote_false_a_power_in_civil_disorder_is_told_it_has_no_vote(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock())
+    with transaction(services.sessions) as session:
+        next(p for p in session.get(Game, game_id).players if p.power == "FRANCE").civil_disorder = True
+    assert "France is in civil disorder, and under the house rules a power in civil disorder does not vote" in vote(
+        services, clock, "FRANCE", "DRAW")

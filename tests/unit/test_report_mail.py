@@ -116,6 +116,14 @@ def test_map_png_decodes_has_the_boards_size_and_is_not_blank(outcome):
     assert len(image.convert("RGB").getcolors(maxcolors=1 << 16) or ()) > 20  # a board, not one flat colour
 
 
+def test_the_mailed_png_shows_the_unit_where_it_stands(outcome):
+    """The bytes the report carries (128 colours): France's army in Belgium is royalblue there, near enough."""
+    image = Image.open(io.BytesIO(mapimage.map_png(outcome))).convert("RGB")
+    x, y = mapimage.board().units["BEL"]
+    pixel = image.getpixel((int(x) + 6, int(y)))
+    assert sum(abs(a - b) for a, b in zip(pixel, (65, 105, 225))) < 40, pixel
+
+
 def test_map_draws_each_unit_where_it_stands_in_its_powers_colour(outcome):
     image = mapimage.render_map(outcome)
     # by hand: France's army moved Picardy -> Belgium; the engine's colours are France royalblue
@@ -177,3 +185,27 @@ def test_report_mail_is_text_html_with_inline_map_and_ics_and_readdress_keeps_th
         image = next(p for p in parsed.walk() if p.get_content_type() == "image/png")
         assert image["Content-ID"] == "<map@lepanto.example>"
     assert other["To"] == "it@example.org" and other["Message-ID"] != message["Message-ID"]
+
+
+def test_press_and_vote_results_appear_in_both_parts(report, composer):
+    """MATRIX 2.9 (000 X(1): white press under its author's orders, grey press in an "Anonymous
+    Press" section) and MATRIX 2.10 (vote results with the report): the HTML says what the text says."""
+    import dataclasses
+
+    from gmserver.rules.press import ReportPress
+    context = dataclasses.replace(report, press=(
+        ReportPress("orders", "FRANCE", "From France", "Peace in the west <3"),
+        ReportPress("anonymous", None, "Anonymous", "Beware the Turk."),
+    ), votes=("The proposal of a draw among all survivors failed.",))
+    text = flat(composer.render(context.template, context))
+    html = composer.render("player/report.html.j2", {"reports": [context], "map_cid": None, "chart_cid": None,
+                                                    "history": ((), {}), "calendar": False})
+    parser = Text()
+    parser.feed(html)
+    words = flat(" ".join(parser.chunks))
+    for shown in ("From France", "Peace in the west <3", "Anonymous", "Beware the Turk.",
+                  "The proposal of a draw among all survivors failed."):
+        assert shown in text and shown in words
+    assert "&lt;3" in html  # escaped in the HTML, never markup
+    # under France's orders, before the next power's
+    assert words.index("Peace in the west") < words.index("Germany")

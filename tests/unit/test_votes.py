@@ -148,6 +148,14 @@ def test_amend_proposals_on_elimination_002_draws_3() -> None:
     assert "void" in amend(DRAW3, alive, rules("000"))
 
 
+def test_a_fall_draw_naming_a_power_eliminated_in_winter_is_void_002_draws_3() -> None:
+    """002 DRAWS 3: "if you call for an English/French draw in the Fall season and France is
+    eliminated in the Winter season then the draw is invalid"."""
+    fall = Proposal("draw", frozenset({"ENGLAND", "FRANCE"}), "ENGLAND", "F1905M")
+    assert "void" in amend(fall, {"AUSTRIA", "ENGLAND"}, rules("002"), fell_later={"FRANCE"})
+    assert amend(fall, {"AUSTRIA", "ENGLAND"}, rules("002")).kind == "concession"  # fell in its own turn
+
+
 def test_draw_membership_all_survivors_refuses_a_subset() -> None:
     line = VoteLine("draw", frozenset({"AUSTRIA", "ENGLAND"}), "yes")
     assert resolve_members(line, THREE, rules("000")) == {"AUSTRIA", "ENGLAND"}

@@ -39,6 +39,7 @@ def handle(mail: Mail) -> str:
         return REFUSED
     if line.made:  # every power still in the game is told, so that it can vote
         votes.announce_proposal(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
+        votes.tell_gm(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
     notice.answer(mail, TEMPLATE, {
         **context, "allowed": True, "refusal": None, "made": line.made, "choice": _CHOICE[line.choice],
         "proposal": rules.describe(line.proposal),
