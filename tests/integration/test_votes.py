@@ -4,6 +4,7 @@ tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.1
 from __future__ import annotations
 
 import email
+import re
 import email.policy
 from datetime import timedelta
 
@@ -98,7 +99,7 @@ def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended
         raw = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first().raw
     html = email.message_from_bytes(raw, policy=email.policy.default).get_body(("html",)).get_content()
     html = " ".join(html.split())
-    assert "<strong>Votes:</strong><br>A draw between Austria, England and France passed." in html
+    assert re.search(r'<h2 [^>]*>Votes</h2> <p [^>]*>A draw between Austria, England and France passed\.</p>', html)
     assert "<strong>The game is over.</strong> The game has ended by vote: a draw between Austria" in html
 
 
