@@ -79,6 +79,8 @@ GM_COMMANDS: Mapping[str, str] = MappingProxyType({
 _ORDERS_WORD = "orders"
 # keywords that are a request only when their line is all the text: "Orders:" heads many order sets
 _ONLY_ALONE = frozenset({"orders"})
+# a deadline vote needs its turn length, and "deadline" is a common word of a subject line
+_BODY_ONLY = frozenset({"deadline"})
 
 
 @dataclass(frozen=True)
@@ -154,4 +156,4 @@ def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kin
     if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
         return []
     table = {**KEYWORDS, **_SUBJECT_ONLY}
-    return [table[word] for word in words if word in table and word not in _ONLY_ALONE]
+    return [table[word] for word in words if word in table and word not in _ONLY_ALONE | _BODY_ONLY]

@@ -35,6 +35,8 @@ TABLE = [
     ("lepanto", "DRAW Austria England France", "vote", "draw", "000 IX(2), 002 DRAWS 1: draws"),
     ("lepanto", "Concede to Russia", "vote", "concession", "000 IX(1): concessions"),
     ("lepanto draw", "", "vote", "draw", "a subject keyword"),
+    ("lepanto", "DEADLINE 14 days", "vote", "deadline_change", "003 [18] ¶2: a deadline change"),
+    ("lepanto deadline", "A PAR - BUR", "orders", None, "deadline is a keyword of the body only"),
     ("lepanto status", "DRAW", "unknown", None, "two things in one message"),
     ("lepanto status draw", "", "unknown", None, "two keywords in the subject"),
     ("lepanto map", "MAP", "request", "map", "the same keyword twice is one request"),
