@@ -312,6 +312,11 @@ def unit_points(position: Position) -> Iterable[tuple[str, str, Point]]:
                 yield power, text, at
 
 
+def power_colours() -> dict[str, str]:
+    """power -> "#rrggbb", the colours of the map and the chart, for the HTML table's key."""
+    return {power: "#%02x%02x%02x" % rgb for power, rgb in board().colours.items()}
+
+
 def centre_chart(phases: tuple[str, ...], series: dict[str, tuple[int, ...]], *, size: tuple[int, int] = (460, 220)
                  ) -> bytes:
     """Each power's supply centres over the game (one line per power, in the map's colours), a

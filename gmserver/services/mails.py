@@ -146,6 +146,21 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     return _text_body(services, _report_contexts(services, game, outcome, deadline, then, corrected, votes), deadline)
 
 
+_IMAGE_FAILURES: set[str] = set()
+
+
+def _images_failed(game_name: str, error: Exception) -> None:
+    """Say once per process and kind of failure why reports go without their map (typically
+    Debian's libcairo2 missing: `scripts/install-test-services.sh` installs it), not once a report."""
+    kind = f"{type(error).__name__}: {error}"
+    if kind in _IMAGE_FAILURES:
+        log.debug("%s: report images not drawn (%s)", game_name, kind)
+        return
+    _IMAGE_FAILURES.add(kind)
+    log.warning("%s: the report's map and chart could not be drawn, so reports go without them (%s); "
+                "is libcairo2 installed?", game_name, kind, exc_info=error)
+
+
 def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                     now: datetime, then: Sequence[PhaseOutcome], corrected: bool, votes: VoteResults | None,
                     centre_points: Sequence[tuple[str, Mapping[str, int]]], **address: Any) -> EmailMessage:
@@ -164,8 +179,8 @@ def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadl
         if len(history[0]) > 1:
             chart_cid = new_content_id(composer.domain)
             images.append((chart_cid, mapimage.centre_chart(*history)))
-    except Exception:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
-        log.exception("%s: the report's images could not be drawn; sending it without them", game.name)
+    except Exception as error:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
+        _images_failed(game.name, error)
         images, map_cid, chart_cid = [], None, None
     last = contexts[-1]
     attachments = []
@@ -175,7 +190,7 @@ def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadl
             now=now, domain=composer.domain, subject_hint="Send your orders to the GM by mail before then.")))
     html = composer.render("player/report.html.j2", {
         "reports": contexts, "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
-        "calendar": bool(attachments)})
+        "calendar": bool(attachments), "colours": mapimage.power_colours() if chart_cid else {}})
     return add_html(message, html, images=images, attachments=attachments)
 
 

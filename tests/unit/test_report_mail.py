@@ -55,6 +55,7 @@ def text(report, composer):
 def html(report, composer):
     return composer.render("player/report.html.j2", {
         "reports": [report], "map_cid": "map@lepanto.example", "chart_cid": None, "calendar": True,
+        "colours": {"FRANCE": "#4169e1"},
         "history": centre_history([("S1901M", {"FRANCE": 3}), ("S1902M", {"FRANCE": 5})])})
 
 
@@ -106,7 +107,7 @@ def test_html_escapes_what_it_prints(composer, report):
     import dataclasses
     hostile = dataclasses.replace(report, game_name="<script>x</script>")
     out = composer.render("player/report.html.j2", {"reports": [hostile], "map_cid": None, "chart_cid": None,
-                                                   "history": ((), {}), "calendar": False})
+                                                   "history": ((), {}), "calendar": False, "colours": {}})
     assert "<script>" not in out and "&lt;script&gt;" in out
 
 
@@ -199,7 +200,7 @@ def test_press_and_vote_results_appear_in_both_parts(report, composer):
     ), votes=("The proposal of a draw among all survivors failed.",))
     text = flat(composer.render(context.template, context))
     html = composer.render("player/report.html.j2", {"reports": [context], "map_cid": None, "chart_cid": None,
-                                                    "history": ((), {}), "calendar": False})
+                                                    "history": ((), {}), "calendar": False, "colours": {}})
     parser = Text()
     parser.feed(html)
     words = flat(" ".join(parser.chunks))
@@ -209,3 +210,8 @@ def test_press_and_vote_results_appear_in_both_parts(report, composer):
     assert "&lt;3" in html  # escaped in the HTML, never markup
     # under France's orders, before the next power's
     assert words.index("Peace in the west") < words.index("Germany")
+
+
+def test_the_centre_table_keys_each_power_to_its_chart_colour(html):
+    assert "background:#4169e1" in html  # France's row, royalblue as on the map and the chart
+    assert mapimage.power_colours()["FRANCE"] == "#4169e1"

@@ -3,9 +3,9 @@ email-command registry: intake classifies an accepted message (gmserver.rules.ma
 its kind on the inbound row and calls the kind's handler, which does what the message asks in the
 same transaction and returns the row's outcome.
 
-Orders are filed as they always were (`orders`); every other kind is answered plainly, in words,
-with what the server does with it today ("Press is not forwarded in this game yet: your message
-was kept for the GM"), and the message stays in the inbox where the GM sees it by its kind
+Orders are filed as they always were (`orders`); press is judged, stored and delivered
+(services.press, MATRIX 2.9); every other kind is answered plainly, in words, with what the server
+does with it, and the message stays in the inbox where the GM sees it by its kind
 (`gmserver inbox list --kind press`). Nothing is dropped: the raw message is stored before any
 handler runs.
 
