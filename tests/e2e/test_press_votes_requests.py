@@ -51,7 +51,8 @@ SPRING = {
     "FRANCE": "A PAR - BUR\nA MAR - SPA\nF BRE - MAO\n\nPRESS TO Italy, Russia\nLet us split Austria.\nEND PRESS",
 }
 # what no one but the author may read before the adjudication (the orders as mailed)
-PRIVATE_SPRING = {"ENGLAND": ("LON - NTH", "EDI - NWG", "LVP - YOR"), "GERMANY": ("BER - KIE", "KIE - DEN", "MUN - RUH"),
+PRIVATE_SPRING = {"ENGLAND": ("LON - NTH", "EDI - NWG", "LVP - YOR"),
+                  "GERMANY": ("BER - KIE", "KIE - DEN", "MUN - RUH"),
                   "FRANCE": ("PAR - BUR", "MAR - SPA", "BRE - MAO")}
 # England's Fall 1901 orders: the passed draw ends the game before they are adjudicated, so no one
 # else ever reads them (vote_publication = instead_if_passed, 000 IX(4))
@@ -89,19 +90,20 @@ def expected_subjects(power: str) -> list[str]:
     spring_answers = {"AUSTRIA": 2, "TURKEY": 1}.get(power, 0)  # Austria's proposal and STATUS; Turkey's No
     fall_orders = ["Re: [lepanto] F01: English Orders [1]"] if power == "ENGLAND" else []
     request = ["Re: lepanto"] if power in ("RUSSIA", "ITALY") else []  # HISTORY, MAP
-    return [f"lepanto: you play {power.title()}", *confirmation, *press, f"Proposal: [lepanto] S01: {adjective} Orders [1]",
+    return [f"lepanto: you play {power.title()}", *confirmation, *press,
+            f"Proposal: [lepanto] S01: {adjective} Orders [1]",
             *["Re: lepanto"] * spring_answers, f"[lepanto] S01: {adjective} results", *request, *fall_orders,
             f"Proposal: [lepanto] F01: {adjective} Orders [1]", "Re: lepanto", "lepanto: the game has ended by vote"]
 
 
 def play(run: Run) -> dict[str, str]:
-    """The game as the players mail it; the Message-ID of each request, by power."""
+    """The game as the players mail it; the Message-ID of each request, by power (and Turkey's No)."""
     table, asked = run.table, {}
     run.orders("S1901M", SPRING)
     run.poll()
     table.send(table.players["AUSTRIA"], GAME, "DRAW")  # proposes a draw of all survivors, voting Yes
     run.poll()
-    table.send(table.players["TURKEY"], GAME, "DRAW NO")
+    asked["TURKEY's vote"] = table.send(table.players["TURKEY"], GAME, "DRAW NO")
     asked["AUSTRIA"] = table.send(table.players["AUSTRIA"], GAME, "STATUS")
     run.poll()
     assert run.to_deadline() == "F1901M"  # the draw failed: the turn is adjudicated
@@ -251,7 +253,10 @@ def test_press_requests_and_two_draw_votes_by_mail(database_url, dovecot, smtp_r
         check_partial_press(power, mails)
         check_votes(power, mails)
         check_private_orders(power, mails)
-        check_requests(power, mails, asked)
+        check_requests(power, mails, {p: m for p, m in asked.items() if p in POWERS})
+    # the answer to a vote is a reply to the voter's message, to the voter alone
+    [no] = [m for m in table.inbox(table.players["TURKEY"]) if "recorded: No." in plain(m)]
+    assert str(no["In-Reply-To"]) == asked["TURKEY's vote"] and str(no["To"]) == table.players["TURKEY"]
     # the GM hears of each proposal with its proposer (the GM may veto, 000 IX(5)), and once the
     # draw has ended the game, of who wrote the grey press (000 X(2), press_author_disclosure =
     # gm_after_game); no player ever does (their subjects above)
