@@ -29,6 +29,7 @@ from gmserver.services import players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
+from gmserver.services.press import disclose_authors
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
     counts = sorted(((len(centres), power) for power, centres in position.centers.items() if centres), reverse=True)
     standing = ", ".join(f"{power.title()} {count}" for count, power in counts) or "no centres held"
     game.status, game.deadline, game.paused = "finished", None, False
+    disclose_authors(session, services, game, now)  # 000 X(2): to the GM only, however the game ended
     return _record(session, services, game, "end", {"phase": game.phase}, by, now,
                    f"{game.name} has ended in {describe_phase(game.phase)}", "the game has ended",
                    (f"The GM has ended the game in {describe_phase(game.phase)}.",

@@ -263,14 +263,18 @@ def moderate(services: Services, game_name: str, press_id: int, action: str, now
 
 def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:
     """At the end of a game whose rules say so (000 X(2), press_author_disclosure gm_after_game),
-    tell the GM, and only the GM, who wrote each published item that did not name its author."""
+    tell the GM, and only the GM, who wrote each published item that did not name its author.
+    However the game ended: a solo, a draw or concession voted (votes.end_by_vote) or the GM's
+    `game end`. A game with no such press sends nothing: there is nothing to reveal."""
     if ruleset_of(game).press_author_disclosure != "gm_after_game":
         return False  # 003 [9] "Authorship of gray press will not be disclosed"
     hidden = [row for status in ("report", "sent") for row in press_of_game(session, game.id, status)
               if row.kind != "white"]
+    if not hidden:
+        return False
     lines = [f"{row.phase} {KIND_WORDS[row.kind]}: written by {row.author.title()}: "
              f"\"{' '.join(row.text.split())[:60]}\"" for row in sorted(hidden, key=lambda r: r.id)]
     paragraphs = [f"{game.name} is over. Under house rules 000 X(2) the GM may now reveal who wrote the "
-                  "press that did not carry its author's name:", *(lines or ["(there was none)"])]
+                  "press that did not carry its author's name:", *lines]
     return notify_gm(session, services, key=f"gm:pressauthors:{game.id}", subject=f"{game.name}: press authors",
                      paragraphs=paragraphs, now=now, game_id=game.id)

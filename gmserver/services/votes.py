@@ -29,6 +29,7 @@ from gmserver.services.gm_controls import Done
 from gmserver.services.gm_mail import announce  # the GM-action mail to every player
 from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue_all
+from gmserver.services.press import disclose_authors
 from gmserver.services.endgame import GAME_OVER
 
 log = logging.getLogger(__name__)
@@ -249,6 +250,7 @@ def end_by_vote(session: Session, services: Services, game: Game, results: VoteR
     game.status, game.deadline, game.paused = "finished", None, False
     row = queries.gm_actions.record_action(session, game.id, "end", {"phase": game.phase, "by": "vote"}, "vote", now,
                                            results.ended)
+    disclose_authors(session, services, game, now)  # 000 X(2): to the GM only, however the game ended
     return announce(session, services, game, row.id, "the game has ended by vote", [
         *results.announcements, results.ended,
         f"The game ends where it stood before the deadline: the {describe_phase(game.phase)} orders were not "

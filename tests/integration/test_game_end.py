@@ -13,7 +13,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import gm_controls, intake, turns
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
 from tests.support.world import order_mail, player_address, services_for
 
@@ -89,3 +89,34 @@ def test_stalemate_notice_after_a_year_without_a_centre_changing_hands_000_IX_2(
         assert notice.dedupe_key.startswith("gm:stalemate:")
         body = " ".join(notice.raw.decode().split())
     assert "no supply centre has changed hands for 1 game year." in body.lower() and "000 IX(2)" in body
+
+
+def press_authors_told_at_game_end(database_url, clock, overrides: dict, press: str) -> list[str]:
+    """Germany writes `press` in Spring 1901; the turn is adjudicated and the GM ends the game
+    (`gmserver game end`); the mail that reveals press authors, if any."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides)
+    send(services, clock, "GERMANY", f"A BER H\n\n{press}\nBeware of the Kaiser.\nEND PRESS", "S1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        gm_controls.end_game(session, services, session.get(Game, game_id), by="gm", now=clock())
+    with transaction(services.sessions) as session:
+        return [" ".join(m.raw.decode().split()) for m in session.scalars(select(OutboxMessage))
+                if m.dedupe_key.startswith("gm:pressauthors:")]
+
+
+def test_the_gm_ending_the_game_learns_who_wrote_grey_press_000_X_2(database_url, clock) -> None:
+    """000 X(2) (press_author_disclosure = gm_after_game): the GM may reveal the authors of grey
+    press after the game, however it ended: here by the GM's `game end`, not by a solo."""
+    [mail] = press_authors_told_at_game_end(database_url, clock, {"press_author_disclosure": "gm_after_game"},
+                                            "GREY PRESS")
+    assert 'S1901M grey (anonymous) press: written by Germany: "Beware of the Kaiser."' in mail
+
+
+@pytest.mark.parametrize(("overrides", "press"), [({"press_author_disclosure": "gm_after_game"}, "PRESS"),
+                                                   ({}, "GREY PRESS")])
+def test_no_press_authors_mail_without_grey_press_or_under_never(database_url, clock, overrides, press) -> None:
+    """Nothing to reveal when every item was signed (000 X(2)); and under 003 [9] ("Authorship of
+    gray press will not be disclosed", the default `never`) not even grey press is revealed."""
+    assert press_authors_told_at_game_end(database_url, clock, overrides, press) == []

@@ -9,6 +9,7 @@ import email.policy
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from email.utils import make_msgid
 
 from sqlalchemy import select
 
@@ -41,8 +42,11 @@ class Table:
         for address in (self.server, self.gm, *self.players.values()):
             dovecot.add_user(address, "secret")
 
-    def send(self, sender: str, subject: str, body: str) -> None:
-        self.dovecot.append(self.server, order_mail(sender, subject, body))
+    def send(self, sender: str, subject: str, body: str) -> str:
+        """Mail the GM's server inbox; the message's Message-ID (to check that answers thread)."""
+        message_id = make_msgid(domain="players.test")
+        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id))
+        return message_id
 
     def inbox(self, address: str) -> list[email.message.EmailMessage]:
         return [email.message_from_bytes(raw, policy=email.policy.default)
