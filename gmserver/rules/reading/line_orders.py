@@ -61,9 +61,15 @@ def _split_run_together(words: list[str], ctx: Context) -> list[str]:
         place = resolve((word,), ctx.table, ctx.policy)
         return place is not None and place.province is not None and place.how in ("table", "variant")
 
+    def name(word: str) -> bool:
+        # a province written in full is never two codes run together: "SWEDEN" is Sweden, not SWE - DEN
+        place = resolve((word,), ctx.table, ctx.policy)
+        return place is not None and place.province is not None and place.how in ("table", "variant", "name",
+                                                                                   "player")
+
     out: list[str] = []
     for word in words:
-        if word.isalpha() and len(word) in (6, 7) and not code(word):
+        if word.isalpha() and len(word) in (6, 7) and not name(word):
             head = [word[0]] if len(word) == 7 and word[0] in "AF" else []
             rest = word[len(head):]
             if len(rest) == 6 and code(rest[:3]) and code(rest[3:]):

@@ -92,6 +92,14 @@ EXAMPLES = [
     row("002 FORMAT 5 Tunis to the North Pole (holds)", "email_rules", FR, "italy", "Tunis to the North Pole (holds)",
         ["A TUN H"], "corrected", "002 FORMAT 6", ()),
     row("002 FORMAT 5 PIE-mars", "email_rules", FR, "italy", "PIE-mars", ["A PIE - MAR"], "corrected"),
+    # 002 FORMAT 5 splits run-together codes ("IONGRE"), but a province written in full is one name:
+    # "Sweden" is not SWE + DEN (regression: was read as a move to Denmark and refused)
+    row("002 FORMAT 5 Army Finland to Sweden (regression: was SWE - DEN)", "email_rules", P(russia=("A FIN",)),
+        "russia", "Army Finland to Sweden", ["A FIN - SWE"], "accepted"),
+    row("002 FORMAT 5 Fleet Sweden to Denmark (regression)", "email_rules", P(russia=("F SWE",)),
+        "russia", "Fleet Sweden to Denmark", ["F SWE - DEN"], "accepted"),
+    row("002 FORMAT 5 A Sweden - Norway (regression)", "email_rules", P(russia=("A SWE",)),
+        "russia", "A Sweden - Norway", ["A SWE - NWY"], "accepted"),
     row("002 FORMAT 6 Tunis has a wild party (holds)", "email_rules", FR, "italy", "Tunis has a wild party (holds)",
         ["A TUN H"], "corrected", "002 FORMAT 6"),
     row("002 FORMAT 6 Venice kills and maims the Trieste citizens (A Ven-Tri)", "email_rules", FR, "italy",
