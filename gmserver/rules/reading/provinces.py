@@ -218,6 +218,9 @@ def resolve(words: tuple[str, ...], table: NameTable, policy: Policy) -> Place |
     return _loose(key, words, table, policy)
 
 
+_GENERIC = frozenset({"SEA", "OCEAN", "GULF", "CHANNEL", "COAST", "NORTH", "SOUTH", "EAST", "WEST"})
+
+
 @functools.lru_cache(maxsize=4096)
 def _loose_cached(key: str, words: tuple[str, ...], table: NameTable, policy: Policy) -> Place | None:
     found: set[str] = set()
@@ -229,6 +232,11 @@ def _loose_cached(key: str, words: tuple[str, ...], table: NameTable, policy: Po
             found = {code for code, names in table.name_words.items()
                      if any(_partial(words, name) for name in names)}
             how = "partial"
+        if not found and len(words) == 1 and len(key) >= 5:
+            # "Atlantic": a whole later word of a name (Mid-Atlantic, North Atlantic Ocean); the
+            # order's unit picks between them (verdict._choose)
+            found = {code for code, names in table.name_words.items()
+                     if any(key in name[1:] and key not in _GENERIC for name in names)}
     if found:
         return Place(key, tuple(sorted(found)), None, how)
     if policy.typo_tolerance != "none" and len(words) == 1 and len(key) >= 3:

@@ -132,6 +132,12 @@ def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool
         return place.province
     if place.ambiguous:
         fitting = [p for p in place.provinces if fits(p)]
+        if place.how == "partial" and len(fitting) == 1:
+            # a partial name the profile accepts, fitting one province only this unit can use
+            notes.add(ctx.cite("partial_names"),
+                      f"'{place.written.title()}' could be {_names(place.provinces, ctx, 'or')}; read as "
+                      f"{ctx.name(fitting[0])}, the only one that fits this order.")
+            return fitting[0]
         if ctx.complete_valid_set and len(fitting) == 1:
             notes.add(ctx.cite("interpretation_presumption"),
                       f"'{place.written.title()}' could be {_names(place.provinces, ctx)}; read as "

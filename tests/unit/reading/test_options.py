@@ -54,6 +54,12 @@ CASES = [
     ("abbreviation_policy table_only", "standard", {"abbreviation_policy": "table_only", "typo_tolerance": "none"}, FR, "france", "A Par - Burgu", ("A PAR H",), "rejected", None),
     # partial_names
     ("004 I(1) partial names accepted", "gwm", {}, P(france=("F WES",)), "france", "F Wes - Gulf Lyon", ("F WES - LYO",), "accepted", None),
+    ("partial_names accept: Atlantic fits only MAO from Brest", "standard", {}, P(france=("F BRE",)), "france",
+     "F Brest - Atlantic", ("F BRE - MAO",), "corrected", "partial_names", "Mid-Atlantic Ocean"),
+    ("partial_names reject: Atlantic is no name", "standard", {"partial_names": "reject", "typo_tolerance": "none"},
+     P(france=("F BRE",)), "france", "F Brest - Atlantic", ("F BRE H",), "rejected", None),
+    ("partial_names accept: Atlantic from Irish Sea fits both oceans", "standard", {}, P(england=("F IRI",)),
+     "england", "F Iri - Atlantic", ("F IRI H",), "rejected", None, "Mid-Atlantic Ocean or North Atlantic Ocean"),
     ("partial_names reject", "standard", {"partial_names": "reject", "typo_tolerance": "none"}, P(france=("F WES",)), "france", "F Wes - Gulf Lyon", ("F WES H",), "rejected", None),
     # unit_location_matching
     ("002 FORMAT 7 own_units I-GRE", "email_rules", {}, FR, "italy", "I-GRE", ("F ION - GRE",), "corrected", "002 FORMAT 7"),
