@@ -70,6 +70,10 @@ class Confirmation:
     unordered: tuple[str, ...]  # "F Brest (BRE)": units the set does not order yet
     if_unordered: str  # "units without an order hold"
     notes: tuple[str, ...]  # remarks on the whole set (Reading.notes): merged, preliminary, ...
+    # issue 10: no line of the message gave an order; the reply then says first what was skipped
+    # and why, never "Your orders were received."
+    read_none: bool = False
+    skipped: tuple[str, ...] = ()  # "line 2: Not an order.", the lines not used, first few
 
 
 STATUSES = ("accepted", "corrected", "rejected", "ignored")
@@ -125,6 +129,7 @@ def build_confirmation(
     others = sum(1 for line in lines if line.status not in STATUSES)
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
     ordered = {order_unit(o) for o in orders_on_file}
+    read_none = not any(line.order is not None and line.status in ("accepted", "corrected") for line in lines)
     return Confirmation(
         game_name=game_name,
         power=power,
@@ -146,7 +151,21 @@ def build_confirmation(
         ),
         if_unordered=_IF_NO_ORDER.get(phase_type(phase), _IF_NO_ORDER["M"]),
         notes=tuple(n for n in notes if n),
+        read_none=read_none,
+        skipped=_skipped(lines) if read_none else (),
     )
+
+
+_SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is listed below anyway
+
+
+def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
+    """Why each line gave no order, for the top of a reply that read none (issue 10)."""
+    out = [f"line {line.number} ({line.text[:40]}): {line.explanation or 'not understood'}"
+           for line in lines if line.status in ("rejected", "ignored")]
+    if len(out) > _SKIPPED_SHOWN:
+        out = out[:_SKIPPED_SHOWN] + [f"and {len(out) - _SKIPPED_SHOWN} more lines, listed below"]
+    return tuple(out)
 
 
 @dataclass(frozen=True)

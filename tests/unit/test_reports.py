@@ -636,3 +636,33 @@ def test_press_sections_of_a_report_000_x_1(geo, composer):
     assert france < body.index("  Press from France:\n    Vive la France!\n    Et vive Paris.\n") < germany
     assert "\nPRESS\n\n  From Italy:\n    Italy stands firm.\n" in body
     assert "\nANONYMOUS PRESS\n\n  Anonymous:\n    Who guards the Channel?\n" in body
+
+
+def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, composer):
+    """Issue 10: a message from which no order was read never says "Your orders were received.";
+    it says first which lines were skipped and why."""
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None,
+        readings=[Reading(1, "Hello all", "ignored", None, None, "Not an order."),
+                  Reading(2, "F Bre - Spa", "rejected", None, "000 IV(3)", "F Brest cannot reach Spain")],
+        orders_on_file=[], version=1, geography=geo, units=["F BRE"],
+    )
+    assert confirmation.read_none
+    assert confirmation.skipped == ("line 1 (Hello all): Not an order.",
+                                    "line 2 (F Bre - Spa): F Brest cannot reach Spain [000 IV(3)]")
+    body = composer.render(confirmation.template, confirmation)
+    assert_well_formed(body)
+    assert "received" not in body
+    head = body.split("YOUR MESSAGE, LINE BY LINE")[0]
+    assert ("No order could be read from your message, so none was used. Skipped:\n"
+            "  line 1 (Hello all): Not an order.\n"
+            "  line 2 (F Bre - Spa): F Brest cannot reach Spain [000 IV(3)]\n") in head
+
+
+def test_confirmation_with_an_order_read_is_still_received(geo, composer):
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=1, geography=geo,
+    )
+    assert not confirmation.read_none and confirmation.skipped == ()
+    assert "Your orders were received, but some lines" in composer.render(confirmation.template, confirmation)
