@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar, Protocol, Sequence
 
+from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -91,9 +92,11 @@ def if_unordered(phase: str) -> str:
 
 
 def _explanation(message: str | None, rule: str | None) -> str | None:
-    if message and rule:
-        return f"{message} [{rule}]"
-    return message or (f"[{rule}]" if rule else None)
+    """The reading said to the player, the rule after it in words (never an option key)."""
+    cited = rules_in_words(rule)
+    if message and cited:
+        return f"{message} ({cited})"
+    return message or (f"({cited})" if cited else None)
 
 
 def build_confirmation(

@@ -57,5 +57,5 @@ def test_a_higher_numbered_later_set_replaces_the_one_on_file_001_II_7(database_
     services = services_for(database_url)
     new_game(services, clock(), name="dan", ruleset="danivon")
     _, late = _send_numbered(services, clock, "danivon", "dan", (("#1", "A Par-Pic"), ("#2", "A Par-Bur")))
-    assert "replaces the set on file (001 II(7))" in late
+    assert "replaces the set on file (house rules 001 II(7))" in late
     assert "A PAR - BUR" in _on_file_section(late) and "A PAR - PIC" not in _on_file_section(late)
