@@ -112,12 +112,18 @@ def build_confirmation(
     units: Sequence[str] = (),
     notes: Sequence[str] = (),
     timezone: str = "UTC",
+    marker: str | None = None,
 ) -> Confirmation:
     """The reply to an accepted order set: each line as read, then the whole set now on file.
 
     `units` are the power's units that need an order this phase (for movement its units, for
-    retreats its dislodged units); those the set leaves unordered are listed.
+    retreats its dislodged units); those the set leaves unordered are listed. `marker`: the
+    version mark the message carried (`[1]`), said when it is not the number the set is filed as.
     """
+    if marker and marker != str(version):
+        # issue 10: a reply quoting "[1]" back is never silently filed as set 2
+        notes = (f"Your message is marked [{marker}], but it is set {version} received from you this turn "
+                 f"(the mark may be quoted from an earlier mail): it is filed as set {version}.", *notes)
     lines = tuple(
         ReadLine(
             number=str(r.line),

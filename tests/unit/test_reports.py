@@ -667,3 +667,22 @@ def test_confirmation_with_an_order_read_is_still_received(geo, composer):
     )
     assert not confirmation.read_none and confirmation.skipped == ()
     assert "Your orders were received, but some lines" in composer.render(confirmation.template, confirmation)
+
+
+def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, composer):
+    """Issue 10: a reply still carrying "[1]" (quoted back) and filed as the second set says so."""
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",
+        notes=["This set replaces the set on file (house rules 000 III(4))."],
+    )
+    assert confirmation.notes == (
+        "Your message is marked [1], but it is set 2 received from you this turn (the mark may be quoted "
+        "from an earlier mail): it is filed as set 2.",
+        "This set replaces the set on file (house rules 000 III(4)).",
+    )
+    same = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="2",
+    )
+    assert same.notes == ()
