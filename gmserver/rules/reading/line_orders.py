@@ -50,7 +50,9 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             verdicts.append(item)
             continue
         if item.kind is None and not _is_nonsense_candidate(item):
-            verdicts.extend(_ignored("Not an order: no action follows the place name."))
+            # issue 10: "Paris is lovely in spring" is prose, not an order missing its action
+            prose = any(w[:1].isalpha() for w in item.extra)
+            verdicts.extend(_ignored("Not an order." if prose else "Not an order: no action follows the place name."))
             continue
         verdict = read_order(item, ctx)
         verdict = _extra_words(item, verdict, ctx)

@@ -81,3 +81,16 @@ def test_build_labelled_for_another_power_is_refused_and_said(profile):
     line = one("France: Build A Ven", BUILD_TURN, "ITALY", profile)
     assert line.order is None and line.status == "rejected"
     assert line.message == "This line is labelled France: orders for another power are not used (you play Italy)."
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("text, message", [
+    ("Paris is lovely in spring", "Not an order."),
+    ("The Russians are coming to Warsaw", "Not an order."),
+    ("Munich.", "Not an order: no action follows the place name."),
+    ("Paris", "Not an order: no action follows the place name."),
+])
+def test_no_action_follows_only_for_a_bare_place(profile, text, message):
+    """Issue 10: "no action follows the place name" is said of a place written alone, not of prose."""
+    line = one(text, opening(), "FRANCE", profile)
+    assert line.order is None and line.message == message
