@@ -70,7 +70,8 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
     return verdicts
 
 
-_PREFIX_SCAN = 6  # "I'd like to move A Vie - Tyr": a few words before an order, not a paragraph
+_PREFIX_SCAN = 6  # tokens looked at before an order, punctuation included
+_PREFIX_WORDS = 4  # "I'd like to move A Vie - Tyr": a few words before an order, not a sentence
 
 
 def _after_prefix(words: list[str], ctx: Context) -> tuple[list[str], list[Parsed], str] | None:
@@ -91,8 +92,12 @@ def _after_prefix(words: list[str], ctx: Context) -> tuple[list[str], list[Parse
             elif ctx.powers[label[0]] != ctx.power:
                 return None  # "France: Build A Ven" from Italy: not this power's order (000 III(1))
             label = []
+        if len(label) > _PREFIX_WORDS:
+            return None
         parsed = parse_segment(rest, ctx.table, ctx.policy, ctx.powers)
         if parsed and parsed[0].kind is not None and parsed[0].unit is not None:
+            if any(w[:1].isalpha() and w not in POLITE for item in parsed for w in item.extra):
+                return None  # words after the order as well: prose that names an order, not an order
             return rest, parsed, " ".join(label).lower()
     return None
 

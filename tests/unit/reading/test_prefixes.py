@@ -94,3 +94,12 @@ def test_no_action_follows_only_for_a_bare_place(profile, text, message):
     """Issue 10: "no action follows the place name" is said of a place written alone, not of prose."""
     line = one(text, opening(), "FRANCE", profile)
     assert line.order is None and line.message == message
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("text", ["Remember when you moved A Mun - Bur last year",
+                                  "Last spring I think that everyone saw A Mun - Bur"])
+def test_prose_naming_an_order_is_not_an_order(profile, text):
+    """Only a few words before an order, and none after it, are skipped (000 III(2): an order is
+    followed when its meaning is clear; a sentence about an order is not one)."""
+    assert one(text, opening(), "GERMANY", profile).order is None
