@@ -103,3 +103,19 @@ def test_prose_naming_an_order_is_not_an_order(profile, text):
     """Only a few words before an order, and none after it, are skipped (000 III(2): an order is
     followed when its meaning is clear; a sentence about an order is not one)."""
     assert one(text, opening(), "GERMANY", profile).order is None
+
+
+RETREAT_TURN = Position(phase="S1902R", units={"GERMANY": ("A BER",)}, centers={},
+                        dislodged={"GERMANY": ("A MUN",)}, retreats={"GERMANY": {"A MUN": ("BOH", "KIE")}})
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("text, order, skipped", [
+    ("Retreat: A Mun - Boh", "A MUN R BOH", "retreat"),
+    ("Germany: A Mun R Kie", "A MUN R KIE", None),
+])
+def test_words_before_a_retreat(profile, text, order, skipped):
+    """The same reading in a retreat turn (000 III(2) ... 004 I(1)): the retreat is used."""
+    line = one(text, RETREAT_TURN, "GERMANY", profile)
+    assert str(line.order) == order
+    assert (line.message is None) if skipped is None else (f"'{skipped}'" in line.message)
