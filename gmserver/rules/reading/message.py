@@ -15,6 +15,7 @@ from email.message import Message
 from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
+from gmserver.rules.reading.flowed import unflow
 
 _HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
 _KNOWN_HEADERS = re.compile(
@@ -120,6 +121,8 @@ def _message_text(message: Message) -> str:
             continue
         if kind == "text/plain" and plain is None:
             plain = _part_text(part)
+            if str(part.get_param("format", "")).lower() == "flowed":  # RFC 3676: soft breaks undone
+                plain = unflow(plain, str(part.get_param("delsp", "")).lower() == "yes")
         elif kind == "text/html" and html is None:
             html = _part_text(part)
     if plain is not None and plain.strip():
