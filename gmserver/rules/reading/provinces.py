@@ -241,8 +241,11 @@ def _loose_cached(key: str, words: tuple[str, ...], table: NameTable, policy: Po
         return Place(key, tuple(sorted(found)), None, how)
     if policy.typo_tolerance != "none" and len(words) == 1 and len(key) >= 3:
         limit = 1 if len(key) <= 4 else 2
-        close = {code for letters, code in table.typo_keys
-                 if abs(len(letters) - len(key)) <= limit and _distance(key, letters, limit) <= limit}
+        scored = [(_distance(key, letters, limit), code) for letters, code in table.typo_keys
+                  if abs(len(letters) - len(key)) <= limit]
+        best = min((d for d, _ in scored), default=limit + 1)
+        # the nearest spelling wins: "Ankra" is one letter from Ankara, two from anything else
+        close = {code for d, code in scored if d == best and d <= limit}
         if close:
             return Place(key, tuple(sorted(close)), None, "typo")
     return None

@@ -66,6 +66,10 @@ CASES = [
     ("map_only I-GRE", "standard", {}, FR, "italy", "I-GRE", (), None, None),
     # typo_tolerance
     ("000 III(2) unambiguous typo", "mhr", {}, FR, "france", "A Par - Burgandyy", ("A PAR - BUR",), "corrected", "000 III(2)"),
+    ("typo_tolerance unambiguous_only: Ankra is nearest Ankara", "standard", {}, P(turkey=("A ANK",)), "turkey",
+     "A Ankra - Smyrna", ("A ANK - SMY",), "corrected", "typo_tolerance", "Ankara"),
+    ("typo_tolerance none: Ankra is no name", "standard", {"typo_tolerance": "none"}, P(turkey=("A ANK",)),
+     "turkey", "A Ankra - Smyrna", (), "rejected", None),
     ("typo_tolerance none", "standard", {"typo_tolerance": "none"}, FR, "france", "A Par - Burgundyy", ("A PAR H",), "rejected", None),
     ("002 FORMAT 5 generous PIE-mars", "email_rules", {}, FR, "italy", "PIE-mars", ("A PIE - MAR",), "corrected", "002 FORMAT 7"),
     ("002 FORMAT 5 generous IONGRE", "email_rules", {}, FR, "italy", "F IONGRE", ("F ION - GRE",), "accepted", None),
