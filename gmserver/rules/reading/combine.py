@@ -42,12 +42,32 @@ def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[lis
         if stand_unsupportable:
             unsupportable.add(unit)
     if not retreat:
+        _void_hold_supports(out, chosen, unsupportable)
         _implied(out, chosen, ctx)
     if ctx.opt("report_order_sequence") == "as_written":
         orders = list(chosen.values())  # dict order: first line that ordered each unit
     else:
         orders = sorted(chosen.values(), key=_sort_key)  # canonical (002 FORMAT 3)
     return out, orders, {_unit(u) for u in unsupportable if u in chosen}
+
+
+def _void_hold_supports(out: list[Verdict], chosen: dict[str, Order], unsupportable: set[str]) -> None:
+    """A support to hold a unit whose move is void and leaves it unable to receive support
+    (000 III(5), 003 [10 b]) is confirmed void at once, not accepted and voided at adjudication."""
+    why = {v.unit: v.rule for v in out if v.unsupportable and v.unit in unsupportable}
+    for index, verdict in enumerate(out):
+        order = verdict.order
+        if (order is None or order.action != "support_hold" or order.other is None
+                or verdict.unit is None or chosen.get(verdict.unit) is not order):
+            continue
+        other = str(order.other)
+        if other not in unsupportable:
+            continue
+        hold = _hold(verdict.unit)
+        out[index] = replace(verdict, status="rejected", order=hold, rule=why.get(other), valid=False, message=(
+            f"{other} cannot receive support to hold: its own order is a void move. "
+            f"The support is void; {verdict.unit} holds."))
+        chosen[verdict.unit] = hold
 
 
 def _is_hold(order: Order | None) -> bool:

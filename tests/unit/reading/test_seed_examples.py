@@ -431,3 +431,27 @@ def test_002_orders_2_numbered_and_change_sets():
 
 def test_003_10_only_the_last_set_is_used():
     assert notation(_read("A Mar - Spa", "scorpion", previous=("A PAR - BUR", "A MAR H")).orders) == ("A MAR - SPA",)
+
+
+@pytest.mark.parametrize("profile, clause, text", [
+    ("mhr", "000 III(5)", "F Bre - Par\nA Gas S F Bre"),
+    ("mhr", "000 III(5)", "F Bre - Bre\nA Gas S F Bre"),
+    ("scorpion", "003 [10 b]", "F Bre - Par\nA Gas S F Bre"),
+    ("scorpion", "003 [10 b]", "F Bre - Bre\nA Gas S F Bre"),
+])
+def test_000_iii_5_and_003_10_b_support_of_an_unsupportable_unit_is_void_at_once(profile, clause, text):
+    # 000 III(5) / 003 [10 b]: a void move (impossible, or to its own province) leaves the unit unable
+    # to receive support to hold, so a support of it is confirmed void when read, with why
+    reading = _read(text, profile, position=P(france=("F BRE", "A GAS")))
+    assert sorted(notation(reading.orders)) == ["A GAS H", "F BRE H"]
+    assert notation(reading.unsupportable) == ("F BRE",)
+    support = reading.lines[1]
+    assert support.status == "rejected" and clause in (support.rule or "")
+    assert "F BRE cannot receive support to hold" in support.message
+
+
+def test_hold_supportable_profile_keeps_the_support_of_a_unit_whose_move_is_void():
+    # standard (DATC 4.E.1): the unit whose move is void holds and may receive support to hold
+    reading = _read("F Bre - Par\nA Gas S F Bre", "standard", position=P(france=("F BRE", "A GAS")))
+    assert sorted(notation(reading.orders)) == ["A GAS S F BRE", "F BRE H"]
+    assert reading.lines[1].status == "accepted"
