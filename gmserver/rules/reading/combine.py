@@ -43,6 +43,7 @@ def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[lis
             unsupportable.add(unit)
     if not retreat:
         _void_hold_supports(out, chosen, unsupportable)
+        _coast_mismatched_supports(out, chosen, ctx)
         _implied(out, chosen, ctx)
     if ctx.opt("report_order_sequence") == "as_written":
         orders = list(chosen.values())  # dict order: first line that ordered each unit
@@ -68,6 +69,31 @@ def _void_hold_supports(out: list[Verdict], chosen: dict[str, Order], unsupporta
             f"{other} cannot receive support to hold: its own order is a void move. "
             f"The support is void; {verdict.unit} holds."))
         chosen[verdict.unit] = hold
+
+
+def _coast_mismatched_supports(out: list[Verdict], chosen: dict[str, Order], ctx: Context) -> None:
+    """A support of the player's own fleet to the coast its move does not name: what
+    coast_support_mismatch does at adjudication (turn.void_mismatched_coast_supports) is said now."""
+    moves = {str(o.unit): o for o in chosen.values() if o.action == "move" and o.unit is not None
+             and o.unit.is_fleet and o.target != o.target_province}
+    for index, verdict in enumerate(out):
+        order = verdict.order
+        if order is None or order.action != "support_move" or verdict.unit is None \
+                or chosen.get(verdict.unit) is not order or order.other is None:
+            continue
+        move = moves.get(str(order.other))
+        if move is None or move.target_province != order.target_province or move.target == order.target:
+            continue
+        rule = ctx.cite("coast_support_mismatch")
+        if ctx.opt("coast_support_mismatch") == "invalid":
+            hold = _hold(verdict.unit)
+            out[index] = replace(verdict, status="rejected", order=hold, rule=rule, valid=False, message=(
+                f"{move.unit} moves to {ctx.name(move.target)}, not {ctx.name(order.target)}: a support naming "
+                f"the other coast is void. {verdict.unit} holds."))
+            chosen[verdict.unit] = hold
+        else:
+            out[index] = replace(verdict, status="corrected", rule=rule, message=(
+                f"{move.unit} moves to {ctx.name(move.target)}; the support counts for that move."))
 
 
 def _is_hold(order: Order | None) -> bool:

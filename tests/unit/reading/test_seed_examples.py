@@ -455,3 +455,17 @@ def test_hold_supportable_profile_keeps_the_support_of_a_unit_whose_move_is_void
     reading = _read("F Bre - Par\nA Gas S F Bre", "standard", position=P(france=("F BRE", "A GAS")))
     assert sorted(notation(reading.orders)) == ["A GAS S F BRE", "F BRE H"]
     assert reading.lines[1].status == "accepted"
+
+
+@pytest.mark.parametrize("profile, clause, orders, status", [
+    ("scorpion", "003 [10 c]", ["F MAO - SPA/NC", "F POR H"], "rejected"),
+    ("mhr", "000 IV(7)", ["F MAO - SPA/NC", "F POR S F MAO - SPA/SC"], "corrected"),
+])
+def test_support_naming_the_other_coast_of_the_players_own_move_is_confirmed(profile, clause, orders, status):
+    # 003 [10 c]: a support naming another coast than the fleet's move is void, said when read;
+    # 000 IV(7): the fleet's own coast is what counts, and the confirmation says so
+    reading = _read("F Mao - Spa/nc\nF Por S F Mao - Spa/sc", profile, position=P(france=("F MAO", "F POR")))
+    assert sorted(notation(reading.orders)) == orders
+    support = reading.lines[1]
+    assert support.status == status and clause in (support.rule or "")
+    assert "Spain (north coast)" in support.message
