@@ -155,6 +155,8 @@ _BUILDS = frozenset({"BUILD", "BUILDS", "BUILDING", "BUILT"})
 _REMOVALS = frozenset({"REMOVAL", "REMOVALS", "REMOVE", "REMOVES", "DISBAND", "DISBANDS", "DISBANDMENT", "DESTROY"})
 _NUMBERS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
             "TEN": 10, "ELEVEN": 11, "TWELVE": 12, "EIGHTEEN": 18}
+# "if I have a second build": the second exists when there are at least two
+_ORDINALS = {"SECOND": 2, "THIRD": 3, "FOURTH": 4, "FIFTH": 5, "SIXTH": 6, "2ND": 2, "3RD": 3, "4TH": 4, "5TH": 5}
 _AT_LEAST = frozenset({"LEAST", "MORE", "MINIMUM"})  # "at least two", "two or more"
 _EXACT = frozenset({"ONLY", "EXACTLY", "JUST"})
 _ARTICLES = frozenset({"A", "AN", "ANY", "SOME"})
@@ -250,6 +252,8 @@ def _test_word(w: str, words: _Words) -> bool:
         words.count = int(w)
     elif w in _NUMBERS:
         words.count = _NUMBERS[w]
+    elif w in _ORDINALS:
+        words.count, words.at_least = _ORDINALS[w], True
     else:
         return False
     return True
