@@ -18,7 +18,8 @@ from html.parser import HTMLParser
 from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.reading.quoting import is_gm_mail_end, is_gm_mail_start, is_reply_header, wrote_at
 
-_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+# a header may be empty (Outlook writes "X-MS-Has-Attach:" with nothing after it)
+_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:(?:[ \t]|\r?\n|\r?$)")
 _KNOWN_HEADERS = re.compile(
     r"^(?:From|To|Subject|Date|Message-ID|MIME-Version|Content-Type|Received|Return-Path|Reply-To|Cc)"
     r":", re.IGNORECASE | re.MULTILINE)
@@ -26,7 +27,9 @@ _FORWARD = re.compile(
     r"^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded message:|-{2,}\s*Original Message\s*-{2,}"
     r"|_{10,}\s*$|From:\s.*\bSent:\s)", re.IGNORECASE)
 _SIGNATURE = re.compile(r"^(?:--|-- |—)\s*$")
-_SENT_FROM = re.compile(r"^\s*Sent from my \w+", re.IGNORECASE)
+# "Sent from my iPhone", "Sent from Yahoo Mail on Android", "Sent from Outlook for iOS"
+_SENT_FROM = re.compile(r"^\s*(?:Sent from my \w+|Sent from (?:Yahoo Mail|Outlook|Mail|Gmail)\b.{0,40}$)",
+                        re.IGNORECASE)
 _PRESS_START = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)\s+)?press\b"
     r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"

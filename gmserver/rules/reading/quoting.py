@@ -52,7 +52,9 @@ def is_gm_mail_start(line: str) -> bool:
     """The first line of a copy of gmserver's mail: the marker, or the `:: Game:` line a turn
     report opens with (gmserver.reports.extras.machine_header)."""
     text = unquoted(line)
-    return text == GM_MAIL_START or text.startswith(":: Game:")
+    # endswith: some clients (Yahoo's plain part) run the attribution and the first quoted
+    # line together, or put a byte-order mark before it
+    return text.endswith(GM_MAIL_START) or text.startswith(":: Game:")
 
 
 def is_gm_mail_end(line: str) -> bool:
