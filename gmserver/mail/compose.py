@@ -62,7 +62,8 @@ class Composer:
             # plain-text mail has nothing to escape; the HTML report (*.html.j2) escapes everything
             autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "html"), default=False),
         )
-        self.env.globals.update(gm_name=gm_name, gm_address=gm_address)
+        self.env.globals.update(gm_name=gm_name, gm_address=gm_address,
+                                gm_mail_start=GM_MAIL_START, gm_mail_end=GM_MAIL_END)
         self.env.filters["fill"] = fill
 
     def render(self, template_name: str, context: Any) -> str:
