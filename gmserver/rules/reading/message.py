@@ -16,7 +16,7 @@ from email.message import Message
 from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
-from gmserver.rules.reading.quoting import is_gm_mail_end, is_gm_mail_start, is_reply_header, wrote_at
+from gmserver.rules.reading.quoting import after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 
 # a header may be empty (Outlook writes "X-MS-Has-Attach:" with nothing after it)
 _HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:(?:[ \t]|\r?\n|\r?$)")
@@ -229,10 +229,7 @@ def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
         if is_gm_mail_start(line):
             # issue 10: a copy of gmserver's own mail, quoted with or without "> ", is never read
             # (its footer "If anything above ..." would be a conditional order)
-            i += 1
-            while i < len(lines) and not is_gm_mail_end(lines[i]):
-                i += 1
-            i += 1
+            i = after_gm_mail(lines, i)
             continue
         if _SIGNATURE.match(line) or _FORWARD.match(line) or is_reply_header(lines, i):
             # issue 10: below an Outlook "From: / Sent: / To:" block is the message replied to

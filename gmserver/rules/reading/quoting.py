@@ -61,6 +61,15 @@ def is_gm_mail_end(line: str) -> bool:
     return unquoted(line) == GM_MAIL_END
 
 
+def after_gm_mail(lines: list[str], start: int) -> int:
+    """The index of the first line after the copy of gmserver's mail opening at lines[start]: after
+    its end marker, or the end of the text when the client cut the marker off."""
+    i = start + 1
+    while i < len(lines) and not is_gm_mail_end(lines[i]):
+        i += 1
+    return i + 1
+
+
 def is_reply_header(lines: list[str], i: int) -> bool:
     """Whether lines[i] opens an Outlook-style header block of a quoted message: "From: ..."
     followed within three lines by "Sent:"/"Date:" and a "To:"/"Subject:" line."""

@@ -101,3 +101,13 @@ def test_001_II_7_danivon_an_old_order_quoted_below_a_new_one_does_not_replace_i
     old `A Par - Pic` below Outlook's HTML reply header is not read, so `A Par - Bur` stands."""
     reading = read(extract_order_text(_mail(OUTLOOK_HTML, "html")), opening(), "FRANCE", "danivon")
     assert sorted(str(order) for order in reading.orders) == ["A PAR - BUR", "F BRE - MAO"]
+
+
+@pytest.mark.parametrize("profile", ["danivon", "mhr", "email_rules"])
+def test_the_confirmation_footer_quoted_back_is_not_a_conditional_order(profile):
+    """Issue 10: under the profiles that read conditions (void_line 001/002, strip_condition
+    000 III(7)) the quoted footer "If anything above is not what you meant, ..." gives no line at
+    all: the reply is read as its one new order."""
+    reading = read(extract_order_text(_mail(f"A Par - Bur\n\n{CONFIRMATION}\n")), opening(), "FRANCE", profile)
+    assert [line.text for line in reading.lines] == ["A Par - Bur"]
+    assert [str(order) for order in reading.orders] == ["A PAR - BUR"]
