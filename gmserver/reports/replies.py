@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar, Protocol, Sequence
 
+from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -70,6 +71,10 @@ class Confirmation:
     unordered: tuple[str, ...]  # "F Brest (BRE)": units the set does not order yet
     if_unordered: str  # "units without an order hold"
     notes: tuple[str, ...]  # remarks on the whole set (Reading.notes): merged, preliminary, ...
+    # issue 10: no line of the message gave an order; the reply then says first what was skipped
+    # and why, never "Your orders were received."
+    read_none: bool = False
+    skipped: tuple[str, ...] = ()  # "line 2: Not an order.", the lines not used, first few
 
 
 STATUSES = ("accepted", "corrected", "rejected", "ignored")
@@ -87,9 +92,11 @@ def if_unordered(phase: str) -> str:
 
 
 def _explanation(message: str | None, rule: str | None) -> str | None:
-    if message and rule:
-        return f"{message} [{rule}]"
-    return message or (f"[{rule}]" if rule else None)
+    """The reading said to the player, the rule after it in words (never an option key)."""
+    cited = rules_in_words(rule)
+    if message and cited:
+        return f"{message} ({cited})"
+    return message or (f"({cited})" if cited else None)
 
 
 def build_confirmation(
@@ -105,12 +112,18 @@ def build_confirmation(
     units: Sequence[str] = (),
     notes: Sequence[str] = (),
     timezone: str = "UTC",
+    marker: str | None = None,
 ) -> Confirmation:
     """The reply to an accepted order set: each line as read, then the whole set now on file.
 
     `units` are the power's units that need an order this phase (for movement its units, for
-    retreats its dislodged units); those the set leaves unordered are listed.
+    retreats its dislodged units); those the set leaves unordered are listed. `marker`: the
+    version mark the message carried (`[1]`), said when it is not the number the set is filed as.
     """
+    if marker and marker != str(version):
+        # issue 10: a reply quoting "[1]" back is never silently filed as set 2
+        notes = (f"Your message is marked [{marker}], but it is set {version} received from you this turn "
+                 f"(the mark may be quoted from an earlier mail): it is filed as set {version}.", *notes)
     lines = tuple(
         ReadLine(
             number=str(r.line),
@@ -125,6 +138,7 @@ def build_confirmation(
     others = sum(1 for line in lines if line.status not in STATUSES)
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
     ordered = {order_unit(o) for o in orders_on_file}
+    read_none = not any(line.order is not None and line.status in ("accepted", "corrected") for line in lines)
     return Confirmation(
         game_name=game_name,
         power=power,
@@ -146,7 +160,21 @@ def build_confirmation(
         ),
         if_unordered=_IF_NO_ORDER.get(phase_type(phase), _IF_NO_ORDER["M"]),
         notes=tuple(n for n in notes if n),
+        read_none=read_none,
+        skipped=_skipped(lines) if read_none else (),
     )
+
+
+_SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is listed below anyway
+
+
+def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
+    """Why each line gave no order, for the top of a reply that read none (issue 10)."""
+    out = [f"line {line.number} ({line.text[:40]}): {line.explanation or 'not understood'}"
+           for line in lines if line.status in ("rejected", "ignored")]
+    if len(out) > _SKIPPED_SHOWN:
+        out = out[:_SKIPPED_SHOWN] + [f"and {len(out) - _SKIPPED_SHOWN} more lines, listed below"]
+    return tuple(out)
 
 
 @dataclass(frozen=True)

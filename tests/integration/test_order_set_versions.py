@@ -57,5 +57,17 @@ def test_a_higher_numbered_later_set_replaces_the_one_on_file_001_II_7(database_
     services = services_for(database_url)
     new_game(services, clock(), name="dan", ruleset="danivon")
     _, late = _send_numbered(services, clock, "danivon", "dan", (("#1", "A Par-Pic"), ("#2", "A Par-Bur")))
-    assert "replaces the set on file (001 II(7))" in late
+    assert "replaces the set on file (house rules 001 II(7))" in late
     assert "A PAR - BUR" in _on_file_section(late) and "A PAR - PIC" not in _on_file_section(late)
+
+
+def test_a_reply_still_marked_1_is_not_silently_filed_as_set_2(database_url, clock) -> None:
+    """Issue 10 (000 II(2)b markers, 000 III(4)): a second mail whose subject still carries "[1]"
+    (a reply quoting the first) is filed as set 2, and the reply says so first."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="mh", ruleset="mhr")
+    first, second = _send_numbered(services, clock, "mhr", "mh", (("[1]", "A Par-Pic"), ("[1]", "A Par-Bur")))
+    assert "is marked [1]" not in first
+    flat = " ".join(second.split())
+    assert "Your message is marked [1], but it is set 2 received from you this turn" in flat, second
+    assert "you already sent a set numbered 1" in flat

@@ -491,7 +491,7 @@ def test_confirmation(geo, composer):
     ]
     assert confirmation.unordered == ("F Brest (BRE)",)
     assert confirmation.lines[1].text == "A Par - Bur"
-    assert confirmation.lines[2].explanation == "unit type omitted: the unit in Marseilles is an army [000 IV(1)]"
+    assert confirmation.lines[2].explanation == "unit type omitted: the unit in Marseilles is an army (house rules 000 IV(1))"
     assert confirmation.lines[3].order is None
 
     body = composer.render(confirmation.template, confirmation)
@@ -504,7 +504,8 @@ def test_confirmation(geo, composer):
     assert "  line 2: A Par - Bur\n    accepted: A Paris -> Burgundy (A PAR - BUR)\n" in body
     assert "ignored: not an order" in body
     assert "NOT USED: F Brest cannot reach Spain" in body
-    assert "[000 IV(3)]" in body and "[000 IV(1)]" in body
+    flat = " ".join(body.split())  # the reply wraps long lines
+    assert "(house rules 000 IV(3))" in flat and "(house rules 000 IV(1))" in flat
     assert "ORDERS ON FILE FOR FRANCE (version 2)" in body
     assert "  A Paris -> Burgundy (A PAR - BUR)\n" in body
     assert "NO ORDER YET FOR\n\n  F Brest (BRE)\n" in body
@@ -636,3 +637,52 @@ def test_press_sections_of_a_report_000_x_1(geo, composer):
     assert france < body.index("  Press from France:\n    Vive la France!\n    Et vive Paris.\n") < germany
     assert "\nPRESS\n\n  From Italy:\n    Italy stands firm.\n" in body
     assert "\nANONYMOUS PRESS\n\n  Anonymous:\n    Who guards the Channel?\n" in body
+
+
+def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, composer):
+    """Issue 10: a message from which no order was read never says "Your orders were received.";
+    it says first which lines were skipped and why."""
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None,
+        readings=[Reading(1, "Hello all", "ignored", None, None, "Not an order."),
+                  Reading(2, "F Bre - Spa", "rejected", None, "000 IV(3)", "F Brest cannot reach Spain")],
+        orders_on_file=[], version=1, geography=geo, units=["F BRE"],
+    )
+    assert confirmation.read_none
+    assert confirmation.skipped == ("line 1 (Hello all): Not an order.",
+                                    "line 2 (F Bre - Spa): F Brest cannot reach Spain (house rules 000 IV(3))")
+    body = composer.render(confirmation.template, confirmation)
+    assert_well_formed(body)
+    assert "received" not in body
+    head = body.split("YOUR MESSAGE, LINE BY LINE")[0]
+    assert ("No order could be read from your message, so none was used. Skipped:\n"
+            "  line 1 (Hello all): Not an order.\n"
+            "  line 2 (F Bre - Spa): F Brest cannot reach Spain (house rules 000 IV(3))\n") in head
+
+
+def test_confirmation_with_an_order_read_is_still_received(geo, composer):
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=1, geography=geo,
+    )
+    assert not confirmation.read_none and confirmation.skipped == ()
+    assert "Your orders were received, but some lines" in composer.render(confirmation.template, confirmation)
+
+
+def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, composer):
+    """Issue 10: a reply still carrying "[1]" (quoted back) and filed as the second set says so."""
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",
+        notes=["This set replaces the set on file (house rules 000 III(4))."],
+    )
+    assert confirmation.notes == (
+        "Your message is marked [1], but it is set 2 received from you this turn (the mark may be quoted "
+        "from an earlier mail): it is filed as set 2.",
+        "This set replaces the set on file (house rules 000 III(4)).",
+    )
+    same = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="2",
+    )
+    assert same.notes == ()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmserver.rules.reading.grammar import (
-    ARMY, CONVOY, FLEET, HOLD, MOVE, POLITE, SUPPORT, Parsed, looks_like_order, parse_segment,
+    ARMY, CONVOY, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, SUPPORT, Parsed, looks_like_order, parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
 from gmserver.rules.reading.options import option
@@ -22,6 +22,21 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
         words = _split_run_together(words, ctx)
     words, parenthetical = _parenthetical(words, ctx)
     parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)
+    if not parsed or all(item.kind is None and not _is_nonsense_candidate(item) for item in parsed):
+        prefixed = _after_prefix(words, ctx)
+        if prefixed is None and _foreign_label(words, ctx):
+            # 000 III(1), 002 FORMAT 12: an order for a power not the player's is never used
+            other = ctx.powers[words[0]].title()
+            return [Verdict("rejected", None, None, "hold", None,
+                            f"This line is labelled {other}: orders for another power are not used "
+                            f"(you play {ctx.power.title()}).", valid=False)]
+        if prefixed is not None:
+            words, parsed, skipped = prefixed
+        if prefixed is not None and skipped:
+            note = (ctx.cite("abbreviation_policy"), f"The words '{skipped}' before the order were skipped.")
+            condition_note = note if condition_note is None else (
+                "; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)),
+                condition_note[1] + " " + note[1])
     if not parsed:
         if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
             return [Verdict("rejected", None, None, "hold", None,
@@ -35,7 +50,9 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             verdicts.append(item)
             continue
         if item.kind is None and not _is_nonsense_candidate(item):
-            verdicts.extend(_ignored("Not an order: no action follows the place name."))
+            # issue 10: "Paris is lovely in spring" is prose, not an order missing its action
+            prose = any(w[:1].isalpha() for w in item.extra)
+            verdicts.extend(_ignored("Not an order." if prose else "Not an order: no action follows the place name."))
             continue
         verdict = read_order(item, ctx)
         verdict = _extra_words(item, verdict, ctx)
@@ -51,6 +68,44 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
     if condition_note is not None:
         verdicts = [_with_note(v, condition_note) if v.order else v for v in verdicts]
     return verdicts
+
+
+_PREFIX_SCAN = 6  # tokens looked at before an order, punctuation included
+_PREFIX_WORDS = 4  # "I'd like to move A Vie - Tyr": a few words before an order, not a sentence
+
+
+def _after_prefix(words: list[str], ctx: Context) -> tuple[list[str], list[Parsed], str] | None:
+    """A few words or a label before an order ("Germany: A Mun - Bur" as judge reports list orders,
+    "Retreat:", "oops, F Nap B", "I'd like to move A Vie - Tyr"): the order that follows them, and
+    the words skipped. A poorly written order with one meaning is followed (000 III(2), 001 II(1),
+    002 FORMAT 2, 003 [10], 004 I(3)). A power label stays on the order, so that an order for a
+    unit of another power is refused as the profile's nationality rules say, never silently used."""
+    for i in range(1, min(len(words), _PREFIX_SCAN + 1)):
+        if words[i] not in ARMY and words[i] not in FLEET and words[i] not in ctx.powers \
+                and words[i] not in PREFIX_VERBS:
+            continue
+        label = [w for w in words[:i] if w not in (":", ",", ";", "-", "!")]
+        rest = words[i:]
+        if len(label) == 1 and label[0] in ctx.powers and rest[0] not in ctx.powers:
+            if rest[0] in ARMY or rest[0] in FLEET:
+                rest = label + rest  # the power label reads as the unit's nationality
+            elif ctx.powers[label[0]] != ctx.power:
+                return None  # "France: Build A Ven" from Italy: not this power's order (000 III(1))
+            label = []
+        if len(label) > _PREFIX_WORDS:
+            return None
+        parsed = parse_segment(rest, ctx.table, ctx.policy, ctx.powers)
+        if parsed and parsed[0].kind is not None and parsed[0].unit is not None:
+            if any(w[:1].isalpha() and w not in POLITE for item in parsed for w in item.extra):
+                return None  # words after the order as well: prose that names an order, not an order
+            return rest, parsed, " ".join(label).lower()
+    return None
+
+
+def _foreign_label(words: list[str], ctx: Context) -> bool:
+    """"France: Build A Ven" from Italy: a label naming another power before an order."""
+    return (len(words) > 2 and words[0] in ctx.powers and ctx.powers[words[0]] != ctx.power
+            and words[1] == ":" and looks_like_order(words[2:], ctx.table, ctx.policy, ctx.powers))
 
 
 def _split_run_together(words: list[str], ctx: Context) -> list[str]:

@@ -16,6 +16,7 @@ from email.message import Message
 from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
+from gmserver.rules.reading.flowed import unflow
 from gmserver.rules.reading.quoting import after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 
 # a header may be empty (Outlook writes "X-MS-Has-Attach:" with nothing after it)
@@ -122,6 +123,8 @@ def _message_text(message: Message) -> str:
             continue
         if kind == "text/plain" and plain is None:
             plain = _part_text(part)
+            if str(part.get_param("format", "")).lower() == "flowed":  # RFC 3676: soft breaks undone
+                plain = unflow(plain, str(part.get_param("delsp", "")).lower() == "yes")
         elif kind == "text/html" and html is None:
             html = _part_text(part)
     if plain is not None and plain.strip():

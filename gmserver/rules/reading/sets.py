@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from gmserver.rules.order import Order, Unit
+from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.options import clause, option
 
 _VERSION = re.compile(
@@ -110,12 +111,17 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
 def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Any) -> tuple[tuple[Order, ...], str]:
     """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
     combination = option(ruleset, "set_combination")
-    rule = clause(ruleset, "set_combination")
-    if combination == "merge_per_unit":
-        return merge_per_unit(base, newer.orders), f"merged unit by unit with the set on file ({rule})"
-    if combination == "replace_unless_marked_change" and newer.is_change:
-        return merge_per_unit(base, newer.orders), f"marked as a change: merged with the set on file ({rule})"
-    return tuple(sorted(newer.orders, key=_canonical_key)), f"replaces the set on file ({rule})"
+    rule = rules_in_words(clause(ruleset, "set_combination"))
+    replaced = tuple(sorted(newer.orders, key=_canonical_key))
+    if combination == "merge_per_unit" or (combination == "replace_unless_marked_change" and newer.is_change):
+        merged = merge_per_unit(base, newer.orders)
+        if not base or sorted(map(str, merged)) == sorted(map(str, replaced)):
+            # issue 10: nothing of the set on file survived, so say it was replaced, not merged
+            return merged, f"orders every unit the set on file ordered, so it replaces it ({rule})"
+        if combination == "merge_per_unit":
+            return merged, f"was merged unit by unit with the set on file ({rule})"
+        return merged, f"is marked as a change: merged with the set on file ({rule})"
+    return replaced, f"replaces the set on file ({rule})"
 
 
 @dataclass(frozen=True)
@@ -144,13 +150,13 @@ def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Fili
     else:
         later = ordered[-1]
         notes = [f"This set is numbered {new.version}, below the set numbered {later.version} you sent "
-                 f"earlier. Under this game's rules ({clause(ruleset, 'set_ordering')}) the numbers decide "
+                 f"earlier. Under this game's rules ({rules_in_words(clause(ruleset, 'set_ordering'))}) the numbers decide "
                  f"which set counts as later, so the set numbered {later.version} still takes effect after "
                  "this one; the orders on file below are what your sets add up to."]
     if new in out_of_order_versions(sets) and ordered[-1] is new:
         highest = max((s for s in on_file if s.version), key=lambda s: version_key(s.version))
         notes.append(f"This set is numbered {new.version}, but you already sent a set numbered "
-                     f"{highest.version}; under this game's rules ({clause(ruleset, 'set_ordering')}) the set "
+                     f"{highest.version}; under this game's rules ({rules_in_words(clause(ruleset, 'set_ordering'))}) the set "
                      "received last counts, so this one does.")
     return Filing(orders, tuple(notes))
 

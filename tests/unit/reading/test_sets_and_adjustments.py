@@ -198,3 +198,21 @@ def test_reading_to_json_shape():
     assert {"power", "phase", "orders", "lines"} <= set(data)
     assert data["lines"][1] == {"line": 2, "text": "A Par - Bur", "status": "accepted", "order": "A PAR - BUR",
                                 "rule": None, "message": None}
+
+
+@pytest.mark.parametrize("clause, profile, subject, text, note", [
+    ("000 III(4) a partial set is merged", "mhr", "", "A Par - Pic",
+     "This set was merged unit by unit with the set on file (house rules 000 III(4))."),
+    ("000 III(4) a set ordering every unit replaces", "mhr", "", "A Par - Pic\nA Mar H\nF Bre - Gas",
+     "This set orders every unit the set on file ordered, so it replaces it (house rules 000 III(4))."),
+    ("002 ORDERS 2 a change ordering every unit replaces", "email_rules", "Lepanto changes #2",
+     "A Par - Pic\nA Mar H\nF Bre - Gas",
+     "This set orders every unit the set on file ordered, so it replaces it (house rules 002 ORDERS 2)."),
+    ("001 II(7) ¶2 replace", "danivon", "", "A Par - Pic", "This set replaces the set on file (house rules 001 II(7))."),
+    ("standard: DATC 4.D.1 replace", "standard", "", "A Par - Pic",
+     "This set replaces the set on file (DATC 4.D.1)."),
+], ids=lambda v: v if isinstance(v, str) and (v[:1].isdigit() or v.startswith("standard")) else None)
+def test_set_note_says_merged_only_when_merged(clause, profile, subject, text, note):
+    """Issue 10: "merged unit by unit" only when an order of the set on file still stands; the rule
+    in words, the clause after, never an option key."""
+    assert _read(text, profile, subject=subject).notes[0] == note
