@@ -23,9 +23,24 @@ import jinja2
 
 from gmserver.rules.automated import is_automated
 from gmserver.rules.authenticity import reply_address
+from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.safetext import safe_text
 
 AutoSubmitted = Literal["auto-replied", "auto-generated"]
+
+
+def mark_gm_mail(body: str) -> str:
+    """`body` between gmserver's marker lines (issue 10): a reply quoting it, even without "> ",
+    is then never read as new orders (gmserver.rules.reading.quoting)."""
+    if GM_MAIL_START in body:
+        return body
+    lines = body.rstrip("\n").split("\n")
+    # a turn report's `::` lines stay at the very top, where judge veterans' filters look for
+    # them (gmserver.reports.extras); the reader takes `:: Game:` as the start of a copy too
+    top = 0
+    while top < len(lines) and lines[top].startswith("::"):
+        top += 1
+    return "\n".join([*lines[:top], GM_MAIL_START, "", *lines[top:], "", GM_MAIL_END]) + "\n"
 
 
 class Composer:
@@ -47,7 +62,8 @@ class Composer:
             # plain-text mail has nothing to escape; the HTML report (*.html.j2) escapes everything
             autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2", "html"), default=False),
         )
-        self.env.globals.update(gm_name=gm_name, gm_address=gm_address)
+        self.env.globals.update(gm_name=gm_name, gm_address=gm_address,
+                                gm_mail_start=GM_MAIL_START, gm_mail_end=GM_MAIL_END)
         self.env.filters["fill"] = fill
 
     def render(self, template_name: str, context: Any) -> str:
@@ -104,6 +120,7 @@ class Composer:
         message["Auto-Submitted"] = auto_submitted
         message["X-Auto-Response-Suppress"] = "All"  # the same request in Microsoft's dialect
         body = safe_text(body)  # lines quoted from hostile mail must not break the reply
+        body = mark_gm_mail(body)
         message.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
         return message
 

@@ -30,6 +30,7 @@ from PIL import Image
 
 from gmserver.config import ImapConfig, SmtpRelayConfig
 from gmserver.mail.outbound import SmtpTransport
+from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import outbox
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game
@@ -72,7 +73,9 @@ THE_END = (f"A draw between {ALL} passed. The game has ended by vote: a draw bet
 
 
 def plain(message: email.message.EmailMessage) -> str:
-    return " ".join(message.get_body(("plain",)).get_content().split())
+    """The plain text, words only, without gmserver's marker lines (issue 10)."""
+    text = message.get_body(("plain",)).get_content().replace(GM_MAIL_START, "").replace(GM_MAIL_END, "")
+    return " ".join(text.split())
 
 
 def html(message: email.message.EmailMessage) -> str:

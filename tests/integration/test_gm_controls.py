@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
+from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
@@ -152,7 +153,7 @@ def test_gm_copies_of_reports_and_refusals(world, clock) -> None:
     copies = outbox(world, "gm-copy")
     assert [m.recipient for m in copies] == [GM, GM]
     assert text(copies[0]).startswith(f"Copy of the refusal sent to {player_address('FRANCE')}")
-    assert text(copies[1]).startswith("Copy of the report sent to")
+    assert text(copies[1]).removeprefix(GM_MAIL_START + " ").startswith("Copy of the report sent to")
 
 
 def test_gm_copies_go_to_the_alert_address_when_there_is_one(world, clock) -> None:

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
+from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
@@ -215,4 +216,4 @@ def test_press_with_a_note_but_no_orders_keeps_the_set_on_file_and_says_the_pres
     assert (row.kind, row.outcome) == ("orders+press", "unchanged")
     assert [s.version for s in sets(world)] == [1]
     assert sent[-1].kind == "orders-unchanged"
-    assert body(sent[-1]).startswith("White press will be published signed England with the turn report")
+    assert body(sent[-1]).removeprefix(GM_MAIL_START + " ").startswith("White press will be published signed England with the turn report")

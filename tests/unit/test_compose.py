@@ -38,6 +38,9 @@ def reparse(message):
 # ---------------------------------------------------------------------------------------------
 # compose
 
+START = "[gmserver mail: a copy of it quoted in a reply is not read]"
+END = "[end of gmserver mail]"
+
 
 def test_headers_and_body(composer):
     message = reparse(compose(composer))
@@ -52,7 +55,9 @@ def test_headers_and_body(composer):
     assert message["In-Reply-To"] is None and message["References"] is None
     assert message.get_content_type() == "text/plain"
     assert message.get_content_charset() == "utf-8"
-    assert message.get_content() == "Hello Zürich\n"
+    # issue 10: gmserver's mail is marked so that a reply quoting it is never read as orders
+    assert message.get_content() == ("[gmserver mail: a copy of it quoted in a reply is not read]\n\n"
+                                     "Hello Zürich\n\n[end of gmserver mail]\n")
 
 
 @pytest.mark.parametrize(("first_secret", "secret"), [("s3cret1", "s3cret2"), (None, "s3cret2"), ("s3cret1", None),
@@ -117,10 +122,16 @@ def test_reply_without_references_and_no_duplicate(composer):
 def test_long_lines_and_ascii_bodies_travel_intact(composer):
     body = "x" * 120 + "\n" + "plain line\n"
     message = reparse(compose(composer, body=body))
-    assert message.get_content() == body
+    assert message.get_content() == f"{START}\n\n{body}\n{END}\n"
     ascii_only = compose(composer, body="no newline at the end")
     assert ascii_only["Content-Transfer-Encoding"] == "7bit"
-    assert ascii_only.get_content() == "no newline at the end\n"
+    assert ascii_only.get_content() == f"{START}\n\nno newline at the end\n\n{END}\n"
+
+
+def test_a_reports_machine_lines_stay_above_the_marker(composer):
+    """Issue 10 and issue 9: the `::` lines stay at the top, where mail filters look for them."""
+    message = reparse(compose(composer, body=":: Game: lepanto\n:: Phase: S1901M\n\nResults\n"))
+    assert message.get_content() == f":: Game: lepanto\n:: Phase: S1901M\n{START}\n\n\nResults\n\n{END}\n"
 
 
 def test_our_own_messages_are_automated(composer):

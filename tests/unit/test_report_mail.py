@@ -215,3 +215,17 @@ def test_press_and_vote_results_appear_in_both_parts(report, composer):
 def test_the_centre_table_keys_each_power_to_its_chart_colour(html):
     assert "background:#4169e1" in html  # France's row, royalblue as on the map and the chart
     assert mapimage.power_colours()["FRANCE"] == "#4169e1"
+
+
+def test_a_reply_quoting_the_html_report_reads_only_the_new_lines(html):
+    """Issue 10: the HTML part carries gmserver's marker lines too, so a client that quotes the
+    report without a blockquote or a reply header still has only the new lines read."""
+    from email.message import EmailMessage
+
+    from gmserver.rules.reading import extract_order_text
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = "france@example.org", "gm@lepanto.example", "RE: lepanto"
+    body = html.split("<body", 1)[1].split(">", 1)[1].rsplit("</body>", 1)[0]
+    reply.set_content(f"<html><body><div>A Par - Bur</div><div>{body}</div><div>F Bre - Mao</div></body></html>",
+                      subtype="html")
+    assert extract_order_text(bytes(reply)) == "A Par - Bur\nF Bre - Mao"

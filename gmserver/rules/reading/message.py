@@ -1,7 +1,8 @@
 """The text to read from a message as it arrives: a whole RFC 5322 email or a bare body.
 
 text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>` lines,
-"On ... wrote:" blocks, Outlook "-----Original Message-----" headers), signatures after "-- ",
+"On ... wrote:" blocks, Outlook "-----Original Message-----" and "From: / Sent: / To:" headers,
+copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
 forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
 whatever text could be decoded.
 """
@@ -16,19 +17,20 @@ from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.reading.flowed import unflow
+from gmserver.rules.reading.quoting import after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 
-_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+# a header may be empty (Outlook writes "X-MS-Has-Attach:" with nothing after it)
+_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:(?:[ \t]|\r?\n|\r?$)")
 _KNOWN_HEADERS = re.compile(
     r"^(?:From|To|Subject|Date|Message-ID|MIME-Version|Content-Type|Received|Return-Path|Reply-To|Cc)"
     r":", re.IGNORECASE | re.MULTILINE)
-_WROTE = re.compile(r"^\s*(?:On\b.{0,300}\bwrote:|.{0,200}\b(?:wrote|a écrit|schrieb)\s*:)\s*$", re.IGNORECASE)
-_WROTE_START = re.compile(r"^\s*On\b.{0,200}$", re.IGNORECASE)
 _FORWARD = re.compile(
     r"^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded message:|-{2,}\s*Original Message\s*-{2,}"
     r"|_{10,}\s*$|From:\s.*\bSent:\s)", re.IGNORECASE)
-_OUTLOOK_HEADER = re.compile(r"^\s*From:\s.+$", re.IGNORECASE)
 _SIGNATURE = re.compile(r"^(?:--|-- |—)\s*$")
-_SENT_FROM = re.compile(r"^\s*Sent from my \w+", re.IGNORECASE)
+# "Sent from my iPhone", "Sent from Yahoo Mail on Android", "Sent from Outlook for iOS"
+_SENT_FROM = re.compile(r"^\s*(?:Sent from my \w+|Sent from (?:Yahoo Mail|Outlook|Mail|Gmail)\b.{0,40}$)",
+                        re.IGNORECASE)
 _PRESS_START = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)\s+)?press\b"
     r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"
@@ -227,13 +229,19 @@ def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
             # order, published as press or echoed back in a confirmation
             i += 1
             continue
-        if _SIGNATURE.match(line) or _FORWARD.match(line):
+        if is_gm_mail_start(line):
+            # issue 10: a copy of gmserver's own mail, quoted with or without "> ", is never read
+            # (its footer "If anything above ..." would be a conditional order)
+            i = after_gm_mail(lines, i)
+            continue
+        if _SIGNATURE.match(line) or _FORWARD.match(line) or is_reply_header(lines, i):
+            # issue 10: below an Outlook "From: / Sent: / To:" block is the message replied to
             break
-        if _WROTE.match(line) or (_WROTE_START.match(line) and i + 1 < len(lines)
-                                   and _WROTE.match(line + " " + lines[i + 1])):
+        wrote = wrote_at(lines, i)
+        if wrote:
             # the quoted reply: this line, the next if the attribution wrapped, and what follows
             # while it is quoted or blank
-            i += 1 if _WROTE.match(line) else 2
+            i += wrote
             while i < len(lines) and (lines[i].lstrip().startswith(">") or not lines[i].strip()):
                 i += 1
             continue
