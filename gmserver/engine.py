@@ -4,6 +4,10 @@ Everything else sees plain values: `MapInfo`, `Position`, `PhaseOutcome` and an 
 state (the engine's own `get_state()` dictionary, small and JSON-safe) that the database stores
 per phase. The engine is imported lazily so that importing gmserver stays cheap and logging can
 be configured first (importing it installs a DEBUG handler on its logger; see docs/architecture.md, "The engine").
+
+Longer than the ~400 lines the other modules keep to, on purpose: the layers rule gives the engine
+one module (tests/unit/test_layers.py), so its map data, position conversion, adjudication, SVG and
+the two engine bugs it works around (`_fix_convoy_dislodged_retreats`, hand-made retreats) live here.
 """
 
 from __future__ import annotations

@@ -124,16 +124,7 @@ def build_confirmation(
         # issue 10: a reply quoting "[1]" back is never silently filed as set 2
         notes = (f"Your message is marked [{marker}], but it is set {version} received from you this turn "
                  f"(the mark may be quoted from an earlier mail): it is filed as set {version}.", *notes)
-    lines = tuple(
-        ReadLine(
-            number=str(r.line),
-            text=r.text.strip(),
-            status=r.status,
-            order=name_order(r.order, geography) if r.order is not None else None,
-            explanation=_explanation(r.message, r.rule),
-        )
-        for r in readings
-    )
+    lines = tuple(_read_line(r, geography) for r in readings)
     counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
     others = sum(1 for line in lines if line.status not in STATUSES)
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
@@ -163,6 +154,12 @@ def build_confirmation(
         read_none=read_none,
         skipped=_skipped(lines) if read_none else (),
     )
+
+
+def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:
+    return ReadLine(number=str(reading.line), text=reading.text.strip(), status=reading.status,
+                    order=name_order(reading.order, geography) if reading.order is not None else None,
+                    explanation=_explanation(reading.message, reading.rule))
 
 
 _SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is listed below anyway

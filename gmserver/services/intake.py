@@ -202,13 +202,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
             if line.line == withdrawal else line for line in reading.lines))
     version = len(earlier) + 1
-    new_set = OrderSet(
-        game_id=game.id, power=decision.power, phase=game.phase, version=version, inbound_id=row.id,
-        orders=[str(o) for o in reading.set_orders], lines=[mails.line_as_dict(line) for line in reading.lines],
-        received_at=now, marker=reading.version, is_change=reading.is_change,
-        status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
-        contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
-    )
+    new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
     stored = [*earlier, as_stored(new_set)]
@@ -225,6 +219,17 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
+    """The order set row for `reading` (engine notation at this edge: the database keeps strings)."""
+    return OrderSet(
+        game_id=decision.game.id, power=decision.power, phase=decision.game.phase, version=version,
+        inbound_id=row.id, orders=[str(o) for o in reading.set_orders],
+        lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now, marker=reading.version,
+        is_change=reading.is_change, status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
+        contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
+    )
 
 
 def _refuse_during_correction(session: Session, services: Services, row: InboundMessage, envelope: Envelope,

@@ -104,12 +104,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        # issue 8: from the schedule (this phase's deadline), never from when processing happened
-        deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
-        if first_record.revision and deadline is not None:
-            # a corrected turn (000 VIII(1)): extension_after_correction (002 GM ERRORS 3)
-            deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
-                                                 now=now)
+        deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
         queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
@@ -119,16 +114,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if finished:
             game.status = "finished"
             press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
-        reports = 0
-        # a re-adjudication after a rollback sends its own reports (the first ones were sent)
-        revision = f"r{first_record.revision}:" if first_record.revision else ""
-        mail = mails.turn_reports(services, game, first, deadline, now, then=minor,
-                                  corrected=bool(first_record.revision), votes=ballots,
-                                  centre_points=_centre_points(session, game, outcome))
-        reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
-                                      for player, message in mail], kind="report", now=now, game_id=game.id)
-        if reports and mail:  # the report is one body addressed to each player: the GM gets it once
-            copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+        reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision, now)
         for reported in (first, *minor):
             press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
@@ -136,6 +122,32 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_record: PhaseRecord,
+                   now: datetime) -> datetime | None:
+    """issue 8: from the schedule (this phase's deadline), never from when processing happened; a
+    corrected turn (000 VIII(1)) per extension_after_correction (002 GM ERRORS 3)."""
+    deadline = following_deadline(game, ruleset, outcome.after.phase, now)
+    if first_record.revision and deadline is not None:
+        deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
+                                             now=now)
+    return deadline
+
+
+def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
+                   deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime) -> int:
+    """Queue the turn's report to every player (one mail for the phases processed together) and the
+    GM's copy; a re-adjudication after a rollback sends its own reports (the first ones were sent)."""
+    first, minor = phases[0], phases[1:]
+    revision = f"r{revision_number}:" if revision_number else ""
+    mail = mails.turn_reports(services, game, first, deadline, now, then=minor, corrected=bool(revision_number),
+                              votes=ballots, centre_points=_centre_points(session, game, phases[-1]))
+    reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
+                                  for player, message in mail], kind="report", now=now, game_id=game.id)
+    if reports and mail:  # the report is one body addressed to each player: the GM gets it once
+        copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+    return reports
 
 
 def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:

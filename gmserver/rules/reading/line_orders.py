@@ -16,19 +16,21 @@ def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
     return [Verdict("ignored", None, None, "hold", rule, message)]
 
 
+def _run_together(split: list[str], ctx: Context) -> Verdict:
+    """Only a generous reading splits "ANKBLA" (002 FORMAT 5); elsewhere it is not read as a hold
+    at Ankara but refused, with the order it may have meant."""
+    meant = " ".join(w.title() if len(w) == 3 else w for w in split)
+    return Verdict("rejected", None, None, "hold", ctx.cite("typo_tolerance"),
+                   f"Province names run together cannot be read; write them apart. Did you mean '{meant}'?",
+                   valid=False)
+
+
 def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
     """The orders on a line (its condition, if any, already dealt with)."""
-    if option(ctx.ruleset, "typo_tolerance") == "generous":
-        words = _split_run_together(words, ctx)
-    else:
-        split = _split_run_together(words, ctx)
-        if split != words:
-            # only a generous reading splits "ANKBLA" (002 FORMAT 5); elsewhere it is not read as
-            # a hold at Ankara but refused, with the order it may have meant
-            meant = " ".join(w.title() if len(w) == 3 else w for w in split)
-            return [Verdict("rejected", None, None, "hold", ctx.cite("typo_tolerance"),
-                            f"Province names run together cannot be read; write them apart. Did you mean "
-                            f"'{meant}'?", valid=False)]
+    split = _split_run_together(words, ctx)
+    if split != words and option(ctx.ruleset, "typo_tolerance") != "generous":
+        return [_run_together(split, ctx)]
+    words = split
     words, parenthetical = _parenthetical(words, ctx)
     parsed = parse_segment(words, ctx.table, ctx.policy, ctx.powers)
     if not parsed or all(item.kind is None and not _is_nonsense_candidate(item) for item in parsed):
