@@ -82,8 +82,9 @@ def _coast_mismatched_supports(out: list[Verdict], chosen: dict[str, Order], ctx
                 or chosen.get(verdict.unit) is not order or order.other is None:
             continue
         move = moves.get(str(order.other))
-        if move is None or move.target_province != order.target_province or move.target == order.target:
-            continue
+        if move is None or move.target_province != order.target_province or move.target == order.target \
+                or order.target == order.target_province:
+            continue  # a support naming no coast is no mismatch (DATC 6.B.7; coast_support_omitted decides it)
         rule = ctx.cite("coast_support_mismatch")
         if ctx.opt("coast_support_mismatch") == "invalid":
             hold = _hold(verdict.unit)
