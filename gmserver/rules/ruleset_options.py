@@ -668,11 +668,10 @@ _opt("report_empty_retreat_season", "2.9", BOOL, False,
 
 # 2.10 Votes & game end
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     partial("draws, concessions and deadline changes (\"DEADLINE 14\": the movement turn length, 003 [18] ¶2) "
-             "are voted on by mail and counted at the deadline (an \"end of the game on any terms\" proposal is a "
-             "draw or a concession); rule changes are not put to the vote: the GM decides them (the tally with the "
-             "GM as an elector is written, rules/votes.tally, but nothing proposes one)",
-             honoured=lambda value: "rule_change" not in set(value)))
+     partial("draws, concessions, deadline changes (\"DEADLINE 14\", 003 [18] ¶2) and rule changes in words "
+             "(\"RULE CHANGE: ...\", 000 IX(3)) are voted on by mail and counted at the deadline; an \"end of the "
+             "game on any terms\" proposal is a draw or a concession",
+             honoured=lambda value: "end_game_any_terms" not in set(value)))
 _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
@@ -698,11 +697,9 @@ _opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
      not_applied("a passed draw is final: no revote is held on complaints", "none"))
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
-# Draws, concessions, "end on any terms" and deadline changes are counted (rules/votes.tally);
-# rule changes are not put to the vote (see vote_kinds).
-VOTE_RULE_SUPPORT = {kind: applied() if kind != "rule_change"
-                     else moot("rule changes are not put to the vote", "vote_kinds")
-                     for kind in VOTE_KINDS}
+# Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",
+# services/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
+VOTE_RULE_SUPPORT = {kind: applied() for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
     _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
     _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])

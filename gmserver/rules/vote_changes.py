@@ -12,6 +12,7 @@ Grammar, a proposal [P practice] as for draws (the seeds name the votes, not a s
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -73,3 +74,41 @@ def turn_length_result(ballots: Mapping[str, int], choices: tuple[int, ...]) -> 
     if not counts:
         return None
     return max(counts, key=lambda days: (counts[days], days))
+
+
+# --- proposals written in words: a rule change (000 IX(3), 001 VIII(3), 003 [18] ¶3) and an end of
+# the game on any terms (003 [18] ¶1). The grammar [P practice], the seeds giving none:
+#
+#     RULE CHANGE: press may be sent in retreat seasons    proposes it (the author votes Yes)
+#     RULE CHANGE 12 NO                                     a ballot on proposal 12 (YES if none)
+#     END GAME: Austria and England share a draw            proposes an end on these terms
+#     END GAME 12 ABSTAIN                                   a ballot on proposal 12
+
+TERMS_LIMIT = 500  # characters of proposed words kept: a proposal is a sentence, not a letter
+
+
+@dataclass(frozen=True)
+class TermsLine:
+    terms: str  # the words proposed; "" for a ballot on a proposal by its number
+    number: int | None  # the proposal voted on, for a ballot
+    choice: str  # yes, no or abstain
+
+
+def read_terms(argument: str, example: str) -> TermsLine | str:
+    """A proposal in words or a ballot by number ("12 NO"); `example` the keyword line that
+    makes one, for the error ("RULE CHANGE: press may be sent in retreat seasons")."""
+    words = argument.strip().lstrip(":-– ").split()
+    if words and words[0].lstrip("#").rstrip(":.,").isdigit():
+        rest = name_words(" ".join(words[1:]))
+        if len(rest) > 1 or (rest and rest[0] not in _CHOICE_WORDS):
+            return f"after the proposal's number write YES, NO or ABSTAIN (for example \"{example.split(':')[0]} 12 NO\")"
+        return TermsLine("", int(words[0].lstrip("#").rstrip(":.,")), _CHOICE_WORDS[rest[0]] if rest else "yes")
+    if len(name_words(" ".join(words))) < 2:
+        return f"write what you propose in words, for example \"{example}\""
+    return TermsLine(" ".join(words)[:TERMS_LIMIT], None, "yes")
+
+
+def terms_key(terms: str) -> str:
+    """The same words, in any case or spacing, are the same proposal (a second author's line is a
+    Yes vote on it); the key fits the proposals table's `members` column."""
+    return "#" + hashlib.sha1(" ".join(name_words(terms)).encode()).hexdigest()[:24]

@@ -348,3 +348,116 @@ def test_deadline_change_not_offered_by_the_default_house_rules(database_url, cl
     services = services_for(database_url)
     game_with(services, clock())
     assert "This game's house rules have no deadline change votes" in vote(services, clock, "AUSTRIA", "DEADLINE 14")
+
+
+# --- proposals in words: rule changes (000 IX(3), 001 VIII(3), 003 [18] ¶3), end on any terms (003 [18] ¶1)
+
+RULE_LINE = "RULE CHANGE: press may be sent in retreat seasons"
+
+
+def _gm_mail(services, clock, game_id: int, line: str) -> str:
+    """The GM's command by mail with the game's GM password; the answer, words joined."""
+    with transaction(services.sessions) as session:
+        secret = session.get(Game, game_id).gm_secret
+    row = intake.store(services.sessions, order_mail(GM, "votes", f"{line}\nPassword: {secret}"), source="smtp",
+                       now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        answers = [m for m in session.scalars(select(OutboxMessage).where(OutboxMessage.recipient == GM))
+                   if m.dedupe_key and str(row.id) in m.dedupe_key]
+        return " ".join(answers[-1].raw.decode().split()) if answers else ""
+
+
+def _rule_change_number(services) -> int:
+    with transaction(services.sessions) as session:
+        return session.scalar(select(ProposalRow.id).where(ProposalRow.kind == "rule_change"))
+
+
+def test_rule_change_000_ix_3_passes_when_the_gm_and_all_players_agree_and_the_gm_is_told_to_apply_it(
+        database_url, clock) -> None:
+    """000 IX(3): "the GM and all players remaining in the game must agree ... unanimously, other
+    than players who ... abstain". Austria proposes in words, England votes Yes by number, France
+    abstains (left out), the GM votes Yes by mail: it passes; the report says so without naming
+    a voter, and the GM is told to apply it, the server being unable to."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    answer = vote(services, clock, "AUSTRIA", RULE_LINE)
+    assert 'You have proposed a change of the house rules: "press may be sent in retreat seasons"' in answer
+    number = _rule_change_number(services)
+    with transaction(services.sessions) as session:
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+        notice = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"gm:proposal:{number}"))
+        notice_text = " ".join(notice.raw.decode().split())
+    assert len(told) == 3 and all(f"RULE CHANGE {number}" in t for t in told)
+    assert all("it passes only if the GM agrees as well (house rules 000 IX(3))" in t for t in told)
+    assert f"gmserver game vote votes {number} yes|no|abstain" in notice_text
+    assert "recorded: Yes" in vote(services, clock, "ENGLAND", f"rule change {number}")
+    assert "recorded: an abstention" in vote(services, clock, "FRANCE", f"RULE CHANGE {number} ABSTAIN")
+    assert "recorded: yes" in _gm_mail(services, clock, game_id, f"vote votes {number} yes")
+    status, report, mails = deadline(services, clock, game_id)
+    assert status == "active"  # a rule change is published with the adjudication, never instead (MATRIX 2.10)
+    assert ('A change of the house rules: "press may be sent in retreat seasons" passed. The GM will now apply the '
+            "change (house rules 000 IX(3)): the server cannot change a rule written in words by itself") in report
+    assert any("rule change" in m and "passed: apply it" in m for m in mails)
+
+
+def test_rule_change_000_ix_3_fails_without_the_gms_vote(database_url, clock) -> None:
+    """000 IX(3): the GM is an elector and an uncast vote is No: the three players' Yes is not enough."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    number = _rule_change_number(services)
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {number} yes")
+    vote(services, clock, "FRANCE", f"RULE CHANGE {number}")
+    _, report, _ = deadline(services, clock, game_id)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_001_viii_3_the_players_alone_an_abstention_defeats_it(database_url, clock) -> None:
+    """001 VIII(3): all remaining players, the GM not listed (the GM's vote is refused); an
+    abstention is No."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "danivon", movement=timedelta(hours=72))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    number = _rule_change_number(services)
+    with pytest.raises(GameError, match="the GM does not vote"):
+        gm_controls.act(services, "votes", votes.vote_by_gm, f"{number} yes", now=clock())
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {number}")
+    vote(services, clock, "FRANCE", f"RULE CHANGE {number} abstain")
+    _, report, _ = deadline(services, clock, game_id, hours=73)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_001_viii_3_all_players_yes_passes(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "danivon", movement=timedelta(hours=72))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    assert "recorded: Yes" in vote(services, clock, "ENGLAND", RULE_LINE.lower())  # the same words: a Yes on it
+    vote(services, clock, "FRANCE", f"RULE CHANGE {_rule_change_number(services)} yes")
+    _, report, _ = deadline(services, clock, game_id, hours=73)
+    assert "passed. The GM will now apply the change (house rules 001 VIII(3))" in report
+
+
+def test_rule_change_003_18_an_uncast_vote_defeats_it(database_url, clock) -> None:
+    """003 [18] ¶3: "any uncast vote or abstention will defeat the proposal"."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {_rule_change_number(services)}")
+    _, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_not_offered_by_the_default_house_rules(database_url, clock) -> None:
+    """vote_kinds = {concession, draw}: a rule change line is answered as not offered."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "This game's house rules have no rule change votes" in vote(services, clock, "AUSTRIA", RULE_LINE)
+
+
+def test_rule_change_a_ballot_needs_a_proposal_number_of_this_game(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), "mhr")
+    assert "this game has no proposal 99 of that kind" in vote(services, clock, "AUSTRIA", "RULE CHANGE 99 yes")
+    assert "write what you propose in words" in vote(services, clock, "AUSTRIA", "RULE CHANGE")
