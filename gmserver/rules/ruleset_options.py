@@ -667,11 +667,9 @@ _opt("report_empty_retreat_season", "2.9", BOOL, False,
      not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
 
 # 2.10 Votes & game end
-_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     partial("draws, concessions, deadline changes (\"DEADLINE 14\", 003 [18] ¶2) and rule changes in words "
-             "(\"RULE CHANGE: ...\", 000 IX(3)) are voted on by mail and counted at the deadline; an \"end of the "
-             "game on any terms\" proposal is a draw or a concession",
-             honoured=lambda value: "end_game_any_terms" not in set(value)))
+# each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
+# (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
 _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement

@@ -461,3 +461,61 @@ def test_rule_change_a_ballot_needs_a_proposal_number_of_this_game(database_url,
     game_with(services, clock(), "mhr")
     assert "this game has no proposal 99 of that kind" in vote(services, clock, "AUSTRIA", "RULE CHANGE 99 yes")
     assert "write what you propose in words" in vote(services, clock, "AUSTRIA", "RULE CHANGE")
+
+
+END_LINE = "END GAME: Austria and England share a draw, France retires"
+
+
+def test_end_game_any_terms_003_18_passes_with_silence_and_the_final_mail_states_the_terms(database_url,
+                                                                                          clock) -> None:
+    """003 [18] ¶1: "ended at any time on any term proposed by a player ... unanimous. Failure to
+    submit a vote will be treated as a vote in favour": Austria proposes, the others are silent;
+    at the deadline the game ends instead of the adjudication and every player reads the terms."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    answer = vote(services, clock, "AUSTRIA", END_LINE)
+    assert ('You have proposed an end of the game on these terms: "Austria and England share a draw, France '
+            'retires"') in answer
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id).where(ProposalRow.kind == "end_game_any_terms"))
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+    assert len(told) == 3 and all(f"END GAME {number}" in t and "your silence counts as a vote for it" in t
+                                  for t in told)
+    status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    ended = [m for m in mails if "The game has ended by vote, on these terms: \"Austria and England share a "
+                                 "draw, France retires\"." in m]
+    assert len(ended) == 7  # every player, as for a draw (end_by_vote)
+
+
+def test_end_game_any_terms_003_18_one_no_defeats_it(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    vote(services, clock, "AUSTRIA", END_LINE)
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id))
+    assert "recorded: No" in vote(services, clock, "FRANCE", f"END GAME {number} NO")
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"
+    assert 'An end of the game on these terms: "Austria and England share a draw, France retires" failed.' in report
+
+
+def test_end_game_any_terms_003_18_the_gm_proposes_terms_in_words(database_url, clock) -> None:
+    """003 [18] ¶1 "proposed by a player (or the GM)" (gm_may_propose): the GM casts no vote."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    done = gm_controls.act(services, "votes", votes.propose_by_gm, "end game: a three-way draw", now=clock())
+    assert done.text.startswith('The GM proposed an end of the game on these terms: "a three-way draw"')
+    assert done.announced == 3
+    status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    assert any('The game has ended by vote, on these terms: "a three-way draw".' in m for m in mails)
+
+
+def test_end_game_any_terms_is_not_offered_where_vote_kinds_leaves_it_out(database_url, clock) -> None:
+    """vote_kinds = {concession, draw} (the default): an END GAME line is answered as not offered."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "This game's house rules have no end of the game on any terms votes" in vote(
+        services, clock, "AUSTRIA", END_LINE)

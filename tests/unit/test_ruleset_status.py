@@ -49,7 +49,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     turn-length vote are not applied; 000 VI(4) is applied by the GM's rulings only (issue 8), 000 VI(6)
     by the server (datc_4a2, issue 8). issue 8: every reminder of the list is sent, min_hours_* are enforced minimums, the
     trigger, grace period and early processing are applied, and the Spring 1901 rules (the 003 [14]
-    wait, the 000 II(1) checkpoint)."""
+    wait, the 000 II(1) checkpoint). issue 9: every vote kind is applied."""
     for name in ("datc_4a6", "datc_4a1"):
         assert OPTIONS[name].status == PARTIAL, name
     assert OPTIONS["datc_4a2"].status == APPLIED
@@ -57,7 +57,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
                  "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy",
                  "press_kinds"):  # issue 9: press
         assert OPTIONS[name].status == APPLIED, name
-    assert OPTIONS["vote_kinds"].status == PARTIAL  # issue 9: draws and concessions are counted
+    assert OPTIONS["vote_kinds"].status == APPLIED  # issue 9: every kind is voted on by mail
     for name in ("turn_length_vote",
                  "recipient_header_rule", "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name

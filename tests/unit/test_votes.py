@@ -341,3 +341,17 @@ def test_describe_worded_proposals() -> None:
         'a change of the house rules: "no press in Winter"')
     assert describe(Proposal("end_game_any_terms", frozenset(), "GM", "S1905M", "Austria wins")) == (
         'an end of the game on these terms: "Austria wins"')
+
+
+@pytest.mark.parametrize(("profile", "kinds"), [
+    ("000", {"draw", "concession", "rule_change"}),  # 000 IX(1)-(3)
+    ("001", {"draw", "concession", "rule_change"}),  # 001 VIII(1)-(3)
+    ("002", {"draw"}),  # 002 DRAWS
+    # 003 [18]: any terms (a draw or a concession being terms too), deadline and rule changes
+    ("003", {"draw", "concession", "end_game_any_terms", "rule_change", "deadline_change"}),
+    ("default", {"draw", "concession"}),
+])
+def test_vote_kinds_offered_per_profile(profile, kinds) -> None:
+    from gmserver.rules.votes import offered
+    every = ("draw", "concession", "end_game_any_terms", "rule_change", "deadline_change")
+    assert {kind for kind in every if offered(kind, rules(profile))} == kinds
