@@ -610,8 +610,9 @@ _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
              "(a season with its retreat and adjustment turns) would last longer than the target; the turn lengths "
              "are not derived from it (they default to the profile's minimums) and the GM keeps the pace",
              lambda value: True))  # what 001 IV(4) asks of the server, a guide, is done for every value
-_opt("turn_length_vote", "2.8", DayChoices(), "none",
-     not_applied("players do not vote on the turn length; the GM sets it", "none"))
+# the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
+# or when every player has voted, sets the movement turn length (services/turn_length.py, 003 [23])
+_opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
      applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())

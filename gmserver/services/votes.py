@@ -370,7 +370,11 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         return VoteResults()
     electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
+    from gmserver.services import turn_length  # noqa: PLC0415  it records ballots through this module
     for row in due_rows:
+        if row.kind == turn_length.KIND:  # 003 [23]: the start-of-game vote, counted at the first deadline
+            texts[row.id] = turn_length.count(session, game, row, ruleset, phase)
+            continue
         if row.kind in rules.CHANGES or row.kind in rules.WORDED:  # names no power: nothing to amend (002 DRAWS 3)
             ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items()
                        if power in alive or power == rules.GM}  # the GM's, where gm_must_agree (000 IX(3))

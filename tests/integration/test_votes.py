@@ -519,3 +519,71 @@ def test_end_game_any_terms_is_not_offered_where_vote_kinds_leaves_it_out(databa
     game_with(services, clock())
     assert "This game's house rules have no end of the game on any terms votes" in vote(
         services, clock, "AUSTRIA", END_LINE)
+
+
+# --- the turn-length vote at the start (003 [23]) ----------------------------------------------
+
+def _scorpion_start(services, clock) -> int:
+    """A scorpion game in its first turn, its movement turns at the shortest choice (7 days)."""
+    return game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+
+
+def test_turn_length_vote_003_23_plurality_at_the_first_deadline_sets_the_following_deadlines(database_url,
+                                                                                            clock) -> None:
+    """003 [23]: "the players may vote for one, two or three week deadlines": Austria and England
+    vote 21 days, France's 10 days is refused and France stays silent; counted at the first deadline
+    (the GM not voting, a silent player not counted): the report says 21 days and the next movement
+    deadline is three weeks on."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    assert "Your vote for movement turns of 21 days is recorded" in vote(services, clock, "AUSTRIA", "TURN LENGTH 21")
+    vote(services, clock, "ENGLAND", "turn length 3 weeks")
+    assert "the house rules offer turns of 7, 14 or 21 days (003 [23])" in vote(
+        services, clock, "FRANCE", "TURN LENGTH 10")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).movement_seconds == 7 * 86400  # not yet: counted at the deadline
+    status, report, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"
+    assert ("The players voted on the length of a movement turn: from now on it lasts 21 days (3 weeks), the "
+            "length with the most votes (house rules 003 [23]).") in report
+    assert not any("voted for 21" in m or "France voted" in m for m in mails)
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert game.movement_seconds == 21 * 86400
+        assert game.phase == "F1905M" and game.deadline - clock() >= timedelta(days=20)
+
+
+def test_turn_length_vote_003_23_a_tie_goes_to_the_longer_and_silence_is_not_counted(database_url, clock) -> None:
+    """MATRIX 2.10 [P]: a tie goes to the longer deadline; France, silent, is not counted."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    vote(services, clock, "AUSTRIA", "TURN LENGTH 7")
+    vote(services, clock, "ENGLAND", "TURN LENGTH 14")
+    _, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert "from now on it lasts 14 days (2 weeks)" in report
+
+
+def test_turn_length_vote_003_23_counted_when_every_player_has_voted(database_url, clock) -> None:
+    """The vote is counted as soon as every power entitled to vote has voted; later ballots are
+    refused, and no later turn holds the vote again."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    vote(services, clock, "AUSTRIA", "TURN LENGTH 14")
+    vote(services, clock, "ENGLAND", "TURN LENGTH 14")
+    assert "Every player has voted, so the votes were counted" in vote(services, clock, "FRANCE", "TURN LENGTH 21")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).movement_seconds == 14 * 86400
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert len(told) == 7 and all("from now on it lasts 14 days (2 weeks)" in t for t in told)
+    assert "the votes were counted" in vote(services, clock, "FRANCE", "TURN LENGTH 7")
+    deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert "held in the game's first turn only" in vote(services, clock, "FRANCE", "TURN LENGTH 7", phase="F1905M")
+
+
+def test_turn_length_vote_none_the_gm_sets_the_turn_length(database_url, clock) -> None:
+    """turn_length_vote = none (every profile but 003): a TURN LENGTH line is refused in words."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "this game's house rules have no vote on the turn length: the GM sets it" in vote(
+        services, clock, "AUSTRIA", "TURN LENGTH 14")

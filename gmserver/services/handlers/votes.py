@@ -12,7 +12,7 @@ import functools
 
 from gmserver.rules import votes as rules
 from gmserver.rules.vote_changes import read_deadline, read_terms
-from gmserver.services import votes
+from gmserver.services import draw_complaints, turn_length, votes
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 
@@ -34,6 +34,10 @@ def handle(mail: Mail) -> str:
     ruleset = mail.game.ruleset
     context = {"vote": _NAMES.get(topic, topic), "argument": mail.kind.argument,
                "offered": [_NAMES.get(kind, kind) for kind in sorted(ruleset.vote_kinds)]}
+    if topic == "turn_length":  # 003 [23]: "TURN LENGTH 14", at the start of the game
+        return _turn_length(mail)
+    if topic == "draw_complaint":  # 002 DRAWS 5: "COMPLAIN DRAW" after a draw passed
+        return _draw_complaint(mail)
     if not rules.offered(topic, ruleset):
         notice.answer(mail, TEMPLATE, {**context, "allowed": False})
         return NOT_OFFERED
@@ -60,3 +64,23 @@ def handle(mail: Mail) -> str:
         "after_winter": ruleset.fall_proposals_resolved_after_winter and line.proposal.phase[:1] == "F",
     })
     return OUTCOME
+
+
+def _turn_length(mail: Mail) -> str:
+    assert mail.game is not None and mail.decision is not None
+    line = read_deadline(mail.kind.argument)
+    if isinstance(line, str):
+        text = f"Your turn length vote was not recorded: {line.replace('DEADLINE', 'TURN LENGTH')}."
+    else:
+        text = turn_length.record(mail.session, mail.services, mail.game.id, mail.decision.power, line,
+                                  mail.game.ruleset, mail.row.id, mail.now)
+    notice.answer(mail, TEMPLATE, {"said": text})
+    return OUTCOME if text.startswith("Your vote") else REFUSED
+
+
+def _draw_complaint(mail: Mail) -> str:
+    assert mail.game is not None and mail.decision is not None
+    text = draw_complaints.record(mail.session, mail.services, mail.game.id, mail.decision.power, mail.row.id,
+                                  mail.now)
+    notice.answer(mail, TEMPLATE, {"said": text})
+    return OUTCOME if text.startswith("Your complaint") else REFUSED
