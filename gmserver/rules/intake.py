@@ -226,12 +226,13 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True) -> Decision:
+           orders: bool = True, after_end: bool = False) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
     2.1 are those of order sets, so such a message needs only to name the game, may name another
-    turn (a reply to a report) and may come after the deadline."""
+    turn (a reply to a report) and may come after the deadline. `after_end`: a message a finished
+    game still takes (a complaint about the draw that ended it, 002 DRAWS 5)."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -243,7 +244,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     if isinstance(game, Reject):
         return game
     reading = readings[game.id]
-    power = _sender_power(envelope.sender, game, reading)
+    power = _sender_power(envelope.sender, game, reading, after_end and not orders)
     if isinstance(power, Reject):
         return power
     if not orders:
@@ -281,7 +282,7 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     return named[0]
 
 
-def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str | Reject:
+def _sender_power(sender: str, game: GameView, reading: SubjectReading, after_end: bool = False) -> str | Reject:
     """The power the sender gives orders for in `game`, or why it has none there."""
     powers = game.powers_of(sender)
     if not powers and not _listed_in(game, sender):
@@ -302,7 +303,7 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str |
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)
-    if game.status != "active":
+    if game.status != "active" and not (after_end and game.status == "finished"):
         return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
     return power
 

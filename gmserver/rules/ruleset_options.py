@@ -692,8 +692,9 @@ _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "g
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
-_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
-     not_applied("a passed draw is final: no revote is held on complaints", "none"))
+# services/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
+# a majority reopens the game for one revote (002 DRAWS 5)
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
 # Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",

@@ -25,7 +25,7 @@ from gmserver.rules.vote_changes import describe_deadline
 
 CHOICES = ("yes", "no", "abstain")
 GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the GM")
-GAME_ENDING = ("draw", "concession", "end_game_any_terms")
+GAME_ENDING = ("draw", "concession", "end_game_any_terms", "draw_revote")  # a revote: 002 DRAWS 5
 CHANGES = ("deadline_change", "rule_change")  # proposals that change the game, naming no power
 WORDED = ("rule_change", "end_game_any_terms")  # written in words (rules/vote_changes.read_terms)
 _POWER_WORDS = {**{p.lower(): p for p in POWERS},
@@ -99,6 +99,8 @@ def electorate(alive: Collection[str], in_cd: Collection[str], ruleset: Ruleset)
 def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
     """The uncast and abstention meanings for the kind; under 003 [18] a draw or concession is a
     proposal to "end the game on any terms" and takes that kind's rules."""
+    if kind == "draw_revote":  # 002 DRAWS 5: the revote on a draw is counted like a draw
+        kind = "draw"
     if kind in ("draw", "concession") and kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
         kind = "end_game_any_terms"
     # rule_change / deadline_change keep their own rules (000 IX(3), 001 VIII(3), 003 [18] ¶2-3)
@@ -216,7 +218,7 @@ def describe(proposal: Proposal) -> str:
     if proposal.kind == "concession":
         return f"a concession to {names[0]}"
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"a draw between {listed}"
+    return f"{'a revote on ' if proposal.kind == 'draw_revote' else ''}a draw between {listed}"
 
 
 _RULE_CHANGE_CLAUSES = {"mhr": "000 IX(3)", "danivon": "001 VIII(3)", "scorpion": "003 [18]"}

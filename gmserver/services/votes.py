@@ -127,6 +127,9 @@ def _propose_or_vote(session: Session, game: Game, power: str, kind: str, member
                      ruleset: Ruleset, inbound_id: int | None, now: datetime, terms: str | None = None
                      ) -> Recorded | str:
     row = queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members))
+    if kind == "draw":  # 002 DRAWS 5: the same DRAW line votes on the one revote of a passed draw
+        revote = queries.votes.find_proposal(session, game.id, game.phase, "draw_revote", members_key(members))
+        row = revote if revote is not None and revote.status == "open" else row
     made = row is None
     if row is None:
         if choice != "yes":
@@ -303,6 +306,10 @@ def veto(session: Session, services: Services, game: Game, number: str, *, by: s
                                        [text], now))
 
 
+def proposal_of(row: ProposalRow) -> rules.Proposal:
+    return _proposal(row)
+
+
 def _proposal(row: ProposalRow) -> rules.Proposal:
     return rules.Proposal(row.kind, frozenset(row.members.split()), row.proposer, row.phase, row.terms or "")
 
@@ -321,7 +328,7 @@ def tally_before(session: Session, game: Game, ruleset: Ruleset, now: datetime) 
         return VoteResults()
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
     return _tally(game, ruleset, due_rows, open_rows, rules.survivors(position.units, position.centers), game.phase,
-                  session)
+                  session, now)
 
 
 def end_by_vote(session: Session, services: Services, game: Game, results: VoteResults, now: datetime) -> int:
@@ -356,13 +363,13 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     # earlier turn (a Fall proposal tallied after Winter) is void if one of its powers fell since
     standing = rules.survivors(processed[0].before.units, processed[0].before.centers)
     results = _tally(game, ruleset, due_rows, open_rows, rules.survivors(last.after.units, last.after.centers),
-                     last.phase, session, standing, {o.phase for o in processed})
+                     last.phase, session, now, standing, {o.phase for o in processed})
     return VoteResults(earlier.announcements + results.announcements, results.ended,
                        earlier.rule_changes + results.rule_changes)
 
 
 def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
-           alive: frozenset[str], phase: str, session: Session, standing: frozenset[str] = frozenset(),
+           alive: frozenset[str], phase: str, session: Session, now: datetime, standing: frozenset[str] = frozenset(),
            adjudicated: Collection[str] = ()) -> VoteResults:
     """A16 on the rows due, with `alive` the powers still in the game; each row is closed.
     `standing`: the powers in the game before the phases `adjudicated` now (002 DRAWS 3)."""
@@ -372,6 +379,8 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
     tallies, texts = [], {}
     from gmserver.services import turn_length  # noqa: PLC0415  it records ballots through this module
     for row in due_rows:
+        if row.kind == "draw_complaint":  # 002 DRAWS 5: a complaint window, not a proposal (draw_complaints.py)
+            continue
         if row.kind == turn_length.KIND:  # 003 [23]: the start-of-game vote, counted at the first deadline
             texts[row.id] = turn_length.count(session, game, row, ruleset, phase)
             continue
@@ -390,7 +399,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items() if power in alive}
         tallies.append((row, rules.tally(proposal, electors, ballots, ruleset)))
     settled = rules.settle([t for _, t in tallies], ruleset)
-    ended = None
+    ended, ending = None, None
     for (row, _), result in zip(tallies, settled):
         _close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
@@ -399,11 +408,12 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         if result.passed and row.kind == "rule_change":
             texts[row.id] += " " + _rule_change_passed(ruleset)
         if result.passed and result.proposal.kind in rules.GAME_ENDING:
-            ended = (f"The game has ended by vote, on these terms: \"{result.proposal.terms}\"."  # 003 [18] ¶1
-                     if row.kind == "end_game_any_terms" else
-                     f"The game has ended by vote: {rules.describe(result.proposal)}.")
+            ended, ending = _ended(result.proposal), row
     if ended is not None:  # whatever else was still open has no game left to end
         _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
+        from gmserver.services import draw_complaints  # noqa: PLC0415  it records through this module
+        if (window := draw_complaints.open_window(session, game, ending, ruleset, now)) is not None:
+            ended += " " + window  # 002 DRAWS 5: final only if no majority complains
     log.info("%s: %d proposal(s) tallied in %s%s", game.name, len(texts), phase, f"; {ended}" if ended else "")
     passed_changes = tuple(row.id for row, result in zip((r for r, _ in tallies), settled)
                            if result.passed and row.kind == "rule_change")
@@ -415,6 +425,12 @@ def _change_deadline(game: Game, days: int) -> str:
     after this adjudication is already reckoned with it (services/schedule.following_deadline)."""
     game.movement_seconds = days * 86400
     return f"From now on a movement turn lasts {days} days (house rules 003 [18])."
+
+
+def _ended(proposal: rules.Proposal) -> str:
+    if proposal.kind == "end_game_any_terms":  # 003 [18] ¶1: the final mail states the terms
+        return f"The game has ended by vote, on these terms: \"{proposal.terms}\"."
+    return f"The game has ended by vote: {rules.describe(proposal)}."
 
 
 def _rule_change_passed(ruleset: Ruleset) -> str:

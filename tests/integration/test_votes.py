@@ -232,7 +232,9 @@ def test_a_power_eliminated_in_the_turn_of_the_proposal_is_dropped_from_it_002_d
     vote against is ignored: Austria and England draw."""
     after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "F1905M")
     assert after_fall == votes.VoteResults()
-    assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
+    # email_rules: the end is final only without a majority of complaints (002 DRAWS 5)
+    assert after_winter.ended.startswith("The game has ended by vote: a draw between Austria and England. This "
+                                         "result is final only if no majority of the players complains within 7 days")
     assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
 
 
@@ -587,3 +589,116 @@ def test_turn_length_vote_none_the_gm_sets_the_turn_length(database_url, clock) 
     game_with(services, clock())
     assert "this game's house rules have no vote on the turn length: the GM sets it" in vote(
         services, clock, "AUSTRIA", "TURN LENGTH 14")
+
+
+# --- complaints about a passed draw and the one revote (002 DRAWS 5) ----------------------------
+
+def _email_rules_draw_passes(services, clock) -> int:
+    """email_rules (002): Austria proposes a draw of the three; "NVR = yes" (DRAWS 1) passes it
+    at the deadline, before the Spring 1905 turn is adjudicated."""
+    game_id = game_with(services, clock(), "email_rules")
+    vote(services, clock, "AUSTRIA", "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished"
+    ended = [m for m in mails if "The game has ended by vote: a draw between Austria, England and France." in m]
+    assert len(ended) == 7
+    assert all("final only if no majority of the players complains within 7 days (house rules 002 DRAWS 5)" in m
+               and "COMPLAIN DRAW" in m for m in ended)
+    return game_id
+
+
+def test_draw_revote_002_draws_5_a_majority_of_complaints_reopens_the_game_for_one_revote(database_url,
+                                                                                           clock) -> None:
+    """002 DRAWS 5: "If the majority of players complain about a draw, one revote will be taken":
+    England complains (1 of 3: no majority yet), France complains (2 of 3): the game is reopened
+    in Spring 1905, the same draw is put to the vote again, France votes No and at the deadline
+    the revote fails, so the turn is adjudicated and the game goes on."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    clock.advance(hours=24)
+    answer = vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    assert "Your complaint about the draw is recorded. A revote is held if 2 of the 3 players" in answer
+    assert "1 have complained so far" in answer
+    assert "a majority of the players has complained: the game is reopened and one revote is held" in vote(
+        services, clock, "FRANCE", "complain")
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase) == ("active", "S1905M") and game.deadline > clock()
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+    assert sum("a revote on a draw between Austria, England and France has been proposed" in t for t in told) == 3
+    assert "Your vote on a revote on a draw between Austria, England and France is recorded: No" in vote(
+        services, clock, "FRANCE", "DRAW NO")
+    status, report, _ = _past_the_revote_deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A revote on a draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).phase == "F1905M"
+
+
+def _past_the_revote_deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
+    """The revote's deadline is a whole movement turn from the reopening, at the game's time of day."""
+    with transaction(services.sessions) as session:
+        hours = (session.get(Game, game_id).deadline - clock()).total_seconds() / 3600
+    assert hours >= 48
+    return deadline(services, clock, game_id, hours=int(hours) + 1)
+
+
+def test_draw_revote_002_draws_5_a_passed_revote_is_final(database_url, clock) -> None:
+    """One revote only: when it passes the game ends for good, with no second window."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    vote(services, clock, "FRANCE", "COMPLAIN DRAW")
+    status, _, mails = _past_the_revote_deadline(services, clock, game_id)
+    assert status == "finished"
+    final = [m for m in mails if "The game has ended by vote: a revote on a draw between Austria, England and "
+                                 "France." in m]
+    assert len(final) == 7 and not any("COMPLAIN DRAW" in m for m in final)
+    assert "no draw has passed in this game that can still be complained about" in vote(
+        services, clock, "ENGLAND", "COMPLAIN DRAW")
+
+
+def test_draw_revote_002_draws_5_without_a_majority_in_7_days_the_draw_stands(database_url, clock) -> None:
+    """"Players have one week to complain": England alone complains; France's complaint after
+    the week is refused and the game stays over."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    clock.advance(hours=7 * 24 + 1)
+    assert "the 7 days for complaints are over, so the draw stands (house rules 002 DRAWS 5)" in vote(
+        services, clock, "FRANCE", "COMPLAIN DRAW")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).status == "finished"
+
+
+def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(database_url, clock) -> None:
+    """draw_revote_on_majority_complaint_days = none (every profile but 002): no window is opened."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"vote.draw.uncast": "yes"})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished" and not any("COMPLAIN DRAW" in m for m in mails)
+    assert "this game's house rules hold no revote on complaints about a draw" in vote(
+        services, clock, "ENGLAND", "COMPLAIN DRAW")
+
+
+def test_draw_revote_002_draws_5_a_fall_draw_passed_after_winter_reopens_the_following_spring(database_url,
+                                                                                               clock) -> None:
+    """002 DRAWS 3 and 5: a Fall draw is tallied with the adjudication once the year is over
+    (nobody adjusts here) and ends the game; a majority complains; the game is reopened in the
+    phase it had reached, Spring 1906, for the revote."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "email_rules", phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    assert "COMPLAIN DRAW" in report
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW", phase="F1905M")
+    assert "the game is reopened" in vote(services, clock, "FRANCE", "COMPLAIN DRAW", phase="F1905M")
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase) == ("active", "S1906M")
+        assert queries.phases.current_record(session, game).state["name"] == "S1906M"
+        assert [r.kind for r in session.scalars(select(ProposalRow).where(ProposalRow.status == "open"))] == [
+            "draw_revote"]
