@@ -442,7 +442,7 @@ BOOL = Flag()
 _opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
      ["game", "year", "season", "power"], applied())
 _opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body",
-     not_applied("game, power and turn are read from the subject line only", "subject_only"))
+     applied())  # gmserver.rules.intake._read: the first lines of the message (body_heading)
 _opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default",
      applied())
 _opt("nonconforming_subject_policy", "2.1",
@@ -451,7 +451,7 @@ _opt("nonconforming_subject_policy", "2.1",
 _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
      applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
-     not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
+     applied())  # gmserver.rules.intake._recipient_refusal (000 II(2) a)
 _opt("confirm_each_set", "2.1", BOOL, True,
      not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",

@@ -93,7 +93,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return requests.which_game(Mail(session, services, row, envelope, kind, now, decision=None,
                                         order_text=order_text, press_text=press_text), mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
-    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
+    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS, body=order_text,
+                      gm_address=services.composer.gm_address)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"

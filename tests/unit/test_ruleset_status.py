@@ -59,7 +59,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["vote_kinds"].status == PARTIAL  # issue 9: draws and concessions are counted
     for name in ("turn_length_vote",
-                 "recipient_header_rule", "proxy_policy", "perpetual_orders"):
+                 "proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
 
