@@ -48,8 +48,8 @@ def _fragment_unit(ref: UnitRef, ctx: Context, notes: Notes, dislodged: bool) ->
         if len(mine) == 1:
             notes.add(rule, f"Read '{written}' as {_your_units(mine, ctx)}, the only one of your units it fits.")
             return _check_type(ref, mine[0], ctx, notes)
-        raise Rejected(f"'{written}' is ambiguous: it could be {_your_units(mine, ctx)}; the line "
-                       f"was not used.", rule, repair={"units": tuple(mine)})
+        raise Rejected(f"'{written}' is ambiguous: it could be {_your_units(mine, ctx)}.", rule,
+                       repair={"units": tuple(mine)})
     if len(mine) == 1:
         raise Rejected(f"'{written}' is not a province I know; this game does not read part of a name as "
                        f"one of your units, though only {_your_units(mine, ctx)} fits it.", rule,
