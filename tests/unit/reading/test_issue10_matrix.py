@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_orders
+from gmserver.rules.reading import read_contingent, read_orders
 from gmserver.rules.reading.rule_words import rules_in_words
 from tests.unit.reading.support import PROFILES, as_orders, geography, notation, one, position, read, ruleset
 
@@ -142,6 +142,29 @@ def test_conditional_build_every_profile(profile, winter, text, orders):
     else:
         assert conditional.status == "ignored"
         assert "does not hold, so this line is not used" in conditional.message
+
+
+# The same line sent with the Fall moves (000 II(5), 001 II(6), 003 [5] "builds (conditional or
+# otherwise) are sent in with the autumn moves"; the others silent: accepted, MATRIX 2.3) is kept
+# with its condition, said so, and decided in the Winter by the builds then due.
+FALL = Position(phase="F1901M", units={"FRANCE": ("A MAR", "A SPA")}, centers={"FRANCE": ("BRE", "MAR", "PAR")})
+KEPT = {"standard": "contingent_minor_orders = accepted", "mhr": "000 II(5)", "danivon": "001 II(6)",
+        "email_rules": "contingent_minor_orders = accepted", "scorpion": "003 [5]",
+        "gwm": "contingent_minor_orders = accepted"}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_conditional_build_sent_with_the_moves_is_kept_every_profile(profile):
+    line = "If I have a second build: build A Paris"
+    reading = read_orders(f"A Spa H\n{line}", position=FALL, power="FRANCE", ruleset=ruleset(profile),
+                          geography=geography())
+    assert reading.contingent == (line,)
+    assert KEPT[profile] in reading.lines[1].rule
+    assert "kept for the retreat or adjustment turn" in reading.lines[1].message
+    for winter, orders in ((WINTER_TWO, ("A PAR B",)), (WINTER_ONE, ())):
+        later = read_contingent(reading.contingent, position=winter, power="FRANCE", ruleset=ruleset(profile),
+                                geography=geography())
+        assert notation(later.orders) == orders
 
 
 # ------------------------------------------------------------------------------------------
