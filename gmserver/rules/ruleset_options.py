@@ -604,12 +604,10 @@ _opt("cd_search_years", "2.7", Count(1, "none"), "none",
 _opt("min_hours_movement", "2.8", Count(1), 48, applied())
 _opt("min_hours_retreat", "2.8", Count(1), 24, applied())
 _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
-# rules/pace.py: 001 IV(4) is a guide ("normally"), so the GM is told, nothing is refused
-_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
-     partial("a guide for the GM: game create, `game show`, `game deadline` and a granted delay say when a Turn "
-             "(a season with its retreat and adjustment turns) would last longer than the target; the turn lengths "
-             "are not derived from it (they default to the profile's minimums) and the GM keeps the pace",
-             lambda value: True))  # what 001 IV(4) asks of the server, a guide, is done for every value
+# 001 IV(4) is a guide ("normally"): rules/schedule.py default_lengths derives the turn lengths the GM
+# leaves open from it (movement + retreat + adjustment = the target), and rules/pace.py tells the GM
+# when chosen lengths or a deadline make a Turn longer; nothing is refused for it
+_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
 _opt("turn_length_vote", "2.8", DayChoices(), "none",
      not_applied("players do not vote on the turn length; the GM sets it", "none"))
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",

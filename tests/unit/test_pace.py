@@ -12,7 +12,7 @@ import pytest
 from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.ruleset_options import OPTIONS, PARTIAL
+from gmserver.rules.ruleset_options import APPLIED, OPTIONS
 
 D = timedelta(days=1)
 H = timedelta(hours=1)
@@ -79,9 +79,8 @@ def test_the_turn_a_phase_belongs_to(phase, movement) -> None:
     assert season_movement(phase) == movement
 
 
-def test_the_catalogue_says_what_is_done_and_what_is_not() -> None:
-    """target_days_per_game_turn is partial: the GM is told, the lengths are not derived from it;
-    a danivon game is not listed as having a rule not carried out (the guide is reported)."""
+def test_the_catalogue_marks_the_guide_applied_001_IV_4() -> None:
+    """target_days_per_game_turn is applied: open turn lengths are derived from it
+    (tests/unit/test_schedule.py) and the GM is told when a Turn would last longer."""
     spec = OPTIONS["target_days_per_game_turn"]
-    assert spec.status == PARTIAL and "not derived" in spec.support.instead
-    assert not spec.misleads(7)
+    assert spec.status == APPLIED and not spec.misleads(7)
