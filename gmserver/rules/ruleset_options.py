@@ -539,10 +539,11 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
-             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
-             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
-             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
+     partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
+             "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "
+             "finds each convoy the rule says was disrupted and flags it to the GM with the result it would give "
+             "(MATRIX 2.16: the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
+             "again); it does not apply the rule by itself", lambda v: True))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
@@ -551,10 +552,8 @@ _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
      not_applied("the engine's own rule (support is not cut)", "not_cut"))
 _opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat",
      not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
-_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored",
-     partial("a route written with a convoyed move is noted in the confirmation, but the army moves by any "
-             "convoy route there is: required is read as allowed_not_required (a convoy order without a "
-             "route is accepted)", lambda v: v != "required"))
+# rules/reading/moves.py keeps (or, required, demands) the route; rules/convoy_routes.py carries it out
+_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored", applied())
 _opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only",
      not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
 _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
