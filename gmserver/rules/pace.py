@@ -42,7 +42,9 @@ def lengths_over_target(ruleset: Any, lengths: TurnLengths) -> list[str]:
     target = ruleset.target_days_per_game_turn
     if target is None:
         return []
-    fall = lengths.movement + lengths.retreat + lengths.adjustment
+    # 003 [5]: in the two-season game the retreats and builds ride with the moves: a Turn is its movement turn
+    two_season = getattr(ruleset, "season_structure", "standard") == "uk_two_season"
+    fall = lengths.movement + (timedelta(0) if two_season else lengths.retreat + lengths.adjustment)
     if fall <= target * DAY:
         return []
     return [f"a Fall Turn with its retreat and adjustment turns lasts {_days(fall)} at these turn lengths, longer "

@@ -13,6 +13,7 @@ from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import APPLIED, OPTIONS
+from gmserver.rules.schedule import default_lengths
 
 D = timedelta(days=1)
 H = timedelta(hours=1)
@@ -43,6 +44,15 @@ def test_profiles_without_a_target_note_nothing(profile) -> None:
     assert lengths_over_target(ruleset, TurnLengths(21 * D, D, D)) == []
     assert deadline_over_target(ruleset, datetime(2026, 1, 1, tzinfo=timezone.utc),
                                 datetime(2026, 3, 1, tzinfo=timezone.utc)) is None
+
+
+def test_derived_lengths_are_within_the_guide_in_every_season_structure() -> None:
+    """The lengths derived from a target (rules/schedule.py default_lengths) never warn: 001 IV(4)'s
+    week as 5 + 1 + 1 days, and a two-season game's (003 [5]) Turn, its movement turn alone."""
+    assert lengths_over_target(DANIVON, default_lengths(DANIVON)) == []
+    scorpion = dataclasses.replace(load_ruleset("scorpion"), target_days_per_game_turn=14)
+    assert default_lengths(scorpion).movement == 14 * D and lengths_over_target(scorpion, default_lengths(scorpion)) == []
+    assert lengths_over_target(scorpion, TurnLengths(15 * D, D, D))  # a day over
 
 
 def test_a_target_the_gm_set_is_not_cited_as_001() -> None:
