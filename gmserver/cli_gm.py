@@ -37,11 +37,11 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print()
     print(shown.text)
     if shown.disputes:
-        print("CONVOYS TO RULE ON (house rules 000 VI):")
+        print("CONVOYS TO RULE ON (the game's convoy rule, MATRIX 2.16):")
         for dispute in shown.disputes:
             print(f"  - {dispute}")
     if shown.if_disrupted is not None:
-        print(f"\nIF YOU RULE THE 000 VI(4) ONES DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
         print(shown.if_disrupted)
     return 0
 
@@ -50,7 +50,7 @@ def cmd_game_convoy(args: argparse.Namespace) -> int:
     from gmserver.services.convoys import rule_convoy  # noqa: PLC0415
 
     done = rule_convoy(services_of(config_of(args)), args.name, args.move, args.ruling, utcnow())
-    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (house rules 000 VI(4)); applied when "
+    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (the game's convoy rule); applied when "
           f"{done.phase} is adjudicated")
     return 0
 
@@ -136,10 +136,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything")
     show.add_argument("name")
     show.set_defaults(func=cmd_game_preview)
-    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr)",
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or DATC 4.A.1's "
+                                            "any-route rule",
                              description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
-                                         "a fleet of its own power on a possible route was dislodged, so the convoy "
-                                         "was disrupted) or stands (the engine's result). Applied at adjudication.")
+                                         "a fleet of its own power on a possible route, or of the route the order "
+                                         "named, was dislodged; any_route: any fleet on a possible route was; so "
+                                         "the convoy was disrupted) or stands (the engine's result). Applied at "
+                                         "adjudication.")
     convoy.add_argument("name")
     convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
     convoy.add_argument("ruling", choices=["fails", "stands"])
