@@ -70,10 +70,27 @@ def _repair_words(repair: Mapping[str, object]) -> str:
     return f"{repair.get('unit')} " + (f"moved to {to}" if to else "removed")
 
 
-def proposed_repair(game: str, difference: Difference, current: Position) -> str | None:
-    """The `gmserver game repair` command 000 VIII(2), VIII(3) give for the difference's first
-    surplus unit, or None when there is nothing to repair on the current board (no surplus, the
-    unit is no longer there, or the GM's recorded repair explains it)."""
+@dataclass(frozen=True)
+class Proposal:
+    """The repair 000 VIII(2), VIII(3) give: `unit` of `power` removed, or moved `to` a location."""
+
+    power: str
+    unit: str
+    to: str | None = None
+
+    def command(self, game: str) -> str:
+        """As the command line takes it (`gmserver game repair`, which shows it; --confirm does it)."""
+        return f'gmserver game repair {game} {self.power} "{self.unit}"' + (f" --to {self.to}" if self.to else "")
+
+    def mail(self) -> str:
+        """As the GM writes it by mail (the `repair` command; "confirm" does it)."""
+        return f"repair {self.power} {self.unit}" + (f" to {self.to}" if self.to else "")
+
+
+def proposed_repair(difference: Difference, current: Position) -> Proposal | None:
+    """The repair 000 VIII(2), VIII(3) give for the difference's first surplus unit, or None when
+    there is nothing to repair on the current board (no surplus, the unit is no longer there, or
+    the GM's recorded repair explains it)."""
     if difference.explained:
         return None
     on_board = set(current.units.get(difference.power, ()))
@@ -87,5 +104,5 @@ def proposed_repair(game: str, difference: Difference, current: Position) -> str
             continue
         should = Unit.parse(missing)
         if should.kind == unit.kind and should.province not in occupied:
-            return f'gmserver game repair {game} {difference.power} "{unit}" --to {should.location}'  # 000 VIII(3)
-    return f'gmserver game repair {game} {difference.power} "{unit}"'
+            return Proposal(difference.power, str(unit), should.location)  # 000 VIII(3): moved where it should be
+    return Proposal(difference.power, str(unit))

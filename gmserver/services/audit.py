@@ -17,7 +17,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.rules.audit import Difference, differences, proposed_repair
+from gmserver.rules.audit import Difference, Proposal, differences, proposed_repair
 from gmserver.rules.position import describe_phase
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
@@ -30,7 +30,12 @@ class Audit:
     game: str
     replayed: tuple[str, ...]  # the phases adjudicated again, in order
     differences: tuple[str, ...]  # in words
-    repairs: tuple[str, ...]  # the commands proposed
+    proposals: tuple[Proposal, ...]  # the repairs 000 VIII proposes
+
+    @property
+    def repairs(self) -> tuple[str, ...]:
+        """The proposals as command lines."""
+        return tuple(p.command(self.game) for p in self.proposals)
     told_gm: bool
 
 
@@ -62,9 +67,9 @@ def audit_in(session: Session, services: Services, game: Game, now: datetime, *,
             continue
         found += differences(before.phase, replay, engine.position_from_state(after.state), repairs)
     current = engine.position_from_state(queries.phases.current_record(session, game).state)
-    proposals: tuple[str, ...] = ()
+    proposals: tuple[Proposal, ...] = ()
     if queries.games.ruleset_of(game).extra_unit_repair == "mhr":  # 000 VIII(2), (3); else the GM by hand
-        proposals = tuple(dict.fromkeys(c for d in found if (c := proposed_repair(game.name, d, current))))
+        proposals = tuple(dict.fromkeys(p for d in found if (p := proposed_repair(d, current))))
     texts = tuple(d.describe() for d in found) + tuple(unreplayable)
     told = bool(notify and texts) and _tell_gm(session, services, game, texts, proposals, now)
     if texts:
@@ -84,13 +89,14 @@ def _replay(record: PhaseRecord):  # type: ignore[no-untyped-def]
     return engine.adjudicate(record.state, dict(orders), engine_decides_solo=False).after
 
 
-def _tell_gm(session: Session, services: Services, game: Game, texts: tuple[str, ...], proposals: tuple[str, ...],
-             now: datetime) -> bool:
+def _tell_gm(session: Session, services: Services, game: Game, texts: tuple[str, ...],
+             proposals: tuple[Proposal, ...], now: datetime) -> bool:
     lines = [f"{game.name}: replaying the stored orders of its last year, the board differs from what they give:",
              *(f"- {text}." for text in texts)]
     if proposals:
         lines += ["Under house rules 000 VIII(2), VIII(3) the repair would be (each shows its proposal; add "
-                  "--confirm to do it):", *proposals]
+                  "--confirm to do it, or by mail write the second form with \"confirm\"):",
+                  *(f"{p.command(game.name)}   (by mail: {p.mail()})" for p in proposals)]
     else:
         lines.append("No repair is proposed (the unit is no longer on the board, or the house rules leave the repair "
                      "to the GM): decide by rollback or by hand.")

@@ -11,7 +11,7 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.services import audit, corrections, repairs, turns
+from gmserver.services import audit, correction_commands, corrections, gm_commands, repairs, turns
 from tests.integration.test_gm_held import body_of
 from tests.support.world import new_game, services_for
 
@@ -75,3 +75,17 @@ def test_other_profiles_get_the_differences_and_no_repair_proposed(database_url,
     _edit_board_by_hand(services, game_id, ["A BUR", "F MAO", "A MOS"])
     found = audit.audit_game(services, "dutchman", clock())
     assert len(found.differences) == 1 and found.repairs == () and found.told_gm
+
+
+def test_the_gm_audits_by_mail_and_reads_the_repair_to_write(database_url, clock) -> None:
+    """The `audit` mail command: the differences and the repair, as the GM writes it by mail."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="dutchman", ruleset="mhr", position=POSITION)
+    corrections.correct_orders(services, "dutchman", "FRANCE", "A PAR - BUR\nF BRE - MAO", clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    _edit_board_by_hand(services, game_id, ["A BUR", "F MAO", "A MOS"])
+    assert gm_commands.COMMANDS["audit"].run is correction_commands.audit
+    with transaction(services.sessions) as session:
+        done = correction_commands.audit(session, services, corrections.locked_game(session, "dutchman"), (), "gm",
+                                         clock())
+    assert "France has A MOS" in done.text and done.text.endswith("Proposed (000 VIII): repair FRANCE A MOS.")

@@ -57,7 +57,8 @@ def test_000_VIII_2_the_difference_in_words() -> None:
 ])
 def test_000_VIII_3_the_repair_proposed(stored, current, command) -> None:
     (difference,) = differences("S1902M", REPLAY, board("F1902M", FRANCE=stored, GERMANY=["A MUN"]))
-    assert proposed_repair("g", difference, board("F1902M", **current)) == command
+    proposal = proposed_repair(difference, board("F1902M", **current))
+    assert (proposal.command("g") if proposal else None) == command
 
 
 def test_a_repair_the_gm_recorded_explains_its_difference() -> None:
@@ -65,4 +66,10 @@ def test_a_repair_the_gm_recorded_explains_its_difference() -> None:
     (difference,) = differences("S1902M", REPLAY, board("F1902M", FRANCE=["F BRE"], GERMANY=["A MUN"]),
                                 [{"power": "FRANCE", "unit": "A BUR", "to": None}])
     assert difference.explained == ("A BUR removed",) and "(the GM's repair: A BUR removed)" in difference.describe()
-    assert proposed_repair("g", difference, board("F1902M", FRANCE=["F BRE"], GERMANY=["A MUN"])) is None
+    assert proposed_repair(difference, board("F1902M", FRANCE=["F BRE"], GERMANY=["A MUN"])) is None
+
+
+def test_the_repair_as_the_gm_writes_it_by_mail() -> None:
+    (difference,) = differences("S1902M", REPLAY, board("F1902M", FRANCE=["A PIC", "F BRE"], GERMANY=["A MUN"]))
+    current = board("F1902M", FRANCE=["A PIC", "F BRE"], GERMANY=["A MUN"])
+    assert proposed_repair(difference, current).mail() == "repair FRANCE A PIC to BUR"
