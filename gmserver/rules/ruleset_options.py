@@ -719,10 +719,10 @@ _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", appl
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
      partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
              "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
-             "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` "
-             "finds a surplus unit: it adjudicates each stored phase of the last game year again with its stored "
-             "orders and mails the GM every unit the orders do not give, with the repair 000 VIII proposes (the GM "
-             "confirms). Left to the GM: the audit finds boards changed outside the stored orders, not orders "
+             "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` (or "
+             "the audit mail command) finds a surplus unit: it adjudicates each stored phase of the last game year "
+             "again with its stored orders and mails the GM every unit the orders do not give, with the repair 000 "
+             "VIII proposes (the GM confirms). Left to the GM: the audit finds boards changed outside the stored orders, not orders "
              "read or applied wrongly (it does not read the order sets again); it does not tell which case of "
              "VIII(2) made the unit, so for too many builds the GM names the unit the excess-build rule would not "
              "have built; and it runs when the GM asks, not after every correction", lambda v: True))
