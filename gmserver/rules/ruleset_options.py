@@ -539,10 +539,11 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
-             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
-             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
-             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
+     partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
+             "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "
+             "finds each convoy the rule says was disrupted and flags it to the GM with the result it would give "
+             "(MATRIX 2.16: the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
+             "again); it does not apply the rule by itself", lambda v: True))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
@@ -551,10 +552,8 @@ _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
      not_applied("the engine's own rule (support is not cut)", "not_cut"))
 _opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat",
      not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
-_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored",
-     partial("a route written with a convoyed move is noted in the confirmation, but the army moves by any "
-             "convoy route there is: required is read as allowed_not_required (a convoy order without a "
-             "route is accepted)", lambda v: v != "required"))
+# rules/reading/moves.py keeps (or, required, demands) the route; rules/convoy_routes.py carries it out
+_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored", applied())
 _opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only",
      not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
 _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
@@ -604,12 +603,10 @@ _opt("cd_search_years", "2.7", Count(1, "none"), "none",
 _opt("min_hours_movement", "2.8", Count(1), 48, applied())
 _opt("min_hours_retreat", "2.8", Count(1), 24, applied())
 _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
-# rules/pace.py: 001 IV(4) is a guide ("normally"), so the GM is told, nothing is refused
-_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
-     partial("a guide for the GM: game create, `game show`, `game deadline` and a granted delay say when a Turn "
-             "(a season with its retreat and adjustment turns) would last longer than the target; the turn lengths "
-             "are not derived from it (they default to the profile's minimums) and the GM keeps the pace",
-             lambda value: True))  # what 001 IV(4) asks of the server, a guide, is done for every value
+# 001 IV(4) is a guide ("normally"): rules/schedule.py default_lengths derives the turn lengths the GM
+# leaves open from it (movement + retreat + adjustment = the target), and rules/pace.py tells the GM
+# when chosen lengths or a deadline make a Turn longer; nothing is refused for it
+_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
 _opt("turn_length_vote", "2.8", DayChoices(), "none",
      not_applied("players do not vote on the turn length; the GM sets it", "none"))
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
@@ -722,9 +719,13 @@ _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", appl
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
      partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
              "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
-             "named the removal rule picks it (too few disbands); every player is told. The server does not "
-             "find the surplus unit itself (no replay audit), and for too many builds the GM names the unit "
-             "the excess-build rule would not have built", lambda v: True))
+             "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` (or "
+             "the audit mail command) finds a surplus unit: it adjudicates each stored phase of the last game year "
+             "again with its stored orders and mails the GM every unit the orders do not give, with the repair 000 "
+             "VIII proposes (the GM confirms). Left to the GM: the audit finds boards changed outside the stored orders, not orders "
+             "read or applied wrongly (it does not read the order sets again); it does not tell which case of "
+             "VIII(2) made the unit, so for too many builds the GM names the unit the excess-build rule would not "
+             "have built; and it runs when the GM asks, not after every correction", lambda v: True))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken
