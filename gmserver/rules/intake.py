@@ -22,6 +22,7 @@ from gmserver.rules.automated import is_automated
 from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
+from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
@@ -226,12 +227,14 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True) -> Decision:
+           orders: bool = True, press: bool = False) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
     2.1 are those of order sets, so such a message needs only to name the game, may name another
-    turn (a reply to a report) and may come after the deadline."""
+    turn (a reply to a report) and may come after the deadline. `press`: the message holds press;
+    where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
+    accepted as NON_PLAYER, for the press alone."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -243,6 +246,12 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     if isinstance(game, Reject):
         return game
     reading = readings[game.id]
+    if (press and game.ruleset.press_from_non_players and game.status == "active"
+            and not game.powers_of(envelope.sender)):
+        # 002 PRESS 2: "Anyone (including non-players) may send press from other sources"; naming
+        # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
+        # every other kind of mail and every other game)
+        return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
     power = _sender_power(envelope.sender, game, reading)
     if isinstance(power, Reject):
         return power

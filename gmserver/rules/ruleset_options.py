@@ -651,7 +651,7 @@ _opt("press_reserved_labels", "2.9", Labels(),
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
-     not_applied("mail from anyone who does not play in the game is refused, press included", False))
+     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
      not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
