@@ -664,7 +664,7 @@ _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "n
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
-     not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
+     applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -135,3 +136,43 @@ def test_without_press_from_non_players_a_stranger_is_refused(database_url, cloc
     row = send(services, order_mail(OUTSIDER, "lepanto", "PRESS\nHello.\nEND PRESS"), clock())
     assert row.outcome == "rejected"
     assert press_rows(services) == [] and len(outbox(services, "stranger-refusal")) == 1
+
+
+# --- 002 PRESS 7: the retreat season is held even with nothing to retreat -----------------------
+
+def game_row(services, game_id: int) -> tuple[str, object]:
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        return game.phase, game.deadline
+
+
+def test_002_press_7_a_retreat_season_with_nothing_to_retreat_is_held_for_press(database_url, clock) -> None:
+    """002 PRESS 7 "Press will be allowed for the retreat season, even if there are no retreats that
+    season": the opening moves dislodge nobody, yet Spring 1901 Retreats is a turn of its own, with
+    the retreat turn's length (24 hours in new_game) and its own report, which publishes the press
+    sent in it; then the game goes on to Fall 1901."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    now = clock()
+    spring_deadline = game_row(services, game_id)[1]
+    turns.adjudicate(services, game_id, now, force=True)  # every unit holds: nobody is dislodged
+    phase, deadline = game_row(services, game_id)
+    assert phase == "S1901R"
+    # the schedule runs from the spring deadline (issue 8), the retreat turn's 24 hours after it
+    assert deadline is not None and deadline - spring_deadline == timedelta(hours=24)
+    first_report = words(outbox(services, "report")[0])
+    assert "Spring 1901 Retreat" in first_report
+    send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nA quiet spring.\nEND PRESS"), now)
+    turns.adjudicate(services, game_id, now, force=True)
+    assert game_row(services, game_id)[0] == "F1901M"
+    reports = outbox(services, "report")
+    assert len(reports) == 14  # seven players, two turns
+    assert "A quiet spring." in text(reports[-1]) and "A quiet spring." not in text(reports[0])
+
+
+def test_without_report_empty_retreat_season_the_empty_retreat_turn_is_skipped(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    set_options(services, game_id, report_empty_retreat_season=False)
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert game_row(services, game_id)[0] == "F1901M"
