@@ -227,14 +227,15 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True, press: bool = False) -> Decision:
+           orders: bool = True, press: bool = False, read_only: bool = False) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
     2.1 are those of order sets, so such a message needs only to name the game, may name another
     turn (a reply to a report) and may come after the deadline. `press`: the message holds press;
     where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
-    accepted as NON_PLAYER, for the press alone."""
+    accepted as NON_PLAYER, for the press alone. `read_only`: a request answered from the game's
+    records (STATUS, HISTORY...), which a player of a finished game may still ask (issue 9)."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -252,7 +253,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
         # every other kind of mail and every other game)
         return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
-    power = _sender_power(envelope.sender, game, reading)
+    power = _sender_power(envelope.sender, game, reading, read_only=read_only)
     if isinstance(power, Reject):
         return power
     if not orders:
@@ -290,7 +291,7 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     return named[0]
 
 
-def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str | Reject:
+def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False) -> str | Reject:
     """The power the sender gives orders for in `game`, or why it has none there."""
     powers = game.powers_of(sender)
     if not powers and not _listed_in(game, sender):
@@ -311,8 +312,10 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str |
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)
-    if game.status != "active":
-        return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
+    if game.status != "active" and not read_only:
+        return Reject((f"{game.name} is over: the game has ended, so no more orders, press, votes or requests "
+                       "that change it are accepted. STATUS and HISTORY are still answered.",),
+                      game=game, power=power)
     return power
 
 

@@ -95,7 +95,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                                         order_text=order_text, press_text=press_text), mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS,
-                      press=kind.kind in PRESS_KINDS)
+                      press=kind.kind in PRESS_KINDS,
+                      read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
