@@ -23,6 +23,7 @@ from gmserver.rules.automated import is_automated
 from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
+from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
@@ -239,14 +240,19 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True, body: str = "", gm_address: str | None = None) -> Decision:
+           orders: bool = True, press: bool = False, read_only: bool = False, body: str = "",
+           gm_address: str | None = None) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
     2.1 are those of order sets, so such a message needs only to name the game, may name another
-    turn (a reply to a report) and may come after the deadline. `body` is the message's text (its
-    first lines may name the game, power and turn: subject_or_body); `gm_address` the GM's order
-    address, which order mail must have in its To line where the house rules say so."""
+    turn (a reply to a report) and may come after the deadline. `press`: the message holds press;
+    where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
+    accepted as NON_PLAYER, for the press alone. `read_only`: a request answered from the game's
+    records (STATUS, HISTORY...), which a player of a finished game may still ask (issue 9).
+    `body` is the message's text (its first lines may name the game, power and turn:
+    subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
+    line where the house rules say so."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -259,7 +265,13 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     if isinstance(game, Reject):
         return game
     reading = readings[game.id]
-    power = _sender_power(envelope.sender, game, reading)
+    if (press and game.ruleset.press_from_non_players and game.status == "active"
+            and not game.powers_of(envelope.sender)):
+        # 002 PRESS 2: "Anyone (including non-players) may send press from other sources"; naming
+        # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
+        # every other kind of mail and every other game)
+        return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
+    power = _sender_power(envelope.sender, game, reading, read_only=read_only)
     if isinstance(power, Reject):
         return power
     if not orders:
@@ -299,7 +311,7 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     return named[0]
 
 
-def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str | Reject:
+def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False) -> str | Reject:
     """The power the sender gives orders for in `game`, or why it has none there."""
     powers = game.powers_of(sender)
     if not powers and not _listed_in(game, sender):
@@ -320,8 +332,10 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str |
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)
-    if game.status != "active":
-        return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
+    if game.status != "active" and not read_only:
+        return Reject((f"{game.name} is over: the game has ended, so no more orders, press, votes or requests "
+                       "that change it are accepted. STATUS and HISTORY are still answered.",),
+                      game=game, power=power)
     return power
 
 

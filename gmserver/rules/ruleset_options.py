@@ -648,7 +648,7 @@ _opt("press_reserved_labels", "2.9", Labels(),
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
-     not_applied("mail from anyone who does not play in the game is refused, press included", False))
+     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
      not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
@@ -661,7 +661,7 @@ _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "n
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
-     not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
+     applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
