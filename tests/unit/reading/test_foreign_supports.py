@@ -13,6 +13,7 @@ Expectations reasoned by hand from the seeds:
   and scorpion the confirmation says in one sentence that the support will then be void. The
   other profiles make a void move a hold that may be supported (001 III(1), 002 FORMAT 5,
   004 I(3), DATC 4.E.1): nothing to say there.
+- A support of another power's fleet to one of two coasts it could enter: see the table below.
 """
 
 from __future__ import annotations
