@@ -240,8 +240,8 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True, press: bool = False, read_only: bool = False, body: str = "",
-           gm_address: str | None = None) -> Decision:
+           orders: bool = True, press: bool = False, read_only: bool = False, after_end: bool = False,
+           body: str = "", gm_address: str | None = None) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
@@ -250,7 +250,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
     accepted as NON_PLAYER, for the press alone. `read_only`: a request answered from the game's
     records (STATUS, HISTORY...), which a player of a finished game may still ask (issue 9).
-    `body` is the message's text (its first lines may name the game, power and turn:
+    `after_end`: a message a finished game still takes (a complaint about the draw that ended it,
+    002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
     subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
     line where the house rules say so."""
     if envelope.automated:
@@ -271,7 +272,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
         # every other kind of mail and every other game)
         return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
-    power = _sender_power(envelope.sender, game, reading, read_only=read_only)
+    power = _sender_power(envelope.sender, game, reading, read_only=read_only, after_end=after_end and not orders)
     if isinstance(power, Reject):
         return power
     if not orders:
@@ -311,7 +312,8 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     return named[0]
 
 
-def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False) -> str | Reject:
+def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False,
+                  after_end: bool = False) -> str | Reject:
     """The power the sender gives orders for in `game`, or why it has none there."""
     powers = game.powers_of(sender)
     if not powers and not _listed_in(game, sender):
@@ -332,7 +334,7 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)
-    if game.status != "active" and not read_only:
+    if game.status != "active" and not read_only and not (after_end and game.status == "finished"):
         return Reject((f"{game.name} is over: the game has ended, so no more orders, press, votes or requests "
                        "that change it are accepted. STATUS and HISTORY are still answered.",),
                       game=game, power=power)

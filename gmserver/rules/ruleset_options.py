@@ -607,8 +607,9 @@ _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
 # leaves open from it (movement + retreat + adjustment = the target), and rules/pace.py tells the GM
 # when chosen lengths or a deadline make a Turn longer; nothing is refused for it
 _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
-_opt("turn_length_vote", "2.8", DayChoices(), "none",
-     not_applied("players do not vote on the turn length; the GM sets it", "none"))
+# the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
+# or when every player has voted, sets the movement turn length (services/turn_length.py, 003 [23])
+_opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
      applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
@@ -664,12 +665,9 @@ _opt("report_empty_retreat_season", "2.9", BOOL, False,
      applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
-_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     partial("draws, concessions and deadline changes (\"DEADLINE 14\": the movement turn length, 003 [18] ¶2) "
-             "are voted on by mail and counted at the deadline (an \"end of the game on any terms\" proposal is a "
-             "draw or a concession); rule changes are not put to the vote: the GM decides them (the tally with the "
-             "GM as an elector is written, rules/votes.tally, but nothing proposes one)",
-             honoured=lambda value: "rule_change" not in set(value)))
+# each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
+# (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
 _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
@@ -691,15 +689,14 @@ _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "g
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
-_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
-     not_applied("a passed draw is final: no revote is held on complaints", "none"))
+# services/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
+# a majority reopens the game for one revote (002 DRAWS 5)
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
-# Draws, concessions, "end on any terms" and deadline changes are counted (rules/votes.tally);
-# rule changes are not put to the vote (see vote_kinds).
-VOTE_RULE_SUPPORT = {kind: applied() if kind != "rule_change"
-                     else moot("rule changes are not put to the vote", "vote_kinds")
-                     for kind in VOTE_KINDS}
+# Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",
+# services/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
+VOTE_RULE_SUPPORT = {kind: applied() for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
     _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
     _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])

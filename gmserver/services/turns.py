@@ -103,6 +103,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
         ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        votes.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
