@@ -141,6 +141,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
     "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
     "repair": MailCommand(correction_commands.REPAIR, correction_commands.repair),
+    "audit": MailCommand(correction_commands.AUDIT, correction_commands.audit),  # 000 VIII(2), VIII(3)
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead

@@ -180,14 +180,17 @@ def test_a_concession_passes_with_the_beneficiary_silent_000_ix_5(database_url, 
 
 def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(database_url, clock) -> None:
     """002 DRAWS 1: the number of Yes votes is announced; DRAWS 3: a Fall proposal is tallied
-    once the year is over (nobody adjusts here, so after the Fall turn)."""
+    once the year is over (nobody adjusts here, so after the Fall turn and, under 002 PRESS 7, the
+    Fall retreat turn held with nothing to retreat)."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
     vote(services, clock, "ENGLAND", "DRAW NO", phase="F1905M")
     status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active" and "F1905R" in report and "Yes votes" not in report
+    status, _, mails = deadline(services, clock, game_id, hours=48)  # past the retreat turn's deadline
     assert status == "active"
-    assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    assert any("A draw between Austria, England and France failed. Yes votes: 2 of 3." in m for m in mails)
     with transaction(services.sessions) as session:
         assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
 
