@@ -17,7 +17,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import gm_controls, intake, turns, votes
+from gmserver.services import draw_complaints, gm_controls, intake, turns, votes
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.world import GM, order_mail, player_address, services_for
 
@@ -679,6 +679,26 @@ def test_draw_revote_002_draws_5_without_a_majority_in_7_days_the_draw_stands(da
         services, clock, "FRANCE", "COMPLAIN DRAW")
     with transaction(services.sessions) as session:
         assert session.get(Game, game_id).status == "finished"
+
+
+def test_draw_revote_002_draws_5_the_sweep_closes_the_window_and_tells_every_player(database_url, clock) -> None:
+    """After the week with no majority (England alone complained) the daemon's sweep closes the
+    window once: every player reads that the draw stands for good."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    assert draw_complaints.close_windows(services, clock()) == 0  # the week is not over
+    clock.advance(hours=7 * 24 + 1)
+    assert draw_complaints.close_windows(services, clock()) == 7
+    assert draw_complaints.close_windows(services, clock()) == 0
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).status == "finished"
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert sum("No majority of the players complained about the draw within 7 days, so the draw stands and the "
+               "game is over for good (house rules 002 DRAWS 5)." in t for t in told) == 7
+    assert "no draw has passed in this game that can still be complained about" in vote(
+        services, clock, "FRANCE", "COMPLAIN DRAW")
 
 
 def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(database_url, clock) -> None:
