@@ -17,7 +17,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import draw_complaints, gm_controls, intake, turns, votes
+from gmserver.services import draw_complaints, gm_controls, intake, turns, vote_gm, votes
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.world import GM, order_mail, player_address, services_for
 
@@ -282,7 +282,7 @@ def test_proposal_gm_veto_false_gives_the_gm_no_notice_and_no_veto(database_url,
     with transaction(services.sessions) as session:
         assert session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key.like("gm:proposal:%"))) is None
     with pytest.raises(GameError, match="no veto"):
-        gm_controls.act(services, "votes", votes.veto, "1", now=clock())
+        gm_controls.act(services, "votes", vote_gm.veto, "1", now=clock())
 
 
 def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url, clock) -> None:
@@ -290,7 +290,7 @@ def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url,
     standard profile with the 003 option: scorpion's week-long turns do not suit the fixture)."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), overrides={"gm_may_propose": True})
-    done = gm_controls.act(services, "votes", votes.propose_by_gm, "draw Austria England France", now=clock())
+    done = gm_controls.act(services, "votes", vote_gm.propose_by_gm, "draw Austria England France", now=clock())
     assert done.text.startswith("The GM proposed a draw between Austria, England and France") and done.announced == 3
     for power in ("AUSTRIA", "ENGLAND", "FRANCE"):
         assert "recorded: Yes" in vote(services, clock, power, "DRAW")
@@ -303,7 +303,7 @@ def test_gm_may_propose_false_refuses_the_gm_a_proposal(database_url, clock) -> 
     services = services_for(database_url)
     game_with(services, clock())
     with pytest.raises(GameError, match="do not let the GM propose"):
-        gm_controls.act(services, "votes", votes.propose_by_gm, "draw", now=clock())
+        gm_controls.act(services, "votes", vote_gm.propose_by_gm, "draw", now=clock())
 
 
 def test_cd_powers_vote_false_a_power_in_civil_disorder_is_told_it_has_no_vote(database_url, clock) -> None:
@@ -427,7 +427,7 @@ def test_rule_change_001_viii_3_the_players_alone_an_abstention_defeats_it(datab
     vote(services, clock, "AUSTRIA", RULE_LINE)
     number = _rule_change_number(services)
     with pytest.raises(GameError, match="the GM does not vote"):
-        gm_controls.act(services, "votes", votes.vote_by_gm, f"{number} yes", now=clock())
+        gm_controls.act(services, "votes", vote_gm.vote_by_gm, f"{number} yes", now=clock())
     vote(services, clock, "ENGLAND", f"RULE CHANGE {number}")
     vote(services, clock, "FRANCE", f"RULE CHANGE {number} abstain")
     _, report, _ = deadline(services, clock, game_id, hours=73)
@@ -510,7 +510,7 @@ def test_end_game_any_terms_003_18_the_gm_proposes_terms_in_words(database_url, 
     """003 [18] ¶1 "proposed by a player (or the GM)" (gm_may_propose): the GM casts no vote."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
-    done = gm_controls.act(services, "votes", votes.propose_by_gm, "end game: a three-way draw", now=clock())
+    done = gm_controls.act(services, "votes", vote_gm.propose_by_gm, "end game: a three-way draw", now=clock())
     assert done.text.startswith('The GM proposed an end of the game on these terms: "a three-way draw"')
     assert done.announced == 3
     status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
