@@ -367,6 +367,11 @@ def _one(c: _Cursor, inherited_verb: str | None) -> Parsed | None:
         c.i = start
         return None
     parsed = _action(c, unit, verb)
+    if verb in ("SUPPORT", "CONVOY") and parsed.kind not in ("support", "convoy"):
+        # "Support A Ser - Rum": the order after the word is the one supported, never an order of
+        # its own (line_orders._unreadable_supporter says the supporting unit is missing)
+        c.i = start
+        return None
     if verb in BUILD and parsed.kind is None:
         parsed = replace(parsed, kind="build")
     return parsed

@@ -41,6 +41,9 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             return [Verdict("rejected", None, None, "hold", None,
                             f"This line is labelled {other}: orders for another power are not used "
                             f"(you play {ctx.power.title()}).", valid=False)]
+        unreadable = _unreadable_supporter(words, ctx) if prefixed is None else None
+        if unreadable is not None:
+            return [unreadable]
         if prefixed is not None:
             words, parsed, skipped = prefixed
         if prefixed is not None and skipped:
@@ -106,10 +109,37 @@ def _after_prefix(words: list[str], ctx: Context) -> tuple[list[str], list[Parse
         if len(label) > _PREFIX_WORDS:
             return None
         parsed = parse_segment(rest, ctx.table, ctx.policy, ctx.powers)
+        if parsed and label and label[-1] in SUPPORT | CONVOY and parsed[0].kind not in ("support", "convoy"):
+            # "A Zz S A Ser - Rum": the order after a support word is what is supported, never an
+            # order of its own ("Support: A Mun S A Ber - Kie" is a label before a whole support)
+            return None
         if parsed and parsed[0].kind is not None and parsed[0].unit is not None:
             if any(w[:1].isalpha() and w not in POLITE for item in parsed for w in item.extra):
                 return None  # words after the order as well: prose that names an order, not an order
             return rest, parsed, " ".join(label).lower()
+    return None
+
+
+_SUPPORTER_WORDS = 3  # a unit is its type and a name of one or two words: more is a sentence
+_NOT_A_UNIT = POLITE | frozenset({"I", "WE", "WILL", "SHALL", "SHOULD", ":", ",", ";", "-", "!"})
+
+
+def _unreadable_supporter(words: list[str], ctx: Context) -> Verdict | None:
+    """"A Zz S A Ser - Rum": a support or convoy whose own unit could not be read. The order after
+    the support word is what is supported, never an order of its own, so nothing is used; the
+    reply says which words were not a unit."""
+    for i in range(min(len(words), _SUPPORTER_WORDS + 1)):
+        if words[i] not in SUPPORT and words[i] not in CONVOY:
+            continue
+        supported = parse_segment(words[i + 1:], ctx.table, ctx.policy, ctx.powers)
+        if not supported or supported[0].unit is None or supported[0].kind in ("support", "convoy"):
+            return None
+        what = "support" if words[i] in SUPPORT else "convoy"
+        written = " ".join(w for w in words[:i] if w not in _NOT_A_UNIT).title()  # "Please", "I will": no unit
+        who = f"'{written}' is not a unit of yours I can read" if written else "it names no unit of yours to give it"
+        return Verdict("rejected", None, None, what, None,
+                       f"This looks like a {what}, but {who}, so nothing on this line was used. Write the unit "
+                       f"first, e.g. 'A Mun S A Ber - Kie'.", valid=False)
     return None
 
 
