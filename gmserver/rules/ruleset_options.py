@@ -442,7 +442,7 @@ BOOL = Flag()
 _opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
      ["game", "year", "season", "power"], applied())
 _opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body",
-     not_applied("game, power and turn are read from the subject line only", "subject_only"))
+     applied())  # gmserver.rules.intake._read: the first lines of the message (body_heading)
 _opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default",
      applied())
 _opt("nonconforming_subject_policy", "2.1",
@@ -451,7 +451,7 @@ _opt("nonconforming_subject_policy", "2.1",
 _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
      applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
-     not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
+     applied())  # gmserver.rules.intake._recipient_refusal (000 II(2) a)
 _opt("confirm_each_set", "2.1", BOOL, True,
      not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
@@ -607,8 +607,9 @@ _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
 # leaves open from it (movement + retreat + adjustment = the target), and rules/pace.py tells the GM
 # when chosen lengths or a deadline make a Turn longer; nothing is refused for it
 _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
-_opt("turn_length_vote", "2.8", DayChoices(), "none",
-     not_applied("players do not vote on the turn length; the GM sets it", "none"))
+# the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
+# or when every player has voted, sets the movement turn length (services/turn_length.py, 003 [23])
+_opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
      applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
@@ -648,7 +649,7 @@ _opt("press_reserved_labels", "2.9", Labels(),
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
-     not_applied("mail from anyone who does not play in the game is refused, press included", False))
+     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
      not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
@@ -661,15 +662,12 @@ _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "n
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
-     not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
+     applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
-_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     partial("draws, concessions and deadline changes (\"DEADLINE 14\": the movement turn length, 003 [18] ¶2) "
-             "are voted on by mail and counted at the deadline (an \"end of the game on any terms\" proposal is a "
-             "draw or a concession); rule changes are not put to the vote: the GM decides them (the tally with the "
-             "GM as an elector is written, rules/votes.tally, but nothing proposes one)",
-             honoured=lambda value: "rule_change" not in set(value)))
+# each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
+# (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
 _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
@@ -691,15 +689,14 @@ _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "g
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
-_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
-     not_applied("a passed draw is final: no revote is held on complaints", "none"))
+# services/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
+# a majority reopens the game for one revote (002 DRAWS 5)
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
-# Draws, concessions, "end on any terms" and deadline changes are counted (rules/votes.tally);
-# rule changes are not put to the vote (see vote_kinds).
-VOTE_RULE_SUPPORT = {kind: applied() if kind != "rule_change"
-                     else moot("rule changes are not put to the vote", "vote_kinds")
-                     for kind in VOTE_KINDS}
+# Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",
+# services/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
+VOTE_RULE_SUPPORT = {kind: applied() for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
     _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
     _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])

@@ -254,6 +254,17 @@ def adjudication_due(deadline: datetime | None, ruleset: Any, now: datetime) -> 
     return at is not None and at <= now
 
 
+def empty_retreat_turn(ruleset: Any, phase: str, next_phase: str) -> str | None:
+    """report_empty_retreat_season (002 PRESS 7 "Press will be allowed for the retreat season, even
+    if there are no retreats that season"): the retreat turn to hold after movement `phase` when the
+    engine went on to `next_phase` without one ("S1901R" after "S1901M" -> "F1901M"); None when the
+    rules skip it or the season had retreats."""
+    if not ruleset.report_empty_retreat_season or phase_type(phase) != "M" or phase_type(next_phase) == "-":
+        return None
+    retreat = phase[:-1] + "R"
+    return None if next_phase == retreat else retreat
+
+
 def minor_turn_complete(phase: str, owing: set[str] | frozenset[str], ready: set[str] | frozenset[str]) -> bool:
     """A retreat or adjustment turn in which every power that owes orders has a final set (or
     contingent orders) on file: `ready`. A movement turn (Spring, Fall) never is (000 VII(2))."""

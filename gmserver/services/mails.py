@@ -15,8 +15,9 @@ from gmserver import mapimage, reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
-from gmserver.mail.compose import add_html, new_content_id
+from gmserver.mail.compose import add_html, new_content_id, with_text_edited
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
@@ -115,6 +116,8 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
                                             # the powers in civil disorder now (services/nmr.py keeps it)
                                             civil_disorder=[p.power for p in game.players if p.civil_disorder]
                                             if last else ())
+        if last:  # issue 9: each player's copy shows the subject line of their own orders
+            context = with_subject_template(context, ruleset_of(game).subject_template)
         if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
@@ -143,7 +146,8 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
     adjudicated again after a rollback, and the first report says its results replace the earlier ones.
     The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
-    return _text_body(services, _report_contexts(services, game, outcome, deadline, then, corrected, votes), deadline)
+    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
+    return with_orders_subject(_text_body(services, contexts, deadline), contexts[-1], None)
 
 
 _IMAGE_FAILURES: set[str] = set()
@@ -163,10 +167,11 @@ def _images_failed(game_name: str, error: Exception) -> None:
 
 def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                     now: datetime, then: Sequence[PhaseOutcome], corrected: bool, votes: VoteResults | None,
-                    centre_points: Sequence[tuple[str, Mapping[str, int]]], **address: Any) -> EmailMessage:
+                    centre_points: Sequence[tuple[str, Mapping[str, int]]],
+                    contexts: Sequence[reports.TurnReport] = (), **address: Any) -> EmailMessage:
     """The report as one multipart mail: text, HTML with the map and the centre chart inline, the
     next deadline as an .ics attachment. A map that cannot be drawn costs the image, never the report."""
-    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
+    contexts = contexts or _report_contexts(services, game, outcome, deadline, then, corrected, votes)
     composer = services.composer
     message = composer.compose(body=_text_body(services, contexts, deadline), auto_submitted="auto-generated",
                                date=now, **address)
@@ -201,20 +206,30 @@ def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline
     """One report for every player: the same mail (built and rendered once), addressed to each.
     `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
     reported in the same mail after it. `centre_points`: (phase, power -> centres) over the game so
-    far, for the chart. Nothing in it is private: every player gets the very same parts."""
+    far, for the chart. Nothing in it is private: every player gets the very same parts but for the
+    subject line of their own orders (issue 9, reports.with_orders_subject)."""
     template = ruleset_of(game).subject_template
+    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
     addressed: list[tuple[Player, EmailMessage]] = []
+    base: EmailMessage | None = None  # the first report, before its own subject line is put in
     for player in game.players:
         subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
                                  purpose="report")
-        if not addressed:
-            message = _report_message(services, game, outcome, deadline, now, then, corrected, votes, centre_points,
-                                      to=player.address, reply_secret=player.secret, subject=subject)
+        if base is None:
+            message = base = _report_message(services, game, outcome, deadline, now, then, corrected, votes,
+                                             centre_points, contexts, to=player.address,
+                                             reply_secret=player.secret, subject=subject)
         else:  # the first report readdressed: the same mail compose would make, without building it again
-            message = services.composer.readdress(addressed[0][1], to=player.address, subject=subject,
+            message = services.composer.readdress(base, to=player.address, subject=subject,
                                                   reply_secret=player.secret)
-        addressed.append((player, message))
+        addressed.append((player, _own_subject_line(message, contexts[-1], player.power)))
     return addressed
+
+
+def _own_subject_line(message: EmailMessage, last: reports.TurnReport, power: str | None) -> EmailMessage:
+    """issue 9: each player's copy shows the subject line for that player's own orders."""
+    return with_text_edited(message, lambda subtype, text: with_orders_subject(text, last, power,
+                                                                              html=subtype == "html"))
 
 
 def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime,

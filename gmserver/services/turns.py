@@ -31,6 +31,7 @@ from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue_all
 from gmserver.services import reminders, schedule, votes
+from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
 log = logging.getLogger(__name__)
@@ -98,8 +99,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
+        if not minor and not outcome.winners:
+            first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
         ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        votes.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
@@ -122,6 +126,17 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _with_empty_retreat_turn(ruleset: Ruleset, outcome: PhaseOutcome) -> PhaseOutcome:
+    """report_empty_retreat_season (002 PRESS 7): a season with nothing to retreat still has its
+    retreat turn, with its own deadline and report, so that press may be sent in it; nobody owes
+    orders there, so it is never adjudicated early (minor_turn_complete) and misses no turn."""
+    retreat = empty_retreat_turn(ruleset, outcome.phase, outcome.after.phase)
+    if retreat is None:
+        return outcome
+    state = engine.at_retreat_phase(outcome.state_after, retreat)
+    return dataclasses.replace(outcome, after=engine.position_from_state(state), state_after=state)
 
 
 def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_record: PhaseRecord,

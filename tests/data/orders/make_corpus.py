@@ -189,7 +189,7 @@ def generated_lines() -> list[tuple[str, str, str]]:
 def expected_line(r: LineReading) -> list:
     """[line number, status, order] and, where the reading cites one, the clause it applied
     (e.g. "000 III(2)", "DATC 4.B.1"): the reason a reviewer checks the line against."""
-    return [r.line, r.status, str(r.order) if r.order is not None else None] + ([r.rule] if r.rule else [])
+    return [r.line, r.status, None if r.order is None else str(r.order)] + ([r.rule] if r.rule else [])
 
 
 def _expected(text: str, position: Position, power: str) -> dict:
