@@ -182,3 +182,41 @@ def test_fragment_not_settled_by_other_lines_where_read_literally(profile):
     between readings, and map_only never reads the fragment at all."""
     line = read("A Bu - Rum\nA Bud - Gal", THREE, "austria", profile).lines[0]
     assert line.order is None and line.status == "rejected"
+
+
+# The same fragment before a hold, a support or a convoy ("A Bu H", "A Bu S A Ser - Rum"), read by
+# the same rules as before a move (002 FORMAT 7; 001 II(1) by analogy; map_only elsewhere). Before
+# this, such a line was no order at all, and "A Bu S A Ser - Rum" was even filed as A SER - RUM.
+BUL_SER = position("S1902M", austria=["A BUL", "A SER", "F TRI"])
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+@pytest.mark.parametrize("text, order", [
+    ("A Bu H", "A BUL H"),
+    ("A Bu S A Ser - Rum", "A BUL S A SER - RUM"),  # Bulgaria borders Rumania
+    ("A Bu S A Ser", "A BUL S A SER"),
+])
+def test_fragment_before_hold_or_support_read_where_own_units(profile, text, order):
+    reading = read(text, BUL_SER, "austria", profile)
+    (line,) = reading.lines
+    assert (line.status, str(line.order)) == ("corrected", order)
+    assert line.message.startswith("Read 'Bu' as your army in Bulgaria, the only one of your units it fits.")
+    assert CLAUSE[profile] in line.rule
+
+
+@pytest.mark.parametrize("profile", MAP_ONLY)
+@pytest.mark.parametrize("text, order", [("A Bu H", "A BUL H"), ("A Bu S A Ser - Rum", "A BUL S A SER - RUM")])
+def test_fragment_before_hold_or_support_map_only_says_the_order(profile, text, order):
+    reading = read(text, BUL_SER, "austria", profile)
+    (line,) = reading.lines
+    assert (line.status, line.order, reading.orders) == ("rejected", None, ())
+    assert line.message.endswith(f"Did you mean {order}?")
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+def test_fragment_support_settled_by_other_lines_001_ii_1(profile):
+    """Both Bulgaria and Budapest could support Serbia into Rumania; Budapest has its own order."""
+    reading = read("A Bu S A Ser - Rum\nA Bud - Gal", THREE, "austria", profile)
+    line = reading.lines[0]
+    assert (line.status, str(line.order)) == ("corrected", "A BUL S A SER - RUM")
+    assert "the only reading consistent with your order A BUD - GAL" in line.message

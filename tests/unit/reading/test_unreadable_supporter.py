@@ -21,11 +21,11 @@ POS = position("S1902M", austria=["A BUD", "A SER", "F TRI"], england=["F NTH", 
 
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("power, text, what, who", [
-    ("austria", "A Zz S A Ser - Rum", "support", "'A Zz' is not a unit of yours I can read"),
-    ("austria", "Ax supports A Ser - Rum", "support", "'Ax' is not a unit of yours I can read"),
+    ("austria", "A Zzzz S A Ser - Rum", "support", "'A Zzzz' is not a unit of yours I can read"),
+    ("austria", "Axxx supports A Ser - Rum", "support", "'Axxx' is not a unit of yours I can read"),
     ("austria", "Please support A Ser - Rum", "support", "it names no unit of yours to give it"),
     ("austria", "support A Ser", "support", "it names no unit of yours to give it"),
-    ("england", "F Zz C A Lon - Bel", "convoy", "'F Zz' is not a unit of yours I can read"),
+    ("england", "F Zzzz C A Lon - Bel", "convoy", "'F Zzzz' is not a unit of yours I can read"),
 ])
 def test_support_without_a_readable_unit_is_not_the_supported_order(profile, power, text, what, who):
     reading = read(text, POS, power, profile)
@@ -41,3 +41,14 @@ def test_support_without_a_readable_unit_is_not_the_supported_order(profile, pow
 def test_a_label_before_a_whole_support_is_still_a_label(profile, text):
     (line,) = read(text, POS, "germany", profile).lines
     assert str(line.order) == "A MUN S A BER - KIE"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("power, text", [("austria", "A Zz S A Ser - Rum"), ("england", "F Zz C A Lon - Bel")])
+def test_short_unreadable_unit_is_no_province(profile, power, text):
+    """Three letters or fewer are read as a fragment of a unit's province (units._fragment_unit);
+    "Zz" starts none of the player's units and no province: no order, and the reply says so."""
+    reading = read(text, POS, power, profile)
+    (line,) = reading.lines
+    assert (line.status, line.order, reading.orders) == ("rejected", None, ())
+    assert line.message.startswith("'Zz' is not a province I know.")
