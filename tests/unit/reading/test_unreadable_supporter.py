@@ -5,8 +5,9 @@ skipped the words before the second unit as a prefix and filed A SER - RUM, a mo
 ordered. Reasoned from the seeds: no profile reads an order the player did not write (000 III(1)
 "orders will be interpreted as written"; 001 II(1) presumes valid orders, not other ones; 002 FORMAT
 12; 003 [10]; 004 I(3)); the words after a support word name what is supported. So in every profile
-nothing on such a line is used, and the reply says the supporting unit could not be read. A label
-before a whole support ("Support: A Mun S A Ber - Kie") is still only a label.
+nothing on such a line is used, and the reply says the supporting unit could not be read (a name of
+three letters or fewer is taken as a fragment of a unit's province and refused as no province). A
+label before a whole support ("Support: A Mun S A Ber - Kie") is still only a label.
 """
 
 from __future__ import annotations
