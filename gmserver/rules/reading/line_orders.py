@@ -137,7 +137,8 @@ def _unreadable_supporter(words: list[str], ctx: Context) -> Verdict | None:
         what = "support" if words[i] in SUPPORT else "convoy"
         written = " ".join(w for w in words[:i] if w not in _NOT_A_UNIT).title()  # "Please", "I will": no unit
         who = f"'{written}' is not a unit of yours I can read" if written else "it names no unit of yours to give it"
-        return Verdict("rejected", None, None, what, None,
+        # the line names no unit of the player's: void as an order for a unit not there is
+        return Verdict("rejected", None, None, what, ctx.cite("orders_for_missing_units"),
                        f"This looks like a {what}, but {who}, so nothing on this line was used. Write the unit "
                        f"first, e.g. 'A Mun S A Ber - Kie'.", valid=False)
     return None
