@@ -147,8 +147,9 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
 def _fragment(c: _Cursor) -> Place | None:
     """"I-GRE" (002 FORMAT 7), "Bu - Ser", "Bu S A Ser", "A Bu H": up to three letters that name no
     province, then an order -- a fragment standing for one of the player's units, resolved by
-    units._own_unit (unit_location_matching). Taken from the cursor when found. Two letters are too short for a
-    prefix or a typo (provinces.py needs three), so without this such a line was no order at all."""
+    units._own_unit (unit_location_matching). Taken from the cursor when found. Two letters are too
+    short for a prefix or a typo (provinces.py needs three), so without this such a line was no
+    order at all."""
     token = c.peek()
     if token is None or not token.isalpha() or len(token) > 3 or token in KEYWORDS or not _fragment_order_follows(c):
         return None

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
-from gmserver.rules.order import Order
 from gmserver.rules.reading.moves import _move, _other_orders
 from gmserver.rules.reading.retreat_adjustment import read_adjustment, read_retreat
 from gmserver.rules.reading.support import _convoy, _support

@@ -269,7 +269,8 @@ def _typo_limit(letters: str) -> int:
 
 def _words_distance(written: tuple[str, ...], name: tuple[str, ...], limit: int) -> int:
     """Edits from the written words to a name's words, word by word: each word a typo of its own
-    ("Nth" is three letters from North, no typo; "Norh" is one), the whole within `limit`."""
+    ("Nth" is two letters from North, more than a short word may miss; "Norh" is one), the whole
+    within `limit`."""
     total = 0
     for word, name_word in zip(written, name):
         own = _typo_limit(word)
