@@ -20,13 +20,15 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
+from gmserver.db.queries.gm_actions import record_action
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
-from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, judge, read_item,
+from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, edit_refusal,
+                                  editing_words, judge, read_item,
                                   recipients_of, report_placement, shown_author,
                                   as_non_player, with_own_label)
 from gmserver.rules.press_conditions import condition_holds
@@ -73,7 +75,10 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
         if author == NON_PLAYER and verdict.action != "refused":
             verdict = _within_non_player_cap(session, decision, planned) or verdict
         status = _status(ruleset, item, verdict)
-        planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
+        told = _told(ruleset, item, status, verdict, author)
+        if status in ("report", "held") and (edits := editing_words(ruleset, item.text)):
+            told = f"{told} {edits}"  # 002 PRESS 3: press not yet published may be edited
+        planned.append(Planned(item, verdict, status, told))
     return planned
 
 
@@ -275,6 +280,33 @@ def moderate(services: Services, game_name: str, press_id: int, action: str, now
         row.status = "sent"
         _deliver(session, services, game_view(game, session), row.author, item, row, now)
         return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)
+
+
+def edit(services: Services, game_name: str, press_id: int, text: str, by: str, now: datetime) -> str:
+    """press_editing = spelling_unless_declined (002 PRESS 1 "Press may be edited", 3): the GM
+    replaces the text of a press item not yet published; refused where the rules publish press as
+    written, where its author asked for no edits, or where the edit is more than spelling and
+    punctuation (rules/press.edit_refusal). The edit is recorded (gm_actions) with both texts, and
+    the report publishes the edited text."""
+    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        row = session.get(Press, press_id)
+        if row is None or row.game_id != game.id:
+            raise GameError(f"no press item {press_id} in {game.name}")
+        # press for the report stays "report" once published: the report of its phase published it
+        if not (row.status == "held" or (row.status == "report" and row.phase == game.phase)):
+            state = "published" if row.status in ("report", "sent") else row.status
+            raise GameError(f"press item {press_id} is {state}: only press not yet published can be edited")
+        edited = safe_text(text).strip("\n")
+        if (refusal := edit_refusal(ruleset_of(game), row.text, edited)) is not None:
+            raise GameError(f"press item {press_id} cannot be edited: {refusal}")
+        result = f"press item {press_id} edited: the report will publish the new text"
+        record_action(session, game.id, "press edit", {"press_id": press_id, "before": row.text, "after": edited},
+                      by, now, result)
+        row.text = edited
+        return result
 
 
 def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:

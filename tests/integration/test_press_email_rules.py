@@ -11,9 +11,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, Press
+from gmserver.db.models import Game, GmAction, InboundMessage, OrderSet, OutboxMessage, Press
 from gmserver.db.session import transaction
-from gmserver.services import intake, turns
+from gmserver.services import intake, press, turns
+from gmserver.services.games import GameError
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -176,3 +177,89 @@ def test_without_report_empty_retreat_season_the_empty_retreat_turn_is_skipped(d
     set_options(services, game_id, report_empty_retreat_season=False)
     turns.adjudicate(services, game_id, clock(), force=True)
     assert game_row(services, game_id)[0] == "F1901M"
+
+
+# --- 002 PRESS 1, 3: the GM corrects spelling and punctuation unless the author declines ---------
+
+def press_ids(services) -> list[int]:
+    with transaction(services.sessions) as session:
+        return list(session.scalars(select(Press.id).order_by(Press.id)))
+
+
+def test_002_press_3_the_gm_corrects_spelling_and_the_report_publishes_the_edit(database_url, clock) -> None:
+    """002 PRESS 1 "Press may be edited", PRESS 3 "Spelling and punctuation errors may be corrected in
+    press unless a player specifically requests otherwise": the author is told so, the GM's edit is
+    recorded with both texts, and the report publishes the corrected text."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    told = words(outbox(services, "notice")[0])
+    assert ("The GM may correct its spelling and punctuation (house rules 002 PRESS 3); a line \"NO EDITS\" in "
+            "the press asks the GM not to.") in told
+    [press_id] = press_ids(services)
+    result = press.edit(services, "lepanto", press_id, "France is the enemy.\n", "cli", clock())
+    assert result == f"press item {press_id} edited: the report will publish the new text"
+    with transaction(services.sessions) as session:
+        [action] = session.scalars(select(GmAction)).all()
+        assert (action.action, action.by, action.arguments) == ("press edit", "cli", {
+            "press_id": press_id, "before": "France is teh enemy", "after": "France is the enemy."})
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert "France is the enemy." in report and "teh" not in report
+
+
+def test_002_press_3_press_marked_no_edits_is_published_as_written(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nTeh end is nigh\nNO EDITS\nEND PRESS"),
+         clock())
+    told = words(outbox(services, "notice")[0])
+    assert "It will be published exactly as written: you asked for no edits (house rules 002 PRESS 3)." in told
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match=r"its author asked for no edits \(\"NO EDITS\"\), so it is published as "
+                                        r"written \(house rules 002 PRESS 3\)"):
+        press.edit(services, "lepanto", press_id, "The end is nigh\nNO EDITS", "cli", clock())
+
+
+def test_002_press_3_an_edit_is_spelling_not_rewriting_and_never_of_published_press(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match="changes more than spelling and punctuation"):
+        press.edit(services, "lepanto", press_id, "Germany is our friend, long live the Kaiser", "cli", clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    with pytest.raises(GameError, match="only press not yet published can be edited"):
+        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+
+
+def test_press_editing_none_publishes_press_as_written(database_url, clock) -> None:
+    """000 X(1) allows refusing press, not editing it (MATRIX 2.9: press_editing none)."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="mhr")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    assert "spelling" not in words(outbox(services, "notice")[0])
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match="press is published exactly as written in this game"):
+        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+
+
+def test_the_gm_edits_press_from_the_command_line(tmp_path, capsys, clock) -> None:
+    from gmserver.cli import main
+    from tests.support.world import GM
+
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n[gm]\naddress = "{GM}"\n')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    services = services_for(url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nPasta for al\nEND PRESS"), clock())
+    [press_id] = press_ids(services)
+    corrected = tmp_path / "press.txt"
+    corrected.write_text("Pasta for all!\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--config", str(config), "press", "edit", "lepanto", str(press_id), "--file", str(corrected)]) == 0
+    assert "edited" in capsys.readouterr().out
+    with transaction(services.sessions) as session:
+        assert session.get(Press, press_id).text == "Pasta for all!"
