@@ -76,7 +76,10 @@ class PressItem:
     def condition_words(self) -> str:
         """"if its condition ("I gain Belgium") holds on the season's results", for the author."""
         holds = "does not hold" if self.negated else "holds"
-        return f"if its condition (\"{self.condition}\") {holds} on the season's results"
+        # a condition on other press (002 PRESS 4) is decided by what the same report publishes
+        on = ("in what the same report publishes" if re.search(r"\bpress\b", (self.condition or "").casefold())
+              else "on the season's results")
+        return f"if its condition (\"{self.condition}\") {holds} {on}"
 
 
 @dataclass(frozen=True)

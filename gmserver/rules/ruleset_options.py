@@ -659,9 +659,7 @@ _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none"
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
      applied())
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     partial("conditions on the season's moves are decided on the results (rules/press_conditions.py); "
-             "conditions on other press (\"if press item 3 is published\") are not",
-             honoured=lambda value: value != "moves_and_press"))
+     applied())  # rules/press_conditions.py: on the moves (003 [9]), on other press too (002 PRESS 4)
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,

@@ -28,10 +28,11 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, edit_refusal,
-                                  editing_words, judge, read_item,
+                                  editing_words, judge, power_named, read_item,
                                   recipients_of, report_placement, shown_author,
                                   as_non_player, with_own_label)
-from gmserver.rules.press_conditions import condition_holds
+from gmserver.rules.press_conditions import (Candidate, PressCondition, condition_holds, published,
+                                             read_press_condition)
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
@@ -72,6 +73,8 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
             continue
         item = with_own_label(ruleset, item, author) if author != NON_PLAYER else as_non_player(item)
         verdict = _verdict(ruleset, item, author, started)
+        if verdict.action != "refused" and (refusal := _press_condition_refusal(session, decision, item)):
+            verdict = Verdict("refused", refusal)
         if author == NON_PLAYER and verdict.action != "refused":
             verdict = _within_non_player_cap(session, decision, planned) or verdict
         status = _status(ruleset, item, verdict)
@@ -83,15 +86,18 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
 
 
 def store_press(session: Session, services: Services, decision: Accept, planned: list[Planned],
-                inbound_id: int | None, now: datetime) -> None:
-    """Store the planned items and mail those sent at once, one mail per recipient (outbox)."""
+                inbound_id: int | None, now: datetime) -> list[int | None]:
+    """Store the planned items and mail those sent at once, one mail per recipient (outbox); the
+    number of each item stored (None for a heading that could not be read)."""
     game, author, phase = decision.game, decision.power, decision.phase
     if game.ruleset.press_channel == "in_order_set_last_only":
         # 003 [9]: only the press of the last set sent is published; a press-only message counts as
         # a set without orders [P], so it replaces earlier press too (MATRIX 2.9)
         replace_press(session, game.id, phase, author)
+    ids: list[int | None] = []
     for plan in planned:
         if plan.item is None:
+            ids.append(None)
             continue
         # hostile mail: no NUL (PostgreSQL refuses it) nor lone surrogates in what is stored and sent
         item = dataclasses.replace(plan.item, text=safe_text(plan.item.text),
@@ -102,16 +108,38 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
                     reason=plan.verdict.reason or None, inbound_id=inbound_id, created_at=now)
         session.add(row)
         session.flush()
+        ids.append(row.id)
         if row.status == "sent":
             _deliver(session, services, game, author, item, row, now)
+    return ids
 
 
 def file_press(session: Session, services: Services, decision: Accept, raw: bytes | str, fallback_text: str,
                inbound_id: int | None, now: datetime) -> list[str]:
     """plan_press then store_press, for a message with press only; one sentence per item."""
     planned = plan_press(session, decision, raw, fallback_text)
-    store_press(session, services, decision, planned, inbound_id, now)
-    return [plan.words for plan in planned]
+    ids = store_press(session, services, decision, planned, inbound_id, now)
+    # the number names the item in another item's condition (002 PRESS 4: "if press item 12 is published")
+    return [f"{plan.words} (Press item {number}.)" if number is not None and plan.status in ("report", "held")
+            else plan.words for plan, number in zip(planned, ids)]
+
+
+def _press_condition_refusal(session: Session, decision: Accept, item: PressItem) -> str | None:
+    """Why a condition on other press (002 PRESS 4) cannot be accepted, or None (none, or fine)."""
+    found = read_press_condition(item.condition) if item.condition else None
+    if found is None:
+        return None
+    ruleset, clause = decision.game.ruleset, cite(decision.game.ruleset, "conditional_press")
+    if isinstance(found, str):
+        return f"{found} ({clause})"
+    if ruleset.conditional_press != "moves_and_press":
+        return f"press may be conditional on the season's moves, not on other press, in this game ({clause})"
+    if found.item is not None:
+        other = session.get(Press, found.item)
+        if (other is None or other.game_id != decision.game.id or other.phase != decision.phase
+                or other.status not in ("report", "held")):
+            return f"press item {found.item} is not waiting for this turn's report ({clause})"
+    return None
 
 
 def _within_non_player_cap(session: Session, decision: Accept, planned: list[Planned]) -> Verdict | None:
@@ -186,11 +214,34 @@ def _condition_text(item: PressItem) -> str | None:
 
 def _holds(row: Press, ruleset: Ruleset, outcome: PhaseOutcome | None, geography: MapInfo | None) -> bool:
     """Whether a conditional item's condition holds on the turn's results (003 [9]); True when it
-    has none, or when no results are given (the item is shown as it waits)."""
+    has none, when it is a condition on other press (decided after, in _publication), or when no
+    results are given (the item is shown as it waits)."""
     if row.condition is None or outcome is None or geography is None:
         return True
     word, _, condition = row.condition.partition(" ")
+    if read_press_condition(condition) is not None:
+        return True
     return condition_holds(condition, word == "unless", row.author, outcome, ruleset, geography)[0]
+
+
+def _publication(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None,
+                 geography: MapInfo | None) -> tuple[list[Press], list[Press]]:
+    """(published, dropped): the press waiting for the report of `phase`, the conditions on the
+    season's moves decided first, then those on other press (002 PRESS 4, rules/press_conditions)."""
+    ruleset = ruleset_of(game)
+    rows = press_of_phase(session, game.id, phase, "report")
+    moved = [row for row in rows if _holds(row, ruleset, outcome, geography)]
+    shown = published([_candidate(row) for row in moved])
+    return [row for row in moved if row.id in shown], [row for row in rows if row.id not in shown]
+
+
+def _candidate(row: Press) -> Candidate:
+    shown = row.author if row.kind == "white" else power_named(row.signature or "") if row.kind == "black" else None
+    word, _, condition = (row.condition or "").partition(" ")
+    found = read_press_condition(condition) if row.condition else None
+    if isinstance(found, str):  # refused when it came: never stored, but never published either
+        found = PressCondition(item=0)
+    return Candidate(row.id, shown, found, word == "unless")
 
 
 def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None = None,
@@ -200,20 +251,16 @@ def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOut
     condition does not hold is left out (003 [9], 002 PRESS 4). Reads only (previews call it)."""
     ruleset = ruleset_of(game)
     return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
-            for row in press_of_phase(session, game.id, phase, "report")
-            if _holds(row, ruleset, outcome, geography)]
+            for row in _publication(session, game, phase, outcome, geography)[0]]
 
 
 def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
     author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
-    ruleset = ruleset_of(game)
     addresses = {player.power: (player.address, player.secret) for player in game.players}
     dropped = 0
-    for row in press_of_phase(session, game.id, outcome.phase, "report"):
-        if _holds(row, ruleset, outcome, services.geography):
-            continue
+    for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:
         row.status, dropped = "condition_false", dropped + 1
         address, secret = addresses.get(row.author, (None, None))
         if address is None:

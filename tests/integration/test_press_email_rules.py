@@ -263,3 +263,56 @@ def test_the_gm_edits_press_from_the_command_line(tmp_path, capsys, clock) -> No
     assert "edited" in capsys.readouterr().out
     with transaction(services.sessions) as session:
         assert session.get(Press, press_id).text == "Pasta for all!"
+
+
+# --- 002 PRESS 4: press conditional on other press -------------------------------------------------
+
+def test_002_press_4_press_conditional_on_other_press_is_decided_when_the_report_is_published(
+        database_url, clock) -> None:
+    """002 PRESS 4 "Press can be conditional on moves and other press": item 2 waits for item 1
+    (England's), Germany's waits for England's to stay unpublished, Italy's for Russia's (none):
+    the report publishes 1 and 2; Germany and Italy are told theirs was not published."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    messages = [("ENGLAND", "PRESS\nThe fleet sails at dawn.\nEND PRESS"),
+                ("FRANCE", "PRESS IF PRESS ITEM 1 IS PUBLISHED\nAnd France sails with it.\nEND PRESS"),
+                ("GERMANY", "PRESS UNLESS ENGLAND'S PRESS IS PUBLISHED\nAll quiet in the north.\nEND PRESS"),
+                ("ITALY", "PRESS IF RUSSIA'S PRESS IS PUBLISHED\nThe Tsar speaks!\nEND PRESS")]
+    for power, body in messages:
+        send(services, order_mail(player_address(power), "lepanto", body), clock())
+    told = {m.recipient: words(m) for m in outbox(services, "notice")}
+    assert "(Press item 1.)" in told[player_address("ENGLAND")]
+    assert ("with the turn report, to every power if its condition (\"PRESS ITEM 1 IS PUBLISHED\") holds in "
+            "what the same report publishes.") in told[player_address("FRANCE")]
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert "The fleet sails at dawn." in report and "And France sails with it." in report
+    assert "All quiet in the north." not in report and "The Tsar speaks!" not in report
+    assert [status for _, _, status in press_rows(services)] == ["report", "report", "condition_false",
+                                                                 "condition_false"]
+    assert sorted(m.recipient for m in outbox(services, "notice")[4:]) == [player_address("GERMANY"),
+                                                                          player_address("ITALY")]
+
+
+def test_002_press_4_a_vague_or_unknown_press_condition_is_refused_with_a_reason(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("AUSTRIA"), "lepanto",
+                              "PRESS IF THE PRESS IS FUNNY\nHa.\nEND PRESS\n\n"
+                              "PRESS IF PRESS ITEM 99 IS PUBLISHED\nHo.\nEND PRESS"), clock())
+    told = words(outbox(services, "notice")[0])
+    assert ("the condition \"THE PRESS IS FUNNY\" speaks of press but is not one the server can decide: write "
+            "\"if press item 12 is published\" or \"if England's press is published\" (house rules 002 PRESS 4)") in told
+    assert "press item 99 is not waiting for this turn's report (house rules 002 PRESS 4)" in told
+    assert [status for _, _, status in press_rows(services)] == ["refused", "refused"]
+
+
+def test_conditional_press_moves_003_9_refuses_conditions_on_other_press(database_url, clock) -> None:
+    """003 [9] "Press submitted may be conditional on the season's moves": not on other press."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="scorpion")
+    set_options(services, game_id, press_moderation="auto_with_gm_withhold")
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              "PRESS IF ENGLAND'S PRESS IS PUBLISHED\nMe too.\nEND PRESS"), clock())
+    assert ("press may be conditional on the season's moves, not on other press, in this game "
+            "(house rules 003 [9])") in words(outbox(services, "notice")[0])
