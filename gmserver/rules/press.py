@@ -43,6 +43,7 @@ _CLAUSES: dict[str, dict[str, str]] = {
     "conditional_press": {"email_rules": "002 PRESS 4", "scorpion": "003 [9]"},
     "press_from_non_players": {"email_rules": "002 PRESS 2"},
     "press_editing": {"email_rules": "002 PRESS 3"},
+    "report_empty_retreat_season": {"email_rules": "002 PRESS 7"},
 }
 
 _HEADING = re.compile(

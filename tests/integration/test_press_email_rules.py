@@ -162,7 +162,8 @@ def test_002_press_7_a_retreat_season_with_nothing_to_retreat_is_held_for_press(
     # the schedule runs from the spring deadline (issue 8), the retreat turn's 24 hours after it
     assert deadline is not None and deadline - spring_deadline == timedelta(hours=24)
     first_report = words(outbox(services, "report")[0])
-    assert "Spring 1901 Retreat" in first_report
+    assert ("NEXT: Spring 1901 Retreats (S1901R) Nothing has to retreat: this turn is held so that press may be "
+            "sent (house rules 002 PRESS 7).") in first_report
     send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nA quiet spring.\nEND PRESS"), now)
     turns.adjudicate(services, game_id, now, force=True)
     assert game_row(services, game_id)[0] == "F1901M"
