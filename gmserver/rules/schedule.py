@@ -57,6 +57,31 @@ def minimums_of(ruleset: Any) -> TurnLengths:
                        timedelta(hours=ruleset.min_hours_adjustment))
 
 
+def default_lengths(ruleset: Any, movement: timedelta | None = None, retreat: timedelta | None = None,
+                    adjustment: timedelta | None = None) -> TurnLengths:
+    """A new game's turn lengths: those the GM gives, the others derived from the profile.
+
+    001 IV(4) (`target_days_per_game_turn`): "the guide will be that each Turn takes a week". A
+    Turn is a season with its retreat and adjustment turns (Fall's is the longest), so the
+    lengths the GM leaves open are chosen so that movement + retreat + adjustment make the
+    target: retreat and adjustment turns get their minimum, the movement turn (where the
+    diplomacy happens) the rest, and never less than its minimum (a target below the minimums'
+    sum is not met). Under 003 [5]'s two-season game (`uk_two_season`) retreats and builds ride
+    with the moves, so the movement turn is the whole Turn. Without a target every open length
+    is the profile's minimum (min_hours_*)."""
+    floors = minimums_of(ruleset)
+    retreat = retreat if retreat is not None else floors.retreat
+    adjustment = adjustment if adjustment is not None else floors.adjustment
+    if movement is None:
+        movement = floors.movement
+        target = ruleset.target_days_per_game_turn
+        if target is not None:
+            # 001 IV(4): the movement turn takes what the retreat and adjustment turns leave of the Turn
+            minor = timedelta(0) if ruleset.season_structure == "uk_two_season" else retreat + adjustment
+            movement = max(floors.movement, target * DAY - minor)
+    return TurnLengths(movement, retreat, adjustment)
+
+
 def local_instant(day: date, at: time, zone: str) -> datetime:
     """`day` at wall-clock `at` in `zone`, in UTC. A time the DST change skips (02:30 on the
     spring-forward night) comes out an hour later on the clock; one it repeats is its first."""

@@ -94,8 +94,11 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
                                    mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
-    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS, press=kind.kind in PRESS_KINDS,
-                      read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY)
+    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS,
+                      press=kind.kind in PRESS_KINDS,
+                      read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
+                      after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
+                      body=order_text, gm_address=services.composer.gm_address)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"

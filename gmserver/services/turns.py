@@ -103,6 +103,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
         ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        votes.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
@@ -209,6 +210,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
+    orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
     ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
@@ -220,6 +222,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
         outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
     outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
+    outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
 

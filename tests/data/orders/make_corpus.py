@@ -98,6 +98,11 @@ HAND = [
     ("opening", "RUSSIA", "F Sev - Bla"), ("opening", "RUSSIA", "F Sev - Black Sea"), ("opening", "RUSSIA", "F Sev - Rum"),
     ("opening", "RUSSIA", "A Mos - Liv"), ("opening", "RUSSIA", "A Mos - Lvn"), ("opening", "RUSSIA", "A Mos - Livonia"),
     ("opening", "TURKEY", "F Ank - Bla"), ("opening", "TURKEY", "A Con - Bul"), ("opening", "TURKEY", "A Smy - Arm"),
+    # issue 10: fragments for the player's own unit (002 FORMAT 7), supports of another power's unit,
+    # "Sea" misspelt
+    ("opening", "AUSTRIA", "A Bu - Ser"), ("opening", "GERMANY", "F Ki - Den"), ("opening", "GERMANY", "Ki - Den"),
+    ("opening", "ITALY", "A Ven S Austrian F Tri"), ("opening", "ITALY", "A Ven S Austrian A Vie - Pie"),
+    ("opening", "TURKEY", "F Ank - Black See"),
     ("opening", "TURKEY", "F Ankara -> Black Sea"), ("opening", "TURKEY", "A Con S A Smy - Ank"), ("opening", "TURKEY", "F Ank - Con"),
     ("mid", "FRANCE", "F MAO - Spa"), ("mid", "FRANCE", "F MAO - Spa(nc)"), ("mid", "FRANCE", "F MAO - Spain (north coast)"),
     ("mid", "FRANCE", "F Mid-Atlantic Ocean - Spa/sc"), ("mid", "FRANCE", "F Por - Spa"), ("mid", "FRANCE", "F Por - Spa NC"),
@@ -189,7 +194,7 @@ def generated_lines() -> list[tuple[str, str, str]]:
 def expected_line(r: LineReading) -> list:
     """[line number, status, order] and, where the reading cites one, the clause it applied
     (e.g. "000 III(2)", "DATC 4.B.1"): the reason a reviewer checks the line against."""
-    return [r.line, r.status, r.order] + ([r.rule] if r.rule else [])
+    return [r.line, r.status, None if r.order is None else str(r.order)] + ([r.rule] if r.rule else [])
 
 
 def _expected(text: str, position: Position, power: str) -> dict:
@@ -198,12 +203,12 @@ def _expected(text: str, position: Position, power: str) -> dict:
         reading = read_orders(text, position=position, power=power, ruleset=load_ruleset(profile),
                               geography=engine.map_info())
         result[profile] = {
-            "orders": list(reading.orders),
+            "orders": [str(o) for o in reading.orders],
             "lines": [expected_line(r) for r in reading.lines],
         }
         if reading.unsupportable:
             # 000 III(5), 003 [10 a, b]: units left unable to receive support to hold
-            result[profile]["unsupportable"] = list(reading.unsupportable)
+            result[profile]["unsupportable"] = [str(u) for u in reading.unsupportable]
     return result
 
 
