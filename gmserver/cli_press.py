@@ -19,7 +19,8 @@ def cmd_press_list(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from error
     for item in items:
         to = ", ".join(power.title() for power in item.recipients) or "all"
-        print(f"{item.id:5d}  {item.phase:8s} {item.status:9s} {item.kind:9s} {item.author.title():8s} to {to}")
+        author = item.author.title() if item.author.isalpha() else item.author  # a non-player: its address
+        print(f"{item.id:5d}  {item.phase:8s} {item.status:9s} {item.kind:9s} {author:8s} to {to}")
         for line in item.text.splitlines():
             print(f"       | {line}")
     if not items:

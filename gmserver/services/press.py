@@ -18,14 +18,14 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, Press
+from gmserver.db.models import Game, InboundMessage, Press
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.gm_actions import record_action
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.intake import Accept, GameView
+from gmserver.rules.intake import Accept, GameView, glance_envelope
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, edit_refusal,
                                   editing_words, judge, power_named, read_item,
@@ -296,8 +296,15 @@ def press_list(services: Services, game_name: str, status: str | None = None) ->
 
     with transaction(services.sessions) as session:
         game = find_game(session, game_name)
-        return [PressView(row.id, row.phase, row.author, row.kind, tuple(row.recipients), row.status, row.text)
+        return [PressView(row.id, row.phase, _author_for_gm(session, row), row.kind, tuple(row.recipients),
+                          row.status, row.text)
                 for row in press_of_game(session, game.id, status)]
+
+
+def _author_for_gm(session: Session, row: Press) -> str:
+    """The power, or for press from a non-player (002 PRESS 2) the address it came from."""
+    inbound = session.get(InboundMessage, row.inbound_id) if row.author == NON_PLAYER and row.inbound_id else None
+    return f"{NON_PLAYER} {glance_envelope(inbound.raw).sender or '?'}" if inbound is not None else row.author
 
 
 def moderate(services: Services, game_name: str, press_id: int, action: str, now: datetime) -> str:

@@ -77,6 +77,8 @@ def test_002_press_2_a_non_player_sends_press_published_without_a_name(database_
     report = text(outbox(services, "report")[0])
     assert report.index("Anonymous") < report.index("The gnomes are watching.")
     assert "kibitzer" not in report and "NON-PLAYER" not in report
+    # the GM, and only the GM, sees who sent it
+    assert [item.author for item in press.press_list(services, "lepanto")] == [f"NON-PLAYER {OUTSIDER}"]
 
 
 def test_002_press_2_a_non_player_may_not_sign_as_a_power_nor_as_zurich(database_url, clock) -> None:
