@@ -91,9 +91,13 @@ class Verdict:
     reason: str = ""
 
 
+def clause_of(ruleset: Any, option: str) -> str | None:
+    """The clause of the game's profile for a press option ("002 PRESS 3"), None where it is silent."""
+    return _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+
+
 def cite(ruleset: Any, option: str) -> str:
-    profile = getattr(ruleset, "name", "") or ""
-    cited = _CLAUSES.get(option, {}).get(profile)
+    cited = clause_of(ruleset, option)
     return f"house rules {cited}" if cited else "this game's rules, where its house rules are silent"
 
 

@@ -77,3 +77,20 @@ def test_002_press_4_own_press_does_not_satisfy_its_own_power_condition() -> Non
     from gmserver.rules.press_conditions import Candidate, PressCondition, published
 
     assert published([Candidate(1, "ENGLAND", PressCondition(power="ENGLAND"))]) == set()
+
+
+def test_002_press_3_the_start_mail_and_rules_answer_say_how_to_decline_edits() -> None:
+    from gmserver.rules.briefing import key_points
+
+    assert ("The GM may correct the spelling and punctuation of your press; a line \"NO EDITS\" in a piece of press "
+            "asks the GM to publish it exactly as written (002 PRESS 3).") in key_points(EMAIL_RULES)
+    assert not [point for point in key_points(load_ruleset("mhr")) if "press" in point]  # press_editing none
+
+
+def test_002_press_3_the_no_edits_line() -> None:
+    from gmserver.rules.press import declines_edits, edit_refusal
+
+    assert declines_edits("Teh end.\nNO EDITS") and declines_edits("[verbatim]\nx") and declines_edits("Do not edit.")
+    assert not declines_edits("There will be no edits to the treaty, said France.")  # not a line of its own
+    assert edit_refusal(EMAIL_RULES, "France is teh enemy", "France is the enemy.") is None
+    assert "more than spelling" in edit_refusal(EMAIL_RULES, "France is teh enemy", "Germany is a friend")
