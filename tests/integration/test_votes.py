@@ -635,8 +635,8 @@ def test_draw_revote_002_draws_5_a_majority_of_complaints_reopens_the_game_for_o
     status, report, _ = _past_the_revote_deadline(services, clock, game_id)
     assert status == "active"
     assert "A revote on a draw between Austria, England and France failed. Yes votes: 2 of 3." in report
-    with transaction(services.sessions) as session:
-        assert session.get(Game, game_id).phase == "F1905M"
+    with transaction(services.sessions) as session:  # on to the Spring retreat turn, held for press (002 PRESS 7)
+        assert session.get(Game, game_id).phase == "S1905R"
 
 
 def _past_the_revote_deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
@@ -689,14 +689,17 @@ def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(data
 def test_draw_revote_002_draws_5_a_fall_draw_passed_after_winter_reopens_the_following_spring(database_url,
                                                                                                clock) -> None:
     """002 DRAWS 3 and 5: a Fall draw is tallied with the adjudication once the year is over
-    (nobody adjusts here) and ends the game; a majority complains; the game is reopened in the
-    phase it had reached, Spring 1906, for the revote."""
+    (nobody adjusts here; the year ends with the Fall retreat turn held for press, 002 PRESS 7) and
+    ends the game; a majority complains; the game is reopened in the phase it had reached, Spring
+    1906, for the revote."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
-    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    status, _, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"  # Fall 1905 Retreats, with nothing to retreat
+    status, _, mails = deadline(services, clock, game_id, hours=48)
     assert status == "finished"
-    assert "COMPLAIN DRAW" in report
+    assert any("COMPLAIN DRAW" in m for m in mails)
     vote(services, clock, "ENGLAND", "COMPLAIN DRAW", phase="F1905M")
     assert "the game is reopened" in vote(services, clock, "FRANCE", "COMPLAIN DRAW", phase="F1905M")
     with transaction(services.sessions) as session:
