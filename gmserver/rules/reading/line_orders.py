@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmserver.rules.reading.grammar import (
-    ARMY, CONVOY, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, SUPPORT, Parsed, looks_like_order, parse_segment,
+    ARMY, BUILD, CONVOY, DISBAND, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, RETREAT, SUPPORT, WAIVE, Parsed,
+    looks_like_order, parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
 from gmserver.rules.reading.options import option
@@ -25,8 +26,19 @@ def _run_together(split: list[str], ctx: Context) -> Verdict:
                    valid=False)
 
 
+# A word naming a kind of order, written as a label before the orders ("Moves: A Mun - Bur",
+# "Holds: A Ber H", "Builds:"): never a misspelt province (Moscow, Holland), however close it is.
+_LABELS = frozenset(w for w in HOLD | MOVE | SUPPORT | CONVOY | BUILD | DISBAND | RETREAT | WAIVE if len(w) > 2) | \
+    frozenset("ORDER ORDERS MOVEMENT MOVEMENTS ADJUSTMENT ADJUSTMENTS REMOVALS RETREATS".split())
+
+
 def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
     """The orders on a line (its condition, if any, already dealt with)."""
+    if len(words) > 2 and words[1] == ":" and words[0] in _LABELS:
+        note = (ctx.cite("abbreviation_policy"), f"The words '{words[0].lower()}' before the order were skipped.")
+        condition_note = note if condition_note is None else (
+            "; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)), condition_note[1] + " " + note[1])
+        words = words[2:]
     split = _split_run_together(words, ctx)
     if split != words and option(ctx.ruleset, "typo_tolerance") != "generous":
         return [_run_together(split, ctx)]
