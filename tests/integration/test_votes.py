@@ -715,8 +715,9 @@ def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(data
 def test_draw_revote_002_draws_5_a_fall_draw_passed_after_winter_reopens_the_following_spring(database_url,
                                                                                                clock) -> None:
     """002 DRAWS 3 and 5: a Fall draw is tallied with the adjudication once the year is over
-    (nobody adjusts here) and ends the game; a majority complains; the game is reopened in the
-    phase it had reached, Spring 1906, for the revote."""
+    (nobody adjusts here; the year ends with the Fall retreat turn held for press, 002 PRESS 7) and
+    ends the game; a majority complains; the game is reopened in the phase it had reached, Spring
+    1906, for the revote."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")

@@ -103,6 +103,11 @@ HAND = [
     ("opening", "AUSTRIA", "A Bu - Ser"), ("opening", "GERMANY", "F Ki - Den"), ("opening", "GERMANY", "Ki - Den"),
     ("opening", "ITALY", "A Ven S Austrian F Tri"), ("opening", "ITALY", "A Ven S Austrian A Vie - Pie"),
     ("opening", "TURKEY", "F Ank - Black See"),
+    # issue 10 follow-ups: a name of several words misspelt, a fragment before a hold or a support,
+    # a support whose own unit cannot be read (never the supported unit's move)
+    ("opening", "ENGLAND", "F Lon - North See"), ("opening", "AUSTRIA", "A Bu H"),
+    ("opening", "AUSTRIA", "A Bu S A Vie - Gal"), ("opening", "AUSTRIA", "A Zzzz S A Bud - Ser"),
+    ("opening", "AUSTRIA", "Please support A Bud - Ser"),
     ("opening", "TURKEY", "F Ankara -> Black Sea"), ("opening", "TURKEY", "A Con S A Smy - Ank"), ("opening", "TURKEY", "F Ank - Con"),
     ("mid", "FRANCE", "F MAO - Spa"), ("mid", "FRANCE", "F MAO - Spa(nc)"), ("mid", "FRANCE", "F MAO - Spain (north coast)"),
     ("mid", "FRANCE", "F Mid-Atlantic Ocean - Spa/sc"), ("mid", "FRANCE", "F Por - Spa"), ("mid", "FRANCE", "F Por - Spa NC"),
