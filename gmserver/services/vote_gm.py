@@ -160,8 +160,9 @@ def tell_gm_results(session: Session, services: Services, game: Game, results: v
                               f"Game {game.name}: the players voted for {rules.describe(votes.proposal_of(row))} "
                               f"(proposal {number}), and it passed "
                               f"({rules.rule_change_clause(queries.games.ruleset_of(game))}).",
-                              "The server cannot change a rule written in words by itself: apply it (a house-rule "
-                              "option by `gmserver ruleset` and the game's profile, or your own handling), then tell "
-                              "the players. The report told them the change passed and that you will apply it.",
+                              "The server cannot change a rule written in words by itself, and a game keeps the "
+                              "house rules it was created with: apply the change in your own handling of the game "
+                              "and tell the players. The report told them the change passed and that you will "
+                              "apply it.",
                           ])
     return told
