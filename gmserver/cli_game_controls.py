@@ -1,4 +1,4 @@
-"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|actions`: the GM's controls
+"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|actions`: the GM's controls
 (issue 8). Each is one call into services/gm_controls.py, recorded as done "by cli" and announced
 to the players; the same commands work by mail from the GM's address (services/gm_commands.py)."""
 
@@ -80,6 +80,18 @@ def cmd_vote(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_proxy(args: argparse.Namespace) -> int:
+    """MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): give, approve or cancel a power's proxy."""
+    if args.cancel:
+        return _run(args, "proxy_cancel", args.power)
+    if args.approve:
+        return _run(args, "proxy_approve", args.power)
+    if not args.holder:
+        print("name the holder (a power or an address), or use --approve or --cancel")
+        return 2
+    return _run(args, "proxy_give", args.power, args.holder, args.turn)
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -145,6 +157,16 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     vote.add_argument("proposal", metavar="PROPOSAL")
     vote.add_argument("choice", choices=("yes", "no", "abstain"))
     vote.set_defaults(func=cmd_vote)
+    proxy = game.add_parser("proxy", help="let another player (or address) send a power's orders, for this turn "
+                            "(--turn) or until cancelled; approve a player's request (000 II(3)) or cancel a proxy")
+    proxy.add_argument("name")
+    proxy.add_argument("power")
+    proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS")
+    proxy.add_argument("--turn", action="store_true", help="for the current turn only")
+    group = proxy.add_mutually_exclusive_group()
+    group.add_argument("--approve", action="store_true", help="allow the proxy the power's player asked for")
+    group.add_argument("--cancel", action="store_true", help="end the power's proxy (or refuse its request)")
+    proxy.set_defaults(func=cmd_proxy)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name")
     actions.add_argument("--json", action="store_true", help="print JSON")

@@ -148,6 +148,24 @@ class GmAction(Base):
     result: Mapped[str] = mapped_column(Text)
 
 
+class Proxy(Base):
+    """A power's proxy (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): the holder's address may
+    send that power's orders. `status`: requested (held for the GM under gm_approval), active,
+    refused or cancelled; `until_phase`: the one turn it covers, None for "until cancelled"."""
+
+    __tablename__ = "proxies"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    power: Mapped[str] = mapped_column(String(20))
+    holder: Mapped[str] = mapped_column(String(320))
+    status: Mapped[str] = mapped_column(String(20))
+    until_phase: Mapped[str | None] = mapped_column(String(20))
+    requested_by: Mapped[str] = mapped_column(String(320))
+    requested_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+
+
 class PhaseRecord(Base):
     """One row per phase the game has reached: its engine state and, once adjudicated, what
     went in and what came out. The history a rollback or an archive query needs."""
@@ -236,6 +254,8 @@ class OrderSet(Base):
     contingent: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # a version the GM wrote (`gmserver game orders`), read like a player's and announced to them
     by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): sent by the power's proxy holder, not its player
+    by_proxy: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
 class Press(Base):

@@ -13,7 +13,7 @@ import email.policy
 import email.utils
 import re
 from email.parser import BytesHeaderParser
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Mapping, Sequence
@@ -24,6 +24,7 @@ from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import NON_PLAYER
+from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
@@ -187,6 +188,14 @@ class GameView:
     # (phase, deadline) of the turn adjudicated last, for a late set that names it
     # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
+    # power -> its proxy this turn (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): its holder's
+    # order mail for that power is taken, orders only (never press, votes or requests)
+    proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)
+
+    def proxied_for(self, address: str) -> tuple[str, ...]:
+        """Powers whose orders this address sends as proxy holder (a silently cancelled proxy
+        included: 003 [19], its sets are taken as before and not used)."""
+        return tuple(sorted(power for power, proxy in self.proxies.items() if proxy.holder == address))
 
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
@@ -204,6 +213,7 @@ class Accept:
     phase: str
     subject: SubjectReading
     warnings: tuple[str, ...] = ()
+    by_proxy: bool = False  # the sender is the power's proxy holder, not its player (MATRIX 2.2)
 
 
 @dataclass(frozen=True)
@@ -262,7 +272,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
 
     heading = body_heading(body)
     readings = {game.id: _read(envelope.subject, game, orders, heading) for game in games}
-    game = _named_game(envelope.sender, games, readings)
+    game = _named_game(envelope.sender, games, readings, orders)
     if isinstance(game, Reject):
         return game
     reading = readings[game.id]
@@ -272,21 +282,39 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
         # every other kind of mail and every other game)
         return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
-    power = _sender_power(envelope.sender, game, reading, read_only=read_only, after_end=after_end and not orders)
+    power = _sender_power(envelope.sender, game, reading, read_only=read_only, after_end=after_end and not orders,
+                          orders=orders)
     if isinstance(power, Reject):
         return power
     if not orders:
         return Accept(game=game, power=power, phase=game.phase, subject=reading)
     if (misaddressed := _recipient_refusal(envelope, game, power, gm_address)) is not None:
         return misaddressed
-    return _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
-                                                                                        received_at)
+    decision = _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
+                                                                                            received_at)
+    return _by_proxy(decision) if power not in game.powers_of(envelope.sender) else decision
 
 
-def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, SubjectReading]) -> GameView | Reject:
-    """The one game the subject names (among the sender's own games if it could name several)."""
+def _by_proxy(decision: Decision) -> Decision:
+    """Mark a set sent by the power's proxy holder (000 II(3), 003 [19]): stored as the holder's."""
+    if isinstance(decision, Accept):
+        return replace(decision, by_proxy=True)
+    if isinstance(decision, Hold):
+        return replace(decision, accept=replace(decision.accept, by_proxy=True))
+    return decision
+
+
+def _a_power(game: GameView, sender: str) -> str | None:
+    """One power the sender may order for in `game`, its own first, for a suggested subject."""
+    return (game.powers_of(sender) or game.proxied_for(sender) or (None,))[0]
+
+
+def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, SubjectReading],
+                orders: bool = True) -> GameView | Reject:
+    """The one game the subject names (among the sender's own games if it could name several);
+    a proxy holder's games count as theirs for orders (MATRIX 2.2)."""
     named = [g for g in games if readings[g.id].names_game]
-    mine = [g for g in games if g.powers_of(sender)]
+    mine = [g for g in games if g.powers_of(sender) or (orders and g.proxied_for(sender))]
 
     if len(named) > 1:
         named = [g for g in named if g in mine]
@@ -294,11 +322,11 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
             return _stranger_refusal(sender)  # hole 6: never list games to a non-player
     if len(named) > 1:
         return Reject((f"The subject could name more than one of your games ({', '.join(g.name for g in named)}).",),
-                      expected_subject=_expected(named[0], named[0].powers_of(sender)[0]))
+                      expected_subject=_expected(named[0], _a_power(named[0], sender)))
     if not named:
         if len(mine) == 1:
             game = mine[0]
-            power = game.powers_of(sender)[0]
+            power = _a_power(game, sender)
             return Reject(
                 (f"The subject line does not name your game, {game.name}.",),
                 expected_subject=_expected(game, power), game=game, power=power,
@@ -307,15 +335,17 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
             return Reject((
                 "The subject line names none of your games "
                 f"({', '.join(g.name for g in mine)}).",
-            ), expected_subject=_expected(mine[0], mine[0].powers_of(sender)[0]))
+            ), expected_subject=_expected(mine[0], _a_power(mine[0], sender)))
         return _stranger_refusal(sender)
     return named[0]
 
 
 def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False,
-                  after_end: bool = False) -> str | Reject:
-    """The power the sender gives orders for in `game`, or why it has none there."""
-    powers = game.powers_of(sender)
+                  after_end: bool = False, orders: bool = False) -> str | Reject:
+    """The power the sender gives orders for in `game`, or why it has none there. For orders, a
+    power whose proxy the sender holds too (000 II(3), 003 [19]); a stranger is still refused."""
+    own = game.powers_of(sender)
+    powers = tuple(sorted({*own, *(game.proxied_for(sender) if orders else ())}))
     if not powers and not _listed_in(game, sender):
         return _stranger_refusal(sender)  # hole 6: naming a game proves nothing about it
     if not powers:
@@ -330,7 +360,7 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_
             f"The subject names {reading.power.title()}, but {sender} is registered "
             f"for {', '.join(p.title() for p in powers)} in {game.name}.",
         ), expected_subject=_expected(game, powers[0]), game=game, power=powers[0])
-    power = reading.power or (powers[0] if len(powers) == 1 else None)
+    power = reading.power or (own[0] if len(own) == 1 else powers[0] if len(powers) == 1 else None)
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)

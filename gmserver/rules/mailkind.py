@@ -18,7 +18,8 @@ a proposal [P practice], kept small enough that no order line can match it:
      (the player's own set on file; only as the whole text, since "Orders:" often heads an
      order set), `delay` or `extension` (000 VII(5),
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
-     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
+     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]), and `proxy` with
+     the holder or "cancel" (MATRIX 2.2 `proxy_policy`, 000 II(3), 003 [19]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
      `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2), and the
      two-word keywords `rule change` (000 IX(3), 001 VIII(3), 003 [18] ¶3), `end game` (an end
@@ -62,6 +63,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
     "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
+    "proxy": ("request", "proxy"),  # MATRIX 2.2 proxy_policy: "PROXY England", "PROXY cancel" (services/proxies.py)
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),

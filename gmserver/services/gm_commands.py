@@ -93,6 +93,19 @@ def _cd(session, services, game, args, by, now):
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
 
+PROXY = "proxy [GAME] POWER HOLDER-POWER|ADDRESS [turn] | proxy [GAME] POWER approve|cancel"
+
+
+def _proxy(session, services, game, args, by, now):
+    """MATRIX 2.2 proxy_policy (000 II(3): "The GM has final ruling on allowing Proxy")."""
+    if len(args) == 2 and args[1].lower() in ("approve", "cancel"):
+        action = gm_controls.proxy_approve if args[1].lower() == "approve" else gm_controls.proxy_cancel
+        return action(session, services, game, args[0], by=by, now=now)
+    if len(args) not in (2, 3) or (len(args) == 3 and args[2].lower() != "turn"):
+        raise GameError(f"expected: {PROXY}")
+    return gm_controls.proxy_give(session, services, game, args[0], args[1], len(args) == 3, by=by, now=now)
+
+
 def _veto(session, services, game, args, by, now):
     (number,) = _args(args, 1, "veto [GAME] PROPOSAL")
     return vote_gm.veto(session, services, game, number, by=by, now=now)
@@ -128,6 +141,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
+    "proxy": MailCommand(PROXY, _proxy),  # MATRIX 2.2 proxy_policy (services/proxies.py)
     # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3)): services/vote_gm.py
     "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
     "propose": MailCommand(vote_gm.PROPOSE, _propose),

@@ -264,3 +264,25 @@ def player_changes_address(session: Session, services: Services, game_id: int, p
         return f"Your address was not changed: {error}. Write: ADDRESS new@example.org[,fallback@example.org]", \
             "address-refused"
     return f"Done: {done.text}.", "address-changed"
+
+
+def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,
+               *, by: str, now: datetime) -> Done:
+    """The GM gives a power a proxy (MATRIX 2.2; services/proxies.py)."""
+    from gmserver.services import proxies  # noqa: PLC0415  (proxies builds on this module)
+
+    return proxies.give(session, services, game, power, holder, by=by, now=now, for_turn=for_turn)
+
+
+def proxy_approve(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
+    """The GM's final ruling allowing a proxy (000 II(3))."""
+    from gmserver.services import proxies  # noqa: PLC0415
+
+    return proxies.approve(session, services, game, power, by=by, now=now)
+
+
+def proxy_cancel(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
+    """The GM ends a power's proxy or refuses its request."""
+    from gmserver.services import proxies  # noqa: PLC0415
+
+    return proxies.cancel(session, services, game, power, by=by, now=now)

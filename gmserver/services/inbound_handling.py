@@ -31,6 +31,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.handlers import press as press_handler, requests
 from gmserver.services.handlers.mail import Mail
+from gmserver.services.ordersets import proxy_states
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (
     PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
@@ -242,4 +243,6 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},
         previous=previous,
+        # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
+        proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
     )

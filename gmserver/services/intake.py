@@ -180,7 +180,10 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     if record.revision and not correction:
         return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
-    earlier = stored_sets(session, game.id, game.phase).get(decision.power, [])
+    every = stored_sets(session, game.id, game.phase).get(decision.power, [])
+    # a proxy holder's sets and the owner's are read apart (MATRIX 2.2 proxy_precedence): each
+    # is confirmed with what its own sender has on file
+    earlier = [s for s in every if s.by_proxy == decision.by_proxy]
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
@@ -201,7 +204,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         reading = dataclasses.replace(reading, lines=tuple(
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
             if line.line == withdrawal else line for line in reading.lines))
-    version = len(earlier) + 1
+    version = len(every) + 1
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
@@ -216,7 +219,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
     if _may_reply(session, row, envelope.sender, game.id, now):
-        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
+        # the sender's own count: a holder does not learn how many sets the owner sent
+        queue(session, mails.confirmation(services, envelope, decision, reading, len(earlier) + 1, position, now),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
 
@@ -229,6 +233,7 @@ def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: i
         lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now, marker=reading.version,
         is_change=reading.is_change, status=reading.set_status, unsupportable=[str(u) for u in reading.unsupportable],
         contingent=list(reading.contingent),  # contingent_minor_orders (000 II(5), 001 II(6))
+        by_proxy=decision.by_proxy,  # 000 II(3), 003 [19]: sent by the power's proxy holder
     )
 
 

@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import OrderSet
 from gmserver.db.queries.ordersets import order_sets
 from gmserver.db.queries.phases import phase_record
+from gmserver.db.queries.proxies import proxies_of
 from gmserver.engine import position_from_state
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import phase_type
+from gmserver.rules.proxies import ProxyState, covers, sets_that_count
 from gmserver.rules.reading import (
     StoredSet, TurnFacts, contingent_source, effective_contingent, effective_orders, turn_facts,
 )
@@ -32,6 +34,27 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
     return dict(sets)
 
 
+def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyState]:
+    """power -> the proxy that concerns it in `phase`: one in force, or one cancelled without
+    telling the holder (003 [19]: the holder's sets are still taken, and not used)."""
+    states: dict[str, ProxyState] = {}
+    for row in proxies_of(session, game_id):  # oldest first: the newest wins
+        if row.status in ("active", "cancelled_silently") and covers(row.until_phase, phase):
+            states[row.power] = ProxyState(row.holder, row.status == "active")
+        elif row.status == "cancelled":  # the holder was told: their mail is refused again
+            states.pop(row.power, None)
+    return states
+
+
+def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[StoredSet]]:
+    """power -> the sets read for the turn: a proxy's holder's or its owner's as proxy_precedence
+    says, and never a holder's sent after a silent cancellation (MATRIX 2.2, 003 [19])."""
+    proxies = proxy_states(session, game_id, phase)
+    counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset.proxy_precedence)
+               for power, power_sets in stored_sets(session, game_id, phase).items()}
+    return {power: power_sets for power, power_sets in counted.items() if power_sets}
+
+
 def as_stored(row: OrderSet) -> StoredSet:
     """A stored set as the pure core takes it: the row's orders and units (engine notation in
     the database JSON) become `Order` and `Unit` values here, at the edge."""
@@ -39,7 +62,7 @@ def as_stored(row: OrderSet) -> StoredSet:
     return StoredSet(orders=tuple(Order.parse(o, kind) for o in row.orders), received=row.version,
                      version=row.marker, is_change=row.is_change, status=row.status,
                      unsupportable=tuple(Unit.parse(u) for u in row.unsupportable or ()),
-                     contingent=tuple(row.contingent or ()))
+                     contingent=tuple(row.contingent or ()), by_proxy=bool(row.by_proxy))
 
 
 @dataclass(frozen=True)
@@ -52,8 +75,8 @@ class OnFile:
 def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
     """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
     replace, merge per unit or merge marked changes, in receipt or version order, as the game's
-    ruleset says."""
-    sets = stored_sets(session, game_id, phase)
+    ruleset says; a proxied power's sets as proxy_precedence says (MATRIX 2.2)."""
+    sets = counted_sets(session, game_id, phase, ruleset)
     return OnFile(
         orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},
         unsupportable=tuple(sorted((unit for power_sets in sets.values()

@@ -73,6 +73,7 @@ class StoredSet:
     status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
     unsupportable: tuple[Unit, ...] = ()  # units this set left unable to receive hold support
     contingent: tuple[str, ...] = ()  # its retreat and adjustment lines for the next minor turn (Reading.contingent)
+    by_proxy: bool = False  # sent by the power's proxy holder (MATRIX 2.2, rules/proxies.py)
 
 
 def merge_per_unit(base: Sequence[Order], newer: Sequence[Order]) -> tuple[Order, ...]:

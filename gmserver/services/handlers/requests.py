@@ -18,6 +18,7 @@ from gmserver.reports.words import format_time
 from gmserver.rules.intake import Envelope, GameView, expected_subject, names_game
 from gmserver.services import delays
 from gmserver.services.gm_controls import player_changes_address
+from gmserver.services.proxies import player_proxy
 from gmserver.services.handlers import notice, request_answers
 from gmserver.services.handlers.mail import Mail
 
@@ -79,6 +80,18 @@ def _address(mail: Mail) -> str:
 
 
 ADDRESS_TEMPLATE = "player/address_change.txt.j2"
+PROXY_TEMPLATE = "player/proxy.txt.j2"
+
+
+def _proxy(mail: Mail) -> str:
+    """MATRIX 2.2 proxy_policy: "PROXY England" or "PROXY anna@example.org [turn]" names a proxy
+    (000 II(3): waits for the GM; 003 [19]: in force at once, the GM and the holder told),
+    "PROXY cancel" ends it (003 [19]: the holder is not told unless proxy_cancel_notifies_holder)."""
+    assert mail.decision is not None, "a request comes from a power"
+    said, outcome = player_proxy(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
+                                 mail.kind.argument, by=mail.envelope.sender, now=mail.now)
+    notice.answer(mail, PROXY_TEMPLATE, {"said": said})
+    return outcome
 
 
 GRANTED_TEMPLATE = "player/delay_granted.txt.j2"
@@ -107,4 +120,5 @@ ANSWERS: Mapping[str, Callable[[Mail], str]] = MappingProxyType({
     "orders": request_answers.own_orders,
     "delay": _delay_request,
     "address": _address,
+    "proxy": _proxy,
 })

@@ -1,0 +1,83 @@
+"""Proxies (MATRIX 2.2): a power's orders sent by someone else, its "holder".
+
+`proxy_policy`: forbidden (001 II(5), DATC 4.E.5 [P]); gm_approval (000 II(3): "Orders submitted
+by proxy will not be permitted EXCEPT IN EXTREME CASES. The GM has final ruling on allowing
+Proxy"): a request waits for the GM; allowed_with_notice (003 [19]: "Any player may at any time
+write a proxy ... Only the GM and the player concerned will be informed"): in force at once.
+`proxy_precedence`: whose set counts when both the holder and the owner sent one.
+`proxy_cancel_notifies_holder` (003 [19]: "may cancel the proxy at any time without notifying
+the player concerned"): after a silent cancellation the holder's sets are still taken and
+confirmed exactly as before, and simply not used.
+
+Pure: the services keep the proxies (services/proxies.py); this module decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gmserver.rules.reading.options import profile_of
+from gmserver.rules.reading.sets import StoredSet
+from gmserver.rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class ProxyState:
+    """The proxy that concerns a power in the current turn: its holder's address and whether
+    it is in force (False: cancelled without telling the holder, 003 [19])."""
+
+    holder: str
+    in_force: bool
+
+
+def request_status(ruleset: Ruleset, *, by_gm: bool) -> str | None:
+    """The status a new proxy starts in: "active", "requested" (held for the GM), or None where
+    the house rules forbid proxies. The GM's own proxy is the GM's ruling (000 II(3))."""
+    policy = ruleset.proxy_policy
+    if policy == "forbidden":
+        return None  # 001 II(5) "Orders submitted by proxy will not be permitted"
+    if policy == "gm_approval" and not by_gm:
+        return "requested"  # 000 II(3): "The GM has final ruling on allowing Proxy"
+    return "active"  # 003 [19] allowed_with_notice, or the GM's own ruling
+
+
+def covers(until_phase: str | None, phase: str) -> bool:
+    """A proxy for one turn covers that turn only; one without a turn lasts until cancelled
+    (003 [19] "for a preset period of time or indefinitely")."""
+    return until_phase is None or until_phase == phase
+
+
+def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, precedence: str) -> list[StoredSet]:
+    """The sets of one power that are read for the turn, given its proxy.
+
+    No proxy in force: the owner's sets only (a holder's set after a silent cancellation is
+    kept but not used, 003 [19]). In force, `holder_then_owner`: the holder's sets if the holder
+    sent any, else the owner's; `holder_only`: the holder's alone."""
+    holder = [s for s in sets if s.by_proxy]
+    owner = [s for s in sets if not s.by_proxy]
+    if proxy is None or not proxy.in_force:
+        return owner
+    if precedence == "holder_only":
+        return holder
+    return holder or owner  # holder_then_owner [P]
+
+
+def notified_on_cancel(ruleset: Ruleset) -> bool:
+    """proxy_cancel_notifies_holder: is the holder told when the proxy is cancelled?"""
+    return ruleset.proxy_cancel_notifies_holder
+
+
+_WORDS = {
+    "forbidden": "orders may not be sent by proxy",
+    "gm_approval": "orders may be sent by proxy only where the GM allows it",
+    "allowed_with_notice": "a player may name a proxy to send their orders; only the GM and the proxy are told",
+}
+# profile -> the clause of its proxy rule (MATRIX 2.2); a silent profile cites the DATC [P]
+_CLAUSES = {"mhr": "000 II(3)", "danivon": "001 II(5)", "scorpion": "003 [19]"}
+
+
+def policy_words(ruleset: Ruleset) -> str:
+    """The proxy rule in words with its clause, e.g. "... (000 II(3))": players never read keys."""
+    cited = _CLAUSES.get(profile_of(ruleset) or "", "DATC 4.E.5" if ruleset.proxy_policy == "forbidden" else "")
+    return _WORDS[ruleset.proxy_policy] + (f" ({cited})" if cited else "")

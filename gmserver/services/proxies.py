@@ -1,0 +1,144 @@
+"""Proxies (MATRIX 2.2 proxy_policy, proxy_precedence, proxy_cancel_notifies_holder; 000 II(3),
+003 [19]): give, approve and cancel a power's proxy, and the proxies intake and adjudication see.
+
+A proxy is asked for by the power's player (a "PROXY holder" request by mail) or given by the GM
+(`gmserver game proxy`). Each step is recorded in gm_actions and told to those the house rules
+name: under gm_approval (000 II(3)) a player's request waits for the GM, who is told; under
+allowed_with_notice (003 [19]) it is in force at once and "only the GM and the player concerned
+will be informed" (the holder; the owner hears it as the answer to their own request).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from gmserver.db import queries
+from gmserver.db.models import Game, Player, Proxy
+from gmserver.rules.intake import is_plain_address
+from gmserver.rules.proxies import notified_on_cancel, policy_words, request_status
+from gmserver.services.context import Services
+from gmserver.services.games import GameError
+from gmserver.services.gm_controls import Addressee, Done, _active, _player, _record
+from gmserver.services.gm_notices import notify_gm
+
+
+def _holder_address(game: Game, holder: str) -> str:
+    """A power's name means that power's player; anything else must be a plain address."""
+    player = next((p for p in game.players if p.power == holder.strip().upper()), None)
+    address = player.address if player is not None else holder.strip().lower()
+    if not is_plain_address(address):
+        raise GameError(f"{holder!r} is neither a power of {game.name} nor a plain email address")
+    return address
+
+
+def give(session: Session, services: Services, game: Game, power: str, holder: str, *, by: str, now: datetime,
+         for_turn: bool = False, by_gm: bool = True) -> Done:
+    """A proxy for `power` held by `holder` (a power or an address), for this turn or until
+    cancelled. By the GM it is in force at once; a player's request follows proxy_policy."""
+    _active(game)
+    owner = _player(game, power)
+    ruleset = queries.games.ruleset_of(game)
+    address = _holder_address(game, holder)
+    if address in (owner.address, owner.fallback_address):
+        raise GameError(f"{address} already plays {owner.power}: a proxy is someone else")
+    status = request_status(ruleset, by_gm=by_gm)
+    if status is None:
+        raise GameError(f"no proxy was made: {policy_words(ruleset)}")
+    row = Proxy(game_id=game.id, power=owner.power, holder=address, status=status,
+                until_phase=game.phase if for_turn else None, requested_by=by, requested_at=now)
+    session.add(row)
+    session.flush()
+    span = f"for {game.phase} only" if for_turn else "until cancelled"
+    if status == "requested":  # 000 II(3): the GM has the final ruling
+        _tell_gm(session, services, game, row, f"{owner.power.title()} asks for a proxy",
+                 f"{owner.power.title()} asks that {address} send its orders ({span}); "
+                 f"the house rules say {policy_words(ruleset)}. To allow it: gmserver game proxy "
+                 f"{game.name} {owner.power} {address} --approve", now)
+        return _record(session, services, game, "proxy", _arguments(row), by, now,
+                       f"{owner.power}'s proxy request ({address}, {span}) waits for the GM's ruling")
+    # by mail the owner hears it in the answer to their request; by the GM, in a notice
+    return _in_force(session, services, game, owner, row, by, now, span, by_gm=by_gm)
+
+
+def approve(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
+    """The GM allows a proxy a player asked for (000 II(3))."""
+    _active(game)
+    owner = _player(game, power)
+    row = queries.proxies.latest(session, game.id, owner.power, ("requested",))
+    if row is None:
+        raise GameError(f"{owner.power} has asked for no proxy")
+    row.status = "active"
+    span = f"for {row.until_phase} only" if row.until_phase else "until cancelled"
+    return _in_force(session, services, game, owner, row, by, now, span, by_gm=True)
+
+
+def _in_force(session: Session, services: Services, game: Game, owner: Player, row: Proxy, by: str,
+              now: datetime, span: str, *, by_gm: bool) -> Done:
+    words = f"{row.holder} may send the orders of {owner.power.title()} ({span})"
+    if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
+        _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy", words + ".", now)
+    # never the other players (003 [19] "Only the GM and the player concerned will be informed")
+    told = [Addressee(owner.power, row.holder, None)] + ([owner] if by_gm else [])
+    return _record(session, services, game, "proxy", _arguments(row), by, now, words, "a proxy for "
+                   + owner.power.title(), (f"{words}: mail with {owner.power.title()} in the subject, from "
+                                           f"{row.holder}, is taken as its orders.",), to=told)
+
+
+def cancel(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime,
+           by_gm: bool = True) -> Done:
+    """End a power's proxy (or withdraw a request). The holder is told only where
+    proxy_cancel_notifies_holder says so (003 [19]: "without notifying the player concerned")."""
+    _active(game)
+    owner = _player(game, power)
+    row = queries.proxies.latest(session, game.id, owner.power, ("active", "requested"))
+    if row is None:
+        raise GameError(f"{owner.power} has no proxy to cancel")
+    ruleset = queries.games.ruleset_of(game)
+    tell_holder = row.status == "active" and notified_on_cancel(ruleset)
+    silent = row.status == "active" and not tell_holder
+    row.status, row.ended_at = ("cancelled_silently" if silent else "cancelled"), now
+    words = f"the proxy of {row.holder} for {owner.power.title()} is cancelled"
+    if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
+        _tell_gm(session, services, game, row, f"{owner.power.title()} cancels a proxy", words + ".", now)
+    told: list[Any] = ([owner] if by_gm else []) + ([Addressee(owner.power, row.holder, None)] if tell_holder else [])
+    return _record(session, services, game, "proxy", {**_arguments(row), "cancel": True}, by, now,
+                   words + ("" if tell_holder else " (the holder is not told)"), f"a proxy for {owner.power.title()} "
+                   "is cancelled", (f"{words}: from now on only {owner.power.title()}'s own player sends its orders.",),
+                   to=told)
+
+
+def _tell_gm(session: Session, services: Services, game: Game, row: Proxy, subject: str, text: str,
+             now: datetime) -> None:
+    notify_gm(session, services, key=f"gm:proxy:{game.id}:{row.id}:{row.status}", subject=f"{game.name}: {subject}",
+              paragraphs=(text,), now=now, game_id=game.id)
+
+
+def _arguments(row: Proxy) -> dict[str, Any]:
+    return {"power": row.power, "holder": row.holder, "until_phase": row.until_phase, "status": row.status}
+
+
+PROXY_USAGE = "PROXY England (or PROXY anna@example.org), add \"turn\" for this turn only; PROXY cancel to end it"
+
+
+def player_proxy(session: Session, services: Services, game_id: int, power: str, argument: str, *, by: str,
+                 now: datetime) -> tuple[str, str]:
+    """A player's PROXY request by mail: (what to answer, the inbound outcome)."""
+    game = queries.games.game_for_update(session, game_id, skip_locked=False)
+    assert game is not None
+    words = argument.replace(",", " ").split()
+    ruleset = queries.games.ruleset_of(game)
+    try:
+        if words and words[0].lower() == "cancel":
+            done = cancel(session, services, game, power, by=by, now=now, by_gm=False)
+            return f"Done: {done.text.removesuffix(' (the holder is not told)')}; the GM is told.", "proxy-cancelled"
+        if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() != "turn"):
+            return f"Write: {PROXY_USAGE}.", "proxy-refused"
+        done = give(session, services, game, power, words[0], by=by, now=now, for_turn=len(words) == 2, by_gm=False)
+    except GameError as error:
+        return f"Not done: {error}.", "proxy-refused"
+    if request_status(ruleset, by_gm=False) == "requested":
+        return f"Your request is passed to the GM, who decides: {policy_words(ruleset)}.", "proxy-requested"
+    return f"Done: {done.text}. The GM and the holder are told ({policy_words(ruleset)}).", "proxy-given"

@@ -1,0 +1,40 @@
+"""Proxies (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): a power's orders sent by another
+address, and which stored order sets its holder sent.
+
+Revision ID: 0017
+Revises: 0015
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0017"
+down_revision: Union[str, None] = "0015"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "proxies",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("games.id"), nullable=False),
+        sa.Column("power", sa.String(20), nullable=False),
+        sa.Column("holder", sa.String(320), nullable=False),
+        sa.Column("status", sa.String(20), nullable=False),
+        sa.Column("until_phase", sa.String(20), nullable=True),
+        sa.Column("requested_by", sa.String(320), nullable=False),
+        sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+    )
+    op.create_index("ix_proxies_game_id", "proxies", ["game_id"])
+    with op.batch_alter_table("order_sets") as batch:
+        batch.add_column(sa.Column("by_proxy", sa.Boolean(), nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("order_sets") as batch:
+        batch.drop_column("by_proxy")
+    op.drop_index("ix_proxies_game_id", "proxies")
+    op.drop_table("proxies")

@@ -1,0 +1,121 @@
+"""Proxies on both databases (MATRIX 2.2 proxy_policy, proxy_precedence,
+proxy_cancel_notifies_holder): a player's PROXY request by mail, the GM's ruling, the holder's
+order mail, whose set is adjudicated and who is told. Expectations from the seeds: 000 II(3)
+(the GM has final ruling), 001 II(5) (not permitted), 003 [19] (in force at once; "Only the GM
+and the player concerned will be informed"; cancelled "without notifying the player concerned")."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from sqlalchemy import select
+
+from gmserver.db.models import GmAction, Game, InboundMessage, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
+from gmserver.services import gm_controls, intake
+from gmserver.services.games import GameError
+from gmserver.services.ordersets import orders_on_file
+from tests.integration.test_requests import text
+from tests.support.world import new_game, order_mail, player_address, services_for
+
+pytestmark = pytest.mark.integration
+_n = itertools.count()
+
+
+def world(database_url, clock, profile: str):
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset=profile)
+    return services
+
+
+def send(services, sender: str, subject: str, body: str, now) -> tuple[str | None, list[OutboxMessage]]:
+    """Store and process one message: its outcome and every mail queued since it arrived."""
+    with transaction(services.sessions) as session:
+        before = max(session.scalars(select(OutboxMessage.id)).all() or [0])
+    raw = order_mail(sender, subject, body, message_id=f"<proxy-{next(_n)}@players.test>")
+    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        outcome = session.get(InboundMessage, row_id).outcome
+        queued = list(session.scalars(select(OutboxMessage).where(OutboxMessage.id > before)))
+        session.expunge_all()
+        return outcome, queued
+
+
+def orders_subject(profile: str, power: str) -> str:
+    return format_subject(template=load_ruleset(profile).subject_template, game_name="lepanto", power=power,
+                          phase="S1901M", purpose="orders")
+
+
+def france_on_file(services, profile: str) -> list[str]:
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game).where(Game.name == "lepanto"))
+        return [str(o) for o in orders_on_file(session, game.id, game.phase, load_ruleset(profile)).orders["FRANCE"]]
+
+
+FR, EN = player_address("FRANCE"), player_address("ENGLAND")
+
+
+def test_003_19_a_proxy_by_mail_is_in_force_at_once_and_only_the_gm_and_holder_told(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
+    assert outcome == "proxy-given"
+    # 003 [19]: "Only the GM and the player concerned will be informed" (and the asker's answer)
+    assert sorted(m.recipient for m in queued) == sorted([EN, FR, services.composer.gm_address])
+    answer = next(m for m in queued if m.recipient == FR)
+    assert "(003 [19])" in text(answer) and "proxy_policy" not in text(answer)
+    with transaction(services.sessions) as session:
+        assert [(a.action, a.by) for a in session.scalars(select(GmAction))] == [("proxy", FR)]
+    # the holder's set counts over the owner's, whichever came last (holder_then_owner [P])
+    assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    assert send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H", clock())[0] == "accepted"
+    assert france_on_file(services, "scorpion") == ["A PAR - BUR"]
+
+
+def test_003_19_a_silent_cancellation_keeps_taking_the_holders_sets_and_uses_the_owners(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    send(services, FR, "lepanto", "PROXY England", clock())
+    send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H", clock())
+    outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
+    assert outcome == "proxy-cancelled"
+    # "without notifying the player concerned. (Of course, the GM must be informed)"
+    assert sorted(m.recipient for m in queued) == sorted([FR, services.composer.gm_address])
+    outcome, queued = send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - PIC", clock())
+    assert outcome == "accepted" and [m.kind for m in queued] == ["confirmation"]  # confirmed as before
+    assert france_on_file(services, "scorpion") == ["A PAR H"]  # and simply not used
+
+
+def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, clock) -> None:
+    services = world(database_url, clock, "mhr")
+    outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
+    assert outcome == "proxy-requested"
+    assert "(000 II(3))" in text(next(m for m in queued if m.recipient == FR))
+    assert any(m.recipient == services.composer.gm_address and m.kind == "alert" for m in queued)
+    refused, _ = send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())
+    assert refused != "accepted"  # not in force before the GM's ruling
+    done = gm_controls.act(services, "lepanto", gm_controls.proxy_approve, "FRANCE", now=clock())
+    assert done.announced == 2  # the owner and the holder
+    assert send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    assert france_on_file(services, "mhr") == ["A PAR - BUR"]
+
+
+def test_001_II_5_a_proxy_is_refused_by_mail_and_by_the_gm_where_forbidden(database_url, clock) -> None:
+    services = world(database_url, clock, "danivon")
+    outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
+    assert outcome == "proxy-refused" and "(001 II(5))" in text(queued[0])
+    with pytest.raises(GameError, match="may not be sent by proxy"):
+        gm_controls.act(services, "lepanto", gm_controls.proxy_give, "FRANCE", "ENGLAND", now=clock())
+
+
+def test_a_proxy_given_by_the_gm_for_one_turn_lets_an_outside_address_order(database_url, clock) -> None:
+    services = world(database_url, clock, "mhr")
+    friend = "friend@elsewhere.test"
+    assert send(services, friend, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())[0] != "accepted"
+    gm_controls.act(services, "lepanto", gm_controls.proxy_give, "FRANCE", friend, True, now=clock())
+    assert send(services, friend, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    gm_controls.act(services, "lepanto", gm_controls.proxy_cancel, "FRANCE", now=clock())
+    with transaction(services.sessions) as session:
+        assert [a.action for a in session.scalars(select(GmAction))] == ["proxy", "proxy"]
