@@ -48,7 +48,7 @@ def covers(until_phase: str | None, phase: str) -> bool:
     return until_phase is None or until_phase == phase
 
 
-def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, precedence: str) -> list[StoredSet]:
+def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, ruleset: Ruleset) -> list[StoredSet]:
     """The sets of one power that are read for the turn, given its proxy.
 
     No proxy in force: the owner's sets only (a holder's set after a silent cancellation is
@@ -58,7 +58,7 @@ def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, precede
     owner = [s for s in sets if not s.by_proxy]
     if proxy is None or not proxy.in_force:
         return owner
-    if precedence == "holder_only":
+    if ruleset.proxy_precedence == "holder_only":
         return holder
     return holder or owner  # holder_then_owner [P]
 

@@ -466,11 +466,14 @@ _opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_kn
      applied())  # a player's "ADDRESS new@..." request (services/handlers/requests.py); the GM: game address
 _opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret",
      applied())  # services/gm_commands.py; the secret is the game's GM secret on a "Password:" line
+# services/proxies.py, rules/proxies.py: "PROXY holder" by mail, `gmserver game proxy`, intake of the holder's mail
 _opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
-     not_applied("proxy orders are not taken: a power's orders come from its own player only", "forbidden"))
-_opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, moot("there are no proxies", "proxy_policy"))
+     partial("a proxy covers all of a power's units, for the current turn or until cancelled; a proxy for some "
+             "units only, or for a number of turns (003 [19]), is not made: the GM cancels it when it should end",
+             honoured=lambda value: value != "allowed_with_notice"))
+_opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, applied())
 _opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner",
-     moot("there are no proxies", "proxy_policy"))
+     applied())  # rules/proxies.py sets_that_count
 _opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden",
      not_applied("orders count for one turn only", "forbidden"))
 

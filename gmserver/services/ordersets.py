@@ -50,7 +50,7 @@ def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset) -
     """power -> the sets read for the turn: a proxy's holder's or its owner's as proxy_precedence
     says, and never a holder's sent after a silent cancellation (MATRIX 2.2, 003 [19])."""
     proxies = proxy_states(session, game_id, phase)
-    counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset.proxy_precedence)
+    counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset)
                for power, power_sets in stored_sets(session, game_id, phase).items()}
     return {power: power_sets for power, power_sets in counted.items() if power_sets}
 

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.db.models import GmAction, Game, InboundMessage, OutboxMessage
+from gmserver.db.queries.games import ruleset_of
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -51,9 +52,11 @@ def orders_subject(profile: str, power: str) -> str:
 
 
 def france_on_file(services, profile: str) -> list[str]:
+    """France's orders as adjudication would take them, under the game's own ruleset (`profile`)."""
     with transaction(services.sessions) as session:
         game = session.scalar(select(Game).where(Game.name == "lepanto"))
-        return [str(o) for o in orders_on_file(session, game.id, game.phase, load_ruleset(profile)).orders["FRANCE"]]
+        assert game.ruleset_name == profile
+        return [str(o) for o in orders_on_file(session, game.id, game.phase, ruleset_of(game)).orders["FRANCE"]]
 
 
 FR, EN = player_address("FRANCE"), player_address("ENGLAND")
@@ -119,3 +122,32 @@ def test_a_proxy_given_by_the_gm_for_one_turn_lets_an_outside_address_order(data
     gm_controls.act(services, "lepanto", gm_controls.proxy_cancel, "FRANCE", now=clock())
     with transaction(services.sessions) as session:
         assert [a.action for a in session.scalars(select(GmAction))] == ["proxy", "proxy"]
+
+
+def override(services, **values) -> None:
+    """The game's own ruleset with `values` changed, as a GM's override would leave it."""
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game).where(Game.name == "lepanto"))
+        game.ruleset = {**game.ruleset, **values}
+
+
+def test_proxy_cancel_notifies_holder_true_tells_the_holder_and_refuses_their_mail_again(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    override(services, proxy_cancel_notifies_holder=True)  # 003 [19] says false; the GM changed it
+    send(services, FR, "lepanto", "PROXY England", clock())
+    outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
+    assert outcome == "proxy-cancelled"
+    assert sorted(m.recipient for m in queued) == sorted([EN, FR, services.composer.gm_address])
+    assert "cancelled" in text(next(m for m in queued if m.recipient == EN))
+    assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - PIC", clock())[0] != "accepted"
+
+
+def test_proxy_precedence_holder_only_the_owners_set_is_not_used(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    override(services, proxy_precedence="holder_only")
+    send(services, FR, "lepanto", "PROXY England", clock())
+    assert send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    with transaction(services.sessions) as session:
+        game = session.scalar(select(Game).where(Game.name == "lepanto"))
+        # the holder sent nothing: France has no set that counts (its units hold)
+        assert "FRANCE" not in orders_on_file(session, game.id, game.phase, ruleset_of(game)).orders

@@ -6,6 +6,7 @@ final ruling on allowing Proxy"; 001 II(5) "Orders submitted by proxy will not b
 notifying the player concerned"."""
 
 from __future__ import annotations
+import dataclasses
 from datetime import datetime, timedelta, timezone
 
 from gmserver.rules.intake import Accept, GameView, Reject, decide, parse_envelope
@@ -40,23 +41,27 @@ OWNER = StoredSet(orders=(Order.parse("A PAR H", "M"),), received=1)
 HOLDER = StoredSet(orders=(Order.parse("A PAR - BUR", "M"),), received=2, by_proxy=True)
 
 
+SCORPION = load_ruleset("scorpion")  # proxy_precedence silent -> holder_then_owner [P]
+
+
 def test_003_19_holder_then_owner_the_holders_set_counts_when_both_sent() -> None:
     proxy = ProxyState("en@players.test", in_force=True)
-    assert sets_that_count([OWNER, HOLDER], proxy, "holder_then_owner") == [HOLDER]
+    assert sets_that_count([OWNER, HOLDER], proxy, SCORPION) == [HOLDER]
     # "if the holder sends none, the owner's order" (MATRIX 2.2)
-    assert sets_that_count([OWNER], proxy, "holder_then_owner") == [OWNER]
+    assert sets_that_count([OWNER], proxy, SCORPION) == [OWNER]
 
 
 def test_proxy_precedence_holder_only_never_uses_the_owners_set() -> None:
     proxy = ProxyState("en@players.test", in_force=True)
-    assert sets_that_count([OWNER, HOLDER], proxy, "holder_only") == [HOLDER]
-    assert sets_that_count([OWNER], proxy, "holder_only") == []
+    holder_only = dataclasses.replace(SCORPION, proxy_precedence="holder_only")
+    assert sets_that_count([OWNER, HOLDER], proxy, holder_only) == [HOLDER]
+    assert sets_that_count([OWNER], proxy, holder_only) == []  # the owner's set is not used: hold
 
 
 def test_003_19_after_a_silent_cancellation_the_holders_set_is_not_used() -> None:
     cancelled = ProxyState("en@players.test", in_force=False)
-    assert sets_that_count([OWNER, HOLDER], cancelled, "holder_then_owner") == [OWNER]
-    assert sets_that_count([OWNER, HOLDER], None, "holder_then_owner") == [OWNER]
+    assert sets_that_count([OWNER, HOLDER], cancelled, SCORPION) == [OWNER]
+    assert sets_that_count([OWNER, HOLDER], None, SCORPION) == [OWNER]
 
 
 def view(proxies: dict[str, ProxyState]) -> GameView:

@@ -59,8 +59,13 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["vote_kinds"].status == APPLIED  # issue 9: every kind is voted on by mail
     assert OPTIONS["turn_length_vote"].status == APPLIED  # issue 9: the start-of-game vote (003 [23])
-    for name in ("proxy_policy", "perpetual_orders"):
-        assert OPTIONS[name].status == NOT_APPLIED, name
+    # MATRIX 2.2 proxies: whole powers, one turn or until cancelled (003 [19] per unit: partial)
+    assert OPTIONS["proxy_policy"].status == PARTIAL
+    assert OPTIONS["proxy_policy"].misleads("gm_approval") is False  # 000 II(3): carried out
+    assert OPTIONS["proxy_policy"].misleads("allowed_with_notice") is True
+    for name in ("proxy_precedence", "proxy_cancel_notifies_holder"):
+        assert OPTIONS[name].status == APPLIED, name
+    assert OPTIONS["perpetual_orders"].status == NOT_APPLIED
 
 
 @pytest.mark.parametrize(("name", "value", "misleads"), [
