@@ -87,8 +87,9 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     if args.approve:
         return _run(args, "proxy_approve", args.power)
     if not args.holder:
-        print("name the holder (a power or an address), or use --approve or --cancel")
-        return 2
+        from gmserver.services.games import GameError  # noqa: PLC0415
+
+        raise GameError("name the holder (a power or an address), or use --approve or --cancel")
     return _run(args, "proxy_give", args.power, args.holder, args.turn)
 
 

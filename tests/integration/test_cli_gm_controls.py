@@ -104,3 +104,21 @@ def test_the_gm_proposes_a_rule_change_and_votes_only_where_the_house_rules_say_
     assert "the GM does not vote on a change of the house rules" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         run(config, "game", "vote", "lepanto", "1", "maybe")
+
+
+def test_000_II_3_the_gm_gives_approves_and_cancels_a_proxy_from_the_command_line(config: Path, capsys) -> None:
+    """`gmserver game proxy NAME POWER HOLDER-POWER|ADDRESS [--turn] [--approve|--cancel]`."""
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args(), "--ruleset", "mhr",
+               "--deadline", "2030-01-10T18:00+00:00") == 0
+    capsys.readouterr()
+    assert run(config, "game", "proxy", "lepanto", "FRANCE", "ENGLAND", "--turn") == 0
+    assert "may send the orders of France (for S1901M only); 2 players told" in capsys.readouterr().out
+    assert run(config, "game", "proxy", "lepanto", "FRANCE", "--cancel") == 0
+    assert "the proxy of" in capsys.readouterr().out
+    assert run(config, "game", "proxy", "lepanto", "FRANCE", "--approve") == 2
+    assert "FRANCE has asked for no proxy" in capsys.readouterr().err
+    assert run(config, "game", "actions", "lepanto") == 0
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["proxy", "proxy"]
+    assert run(config, "game", "proxy", "lepanto", "FRANCE") == 2
+    assert "name the holder" in capsys.readouterr().err
