@@ -151,3 +151,15 @@ def test_proxy_precedence_holder_only_the_owners_set_is_not_used(database_url, c
         game = session.scalar(select(Game).where(Game.name == "lepanto"))
         # the holder sent nothing: France has no set that counts (its units hold)
         assert "FRANCE" not in orders_on_file(session, game.id, game.phase, ruleset_of(game)).orders
+
+
+def test_000_II_3_the_gm_approves_a_proxy_request_by_mail_with_the_games_secret(database_url, clock) -> None:
+    from tests.integration.test_gm_controls import game_row, gm_mail  # noqa: PLC0415
+
+    services = world(database_url, clock, "mhr")
+    send(services, FR, "lepanto", "PROXY England", clock())
+    row, answer = gm_mail(services, f"proxy FRANCE approve\nPassword: {game_row(services).gm_secret}", clock())
+    assert row.outcome == "command-done" and "Done: england@players.test may send the orders of France" in answer
+    assert send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    row, answer = gm_mail(services, f"proxy FRANCE nobody\nPassword: {game_row(services).gm_secret}", clock())
+    assert "neither a power of lepanto nor a plain email address" in answer
