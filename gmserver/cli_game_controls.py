@@ -1,4 +1,4 @@
-"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|actions`: the GM's controls
+"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|perpetual|actions`: the GM's controls
 (issue 8). Each is one call into services/gm_controls.py, recorded as done "by cli" and announced
 to the players; the same commands work by mail from the GM's address (services/gm_commands.py)."""
 
@@ -93,6 +93,11 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     return _run(args, "proxy_give", args.power, args.holder, args.turn)
 
 
+def cmd_perpetual(args: argparse.Namespace) -> int:
+    """MATRIX 2.2 perpetual_orders (000 II(4)): keep a power's set from turn to turn, or stop."""
+    return _run(args, "perpetual_mark", args.power, not args.off)
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -168,6 +173,12 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     group.add_argument("--approve", action="store_true", help="allow the proxy the power's player asked for")
     group.add_argument("--cancel", action="store_true", help="end the power's proxy (or refuse its request)")
     proxy.set_defaults(func=cmd_proxy)
+    perpetual = game.add_parser("perpetual", help="keep a power's order set from turn to turn (000 II(4)): at "
+                                "each movement deadline where it sends nothing, the orders that still fit are used")
+    perpetual.add_argument("name")
+    perpetual.add_argument("power")
+    perpetual.add_argument("--off", action="store_true", help="stop keeping the set")
+    perpetual.set_defaults(func=cmd_perpetual)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name")
     actions.add_argument("--json", action="store_true", help="print JSON")

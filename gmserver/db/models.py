@@ -109,6 +109,8 @@ class Player(Base):
     # 001 V(3)(ii) (cd_search_years): the game year in which the search for a replacement ends
     # and the civil disorder the GM chose becomes permanent; None when no search is going on
     cd_search_until: Mapped[int | None] = mapped_column(Integer)
+    # 000 II(4) perpetual_orders: {"orders": [engine notation], "since": phase} the GM marked, or None
+    perpetual: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

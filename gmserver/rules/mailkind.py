@@ -82,7 +82,7 @@ _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("pre
 # and issue 8's GM controls (services/gm_commands.py carries them out)
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
-    "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
+    "proxy": "proxy", "perpetual": "perpetual", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
     "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
     "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)

@@ -475,7 +475,9 @@ _opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, applied())
 _opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner",
      applied())  # rules/proxies.py sets_that_count
 _opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden",
-     not_applied("orders count for one turn only", "forbidden"))
+     partial("the GM keeps a power's set (`gmserver game perpetual`, 000 II(4)); a player cannot mark their own "
+             "set perpetual by mail: under `allowed` they ask the GM",
+             honoured=lambda value: value != "allowed"))  # services/perpetual.py, rules/perpetual.py
 
 # 2.3 Order interpretation
 _opt("interpretation_presumption", "2.3", _choice("literal", "complete_valid_set"), "literal",

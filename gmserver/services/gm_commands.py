@@ -106,6 +106,14 @@ def _proxy(session, services, game, args, by, now):
     return gm_controls.proxy_give(session, services, game, args[0], args[1], len(args) == 3, by=by, now=now)
 
 
+def _perpetual(session, services, game, args, by, now):
+    """MATRIX 2.2 perpetual_orders (000 II(4)): "perpetual [GAME] POWER [off]"."""
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() not in ("on", "off")):
+        raise GameError("expected: perpetual [GAME] POWER [on|off]")
+    return gm_controls.perpetual_mark(session, services, game, args[0], len(args) == 1 or args[1].lower() == "on",
+                                      by=by, now=now)
+
+
 def _veto(session, services, game, args, by, now):
     (number,) = _args(args, 1, "veto [GAME] PROPOSAL")
     return vote_gm.veto(session, services, game, number, by=by, now=now)
@@ -141,7 +149,8 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
-    "proxy": MailCommand(PROXY, _proxy),  # MATRIX 2.2 proxy_policy (services/proxies.py)
+    "proxy": MailCommand(PROXY, _proxy),
+    "perpetual": MailCommand("perpetual [GAME] POWER [on|off]", _perpetual),  # 000 II(4)  # MATRIX 2.2 proxy_policy (services/proxies.py)
     # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3)): services/vote_gm.py
     "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
     "propose": MailCommand(vote_gm.PROPOSE, _propose),

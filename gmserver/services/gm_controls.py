@@ -286,3 +286,11 @@ def proxy_cancel(session: Session, services: Services, game: Game, power: str, *
     from gmserver.services import proxies  # noqa: PLC0415
 
     return proxies.cancel(session, services, game, power, by=by, now=now)
+
+
+def perpetual_mark(session: Session, services: Services, game: Game, power: str, on: bool = True, *, by: str,
+                   now: datetime) -> Done:
+    """000 II(4): the GM keeps a power's order set from turn to turn, or ends it (services/perpetual.py)."""
+    from gmserver.services import perpetual  # noqa: PLC0415  (perpetual builds on this module)
+
+    return perpetual.mark(session, services, game, power, on, by=by, now=now)

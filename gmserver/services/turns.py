@@ -21,6 +21,7 @@ from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order
+from gmserver.rules.perpetual import note as perpetual_note
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
@@ -30,7 +31,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue_all
-from gmserver.services import reminders, schedule, vote_gm, votes
+from gmserver.services import perpetual, reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -183,6 +184,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     computed = compute_outcome(session, services, game, record, ruleset)
     if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+        perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
     record.adjudicated_at = now
     # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
@@ -198,6 +200,7 @@ class Computed:
     orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
     outcome: PhaseOutcome
     ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
+    sent: frozenset[str] = frozenset()  # the powers with a set on file for this phase
 
 
 def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
@@ -207,7 +210,9 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     Stores nothing (`game preview` shows it without publishing)."""
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
-    orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
+    # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
+    standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
+    orders, voided = void_hold_supports({**on_file.orders, **contingent, **standing}, on_file.unsupportable)
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
     orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
@@ -224,7 +229,9 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
     outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
+    outcome = _with_standing_notes(outcome, standing, ruleset)
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
+                    frozenset(on_file.versions))
 
 
 def first_next_deadline(record: PhaseRecord) -> datetime | None:
@@ -263,6 +270,17 @@ def processed_at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
     with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
     return (ruleset.season_structure == "uk_two_season" and not outcome.winners
             and phase_type(outcome.after.phase) in ("R", "A"))
+
+
+def _with_standing_notes(outcome: PhaseOutcome, standing: dict[str, tuple[Order, ...]],
+                         ruleset: Ruleset) -> PhaseOutcome:
+    """Say in the report which orders came from a perpetual set (000 II(4))."""
+    if not standing:
+        return outcome
+    note = perpetual_note(ruleset)
+    return dataclasses.replace(outcome, orders=tuple(
+        dataclasses.replace(o, note=note) if not o.defaulted and o.order in standing.get(o.power, ()) else o
+        for o in outcome.orders))
 
 
 def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],

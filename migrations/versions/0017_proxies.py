@@ -1,5 +1,6 @@
 """Proxies (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): a power's orders sent by another
-address, and which stored order sets its holder sent.
+address, and which stored order sets its holder sent; a power's perpetual order set
+(perpetual_orders, 000 II(4)).
 
 Revision ID: 0017
 Revises: 0015
@@ -31,9 +32,13 @@ def upgrade() -> None:
     op.create_index("ix_proxies_game_id", "proxies", ["game_id"])
     with op.batch_alter_table("order_sets") as batch:
         batch.add_column(sa.Column("by_proxy", sa.Boolean(), nullable=False, server_default=sa.false()))
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("perpetual", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("perpetual")
     with op.batch_alter_table("order_sets") as batch:
         batch.drop_column("by_proxy")
     op.drop_index("ix_proxies_game_id", "proxies")

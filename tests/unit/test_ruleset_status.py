@@ -65,7 +65,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     assert OPTIONS["proxy_policy"].misleads("allowed_with_notice") is True
     for name in ("proxy_precedence", "proxy_cancel_notifies_holder"):
         assert OPTIONS[name].status == APPLIED, name
-    assert OPTIONS["perpetual_orders"].status == NOT_APPLIED
+    assert OPTIONS["perpetual_orders"].status == PARTIAL  # 000 II(4): the GM marks; no player request
+    assert OPTIONS["perpetual_orders"].misleads("gm_approval") is False
 
 
 @pytest.mark.parametrize(("name", "value", "misleads"), [
