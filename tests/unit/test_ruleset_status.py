@@ -11,7 +11,7 @@ import pytest
 
 from gmserver.cli import main
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.ruleset_options import APPLIED, NOT_APPLIED, OPTIONS, PARTIAL, STATUSES
+from gmserver.rules.ruleset_options import APPLIED, OPTIONS, PARTIAL, STATUSES
 from gmserver.rules.ruleset_view import option_rows, profile_clauses, single_valued
 
 ROOT = Path(__file__).resolve().parents[2]
