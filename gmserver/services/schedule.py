@@ -24,7 +24,7 @@ from gmserver.rules.schedule import (
     Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
 )
 from gmserver.services.context import Services
-from gmserver.services.ordersets import contingent_for, stored_sets
+from gmserver.services.ordersets import contingent_for, counted_sets
 from gmserver.services.outbox import queue
 
 
@@ -88,7 +88,8 @@ def minor_turn_ready(session: Session, game: Game, ruleset: Ruleset) -> bool:
     or contingent orders sent with the moves (MATRIX 2.8 early_processing)."""
     if phase_type(game.phase) not in ("R", "A"):
         return False
-    ready = {power for power, sets in stored_sets(session, game.id, game.phase).items()
+    # the sets that count: a proxy's as proxy_precedence says (MATRIX 2.2)
+    ready = {power for power, sets in counted_sets(session, game.id, game.phase, ruleset).items()
              if set_status(ordered_sets(sets, ruleset)[-1], ruleset) == "final"}
     ready |= set(contingent_for(session, game.id, game.phase, ruleset))
     if not ready:
