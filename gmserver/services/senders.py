@@ -59,8 +59,12 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         single_from=single_from(envelope),
     )
 
+    # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
+    # secret if they play here (never the owner's, which they do not know), else by DKIM alone
+    secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
+
     def judged(evidence: Evidence) -> Verified | Unverified:
-        return verify_sender(evidence, secret=player.secret, gm_address=services.composer.gm_address,
+        return verify_sender(evidence, secret=secret, gm_address=services.composer.gm_address,
                              trusted_authserv_ids=settings.trusted_authserv_ids)
 
     verdict = judged(evidence)
@@ -86,6 +90,10 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
     copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
     return "unverified"
+
+
+def _holder_secret(game: Game, address: str) -> str | None:
+    return next((p.secret for p in game.players if address in (p.address, p.fallback_address)), None)
 
 
 def _warnings_since(session: Session, address: str, since: datetime) -> int:

@@ -273,3 +273,22 @@ def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> N
     clock.advance(hours=1, seconds=1)
     assert deliver(world, clock, order_mail(FRANCE, SUBJECT, "A PAR - PIC\n", headers=SPOOF_HEADERS)) == "unverified"
     assert len(outbox(world)) == PLAYER_REFUSALS_PER_HOUR + 1
+
+
+def test_a_proxy_holder_proves_their_own_address_with_their_own_password_000_II_3(database_url, clock) -> None:
+    """MATRIX 2.2 proxies in a verified mhr game: England holds France's proxy (the GM's ruling,
+    000 II(3)); England's own password proves England's mail for France (France's is not England's
+    to know), and a spoof of England's address is still refused."""
+    from gmserver.services import gm_controls  # noqa: PLC0415
+
+    services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
+                                                                     dkim_lookup=offline_lookup))
+    new_game(services, clock(), ruleset="mhr", sender_check="verified")
+    gm_controls.act(services, "lepanto", gm_controls.proxy_give, "FRANCE", "ENGLAND", now=clock())
+    subject = format_subject(template="mhr", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
+    england = player_address("ENGLAND")
+    spoof = order_mail(england, subject, "A PAR - BUR\n", headers=SPOOF_HEADERS)
+    assert deliver(services, clock, spoof) == "unverified"
+    raw = order_mail(england, subject, f"A PAR - BUR\nPassword: {secret_of(services, 'ENGLAND')}\n")
+    assert deliver(services, clock, raw) == "accepted"
+    assert order_sets(services) == [("FRANCE", ["A PAR - BUR"])]
