@@ -40,6 +40,7 @@ from gmserver.rules.reading import (
 )
 from gmserver.rules.reading.options import clause
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.set_feedback import SILENT, Feedback, set_feedback
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -49,7 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 )
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
-from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.ordersets import as_stored, contingent_on_file, invalid_history, movement_turn, stored_sets
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
@@ -202,6 +203,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
             if line.line == withdrawal else line for line in reading.lines))
     version = len(earlier) + 1
+    earlier_invalid = invalid_history(session, game.id, decision.power)  # before the new set is added
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
@@ -215,10 +217,24 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    if _may_reply(session, row, envelope.sender, game.id, now):
-        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now),
+    feedback = _feedback(decision, envelope, reading, version, earlier_invalid, now)
+    if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
+        log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
+    elif _may_reply(session, row, envelope.sender, game.id, now):
+        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now,
+                                          feedback=feedback),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "accepted"
+
+
+def _feedback(decision: Accept, envelope: Envelope, reading: Reading, version: int,
+              earlier_invalid: Sequence[bool], now: datetime) -> Feedback:
+    """invalid_set_feedback, clarification_min_hours, confirm_each_set (MATRIX 2.1, 000 III(1))."""
+    game = decision.game
+    remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
+    return set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
+                        texts=[envelope.subject or "", *(line.text for line in reading.lines)],
+                        earlier_invalid=earlier_invalid, deadline=game.deadline, now=now, has_remarks=remarks)
 
 
 def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
