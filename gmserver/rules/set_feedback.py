@@ -21,12 +21,14 @@ Pure: standard library only; the caller passes the player's history and the cloc
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from gmserver.rules.reading.model import LineReading
 from gmserver.rules.reading.rule_words import rule_in_words
 
 # (a) "such sets are unusual from this player": unusual when none of the player's last
@@ -63,6 +65,21 @@ def says_as_written(texts: Sequence[str]) -> bool:
     return any(_AS_WRITTEN.search(text or "") for text in texts)
 
 
+def _rule(ruleset: Any) -> str:
+    """The clause, as the reader cites it: 000 III(1) in an mhr game, the option in any other."""
+    return CLAUSE if getattr(ruleset, "name", None) == "mhr" else "invalid_set_feedback = conditional_mhr"
+
+
+def with_as_written(ruleset: Any, lines: Sequence[LineReading]) -> tuple[LineReading, ...]:
+    """Under conditional_mhr, a line the reader ignored that says the orders are meant as written
+    is said to be taken so (the reader itself calls it "Not an order.")."""
+    if ruleset.invalid_set_feedback != "conditional_mhr":
+        return tuple(lines)
+    return tuple(dataclasses.replace(line, message="Taken as saying your orders are meant as written.",
+                                     rule=_rule(ruleset))
+                 if line.status == "ignored" and says_as_written([line.text]) else line for line in lines)
+
+
 def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str], earlier_invalid: Sequence[bool],
                  deadline: datetime | None, now: datetime, has_remarks: bool = False) -> Feedback:
     """The confirmation a new set gets.
@@ -76,7 +93,7 @@ def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str],
         return Feedback(SILENT)  # confirm_each_set = false: nothing the player needs to hear
     if not invalid or ruleset.invalid_set_feedback != "conditional_mhr":
         return Feedback(ECHO)
-    rule = rule_in_words(CLAUSE) if getattr(ruleset, "name", None) == "mhr" else "this game's rules"
+    rule = rule_in_words(_rule(ruleset))
     why = _why_not_ask(ruleset, texts, earlier_invalid, deadline, now)
     return Feedback(ECHO, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
 

@@ -40,7 +40,7 @@ from gmserver.rules.reading import (
 )
 from gmserver.rules.reading.options import clause
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.set_feedback import SILENT, Feedback, set_feedback
+from gmserver.rules.set_feedback import SILENT, Feedback, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -202,6 +202,7 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         reading = dataclasses.replace(reading, lines=tuple(
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
             if line.line == withdrawal else line for line in reading.lines))
+    reading = dataclasses.replace(reading, lines=with_as_written(game.ruleset, reading.lines))  # 000 III(1) (c)
     version = len(earlier) + 1
     earlier_invalid = invalid_history(session, game.id, decision.power)  # before the new set is added
     new_set = _new_set(row, decision, reading, version, now)
