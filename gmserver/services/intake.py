@@ -34,13 +34,13 @@ from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.intake import Accept, Envelope, GameView, Reject
 from gmserver.rules.order import Order
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
 )
 from gmserver.rules.reading.options import clause
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.set_feedback import SILENT, Feedback, set_feedback, with_as_written
+from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -218,24 +218,26 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    feedback = _feedback(decision, envelope, reading, version, earlier_invalid, now)
+    _confirm(session, services, row, envelope, decision, reading, version, position, earlier_invalid, now)
+    return "accepted"
+
+
+def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
+             reading: Reading, version: int, position: Position, earlier_invalid: Sequence[bool],
+             now: datetime) -> None:
+    """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
+    confirm_each_set say (MATRIX 2.1, 000 III(1): rules/set_feedback.py)."""
+    game = decision.game
+    remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
+    feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
+                            texts=[envelope.subject or "", *(line.text for line in reading.lines)],
+                            earlier_invalid=earlier_invalid, deadline=game.deadline, now=now, has_remarks=remarks)
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now,
                                           feedback=feedback),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
-    return "accepted"
-
-
-def _feedback(decision: Accept, envelope: Envelope, reading: Reading, version: int,
-              earlier_invalid: Sequence[bool], now: datetime) -> Feedback:
-    """invalid_set_feedback, clarification_min_hours, confirm_each_set (MATRIX 2.1, 000 III(1))."""
-    game = decision.game
-    remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
-    return set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
-                        texts=[envelope.subject or "", *(line.text for line in reading.lines)],
-                        earlier_invalid=earlier_invalid, deadline=game.deadline, now=now, has_remarks=remarks)
 
 
 def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
