@@ -28,7 +28,7 @@ from gmserver.rules.position import (
     phase_type,
     unit_province,
 )
-from gmserver.rules.set_feedback import ASK, Feedback
+from gmserver.rules.set_feedback import ASK, RECEIPT, Feedback
 
 # ---------------------------------------------------------------------------------------------
 # Confirmation
@@ -80,6 +80,8 @@ class Confirmation:
     # or why none is asked
     clarify: Clarification | None = None
     not_asked: str | None = None
+    # invalid_set_feedback = receipt_only: the receipt, in words, instead of the reading
+    receipt_only: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,8 @@ def build_confirmation(
         skipped=_skipped(lines) if read_none else (),
         clarify=_clarification(lines, feedback, deadline, timezone),
         not_asked=_not_asked(feedback),
+        receipt_only=(f"The GM confirms receipt only and does not say how each line was read ({feedback.rule})."
+                      if feedback is not None and feedback.kind == RECEIPT else None),
     )
 
 

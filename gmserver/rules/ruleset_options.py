@@ -461,8 +461,8 @@ _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "r
              "it is meant as written and (a) none of the player's last 3 sets in the game had a line not used "
              "(the server judges (a): the GM has no per-player switch), and otherwise says why it does not ask "
              "(MATRIX 2.1 sends a receipt only then: gmserver still states how each line was read); "
-             "receipt_only is not carried out (the reading is stated as under echo_always)",
-             lambda value: value != "receipt_only"))
+             "receipt_only: a receipt for each set, without the reading",
+             lambda value: True))
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
 

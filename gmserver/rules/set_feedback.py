@@ -8,8 +8,10 @@ before the deadline, (c) the player has not said the orders are meant as written
 Under `conditional_mhr` a set with an invalid line (a line the reader rejected: void, or not
 understood) gets an explicit question ("Did you mean something else? Send a corrected set
 before ...") only when all three conditions hold; otherwise the confirmation states how each line
-was read, says which condition failed, and asks nothing (no presumption). `echo_always` states the
-reading and asks nothing. `receipt_only` is not carried out: it is read as `echo_always`.
+was read, says which condition failed, and asks nothing (no presumption; MATRIX 2.1 sends a
+receipt only then: gmserver keeps stating the reading, so that a line not used is never left
+unsaid in a game whose GM did not choose receipts). `echo_always` states the reading and asks nothing. `receipt_only`
+confirms receipt of every set and says nothing of how its lines were read.
 
 `confirm_each_set = false` (no profile sets it; 001 IV(1) ¶2 "a missing confirmation does not
 mean the set was not received"): a set read exactly as written (every line accepted or ignored,
@@ -42,6 +44,7 @@ CLAUSE = "000 III(1)"
 ECHO = "echo"  # state how each line was read, ask nothing
 ASK = "ask"  # state the reading and ask about the invalid lines
 SILENT = "silent"  # no confirmation (confirm_each_set = false, set read as written)
+RECEIPT = "receipt"  # invalid_set_feedback = receipt_only: a receipt, no reading
 
 # (c) the words that say the orders are meant as written [P: 000 III(1) names no form]
 _AS_WRITTEN = re.compile(r"\b(?:as\s+written|as\s+intended|intentional(?:ly)?|deliberate(?:ly)?|on\s+purpose)\b",
@@ -91,6 +94,8 @@ def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str],
     invalid = has_invalid_line(statuses)
     if not ruleset.confirm_each_set and _read_as_written(statuses) and not has_remarks:
         return Feedback(SILENT)  # confirm_each_set = false: nothing the player needs to hear
+    if ruleset.invalid_set_feedback == "receipt_only":  # MATRIX 2.1: receipt, no verdicts
+        return Feedback(RECEIPT, rule=rule_in_words("invalid_set_feedback = receipt_only"))
     if not invalid or ruleset.invalid_set_feedback != "conditional_mhr":
         return Feedback(ECHO)
     rule = rule_in_words(_rule(ruleset))

@@ -19,7 +19,7 @@ import pytest
 from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.rules.set_feedback import ASK, ECHO, SILENT, set_feedback, with_as_written
+from gmserver.rules.set_feedback import ASK, ECHO, RECEIPT, SILENT, set_feedback, with_as_written
 from tests.unit.reading.support import opening, read, ruleset
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
@@ -162,3 +162,21 @@ def test_echo_always_reply_has_neither_question_nor_explanation(composer):
     body = _confirmation(INVALID_SET, _feedback(INVALID_SET, "danivon"), composer)
     assert "PLEASE CHECK" not in body and "does not presume" not in body
     assert "NOT USED" in body
+
+
+# invalid_set_feedback = receipt_only (no profile sets it; MATRIX 2.1 "receipt, no verdicts")
+
+@pytest.mark.parametrize("text", [VALID_SET, INVALID_SET])
+def test_receipt_only_confirms_receipt_of_every_set(text):
+    rules = dataclasses.replace(ruleset("standard"), invalid_set_feedback="receipt_only")
+    assert _feedback(text, rules).kind == RECEIPT
+
+
+def test_receipt_only_reply_says_no_verdict(composer):
+    rules = dataclasses.replace(ruleset("standard"), invalid_set_feedback="receipt_only")
+    body = _confirmation(INVALID_SET, _feedback(INVALID_SET, rules), composer)
+    assert ("Your message was received and filed as set version 1. The GM confirms receipt only and does not "
+            "say how each line was read (each set is confirmed on receipt only, a rule of this game).") in body
+    assert "Deadline: Friday 27 November 2026, 18:00 UTC" in body
+    for verdict in ("NOT USED", "LINE BY LINE", "ORDERS ON FILE", "A PAR", "Xyz", "receipt_only"):
+        assert verdict not in body
