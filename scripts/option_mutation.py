@@ -51,6 +51,7 @@ TESTS = [
     "tests/unit/test_convoy_routes.py",
     "tests/unit/test_delays.py",
     "tests/unit/test_pace.py",
+    "tests/unit/test_set_feedback.py",
 ]
 # Tests that compare a profile's values with a copy of them: forcing an option fails them
 # whatever the code does, so they prove nothing here.

@@ -28,6 +28,7 @@ from gmserver.rules.position import (
     phase_type,
     unit_province,
 )
+from gmserver.rules.set_feedback import ASK, RECEIPT, Feedback
 
 # ---------------------------------------------------------------------------------------------
 # Confirmation
@@ -75,6 +76,21 @@ class Confirmation:
     # and why, never "Your orders were received."
     read_none: bool = False
     skipped: tuple[str, ...] = ()  # "line 2: Not an order.", the lines not used, first few
+    # invalid_set_feedback = conditional_mhr (000 III(1)): the question about the lines not used,
+    # or why none is asked
+    clarify: Clarification | None = None
+    not_asked: str | None = None
+    # invalid_set_feedback = receipt_only: the receipt, in words, instead of the reading
+    receipt_only: str | None = None
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """000 III(1): the GM asks about an invalid set (set_feedback.ASK)."""
+
+    lines: tuple[str, ...]  # "line 3 (A Par - Xyz)"
+    before: str  # the deadline, local time, or "the deadline"
+    rule: str  # "house rules 000 III(1)"
 
 
 STATUSES = ("accepted", "corrected", "rejected", "ignored")
@@ -113,12 +129,14 @@ def build_confirmation(
     notes: Sequence[str] = (),
     timezone: str = "UTC",
     marker: str | None = None,
+    feedback: Feedback | None = None,
 ) -> Confirmation:
     """The reply to an accepted order set: each line as read, then the whole set now on file.
 
     `units` are the power's units that need an order this phase (for movement its units, for
     retreats its dislodged units); those the set leaves unordered are listed. `marker`: the
     version mark the message carried (`[1]`), said when it is not the number the set is filed as.
+    `feedback`: what to say about invalid lines (gmserver.rules.set_feedback; None: state the reading).
     """
     if marker and marker != str(version):
         # issue 10: a reply quoting "[1]" back is never silently filed as set 2
@@ -153,7 +171,29 @@ def build_confirmation(
         notes=tuple(n for n in notes if n),
         read_none=read_none,
         skipped=_skipped(lines) if read_none else (),
+        clarify=_clarification(lines, feedback, deadline, timezone),
+        not_asked=_not_asked(feedback),
+        receipt_only=(f"The GM confirms receipt only and does not say how each line was read ({feedback.rule})."
+                      if feedback is not None and feedback.kind == RECEIPT else None),
     )
+
+
+def _clarification(lines: Sequence[ReadLine], feedback: Feedback | None, deadline: datetime | None,
+                   timezone: str) -> Clarification | None:
+    if feedback is None or feedback.kind != ASK:
+        return None
+    invalid = tuple(f"line {line.number} ({line.text[:40]})" for line in lines if line.status == "rejected")
+    before = format_time(deadline, timezone).local if deadline else "the deadline"
+    return Clarification(lines=invalid, before=before, rule=feedback.rule or "this game's rules")
+
+
+def _not_asked(feedback: Feedback | None) -> str | None:
+    """000 III(1): no presumption that the player wants a complete set of valid orders."""
+    if feedback is None or not feedback.not_asked:
+        return None
+    return (f"The lines marked NOT USED below are not used: the GM does not presume that you wanted a complete "
+            f"set of valid orders, and asks about such a set only when it is unusual from you, time remains and "
+            f"you have not said the orders are meant as written; here {feedback.not_asked} ({feedback.rule}).")
 
 
 def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:

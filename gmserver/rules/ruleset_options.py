@@ -452,12 +452,19 @@ _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"
      applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
      applied())  # gmserver.rules.intake._recipient_refusal (000 II(2) a)
-_opt("confirm_each_set", "2.1", BOOL, True,
-     not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
+# confirm_each_set = false: a set read exactly as written is filed without a reply; any other set
+# is confirmed (rules/set_feedback.py). Either way at most 12 confirmations an hour per player.
+_opt("confirm_each_set", "2.1", BOOL, True, applied())
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
-     not_applied("every confirmation echoes how each line was read", "echo_always"))
+     partial("every confirmation states how each line was read; under conditional_mhr (000 III(1)) it also asks "
+             "about the lines not used when (b) at least clarification_min_hours remain, (c) the set does not say "
+             "it is meant as written and (a) none of the player's last 3 sets in the game had a line not used "
+             "(the server judges (a): the GM has no per-player switch), and otherwise says why it does not ask "
+             "(MATRIX 2.1 sends a receipt only then: gmserver still states how each line was read); "
+             "receipt_only: a receipt for each set, without the reading",
+             lambda value: True))
 _opt("clarification_min_hours", "2.1", Count(0), 12,
-     moot("there is no clarification period", "invalid_set_feedback"))
+     applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
 
 # 2.2 Sender & auth
 _opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",

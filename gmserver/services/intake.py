@@ -34,12 +34,13 @@ from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.intake import Accept, Envelope, GameView, Reject
 from gmserver.rules.order import Order
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
 )
 from gmserver.rules.reading.options import clause
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -49,7 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 )
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
-from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.ordersets import as_stored, contingent_on_file, invalid_history, movement_turn, stored_sets
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
@@ -204,7 +205,9 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
         reading = dataclasses.replace(reading, lines=tuple(
             dataclasses.replace(line, status="accepted", message="taken as withdrawing the orders on file")
             if line.line == withdrawal else line for line in reading.lines))
+    reading = dataclasses.replace(reading, lines=with_as_written(game.ruleset, reading.lines))  # 000 III(1) (c)
     version = len(every) + 1
+    earlier_invalid = invalid_history(session, game.id, decision.power)  # before the new set is added
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
@@ -218,11 +221,27 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    if _may_reply(session, row, envelope.sender, game.id, now):
-        # the sender's own count: a holder does not learn how many sets the owner sent
-        queue(session, mails.confirmation(services, envelope, decision, reading, len(earlier) + 1, position, now),
-              kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
+    # the sender's own count: a proxy holder does not learn how many sets the owner sent (MATRIX 2.2)
+    _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, earlier_invalid, now)
     return "accepted"
+
+
+def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
+             reading: Reading, version: int, position: Position, earlier_invalid: Sequence[bool],
+             now: datetime) -> None:
+    """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
+    confirm_each_set say (MATRIX 2.1, 000 III(1): rules/set_feedback.py)."""
+    game = decision.game
+    remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
+    feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
+                            texts=[envelope.subject or "", *(line.text for line in reading.lines)],
+                            earlier_invalid=earlier_invalid, deadline=game.deadline, now=now, has_remarks=remarks)
+    if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
+        log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
+    elif _may_reply(session, row, envelope.sender, game.id, now):
+        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now,
+                                          feedback=feedback),
+              kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
 
 
 def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:

@@ -25,6 +25,7 @@ from gmserver.rules.press import cite
 from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import report_reminders
+from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 from gmserver.services.press import press_for_report
@@ -77,14 +78,14 @@ def _reply_subject(envelope: Envelope) -> str:
 
 
 def confirmation(services: Services, envelope: Envelope, decision: Accept, reading: Reading, version: int,
-                 position: Position, now: datetime) -> EmailMessage:
+                 position: Position, now: datetime, feedback: Feedback | None = None) -> EmailMessage:
     game = decision.game
     # the units this set should cover, so that the reply can list those still without an order
     units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
     context = reports.build_confirmation(
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
-        units=units, notes=reading.notes, marker=reading.version,
+        units=units, notes=reading.notes, marker=reading.version, feedback=feedback,
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import OrderSet
-from gmserver.db.queries.ordersets import order_sets
+from gmserver.db.queries.ordersets import order_sets, recent_player_sets
 from gmserver.db.queries.phases import phase_record
 from gmserver.db.queries.proxies import proxies_of
 from gmserver.engine import position_from_state
@@ -24,6 +24,7 @@ from gmserver.rules.reading import (
 )
 from gmserver.rules.reading.sets import effective_unsupportable
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.set_feedback import USUAL_SETS, has_invalid_line
 
 
 def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
@@ -53,6 +54,13 @@ def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset) -
     counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset)
                for power, power_sets in stored_sets(session, game_id, phase).items()}
     return {power: power_sets for power, power_sets in counted.items() if power_sets}
+
+
+def invalid_history(session: Session, game_id: int, power: str) -> list[bool]:
+    """000 III(1) (a): for the power's last sets in the game, newest first, whether each had a
+    line that could not be used (the lines are kept as read, status included)."""
+    return [has_invalid_line([line.get("status") for line in row.lines or ()])
+            for row in recent_player_sets(session, game_id, power, USUAL_SETS)]
 
 
 def as_stored(row: OrderSet) -> StoredSet:

@@ -68,7 +68,7 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
     assert "s1901_policy" not in warning
     assert "conditional_press" not in warning and "press_moderation" not in warning
     assert "sender_policy" not in warning  # applied
-    assert "confirm_each_set" not in warning  # not read, but gmserver confirms every set anyway
+    assert "confirm_each_set" not in warning  # applied (every profile confirms each set)
     assert "press_channel" not in warning and "press_kinds" not in warning  # applied (issue 9)
     assert main(["--config", str(config), "game", "show", "scorp"]) == 0
     shown = capsys.readouterr().out

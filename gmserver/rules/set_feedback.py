@@ -1,0 +1,120 @@
+"""What the confirmation of an order set says about its invalid lines (MATRIX 2.1:
+`invalid_set_feedback`, `clarification_min_hours`, `confirm_each_set`).
+
+000 III(1): "No presumption that a player wants a complete set of valid orders. GM may ask for
+clarification of an invalid set if (a) such sets are unusual from this player, (b) time remains
+before the deadline, (c) the player has not said the orders are meant as written."
+
+Under `conditional_mhr` a set with an invalid line (a line the reader rejected: void, or not
+understood) gets an explicit question ("Did you mean something else? Send a corrected set
+before ...") only when all three conditions hold; otherwise the confirmation states how each line
+was read, says which condition failed, and asks nothing (no presumption; MATRIX 2.1 sends a
+receipt only then: gmserver keeps stating the reading, so that a line not used is never left
+unsaid in a game whose GM did not choose receipts). `echo_always` states the reading and asks nothing. `receipt_only`
+confirms receipt of every set and says nothing of how its lines were read.
+
+`confirm_each_set = false` (no profile sets it; 001 IV(1) ¶2 "a missing confirmation does not
+mean the set was not received"): a set read exactly as written (every line accepted or ignored,
+at least one order, no remark on the set) is filed without a reply; any other set is confirmed,
+so that a line not used or read differently is never left unsaid.
+
+Pure: standard library only; the caller passes the player's history and the clock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from gmserver.rules.reading.model import LineReading
+from gmserver.rules.reading.rule_words import rule_in_words
+
+# (a) "such sets are unusual from this player": unusual when none of the player's last
+# USUAL_SETS sets in this game (this turn's and earlier turns', the GM's own sets left out) had an
+# invalid line. A player with no earlier set has shown nothing usual, so the set is unusual.
+USUAL_SETS = 3
+
+INVALID = "rejected"  # the reader's status for a void or unreadable line
+CLAUSE = "000 III(1)"
+
+ECHO = "echo"  # state how each line was read, ask nothing
+ASK = "ask"  # state the reading and ask about the invalid lines
+SILENT = "silent"  # no confirmation (confirm_each_set = false, set read as written)
+RECEIPT = "receipt"  # invalid_set_feedback = receipt_only: a receipt, no reading
+
+# (c) the words that say the orders are meant as written [P: 000 III(1) names no form]
+_AS_WRITTEN = re.compile(r"\b(?:as\s+written|as\s+intended|intentional(?:ly)?|deliberate(?:ly)?|on\s+purpose)\b",
+                         re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    kind: str  # ECHO, ASK or SILENT
+    # ECHO for a set with invalid lines under conditional_mhr: why no question was asked, in words
+    not_asked: str | None = None
+    rule: str | None = None  # the clause in words, "house rules 000 III(1)"
+
+
+def has_invalid_line(statuses: Sequence[str]) -> bool:
+    return INVALID in statuses
+
+
+def says_as_written(texts: Sequence[str]) -> bool:
+    """(c): a line of the message (or its subject) says the orders are meant as written."""
+    return any(_AS_WRITTEN.search(text or "") for text in texts)
+
+
+def _rule(ruleset: Any) -> str:
+    """The clause, as the reader cites it: 000 III(1) in an mhr game, the option in any other."""
+    return CLAUSE if getattr(ruleset, "name", None) == "mhr" else "invalid_set_feedback = conditional_mhr"
+
+
+def with_as_written(ruleset: Any, lines: Sequence[LineReading]) -> tuple[LineReading, ...]:
+    """Under conditional_mhr, a line the reader ignored that says the orders are meant as written
+    is said to be taken so (the reader itself calls it "Not an order.")."""
+    if ruleset.invalid_set_feedback != "conditional_mhr":
+        return tuple(lines)
+    return tuple(dataclasses.replace(line, message="Taken as saying your orders are meant as written.",
+                                     rule=_rule(ruleset))
+                 if line.status == "ignored" and says_as_written([line.text]) else line for line in lines)
+
+
+def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str], earlier_invalid: Sequence[bool],
+                 deadline: datetime | None, now: datetime, has_remarks: bool = False) -> Feedback:
+    """The confirmation a new set gets.
+
+    `statuses`/`texts`: the set's lines as read and as written (the subject may be one of the
+    texts); `earlier_invalid`: for the player's earlier sets in this game, newest first, whether
+    each had an invalid line; `has_remarks`: the reply has notes or warnings on the whole set.
+    """
+    invalid = has_invalid_line(statuses)
+    if not ruleset.confirm_each_set and _read_as_written(statuses) and not has_remarks:
+        return Feedback(SILENT)  # confirm_each_set = false: nothing the player needs to hear
+    if ruleset.invalid_set_feedback == "receipt_only":  # MATRIX 2.1: receipt, no verdicts
+        return Feedback(RECEIPT, rule=rule_in_words("invalid_set_feedback = receipt_only"))
+    if not invalid or ruleset.invalid_set_feedback != "conditional_mhr":
+        return Feedback(ECHO)
+    rule = rule_in_words(_rule(ruleset))
+    why = _why_not_ask(ruleset, texts, earlier_invalid, deadline, now)
+    return Feedback(ECHO, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
+
+
+def _why_not_ask(ruleset: Any, texts: Sequence[str], earlier_invalid: Sequence[bool],
+                 deadline: datetime | None, now: datetime) -> str | None:
+    """The first of 000 III(1)'s conditions (c), (b), (a) that fails, in words; None if all hold."""
+    if says_as_written(texts):  # (c)
+        return "you said the orders are meant as written"
+    hours = ruleset.clarification_min_hours
+    if deadline is not None and deadline - now < timedelta(hours=hours):  # (b)
+        return f"less than {hours} hours remain before the deadline"
+    if any(earlier_invalid[:USUAL_SETS]):  # (a)
+        return f"one of your last {USUAL_SETS} sets in this game also had lines that could not be used"
+    return None
+
+
+def _read_as_written(statuses: Sequence[str]) -> bool:
+    return "accepted" in statuses and all(s in ("accepted", "ignored") for s in statuses)
