@@ -44,6 +44,8 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
     address = _holder_address(game, holder)
     if address in (owner.address, owner.fallback_address):
         raise GameError(f"{address} already plays {owner.power}: a proxy is someone else")
+    if queries.proxies.latest(session, game.id, owner.power, ("active", "requested")) is not None:
+        raise GameError(f"{owner.power} has a proxy already (or one asked for): cancel it first")
     status = request_status(ruleset, by_gm=by_gm)
     if status is None:
         raise GameError(f"no proxy was made: {policy_words(ruleset)}")
@@ -81,7 +83,7 @@ def _in_force(session: Session, services: Services, game: Game, owner: Player, r
     if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
         _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy", words + ".", now)
     # never the other players (003 [19] "Only the GM and the player concerned will be informed")
-    told = [Addressee(owner.power, row.holder, None)] + ([owner] if by_gm else [])
+    told = [_holder(game, owner, row.holder)] + ([owner] if by_gm else [])
     return _record(session, services, game, "proxy", _arguments(row), by, now, words, "a proxy for "
                    + owner.power.title(), (f"{words}: mail with {owner.power.title()} in the subject, from "
                                            f"{row.holder}, is taken as its orders.",), to=told)
@@ -103,11 +105,17 @@ def cancel(session: Session, services: Services, game: Game, power: str, *, by: 
     words = f"the proxy of {row.holder} for {owner.power.title()} is cancelled"
     if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
         _tell_gm(session, services, game, row, f"{owner.power.title()} cancels a proxy", words + ".", now)
-    told: list[Any] = ([owner] if by_gm else []) + ([Addressee(owner.power, row.holder, None)] if tell_holder else [])
+    told: list[Any] = ([owner] if by_gm else []) + ([_holder(game, owner, row.holder)] if tell_holder else [])
     return _record(session, services, game, "proxy", {**_arguments(row), "cancel": True}, by, now,
                    words + ("" if tell_holder else " (the holder is not told)"), f"a proxy for {owner.power.title()} "
                    "is cancelled", (f"{words}: from now on only {owner.power.title()}'s own player sends its orders.",),
                    to=told)
+
+
+def _holder(game: Game, owner: Player, address: str) -> Addressee:
+    """The holder as gm_mail.announce takes them: with their own reply secret if they play here."""
+    secret = next((p.secret for p in game.players if address in (p.address, p.fallback_address)), None)
+    return Addressee(owner.power, address, secret)
 
 
 def _tell_gm(session: Session, services: Services, game: Game, row: Proxy, subject: str, text: str,

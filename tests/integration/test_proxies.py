@@ -72,6 +72,8 @@ def test_003_19_a_proxy_by_mail_is_in_force_at_once_and_only_the_gm_and_holder_t
     assert "(003 [19])" in text(answer) and "proxy_policy" not in text(answer)
     with transaction(services.sessions) as session:
         assert [(a.action, a.by) for a in session.scalars(select(GmAction))] == [("proxy", FR)]
+    outcome, queued = send(services, FR, "lepanto", "PROXY Germany", clock())  # one proxy at a time
+    assert outcome == "proxy-refused" and "has a proxy already" in text(queued[0])
     # the holder's set counts over the owner's, whichever came last (holder_then_owner [P])
     assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
     assert send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H", clock())[0] == "accepted"
