@@ -26,6 +26,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
+from gmserver.services.ordersets import counted_sets
 from gmserver.services.outbox import queue
 
 log = logging.getLogger(__name__)
@@ -239,7 +240,7 @@ def _preliminary(session: Session, services: Services, game_id: int, now: dateti
     if checkpoint is None or now < checkpoint or game.deadline is None or now >= game.deadline:
         return 0
     owing = engine.position_from_state(record.state).powers_to_order()
-    ordered = set(queries.ordersets.powers_with_sets(session, game.id, game.phase))
+    ordered = set(counted_sets(session, game.id, game.phase, ruleset))  # a proxy's as proxy_precedence says
     silent = [p for p in game.players if p.power in owing and p.power not in ordered]
     if not silent:
         return 0

@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from gmserver import mapimage
 from gmserver.db.models import Game
 from gmserver.db.queries.games import ruleset_of
-from gmserver.db.queries.ordersets import powers_with_sets
 from gmserver.db.queries.phases import adjudicated_records, current_record
 from gmserver.engine import position_from_state
 from gmserver.reports import requests as words
@@ -28,7 +27,7 @@ from gmserver.rules.position import OrderOutcome, phase_type
 from gmserver.rules.ruleset_view import not_in_force, option_rows
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
-from gmserver.services.ordersets import orders_on_file
+from gmserver.services.ordersets import counted_sets, orders_on_file
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +56,8 @@ def status(mail: Mail) -> str:
     answer = words.build_status(
         game_name=game.name, phase=game.phase, deadline=game.deadline, timezone=game.timezone, paused=game.paused,
         to_order=position.powers_to_order() if game.status == "active" else (),
-        ordered=powers_with_sets(mail.session, game.id, game.phase),
+        # the sets that count: a proxy's as proxy_precedence says (MATRIX 2.2)
+        ordered=sorted(counted_sets(mail.session, game.id, game.phase, ruleset_of(game))),
         player=words.PlayerState(power, player.missed_in_a_row, player.missed_turns, player.civil_disorder,
                                  civil_disorder_rule(ruleset_of(game))))
     return _send(mail, answer, "status-sent")
