@@ -26,7 +26,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import queue_start_mails
-from gmserver.services.ordersets import orders_on_file
+from gmserver.services.ordersets import orders_on_file, proxy_states
 from gmserver.services.schedule import lengths_of, pace_warnings, schedule_of
 
 
@@ -226,6 +226,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     ruleset = queries.games.ruleset_of(game)
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     owing = engine.position_from_state(record.state).powers_to_order() if game.status == "active" else ()
+    proxies = proxy_states(session, game.id, game.phase)
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -242,7 +243,11 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "players": {p.power: {"address": p.address, "fallback": p.fallback_address,
                               **({"reply_address": reply_address(gm_address, p.secret)}
                                  if gm_address and p.secret else {}),
-                              **({"abbreviations": p.abbreviations} if p.abbreviations else {})}
+                              **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
+                              # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
+                              **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
+                                 if p.power in proxies else {}),
+                              **({"perpetual": p.perpetual["orders"]} if p.perpetual else {})}
                     for p in game.players},
         "orders": {power: {"version": on_file.versions[power], "orders": [str(o) for o in orders]}
                    for power, orders in on_file.orders.items()},

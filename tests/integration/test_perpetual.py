@@ -11,7 +11,7 @@ from gmserver.db.models import GmAction, Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import gm_controls, intake, turns
-from gmserver.services.games import GameError
+from gmserver.services.games import GameError, show_game
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -61,6 +61,8 @@ def test_000_II_4_a_kept_set_stands_in_for_a_missed_turn_with_the_orders_that_st
             select(OutboxMessage.raw).where(OutboxMessage.kind == "report"))]
     assert any("standing orders the GM kept" in text for text in reports)
     assert perpetual_of_france(services) is not None  # France sent nothing: still kept
+    shown = show_game(services.sessions, "lepanto")["players"]["FRANCE"]
+    assert sorted(shown["perpetual"]) == ["A MAR - SPA", "A PAR H", "F BRE - MAO"]
 
 
 def test_000_II_4_the_kept_set_ends_when_the_player_sends_orders_or_the_gm_turns_it_off(services, clock) -> None:

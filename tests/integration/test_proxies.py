@@ -17,7 +17,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services import gm_controls, intake
-from gmserver.services.games import GameError
+from gmserver.services.games import GameError, show_game
 from gmserver.services.ordersets import orders_on_file
 from tests.integration.test_requests import text
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -91,6 +91,8 @@ def test_003_19_a_silent_cancellation_keeps_taking_the_holders_sets_and_uses_the
     outcome, queued = send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - PIC", clock())
     assert outcome == "accepted" and [m.kind for m in queued] == ["confirmation"]  # confirmed as before
     assert france_on_file(services, "scorpion") == ["A PAR H"]  # and simply not used
+    # the GM sees it: the holder's mail is still taken, the proxy no longer in force
+    assert show_game(services.sessions, "lepanto")["players"]["FRANCE"]["proxy"] == {"holder": EN, "in_force": False}
 
 
 def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, clock) -> None:
