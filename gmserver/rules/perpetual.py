@@ -34,10 +34,14 @@ def may_mark(ruleset: Ruleset) -> bool:
     return ruleset.perpetual_orders != "forbidden"
 
 
+def cited(ruleset: Ruleset) -> str:
+    """The clause behind a kept set: 000 II(4) under mhr; elsewhere the house rule in words."""
+    return "000 II(4)" if profile_of(ruleset) == "mhr" else "perpetual orders"
+
+
 def note(ruleset: Ruleset) -> str:
     """What the report says of an order taken from a perpetual set: in words, with the clause."""
-    cited = "000 II(4)" if profile_of(ruleset) == "mhr" else "perpetual orders"
-    return f"from the standing orders the GM kept for this power ({cited})"
+    return f"from the standing orders the GM kept for this power ({cited(ruleset)})"
 
 
 def refusal(ruleset: Ruleset) -> str:

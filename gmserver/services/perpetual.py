@@ -15,7 +15,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.rules.order import Order
-from gmserver.rules.perpetual import may_mark, orders_that_still_apply, refusal
+from gmserver.rules.perpetual import cited, may_mark, orders_that_still_apply, refusal
 from gmserver.rules.position import phase_type
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
@@ -51,7 +51,7 @@ def mark(session: Session, services: Services, game: Game, power: str, on: bool 
                    "orders": player.perpetual["orders"]}, by, now,
                    f"{player.power}'s orders are kept from turn to turn: {listed}",
                    f"{player.power.title()}'s orders are kept",
-                   (f"The GM keeps these orders of {player.power.title()} from turn to turn (000 II(4)): {listed}.",
+                   (f"The GM keeps these orders of {player.power.title()} from turn to turn ({cited(ruleset)}): {listed}.",
                     "At each movement deadline where you send nothing, those that still fit the board are used. "
                     "Sending orders, or the GM, ends it."), to=[player])
 

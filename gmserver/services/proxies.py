@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from gmserver.db import queries
 from gmserver.db.models import Game, Player, Proxy
 from gmserver.rules.intake import is_plain_address
+from gmserver.rules.position import describe_phase
 from gmserver.rules.proxies import notified_on_cancel, policy_words, request_status
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
@@ -53,7 +54,7 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
                 until_phase=game.phase if for_turn else None, requested_by=by, requested_at=now)
     session.add(row)
     session.flush()
-    span = f"for {game.phase} only" if for_turn else "until cancelled"
+    span = f"for {describe_phase(game.phase)} only" if for_turn else "until cancelled"
     if status == "requested":  # 000 II(3): the GM has the final ruling
         _tell_gm(session, services, game, row, f"{owner.power.title()} asks for a proxy",
                  f"{owner.power.title()} asks that {address} send its orders ({span}); "
@@ -73,7 +74,7 @@ def approve(session: Session, services: Services, game: Game, power: str, *, by:
     if row is None:
         raise GameError(f"{owner.power} has asked for no proxy")
     row.status = "active"
-    span = f"for {row.until_phase} only" if row.until_phase else "until cancelled"
+    span = f"for {describe_phase(row.until_phase)} only" if row.until_phase else "until cancelled"
     return _in_force(session, services, game, owner, row, by, now, span, by_gm=True)
 
 

@@ -113,7 +113,7 @@ def test_000_II_3_the_gm_gives_approves_and_cancels_a_proxy_from_the_command_lin
                "--deadline", "2030-01-10T18:00+00:00") == 0
     capsys.readouterr()
     assert run(config, "game", "proxy", "lepanto", "FRANCE", "ENGLAND", "--turn") == 0
-    assert "may send the orders of France (for S1901M only); 2 players told" in capsys.readouterr().out
+    assert "may send the orders of France (for Spring 1901 Movement only); 2 players told" in capsys.readouterr().out
     assert run(config, "game", "proxy", "lepanto", "FRANCE", "--cancel") == 0
     assert "the proxy of" in capsys.readouterr().out
     assert run(config, "game", "proxy", "lepanto", "FRANCE", "--approve") == 2
