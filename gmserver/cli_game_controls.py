@@ -90,7 +90,8 @@ def cmd_proxy(args: argparse.Namespace) -> int:
         from gmserver.services.games import GameError  # noqa: PLC0415
 
         raise GameError("name the holder (a power or an address), or use --approve or --cancel")
-    return _run(args, "proxy_give", args.power, args.holder, args.turn)
+    units = [u for u in (args.units or "").replace(",", " ").split() if u]
+    return _run(args, "proxy_give", args.power, args.holder, args.turn, units)
 
 
 def cmd_perpetual(args: argparse.Namespace) -> int:
@@ -169,6 +170,8 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     proxy.add_argument("power")
     proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
+    proxy.add_argument("--units", metavar="PROVINCES", help="only the power's units in these provinces, e.g. PAR,MAR "
+                       "(003 [19]); all its units if left out")
     group = proxy.add_mutually_exclusive_group()
     group.add_argument("--approve", action="store_true", help="allow the proxy the power's player asked for")
     group.add_argument("--cancel", action="store_true", help="end the power's proxy (or refuse its request)")

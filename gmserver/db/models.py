@@ -163,6 +163,8 @@ class Proxy(Base):
     holder: Mapped[str] = mapped_column(String(320))
     status: Mapped[str] = mapped_column(String(20))
     until_phase: Mapped[str | None] = mapped_column(String(20))
+    # 003 [19] "a proxy for one or more of his units": the provinces of those units; None: all
+    units: Mapped[list[Any] | None] = mapped_column(JSON)
     requested_by: Mapped[str] = mapped_column(String(320))
     requested_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]

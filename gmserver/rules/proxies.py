@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gmserver.rules.reading.options import profile_of
-from gmserver.rules.reading.sets import StoredSet
+from gmserver.rules.order import Order
+from gmserver.rules.reading.sets import StoredSet, effective_orders
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -29,6 +30,7 @@ class ProxyState:
 
     holder: str
     in_force: bool
+    units: frozenset[str] | None = None  # 003 [19]: the provinces of the proxied units; None: all
 
 
 def request_status(ruleset: Ruleset, *, by_gm: bool) -> str | None:
@@ -58,9 +60,29 @@ def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, ruleset
     owner = [s for s in sets if not s.by_proxy]
     if proxy is None or not proxy.in_force:
         return owner
+    if proxy.units is not None:
+        return list(sets)  # some units only: both sides are read, unit by unit (orders_that_count)
     if ruleset.proxy_precedence == "holder_only":
         return holder
     return holder or owner  # holder_then_owner [P]
+
+
+def orders_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, ruleset: Ruleset) -> tuple[Order, ...]:
+    """The power's orders for the turn. A proxy for some units (003 [19]): the holder's orders
+    for those units and the owner's for the rest; a proxied unit the holder gave no order keeps
+    the owner's under `holder_then_owner`, none (it holds) under `holder_only`. The holder's
+    orders for units not proxied are not used."""
+    if proxy is None or not proxy.in_force or proxy.units is None:
+        return effective_orders(sets_that_count(sets, proxy, ruleset), ruleset)
+    owner = effective_orders([s for s in sets if not s.by_proxy], ruleset)
+    holder = tuple(o for o in effective_orders([s for s in sets if s.by_proxy], ruleset)
+                   if _province(o) in proxy.units)
+    covered = proxy.units if ruleset.proxy_precedence == "holder_only" else {_province(o) for o in holder}
+    return tuple(o for o in owner if _province(o) not in covered) + holder
+
+
+def _province(order: Order) -> str | None:
+    return order.unit.province if order.unit is not None else None
 
 
 def notified_on_cancel(ruleset: Ruleset) -> bool:

@@ -93,7 +93,7 @@ def _cd(session, services, game, args, by, now):
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
 
-PROXY = "proxy [GAME] POWER HOLDER-POWER|ADDRESS [turn] | proxy [GAME] POWER approve|cancel"
+PROXY = "proxy [GAME] POWER HOLDER-POWER|ADDRESS [turn] [PROVINCES] | proxy [GAME] POWER approve|cancel"
 
 
 def _proxy(session, services, game, args, by, now):
@@ -101,9 +101,11 @@ def _proxy(session, services, game, args, by, now):
     if len(args) == 2 and args[1].lower() in ("approve", "cancel"):
         action = gm_controls.proxy_approve if args[1].lower() == "approve" else gm_controls.proxy_cancel
         return action(session, services, game, args[0], by=by, now=now)
-    if len(args) not in (2, 3) or (len(args) == 3 and args[2].lower() != "turn"):
+    if len(args) < 2:
         raise GameError(f"expected: {PROXY}")
-    return gm_controls.proxy_give(session, services, game, args[0], args[1], len(args) == 3, by=by, now=now)
+    units = [word for word in args[2:] if word.lower() != "turn"]  # 003 [19]: some units only
+    return gm_controls.proxy_give(session, services, game, args[0], args[1], len(units) < len(args) - 2, units,
+                                  by=by, now=now)
 
 
 def _perpetual(session, services, game, args, by, now):

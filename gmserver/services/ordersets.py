@@ -18,9 +18,9 @@ from gmserver.db.queries.proxies import proxies_of
 from gmserver.engine import position_from_state
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import phase_type
-from gmserver.rules.proxies import ProxyState, covers, sets_that_count
+from gmserver.rules.proxies import ProxyState, covers, orders_that_count, sets_that_count
 from gmserver.rules.reading import (
-    StoredSet, TurnFacts, contingent_source, effective_contingent, effective_orders, turn_facts,
+    StoredSet, TurnFacts, contingent_source, effective_contingent, turn_facts,
 )
 from gmserver.rules.reading.sets import effective_unsupportable
 from gmserver.rules.ruleset import Ruleset
@@ -41,7 +41,8 @@ def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyS
     states: dict[str, ProxyState] = {}
     for row in proxies_of(session, game_id):  # oldest first: the newest wins
         if row.status in ("active", "cancelled_silently") and covers(row.until_phase, phase):
-            states[row.power] = ProxyState(row.holder, row.status == "active")
+            states[row.power] = ProxyState(row.holder, row.status == "active",
+                                           frozenset(row.units) if row.units is not None else None)
         elif row.status == "cancelled":  # the holder was told: their mail is refused again
             states.pop(row.power, None)
     return states
@@ -83,10 +84,12 @@ class OnFile:
 def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
     """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
     replace, merge per unit or merge marked changes, in receipt or version order, as the game's
-    ruleset says; a proxied power's sets as proxy_precedence says (MATRIX 2.2)."""
+    ruleset says; a proxied power's sets as proxy_precedence says, unit by unit for a proxy of
+    some units (MATRIX 2.2, 003 [19])."""
     sets = counted_sets(session, game_id, phase, ruleset)
+    proxies = proxy_states(session, game_id, phase)
     return OnFile(
-        orders={power: effective_orders(power_sets, ruleset) for power, power_sets in sets.items()},
+        orders={power: orders_that_count(power_sets, proxies.get(power), ruleset) for power, power_sets in sets.items()},
         unsupportable=tuple(sorted((unit for power_sets in sets.values()
                                     for unit in effective_unsupportable(power_sets, ruleset)), key=str)),
         versions={power: len(power_sets) for power, power_sets in sets.items()},

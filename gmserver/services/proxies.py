@@ -10,15 +10,17 @@ will be informed" (the holder; the owner hears it as the answer to their own req
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player, Proxy
 from gmserver.rules.intake import is_plain_address
-from gmserver.rules.position import describe_phase
+from gmserver.rules.position import describe_phase, unit_province
 from gmserver.rules.proxies import notified_on_cancel, policy_words, request_status
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
@@ -36,9 +38,10 @@ def _holder_address(game: Game, holder: str) -> str:
 
 
 def give(session: Session, services: Services, game: Game, power: str, holder: str, *, by: str, now: datetime,
-         for_turn: bool = False, by_gm: bool = True) -> Done:
+         for_turn: bool = False, by_gm: bool = True, units: Sequence[str] = ()) -> Done:
     """A proxy for `power` held by `holder` (a power or an address), for this turn or until
-    cancelled. By the GM it is in force at once; a player's request follows proxy_policy."""
+    cancelled, for all its units or those in the provinces `units` (003 [19] "one or more of his
+    units"). By the GM it is in force at once; a player's request follows proxy_policy."""
     _active(game)
     owner = _player(game, power)
     ruleset = queries.games.ruleset_of(game)
@@ -50,11 +53,12 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
     status = request_status(ruleset, by_gm=by_gm)
     if status is None:
         raise GameError(f"no proxy was made: {policy_words(ruleset)}")
-    row = Proxy(game_id=game.id, power=owner.power, holder=address, status=status,
+    provinces = _proxied_units(session, game, owner.power, units)
+    row = Proxy(game_id=game.id, power=owner.power, holder=address, status=status, units=provinces,
                 until_phase=game.phase if for_turn else None, requested_by=by, requested_at=now)
     session.add(row)
     session.flush()
-    span = f"for {describe_phase(game.phase)} only" if for_turn else "until cancelled"
+    span = _span(row)
     if status == "requested":  # 000 II(3): the GM has the final ruling
         _tell_gm(session, services, game, row, f"{owner.power.title()} asks for a proxy",
                  f"{owner.power.title()} asks that {address} send its orders ({span}); "
@@ -66,6 +70,24 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
     return _in_force(session, services, game, owner, row, by, now, span, by_gm=by_gm)
 
 
+def _proxied_units(session: Session, game: Game, power: str, units: Sequence[str]) -> list[str] | None:
+    """The provinces of the power's units named (003 [19]); None for all its units."""
+    if not units:
+        return None
+    state = queries.phases.current_record(session, game).state
+    own = {unit_province(unit) for unit in engine.position_from_state(state).units.get(power, ())}
+    named = sorted({unit.strip().upper() for unit in units})
+    if missing := [name for name in named if name not in own]:
+        raise GameError(f"{power} has no unit in {', '.join(missing)} (its units: {', '.join(sorted(own))})")
+    return named
+
+
+def _span(row: Proxy) -> str:
+    """How long and for which units, in words."""
+    turn = f"for {describe_phase(row.until_phase)} only" if row.until_phase else "until cancelled"
+    return turn + (f", for the units in {', '.join(row.units)}" if row.units else "")
+
+
 def approve(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
     """The GM allows a proxy a player asked for (000 II(3))."""
     _active(game)
@@ -74,7 +96,7 @@ def approve(session: Session, services: Services, game: Game, power: str, *, by:
     if row is None:
         raise GameError(f"{owner.power} has asked for no proxy")
     row.status = "active"
-    span = f"for {describe_phase(row.until_phase)} only" if row.until_phase else "until cancelled"
+    span = _span(row)
     return _in_force(session, services, game, owner, row, by, now, span, by_gm=True)
 
 
@@ -126,10 +148,12 @@ def _tell_gm(session: Session, services: Services, game: Game, row: Proxy, subje
 
 
 def _arguments(row: Proxy) -> dict[str, Any]:
-    return {"power": row.power, "holder": row.holder, "until_phase": row.until_phase, "status": row.status}
+    return {"power": row.power, "holder": row.holder, "until_phase": row.until_phase, "units": row.units,
+            "status": row.status}
 
 
-PROXY_USAGE = "PROXY England (or PROXY anna@example.org), add \"turn\" for this turn only; PROXY cancel to end it"
+PROXY_USAGE = ("PROXY England (or PROXY anna@example.org), then \"turn\" for this turn only and the provinces of "
+               "the units if not all (PROXY England turn PAR MAR); PROXY cancel to end it")
 
 
 def player_proxy(session: Session, services: Services, game_id: int, power: str, argument: str, *, by: str,
@@ -143,9 +167,11 @@ def player_proxy(session: Session, services: Services, game_id: int, power: str,
         if words and words[0].lower() == "cancel":
             done = cancel(session, services, game, power, by=by, now=now, by_gm=False)
             return f"Done: {done.text.removesuffix(' (the holder is not told)')}; the GM is told.", "proxy-cancelled"
-        if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() != "turn"):
+        if not words:
             return f"Write: {PROXY_USAGE}.", "proxy-refused"
-        done = give(session, services, game, power, words[0], by=by, now=now, for_turn=len(words) == 2, by_gm=False)
+        rest = [word for word in words[1:] if word.lower() != "turn"]
+        done = give(session, services, game, power, words[0], by=by, now=now, for_turn=len(rest) < len(words) - 1,
+                    by_gm=False, units=rest)
     except GameError as error:
         return f"Not done: {error}.", "proxy-refused"
     if request_status(ruleset, by_gm=False) == "requested":

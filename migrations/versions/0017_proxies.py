@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("holder", sa.String(320), nullable=False),
         sa.Column("status", sa.String(20), nullable=False),
         sa.Column("until_phase", sa.String(20), nullable=True),
+        sa.Column("units", sa.JSON(), nullable=True),
         sa.Column("requested_by", sa.String(320), nullable=False),
         sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),

@@ -167,3 +167,15 @@ def test_000_II_3_the_gm_approves_a_proxy_request_by_mail_with_the_games_secret(
     assert send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
     row, answer = gm_mail(services, f"proxy FRANCE nobody\nPassword: {game_row(services).gm_secret}", clock())
     assert "neither a power of lepanto nor a plain email address" in answer
+
+
+def test_003_19_a_proxy_for_one_unit_by_mail_uses_the_holders_order_for_that_unit_only(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    outcome, queued = send(services, FR, "lepanto", "PROXY England PAR", clock())
+    assert outcome == "proxy-given" and "for the units in PAR" in text(next(m for m in queued if m.recipient == EN))
+    send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR\nA MAR - SPA", clock())
+    send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H\nA MAR - PIE\nF BRE - MAO", clock())
+    assert sorted(france_on_file(services, "scorpion")) == ["A MAR - PIE", "A PAR - BUR", "F BRE - MAO"]
+    outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
+    outcome, queued = send(services, FR, "lepanto", "PROXY England KIE", clock())
+    assert outcome == "proxy-refused" and "FRANCE has no unit in KIE" in text(queued[0])

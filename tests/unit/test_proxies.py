@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from gmserver.rules.intake import Accept, GameView, Reject, decide, parse_envelope
 from gmserver.rules.order import Order
-from gmserver.rules.proxies import ProxyState, policy_words, request_status, sets_that_count
+from gmserver.rules.proxies import ProxyState, orders_that_count, policy_words, request_status, sets_that_count
 from gmserver.rules.reading.sets import StoredSet
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
@@ -62,6 +62,26 @@ def test_003_19_after_a_silent_cancellation_the_holders_set_is_not_used() -> Non
     cancelled = ProxyState("en@players.test", in_force=False)
     assert sets_that_count([OWNER, HOLDER], cancelled, SCORPION) == [OWNER]
     assert sets_that_count([OWNER, HOLDER], None, SCORPION) == [OWNER]
+
+
+# 003 [19] "a proxy for one or more of his units": England holds France's A PAR only
+OWNER_BOTH = StoredSet(orders=(Order.parse("A PAR H", "M"), Order.parse("A MAR - PIE", "M")), received=1)
+HOLDER_BOTH = StoredSet(orders=(Order.parse("A PAR - BUR", "M"), Order.parse("A MAR - SPA", "M")), received=2,
+                        by_proxy=True)
+PAR_ONLY = ProxyState("en@players.test", in_force=True, units=frozenset({"PAR"}))
+
+
+def test_003_19_a_proxy_for_some_units_takes_the_holders_orders_for_those_only() -> None:
+    # the holder's A PAR order; the owner's A MAR order; the holder's A MAR order is not used
+    assert set(orders_that_count([OWNER_BOTH, HOLDER_BOTH], PAR_ONLY, SCORPION)) == {
+        Order.parse("A PAR - BUR", "M"), Order.parse("A MAR - PIE", "M")}
+    # holder_then_owner: the holder gave A PAR nothing, so the owner's order stands
+    assert set(orders_that_count([OWNER_BOTH], PAR_ONLY, SCORPION)) == set(OWNER_BOTH.orders)
+
+
+def test_proxy_precedence_holder_only_a_proxied_unit_without_the_holders_order_has_none() -> None:
+    holder_only = dataclasses.replace(SCORPION, proxy_precedence="holder_only")
+    assert orders_that_count([OWNER_BOTH], PAR_ONLY, holder_only) == (Order.parse("A MAR - PIE", "M"),)
 
 
 def view(proxies: dict[str, ProxyState]) -> GameView:
