@@ -91,7 +91,7 @@ def cmd_proxy(args: argparse.Namespace) -> int:
 
         raise GameError("name the holder (a power or an address), or use --approve or --cancel")
     units = [u for u in (args.units or "").replace(",", " ").split() if u]
-    return _run(args, "proxy_give", args.power, args.holder, args.turn, units)
+    return _run(args, "proxy_give", args.power, args.holder, args.turn, units, args.turns)
 
 
 def cmd_perpetual(args: argparse.Namespace) -> int:
@@ -170,6 +170,7 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     proxy.add_argument("power")
     proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
+    proxy.add_argument("--turns", type=int, metavar="N", help="for N game turns, this one counted (003 [19])")
     proxy.add_argument("--units", metavar="PROVINCES", help="only the power's units in these provinces, e.g. PAR,MAR "
                        "(003 [19]); all its units if left out")
     group = proxy.add_mutually_exclusive_group()

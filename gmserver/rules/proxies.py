@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from gmserver.rules.reading.options import profile_of
 from gmserver.rules.order import Order
+from gmserver.rules.position import OrderOutcome
 from gmserver.rules.reading.sets import StoredSet, effective_orders
 from gmserver.rules.ruleset import Ruleset
 
@@ -45,9 +46,47 @@ def request_status(ruleset: Ruleset, *, by_gm: bool) -> str | None:
 
 
 def covers(until_phase: str | None, phase: str) -> bool:
-    """A proxy for one turn covers that turn only; one without a turn lasts until cancelled
-    (003 [19] "for a preset period of time or indefinitely")."""
-    return until_phase is None or until_phase == phase
+    """A proxy covers the phases up to `until_phase`, the last it covers; one without lasts until
+    cancelled (003 [19] "for a preset period of time or indefinitely")."""
+    return until_phase is None or _key(phase) <= _key(until_phase)
+
+
+def until_after(phase: str, turns: int) -> str:
+    """The last phase of a proxy for `turns` game turns from `phase` (this one counted): the
+    phase just before the movement turn that comes `turns` movement turns later."""
+    movement = phase
+    for _ in range(turns):
+        movement = _next_movement(movement)
+    year = int(movement[1:5])
+    return f"W{year - 1}A" if movement[0] == "S" else f"S{year}R"
+
+
+def _next_movement(phase: str) -> str:
+    year = int(phase[1:5])
+    return f"F{year}M" if phase[0] == "S" else f"S{year + 1}M"  # spring moves or retreats: the fall next
+
+
+def _key(phase: str) -> tuple[int, int, int]:
+    """Phases in game order: year, season (spring, fall, winter), movement before retreats."""
+    return int(phase[1:5]), "SFW".index(phase[0]), "MRA".index(phase[-1])
+
+
+@dataclass(frozen=True)
+class ProxyWords:
+    """A proxy as a player or the GM writes it after the holder: "turn" (this one only), a number
+    of turns, the provinces of some units (003 [19])."""
+
+    for_turn: bool
+    turns: int | None
+    units: tuple[str, ...]
+
+
+def read_proxy_words(words: Sequence[str]) -> ProxyWords:
+    """"turn", "3 turns", "PAR MAR" in any order, after the holder."""
+    numbers = [int(word) for word in words if word.isdigit() and int(word) > 0]
+    units = tuple(word for word in words if not word.isdigit() and word.lower() not in ("turn", "turns"))
+    return ProxyWords(for_turn=not numbers and any(w.lower() in ("turn", "turns") for w in words),
+                      turns=numbers[0] if numbers else None, units=units)
 
 
 def sets_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, ruleset: Ruleset) -> list[StoredSet]:
@@ -83,6 +122,15 @@ def orders_that_count(sets: Sequence[StoredSet], proxy: ProxyState | None, rules
 
 def _province(order: Order) -> str | None:
     return order.unit.province if order.unit is not None else None
+
+
+def units_after(units: frozenset[str], outcomes: Sequence[OrderOutcome]) -> frozenset[str]:
+    """The provinces of the proxied units after a phase: a unit that moved or retreated takes
+    its proxy with it (003 [19]: the proxy is for the units, wherever they go)."""
+    moved = {o.order.unit.province: o.order.target_province for o in outcomes
+             if o.succeeded and o.order.action in ("move", "retreat") and o.order.unit is not None
+             and o.order.target_province is not None}
+    return frozenset(moved.get(province, province) for province in units)
 
 
 def notified_on_cancel(ruleset: Ruleset) -> bool:

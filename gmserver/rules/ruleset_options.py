@@ -475,10 +475,7 @@ _opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only
      applied())  # services/gm_commands.py; the secret is the game's GM secret on a "Password:" line
 # services/proxies.py, rules/proxies.py: "PROXY holder" by mail, `gmserver game proxy`, intake of the holder's mail
 _opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
-     partial("a proxy covers all of a power's units or those in the provinces named (a unit that moves away "
-             "leaves it), for the current turn or until cancelled; a proxy for a number of turns (003 [19] \"a preset "
-             "period of time\") is not made: the owner or the GM cancels it when it should end",
-             honoured=lambda value: value != "allowed_with_notice"))
+     applied())  # a whole power or some units (followed as they move), one turn, N turns or until cancelled
 _opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, applied())
 _opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner",
      applied())  # rules/proxies.py sets_that_count

@@ -24,6 +24,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.reports.words import plural
 from gmserver.rules.gm_commands import CommandLine, authorisation_problem, read_commands
+from gmserver.rules.proxies import read_proxy_words
 from gmserver.rules.reading.message import body_text
 from gmserver.services import correction_commands, gm_controls, vote_gm
 from gmserver.services.context import Services
@@ -93,7 +94,7 @@ def _cd(session, services, game, args, by, now):
     return gm_controls.civil_disorder(session, services, game, args[0], on, by=by, now=now)
 
 
-PROXY = "proxy [GAME] POWER HOLDER-POWER|ADDRESS [turn] [PROVINCES] | proxy [GAME] POWER approve|cancel"
+PROXY = "proxy [GAME] POWER HOLDER-POWER|ADDRESS [turn|N turns] [PROVINCES] | proxy [GAME] POWER approve|cancel"
 
 
 def _proxy(session, services, game, args, by, now):
@@ -103,9 +104,9 @@ def _proxy(session, services, game, args, by, now):
         return action(session, services, game, args[0], by=by, now=now)
     if len(args) < 2:
         raise GameError(f"expected: {PROXY}")
-    units = [word for word in args[2:] if word.lower() != "turn"]  # 003 [19]: some units only
-    return gm_controls.proxy_give(session, services, game, args[0], args[1], len(units) < len(args) - 2, units,
-                                  by=by, now=now)
+    read = read_proxy_words(args[2:])  # 003 [19]: "turn" or a number of turns, some units only
+    return gm_controls.proxy_give(session, services, game, args[0], args[1], read.for_turn, list(read.units),
+                                  read.turns, by=by, now=now)
 
 
 def _perpetual(session, services, game, args, by, now):

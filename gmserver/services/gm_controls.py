@@ -267,11 +267,12 @@ def player_changes_address(session: Session, services: Services, game_id: int, p
 
 
 def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,
-               units: list[str] | None = None, *, by: str, now: datetime) -> Done:
+               units: list[str] | None = None, turns: int | None = None, *, by: str, now: datetime) -> Done:
     """The GM gives a power a proxy, for all its units or some (MATRIX 2.2; services/proxies.py)."""
     from gmserver.services import proxies  # noqa: PLC0415  (proxies builds on this module)
 
-    return proxies.give(session, services, game, power, holder, by=by, now=now, for_turn=for_turn, units=units or ())
+    return proxies.give(session, services, game, power, holder, by=by, now=now, for_turn=for_turn, units=units or (),
+                        turns=turns)
 
 
 def proxy_approve(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:

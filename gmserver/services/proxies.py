@@ -20,8 +20,10 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player, Proxy
 from gmserver.rules.intake import is_plain_address
-from gmserver.rules.position import describe_phase, unit_province
-from gmserver.rules.proxies import notified_on_cancel, policy_words, request_status
+from gmserver.rules.position import PhaseOutcome, describe_phase, unit_province
+from gmserver.rules.proxies import (
+    notified_on_cancel, policy_words, read_proxy_words, request_status, units_after, until_after,
+)
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 from gmserver.services.gm_controls import Addressee, Done, _active, _player, _record
@@ -38,10 +40,10 @@ def _holder_address(game: Game, holder: str) -> str:
 
 
 def give(session: Session, services: Services, game: Game, power: str, holder: str, *, by: str, now: datetime,
-         for_turn: bool = False, by_gm: bool = True, units: Sequence[str] = ()) -> Done:
+         for_turn: bool = False, by_gm: bool = True, units: Sequence[str] = (), turns: int | None = None) -> Done:
     """A proxy for `power` held by `holder` (a power or an address), for this turn or until
-    cancelled, for all its units or those in the provinces `units` (003 [19] "one or more of his
-    units"). By the GM it is in force at once; a player's request follows proxy_policy."""
+    cancelled or for `turns` game turns (003 [19] "a preset period of time or indefinitely"), for
+    all its units or those in the provinces `units` ("one or more of his units"). By the GM it is in force at once; a player's request follows proxy_policy."""
     _active(game)
     owner = _player(game, power)
     ruleset = queries.games.ruleset_of(game)
@@ -55,10 +57,11 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
         raise GameError(f"no proxy was made: {policy_words(ruleset)}")
     provinces = _proxied_units(session, game, owner.power, units)
     row = Proxy(game_id=game.id, power=owner.power, holder=address, status=status, units=provinces,
-                until_phase=game.phase if for_turn else None, requested_by=by, requested_at=now)
+                until_phase=game.phase if for_turn else until_after(game.phase, turns) if turns else None,
+                requested_by=by, requested_at=now)
     session.add(row)
     session.flush()
-    span = _span(row)
+    span = _span(row, game.phase)
     if status == "requested":  # 000 II(3): the GM has the final ruling
         _tell_gm(session, services, game, row, f"{owner.power.title()} asks for a proxy",
                  f"{owner.power.title()} asks that {address} send its orders ({span}); "
@@ -82,9 +85,10 @@ def _proxied_units(session: Session, game: Game, power: str, units: Sequence[str
     return named
 
 
-def _span(row: Proxy) -> str:
+def _span(row: Proxy, phase: str) -> str:
     """How long and for which units, in words."""
-    turn = f"for {describe_phase(row.until_phase)} only" if row.until_phase else "until cancelled"
+    turn = ("until cancelled" if row.until_phase is None else f"for {describe_phase(phase)} only"
+            if row.until_phase == phase else f"until the end of {describe_phase(row.until_phase)}")
     return turn + (f", for the units in {', '.join(row.units)}" if row.units else "")
 
 
@@ -96,7 +100,7 @@ def approve(session: Session, services: Services, game: Game, power: str, *, by:
     if row is None:
         raise GameError(f"{owner.power} has asked for no proxy")
     row.status = "active"
-    span = _span(row)
+    span = _span(row, game.phase)
     return _in_force(session, services, game, owner, row, by, now, span, by_gm=True)
 
 
@@ -135,6 +139,13 @@ def cancel(session: Session, services: Services, game: Game, power: str, *, by: 
                    to=told)
 
 
+def follow_units(session: Session, game_id: int, outcome: PhaseOutcome) -> None:
+    """After adjudication: a proxy for some units follows those that moved (003 [19])."""
+    for row in queries.proxies.proxies_of(session, game_id):
+        if row.units and row.status in ("active", "cancelled_silently"):
+            row.units = sorted(units_after(frozenset(row.units), outcome.orders_of(row.power)))
+
+
 def _holder(game: Game, owner: Player, address: str) -> Addressee:
     """The holder as gm_mail.announce takes them: with their own reply secret if they play here."""
     secret = next((p.secret for p in game.players if address in (p.address, p.fallback_address)), None)
@@ -152,8 +163,8 @@ def _arguments(row: Proxy) -> dict[str, Any]:
             "status": row.status}
 
 
-PROXY_USAGE = ("PROXY England (or PROXY anna@example.org), then \"turn\" for this turn only and the provinces of "
-               "the units if not all (PROXY England turn PAR MAR); PROXY cancel to end it")
+PROXY_USAGE = ("PROXY England (or PROXY anna@example.org), then \"turn\" for this turn only or a number of turns, "
+               "and the provinces of the units if not all (PROXY England 3 turns PAR MAR); PROXY cancel to end it")
 
 
 def player_proxy(session: Session, services: Services, game_id: int, power: str, argument: str, *, by: str,
@@ -169,9 +180,9 @@ def player_proxy(session: Session, services: Services, game_id: int, power: str,
             return f"Done: {done.text.removesuffix(' (the holder is not told)')}; the GM is told.", "proxy-cancelled"
         if not words:
             return f"Write: {PROXY_USAGE}.", "proxy-refused"
-        rest = [word for word in words[1:] if word.lower() != "turn"]
-        done = give(session, services, game, power, words[0], by=by, now=now, for_turn=len(rest) < len(words) - 1,
-                    by_gm=False, units=rest)
+        read = read_proxy_words(words[1:])
+        done = give(session, services, game, power, words[0], by=by, now=now, for_turn=read.for_turn, by_gm=False,
+                    units=read.units, turns=read.turns)
     except GameError as error:
         return f"Not done: {error}.", "proxy-refused"
     if request_status(ruleset, by_gm=False) == "requested":

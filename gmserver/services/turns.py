@@ -31,7 +31,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import queue_all
-from gmserver.services import perpetual, reminders, schedule, vote_gm, votes
+from gmserver.services import perpetual, proxies, reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -185,6 +185,7 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
+        proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
     record.adjudicated_at = now
     # as given (GM convoy rulings applied); the defaults are in the results, marked. The database

@@ -16,7 +16,7 @@ from gmserver.db.queries.games import ruleset_of
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import gm_controls, intake
+from gmserver.services import gm_controls, intake, turns
 from gmserver.services.games import GameError, show_game
 from gmserver.services.ordersets import orders_on_file
 from tests.integration.test_requests import text
@@ -179,3 +179,23 @@ def test_003_19_a_proxy_for_one_unit_by_mail_uses_the_holders_order_for_that_uni
     outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
     outcome, queued = send(services, FR, "lepanto", "PROXY England KIE", clock())
     assert outcome == "proxy-refused" and "FRANCE has no unit in KIE" in text(queued[0])
+
+
+def test_003_19_a_proxy_for_a_preset_period_lapses_when_it_ends(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    outcome, queued = send(services, FR, "lepanto", "PROXY England 1 turn", clock())
+    assert outcome == "proxy-given" and "until the end of Spring 1901" in text(next(m for m in queued if m.recipient == EN))
+    assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    assert turns.adjudicate(services, 1, clock(), force=True).next_phase == "F1901M"
+    fall = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="F1901M", purpose="orders")
+    assert send(services, EN, fall, "A BUR - MUN", clock())[0] != "accepted"  # the proxy has lapsed
+
+
+def test_003_19_a_proxy_for_one_unit_follows_it_to_its_new_province(database_url, clock) -> None:
+    services = world(database_url, clock, "scorpion")
+    send(services, FR, "lepanto", "PROXY England PAR", clock())
+    send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())
+    assert turns.adjudicate(services, 1, clock(), force=True).next_phase == "F1901M"
+    fall = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="F1901M", purpose="orders")
+    assert send(services, EN, fall, "A BUR - MUN\nA MAR - PIE", clock())[0] == "accepted"
+    assert france_on_file(services, "scorpion") == ["A BUR - MUN"]  # the unit in BUR only, not A MAR

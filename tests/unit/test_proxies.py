@@ -11,7 +11,11 @@ from datetime import datetime, timedelta, timezone
 
 from gmserver.rules.intake import Accept, GameView, Reject, decide, parse_envelope
 from gmserver.rules.order import Order
-from gmserver.rules.proxies import ProxyState, orders_that_count, policy_words, request_status, sets_that_count
+from gmserver.rules.position import OrderOutcome
+from gmserver.rules.proxies import (
+    ProxyState, covers, orders_that_count, policy_words, read_proxy_words, request_status, sets_that_count, units_after,
+    until_after,
+)
 from gmserver.rules.reading.sets import StoredSet
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
@@ -82,6 +86,26 @@ def test_003_19_a_proxy_for_some_units_takes_the_holders_orders_for_those_only()
 def test_proxy_precedence_holder_only_a_proxied_unit_without_the_holders_order_has_none() -> None:
     holder_only = dataclasses.replace(SCORPION, proxy_precedence="holder_only")
     assert orders_that_count([OWNER_BOTH], PAR_ONLY, holder_only) == (Order.parse("A MAR - PIE", "M"),)
+
+
+def test_003_19_a_proxy_for_a_preset_number_of_turns_covers_them_with_their_retreats_and_builds() -> None:
+    # Spring 1901 is turn 1 and Fall 1901 turn 2: two turns end before the Spring 1902 moves
+    assert until_after("S1901M", 2) == "W1901A"
+    assert covers("W1901A", "F1901R") and covers("W1901A", "W1901A") and not covers("W1901A", "S1902M")
+    assert until_after("F1901R", 1) == "W1901A"  # a retreat turn: the rest of that game turn
+    assert covers(None, "F1999M")  # "indefinitely"
+
+
+def test_003_19_the_words_of_a_proxy_after_its_holder() -> None:
+    read = read_proxy_words(["3", "turns", "PAR", "MAR"])
+    assert (read.for_turn, read.turns, read.units) == (False, 3, ("PAR", "MAR"))
+    assert read_proxy_words(["turn"]).for_turn and read_proxy_words([]).turns is None
+
+
+def test_003_19_a_proxy_for_a_unit_follows_it_when_it_moves() -> None:
+    moved = OrderOutcome("FRANCE", Order.parse("A PAR - BUR", "M"))
+    bounced = OrderOutcome("FRANCE", Order.parse("A MAR - PIE", "M"), results=("bounce",))
+    assert units_after(frozenset({"PAR", "MAR"}), [moved, bounced]) == {"BUR", "MAR"}
 
 
 def view(proxies: dict[str, ProxyState]) -> GameView:

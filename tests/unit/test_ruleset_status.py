@@ -59,11 +59,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["vote_kinds"].status == APPLIED  # issue 9: every kind is voted on by mail
     assert OPTIONS["turn_length_vote"].status == APPLIED  # issue 9: the start-of-game vote (003 [23])
-    # MATRIX 2.2 proxies: whole powers, one turn or until cancelled (003 [19] per unit: partial)
-    assert OPTIONS["proxy_policy"].status == PARTIAL
-    assert OPTIONS["proxy_policy"].misleads("gm_approval") is False  # 000 II(3): carried out
-    assert OPTIONS["proxy_policy"].misleads("allowed_with_notice") is True
-    for name in ("proxy_precedence", "proxy_cancel_notifies_holder"):
+    # MATRIX 2.2 proxies (000 II(3), 003 [19]: some units, a preset period or indefinitely)
+    for name in ("proxy_policy", "proxy_precedence", "proxy_cancel_notifies_holder"):
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["perpetual_orders"].status == PARTIAL  # 000 II(4): the GM marks; no player request
     assert OPTIONS["perpetual_orders"].misleads("gm_approval") is False
