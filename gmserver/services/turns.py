@@ -29,7 +29,7 @@ from gmserver.services import adjudication, convoys, endgame, mails, nmr, press,
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue_all
+from gmserver.services.outbox import queue_report
 from gmserver.services import reminders, schedule, votes
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -137,16 +137,20 @@ def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_re
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
                    deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime) -> int:
-    """Queue the turn's report to every player (one mail for the phases processed together) and the
-    GM's copy; a re-adjudication after a rollback sends its own reports (the first ones were sent)."""
+    """Store the turn's report once (one mail for the phases processed together) and queue every
+    player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
+    reports (the first ones were sent). The copies are written when they are sent
+    (services/report_mail.py): nothing is composed, drawn or serialised here."""
     first, minor = phases[0], phases[1:]
-    revision = f"r{revision_number}:" if revision_number else ""
-    mail = mails.turn_reports(services, game, first, deadline, now, then=minor, corrected=bool(revision_number),
-                              votes=ballots, centre_points=_centre_points(session, game, phases[-1]))
-    reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
-                                  for player, message in mail], kind="report", now=now, game_id=game.id)
-    if reports and mail:  # the report is one body addressed to each player: the GM gets it once
-        copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+    key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
+    parts, copies = mails.turn_report(services, game, first, deadline, now, key, then=minor,
+                                      corrected=bool(revision_number), votes=ballots,
+                                      centre_points=_centre_points(session, game, phases[-1]))
+    reports = queue_report(session, parts, [(copy.player.address, copy.subject, copy.player.secret, copy.message_id,
+                                             f"{key}{copy.player.power}") for copy in copies],
+                           sender=services.composer.gm_address, now=now, game_id=game.id)
+    if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
+        copy_to_gm(session, services, game.id, mails.report_text_copy(services, parts, copies[0]), "report", key, now)
     return reports
 
 
