@@ -9,7 +9,8 @@ games differ. Then, on each database asked for:
 - the engine alone: `engine.process_seconds` for every game's phase and orders (the yardstick);
 - one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
   and the next phase, render and queue seven reports, advance; one transaction per game);
-- the ratio of the two;
+- the ratio of the two, and the same with the players' copies of the reports written (the
+  outbox sender writes each when it sends it: services/report_mail.py), timed separately;
 - with `--daemons 2` (PostgreSQL; SQLite too, where writers queue on the database lock): the same
   number of fresh games cleared by two processes calling `adjudicate_due` at once, each game
   exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run).
@@ -49,7 +50,8 @@ from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
 from gmserver.db.queries.phases import phase_record  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services import turns  # noqa: E402
+from gmserver.services import report_mail, turns  # noqa: E402
+from gmserver.services.outbox import mail_problems  # noqa: E402
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.ordersets import orders_on_file  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
@@ -116,6 +118,26 @@ def engine_alone(services, ids: list[int]) -> float:
     return total
 
 
+def writing_copies(services, ids: list[int]) -> tuple[float, int]:
+    """What moved from the deadline to the outbox sender: writing every player's copy of the
+    reports queued for `ids` (the multipart mail with its map, chart and .ics, once per report
+    and then readdressed; serialised; checked by mail_problems), as `deliver_due` does before it
+    hands a copy to the relay. Timed without the relay and without the sender's own bookkeeping."""
+    report_mail._base_message.cache_clear()
+    with transaction(services.sessions) as session:
+        rows = list(session.scalars(select(OutboxMessage).where(OutboxMessage.game_id.in_(ids),
+                                                                OutboxMessage.kind == "report")
+                                    .order_by(OutboxMessage.id)))
+        payloads = {row.report_id: row.report.payload for row in rows}
+    began = time.perf_counter()
+    for row in rows:
+        raw = report_mail.write_copy(payloads[row.report_id], to=row.recipient, subject=row.addressing["subject"],
+                                     reply_secret=(row.addressing or {}).get("reply_secret"),
+                                     message_id=row.message_id)
+        assert not mail_problems(raw, row.recipient)
+    return time.perf_counter() - began, len(rows)
+
+
 def _worker(url: str, now: datetime, start, results) -> None:  # type: ignore[no-untyped-def]
     services = services_for(url)
     engine.map_info()  # import the engine and build the map before the clock starts
@@ -174,8 +196,15 @@ def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
                     print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s "
                           f"({elapsed * 1000 / games:.1f} ms per game; this process's CPU {cpu:.2f} s, "
                           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+                    writing, copies = writing_copies(services, ids)
                     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s "
-                          f"({alone * 1000 / games:.2f} ms per game); pipeline / engine = {elapsed / alone:.1f}")
+                          f"({alone * 1000 / games:.2f} ms per game)")
+                    print(f"{kind}: at send time, writing the {copies} players' copies of the reports (map, chart, "
+                          f".ics drawn once per report): {writing:.2f} s ({writing * 1000 / games:.1f} ms per game; "
+                          f"load average {os.getloadavg()[0]:.1f})")
+                    print(f"{kind}: pipeline / engine = {elapsed / alone:.1f} (the deadline: load, effective orders, "
+                          f"adjudicate, store, report stored once, seven copies queued); "
+                          f"{(elapsed + writing) / alone:.1f} with the copies written at send time")
                     if profiler:
                         out = io.StringIO()
                         pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
