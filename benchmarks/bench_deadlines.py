@@ -123,7 +123,7 @@ def writing_copies(services, ids: list[int]) -> tuple[float, int]:
     reports queued for `ids` (the multipart mail with its map, chart and .ics, once per report
     and then readdressed; serialised; checked by mail_problems), as `deliver_due` does before it
     hands a copy to the relay. Timed without the relay and without the sender's own bookkeeping."""
-    report_mail._base_message.cache_clear()
+    report_mail.forget_written()
     with transaction(services.sessions) as session:
         rows = list(session.scalars(select(OutboxMessage).where(OutboxMessage.game_id.in_(ids),
                                                                 OutboxMessage.kind == "report")

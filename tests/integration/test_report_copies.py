@@ -87,7 +87,7 @@ def test_a_retry_sends_the_same_bytes_and_message_id(adjudicated, clock) -> None
     france = next(row for row in report_rows(services) if row.recipient == player_address("FRANCE"))
     first = [(raw, mid) for r, raw, mid in transport.handed if r == france.recipient]
     assert france.status == "pending" and france.stored == first[0][0]
-    report_mail._base_message.cache_clear()
+    report_mail.forget_written()
     assert france.raw == first[0][0]  # stored: no new writing
     with transaction(services.sessions) as session:
         payload = session.get(StoredReport, france.report_id).payload
@@ -149,3 +149,20 @@ def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) ->
         names = {line.split(b":", 1)[0] for line in head.split(b"\r\n") if line and not line[:1].isspace()}
         assert {b"To", b"Reply-To", b"Subject", b"Message-ID", b"Date", b"From"} <= names
     assert len(bodies) == 1  # the same report to all: the parts are shared, the boundaries fixed
+
+
+def test_a_copy_is_what_the_email_package_writes_for_it(adjudicated) -> None:
+    """write_copy writes the shared parts once per report and only the headers per player: the
+    bytes are exactly what EmailMessage.as_bytes gives for the readdressed report (ASCII and,
+    under SMTPUTF8, a non-ASCII address)."""
+    services, _ = adjudicated
+    [row, *_] = report_rows(services)
+    with transaction(services.sessions) as session:
+        payload = session.get(StoredReport, row.report_id).payload
+    base, composer = report_mail._base_message(payload)
+    for to, policy in ((row.recipient, email.policy.SMTP), ("jürgen@players.test", email.policy.SMTPUTF8)):
+        written = report_mail.write_copy(payload, to=to, subject="lepanto S1901M", reply_secret="s3cret",
+                                         message_id="<one@gm.test>")
+        whole = composer.readdress(base, to=to, subject="lepanto S1901M", reply_secret="s3cret",
+                                   message_id="<one@gm.test>").as_bytes(policy=policy)
+        assert written == whole

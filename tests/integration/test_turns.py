@@ -246,7 +246,7 @@ def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, cloc
     def broken(*args, **kwargs):
         raise OSError("no libcairo here")
     monkeypatch.setattr(mapimage, "map_png", broken)
-    report_mail._base_message.cache_clear()  # a report written before in this process is not drawn again
+    report_mail.forget_written()  # a report written before in this process is not drawn again
     services, game_id = world
     clock.advance(hours=48)
     [done] = turns.adjudicate_due(services, clock())
