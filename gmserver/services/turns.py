@@ -157,10 +157,8 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
 def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
     """(phase, power -> centres) at the start of every game year so far and after `last`: the
     report's centre chart (issue 9)."""
-    points = []
-    for state in queries.phases.spring_states(session, game.id):
-        position = engine.position_from_state(state)
-        points.append((position.phase, {p: len(c) for p, c in position.centers.items()}))
+    points = [(phase, {p: len(c) for p, c in centres.items() if c})  # as position_from_state counts them
+              for phase, centres in queries.phases.spring_centres(session, game.id)]
     if not points or points[-1][0] != last.after.phase:
         points.append((last.after.phase, {p: len(c) for p, c in last.after.centers.items()}))
     return points
