@@ -134,7 +134,7 @@ def writing_copies(services, ids: list[int]) -> tuple[float, float, int]:
     for row in rows:
         raw = report_mail.write_copy(payloads[row.report_id], to=row.recipient, subject=row.addressing["subject"],
                                      reply_secret=(row.addressing or {}).get("reply_secret"),
-                                     message_id=row.message_id)
+                                     message_id=row.message_id, power=row.addressing.get("power"))
         assert not mail_problems(raw, row.recipient)
     return time.perf_counter() - began, time.process_time() - cpu, len(rows)
 

@@ -71,6 +71,15 @@ def cmd_propose(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_vote(args: argparse.Namespace) -> int:
+    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+
+    done = gm_controls.act(services_of(config_of(args)), args.name, votes.vote_by_gm,
+                           f"{args.proposal} {args.choice}", now=utcnow())
+    print(done.text)
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -130,6 +139,12 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     propose.add_argument("name")
     propose.add_argument("words", nargs="+", metavar="WORDS")
     propose.set_defaults(func=cmd_propose)
+    vote = game.add_parser("vote", help="the GM's vote on a proposal where the house rules make the GM an elector "
+                           "(000 IX(3): a rule change needs the GM's agreement)")
+    vote.add_argument("name")
+    vote.add_argument("proposal", metavar="PROPOSAL")
+    vote.add_argument("choice", choices=("yes", "no", "abstain"))
+    vote.set_defaults(func=cmd_vote)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name")
     actions.add_argument("--json", action="store_true", help="print JSON")

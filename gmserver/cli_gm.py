@@ -37,11 +37,11 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print()
     print(shown.text)
     if shown.disputes:
-        print("CONVOYS TO RULE ON (house rules 000 VI):")
+        print("CONVOYS TO RULE ON (the game's convoy rule, MATRIX 2.16):")
         for dispute in shown.disputes:
             print(f"  - {dispute}")
     if shown.if_disrupted is not None:
-        print(f"\nIF YOU RULE THE 000 VI(4) ONES DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
+        print(f"\nIF YOU RULE THEM DISRUPTED (gmserver game convoy {shown.game} MOVE fails):\n")
         print(shown.if_disrupted)
     return 0
 
@@ -50,7 +50,7 @@ def cmd_game_convoy(args: argparse.Namespace) -> int:
     from gmserver.services.convoys import rule_convoy  # noqa: PLC0415
 
     done = rule_convoy(services_of(config_of(args)), args.name, args.move, args.ruling, utcnow())
-    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (house rules 000 VI(4)); applied when "
+    print(f"{done.game} {done.phase}: {done.move} {done.ruling} (the game's convoy rule); applied when "
           f"{done.phase} is adjudicated")
     return 0
 
@@ -66,6 +66,23 @@ def cmd_game_repair(args: argparse.Namespace) -> int:
         return 0
     print(f"{done.game} {done.phase}: {done.repair.describe()}; {done.notices} notice(s) queued")
     return 0
+
+
+def cmd_game_audit(args: argparse.Namespace) -> int:
+    from gmserver.services.audit import audit_game  # noqa: PLC0415
+
+    done = audit_game(services_of(config_of(args)), args.name, utcnow(), years=args.years, notify=not args.no_mail)
+    print(f"{done.game}: replayed {', '.join(done.replayed) or 'no phase'} with their stored orders")
+    if not done.differences:
+        print("every stored board is what the stored orders give")
+        return 0
+    print("DIFFERENCES (house rules 000 VIII(2), VIII(3)):")
+    for text in done.differences:
+        print(f"  - {text}")
+    for command in done.repairs:
+        print(f"  repair: {command}")
+    print("the GM was sent this by mail" if done.told_gm else "no mail sent")
+    return 1
 
 
 def cmd_game_rollback(args: argparse.Namespace) -> int:
@@ -119,10 +136,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything")
     show.add_argument("name")
     show.set_defaults(func=cmd_game_preview)
-    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr)",
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or DATC 4.A.1's "
+                                            "any-route rule",
                              description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
-                                         "a fleet of its own power on a possible route was dislodged, so the convoy "
-                                         "was disrupted) or stands (the engine's result). Applied at adjudication.")
+                                         "a fleet of its own power on a possible route, or of the route the order "
+                                         "named, was dislodged; any_route: any fleet on a possible route was; so "
+                                         "the convoy was disrupted) or stands (the engine's result). Applied at "
+                                         "adjudication.")
     convoy.add_argument("name")
     convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
     convoy.add_argument("ruling", choices=["fails", "stands"])
@@ -139,6 +159,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
     repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
     repair.set_defaults(func=cmd_game_repair)
+    audit = game.add_parser("audit", help="replay the last game year's stored orders and compare the boards "
+                                          "(house rules 000 VIII(2), VIII(3))",
+                            description="Adjudicate each stored phase of the last game year again with its stored "
+                                        "orders and compare the result with the board the game stored next: a unit "
+                                        "the orders do not give is a surplus unit (000 VIII(2)). Prints the "
+                                        "differences and the `game repair` commands 000 VIII proposes, and mails "
+                                        "them to the GM. Changes nothing. Exit status 1 when something differs.")
+    audit.add_argument("name")
+    audit.add_argument("--years", type=int, default=1, metavar="N",
+                       help="how many game years before the current one to include (default: 1)")
+    audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")
+    audit.set_defaults(func=cmd_game_audit)
     back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
                            description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
                                        "with its orders on file and every player gets a correction notice.")

@@ -196,6 +196,16 @@ def with_units(state: Mapping[str, Any], power: str, units: Sequence[str]) -> En
     return changed
 
 
+def at_retreat_phase(state: Mapping[str, Any], phase: str) -> EngineState:
+    """`state` (the position after a movement phase the engine left with nothing to retreat) put
+    back at that season's retreat `phase` ("S1901R"), with nobody dislodged: processing it returns
+    the engine to where it went by itself (report_empty_retreat_season, 002 PRESS 7)."""
+    with _ENGINE_LOCK:
+        game = _game_from_state(state)
+        game.set_current_phase(phase)
+        return game.get_state()
+
+
 def position_from_state(state: Mapping[str, Any]) -> Position:
     """The plain-data view of an engine state (no engine call needed)."""
     units: dict[str, list[str]] = {}

@@ -332,8 +332,9 @@ class ProposalRow(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     phase: Mapped[str] = mapped_column(String(20))  # the turn it was made in
     kind: Mapped[str] = mapped_column(String(30))  # draw | concession
-    members: Mapped[str] = mapped_column(String(200))  # powers, sorted, space-separated
+    members: Mapped[str] = mapped_column(String(200))  # powers, sorted, space-separated; or a key
     proposer: Mapped[str] = mapped_column(String(20))
+    terms: Mapped[str | None] = mapped_column(Text)  # a rule change's or an end on any terms' words
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
     created_at: Mapped[datetime]
     # open -> passed | failed | void, with the announcement in words (never a voter's vote)

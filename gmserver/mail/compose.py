@@ -8,6 +8,7 @@ whether an incoming message must never be answered (RFC 3834).
 
 from __future__ import annotations
 
+import copy as pycopy
 import dataclasses
 import email.policy
 import email.utils
@@ -17,7 +18,7 @@ from datetime import datetime, timezone
 from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 import jinja2
 
@@ -146,6 +147,34 @@ class Composer:
         # the body as set_content stored it: get_payload() would give 8-bit text decoded, to be encoded again
         copy.set_payload(message._payload)  # noqa: SLF001
         return copy
+
+
+def with_text_edited(message: EmailMessage, edit: Callable[[str, str], str]) -> EmailMessage:
+    """`message` with each text part's text replaced by `edit(subtype, text)` ("plain" or "html"),
+    the parts it leaves unchanged shared, never modified: a copy `readdress` made shares its parts
+    with every other copy (a player's own line in a report sent to all, reports.with_orders_subject)."""
+    if message.is_multipart():
+        parts = [with_text_edited(part, edit) for part in message.get_payload()]
+        if all(new is old for new, old in zip(parts, message.get_payload())):
+            return message
+        copy = _shallow_copy(message)
+        copy._payload = parts  # noqa: SLF001  (the container's own list, new; its parts shared)
+        return copy
+    if message.get_content_maintype() != "text" or message.is_attachment():
+        return message
+    text = message.get_content()
+    edited = edit(message.get_content_subtype(), text)
+    if edited == text:
+        return message
+    part = _shallow_copy(message)  # set_content replaces only its Content-* headers
+    part.set_content(edited, subtype=message.get_content_subtype(), charset="utf-8")
+    return part
+
+
+def _shallow_copy(message: EmailMessage) -> EmailMessage:
+    copy = pycopy.copy(message)
+    copy._headers = list(message._headers)  # noqa: SLF001  (its own header list: the values are immutable)
+    return copy
 
 
 def add_html(message: EmailMessage, html: str, *, images: Sequence[tuple[str, bytes]] = (),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
+from html import escape as html_escape
 from typing import Any, ClassVar
 
 from gmserver.reports.words import (
@@ -22,6 +24,7 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.subject import format_subject, subject_example
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -144,6 +147,44 @@ class TurnReport:
     # and how a passed one ended the game
     votes: tuple[str, ...] = ()
     vote_end: str | None = None
+    # the game's subject_template (MATRIX 2.1): the next turn's subject line is shown to each player
+    # with their own power (orders_subject); None: no subject line is shown
+    subject_template: str | None = None
+    # where the templates print that line (ORDERS_SUBJECT_MARK); "" when there is none to show
+    orders_subject_mark: str = ""
+
+
+# An ASCII word that no report text contains, replaced in each player's copy (text and HTML) by
+# the subject line for that player's orders: the report is built once for every player.
+ORDERS_SUBJECT_MARK = "@@ORDERS-SUBJECT@@"
+
+
+def with_subject_template(report: TurnReport, template: str) -> TurnReport:
+    """The report that shows the next turn's subject line, in the game's `template` (MATRIX 2.1)."""
+    shown = report.next_phase is not None and not report.processed_at_once and not report.game_over
+    return dataclasses.replace(report, subject_template=template,
+                               orders_subject_mark=ORDERS_SUBJECT_MARK if shown else "")
+
+
+def orders_subject(report: TurnReport, power: str | None) -> str:
+    """The exact subject line `power`'s player gives the orders of the report's next turn (issue 9:
+    "the next deadline with the exact subject line to use"); for the GM's copy (`power` None), the
+    line with the words "your power" where each player's says theirs."""
+    if not report.orders_subject_mark:
+        return ""
+    assert report.subject_template is not None and report.next_phase is not None
+    if power is None:
+        return subject_example(template=report.subject_template, game_name=report.game_name,
+                               phase=report.next_phase, purpose="orders")
+    return format_subject(template=report.subject_template, game_name=report.game_name, power=power,
+                          phase=report.next_phase, purpose="orders")
+
+
+def with_orders_subject(text: str, report: TurnReport, power: str | None, *, html: bool = False) -> str:
+    """`text` (the report's text or HTML, rendered once) as `power`'s copy: the mark replaced by
+    that player's subject line. Pure, so that whoever writes each player's copy can call it."""
+    line = orders_subject(report, power)
+    return text.replace(ORDERS_SUBJECT_MARK, html_escape(line) if html else line)
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:

@@ -85,6 +85,8 @@ def describe_order(parsed: Order, geography: MapInfo) -> str:
         return f"{unit} holds"
     if action == "move":
         via = " by convoy" if parsed.via_convoy else ""
+        if parsed.route:  # 000 VI(3): the route the order named
+            via = " by convoy via " + ", ".join(place(p, geography) for p in parsed.route)
         return f"{unit} -> {target}{via}"
     if action == "support_hold":
         return f"{unit} supports {other}"

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from gmserver.rules.delays import how_to_ask
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
+from gmserver.rules.vote_changes import turn_length_invitation
 
 # option -> profile -> clause (MATRIX 2.1, 2.2, 2.8); absent: the profile is silent [P]
 _CLAUSES: Mapping[str, Mapping[str, str]] = {
@@ -25,6 +26,7 @@ _CLAUSES: Mapping[str, Mapping[str, str]] = {
     "nmr_limit_to_cd": {"mhr": "000 VII(6) ¶2", "danivon": "001 V(2)", "email_rules": "002 ORDERS 0",
                         "scorpion": "003 [13]"},
     "sender_policy": {"scorpion": "003 [4]"},
+    "turn_length_vote": {"scorpion": "003 [23]"},
 }
 
 
@@ -51,6 +53,8 @@ def key_points(ruleset: Any) -> list[str]:
     movement = ruleset.min_hours_movement
     if isinstance(movement, int) and movement > 0:
         points.append(f"A movement turn lasts at least {movement} hours{_cite(ruleset, 'min_hours_movement')}.")
+    if ruleset.turn_length_vote:  # 003 [23]: the start mail asks for the vote
+        points.append(turn_length_invitation(ruleset.turn_length_vote) + _cite(ruleset, "turn_length_vote") + ".")
     points.append("A unit without an order holds (and may be supported)"
                   f"{_cite(ruleset, 'nmr_movement')}; your last order set on file is the one used.")
     if (disorder := civil_disorder_rule(ruleset)) is not None:

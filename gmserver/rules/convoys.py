@@ -1,17 +1,24 @@
-"""The convoy check MATRIX 2.16 gives the GM under 000 VI(4) (`datc_4a1 = mhr_hybrid`), and the
-GM's ruling applied to the orders the engine gets. (000 VI(6)'s paradoxes: rules/paradoxes.py.)
+"""The convoy check MATRIX 2.16 gives the GM (`datc_4a1`), and the GM's ruling applied to the
+orders the engine gets. (000 VI(6)'s paradoxes: rules/paradoxes.py; a route written with the
+order, 000 VI(3): rules/convoy_routes.py.)
 
-000 VI(4): where several convoy routes are possible and none is specified, the convoy is
-disrupted if any fleet on any possible route is dislodged, except that the dislodgement of a
-foreign fleet has no effect if another route exists. The engine disrupts a convoy only when
-every route is (DATC 4.A.1 "all routes"), so the two differ exactly when a successful convoyed
-army had more than one route and a fleet of its own power on one of them was dislodged. That
-turn is flagged to the GM (assist: the GM rules), who may rule the convoy disrupted: the
-convoying fleets are then given hold orders so that no route exists, or, for an army that could
-also reach its destination by land, the army holds instead (MATRIX 2.16).
+The engine disrupts a convoy only when every route is (DATC 4.A.1 `all_routes`). The other values
+say a convoy the engine let succeed failed:
 
-A route written with the order (000 VI(3)) is not kept by the order notation, so the
-"specified route" half of VI(4) is not checked.
+- `mhr_hybrid`, 000 VI(4): "the convoy is disrupted if any fleet of a specified route is
+  dislodged"; with no route specified, if any fleet of any possible route is, "except that the
+  dislodgement of a foreign fleet not in a specified route has no effect if another route
+  exists". With the written route carried out before adjudication (datc_4a6), the engine already
+  fails a route one of whose fleets is lost, except where the route's own fleets make a shorter
+  chain; so the two differ when a fleet of the written route is dislodged, or, with none
+  written, a fleet of the army's own power on one of several possible routes.
+- `any_route`, DATC 4.A.1's first choice (the 1971 rule): the dislodgement of any fleet on any
+  possible route disrupts the convoy.
+
+Such a turn is flagged to the GM (assist, MATRIX 2.16: results published as the engine gave them),
+who may rule the convoy disrupted: the convoying fleets are then given hold orders so that no
+route exists, or, for an army that could also reach its destination by land, the army holds
+instead, and the turn is adjudicated again.
 
 Pure: the outcome, the orders and the map are passed in.
 """
@@ -21,71 +28,87 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from gmserver.rules.convoy_routes import touches
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
-from gmserver.rules.position import PhaseOutcome
+from gmserver.rules.position import OrderOutcome, PhaseOutcome
 
 MAX_ROUTES = 64  # enough to tell one route from several; the standard map never comes close
+# what each datc_4a1 value that differs from the engine says, and where it says it
+_RULES = {"mhr_hybrid": "house rules 000 VI(4)", "any_route": "DATC 4.A.1 (any route disrupted: the 1971 rule)"}
 
 
 @dataclass(frozen=True)
 class ConvoyDispute:
-    """A convoyed move the engine let succeed and 000 VI(4) says failed."""
+    """A convoyed move the engine let succeed and the game's convoy rule says failed."""
 
     power: str
     move: str  # "A LON - BEL"
     convoys: tuple[str, ...]  # the convoy orders for it, "F NTH C A LON - BEL"
-    dislodged: tuple[str, ...]  # the army's own fleets dislodged on a route, "F ENG"
+    dislodged: tuple[str, ...]  # the fleets whose loss disrupts it under the rule, "F ENG"
     routes: int
     by_land: bool  # the army could reach its destination without a convoy
+    why: str = "of the army's own power, on a possible route,"  # which fleet counts, in words
+    rule: str = _RULES["mhr_hybrid"]
 
     def describe(self) -> str:
         return (f"{self.move} ({self.power.title()}) succeeded by one of {self.routes} convoy routes, but "
-                f"{', '.join(self.dislodged)} of the army's own power, on a possible route, was dislodged: "
-                "under house rules 000 VI(4) the convoy was disrupted and the move fails")
+                f"{', '.join(self.dislodged)} {self.why} was dislodged: "
+                f"under {self.rule} the convoy was disrupted and the move fails")
 
 
-def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo) -> tuple[ConvoyDispute, ...]:
-    """The successful convoyed moves of a movement phase that 000 VI(4) makes fail."""
-    if outcome.before.phase_type != "M":
+def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo, rule: str = "mhr_hybrid",
+                     routes: Mapping[Unit, tuple[str, ...]] | None = None) -> tuple[ConvoyDispute, ...]:
+    """The successful convoyed moves of a movement phase that `rule` (datc_4a1) makes fail.
+    `routes`: the route each army's order named (000 VI(3)), from the orders as given."""
+    if outcome.before.phase_type != "M" or rule not in _RULES:
         return ()
     parsed = [(o, o.order) for o in outcome.orders]
     dislodged = {p.unit for o, p in parsed if p.unit is not None and "dislodged" in o.results}
     disputes = []
     for outcome_order, order in parsed:
-        if order.action != "move" or order.unit is None or order.unit.kind != "A":
-            continue
-        if not outcome_order.succeeded:
+        if order.action != "move" or order.unit is None or order.unit.kind != "A" or not outcome_order.succeeded:
             continue
         convoys = [(o, p) for o, p in parsed if p.action == "convoy" and p.other == order.unit
                    and p.target_province == order.target_province]
         if not convoys:
             continue
         fleets = {p.unit.location: o.power for o, p in convoys if p.unit is not None}
-        routes = convoy_routes(order.unit.province, order.target_province or "", tuple(fleets), geography)
-        on_routes = {location for route in routes for location in route}
-        own_lost = tuple(sorted(str(Unit("F", location)) for location in on_routes
-                                if fleets[location] == outcome_order.power and Unit("F", location) in dislodged))
-        if len(routes) > 1 and own_lost:
+        chains = convoy_routes(order.unit.province, order.target_province or "", tuple(fleets), geography)
+        lost, why = _lost(rule, (routes or {}).get(order.unit, ()), chains, fleets, outcome_order, dislodged)
+        if lost:
             disputes.append(ConvoyDispute(
                 outcome_order.power, str(Order("move", order.unit, order.target)), tuple(str(o.order) for o, _ in convoys),
-                own_lost, len(routes), geography.can_move("A", order.unit.location, order.target or "")))
+                lost, len(chains), geography.can_move("A", order.unit.location, order.target or ""), why, _RULES[rule]))
     return tuple(disputes)
+
+
+def _lost(rule: str, route: tuple[str, ...], chains: list[tuple[str, ...]], fleets: Mapping[str, str],
+          move: OrderOutcome, dislodged: set[Unit]) -> tuple[tuple[str, ...], str]:
+    """The dislodged fleets that disrupt the convoy under `rule`, and which fleets count, in words."""
+    def fallen(locations) -> tuple[str, ...]:
+        return tuple(sorted(str(Unit("F", p)) for p in set(locations) if Unit("F", p) in dislodged))
+
+    if rule == "mhr_hybrid" and route:  # 000 VI(4): "any fleet of a specified route"
+        return fallen(route), "of the route the order named"
+    if len(chains) < 2:  # one route: the engine disrupts it as every rule does
+        return (), ""
+    on_chains = {location for chain in chains for location in chain}
+    if rule == "any_route":
+        return fallen(on_chains), "on one of the possible routes"
+    return fallen(p for p in on_chains if fleets[p] == move.power), "of the army's own power, on a possible route,"
 
 
 def convoy_routes(origin: str, destination: str, fleets: Sequence[str], geography: MapInfo) -> list[tuple[str, ...]]:
     """Every chain of the convoying `fleets` (their locations) from province `origin` to province
     `destination`, each fleet used once per chain and none going on past a fleet that reaches
     the destination (at most MAX_ROUTES chains)."""
-    def touches(fleet: str, province: str) -> bool:
-        return any(geography.province_of(place) == province for place in geography.fleet_moves.get(fleet, ()))
-
     routes: list[tuple[str, ...]] = []
 
     def extend(path: tuple[str, ...]) -> None:
         if len(routes) >= MAX_ROUTES:
             return
-        if touches(path[-1], destination):
+        if touches(geography, path[-1], destination):
             routes.append(path)  # a chain ends where it reaches the coast: longer ones are detours
             return
         for fleet in fleets:
@@ -93,7 +116,7 @@ def convoy_routes(origin: str, destination: str, fleets: Sequence[str], geograph
                 extend(path + (fleet,))
 
     for fleet in fleets:
-        if touches(fleet, origin):
+        if touches(geography, fleet, origin):
             extend((fleet,))
     return routes
 

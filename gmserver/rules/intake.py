@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import email.header
 import email.policy
+import email.utils
 import re
 from email.parser import BytesHeaderParser
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from gmserver.rules.automated import is_automated
 from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.limits import header_section
 from gmserver.rules.position import describe_phase
+from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
@@ -36,6 +38,8 @@ class Envelope:
     date: str | None
     automated: bool
     message: EmailMessage = field(compare=False, repr=False)
+    # the addresses of the To headers, lower-cased (recipient_header_rule, 000 II(2) a)
+    to: tuple[str, ...] = ()
 
 
 def parse_envelope(raw: bytes) -> Envelope:
@@ -81,7 +85,17 @@ def _envelope(message: EmailMessage, subject: str) -> Envelope:
         date=safe_text(_header(message, "Date")) or None,
         automated=_looks_automated(message),
         message=message,
+        to=_to_addresses(message),
     )
+
+
+def _to_addresses(message: EmailMessage) -> tuple[str, ...]:
+    """The addr-specs of every To header, lower-cased; () when they cannot be read."""
+    try:
+        values = [str(value) for key, value in message.raw_items() if key.lower() == "to"]
+        return tuple(address.strip().lower() for _, address in email.utils.getaddresses(values) if "@" in address)
+    except Exception:  # noqa: BLE001  hostile headers must not stop intake
+        return ()
 
 
 def _looks_automated(message: EmailMessage) -> bool:
@@ -226,28 +240,45 @@ Decision = Accept | Reject | Ignore | Hold
 
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
-           orders: bool = True) -> Decision:
+           orders: bool = True, press: bool = False, read_only: bool = False, after_end: bool = False,
+           body: str = "", gm_address: str | None = None) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
     2.1 are those of order sets, so such a message needs only to name the game, may name another
-    turn (a reply to a report) and may come after the deadline."""
+    turn (a reply to a report) and may come after the deadline. `press`: the message holds press;
+    where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
+    accepted as NON_PLAYER, for the press alone. `read_only`: a request answered from the game's
+    records (STATUS, HISTORY...), which a player of a finished game may still ask (issue 9).
+    `after_end`: a message a finished game still takes (a complaint about the draw that ended it,
+    002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
+    subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
+    line where the house rules say so."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
     if not envelope.sender or "@" not in envelope.sender:
         return Ignore("no usable sender address: nobody to answer")
 
-    readings = {game.id: _read(envelope.subject, game, orders) for game in games}
+    heading = body_heading(body)
+    readings = {game.id: _read(envelope.subject, game, orders, heading) for game in games}
     game = _named_game(envelope.sender, games, readings)
     if isinstance(game, Reject):
         return game
     reading = readings[game.id]
-    power = _sender_power(envelope.sender, game, reading)
+    if (press and game.ruleset.press_from_non_players and game.status == "active"
+            and not game.powers_of(envelope.sender)):
+        # 002 PRESS 2: "Anyone (including non-players) may send press from other sources"; naming
+        # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
+        # every other kind of mail and every other game)
+        return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
+    power = _sender_power(envelope.sender, game, reading, read_only=read_only, after_end=after_end and not orders)
     if isinstance(power, Reject):
         return power
     if not orders:
         return Accept(game=game, power=power, phase=game.phase, subject=reading)
+    if (misaddressed := _recipient_refusal(envelope, game, power, gm_address)) is not None:
+        return misaddressed
     return _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
                                                                                         received_at)
 
@@ -281,7 +312,8 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     return named[0]
 
 
-def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str | Reject:
+def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False,
+                  after_end: bool = False) -> str | Reject:
     """The power the sender gives orders for in `game`, or why it has none there."""
     powers = game.powers_of(sender)
     if not powers and not _listed_in(game, sender):
@@ -302,8 +334,10 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading) -> str |
     if power is None:
         return Reject(("This address plays several powers here: the subject must name one.",),
                       expected_subject=_expected(game, powers[0]), game=game)
-    if game.status != "active":
-        return Reject((f"{game.name} is over; no more orders are accepted.",), game=game, power=power)
+    if game.status != "active" and not read_only and not (after_end and game.status == "finished"):
+        return Reject((f"{game.name} is over: the game has ended, so no more orders, press, votes or requests "
+                       "that change it are accepted. STATUS and HISTORY are still answered.",),
+                      game=game, power=power)
     return power
 
 
@@ -354,6 +388,62 @@ def _late_with_proof(game: GameView, power: str, reading: SubjectReading, receiv
     return Hold(Accept(game=game, power=power, phase=phase, subject=reading), (reason,), "late_with_proof", "")
 
 
+def _recipient_refusal(envelope: Envelope, game: GameView, power: str, gm_address: str | None) -> Reject | None:
+    """recipient_header_rule = to_only (000 II(2) a): order mail must be addressed "To" the GM's
+    order address, not Cc or Bcc. A reply to the GM's own mail goes to gm+SECRET@...: the same
+    mailbox."""
+    if game.ruleset.recipient_header_rule != "to_only" or not gm_address:
+        return None
+    if any(_same_mailbox(address, gm_address) for address in envelope.to):
+        return None
+    return Reject((
+        f"Orders must be sent with the GM's address ({gm_address}) in the To line, not as a copy (Cc or Bcc)"
+        f"{_cite(game.ruleset, 'recipient_header_rule')}.",
+        "Please send the orders again, addressed To the GM.",
+    ), expected_subject=_expected(game, power), game=game, power=power)
+
+
+def _same_mailbox(address: str, gm_address: str) -> bool:
+    """gm+anything@domain is gm@domain (the GM's replies carry a secret after the +)."""
+    local, _, domain = address.lower().rpartition("@")
+    gm_local, _, gm_domain = gm_address.lower().rpartition("@")
+    return domain == gm_domain and local.partition("+")[0] == gm_local.partition("+")[0]
+
+
+# option -> profile -> clause (MATRIX 2.1); absent: the profile is silent and nothing is cited
+_CLAUSES: Mapping[str, Mapping[str, str]] = {
+    "recipient_header_rule": {"mhr": "000 II(2) a"},
+    "subject_location": {"scorpion": "003 [10]"},
+}
+
+
+def _cite(ruleset: Ruleset, option: str) -> str:
+    clause = _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+    return f" (house rules {clause})" if clause else ""
+
+
+# A line that begins like an order ends the heading: "A Par - Bur", "Fleet ...", "Build ...".
+_ORDER_START = re.compile(r"^\W*(?:a|f|army|fleet|build|remove|disband|retreat|waive)\b", re.IGNORECASE)
+HEADING_LINES = 2
+_HEADING_CHARS = 160
+
+
+def body_heading(body: str) -> str:
+    """The first lines of a message's text that may name the game, power and turn
+    (subject_or_body, 003 [10] "should contain ... most convenient ... subject line"): up to two
+    non-empty lines before the first one that begins like an order; "" if there are none."""
+    lines: list[str] = []
+    for line in body.splitlines():
+        if not line.strip():
+            if lines:
+                break
+            continue
+        if _ORDER_START.match(line) or len(line) > _HEADING_CHARS or len(lines) == HEADING_LINES:
+            break
+        lines.append(line.strip())
+    return " ".join(lines)
+
+
 def _stranger_refusal(sender: str) -> Reject:
     """The refusal to someone who plays none of the games the message could be about. It reads
     the same whether the subject named a real game, a made-up one or none (hole 6), so that
@@ -387,14 +477,22 @@ def expected_subject(game: GameView, power: str | None) -> str:
     return _expected(game, power)
 
 
-def _read(subject: str, game: GameView, orders: bool = True) -> SubjectReading:
-    return read_subject(
+def _read(subject: str, game: GameView, orders: bool = True, heading: str = "") -> SubjectReading:
+    reading = read_subject(
         subject,
         template=game.ruleset.subject_template,
         game_name=game.name,
         current_phase=game.phase,
         required_fields=frozenset(game.ruleset.subject_required_fields) if orders else frozenset({"game"}),
     )
+    if not heading or game.ruleset.subject_location != "subject_or_body" or (reading.names_game
+                                                                              and not reading.problems):
+        return reading
+    # subject_or_body (003 [10]; 002, 004 silent → [P]): what the subject lacks, the first lines
+    # of the message may give; the subject's own words are read with them, never replaced
+    with_heading = _read(f"{subject} {heading}", game, orders)
+    better = (with_heading.names_game, -len(with_heading.problems)) > (reading.names_game, -len(reading.problems))
+    return with_heading if better else reading
 
 
 def _expected(game: GameView, power: str | None) -> str:

@@ -20,7 +20,10 @@ a proposal [P practice], kept small enough that no order line can match it:
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
      `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]);
    - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
-     `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2).
+     `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2), and the
+     two-word keywords `rule change` (000 IX(3), 001 VIII(3), 003 [18] ¶3), `end game` (an end
+     on any terms, 003 [18] ¶1) and `turn length` (the start-of-game vote, 003 [23]); `complain`
+     (a complaint about a passed draw, 002 DRAWS 5).
    The rest of the message is not read as orders: the reply says so.
 3. Subject keywords, when the body has no keyword line: the same words, and `press`, anywhere in
    the subject once the game's name is set aside ("lepanto status", "Re: lepanto press"), unless
@@ -63,6 +66,13 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
     "deadline": ("vote", "deadline_change"),  # 003 [18] ¶2 "DEADLINE 21" (rules/vote_changes.py)
+    "complain": ("vote", "draw_complaint"),  # 002 DRAWS 5: a complaint about a passed draw
+})
+# two-word keywords, read in the body only (rules/vote_changes.py reads their arguments)
+PHRASES: Mapping[tuple[str, str], tuple[Kind, str]] = MappingProxyType({
+    ("rule", "change"): ("vote", "rule_change"),  # 000 IX(3), 001 VIII(3), 003 [18] ¶3
+    ("end", "game"): ("vote", "end_game_any_terms"),  # 003 [18] ¶1
+    ("turn", "length"): ("vote", "turn_length"),  # 003 [23]
 })
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 
@@ -73,14 +83,14 @@ GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "proxy": "proxy", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
     "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
-    "veto": "veto", "propose": "propose",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)
+    "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)
 })
 
 _ORDERS_WORD = "orders"
 # keywords that are a request only when their line is all the text: "Orders:" heads many order sets
 _ONLY_ALONE = frozenset({"orders"})
 # a deadline vote needs its turn length, and "deadline" is a common word of a subject line
-_BODY_ONLY = frozenset({"deadline"})
+_BODY_ONLY = frozenset({"deadline", "complain"})
 
 
 @dataclass(frozen=True)
@@ -102,12 +112,13 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
         word = _first_word(first) or _first_word(subject)
         return MailKind("command", GM_COMMANDS.get(word or ""), _rest(first), len(lines) > 1)
     word = _first_word(first) or ""
-    in_body = None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word)
+    phrase = PHRASES.get(tuple(name_words(first[:200])[:2]))  # type: ignore[arg-type]
+    in_body = phrase or (None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
     in_subject = _subject_keywords(subject, game_names)
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
-        return MailKind(in_body[0], in_body[1], _rest(first), len(lines) > 1)
+        return MailKind(in_body[0], in_body[1], _rest(_rest(first)) if phrase else _rest(first), len(lines) > 1)
     if len(set(in_subject)) > 1:
         return _two_things(in_subject)
     if in_subject:

@@ -4,6 +4,7 @@ The engine's notation (../shared/notes/ENGINE.md; `gmserver.engine.legal_orders`
 
     A PAR H                 hold
     A PAR - BUR             move;  A LON - BEL VIA: a move that insists on a convoy
+    A LON - NTH - NWY       a convoyed move with its route (DATC 4.A.6; the engine reads it as VIA)
     A MUN S A BER           support to hold (`A MUN S A BER H` is read too, written without H)
     A MUN S A BER - SIL     support to move
     F NTH C A LON - NWY     convoy
@@ -92,6 +93,9 @@ class Order:
     target: str | None = None
     other: Unit | None = None
     via_convoy: bool = False
+    # the sea provinces of a route written with a convoyed move, kept where the profile's datc_4a6
+    # makes it count (000 VI(3)); a move with a route is always via convoy
+    route: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, text: str, phase_type: str | None = None) -> Order:
@@ -118,6 +122,9 @@ class Order:
             return cls(action, unit)  # type: ignore[arg-type]
         if verb == "-" and (len(rest) == 1 or rest[1:] == ["VIA"]):
             return cls("move", unit, _location(rest[0], text), via_convoy=len(rest) == 2)
+        if verb == "-" and len(rest) >= 3 and rest[1::2] == ["-"] * (len(rest) // 2):
+            places = [_location(word, text) for word in rest[0::2]]
+            return cls("move", unit, places[-1], via_convoy=True, route=tuple(places[:-1]))
         if verb == "R" and len(rest) == 1:
             return cls("retreat", unit, _location(rest[0], text))
         if verb == "S" and (len(rest) == 2 or rest[2:] == ["H"]):  # the engine takes a trailing H, never writes it
@@ -166,6 +173,8 @@ class Order:
         head = str(self.unit)
         if self.action in _LETTER:
             return f"{head} {_LETTER[self.action]}"
+        if self.action == "move" and self.route:
+            return " - ".join((head, *self.route, str(self.target)))
         if self.action == "move":
             return f"{head} - {self.target}" + (" VIA" if self.via_convoy else "")
         if self.action == "retreat":

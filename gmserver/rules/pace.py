@@ -6,8 +6,9 @@ the retreat and adjustment turns that follow it, so the longest is Fall's (movem
 adjustment). The target is a guide, not a rule ("normally", "the GM may speed up or slow down
 the timing"): nothing is refused for it. The GM is told, in words, when the turn lengths chosen
 at game create, or a deadline the GM sets (or a delay moves), make a Turn longer than the guide.
-The turn lengths are not derived from it: they default to the profile's minimums, which 001
-IV(4) also sets, and the GM chooses longer ones.
+The turn lengths the GM leaves open at game create are derived from it (rules/schedule.py
+default_lengths: a Fall Turn of movement, retreat and adjustment turns makes the target, each at
+least the minimum 001 IV(4) also sets).
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def lengths_over_target(ruleset: Any, lengths: TurnLengths) -> list[str]:
     target = ruleset.target_days_per_game_turn
     if target is None:
         return []
-    fall = lengths.movement + lengths.retreat + lengths.adjustment
+    # 003 [5]: in the two-season game the retreats and builds ride with the moves: a Turn is its movement turn
+    two_season = getattr(ruleset, "season_structure", "standard") == "uk_two_season"
+    fall = lengths.movement + (timedelta(0) if two_season else lengths.retreat + lengths.adjustment)
     if fall <= target * DAY:
         return []
     return [f"a Fall Turn with its retreat and adjustment turns lasts {_days(fall)} at these turn lengths, longer "

@@ -40,6 +40,8 @@ _CLAUSES: dict[str, dict[str, str]] = {
     "press_before_first_turn": {"email_rules": "002 PRESS 5"},
     "press_channel": {"scorpion": "003 [9]"},
     "conditional_press": {"email_rules": "002 PRESS 4", "scorpion": "003 [9]"},
+    "press_from_non_players": {"email_rules": "002 PRESS 2"},
+    "press_editing": {"email_rules": "002 PRESS 3"},
 }
 
 _HEADING = re.compile(
@@ -47,6 +49,9 @@ _HEADING = re.compile(
     r"(?:\s+(?:to|for)\s+(?P<to>.*?))?(?:\s+(?:from|signed|as)\s+(?P<sign>.*?))?"
     r"(?:\s+(?P<if>if|unless)\s+(?P<cond>.*?))?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
+# 002 PRESS 2 (press_from_non_players): the author of press from someone who plays no power in the
+# game; it is never shown, and such press is grey: it "claims to come from no particular country"
+NON_PLAYER = "NON-PLAYER"
 _ALL = {"all", "everyone", "everybody", "all powers", "all players"}
 # the names players write for powers: the name and its first three letters ("Eng", "Fra")
 _POWER_NAMES = {**{power.casefold(): power for power in POWERS},
@@ -126,6 +131,14 @@ def _kind(word: str, signature: str | None, author: str) -> str:
     return "white"
 
 
+def as_non_player(item: PressItem) -> PressItem:
+    """Press from a non-player (002 PRESS 2): signed with no power of its own, so what reads as white
+    press (unsigned, or signed with a free label) is grey, "from no particular country"."""
+    if item.kind == "white":
+        return PressItem("grey", item.recipients, item.signature, item.text, item.condition, item.negated)
+    return item
+
+
 def reserved_holder(ruleset: Any, label: str | None) -> str | None:
     """Who alone may sign with `label` (MATRIX 2.15), or None when it is free."""
     if not label:
@@ -175,18 +188,21 @@ def _signature_refusal(ruleset: Any, item: PressItem, author: str, may_sign_as_p
     if holder == "gm":
         return f"the signature \"{item.signature}\" is reserved for the GM ({clause})"
     if holder == "players_and_eliminated" and not may_sign_as_players:
-        return f"the signature \"{item.signature}\" is reserved for the game's players ({clause})"
+        # 002 PRESS 2 says who may sign as a power: current and eliminated players
+        return (f"the signature \"{item.signature}\" is reserved for the game's current and eliminated players "
+                f"({cite(ruleset, 'press_power_attribution')})")
     if holder in POWERS and holder != author:
         return f"the signature \"{item.signature}\" is reserved for {holder.title()} ({clause})"
+    if not may_sign_as_players and item.signature and power_named(item.signature) is not None:
+        # 002 PRESS 2: only current and eliminated players may sign as one of the seven powers
+        return ("press signed with a power's name is accepted only from the game's current and "
+                f"eliminated players ({cite(ruleset, 'press_power_attribution')})")
     if item.kind in ("black", "dark_grey") and item.signature is None:
         return f"{KIND_WORDS[item.kind]} must say whose name it carries, e.g. \"BLACK PRESS FROM ITALY\""
     if item.kind == "black":
         if ruleset.press_power_attribution == "own_power_only":
             return ("press may be signed only with your own power's name "
                     f"({cite(ruleset, 'press_power_attribution')})")
-        if not may_sign_as_players:
-            return ("press signed with a power's name is accepted only from the game's current and "
-                    f"eliminated players ({cite(ruleset, 'press_power_attribution')})")
     return None
 
 

@@ -442,7 +442,7 @@ BOOL = Flag()
 _opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
      ["game", "year", "season", "power"], applied())
 _opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body",
-     not_applied("game, power and turn are read from the subject line only", "subject_only"))
+     applied())  # gmserver.rules.intake._read: the first lines of the message (body_heading)
 _opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default",
      applied())
 _opt("nonconforming_subject_policy", "2.1",
@@ -451,7 +451,7 @@ _opt("nonconforming_subject_policy", "2.1",
 _opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
      applied())
 _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
-     not_applied("the recipient headers are not checked: any mail that reaches the GM is read", "any"))
+     applied())  # gmserver.rules.intake._recipient_refusal (000 II(2) a)
 _opt("confirm_each_set", "2.1", BOOL, True,
      not_applied("every order set is confirmed (at most 12 confirmations an hour per player)", True))
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
@@ -539,10 +539,11 @@ _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
      not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
                  "replies cite", "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
-     partial("the engine's convoy rule (all routes disrupted) decides; under mhr_hybrid a convoy 000 VI(4) says "
-             "was disrupted (a fleet of the army's own power dislodged on one of several routes) is flagged to the "
-             "GM, who rules it with `gmserver game convoy` and re-adjudicates (MATRIX 2.16); a route written in the "
-             "order is not used, and any_route is not applied", lambda v: v != "any_route"))
+     partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
+             "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "
+             "finds each convoy the rule says was disrupted and flags it to the GM with the result it would give "
+             "(MATRIX 2.16: the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
+             "again); it does not apply the rule by itself", lambda v: True))
 _opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
      applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
 _opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
@@ -551,10 +552,8 @@ _opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
      not_applied("the engine's own rule (support is not cut)", "not_cut"))
 _opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat",
      not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
-_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored",
-     partial("a route written with a convoyed move is noted in the confirmation, but the army moves by any "
-             "convoy route there is: required is read as allowed_not_required (a convoy order without a "
-             "route is accepted)", lambda v: v != "required"))
+# rules/reading/moves.py keeps (or, required, demands) the route; rules/convoy_routes.py carries it out
+_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored", applied())
 _opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only",
      not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
 _opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
@@ -604,14 +603,13 @@ _opt("cd_search_years", "2.7", Count(1, "none"), "none",
 _opt("min_hours_movement", "2.8", Count(1), 48, applied())
 _opt("min_hours_retreat", "2.8", Count(1), 24, applied())
 _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
-# rules/pace.py: 001 IV(4) is a guide ("normally"), so the GM is told, nothing is refused
-_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none",
-     partial("a guide for the GM: game create, `game show`, `game deadline` and a granted delay say when a Turn "
-             "(a season with its retreat and adjustment turns) would last longer than the target; the turn lengths "
-             "are not derived from it (they default to the profile's minimums) and the GM keeps the pace",
-             lambda value: True))  # what 001 IV(4) asks of the server, a guide, is done for every value
-_opt("turn_length_vote", "2.8", DayChoices(), "none",
-     not_applied("players do not vote on the turn length; the GM sets it", "none"))
+# 001 IV(4) is a guide ("normally"): rules/schedule.py default_lengths derives the turn lengths the GM
+# leaves open from it (movement + retreat + adjustment = the target), and rules/pace.py tells the GM
+# when chosen lengths or a deadline make a Turn longer; nothing is refused for it
+_opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
+# the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
+# or when every player has voted, sets the movement turn length (services/turn_length.py, 003 [23])
+_opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 _opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
      applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
 _opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
@@ -651,7 +649,7 @@ _opt("press_reserved_labels", "2.9", Labels(),
 _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
-     not_applied("mail from anyone who does not play in the game is refused, press included", False))
+     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
      not_applied("press is published exactly as written", "none"))
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
@@ -664,15 +662,12 @@ _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "n
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
-     not_applied("a retreat turn with nothing to retreat is skipped without a report", False))
+     applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
-_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"],
-     partial("draws, concessions and deadline changes (\"DEADLINE 14\": the movement turn length, 003 [18] ¶2) "
-             "are voted on by mail and counted at the deadline (an \"end of the game on any terms\" proposal is a "
-             "draw or a concession); rule changes are not put to the vote: the GM decides them (the tally with the "
-             "GM as an elector is written, rules/votes.tally, but nothing proposes one)",
-             honoured=lambda value: "rule_change" not in set(value)))
+# each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
+# (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
+_opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
 _opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/votes.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
@@ -694,15 +689,14 @@ _opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "g
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
-_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none",
-     not_applied("a passed draw is final: no revote is held on complaints", "none"))
+# services/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
+# a majority reopens the game for one revote (002 DRAWS 5)
+_opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
-# Draws, concessions, "end on any terms" and deadline changes are counted (rules/votes.tally);
-# rule changes are not put to the vote (see vote_kinds).
-VOTE_RULE_SUPPORT = {kind: applied() if kind != "rule_change"
-                     else moot("rule changes are not put to the vote", "vote_kinds")
-                     for kind in VOTE_KINDS}
+# Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",
+# services/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
+VOTE_RULE_SUPPORT = {kind: applied() for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
     _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
     _opt(f"vote.{_kind}.abstention", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
@@ -722,9 +716,13 @@ _opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", appl
 _opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
      partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
              "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
-             "named the removal rule picks it (too few disbands); every player is told. The server does not "
-             "find the surplus unit itself (no replay audit), and for too many builds the GM names the unit "
-             "the excess-build rule would not have built", lambda v: True))
+             "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` (or "
+             "the audit mail command) finds a surplus unit: it adjudicates each stored phase of the last game year "
+             "again with its stored orders and mails the GM every unit the orders do not give, with the repair 000 "
+             "VIII proposes (the GM confirms). Left to the GM: the audit finds boards changed outside the stored orders, not orders "
+             "read or applied wrongly (it does not read the order sets again); it does not tell which case of "
+             "VIII(2) made the unit, so for too many builds the GM names the unit the excess-build rule would not "
+             "have built; and it runs when the GM asks, not after every correction", lambda v: True))
 
 OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _rows}
 del _kind  # _rows stays: _opt refers to it, and deleting it would leave _opt broken

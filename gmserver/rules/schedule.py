@@ -57,6 +57,31 @@ def minimums_of(ruleset: Any) -> TurnLengths:
                        timedelta(hours=ruleset.min_hours_adjustment))
 
 
+def default_lengths(ruleset: Any, movement: timedelta | None = None, retreat: timedelta | None = None,
+                    adjustment: timedelta | None = None) -> TurnLengths:
+    """A new game's turn lengths: those the GM gives, the others derived from the profile.
+
+    001 IV(4) (`target_days_per_game_turn`): "the guide will be that each Turn takes a week". A
+    Turn is a season with its retreat and adjustment turns (Fall's is the longest), so the
+    lengths the GM leaves open are chosen so that movement + retreat + adjustment make the
+    target: retreat and adjustment turns get their minimum, the movement turn (where the
+    diplomacy happens) the rest, and never less than its minimum (a target below the minimums'
+    sum is not met). Under 003 [5]'s two-season game (`uk_two_season`) retreats and builds ride
+    with the moves, so the movement turn is the whole Turn. Without a target every open length
+    is the profile's minimum (min_hours_*)."""
+    floors = minimums_of(ruleset)
+    retreat = retreat if retreat is not None else floors.retreat
+    adjustment = adjustment if adjustment is not None else floors.adjustment
+    if movement is None:
+        movement = floors.movement
+        target = ruleset.target_days_per_game_turn
+        if target is not None:
+            # 001 IV(4): the movement turn takes what the retreat and adjustment turns leave of the Turn
+            minor = timedelta(0) if ruleset.season_structure == "uk_two_season" else retreat + adjustment
+            movement = max(floors.movement, target * DAY - minor)
+    return TurnLengths(movement, retreat, adjustment)
+
+
 def local_instant(day: date, at: time, zone: str) -> datetime:
     """`day` at wall-clock `at` in `zone`, in UTC. A time the DST change skips (02:30 on the
     spring-forward night) comes out an hour later on the clock; one it repeats is its first."""
@@ -227,6 +252,17 @@ def adjudication_time(deadline: datetime | None, ruleset: Any) -> datetime | Non
 def adjudication_due(deadline: datetime | None, ruleset: Any, now: datetime) -> bool:
     at = adjudication_time(deadline, ruleset)
     return at is not None and at <= now
+
+
+def empty_retreat_turn(ruleset: Any, phase: str, next_phase: str) -> str | None:
+    """report_empty_retreat_season (002 PRESS 7 "Press will be allowed for the retreat season, even
+    if there are no retreats that season"): the retreat turn to hold after movement `phase` when the
+    engine went on to `next_phase` without one ("S1901R" after "S1901M" -> "F1901M"); None when the
+    rules skip it or the season had retreats."""
+    if not ruleset.report_empty_retreat_season or phase_type(phase) != "M" or phase_type(next_phase) == "-":
+        return None
+    retreat = phase[:-1] + "R"
+    return None if next_phase == retreat else retreat
 
 
 def minor_turn_complete(phase: str, owing: set[str] | frozenset[str], ready: set[str] | frozenset[str]) -> bool:

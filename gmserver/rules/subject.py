@@ -210,3 +210,9 @@ def format_subject(
             raise ValueError(f"unknown power {power!r}")
         spelled = _spell_power(spec, engine_power)
     return _render(spec, game_name, spelled, phase.strip().upper(), version, purpose)
+
+
+def subject_example(*, template: str, game_name: str, phase: str, purpose: Purpose) -> str:
+    """format_subject with "<your power>" where a player's power goes: the line as the GM's copy
+    of a mail sent to every player shows it."""
+    return _render(_spec(template), game_name, "<your power>", phase.strip().upper(), None, purpose)

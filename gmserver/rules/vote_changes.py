@@ -12,6 +12,7 @@ Grammar, a proposal [P practice] as for draws (the seeds name the votes, not a s
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -51,8 +52,7 @@ def deadline_problem(days: int, min_hours_movement: int, choices: tuple[int, ...
     if days * 24 < min_hours_movement:
         return f"a movement turn under this game's house rules lasts at least {min_hours_movement} hours"
     if choices and days not in choices:
-        listed = ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else str(choices[0])
-        return f"the house rules offer turns of {listed} days (003 [23])"
+        return f"the house rules offer turns of {_listed(choices)} days (003 [23])"
     return None
 
 
@@ -60,6 +60,39 @@ def describe_deadline(days: int) -> str:
     """"a change of the movement deadline to 14 days" (for a proposal and its announcement)."""
     weeks = f" ({days // 7} week{'s' if days // 7 > 1 else ''})" if days % 7 == 0 else ""
     return f"a change of the movement turns to {days} days{weeks}"
+
+
+def _listed(choices: tuple[int, ...]) -> str:
+    return ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else str(choices[0])
+
+
+def turn_length_invitation(choices: tuple[int, ...]) -> str:
+    """The start mail's point on turn_length_vote (003 [23]), in words, without its clause."""
+    return (f"At the start the players vote on the length of a movement turn: {_listed(choices)} days. Send a "
+            f"message whose first line is TURN LENGTH and the days (for example \"TURN LENGTH {choices[-1]}\") "
+            "before the first deadline. The length with the most votes is used from then on, a tie going to the "
+            "longer one; a player who does not vote is not counted, and the GM does not vote")
+
+
+def turn_length_problem(days: int, choices: tuple[int, ...] | None, choice: str) -> str | None:
+    """Why a TURN LENGTH ballot cannot be counted (003 [23]), or None."""
+    if not choices:
+        return "this game's house rules have no vote on the turn length: the GM sets it"
+    if choice != "yes":
+        return f"vote for the length you want, for example \"TURN LENGTH {choices[-1]}\"; there is nothing to vote against"
+    if days not in choices:
+        return f"the house rules offer turns of {_listed(choices)} days (003 [23])"
+    return None
+
+
+def turn_length_announcement(days: int | None, current_days: float) -> str:
+    """The result of the start-of-game vote (003 [23]) for the players, in words."""
+    if days is None:
+        return (f"No player voted on the length of a movement turn: it stays at {current_days:g} days "
+                "(house rules 003 [23]).")
+    weeks = f" ({days // 7} week{'s' if days // 7 > 1 else ''})" if days % 7 == 0 else ""
+    return (f"The players voted on the length of a movement turn: from now on it lasts {days} days{weeks}, "
+            "the length with the most votes (house rules 003 [23]).")
 
 
 def turn_length_result(ballots: Mapping[str, int], choices: tuple[int, ...]) -> int | None:
@@ -73,3 +106,41 @@ def turn_length_result(ballots: Mapping[str, int], choices: tuple[int, ...]) -> 
     if not counts:
         return None
     return max(counts, key=lambda days: (counts[days], days))
+
+
+# --- proposals written in words: a rule change (000 IX(3), 001 VIII(3), 003 [18] ¶3) and an end of
+# the game on any terms (003 [18] ¶1). The grammar [P practice], the seeds giving none:
+#
+#     RULE CHANGE: press may be sent in retreat seasons    proposes it (the author votes Yes)
+#     RULE CHANGE 12 NO                                     a ballot on proposal 12 (YES if none)
+#     END GAME: Austria and England share a draw            proposes an end on these terms
+#     END GAME 12 ABSTAIN                                   a ballot on proposal 12
+
+TERMS_LIMIT = 500  # characters of proposed words kept: a proposal is a sentence, not a letter
+
+
+@dataclass(frozen=True)
+class TermsLine:
+    terms: str  # the words proposed; "" for a ballot on a proposal by its number
+    number: int | None  # the proposal voted on, for a ballot
+    choice: str  # yes, no or abstain
+
+
+def read_terms(argument: str, example: str) -> TermsLine | str:
+    """A proposal in words or a ballot by number ("12 NO"); `example` the keyword line that
+    makes one, for the error ("RULE CHANGE: press may be sent in retreat seasons")."""
+    words = argument.strip().lstrip(":-– ").split()
+    if words and words[0].lstrip("#").rstrip(":.,").isdigit():
+        rest = name_words(" ".join(words[1:]))
+        if len(rest) > 1 or (rest and rest[0] not in _CHOICE_WORDS):
+            return f"after the proposal's number write YES, NO or ABSTAIN (for example \"{example.split(':')[0]} 12 NO\")"
+        return TermsLine("", int(words[0].lstrip("#").rstrip(":.,")), _CHOICE_WORDS[rest[0]] if rest else "yes")
+    if len(name_words(" ".join(words))) < 2:
+        return f"write what you propose in words, for example \"{example}\""
+    return TermsLine(" ".join(words)[:TERMS_LIMIT], None, "yes")
+
+
+def terms_key(terms: str) -> str:
+    """The same words, in any case or spacing, are the same proposal (a second author's line is a
+    Yes vote on it); the key fits the proposals table's `members` column."""
+    return "#" + hashlib.sha1(" ".join(name_words(terms)).encode()).hexdigest()[:24]

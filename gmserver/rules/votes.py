@@ -25,14 +25,15 @@ from gmserver.rules.vote_changes import describe_deadline
 
 CHOICES = ("yes", "no", "abstain")
 GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the GM")
-GAME_ENDING = ("draw", "concession")
+GAME_ENDING = ("draw", "concession", "end_game_any_terms", "draw_revote")  # a revote: 002 DRAWS 5
 CHANGES = ("deadline_change", "rule_change")  # proposals that change the game, naming no power
+WORDED = ("rule_change", "end_game_any_terms")  # written in words (rules/vote_changes.read_terms)
 _POWER_WORDS = {**{p.lower(): p for p in POWERS},
                 **{a: p for p, a in (("AUSTRIA", "austrian"), ("ENGLAND", "english"), ("FRANCE", "french"),
                                      ("GERMANY", "german"), ("ITALY", "italian"), ("RUSSIA", "russian"),
                                      ("TURKEY", "turkish"))}}
 _NOISE = {"and", "of", "to", "for", "between", "among", "vote", "the", "a", "all", "survivors", "proposal"}
-_CHOICE_WORDS = {"yes": "yes", "y": "yes", "aye": "yes", "no": "no", "n": "no", "nay": "no",
+CHOICE_WORDS = _CHOICE_WORDS = {"yes": "yes", "y": "yes", "aye": "yes", "no": "no", "n": "no", "nay": "no",
                  "abstain": "abstain", "abstention": "abstain", "abstaining": "abstain"}
 
 
@@ -51,6 +52,7 @@ class Proposal:
     members: frozenset[str]  # resolved: a draw of all survivors names them when it is made
     proposer: str
     phase: str  # the turn it was made in
+    terms: str = ""  # a WORDED proposal's words (its `members` is then rules/vote_changes.terms_key)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,9 @@ def electorate(alive: Collection[str], in_cd: Collection[str], ruleset: Ruleset)
 def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
     """The uncast and abstention meanings for the kind; under 003 [18] a draw or concession is a
     proposal to "end the game on any terms" and takes that kind's rules."""
-    if kind in GAME_ENDING and kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
+    if kind == "draw_revote":  # 002 DRAWS 5: the revote on a draw is counted like a draw
+        kind = "draw"
+    if kind in ("draw", "concession") and kind not in ruleset.vote_kinds and "end_game_any_terms" in ruleset.vote_kinds:
         kind = "end_game_any_terms"
     # rule_change / deadline_change keep their own rules (000 IX(3), 001 VIII(3), 003 [18] ¶2-3)
     return {
@@ -113,7 +117,7 @@ def kind_rules(kind: str, ruleset: Ruleset) -> VoteKindRules:
 
 def offered(kind: str, ruleset: Ruleset) -> bool:
     """vote_kinds; 003 [18]: "end the game on any terms" covers a draw and a concession."""
-    return kind in ruleset.vote_kinds or (kind in GAME_ENDING and "end_game_any_terms" in ruleset.vote_kinds)
+    return kind in ruleset.vote_kinds or (kind in ("draw", "concession") and "end_game_any_terms" in ruleset.vote_kinds)
 
 
 def resolve_members(line: VoteLine, alive: Collection[str], ruleset: Ruleset) -> frozenset[str] | str:
@@ -203,14 +207,27 @@ def due(proposal_phase: str, adjudicated: str, next_phase: str, ruleset: Ruleset
 
 
 def describe(proposal: Proposal) -> str:
-    """"a draw between Austria and England", "a concession to Russia"."""
+    """"a draw between Austria and England", "a concession to Russia", a worded proposal with its words."""
     if proposal.kind == "deadline_change":  # its one member is the day count
         return describe_deadline(int(next(iter(proposal.members))))
+    if proposal.kind == "rule_change":
+        return f"a change of the house rules: \"{proposal.terms}\""
+    if proposal.kind == "end_game_any_terms":
+        return f"an end of the game on these terms: \"{proposal.terms}\""
     names = sorted(p.title() for p in proposal.members)
     if proposal.kind == "concession":
         return f"a concession to {names[0]}"
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"a draw between {listed}"
+    return f"{'a revote on ' if proposal.kind == 'draw_revote' else ''}a draw between {listed}"
+
+
+_RULE_CHANGE_CLAUSES = {"mhr": "000 IX(3)", "danivon": "001 VIII(3)", "scorpion": "003 [18]"}
+
+
+def rule_change_clause(ruleset: Ruleset) -> str:
+    """"house rules 000 IX(3)": where the game's document says how its house rules change."""
+    clause = _RULE_CHANGE_CLAUSES.get(ruleset.name)
+    return f"house rules {clause}" if clause else "this game's rules"
 
 
 def proposer_name(proposal: Proposal) -> str:

@@ -39,7 +39,10 @@ def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | st
 
 
 def _as_order(line: Order | str, kind: str) -> Order | None:
-    return line if isinstance(line, Order) else Order.parse_or_none(line, kind)
+    """The order for the engine: a move's written route (000 VI(3)) was carried out before
+    (rules/convoy_routes.py), so it goes "by convoy", as the engine would read it anyway."""
+    order = line if isinstance(line, Order) else Order.parse_or_none(line, kind)
+    return dataclasses.replace(order, route=()) if order is not None and order.route else order
 
 
 def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,

@@ -17,11 +17,13 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.rules.convoy_routes import follow_routes
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.paradoxes import Paradox, resolve
 from gmserver.rules.position import PhaseOutcome, describe_phase
+from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
 
@@ -34,6 +36,22 @@ def ruled_orders(record: PhaseRecord, orders: Mapping[str, Sequence[Order]], ser
                  ) -> dict[str, tuple[Order, ...]]:
     """The orders with the GM's rulings on this phase applied (none: unchanged)."""
     return apply_rulings(orders, record.rulings or (), services.geography)
+
+
+def routes_followed(orders: Mapping[str, Sequence[Order]], ruleset: Ruleset, services: Services,
+                    ) -> tuple[dict[str, tuple[Order, ...]], dict[Order, str]]:
+    """The orders with each written convoy route carried out (000 VI(3), DATC 4.A.6:
+    rules/convoy_routes.py), and a note for each order that changed."""
+    return follow_routes(orders, ruleset, services.geography)
+
+
+def with_route_notes(outcome: PhaseOutcome, notes: Mapping[Order, str]) -> PhaseOutcome:
+    """Say in the report which orders a written convoy route voided, and why."""
+    if not notes:
+        return outcome
+    return dataclasses.replace(outcome, orders=tuple(
+        dataclasses.replace(o, note=notes[o.order]) if o.order in notes and not o.defaulted else o
+        for o in outcome.orders))
 
 
 def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Order]],
@@ -95,16 +113,24 @@ class Checks:
     disrupted: tuple[str, ...]  # the moves 000 VI(4) says failed, for `gmserver game convoy ... fails`
 
 
-def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Services) -> Checks:
-    """What the GM should look at in this outcome under the game's convoy rules (MATRIX 2.16):
-    000 VI(4) disputes not ruled on yet (datc_4a1 = mhr_hybrid). 000 VI(6)'s paradoxes are not
+def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Services,
+           given: Mapping[str, Sequence[Order]] | None = None) -> Checks:
+    """What the GM should look at in this outcome under the game's convoy rule (datc_4a1, MATRIX
+    2.16): the disputes not ruled on yet. `given`: the orders as given (with the routes their
+    moves named, 000 VI(3)); by default those the record keeps. 000 VI(6)'s paradoxes are not
     flagged: the server resolves them itself (paradox_rule)."""
     ruleset = queries.games.ruleset_of(game)
-    disputes = []
-    if ruleset.datc_4a1 == "mhr_hybrid":
-        ruled = {r.get("move") for r in record.rulings or ()}
-        disputes = [d for d in disputed_convoys(outcome, services.geography) if d.move not in ruled]
+    ruled = {r.get("move") for r in record.rulings or ()}
+    disputes = [d for d in disputed_convoys(outcome, services.geography, ruleset.datc_4a1,
+                                            written_routes(given if given is not None else record.orders or {}))
+                if d.move not in ruled]
     return Checks(tuple(d.describe() for d in disputes), tuple(d.move for d in disputes))
+
+
+def written_routes(orders: Mapping[str, Sequence[Order | str]]) -> dict[Unit, tuple[str, ...]]:
+    """army -> the route its move named (000 VI(3)), from Order values or engine notation."""
+    parsed = (o if isinstance(o, Order) else Order.parse_or_none(o) for lines in orders.values() for o in lines)
+    return {o.unit: o.route for o in parsed if o is not None and o.unit is not None and o.route}
 
 
 def flag_disputes(session: Session, services: Services, game: Game, record: PhaseRecord, outcome: PhaseOutcome,
@@ -146,8 +172,9 @@ def rule_convoy(services: Services, name: str, move: str, ruling: str, now: date
 
 def rule_convoy_in(session: Session, services: Services, game: Game, move: str, ruling: str, *, by: str,
                    now: datetime) -> Ruled:
-    """Record the GM's ruling on a convoyed move of the current phase: "fails" (000 VI(4): the
-    convoy was disrupted) or "stands" (the engine's result). Applied when the phase is adjudicated."""
+    """Record the GM's ruling on a convoyed move of the current phase: "fails" (000 VI(4), or
+    DATC 4.A.1's any-route rule: the convoy was disrupted) or "stands" (the engine's result).
+    Applied when the phase is adjudicated."""
     from gmserver.services.corrections import CorrectionError  # noqa: PLC0415  (see rule_convoy)
 
     if ruling not in RULINGS:
@@ -155,9 +182,9 @@ def rule_convoy_in(session: Session, services: Services, game: Game, move: str, 
     order = Order.parse_or_none(" ".join(move.split()).upper())
     if order is None or order.action != "move" or order.unit is None or order.unit.kind != "A":
         raise CorrectionError(f"{move!r} is not an army's move in engine notation, e.g. \"A LON - BEL\"")
-    if queries.games.ruleset_of(game).datc_4a1 != "mhr_hybrid":
-        raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4): its convoys "
-                              "are disrupted only when every route is (DATC 4.A.1), as adjudicated")
+    if queries.games.ruleset_of(game).datc_4a1 == "all_routes":
+        raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4) or the 1971 rule: "
+                              "its convoys are disrupted only when every route is (DATC 4.A.1), as adjudicated")
     if game.status != "active":
         raise CorrectionError(f"{game.name} is {game.status}")
     record = queries.phases.current_record(session, game)

@@ -1,5 +1,5 @@
 """The GM's corrections by mail (issue 8): the runners behind the `release`, `refuse`, `orders`,
-`preview`, `rollback`, `convoy` and `repair` entries of services.gm_commands.COMMANDS. Each runs in the GM
+`preview`, `rollback`, `convoy`, `repair` and `audit` entries of services.gm_commands.COMMANDS. Each runs in the GM
 message's transaction with the game locked (services.gm_commands._one), calls the same service
 as the command line, and says in one line what it did."""
 
@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game
+from gmserver.services import audit as audits
 from gmserver.services import convoys, corrections, held, preview, repairs
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
@@ -22,6 +23,7 @@ PREVIEW = "preview [GAME]"
 ROLLBACK = "rollback [GAME]"
 CONVOY = "convoy [GAME] A LON - BEL fails|stands"
 REPAIR = repairs.USAGE
+AUDIT = "audit [GAME]"
 
 
 def _message_id(args: tuple[str, ...], usage: str) -> int:
@@ -100,3 +102,17 @@ def repair(session: Session, services: Services, game: Game, args: tuple[str, ..
     if not done.done:
         return Done("repair", f"proposed, not done: {done.repair.describe()}. To do it, add \"confirm\"")
     return Done("repair", f"{done.repair.describe()}; every player told", done.notices)
+
+
+def audit(session: Session, services: Services, game: Game, args: tuple[str, ...], by: str, now: datetime) -> Done:
+    """000 VIII(2), VIII(3): the last game year's stored orders replayed; the differences and the
+    repairs proposed, in the reply (no separate notice)."""
+    if args:
+        raise GameError(f"expected: {AUDIT}")
+    done = audits.audit_in(session, services, game, now, notify=False)
+    replayed = ", ".join(done.replayed) or "no phase"
+    if not done.differences:
+        return Done("audit", f"replayed {replayed} with their stored orders: every stored board is what they give")
+    repairs_text = "".join(f" Proposed (000 VIII): {p.mail()}." for p in done.proposals)
+    return Done("audit", f"replayed {replayed} with their stored orders: " + " ".join(
+        f"{text}." for text in done.differences) + repairs_text)

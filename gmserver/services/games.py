@@ -16,7 +16,9 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
-from gmserver.rules.schedule import deadline_problems, first_deadline, length_problems, local_time_of_day, minimums_of
+from gmserver.rules.schedule import (
+    deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
+)
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
@@ -103,11 +105,6 @@ def new_secret() -> str:
     return base64.b32encode(secrets.token_bytes(10)).decode("ascii").lower()
 
 
-def _hours(ruleset: Ruleset, name: str, fallback: int) -> timedelta:
-    value = getattr(ruleset, name, None)
-    return timedelta(hours=value if isinstance(value, int) and value > 0 else fallback)
-
-
 def _reminder(ruleset: Ruleset) -> timedelta:
     """The ruleset's first reminder offset (MATRIX 2.8 `reminders`; [P] 24 h)."""
     for reminder in getattr(ruleset, "reminders", ()) or ():
@@ -133,12 +130,13 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     if problems:
         raise GameError("; ".join(problems))
     rules = spec.ruleset
+    # MATRIX 2.8: open lengths are the profile's minimums, or make 001 IV(4)'s week a Turn
+    lengths = default_lengths(rules, spec.movement, spec.retreat, spec.adjustment)
     game = Game(
         name=spec.name, ruleset_name=rules.name, ruleset=rules.snapshot(), status="active",
         phase=state["name"], timezone=spec.timezone, created_at=now,
-        movement_seconds=int((spec.movement or _hours(rules, "min_hours_movement", 48)).total_seconds()),
-        retreat_seconds=int((spec.retreat or _hours(rules, "min_hours_retreat", 24)).total_seconds()),
-        adjustment_seconds=int((spec.adjustment or _hours(rules, "min_hours_adjustment", 24)).total_seconds()),
+        movement_seconds=int(lengths.movement.total_seconds()), retreat_seconds=int(lengths.retreat.total_seconds()),
+        adjustment_seconds=int(lengths.adjustment.total_seconds()),
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
         sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
         gm_secret=new_secret(),  # what a GM command by mail must carry (MATRIX 2.2 gm_command_auth)

@@ -104,6 +104,12 @@ def _propose(session, services, game, args, by, now):
     return votes.propose_by_gm(session, services, game, " ".join(args), by=by, now=now)
 
 
+def _vote(session, services, game, args, by, now):
+    if len(args) not in (1, 2):
+        raise GameError(f"expected: {votes.VOTE}")
+    return votes.vote_by_gm(session, services, game, " ".join(args), by=by, now=now)
+
+
 def _set(session, services, game, args, by, now):
     name, value = _args(args, 2, "set [GAME] SETTING on|off")
     return gm_controls.set_setting(session, services, game, name, value, by=by, now=now)
@@ -125,6 +131,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     # proposal_gm_veto (000 IX(5)) and gm_may_propose (003 [18] ¶1): services/votes.py
     "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
     "propose": MailCommand(votes.PROPOSE, _propose),
+    "vote": MailCommand(votes.VOTE, _vote),  # vote.rule_change.gm_must_agree (000 IX(3))
     # corrections (services/correction_commands.py)
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),
@@ -134,6 +141,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "rollback": MailCommand(correction_commands.ROLLBACK, correction_commands.rollback),
     "convoy": MailCommand(correction_commands.CONVOY, correction_commands.convoy),
     "repair": MailCommand(correction_commands.REPAIR, correction_commands.repair),
+    "audit": MailCommand(correction_commands.AUDIT, correction_commands.audit),  # 000 VIII(2), VIII(3)
 })
 
 # commands the GM may write that are not carried out by mail yet: the command line instead

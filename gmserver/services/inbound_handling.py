@@ -22,18 +22,19 @@ from gmserver.rules.intake import (Envelope, GameView, Hold, Ignore, Reject, dec
                                    parse_envelope)
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
+from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
 from gmserver.services import handlers, held, mails
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
-from gmserver.services.handlers import requests
+from gmserver.services.handlers import press as press_handler, requests
 from gmserver.services.handlers.mail import Mail
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (
-    PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR, STRANGER_REPLY_INTERVAL,
-    replies_since as _replies_since,
+    PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
+    STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
 )
 from gmserver.services.senders import check_sender
 
@@ -93,7 +94,11 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return requests.which_game(Mail(session, services, row, envelope, kind, now, decision=None,
                                         order_text=order_text, press_text=press_text), mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
-    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS)
+    decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS,
+                      press=kind.kind in PRESS_KINDS,
+                      read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
+                      after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
+                      body=order_text, gm_address=services.composer.gm_address)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -115,6 +120,12 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
             return unverified
         row.kind = kind.kind
         return held.hold(session, services, row, envelope, decision, now)
+    if decision.power == NON_PLAYER:
+        # 002 PRESS 2 (press_from_non_players): press from someone who plays no power here claims
+        # no power, so there is no player's address to verify; only the press is used
+        row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
+        return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision=decision,
+                                                    order_text=order_text, press_text=press_text))
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
@@ -130,6 +141,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
 
 # The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
 ORDER_KINDS = frozenset({"orders", "orders+press"})
+PRESS_KINDS = frozenset({"press", "orders+press"})
 
 
 def gm_addresses(services: Services) -> frozenset[str]:
@@ -184,11 +196,11 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
                     row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
         return False
     since = now - STRANGER_REPLY_INTERVAL
-    if _replies_since(session, envelope.sender, REFUSAL_KINDS, since) >= 1:
+    if _replies_since(session, envelope.sender, (*REFUSAL_KINDS, STRANGER_NOTICE_KIND), since) >= 1:
         log.warning("inbound %s from %s refused without a reply: it was answered once since %s",
                     row.id, envelope.sender, since.isoformat(timespec="minutes"))
         return False
-    sent = queued_since(session, hour_ago, kinds=("stranger-refusal",))
+    sent = queued_since(session, hour_ago, kinds=STRANGER_KINDS)
     if sent >= STRANGER_REFUSALS_PER_HOUR:
         log.warning("inbound %s from %s refused without a reply: %d refusals already sent to strangers since %s",
                     row.id, envelope.sender, sent, hour_ago.isoformat(timespec="minutes"))

@@ -17,6 +17,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.mail.compose import new_message_id
+from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
@@ -116,6 +117,8 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
                                             # the powers in civil disorder now (services/nmr.py keeps it)
                                             civil_disorder=[p.power for p in game.players if p.civil_disorder]
                                             if last else ())
+        if last:  # issue 9: each player's copy shows the subject line of their own orders
+            context = with_subject_template(context, ruleset_of(game).subject_template)
         if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
@@ -139,11 +142,11 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     adjudicated again after a rollback, and the first report says its results replace the earlier ones.
     The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
     contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
-    return report_mail.text_body(services.composer, contexts, deadline)
+    return with_orders_subject(report_mail.text_body(services.composer, contexts, deadline), contexts[-1], None)
 
 
 @dataclass(frozen=True)
-class ReportCopy:
+class PlayerCopy:
     """What one player's copy of a stored report differs in (services/report_mail.py)."""
 
     player: Player
@@ -154,7 +157,7 @@ class ReportCopy:
 def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                 now: datetime, key: str, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
                 votes: VoteResults | None = None, centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()
-                ) -> tuple[report_mail.ReportParts, list[ReportCopy]]:
+                ) -> tuple[report_mail.ReportParts, list[PlayerCopy]]:
     """The turn's report, once (the multipart mail of issue 9 is written from it when each copy is
     sent), and each player's copy: subject and Message-ID, fixed now. `then`: the phases
     processed at once after `outcome` (003 [5], the UK two-season game), reported in the same
@@ -164,17 +167,19 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     parts = report_mail.parts_for(services.composer, key=key, game_name=game.name, contexts=contexts,
                                   outcome=outcome, centre_points=centre_points, deadline=deadline, now=now)
     template = ruleset_of(game).subject_template
-    copies = [ReportCopy(player, format_subject(template=template, game_name=game.name, power=player.power,
+    copies = [PlayerCopy(player, format_subject(template=template, game_name=game.name, power=player.power,
                                                 phase=outcome.phase, purpose="report"),
                          new_message_id(services.composer.domain))
               for player in game.players]
     return parts, copies
 
 
-def report_text_copy(services: Services, parts: report_mail.ReportParts, copy: ReportCopy) -> EmailMessage:
-    """A player's copy as text alone (the GM's copy quotes the text part)."""
+def report_text_copy(services: Services, parts: report_mail.ReportParts, copy: PlayerCopy) -> EmailMessage:
+    """A player's copy as text alone, with the player's own subject line (the GM's copy quotes the
+    text part)."""
+    text = report_mail.text_body(services.composer, parts.contexts, parts.deadline)
     return services.composer.compose(to=copy.player.address, subject=copy.subject,
-                                     body=report_mail.text_body(services.composer, parts.contexts, parts.deadline),
+                                     body=with_orders_subject(text, parts.contexts[-1], copy.player.power),
                                      auto_submitted="auto-generated", date=parts.now, message_id=copy.message_id)
 
 

@@ -80,28 +80,40 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
     return len(rows)
 
 
-def queue_report(session: Session, parts: ReportParts, copies: Sequence[tuple[str, str, str | None, str, str]], *,
-                 sender: str, now: datetime, game_id: int | None = None) -> int:
-    """Store a turn report once and queue a light row for each (recipient, subject, reply secret,
-    Message-ID, dedupe key) of `copies`; the sender writes each copy when it sends it
-    (services/report_mail.py). One query for the keys already there, one INSERT for the report and
-    one for the rows (issue 8's benchmark); how many rows were added."""
-    taken = dedupe_keys_taken(session, [key for *_, key in copies])
-    fresh = [copy for copy in copies if copy[-1] not in taken]
-    for recipient, *_ in fresh:
-        if not is_plain_address(recipient):  # what mail_problems says again of the written copy
-            raise MalformedMail(f"report {parts.key} not queued: the recipient {recipient[:80]!r} is not a plain address")
+class ReportCopy(NamedTuple):
+    """One player's copy of a stored report, as its outbox row keeps it."""
+
+    recipient: str
+    subject: str
+    reply_secret: str | None
+    message_id: str  # fixed now: a resend is recognisably the same message
+    dedupe_key: str
+    power: str | None  # whose own subject line for the next orders the copy shows (issue 9)
+
+
+def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
+                 now: datetime, game_id: int | None = None) -> int:
+    """Store a turn report once and queue a light row for each of `copies`; the sender writes each
+    copy when it sends it (services/report_mail.py). One query for the keys already there, one
+    INSERT for the report and one for the rows (issue 8's benchmark); how many rows were added."""
+    taken = dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
+    fresh = [copy for copy in copies if copy.dedupe_key not in taken]
+    for copy in fresh:
+        if not is_plain_address(copy.recipient):  # what mail_problems says again of the written copy
+            raise MalformedMail(f"report {parts.key} not queued: the recipient {copy.recipient[:80]!r} is not a "
+                                "plain address")
     if not fresh:
         return 0
     report = session.scalar(select(StoredReport.id).where(StoredReport.key == parts.key)) if taken else None
     report = report or session.scalar(insert(StoredReport).values(key=parts.key, game_id=game_id, payload=payload_of(parts),
-                                                        created_at=now).returning(StoredReport.id))
+                                                                  created_at=now).returning(StoredReport.id))
     session.execute(insert(OutboxMessage), [
-        {"message_id": message_id, "dedupe_key": key, "kind": "report", "game_id": game_id, "sender": sender,
-         "recipient": recipient, "stored": b"", "report_id": report,
-         "addressing": {"subject": subject, **({"reply_secret": secret} if secret else {})},
+        {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
+         "sender": sender, "recipient": copy.recipient, "stored": b"", "report_id": report,
+         "addressing": {"subject": copy.subject, "power": copy.power,
+                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {})},
          "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
-        for recipient, subject, secret, message_id, key in fresh])
+        for copy in fresh])
     return len(fresh)
 
 
@@ -329,7 +341,8 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
         return row, None
     try:
         raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
-                         reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id)
+                         reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
+                         power=row.addressing.get("power"))
     except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
         log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
         return row, f"the report could not be written: {type(problem).__name__}: {problem}"

@@ -21,14 +21,14 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
-from gmserver.db.queries.press import press_of_game, press_of_phase, replace_press
+from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
-from gmserver.rules.press import (KIND_WORDS, PressItem, ReportPress, Verdict, cite, judge, read_item,
+from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, judge, read_item,
                                   recipients_of, report_placement, shown_author,
-                                  with_own_label)
+                                  as_non_player, with_own_label)
 from gmserver.rules.press_conditions import condition_holds
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
@@ -38,6 +38,9 @@ from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 
 TEMPLATE = "player/press_item.txt.j2"
+# 002 PRESS 2 lets anyone send press: a flood of it (a spammer forging a new From for every
+# message) must not fill the report, so at most this many items from non-players are published a turn
+NON_PLAYER_PRESS_PER_TURN = 5
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,10 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
         if isinstance(item, str):
             planned.append(Planned(None, Verdict("refused", item), "refused", f"Press not sent: {item}."))
             continue
-        item = with_own_label(ruleset, item, author)
+        item = with_own_label(ruleset, item, author) if author != NON_PLAYER else as_non_player(item)
         verdict = _verdict(ruleset, item, author, started)
+        if author == NON_PLAYER and verdict.action != "refused":
+            verdict = _within_non_player_cap(session, decision, planned) or verdict
         status = _status(ruleset, item, verdict)
         planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
     return planned
@@ -104,8 +109,19 @@ def file_press(session: Session, services: Services, decision: Accept, raw: byte
     return [plan.words for plan in planned]
 
 
+def _within_non_player_cap(session: Session, decision: Accept, planned: list[Planned]) -> Verdict | None:
+    """The refusal past NON_PLAYER_PRESS_PER_TURN (002 PRESS 2), or None within it."""
+    taken = press_count(session, decision.game.id, decision.phase, NON_PLAYER, ("report", "sent", "held"))
+    taken += sum(1 for plan in planned if plan.status != "refused")
+    if taken < NON_PLAYER_PRESS_PER_TURN:
+        return None
+    return Verdict("refused", f"{NON_PLAYER_PRESS_PER_TURN} items of press from non-players are published a turn "
+                              "at most, and this turn has them already")
+
+
 def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> Verdict:
-    verdict = judge(ruleset, item, author, game_started=started)
+    # 002 PRESS 2: a non-player may not sign with a power's name (players, current and eliminated, may)
+    verdict = judge(ruleset, item, author, may_sign_as_players=author != NON_PLAYER, game_started=started)
     if (verdict.action != "refused" and item.recipients
             and ruleset.press_channel == "in_order_set_last_only"):
         # 003 [9]: press is "displayed by the GM" in the report, the same for every power [P]

@@ -13,7 +13,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.reports.words import result_in_words
-from gmserver.rules.convoys import apply_rulings, disputed_convoys
+from gmserver.rules.convoys import apply_rulings
 from gmserver.rules.position import PhaseOutcome, phase_type
 from gmserver.services import adjudication, convoys, mails, nmr, turns
 from gmserver.services.context import Services
@@ -73,13 +73,13 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
     deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
     render = _renderer(services, game, deadline)
     # 000 VI(4) and VI(6) (MATRIX 2.16): what the GM should rule on
-    disputes, alternative = convoys.checks(game, first_record, first, services).texts, None
-    if ruleset.datc_4a1 == "mhr_hybrid":
-        ruled = {r.get("move") for r in first_record.rulings or ()}
-        if found := [d for d in disputed_convoys(first, services.geography) if d.move not in ruled]:
-            changed = apply_rulings(orders, [{"move": d.move, "ruling": "fails"} for d in found], services.geography)
-            alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
-                                                                       nmr.civil_disorder_of(game)))
+    found, alternative = convoys.checks(game, first_record, first, services, orders), None
+    if found.disrupted:
+        changed = apply_rulings(orders, [{"move": move, "ruling": "fails"} for move in found.disrupted],
+                                services.geography)
+        alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
+                                                                   nmr.civil_disorder_of(game)))
+    disputes = found.texts
     results = tuple(f"{o.order}: {result_in_words(o, done.before.phase_type)}"
                     for done in (first, *then) for o in done.orders)
     # engine notation at this edge

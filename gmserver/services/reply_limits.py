@@ -31,6 +31,11 @@ STRANGER_REFUSALS_PER_HOUR = 10
 CONFIRMATIONS_PER_HOUR = 12
 
 REFUSAL_KINDS = ("rejection", "stranger-refusal")
+# What strangers are sent: refusals, and the answer to press from a non-player (002 PRESS 2,
+# press_from_non_players), which obeys the same limits (once a day an address, STRANGER_REFUSALS_PER_HOUR
+# for all together): a forged From must not make that answer backscatter either.
+STRANGER_NOTICE_KIND = "stranger-notice"
+STRANGER_KINDS = ("stranger-refusal", STRANGER_NOTICE_KIND)
 CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 
 # The plain answers to mail that is not an order set (press, requests, votes, commands:
@@ -42,3 +47,11 @@ NOTICE_KIND = "notice"  # the outbox kind of these answers
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""
     return queued_since(session, since, kinds=kinds, recipient=address)
+
+
+def stranger_may_be_answered(session: Session, address: str, now: datetime) -> bool:
+    """Whether a stranger (a sender who plays no game the mail is about) may be answered now: once
+    per STRANGER_REPLY_INTERVAL an address, and STRANGER_REFUSALS_PER_HOUR for all strangers."""
+    if replies_since(session, address, (*REFUSAL_KINDS, STRANGER_NOTICE_KIND), now - STRANGER_REPLY_INTERVAL):
+        return False
+    return queued_since(session, now - timedelta(hours=1), kinds=STRANGER_KINDS) < STRANGER_REFUSALS_PER_HOUR

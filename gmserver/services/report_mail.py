@@ -12,8 +12,8 @@ The writing is deterministic, so that the bytes do not depend on when or how oft
 written: the Date is the deadline's `now`, the Message-ID the row's, the MIME boundaries and the
 images' Content-IDs are derived from the report, the map and chart are drawn from stored values.
 Each player's copy differs from the others only in To, Reply-To (the player's own secret),
-Subject and Message-ID: nothing in a report is private (services.mails.turn_reports said so
-before, and it still holds).
+Subject, Message-ID and the subject line the player gives the next orders (issue 9): nothing
+else in a report is private.
 
 The payload is a pickle: it is written and read only by gmserver, from its own database, moments
 apart; a payload a newer gmserver cannot read fails that row visibly (the GM sees it with
@@ -35,10 +35,11 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from gmserver import mapimage
-from gmserver.db.models import OutboxMessage, StoredReport
-from gmserver.mail.compose import Composer, add_html
+from gmserver.db.models import OutboxMessage
+from gmserver.mail.compose import Composer, add_html, with_text_edited
 from gmserver.reports import TurnReport
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.turn import with_orders_subject
 from gmserver.rules.position import PhaseOutcome
 
 log = logging.getLogger(__name__)
@@ -84,30 +85,31 @@ def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: date
     return header + "\n" + "\n".join(composer.render(c.template, c) for c in contexts)
 
 
-def write_copy(payload: bytes, *, to: str, subject: str, reply_secret: str | None, message_id: str) -> bytes:
-    """One player's copy of the stored report, as sent: the same bytes whenever it is written."""
-    base, composer = _base_message(payload)
-    copy = composer.readdress(base, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
+def write_copy(payload: bytes, *, to: str, subject: str, reply_secret: str | None, message_id: str,
+               power: str | None = None) -> bytes:
+    """One player's copy of the stored report, as sent: the same bytes whenever it is written.
+    `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
+    reports.with_orders_subject); None shows the GM's wording."""
+    base, composer, parts = _base_message(payload)
+    last = parts.contexts[-1]
+    own = with_text_edited(base, lambda subtype, text: with_orders_subject(text, last, power, html=subtype == "html"))
+    copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
     policy = _smtp_policy(to)
-    # what copy.as_bytes(policy) writes (email.generator.BytesGenerator: the headers folded one by
-    # one, a blank line, the parts), with the parts, the same in every copy, written once per report
+    if own is not base:  # the player's own line is in the text and HTML parts: written whole
+        return copy.as_bytes(policy=policy)
+    # nothing of the player's own in the parts (no next turn to order for): what copy.as_bytes
+    # writes (email.generator.BytesGenerator: the headers folded one by one, a blank line, the
+    # parts), with the parts, the same in every copy, written once per report
     head = b"".join(policy.fold_binary(name, value) for name, value in copy.raw_items())
     return head + b"\r\n" + _parts_bytes(payload, policy.utf8)
-
-
-@functools.lru_cache(maxsize=8)
-def _parts_bytes(payload: bytes, utf8: bool) -> bytes:
-    """Everything after the header block of the report's mail, as the SMTP policy writes it."""
-    base, _ = _base_message(payload)
-    policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
-    return base.as_bytes(policy=policy).split(b"\r\n\r\n", 1)[1]
 
 
 def write_row(row: OutboxMessage) -> bytes:
     """`OutboxMessage.raw` of a player's copy not yet sent (tests and `gmserver outbox` read it)."""
     assert row.report is not None and row.addressing is not None
     return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
-                      reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id)
+                      reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
+                      power=row.addressing.get("power"))
 
 
 OutboxMessage.writer = write_row
@@ -124,7 +126,15 @@ def _composer(templates_dir: str, gm_name: str, gm_address: str) -> Composer:
 
 
 @functools.lru_cache(maxsize=8)
-def _base_message(payload: bytes) -> tuple[EmailMessage, Composer]:
+def _parts_bytes(payload: bytes, utf8: bool) -> bytes:
+    """Everything after the header block of the report's mail, as the SMTP policy writes it."""
+    base, _, _ = _base_message(payload)
+    policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
+    return base.as_bytes(policy=policy).split(b"\r\n\r\n", 1)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _base_message(payload: bytes) -> tuple[EmailMessage, Composer, ReportParts]:
     """The report as one mail, before it is addressed: built once per report and process (the
     seven copies of a game are sent one after the other), drawn and rendered once."""
     version, parts = pickle.loads(payload)  # noqa: S301  (gmserver's own payload, see the module's docstring)
@@ -136,7 +146,7 @@ def _base_message(payload: bytes) -> tuple[EmailMessage, Composer]:
                                auto_submitted="auto-generated", date=parts.now, message_id="<report@invalid>")
     message = _with_html(composer, parts, message)
     _fix_boundaries(message, hashlib.sha256(payload).hexdigest())
-    return message, composer
+    return message, composer, parts
 
 
 def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) -> EmailMessage:
@@ -190,10 +200,6 @@ def _images_failed(game_name: str, error: Exception) -> None:
     _IMAGE_FAILURES.add(kind)
     log.warning("%s: the report's map and chart could not be drawn, so reports go without them (%s); "
                 "is libcairo2 installed?", game_name, kind, exc_info=error)
-
-
-def stored_report(key: str, game_id: int | None, payload: bytes, now: datetime) -> StoredReport:
-    return StoredReport(key=key, game_id=game_id, payload=payload, created_at=now)
 
 
 def forget_written() -> None:

@@ -29,8 +29,9 @@ from gmserver.services import adjudication, convoys, endgame, mails, nmr, press,
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue_report
+from gmserver.services.outbox import ReportCopy, queue_report
 from gmserver.services import reminders, schedule, votes
+from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
 log = logging.getLogger(__name__)
@@ -98,8 +99,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             record = open_at_once(session, game, outcome, now)
             outcome = _process_phase(session, services, game, record, ruleset, now)
             minor.append(outcome)
+        if not minor and not outcome.winners:
+            first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
         ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        votes.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
@@ -124,6 +128,17 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     return done
 
 
+def _with_empty_retreat_turn(ruleset: Ruleset, outcome: PhaseOutcome) -> PhaseOutcome:
+    """report_empty_retreat_season (002 PRESS 7): a season with nothing to retreat still has its
+    retreat turn, with its own deadline and report, so that press may be sent in it; nobody owes
+    orders there, so it is never adjudicated early (minor_turn_complete) and misses no turn."""
+    retreat = empty_retreat_turn(ruleset, outcome.phase, outcome.after.phase)
+    if retreat is None:
+        return outcome
+    state = engine.at_retreat_phase(outcome.state_after, retreat)
+    return dataclasses.replace(outcome, after=engine.position_from_state(state), state_after=state)
+
+
 def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_record: PhaseRecord,
                    now: datetime) -> datetime | None:
     """issue 8: from the schedule (this phase's deadline), never from when processing happened; a
@@ -146,8 +161,9 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     parts, copies = mails.turn_report(services, game, first, deadline, now, key, then=minor,
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=_centre_points(session, game, phases[-1]))
-    reports = queue_report(session, parts, [(copy.player.address, copy.subject, copy.player.secret, copy.message_id,
-                                             f"{key}{copy.player.power}") for copy in copies],
+    reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, copy.player.secret,
+                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power)
+                                            for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, mails.report_text_copy(services, parts, copies[0]), "report", key, now)
@@ -197,6 +213,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     orders, voided = void_hold_supports({**on_file.orders, **contingent}, on_file.unsupportable)
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
+    orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
     ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
@@ -208,6 +225,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
         outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
     outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
+    outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent))
 

@@ -21,7 +21,7 @@ from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.vote_changes import DeadlineLine, deadline_problem
+from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, read_terms, terms_key
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
@@ -47,6 +47,7 @@ class Recorded:
 class VoteResults:
     announcements: tuple[str, ...] = ()  # for the turn report, in words
     ended: str | None = None  # how the game ended, when a proposal ended it
+    rule_changes: tuple[int, ...] = ()  # passed rule changes, for the GM to apply (000 IX(3))
 
 
 def members_key(members: frozenset[str]) -> str:
@@ -59,20 +60,47 @@ def record(session: Session, game_id: int, power: str, line: rules.VoteLine, rul
     this turn. A readable refusal instead."""
     game = session.get(Game, game_id)
     assert game is not None
+    if (problem := voter_problem(session, game, power, ruleset)) is not None:
+        return problem
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    members = rules.resolve_members(line, rules.survivors(position.units, position.centers), ruleset)
+    if isinstance(members, str):
+        return members
+    return _propose_or_vote(session, game, power, line.kind, members, line.choice, ruleset, inbound_id, now)
+
+
+def voter_problem(session: Session, game: Game, power: str, ruleset: Ruleset) -> str | None:
+    """Why `power` may not vote now, in words (None: it may)."""
     if game.status != "active":
         return "the game is over: there is nothing left to vote on"
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
-    alive = rules.survivors(position.units, position.centers)
-    if power not in alive:  # voter_eligibility = units_or_centres (002 DRAWS 2)
+    if power not in rules.survivors(position.units, position.centers):  # units_or_centres (002 DRAWS 2)
         return f"{power.title()} has no unit and no supply centre left, so it has no vote"
     if not ruleset.cd_powers_vote and power in {p.power for p in game.players if p.civil_disorder}:
         # 003 [18] ¶2: powers in civil disorder do not vote; the GM takes them out of it
         return (f"{power.title()} is in civil disorder, and under the house rules a power in civil disorder "
                 "does not vote (003 [18]); ask the GM to take it out of civil disorder")
-    members = rules.resolve_members(line, alive, ruleset)
-    if isinstance(members, str):
-        return members
-    return _propose_or_vote(session, game, power, line.kind, members, line.choice, ruleset, inbound_id, now)
+    return None
+
+
+def record_terms(session: Session, game_id: int, power: str, kind: str, line: TermsLine, ruleset: Ruleset,
+                 inbound_id: int | None, now: datetime) -> Recorded | str:
+    """A worded proposal (a rule change, 000 IX(3); an end on any terms, 003 [18] ¶1), made by its
+    words, or a ballot on one by its number. A readable refusal instead."""
+    game = session.get(Game, game_id)
+    assert game is not None
+    if (problem := voter_problem(session, game, power, ruleset)) is not None:
+        return problem
+    if line.number is None:
+        return _propose_or_vote(session, game, power, kind, frozenset({terms_key(line.terms)}), "yes", ruleset,
+                                inbound_id, now, line.terms)
+    row = session.get(ProposalRow, line.number)
+    if row is None or row.game_id != game.id or row.kind != kind:
+        return f"this game has no proposal {line.number} of that kind"
+    if row.status != "open":
+        return f"proposal {line.number} was {row.status} and is no longer put to the vote"
+    queries.votes.cast(session, row.id, power, line.choice, inbound_id, now)
+    return Recorded(_proposal(row), line.choice, False, row.id)
 
 
 def record_deadline(session: Session, game_id: int, power: str, line: DeadlineLine, ruleset: Ruleset,
@@ -96,12 +124,16 @@ def record_deadline(session: Session, game_id: int, power: str, line: DeadlineLi
 
 
 def _propose_or_vote(session: Session, game: Game, power: str, kind: str, members: frozenset[str], choice: str,
-                     ruleset: Ruleset, inbound_id: int | None, now: datetime) -> Recorded | str:
+                     ruleset: Ruleset, inbound_id: int | None, now: datetime, terms: str | None = None
+                     ) -> Recorded | str:
     row = queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members))
+    if kind == "draw":  # 002 DRAWS 5: the same DRAW line votes on the one revote of a passed draw
+        revote = queries.votes.find_proposal(session, game.id, game.phase, "draw_revote", members_key(members))
+        row = revote if revote is not None and revote.status == "open" else row
     made = row is None
     if row is None:
         if choice != "yes":
-            return (f"nobody has proposed {rules.describe(rules.Proposal(kind, members, power, game.phase))} "
+            return (f"nobody has proposed {rules.describe(rules.Proposal(kind, members, power, game.phase, terms or ''))} "
                     "this turn: there is nothing to vote against")
         limit = ruleset.end_proposals_per_player_per_turn
         if (limit is not None and kind in rules.GAME_ENDING
@@ -110,7 +142,7 @@ def _propose_or_vote(session: Session, game: Game, power: str, kind: str, member
             return (f"you have made {limit} proposal{'s' if limit > 1 else ''} to end the game this turn, "
                     "as many as the house rules allow (001 VIII(4))")
         row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), power,
-                                         inbound_id, now)
+                                         inbound_id, now, terms)
     elif row.status != "open":  # vetoed by the GM (000 IX(5)): not put to the vote
         return f"{rules.describe(_proposal(row))} was {row.status} this turn and is not put to the vote"
     queries.votes.cast(session, row.id, power, choice, inbound_id, now)
@@ -132,14 +164,20 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
     alive = rules.survivors(position.units, position.centers)
     proposal = recorded.proposal
-    keyword = {"concession": "CONCEDE", "deadline_change": "DEADLINE"}.get(proposal.kind, "DRAW")
-    line = " ".join([keyword, *sorted(p.title() for p in proposal.members)])  # "DEADLINE 14" too
+    keyword = {"concession": "CONCEDE", "deadline_change": "DEADLINE", "rule_change": "RULE CHANGE",
+               "end_game_any_terms": "END GAME"}.get(proposal.kind, "DRAW")
+    if proposal.kind in rules.WORDED:  # a ballot names the proposal by its number: "RULE CHANGE 12"
+        line = f"{keyword} {recorded.proposal_id}"
+    else:
+        line = " ".join([keyword, *sorted(p.title() for p in proposal.members)])  # "DEADLINE 14" too
     rules_of_kind = rules.kind_rules(proposal.kind, ruleset)
     body = services.composer.render("player/proposal.txt.j2", {
         "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
         "proposer": None if ruleset.proposer_anonymous else rules.proposer_name(proposal),
         "silence": _SILENCE[rules_of_kind.uncast], "abstention": _SILENCE[rules_of_kind.abstention],
         "after_winter": ruleset.fall_proposals_resolved_after_winter and proposal.phase[:1] == "F",
+        "gm_votes": rules.rule_change_clause(ruleset) if rules_of_kind.gm_must_agree else None,
+        "gm_applies": proposal.kind == "rule_change",
     })
     messages = []
     for player in game.players:
@@ -157,25 +195,34 @@ def tell_gm(session: Session, services: Services, game_id: int, recorded: Record
             now: datetime) -> bool:
     """proposal_gm_veto (000 IX(5) "the GM ... may refuse to conduct votes on repetitive or humorous
     proposals", 001 VIII(4) ¶2): the GM hears of each proposal, with the command that vetoes it."""
-    if not ruleset.proposal_gm_veto:
+    gm_votes = rules.kind_rules(recorded.proposal.kind, ruleset).gm_must_agree  # 000 IX(3) "the GM and all"
+    if not ruleset.proposal_gm_veto and not gm_votes:
         return False
     game = session.get(Game, game_id)
     assert game is not None
     number = recorded.proposal_id
+    paragraphs = [f"Game {game.name}, {describe_phase(recorded.proposal.phase)}: "
+                  f"{recorded.proposal.proposer.title()} proposed {rules.describe(recorded.proposal)} "
+                  f"(proposal {number}). The players were told, without the proposer's name where the "
+                  "house rules keep it secret."]
+    if ruleset.proposal_gm_veto:
+        paragraphs.append("Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
+                          f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".")
+    if gm_votes:
+        silence = _SILENCE[rules.kind_rules(recorded.proposal.kind, ruleset).uncast]
+        paragraphs.append(f"Under the house rules the GM must agree to a change of the house rules "
+                          f"({rules.rule_change_clause(ruleset)}): you vote on it, and your silence {silence}. "
+                          f"gmserver game vote {game.name} {number} yes|no|abstain, or mail the line "
+                          f"\"vote {game.name} {number} yes\" (or no, or abstain) with the game's GM password.")
     return notify_gm(session, services, key=f"gm:proposal:{number}", game_id=game.id, now=now,
                      subject=f"gmserver: {game.name}: proposal {number}: {rules.describe(recorded.proposal)}",
-                     paragraphs=[
-                         f"Game {game.name}, {describe_phase(recorded.proposal.phase)}: "
-                         f"{recorded.proposal.proposer.title()} proposed {rules.describe(recorded.proposal)} "
-                         f"(proposal {number}). The players were told, without the proposer's name where the "
-                         "house rules keep it secret.",
-                         "Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
-                         f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".",
-                     ])
+                     paragraphs=paragraphs)
 
 
-_KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession"}
-PROPOSE = "propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER"
+_KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession", "rule": "rule_change",
+             "end": "end_game_any_terms"}
+PROPOSE = ("propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER | propose [GAME] RULE CHANGE WORDS | "
+           "propose [GAME] END GAME TERMS")
 
 
 def propose_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
@@ -188,19 +235,56 @@ def propose_by_gm(session: Session, services: Services, game: Game, words: str, 
     kind = _KEYWORDS.get(keyword.lower())
     if kind is None or not rules.offered(kind, ruleset):
         raise GameError(f"expected: {PROPOSE}, of a kind the house rules offer")
-    line = rules.read_line(kind, rest)
-    position = engine.position_from_state(queries.phases.current_record(session, game).state)
-    members = line if isinstance(line, str) else rules.resolve_members(
-        line, rules.survivors(position.units, position.centers), ruleset)
-    if isinstance(members, str):
-        raise GameError(members)
+    members, terms = _gm_members(session, game, kind, rest, ruleset)
     if queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members)) is not None:
         raise GameError("that proposal has been made this turn already")
-    row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), GM, None, now)
+    row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), GM, None, now, terms)
     told = announce_proposal(session, services, game.id, Recorded(_proposal(row), "yes", True, row.id), ruleset, now)
     text = f"The GM proposed {rules.describe(_proposal(row))} (proposal {row.id})"
     queries.gm_actions.record_action(session, game.id, "propose", {"proposal": row.id}, by, now, text)
     return Done("propose", text, told)
+
+
+def _gm_members(session: Session, game: Game, kind: str, rest: str, ruleset: Ruleset
+                ) -> tuple[frozenset[str], str | None]:
+    """The members (and words) of the GM's proposal, or GameError saying why it cannot be made."""
+    if kind in rules.WORDED:  # "rule change WORDS", "end game TERMS"
+        head, _, words = rest.strip().partition(" ")
+        line = read_terms(words if head.lower().rstrip(":") in ("change", "game") else rest, "end game: TERMS")
+        if isinstance(line, str) or line.number is not None:
+            raise GameError(line if isinstance(line, str) else "the GM proposes in words and does not vote by number")
+        return frozenset({terms_key(line.terms)}), line.terms
+    read = rules.read_line(kind, rest)
+    position = engine.position_from_state(queries.phases.current_record(session, game).state)
+    members = read if isinstance(read, str) else rules.resolve_members(
+        read, rules.survivors(position.units, position.centers), ruleset)
+    if isinstance(members, str):
+        raise GameError(members)
+    return members, None
+
+
+def vote_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
+    """vote.rule_change.gm_must_agree (000 IX(3) "the GM and all players remaining in the game must
+    agree"): the GM's ballot on a proposal, "12 yes"; the latest counts, as a player's."""
+    number, _, choice = words.strip().partition(" ")
+    row = session.get(ProposalRow, int(number)) if number.isdigit() else None
+    if row is None or row.game_id != game.id:
+        raise GameError(f"{game.name} has no proposal {number!r}")
+    ruleset = queries.games.ruleset_of(game)
+    if not rules.kind_rules(row.kind, ruleset).gm_must_agree:
+        raise GameError(f"under this game's house rules the GM does not vote on {rules.describe(_proposal(row))}")
+    if row.status != "open":
+        raise GameError(f"proposal {number} is {row.status}: only an open proposal is voted on")
+    choice = rules.CHOICE_WORDS.get(choice.strip().lower() or "yes", "")
+    if not choice:
+        raise GameError(f"expected: {VOTE}")
+    queries.votes.cast(session, row.id, GM, choice, None, now)
+    text = f"The GM's vote on proposal {row.id} ({rules.describe(_proposal(row))}) is recorded: {choice}"
+    queries.gm_actions.record_action(session, game.id, "vote", {"proposal": row.id}, by, now, text)
+    return Done("vote", text, 0)
+
+
+VOTE = "vote [GAME] PROPOSAL yes|no|abstain"
 
 
 def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:
@@ -222,8 +306,12 @@ def veto(session: Session, services: Services, game: Game, number: str, *, by: s
                                        [text], now))
 
 
+def proposal_of(row: ProposalRow) -> rules.Proposal:
+    return _proposal(row)
+
+
 def _proposal(row: ProposalRow) -> rules.Proposal:
-    return rules.Proposal(row.kind, frozenset(row.members.split()), row.proposer, row.phase)
+    return rules.Proposal(row.kind, frozenset(row.members.split()), row.proposer, row.phase, row.terms or "")
 
 
 def tally_before(session: Session, game: Game, ruleset: Ruleset, now: datetime) -> VoteResults:
@@ -240,7 +328,7 @@ def tally_before(session: Session, game: Game, ruleset: Ruleset, now: datetime) 
         return VoteResults()
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
     return _tally(game, ruleset, due_rows, open_rows, rules.survivors(position.units, position.centers), game.phase,
-                  session)
+                  session, now)
 
 
 def end_by_vote(session: Session, services: Services, game: Game, results: VoteResults, now: datetime) -> int:
@@ -275,12 +363,13 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     # earlier turn (a Fall proposal tallied after Winter) is void if one of its powers fell since
     standing = rules.survivors(processed[0].before.units, processed[0].before.centers)
     results = _tally(game, ruleset, due_rows, open_rows, rules.survivors(last.after.units, last.after.centers),
-                     last.phase, session, standing, {o.phase for o in processed})
-    return VoteResults(earlier.announcements + results.announcements, results.ended)
+                     last.phase, session, now, standing, {o.phase for o in processed})
+    return VoteResults(earlier.announcements + results.announcements, results.ended,
+                       earlier.rule_changes + results.rule_changes)
 
 
 def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
-           alive: frozenset[str], phase: str, session: Session, standing: frozenset[str] = frozenset(),
+           alive: frozenset[str], phase: str, session: Session, now: datetime, standing: frozenset[str] = frozenset(),
            adjudicated: Collection[str] = ()) -> VoteResults:
     """A16 on the rows due, with `alive` the powers still in the game; each row is closed.
     `standing`: the powers in the game before the phases `adjudicated` now (002 DRAWS 3)."""
@@ -288,9 +377,16 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         return VoteResults()
     electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
     tallies, texts = [], {}
+    from gmserver.services import turn_length  # noqa: PLC0415  it records ballots through this module
     for row in due_rows:
-        if row.kind in rules.CHANGES:  # names no power: nothing to amend (002 DRAWS 3 is about draws)
-            ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items() if power in alive}
+        if row.kind == "draw_complaint":  # 002 DRAWS 5: a complaint window, not a proposal (draw_complaints.py)
+            continue
+        if row.kind == turn_length.KIND:  # 003 [23]: the start-of-game vote, counted at the first deadline
+            texts[row.id] = turn_length.count(session, game, row, ruleset, phase)
+            continue
+        if row.kind in rules.CHANGES or row.kind in rules.WORDED:  # names no power: nothing to amend (002 DRAWS 3)
+            ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items()
+                       if power in alive or power == rules.GM}  # the GM's, where gm_must_agree (000 IX(3))
             tallies.append((row, rules.tally(_proposal(row), electors, ballots, ruleset)))
             continue
         fell_later = () if row.phase in adjudicated else frozenset(standing) - alive
@@ -303,18 +399,25 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         ballots = {power: vote for power, vote in queries.votes.ballots(session, row.id).items() if power in alive}
         tallies.append((row, rules.tally(proposal, electors, ballots, ruleset)))
     settled = rules.settle([t for _, t in tallies], ruleset)
-    ended = None
+    ended, ending = None, None
     for (row, _), result in zip(tallies, settled):
         _close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
         if result.passed and row.kind == "deadline_change":
             texts[row.id] += " " + _change_deadline(game, int(row.members))
+        if result.passed and row.kind == "rule_change":
+            texts[row.id] += " " + _rule_change_passed(ruleset)
         if result.passed and result.proposal.kind in rules.GAME_ENDING:
-            ended = f"The game has ended by vote: {rules.describe(result.proposal)}."
+            ended, ending = _ended(result.proposal), row
     if ended is not None:  # whatever else was still open has no game left to end
         _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
+        from gmserver.services import draw_complaints  # noqa: PLC0415  it records through this module
+        if (window := draw_complaints.open_window(session, game, ending, ruleset, now)) is not None:
+            ended += " " + window  # 002 DRAWS 5: final only if no majority complains
     log.info("%s: %d proposal(s) tallied in %s%s", game.name, len(texts), phase, f"; {ended}" if ended else "")
-    return VoteResults(tuple(texts[row.id] for row in open_rows if row.id in texts), ended)
+    passed_changes = tuple(row.id for row, result in zip((r for r, _ in tallies), settled)
+                           if result.passed and row.kind == "rule_change")
+    return VoteResults(tuple(texts[row.id] for row in open_rows if row.id in texts), ended, passed_changes)
 
 
 def _change_deadline(game: Game, days: int) -> str:
@@ -324,9 +427,42 @@ def _change_deadline(game: Game, days: int) -> str:
     return f"From now on a movement turn lasts {days} days (house rules 003 [18])."
 
 
+def _ended(proposal: rules.Proposal) -> str:
+    if proposal.kind == "end_game_any_terms":  # 003 [18] ¶1: the final mail states the terms
+        return f"The game has ended by vote, on these terms: \"{proposal.terms}\"."
+    return f"The game has ended by vote: {rules.describe(proposal)}."
+
+
+def _rule_change_passed(ruleset: Ruleset) -> str:
+    """A passed rule change is written in words: the GM applies it (the GM is told by the report's
+    copy and the notice of the proposal); the server cannot change a rule written in words itself."""
+    return (f"The GM will now apply the change ({rules.rule_change_clause(ruleset)}): the server cannot "
+            "change a rule written in words by itself, so until the GM announces it, the game goes on "
+            "under the house rules as they were.")
+
+
 def _close(rows: Sequence[ProposalRow], status: str, result: str, phase: str) -> None:
     for row in rows:
         row.status, row.result, row.tallied_phase = status, result, phase
+
+
+def tell_gm_results(session: Session, services: Services, game: Game, results: VoteResults, now: datetime) -> int:
+    """A passed rule change (000 IX(3), 001 VIII(3), 003 [18] ¶3) is the GM's to apply: the GM is
+    told which, in words; the players read the result in the report. How many notices."""
+    told = 0
+    for number in results.rule_changes:
+        row = session.get(ProposalRow, number)
+        assert row is not None
+        told += notify_gm(session, services, key=f"gm:rule-change:{number}", game_id=game.id, now=now,
+                          subject=f"gmserver: {game.name}: rule change {number} passed: apply it",
+                          paragraphs=[
+                              f"Game {game.name}: the players voted for {rules.describe(_proposal(row))} "
+                              f"(proposal {number}), and it passed ({rules.rule_change_clause(queries.games.ruleset_of(game))}).",
+                              "The server cannot change a rule written in words by itself: apply it (a house-rule "
+                              "option by `gmserver ruleset` and the game's profile, or your own handling), then tell "
+                              "the players. The report told them the change passed and that you will apply it.",
+                          ])
+    return told
 
 
 def finish(outcome: PhaseOutcome, results: VoteResults) -> PhaseOutcome:

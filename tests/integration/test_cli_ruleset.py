@@ -28,18 +28,20 @@ def test_show_json_lists_every_option_with_applied(capsys) -> None:
     for option in shown["options"]:
         assert {"key", "value", "default", "clause", "applied"} <= option.keys()
         assert option["applied"] is (option["status"] == "applied")
+    proxy = next(o for o in shown["options"] if o["key"] == "proxy_policy")
+    assert (proxy["value"], proxy["default"], proxy["applied"]) == ("allowed_with_notice", "forbidden", False)
+    assert "[19]" in proxy["clause"]  # 003 [19], from the comment above the key in scorpion.toml
     vote = next(o for o in shown["options"] if o["key"] == "turn_length_vote")
-    assert (vote["value"], vote["default"], vote["applied"]) == ([7, 14, 21], "none", False)
-    assert "[23]" in vote["clause"]  # 003 [23], from the comment above the key in scorpion.toml
+    assert (vote["value"], vote["applied"]) == ([7, 14, 21], True)  # 003 [23] (issue 9)
 
 
 def test_show_text_groups_by_section_and_says_what_gmserver_does(capsys) -> None:
     assert main(["ruleset", "show", "scorpion"]) == 0
     out = capsys.readouterr().out
     assert out.index("2.8 Deadlines, reminders & NMR") < out.index("turn_length_vote =") < out.index("2.9 Press")
-    line = next(x for x in out.splitlines() if "turn_length_vote =" in x)
+    line = next(x for x in out.splitlines() if "proxy_policy =" in x)
     assert line.lstrip().startswith("! not applied")  # words first, the key after
-    assert "players do not vote on the turn length" in out
+    assert "proxy orders are not taken" in out
 
 
 def test_list_names_every_profile_with_its_counts(capsys) -> None:
@@ -55,13 +57,14 @@ def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
 
 
 def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(config: Path, capsys) -> None:
-    """Under scorpion the players vote on the turn length (003 [23]); gmserver lets the GM set
-    it. The Spring 1901 wait (003 [14]) and press (issue 9) are applied: not listed."""
+    """Under scorpion a player may write a proxy (003 [19]); gmserver takes no proxy orders. The
+    Spring 1901 wait (003 [14]), press and the turn-length vote (issue 9) are applied: not listed."""
     assert main(["--config", str(config), "db", "upgrade"]) == 0
     assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *player_args()]) == 0
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
-    assert "turn_length_vote" in warning and "([23])" in warning and "do not vote" in warning
+    assert "proxy_policy" in warning and "([19])" in warning and "not taken" in warning
+    assert "turn_length_vote" not in warning  # 003 [23]: applied (issue 9)
     assert "s1901_policy" not in warning
     assert "conditional_press" not in warning and "press_moderation" not in warning
     assert "sender_policy" not in warning  # applied
@@ -69,9 +72,9 @@ def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(c
     assert "press_channel" not in warning and "press_kinds" not in warning  # applied (issue 9)
     assert main(["--config", str(config), "game", "show", "scorp"]) == 0
     shown = capsys.readouterr().out
-    assert "not in force:" in shown and "turn_length_vote" in shown
+    assert "not in force:" in shown and "proxy_policy" in shown
     assert main(["--config", str(config), "game", "show", "scorp", "--json"]) == 0
-    assert "turn_length_vote" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
+    assert "proxy_policy" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
 
 
 def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:

@@ -6,6 +6,8 @@ no quoted old order and no quoted copy of gmserver's own mail comes back."""
 from __future__ import annotations
 
 import json
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,14 @@ def test_client_messages_over_imap_file_only_the_new_orders(database_url, doveco
     assert (report.fetched, report.new, report.processed) == (len(EXPECTED), len(EXPECTED), len(EXPECTED))
     with transaction(services.sessions) as session:
         outcomes = [(row.status, row.outcome) for row in session.scalars(select(InboundMessage))]
-        filed = {s.power: sorted(s.orders) for s in session.scalars(select(OrderSet))}
+        # each message's own set (several messages come from one power), found by its Message-ID
+        filed = {message_id: (power, sorted(orders)) for message_id, power, orders in session.execute(
+            select(InboundMessage.message_id, OrderSet.power, OrderSet.orders)
+            .join(OrderSet, OrderSet.inbound_id == InboundMessage.id))}
     assert outcomes == [("done", "accepted")] * len(EXPECTED)
-    assert filed == {case["power"]: sorted(case["orders"]) for case in EXPECTED.values()}
+    assert filed == {_message_id(name): (case["power"], sorted(case["orders"])) for name, case in EXPECTED.items()}
+
+
+def _message_id(name: str) -> str:
+    message = BytesParser(policy=policy.default).parsebytes((CLIENTS / name).read_bytes(), headersonly=True)
+    return str(message["Message-ID"]).strip()

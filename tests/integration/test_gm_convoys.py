@@ -107,3 +107,24 @@ def test_a_convoy_paradox_is_resolved_by_the_2000_rule_under_000_vi_6(database_u
     assert ("A LON" in french) is arrives and ("A BRE" in french) is not arrives
     assert ("000 VI(6)" in report) is arrives
     assert _alerts(services) == []  # decided by the rule: nothing for the GM to rule on
+
+
+def test_000_vi_3_the_route_written_is_followed_and_the_report_says_so(database_url, clock) -> None:
+    """000 VI(3) (datc_4a6 = allowed_not_required): England names the Channel, whose fleet France
+    dislodges; the North Sea fleet's convoy is off the route and void, so the army stays (the
+    engine alone would have moved it by the North Sea, as in the first test)."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="convoy", ruleset="mhr", position=POSITION)
+    for power, text in (("ENGLAND", "F ENG C A LON - BEL\nF NTH C A LON - BEL\nA Lon - Eng - Bel"),
+                        ("FRANCE", "F BRE S F MAO - ENG\nF MAO - ENG")):
+        corrections.correct_orders(services, "convoy", power, text, clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert "A LON" in _english_units(services, game_id) and "A BEL" not in _english_units(services, game_id)
+    with transaction(services.sessions) as session:
+        record = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id)
+                                 .order_by(PhaseRecord.id)).first()
+        assert "A LON - ENG - BEL" in record.orders["ENGLAND"] and "F NTH H" in record.orders["ENGLAND"]
+        report = body_of(session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND")).raw)
+    assert "void, the army's route is English Channel (000 VI(3))" in report
+    assert _alerts(services) == []  # the route's own fleet lost: the engine failed it, nothing to rule

@@ -222,6 +222,9 @@ def test_after_a_correction_one_request_is_enough_for_an_extension_002_GM_ERRORS
     request in the turn after the correction extends it for everyone, once."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="errors", ruleset="email_rules", movement_hours=48)
+    with transaction(services.sessions) as session:  # Fall follows Spring here, without 002 PRESS 7's empty
+        game = session.get(Game, game_id)  # retreat turn (tests/integration/test_press_email_rules.py)
+        game.ruleset = {**game.ruleset, "report_empty_retreat_season": False}
     # no correction yet: an ordinary delay, granted under 002 ORDERS 0 [P] (services/delays.py): Spring +48 h
     assert _delay(services, clock, "ITALY") == "delay-granted"
     turns.adjudicate(services, game_id, clock(), force=True)

@@ -371,11 +371,21 @@ def test_a_one_turn_civil_disorder_does_not_stop_the_next_orders_002_ORDERS_0(da
     clock.advance(hours=49)
     assert turns.adjudicate_due(services, clock())
     assert summary(services, game_id)["civil_disorder"] == [] and summary(services, game_id)["nmr"]["RUSSIA"] == 1
+    _past_deadline(services, clock, game_id)  # 002 PRESS 7: the Spring retreat turn is held, empty
+    assert turns.adjudicate_due(services, clock())
     send(services, clock, "er", "email_rules", "RUSSIA", "A MOS - UKR", "F1901M")
-    clock.advance(hours=49)
+    _past_deadline(services, clock, game_id)
+    assert turns.adjudicate_due(services, clock())
+    _past_deadline(services, clock, game_id)  # and the Fall one
     assert turns.adjudicate_due(services, clock())
     with transaction(services.sessions) as session:
         after = session.scalar(select(PhaseRecord.state).where(PhaseRecord.game_id == game_id,
                                                                PhaseRecord.phase == "S1902M"))
     assert "A UKR" in engine.position_from_state(after).units["RUSSIA"]
     assert summary(services, game_id)["nmr_in_a_row"]["RUSSIA"] == 0
+
+
+def _past_deadline(services, clock, game_id: int) -> None:
+    with transaction(services.sessions) as session:
+        deadline = session.get(Game, game_id).deadline
+    clock.now = max(clock.now, deadline.replace(tzinfo=clock.now.tzinfo) + timedelta(hours=1))

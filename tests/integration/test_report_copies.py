@@ -19,6 +19,7 @@ from gmserver.mail.outbound import MaildirTransport, TransientError
 from gmserver.services import report_mail, turns
 from gmserver.services.games import POWERS
 from gmserver.services.outbox import LEASE, deliver_due
+from gmserver.rules.subject import format_subject
 from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -92,8 +93,8 @@ def test_a_retry_sends_the_same_bytes_and_message_id(adjudicated, clock) -> None
     with transaction(services.sessions) as session:
         payload = session.get(StoredReport, france.report_id).payload
     assert report_mail.write_copy(payload, to=france.recipient, subject=france.addressing["subject"],
-                                  reply_secret=france.addressing["reply_secret"],
-                                  message_id=france.message_id) == first[0][0]
+                                  reply_secret=france.addressing["reply_secret"], message_id=france.message_id,
+                                  power=france.addressing["power"]) == first[0][0]
     assert deliver_due(services.sessions, transport, clock.advance(minutes=1)).sent == 1
     again = [(raw, mid) for r, raw, mid in transport.handed if r == france.recipient]
     assert len(again) == 2 and again[1] == again[0] and again[0][1] == france.message_id
@@ -126,43 +127,50 @@ def test_a_crash_between_claiming_and_sending_loses_nothing(adjudicated, clock, 
 
 def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) -> None:
     """Each copy is addressed to its player, with that player's reply address (the secret that
-    proves a sender in a verified game) and no other player's address or secret anywhere; the
-    copies differ in To, Reply-To, Subject and Message-ID only."""
+    proves a sender in a verified game) and the subject line for that player's own next orders
+    (issue 9), and no other player's address, secret or subject line anywhere; the copies differ
+    in To, Reply-To, Subject, Message-ID and that line only."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:
         players = {p.power: (p.address, p.secret) for p in session.scalars(select(Player).where(
             Player.game_id == game_id))}
     assert all(secret for _, secret in players.values())
+    own_line = {power: format_subject(template="standard", game_name="lepanto", power=power, phase="F1901M",
+                                      purpose="orders") for power in players}
     transport = Recording()
     assert deliver_due(services.sessions, transport, clock()).sent == 7
-    bodies = set()
+    texts = set()
     for recipient, raw, _ in transport.handed:
         [power] = [p for p, (address, _) in players.items() if address == recipient]
         message = email.message_from_bytes(raw, policy=email.policy.default)
         assert message["To"] == recipient and players[power][1] in str(message["Reply-To"])
-        assert power.title() in str(message["Subject"]) or power in str(message["Subject"])
+        text, html = (message.get_body((kind,)).get_content() for kind in ("plain", "html"))
+        assert own_line[power] in text and own_line[power] in html
         for other, (address, secret) in players.items():
             if other != power:
                 assert address.encode() not in raw and secret.encode() not in raw, (power, other)
-        head, body = raw.split(b"\r\n\r\n", 1)
-        bodies.add(body)
-        names = {line.split(b":", 1)[0] for line in head.split(b"\r\n") if line and not line[:1].isspace()}
+                assert own_line[other] not in text and own_line[other] not in html, (power, other)
+        texts.add((text.replace(own_line[power], "LINE"), html.replace(own_line[power], "LINE")))
+        names = {line.split(b":", 1)[0] for line in raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+                 if line and not line[:1].isspace()}
         assert {b"To", b"Reply-To", b"Subject", b"Message-ID", b"Date", b"From"} <= names
-    assert len(bodies) == 1  # the same report to all: the parts are shared, the boundaries fixed
+    assert len(texts) == 1  # but for that line, the same report to all
 
 
-def test_a_copy_is_what_the_email_package_writes_for_it(adjudicated) -> None:
-    """write_copy writes the shared parts once per report and only the headers per player: the
-    bytes are exactly what EmailMessage.as_bytes gives for the readdressed report (ASCII and,
-    under SMTPUTF8, a non-ASCII address)."""
+def test_a_copy_is_what_the_email_package_writes_for_it(adjudicated, monkeypatch) -> None:
+    """When nothing in the parts is the player's own (no next turn to order for), write_copy
+    writes the shared parts once per report and only the headers per player: the bytes are
+    exactly what EmailMessage.as_bytes gives for the readdressed report (ASCII and, under
+    SMTPUTF8, a non-ASCII address)."""
     services, _ = adjudicated
     [row, *_] = report_rows(services)
     with transaction(services.sessions) as session:
         payload = session.get(StoredReport, row.report_id).payload
-    base, composer = report_mail._base_message(payload)
+    monkeypatch.setattr(report_mail, "with_orders_subject", lambda text, *args, **kwargs: text)
+    base, composer, _ = report_mail._base_message(payload)
     for to, policy in ((row.recipient, email.policy.SMTP), ("jürgen@players.test", email.policy.SMTPUTF8)):
         written = report_mail.write_copy(payload, to=to, subject="lepanto S1901M", reply_secret="s3cret",
-                                         message_id="<one@gm.test>")
+                                         message_id="<one@gm.test>", power="FRANCE")
         whole = composer.readdress(base, to=to, subject="lepanto S1901M", reply_secret="s3cret",
                                    message_id="<one@gm.test>").as_bytes(policy=policy)
         assert written == whole

@@ -198,3 +198,27 @@ def test_map_attaches_the_board_as_it_stands(world, clock) -> None:
 
 def opening():
     return position_from_state(initial_state())
+
+
+def test_history_and_status_are_answered_after_the_game_has_ended_and_orders_are_refused(world, clock) -> None:
+    """issue 9: a finished game's history is still asked for; what would change the game (orders,
+    a delay) is refused with the reason: the game has ended."""
+    now = clock()
+    send(world, order_mail(player_address("FRANCE"), orders_subject("FRANCE"), "A PAR - BUR"), now)
+    with transaction(world.sessions) as session:
+        game_id = session.scalar(select(Game.id))
+    turns.adjudicate(world, game_id, now, force=True)
+    with transaction(world.sessions) as session:
+        session.execute(update(Game).values(status="finished"))
+    row, answer = ask(world, "ITALY", "HISTORY", now)
+    assert (row.kind, row.outcome) == ("request", "history-sent")
+    assert "A Paris -> Burgundy" in text(answer)
+    row, answer = ask(world, "ITALY", "STATUS", now)
+    assert row.outcome == "status-sent"
+    for sender, subject, body in (("ITALY", "lepanto", "DELAY 24"),
+                                  ("FRANCE", orders_subject("FRANCE", "F1901M"), "A BUR H")):
+        row, _ = send(world, order_mail(player_address(sender), subject, body), now)
+        assert row.outcome == "rejected"
+        with transaction(world.sessions) as session:
+            reply = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"reject:{row.id}"))
+            assert "the game has ended" in text(reply)

@@ -111,8 +111,19 @@ def test_a_turn_shorter_than_the_profile_s_minimum_is_refused_001_IV_4(database_
     services = services_for(database_url)
     with pytest.raises(GameError, match=r"a movement turn must last at least 72 hours \(house rules 001 IV\(4\)\)"):
         make_game(services, clock(), load_ruleset("danivon"), movement=48 * H)
-    game_id = make_game(services, clock(), load_ruleset("danivon"))
+    game_id = make_game(services, clock(), load_ruleset("danivon"), movement=72 * H)
     assert game_row(services, game_id).deadline == clock() + 72 * H
+
+
+def test_open_turn_lengths_make_a_week_a_turn_001_IV_4(database_url, clock) -> None:
+    """001 IV(4) "the guide will be that each Turn takes a week" (target_days_per_game_turn = 7):
+    with no lengths given, retreat and adjustment turns get their 24 h minimum and the movement
+    turn the rest of the week, 7 - 1 - 1 = 5 days; the first deadline is 5 days away."""
+    services = services_for(database_url)
+    game_id = make_game(services, clock(), load_ruleset("danivon"))
+    game = game_row(services, game_id)
+    assert (game.movement_seconds, game.retreat_seconds, game.adjustment_seconds) == (120 * 3600, 24 * 3600, 24 * 3600)
+    assert game.deadline == clock() + 120 * H
 
 
 def test_minimum_retreat_and_adjustment_lengths_are_enforced(database_url, clock) -> None:

@@ -180,14 +180,17 @@ def test_a_concession_passes_with_the_beneficiary_silent_000_ix_5(database_url, 
 
 def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(database_url, clock) -> None:
     """002 DRAWS 1: the number of Yes votes is announced; DRAWS 3: a Fall proposal is tallied
-    once the year is over (nobody adjusts here, so after the Fall turn)."""
+    once the year is over (nobody adjusts here, so after the Fall turn and, under 002 PRESS 7, the
+    Fall retreat turn held with nothing to retreat)."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
     vote(services, clock, "ENGLAND", "DRAW NO", phase="F1905M")
     status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active" and "F1905R" in report and "Yes votes" not in report
+    status, _, mails = deadline(services, clock, game_id, hours=48)  # past the retreat turn's deadline
     assert status == "active"
-    assert "A draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    assert any("A draw between Austria, England and France failed. Yes votes: 2 of 3." in m for m in mails)
     with transaction(services.sessions) as session:
         assert [r.status for r in session.scalars(select(ProposalRow))] == ["failed"]
 
@@ -232,7 +235,9 @@ def test_a_power_eliminated_in_the_turn_of_the_proposal_is_dropped_from_it_002_d
     vote against is ignored: Austria and England draw."""
     after_fall, after_winter = _tally_as_france_falls(database_url, clock, "email_rules", "F1905M", "F1905M")
     assert after_fall == votes.VoteResults()
-    assert after_winter.ended == "The game has ended by vote: a draw between Austria and England."
+    # email_rules: the end is final only without a majority of complaints (002 DRAWS 5)
+    assert after_winter.ended.startswith("The game has ended by vote: a draw between Austria and England. This "
+                                         "result is final only if no majority of the players complains within 7 days")
     assert after_winter.announcements == ("A draw between Austria and England passed. Yes votes: 2 of 2.",)
 
 
@@ -348,3 +353,355 @@ def test_deadline_change_not_offered_by_the_default_house_rules(database_url, cl
     services = services_for(database_url)
     game_with(services, clock())
     assert "This game's house rules have no deadline change votes" in vote(services, clock, "AUSTRIA", "DEADLINE 14")
+
+
+# --- proposals in words: rule changes (000 IX(3), 001 VIII(3), 003 [18] ¶3), end on any terms (003 [18] ¶1)
+
+RULE_LINE = "RULE CHANGE: press may be sent in retreat seasons"
+
+
+def _gm_mail(services, clock, game_id: int, line: str) -> str:
+    """The GM's command by mail with the game's GM password; the answer, words joined."""
+    with transaction(services.sessions) as session:
+        secret = session.get(Game, game_id).gm_secret
+    row = intake.store(services.sessions, order_mail(GM, "votes", f"{line}\nPassword: {secret}"), source="smtp",
+                       now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        answers = [m for m in session.scalars(select(OutboxMessage).where(OutboxMessage.recipient == GM))
+                   if m.dedupe_key and str(row.id) in m.dedupe_key]
+        return " ".join(answers[-1].raw.decode().split()) if answers else ""
+
+
+def _rule_change_number(services) -> int:
+    with transaction(services.sessions) as session:
+        return session.scalar(select(ProposalRow.id).where(ProposalRow.kind == "rule_change"))
+
+
+def test_rule_change_000_ix_3_passes_when_the_gm_and_all_players_agree_and_the_gm_is_told_to_apply_it(
+        database_url, clock) -> None:
+    """000 IX(3): "the GM and all players remaining in the game must agree ... unanimously, other
+    than players who ... abstain". Austria proposes in words, England votes Yes by number, France
+    abstains (left out), the GM votes Yes by mail: it passes; the report says so without naming
+    a voter, and the GM is told to apply it, the server being unable to."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    answer = vote(services, clock, "AUSTRIA", RULE_LINE)
+    assert 'You have proposed a change of the house rules: "press may be sent in retreat seasons"' in answer
+    number = _rule_change_number(services)
+    with transaction(services.sessions) as session:
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+        notice = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"gm:proposal:{number}"))
+        notice_text = " ".join(notice.raw.decode().split())
+    assert len(told) == 3 and all(f"RULE CHANGE {number}" in t for t in told)
+    assert all("it passes only if the GM agrees as well (house rules 000 IX(3))" in t for t in told)
+    assert f"gmserver game vote votes {number} yes|no|abstain" in notice_text
+    assert "recorded: Yes" in vote(services, clock, "ENGLAND", f"rule change {number}")
+    assert "recorded: an abstention" in vote(services, clock, "FRANCE", f"RULE CHANGE {number} ABSTAIN")
+    assert "recorded: yes" in _gm_mail(services, clock, game_id, f"vote votes {number} yes")
+    status, report, mails = deadline(services, clock, game_id)
+    assert status == "active"  # a rule change is published with the adjudication, never instead (MATRIX 2.10)
+    assert ('A change of the house rules: "press may be sent in retreat seasons" passed. The GM will now apply the '
+            "change (house rules 000 IX(3)): the server cannot change a rule written in words by itself") in report
+    assert any("rule change" in m and "passed: apply it" in m for m in mails)
+
+
+def test_rule_change_000_ix_3_fails_without_the_gms_vote(database_url, clock) -> None:
+    """000 IX(3): the GM is an elector and an uncast vote is No: the three players' Yes is not enough."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    number = _rule_change_number(services)
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {number} yes")
+    vote(services, clock, "FRANCE", f"RULE CHANGE {number}")
+    _, report, _ = deadline(services, clock, game_id)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_001_viii_3_the_players_alone_an_abstention_defeats_it(database_url, clock) -> None:
+    """001 VIII(3): all remaining players, the GM not listed (the GM's vote is refused); an
+    abstention is No."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "danivon", movement=timedelta(hours=72))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    number = _rule_change_number(services)
+    with pytest.raises(GameError, match="the GM does not vote"):
+        gm_controls.act(services, "votes", votes.vote_by_gm, f"{number} yes", now=clock())
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {number}")
+    vote(services, clock, "FRANCE", f"RULE CHANGE {number} abstain")
+    _, report, _ = deadline(services, clock, game_id, hours=73)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_001_viii_3_all_players_yes_passes(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "danivon", movement=timedelta(hours=72))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    assert "recorded: Yes" in vote(services, clock, "ENGLAND", RULE_LINE.lower())  # the same words: a Yes on it
+    vote(services, clock, "FRANCE", f"RULE CHANGE {_rule_change_number(services)} yes")
+    _, report, _ = deadline(services, clock, game_id, hours=73)
+    assert "passed. The GM will now apply the change (house rules 001 VIII(3))" in report
+
+
+def test_rule_change_003_18_an_uncast_vote_defeats_it(database_url, clock) -> None:
+    """003 [18] ¶3: "any uncast vote or abstention will defeat the proposal"."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    vote(services, clock, "AUSTRIA", RULE_LINE)
+    vote(services, clock, "ENGLAND", f"RULE CHANGE {_rule_change_number(services)}")
+    _, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert 'A change of the house rules: "press may be sent in retreat seasons" failed.' in report
+
+
+def test_rule_change_not_offered_by_the_default_house_rules(database_url, clock) -> None:
+    """vote_kinds = {concession, draw}: a rule change line is answered as not offered."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "This game's house rules have no rule change votes" in vote(services, clock, "AUSTRIA", RULE_LINE)
+
+
+def test_rule_change_a_ballot_needs_a_proposal_number_of_this_game(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_with(services, clock(), "mhr")
+    assert "this game has no proposal 99 of that kind" in vote(services, clock, "AUSTRIA", "RULE CHANGE 99 yes")
+    assert "write what you propose in words" in vote(services, clock, "AUSTRIA", "RULE CHANGE")
+
+
+END_LINE = "END GAME: Austria and England share a draw, France retires"
+
+
+def test_end_game_any_terms_003_18_passes_with_silence_and_the_final_mail_states_the_terms(database_url,
+                                                                                          clock) -> None:
+    """003 [18] ¶1: "ended at any time on any term proposed by a player ... unanimous. Failure to
+    submit a vote will be treated as a vote in favour": Austria proposes, the others are silent;
+    at the deadline the game ends instead of the adjudication and every player reads the terms."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    answer = vote(services, clock, "AUSTRIA", END_LINE)
+    assert ('You have proposed an end of the game on these terms: "Austria and England share a draw, France '
+            'retires"') in answer
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id).where(ProposalRow.kind == "end_game_any_terms"))
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+    assert len(told) == 3 and all(f"END GAME {number}" in t and "your silence counts as a vote for it" in t
+                                  for t in told)
+    status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    ended = [m for m in mails if "The game has ended by vote, on these terms: \"Austria and England share a "
+                                 "draw, France retires\"." in m]
+    assert len(ended) == 7  # every player, as for a draw (end_by_vote)
+
+
+def test_end_game_any_terms_003_18_one_no_defeats_it(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    vote(services, clock, "AUSTRIA", END_LINE)
+    with transaction(services.sessions) as session:
+        number = session.scalar(select(ProposalRow.id))
+    assert "recorded: No" in vote(services, clock, "FRANCE", f"END GAME {number} NO")
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"
+    assert 'An end of the game on these terms: "Austria and England share a draw, France retires" failed.' in report
+
+
+def test_end_game_any_terms_003_18_the_gm_proposes_terms_in_words(database_url, clock) -> None:
+    """003 [18] ¶1 "proposed by a player (or the GM)" (gm_may_propose): the GM casts no vote."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+    done = gm_controls.act(services, "votes", votes.propose_by_gm, "end game: a three-way draw", now=clock())
+    assert done.text.startswith('The GM proposed an end of the game on these terms: "a three-way draw"')
+    assert done.announced == 3
+    status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    assert any('The game has ended by vote, on these terms: "a three-way draw".' in m for m in mails)
+
+
+def test_end_game_any_terms_is_not_offered_where_vote_kinds_leaves_it_out(database_url, clock) -> None:
+    """vote_kinds = {concession, draw} (the default): an END GAME line is answered as not offered."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "This game's house rules have no end of the game on any terms votes" in vote(
+        services, clock, "AUSTRIA", END_LINE)
+
+
+# --- the turn-length vote at the start (003 [23]) ----------------------------------------------
+
+def _scorpion_start(services, clock) -> int:
+    """A scorpion game in its first turn, its movement turns at the shortest choice (7 days)."""
+    return game_with(services, clock(), "scorpion", movement=timedelta(days=7))
+
+
+def test_turn_length_vote_003_23_plurality_at_the_first_deadline_sets_the_following_deadlines(database_url,
+                                                                                            clock) -> None:
+    """003 [23]: "the players may vote for one, two or three week deadlines": Austria and England
+    vote 21 days, France's 10 days is refused and France stays silent; counted at the first deadline
+    (the GM not voting, a silent player not counted): the report says 21 days and the next movement
+    deadline is three weeks on."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    assert "Your vote for movement turns of 21 days is recorded" in vote(services, clock, "AUSTRIA", "TURN LENGTH 21")
+    vote(services, clock, "ENGLAND", "turn length 3 weeks")
+    assert "the house rules offer turns of 7, 14 or 21 days (003 [23])" in vote(
+        services, clock, "FRANCE", "TURN LENGTH 10")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).movement_seconds == 7 * 86400  # not yet: counted at the deadline
+    status, report, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "active"
+    assert ("The players voted on the length of a movement turn: from now on it lasts 21 days (3 weeks), the "
+            "length with the most votes (house rules 003 [23]).") in report
+    assert not any("voted for 21" in m or "France voted" in m for m in mails)
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert game.movement_seconds == 21 * 86400
+        assert game.phase == "F1905M" and game.deadline - clock() >= timedelta(days=20)
+
+
+def test_turn_length_vote_003_23_a_tie_goes_to_the_longer_and_silence_is_not_counted(database_url, clock) -> None:
+    """MATRIX 2.10 [P]: a tie goes to the longer deadline; France, silent, is not counted."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    vote(services, clock, "AUSTRIA", "TURN LENGTH 7")
+    vote(services, clock, "ENGLAND", "TURN LENGTH 14")
+    _, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert "from now on it lasts 14 days (2 weeks)" in report
+
+
+def test_turn_length_vote_003_23_counted_when_every_player_has_voted(database_url, clock) -> None:
+    """The vote is counted as soon as every power entitled to vote has voted; later ballots are
+    refused, and no later turn holds the vote again."""
+    services = services_for(database_url)
+    game_id = _scorpion_start(services, clock)
+    vote(services, clock, "AUSTRIA", "TURN LENGTH 14")
+    vote(services, clock, "ENGLAND", "TURN LENGTH 14")
+    assert "Every player has voted, so the votes were counted" in vote(services, clock, "FRANCE", "TURN LENGTH 21")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).movement_seconds == 14 * 86400
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert len(told) == 7 and all("from now on it lasts 14 days (2 weeks)" in t for t in told)
+    assert "the votes were counted" in vote(services, clock, "FRANCE", "TURN LENGTH 7")
+    deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert "held in the game's first turn only" in vote(services, clock, "FRANCE", "TURN LENGTH 7", phase="F1905M")
+
+
+def test_turn_length_vote_none_the_gm_sets_the_turn_length(database_url, clock) -> None:
+    """turn_length_vote = none (every profile but 003): a TURN LENGTH line is refused in words."""
+    services = services_for(database_url)
+    game_with(services, clock())
+    assert "this game's house rules have no vote on the turn length: the GM sets it" in vote(
+        services, clock, "AUSTRIA", "TURN LENGTH 14")
+
+
+# --- complaints about a passed draw and the one revote (002 DRAWS 5) ----------------------------
+
+def _email_rules_draw_passes(services, clock) -> int:
+    """email_rules (002): Austria proposes a draw of the three; "NVR = yes" (DRAWS 1) passes it
+    at the deadline, before the Spring 1905 turn is adjudicated."""
+    game_id = game_with(services, clock(), "email_rules")
+    vote(services, clock, "AUSTRIA", "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished"
+    ended = [m for m in mails if "The game has ended by vote: a draw between Austria, England and France." in m]
+    assert len(ended) == 7
+    assert all("final only if no majority of the players complains within 7 days (house rules 002 DRAWS 5)" in m
+               and "COMPLAIN DRAW" in m for m in ended)
+    return game_id
+
+
+def test_draw_revote_002_draws_5_a_majority_of_complaints_reopens_the_game_for_one_revote(database_url,
+                                                                                           clock) -> None:
+    """002 DRAWS 5: "If the majority of players complain about a draw, one revote will be taken":
+    England complains (1 of 3: no majority yet), France complains (2 of 3): the game is reopened
+    in Spring 1905, the same draw is put to the vote again, France votes No and at the deadline
+    the revote fails, so the turn is adjudicated and the game goes on."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    clock.advance(hours=24)
+    answer = vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    assert "Your complaint about the draw is recorded. A revote is held if 2 of the 3 players" in answer
+    assert "1 have complained so far" in answer
+    assert "a majority of the players has complained: the game is reopened and one revote is held" in vote(
+        services, clock, "FRANCE", "complain")
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase) == ("active", "S1905M") and game.deadline > clock()
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "vote"))]
+    assert sum("a revote on a draw between Austria, England and France has been proposed" in t for t in told) == 3
+    assert "Your vote on a revote on a draw between Austria, England and France is recorded: No" in vote(
+        services, clock, "FRANCE", "DRAW NO")
+    status, report, _ = _past_the_revote_deadline(services, clock, game_id)
+    assert status == "active"
+    assert "A revote on a draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).phase == "F1905M"
+
+
+def _past_the_revote_deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
+    """The revote's deadline is a whole movement turn from the reopening, at the game's time of day."""
+    with transaction(services.sessions) as session:
+        hours = (session.get(Game, game_id).deadline - clock()).total_seconds() / 3600
+    assert hours >= 48
+    return deadline(services, clock, game_id, hours=int(hours) + 1)
+
+
+def test_draw_revote_002_draws_5_a_passed_revote_is_final(database_url, clock) -> None:
+    """One revote only: when it passes the game ends for good, with no second window."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    vote(services, clock, "FRANCE", "COMPLAIN DRAW")
+    status, _, mails = _past_the_revote_deadline(services, clock, game_id)
+    assert status == "finished"
+    final = [m for m in mails if "The game has ended by vote: a revote on a draw between Austria, England and "
+                                 "France." in m]
+    assert len(final) == 7 and not any("COMPLAIN DRAW" in m for m in final)
+    assert "no draw has passed in this game that can still be complained about" in vote(
+        services, clock, "ENGLAND", "COMPLAIN DRAW")
+
+
+def test_draw_revote_002_draws_5_without_a_majority_in_7_days_the_draw_stands(database_url, clock) -> None:
+    """"Players have one week to complain": England alone complains; France's complaint after
+    the week is refused and the game stays over."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    clock.advance(hours=7 * 24 + 1)
+    assert "the 7 days for complaints are over, so the draw stands (house rules 002 DRAWS 5)" in vote(
+        services, clock, "FRANCE", "COMPLAIN DRAW")
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).status == "finished"
+
+
+def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(database_url, clock) -> None:
+    """draw_revote_on_majority_complaint_days = none (every profile but 002): no window is opened."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), overrides={"vote.draw.uncast": "yes"})
+    vote(services, clock, "AUSTRIA", "DRAW")
+    status, _, mails = deadline(services, clock, game_id)
+    assert status == "finished" and not any("COMPLAIN DRAW" in m for m in mails)
+    assert "this game's house rules hold no revote on complaints about a draw" in vote(
+        services, clock, "ENGLAND", "COMPLAIN DRAW")
+
+
+def test_draw_revote_002_draws_5_a_fall_draw_passed_after_winter_reopens_the_following_spring(database_url,
+                                                                                               clock) -> None:
+    """002 DRAWS 3 and 5: a Fall draw is tallied with the adjudication once the year is over
+    (nobody adjusts here) and ends the game; a majority complains; the game is reopened in the
+    phase it had reached, Spring 1906, for the revote."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "email_rules", phase="F1905M")
+    vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
+    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    assert status == "finished"
+    assert "COMPLAIN DRAW" in report
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW", phase="F1905M")
+    assert "the game is reopened" in vote(services, clock, "FRANCE", "COMPLAIN DRAW", phase="F1905M")
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert (game.status, game.phase) == ("active", "S1906M")
+        assert queries.phases.current_record(session, game).state["name"] == "S1906M"
+        assert [r.kind for r in session.scalars(select(ProposalRow).where(ProposalRow.status == "open"))] == [
+            "draw_revote"]

@@ -45,7 +45,7 @@ class Table:
     def send(self, sender: str, subject: str, body: str) -> str:
         """Mail the GM's server inbox; the message's Message-ID (to check that answers thread)."""
         message_id = make_msgid(domain="players.test")
-        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id))
+        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id, to=self.server))
         return message_id
 
     def inbox(self, address: str) -> list[email.message.EmailMessage]:

@@ -49,10 +49,10 @@ def new_game(services: Services, now: datetime, *, name: str = "lepanto", rulese
 
 
 def order_mail(sender: str, subject: str, body: str, *, message_id: str | None = None,
-               date: datetime | None = None, headers: dict[str, str] | None = None) -> bytes:
+               date: datetime | None = None, headers: dict[str, str] | None = None, to: str = GM) -> bytes:
     message = EmailMessage()
     message["From"] = sender
-    message["To"] = GM
+    message["To"] = to
     message["Subject"] = subject
     message["Message-ID"] = message_id or make_msgid(domain="players.test")
     if date is not None:

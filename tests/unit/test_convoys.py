@@ -7,7 +7,7 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.convoys import apply_rulings, convoy_routes, disputed_convoys
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
 
 GEO = engine.map_info()
@@ -82,3 +82,44 @@ def test_an_army_that_could_go_by_land_holds_instead() -> None:
     orders = {"FRANCE": ["A PIC - BEL", "F ENG C A PIC - BEL"]}
     assert notation(apply_rulings(as_orders(orders), [{"move": "A PIC - BEL", "ruling": "fails"}], GEO))["FRANCE"] == \
         ("A PIC H", "F ENG C A PIC - BEL")
+
+
+# -- 000 VI(4) "disrupted if any fleet of a specified route is dislodged" (the route of 000 VI(3)) ---
+# England A LON with F ENG; a French F NTH convoys it too; Germany dislodges the French fleet.
+# Two routes (ENG alone, NTH alone). No route written: a foreign fleet lost where another route
+# exists has no effect (000 VI(4), as the engine). Route ENG - NTH written (a chain: ENG borders
+# London and the North Sea, the North Sea Belgium): a fleet of it is lost, so 000 says it failed.
+DETOUR_UNITS = {"ENGLAND": ["F ENG", "A LON"], "FRANCE": ["F NTH"], "GERMANY": ["F HOL", "F DEN"]}
+DETOUR_ORDERS = {"ENGLAND": ["F ENG C A LON - BEL", "A LON - BEL"], "FRANCE": ["F NTH C A LON - BEL"],
+                 "GERMANY": ["F HOL S F DEN - NTH", "F DEN - NTH"]}
+
+
+@pytest.mark.parametrize(("routes", "disputed"), [
+    pytest.param({}, False, id="000 VI(4) no route: a foreign fleet lost, another route exists"),
+    pytest.param({"A LON": ("ENG", "NTH")}, True, id="000 VI(4) a fleet of the specified route lost"),
+    pytest.param({"A LON": ("ENG",)}, False, id="000 VI(4) the specified route intact"),
+])
+def test_000_VI_4_a_specified_route_is_disrupted_by_any_of_its_fleets(routes, disputed) -> None:
+    result = outcome(DETOUR_UNITS, DETOUR_ORDERS)
+    assert "dislodged" in next(o for o in result.orders if str(o.order).startswith("F NTH")).results
+    assert next(o for o in result.orders if str(o.order) == "A LON - BEL").succeeded  # the engine: by ENG
+    found = disputed_convoys(result, GEO, "mhr_hybrid", {Unit.parse(u): r for u, r in routes.items()})
+    assert bool(found) is disputed
+    if disputed:
+        assert found[0].dislodged == ("F NTH",) and "of the route the order named" in found[0].describe()
+
+
+@pytest.mark.parametrize(("rule", "disputed"), [
+    pytest.param("all_routes", False, id="DATC 4.A.1 all routes: the engine's own rule"),
+    pytest.param("mhr_hybrid", False, id="000 VI(4) a foreign fleet, another route"),
+    pytest.param("any_route", True, id="DATC 4.A.1 any route: the 1971 rule"),
+])
+def test_datc_4a1_each_value_on_a_foreign_fleet_lost_where_another_route_exists(rule, disputed) -> None:
+    """DATC 6.F.10: England's A LON by F NTH or the French F ENG; Italy dislodges F ENG."""
+    units = {"ENGLAND": ["F NTH", "A LON"], "FRANCE": ["F ENG"], "ITALY": ["F IRI", "F MAO"]}
+    orders = {"ENGLAND": ["F NTH C A LON - BEL", "A LON - BEL"], "FRANCE": ["F ENG C A LON - BEL"],
+              "ITALY": ["F IRI S F MAO - ENG", "F MAO - ENG"]}
+    found = disputed_convoys(outcome(units, orders), GEO, rule)
+    assert bool(found) is disputed
+    if disputed:
+        assert found[0].dislodged == ("F ENG",) and "DATC 4.A.1" in found[0].describe()

@@ -63,7 +63,10 @@ def test_gm_command_auth_without_a_game_secret_refuses_under_address_and_secret(
 
 @pytest.mark.parametrize("profile, expected", [
     ("mhr", ["(000 II(2) b)", "(000 VII(3))", "at least 48 hours (000 VII(4))", "(000 VII(6) ¶2)"]),
-    ("scorpion", ["are not used (003 [10])", "at least 168 hours (003 [23])", "never published (003 [4])"]),
+    ("scorpion", ["are not used (003 [10])", "at least 168 hours (003 [23])", "never published (003 [4])",
+                  # turn_length_vote: the start mail asks for the vote (003 [23])
+                  "the players vote on the length of a movement turn: 7, 14 or 21 days",
+                  "first line is TURN LENGTH", "the GM does not vote (003 [23])."]),
     ("danivon", ["After 2 missed turns in a row the GM decides", "(001 V(2))", "at least 72 hours (001 IV(4))"]),
 ])
 def test_start_mail_key_points_say_the_rules_in_words_with_their_clause(profile, expected) -> None:
@@ -98,3 +101,10 @@ def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command
 
     assert not set(COMMANDS) & set(NOT_BY_MAIL)
     assert {"release", "refuse", "orders", "preview", "rollback", "convoy"} <= set(COMMANDS)
+
+
+def test_turn_length_vote_none_the_start_mail_asks_for_no_vote() -> None:
+    """turn_length_vote = none (every profile but 003 [23]): nothing to vote on at the start."""
+    assert not any("TURN LENGTH" in point for point in key_points(load_ruleset("mhr")))
+    ruleset = load_ruleset("mhr").with_overrides({"turn_length_vote": [7, 14]})
+    assert any("7 or 14 days" in point for point in key_points(ruleset))

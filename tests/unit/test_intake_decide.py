@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
 
 import pytest
 
-from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, parse_envelope
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, body_heading, decide, parse_envelope
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
@@ -172,3 +173,101 @@ def test_a_held_set_after_the_deadline_is_refused_like_any_late_set_003_10() -> 
     g = game("danivon", orders_accepted_until="deadline")
     late = NOW + timedelta(days=2)
     assert isinstance(decide(envelope("fr@p.test", "lepanto France"), [g], late), Reject)
+
+
+def addressed(to: str, *, cc: str | None = None, subject: str, body: str = "A PAR H") -> bytes:
+    message = EmailMessage()
+    message["From"] = "fr@p.test"
+    message["To"] = to
+    if cc:
+        message["Cc"] = cc
+    message["Subject"] = subject
+    message.set_content(body)
+    return message.as_bytes()
+
+
+@pytest.mark.parametrize(("to", "cc", "accepted"), [
+    ("gm@gm.test", None, True),
+    ("Game Master <GM@gm.test>, ally@p.test", None, True),
+    ("gm+Secret123@gm.test", None, True),  # a reply to the GM's own mail: the same mailbox
+    ("ally@p.test", "gm@gm.test", False),  # a copy of mail to another player
+    ("undisclosed-recipients:;", None, False),  # Bcc
+])
+def test_order_mail_must_be_addressed_to_the_gm_000_II_2_a(to: str, cc: str | None, accepted: bool) -> None:
+    """000 II(2) a: order mail must be addressed "To" the GM's order address, not CC or BCC
+    (recipient_header_rule = to_only); the refusal says so in words, with the clause."""
+    g = game("mhr")
+    decision = decide(parse_envelope(addressed(to, cc=cc, subject=good_subject(g))), [g], NOW,
+                      gm_address="gm@gm.test")
+    assert isinstance(decision, Accept) is accepted
+    if not accepted:
+        assert isinstance(decision, Reject)
+        assert decision.reasons[0] == ("Orders must be sent with the GM's address (gm@gm.test) in the To line, "
+                                       "not as a copy (Cc or Bcc) (house rules 000 II(2) a).")
+        assert "recipient_header_rule" not in " ".join(decision.reasons)
+
+
+@pytest.mark.parametrize("profile", ["standard", "danivon", "email_rules", "scorpion", "gwm"])
+def test_a_copied_order_set_is_read_where_the_house_rules_do_not_ask_for_to(profile: str) -> None:
+    """recipient_header_rule = any (001, 002, 003, 004 silent): a Cc to the GM counts."""
+    g = game(profile)
+    decision = decide(parse_envelope(addressed("ally@p.test", cc="gm@gm.test", subject=good_subject(g))), [g],
+                      NOW, gm_address="gm@gm.test")
+    assert isinstance(decision, Accept)
+
+
+def test_press_copied_to_the_gm_is_not_order_mail_000_II_2_a() -> None:
+    """000 II(2) a speaks of order mail: press or a request sent as a copy is still read."""
+    g = game("mhr")
+    decision = decide(parse_envelope(addressed("ally@p.test", cc="gm@gm.test", subject="lepanto press")), [g],
+                      NOW, orders=False, gm_address="gm@gm.test")
+    assert isinstance(decision, Accept)
+
+
+@pytest.mark.parametrize(("body", "heading"), [
+    ("LEPANTO - FRANCE - s1901\nA Par - Bur\n", "LEPANTO - FRANCE - s1901"),
+    ("\n\nGame: lepanto\nFrance, Spring 1901\n\nA Par - Bur\n", "Game: lepanto France, Spring 1901"),
+    ("lepanto\nFrance\nSpring 1901\nA Par - Bur", "lepanto France"),  # two lines at most
+    ("A Par - Bur\nlepanto France s1901", ""),  # after the first order: not a heading
+    ("Army Paris - Burgundy", ""),
+    ("fleet brest hold", ""),
+    ("", ""),
+])
+def test_body_heading_is_the_first_lines_before_any_order(body: str, heading: str) -> None:
+    assert body_heading(body) == heading
+
+
+def test_game_power_and_turn_may_be_in_the_first_lines_003_10() -> None:
+    """003 [10]: every set should carry game name, country and season, "most convenient" in the
+    subject: under subject_location = subject_or_body the first lines of the message count."""
+    g = game("scorpion")
+    body = f"{good_subject(g)}\nA Par - Bur\n"
+    decision = decide(parse_envelope(addressed("gm@gm.test", subject="my orders", body=body)), [g], NOW, body=body)
+    assert isinstance(decision, Accept) and (decision.power, decision.phase) == ("FRANCE", "S1901M")
+    assert not decision.warnings
+
+
+def test_a_subject_naming_only_the_game_is_completed_by_the_body_003_10() -> None:
+    g = game("scorpion")
+    body = "France, spring 1901\nA Par - Bur\n"
+    decision = decide(parse_envelope(addressed("gm@gm.test", subject="LEPANTO", body=body)), [g], NOW, body=body)
+    assert isinstance(decision, Accept) and decision.phase == "S1901M" and not decision.warnings
+
+
+def test_the_body_is_not_read_for_the_subject_under_000_II_2_b() -> None:
+    """000 II(2) b: the data must be "in the Subject line" (subject_location = subject_only): the
+    same message is refused under mhr, with the subject that would be accepted."""
+    g = game("mhr")
+    body = f"{good_subject(g)}\nA Par - Bur\n"
+    decision = decide(parse_envelope(addressed("gm@gm.test", subject="my orders", body=body)), [g], NOW, body=body)
+    assert isinstance(decision, Reject) and decision.expected_subject == good_subject(g)
+
+
+def test_the_body_never_overrides_a_complete_subject() -> None:
+    """subject_or_body: what the subject lacks may come from the body; a subject that says it all is
+    read alone (a quoted line further down cannot change the turn)."""
+    g = game("scorpion")
+    body = "LEPANTO - GERMANY - f1902\nA Par - Bur\n"
+    decision = decide(parse_envelope(addressed("gm@gm.test", subject=good_subject(g), body=body)), [g], NOW,
+                      body=body)
+    assert isinstance(decision, Accept) and (decision.power, decision.phase) == ("FRANCE", "S1901M")

@@ -12,7 +12,8 @@ import pytest
 from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.ruleset_options import OPTIONS, PARTIAL
+from gmserver.rules.ruleset_options import APPLIED, OPTIONS
+from gmserver.rules.schedule import default_lengths
 
 D = timedelta(days=1)
 H = timedelta(hours=1)
@@ -43,6 +44,15 @@ def test_profiles_without_a_target_note_nothing(profile) -> None:
     assert lengths_over_target(ruleset, TurnLengths(21 * D, D, D)) == []
     assert deadline_over_target(ruleset, datetime(2026, 1, 1, tzinfo=timezone.utc),
                                 datetime(2026, 3, 1, tzinfo=timezone.utc)) is None
+
+
+def test_derived_lengths_are_within_the_guide_in_every_season_structure() -> None:
+    """The lengths derived from a target (rules/schedule.py default_lengths) never warn: 001 IV(4)'s
+    week as 5 + 1 + 1 days, and a two-season game's (003 [5]) Turn, its movement turn alone."""
+    assert lengths_over_target(DANIVON, default_lengths(DANIVON)) == []
+    scorpion = dataclasses.replace(load_ruleset("scorpion"), target_days_per_game_turn=14)
+    assert default_lengths(scorpion).movement == 14 * D and lengths_over_target(scorpion, default_lengths(scorpion)) == []
+    assert lengths_over_target(scorpion, TurnLengths(15 * D, D, D))  # a day over
 
 
 def test_a_target_the_gm_set_is_not_cited_as_001() -> None:
@@ -79,9 +89,8 @@ def test_the_turn_a_phase_belongs_to(phase, movement) -> None:
     assert season_movement(phase) == movement
 
 
-def test_the_catalogue_says_what_is_done_and_what_is_not() -> None:
-    """target_days_per_game_turn is partial: the GM is told, the lengths are not derived from it;
-    a danivon game is not listed as having a rule not carried out (the guide is reported)."""
+def test_the_catalogue_marks_the_guide_applied_001_IV_4() -> None:
+    """target_days_per_game_turn is applied: open turn lengths are derived from it
+    (tests/unit/test_schedule.py) and the GM is told when a Turn would last longer."""
     spec = OPTIONS["target_days_per_game_turn"]
-    assert spec.status == PARTIAL and "not derived" in spec.support.instead
-    assert not spec.misleads(7)
+    assert spec.status == APPLIED and not spec.misleads(7)

@@ -365,6 +365,7 @@ def test_results_in_words():
         ("A PAR H", "A Paris holds"),
         ("A PAR - BUR", "A Paris -> Burgundy"),
         ("A LON - NWY VIA", "A London -> Norway by convoy"),
+        ("A LON - ENG - MAO - BRE", "A London -> Brest by convoy via English Channel, Mid-Atlantic Ocean"),  # 000 VI(3)
         ("F MAO - SPA/NC", "F Mid-Atlantic Ocean -> Spain (north coast)"),
         ("A MAR S A PAR - BUR", "A Marseilles supports A Paris -> Burgundy"),
         ("A MAR S A PAR", "A Marseilles supports A Paris"),

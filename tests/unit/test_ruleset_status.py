@@ -45,21 +45,21 @@ def test_every_applied_option_is_read_somewhere_in_gmserver() -> None:
 
 
 def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
-    """issue 7: datc_4a6 = required accepts a convoy order without a route; press, votes and the
-    turn-length vote are not applied; 000 VI(4) is applied by the GM's rulings only (issue 8), 000 VI(6)
-    by the server (datc_4a2, issue 8). issue 8: every reminder of the list is sent, min_hours_* are enforced minimums, the
-    trigger, grace period and early processing are applied, and the Spring 1901 rules (the 003 [14]
-    wait, the 000 II(1) checkpoint)."""
-    for name in ("datc_4a6", "datc_4a1"):
-        assert OPTIONS[name].status == PARTIAL, name
-    assert OPTIONS["datc_4a2"].status == APPLIED
+    """issue 7: datc_4a6 = required accepted a convoy order without a route (now refused, issue 8); 000 VI(4) is
+    applied by the GM's rulings only (issue 8), 000 VI(6) by the server (datc_4a2, issue 8). issue 8: every reminder
+    of the list is sent, min_hours_* are enforced minimums, the trigger, grace period and early processing are
+    applied, and the Spring 1901 rules (the 003 [14] wait, the 000 II(1) checkpoint). issue 9: every vote kind is
+    applied."""
+    assert OPTIONS["datc_4a1"].status == PARTIAL  # 000 VI(4): the GM rules (MATRIX 2.16)
+    for name in ("datc_4a2", "datc_4a6"):  # datc_4a6: the written route is followed (000 VI(3))
+        assert OPTIONS[name].status == APPLIED, name
     for name in ("reminders", "min_hours_movement", "min_hours_retreat", "min_hours_adjustment",
                  "adjudication_trigger", "processing_grace_minutes", "early_processing", "s1901_policy",
                  "press_kinds"):  # issue 9: press
         assert OPTIONS[name].status == APPLIED, name
-    assert OPTIONS["vote_kinds"].status == PARTIAL  # issue 9: draws and concessions are counted
-    for name in ("turn_length_vote",
-                 "recipient_header_rule", "proxy_policy", "perpetual_orders"):
+    assert OPTIONS["vote_kinds"].status == APPLIED  # issue 9: every kind is voted on by mail
+    assert OPTIONS["turn_length_vote"].status == APPLIED  # issue 9: the start-of-game vote (003 [23])
+    for name in ("proxy_policy", "perpetual_orders"):
         assert OPTIONS[name].status == NOT_APPLIED, name
 
 
@@ -67,7 +67,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("s1901_policy", "normal", False),  # what gmserver does anyway
     ("s1901_policy", "suspend_until_replaced", False),  # 003 [14]: the game waits (issue 8)
     ("s1901_policy", "preliminary_required", False),  # 000 II(1): the Spring 1901 checkpoint (issue 8)
-    ("turn_length_vote", [7, 14, 21], True),  # 003 [23]: the GM sets the turn length instead
+    ("turn_length_vote", [7, 14, 21], False),  # 003 [23]: the players vote at the start (issue 9)
     ("press_kinds", [], False),
     ("press_kinds", ["white"], False),  # issue 9: white press only (001 VII(1))
     ("press_channel", "in_order_set_last_only", False),  # 003 [9]: the last set's press (issue 9)
@@ -75,7 +75,8 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("conditional_press", "moves", False),  # 003 [9]: decided on the results (issue 9)
     ("conditional_press", "moves_and_press", True),  # 002 PRESS 4: not on other press
     ("datc_4a6", "allowed_not_required", False),
-    ("datc_4a6", "required", True),
+    ("datc_4a6", "required", False),  # issue 8: a convoyed move without its route is refused
+    ("datc_4a1", "any_route", False),  # issue 8: flagged to the GM like mhr_hybrid (MATRIX 2.16)
     ("nonconforming_subject_policy", "accept_with_warning", False),
     ("nonconforming_subject_policy", "hold_for_gm", False),  # held for the GM (issue 8)
     ("reminders", [{"hours_before": 12, "audience": "powers_without_set"}], False),
@@ -89,14 +90,13 @@ def test_a_value_misleads_when_gmserver_does_something_else(name: str, value, mi
     assert spec.misleads(spec.kind.parse(value)) is misleads
 
 
-def test_scorpion_s_turn_length_vote_is_reported_with_its_clause() -> None:
-    """A GM who picks scorpion must hear that the players do not vote on the turn length (003
-    [23]); the Spring 1901 wait (003 [14]) is applied and is not reported."""
+def test_scorpion_s_turn_length_vote_is_applied_and_not_reported() -> None:
+    """003 [23]: the players vote on the turn length at the start (issue 9), so a GM who picks
+    scorpion is not warned about it; the Spring 1901 wait (003 [14]) is applied too."""
     path = ROOT / "config" / "rulesets" / "scorpion.toml"
     rows = {r["key"]: r for r in option_rows(load_ruleset("scorpion"), profile_clauses(path.read_text()))}
     row = rows["turn_length_vote"]
-    assert (row["value"], row["applied"], row["misleads"]) == ([7, 14, 21], False, True)
-    assert "[23]" in row["clause"] and "do not vote" in row["instead"]
+    assert (row["value"], row["applied"], row["misleads"]) == ([7, 14, 21], True, False)
     assert rows["s1901_policy"]["misleads"] is False
 
 

@@ -17,8 +17,8 @@ from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, adjudication_time, deadline_problems, due_reminders, early_adjudication_ready,
-    first_deadline, length_problems, minimums_of, next_deadline, reminder_times, report_reminders,
+    Schedule, adjudication_due, adjudication_time, deadline_problems, default_lengths, due_reminders,
+    early_adjudication_ready, first_deadline, length_problems, minimums_of, next_deadline, reminder_times, report_reminders,
     scheduled_deadline,
 )
 
@@ -148,6 +148,37 @@ def test_minimums_come_from_the_profile_001_IV_4() -> None:
     """001 IV(4): 72 hours for a movement turn, 24 for retreats and adjustments."""
     assert minimums_of(load_ruleset("danivon")) == TurnLengths(72 * H, 24 * H, 24 * H)
     assert minimums_of(load_ruleset("mhr")) == TurnLengths(48 * H, 24 * H, 24 * H)  # 000 VII(4)
+
+
+# -- the lengths a GM leaves open (MATRIX 2.8 min_hours_*, target_days_per_game_turn) ---------------
+# 001 IV(4): minimums 3 days / 1 day / 1 day, "the guide will be that each Turn takes a week": a Fall
+# Turn of movement + retreat + adjustment = 7 days, so the movement turn gets 7 - 1 - 1 = 5 days.
+
+D = timedelta(days=1)
+
+
+def _with_target(profile: str, days: int | None):
+    return dataclasses.replace(load_ruleset(profile), target_days_per_game_turn=days)
+
+
+@pytest.mark.parametrize(("ruleset", "given", "expected"), [
+    pytest.param(load_ruleset("danivon"), {}, TurnLengths(5 * D, D, D), id="001 IV(4) a week: 5 + 1 + 1 days"),
+    pytest.param(load_ruleset("danivon"), {"retreat": 2 * D}, TurnLengths(4 * D, 2 * D, D),
+                 id="001 IV(4) a 2-day retreat turn leaves the movement turn 4 days"),
+    pytest.param(load_ruleset("danivon"), {"movement": 4 * D}, TurnLengths(4 * D, D, D),
+                 id="001 IV(4) the GM's own movement length is kept"),
+    pytest.param(_with_target("danivon", 4), {}, TurnLengths(3 * D, D, D),
+                 id="a target below the minimums' sum: the 72 h minimum stands (001 IV(4))"),
+    pytest.param(_with_target("danivon", 10), {"adjustment": 36 * H}, TurnLengths(7 * D + 12 * H, D, 36 * H),
+                 id="a 10-day target with a 36 h adjustment turn: 10 d - 1 d - 1.5 d"),
+    pytest.param(_with_target("scorpion", 14), {}, TurnLengths(14 * D, D, D),
+                 id="003 [5] two-season game: the movement turn is the whole Turn (a 2-week vote, 003 [23])"),
+    pytest.param(load_ruleset("scorpion"), {}, TurnLengths(7 * D, D, D), id="003 [23] no target: 168 h minimum"),
+    pytest.param(load_ruleset("mhr"), {}, TurnLengths(2 * D, D, D), id="000 VII(4) no target: the minimums"),
+    pytest.param(load_ruleset("standard"), {"movement": 3 * D}, TurnLengths(3 * D, D, D), id="standard, GM's movement"),
+])
+def test_default_lengths_001_IV_4_a_turn_takes_a_week(ruleset, given, expected) -> None:
+    assert default_lengths(ruleset, **given) == expected
 
 
 def test_a_shorter_turn_length_is_refused_at_game_create_001_IV_4() -> None:

@@ -7,7 +7,8 @@ import pytest
 
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.vote_changes import (
-    DeadlineLine, deadline_problem, describe_deadline, read_deadline, turn_length_result,
+    DeadlineLine, TermsLine, deadline_problem, describe_deadline, read_deadline, read_terms, terms_key,
+    turn_length_result,
 )
 from gmserver.rules.votes import (
     Proposal, Tally, VoteLine, amend, announcement, due, electorate, read_line, resolve_members, settle, survivors,
@@ -304,3 +305,53 @@ def test_turn_length_vote_003_23_plurality_tie_to_longer(ballots, expected) -> N
 def test_describe_deadline_change() -> None:
     assert describe_deadline(14) == "a change of the movement turns to 14 days (2 weeks)"
     assert describe_deadline(10) == "a change of the movement turns to 10 days"
+
+
+# --- proposals in words (000 IX(3) rule changes, 003 [18] ¶1 an end on any terms) ---------------
+
+EXAMPLE = "RULE CHANGE: press may be sent in retreat seasons"
+
+
+@pytest.mark.parametrize(("argument", "expected"), [
+    ("press may be sent in retreat seasons", TermsLine("press may be sent in retreat seasons", None, "yes")),
+    (": no press in Winter", TermsLine("no press in Winter", None, "yes")),
+    ("12", TermsLine("", 12, "yes")),
+    ("#12 NO", TermsLine("", 12, "no")),
+    ("12 abstain", TermsLine("", 12, "abstain")),
+])
+def test_read_terms_000_ix_3_a_proposal_in_words_or_a_ballot_by_number(argument, expected) -> None:
+    assert read_terms(argument, EXAMPLE) == expected
+
+
+def test_read_terms_refusals_are_words() -> None:
+    assert read_terms("", EXAMPLE) == f'write what you propose in words, for example "{EXAMPLE}"'
+    assert read_terms("12 maybe later", EXAMPLE) == (
+        'after the proposal\'s number write YES, NO or ABSTAIN (for example "RULE CHANGE 12 NO")')
+
+
+def test_terms_key_the_same_words_in_any_case_are_one_proposal() -> None:
+    assert terms_key("Press may be sent  in retreat seasons") == terms_key("press may be sent in retreat seasons")
+    assert terms_key("no press in Winter") != terms_key("press may be sent in retreat seasons")
+    assert len(terms_key("x " * 400)) <= 200  # fits proposals.members
+
+
+def test_describe_worded_proposals() -> None:
+    from gmserver.rules.votes import describe
+    assert describe(Proposal("rule_change", frozenset(), "AUSTRIA", "S1905M", "no press in Winter")) == (
+        'a change of the house rules: "no press in Winter"')
+    assert describe(Proposal("end_game_any_terms", frozenset(), "GM", "S1905M", "Austria wins")) == (
+        'an end of the game on these terms: "Austria wins"')
+
+
+@pytest.mark.parametrize(("profile", "kinds"), [
+    ("000", {"draw", "concession", "rule_change"}),  # 000 IX(1)-(3)
+    ("001", {"draw", "concession", "rule_change"}),  # 001 VIII(1)-(3)
+    ("002", {"draw"}),  # 002 DRAWS
+    # 003 [18]: any terms (a draw or a concession being terms too), deadline and rule changes
+    ("003", {"draw", "concession", "end_game_any_terms", "rule_change", "deadline_change"}),
+    ("default", {"draw", "concession"}),
+])
+def test_vote_kinds_offered_per_profile(profile, kinds) -> None:
+    from gmserver.rules.votes import offered
+    every = ("draw", "concession", "end_game_any_terms", "rule_change", "deadline_change")
+    assert {kind for kind in every if offered(kind, rules(profile))} == kinds

@@ -82,3 +82,8 @@ def last_adjudicated(session: Session, game_id: int) -> PhaseRecord | None:
     return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id,
                                                     PhaseRecord.adjudicated_at.is_not(None))
                           .order_by(PhaseRecord.id.desc()).limit(1))
+
+
+def records_of(session: Session, game_id: int) -> list[PhaseRecord]:
+    """Every record of the game, adjudicated or not, in the order the game reached them."""
+    return list(session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(PhaseRecord.id)))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Press
@@ -28,3 +28,10 @@ def press_of_game(session: Session, game_id: int, status: str | None = None) -> 
     if status is not None:
         query = query.where(Press.status == status)
     return list(session.scalars(query.order_by(Press.id)))
+
+
+def press_count(session: Session, game_id: int, phase: str, author: str, statuses: tuple[str, ...]) -> int:
+    """How many of the phase's press items `author` has with one of `statuses`."""
+    return session.scalar(select(func.count()).select_from(Press).where(
+        Press.game_id == game_id, Press.phase == phase, Press.author == author,
+        Press.status.in_(statuses))) or 0

@@ -23,9 +23,9 @@ def proposals_by(session: Session, game_id: int, phase: str, power: str) -> int:
 
 
 def add_proposal(session: Session, game_id: int, phase: str, kind: str, members: str, proposer: str,
-                 inbound_id: int | None, now: datetime) -> ProposalRow:
+                 inbound_id: int | None, now: datetime, terms: str | None = None) -> ProposalRow:
     row = ProposalRow(game_id=game_id, phase=phase, kind=kind, members=members, proposer=proposer,
-                      inbound_id=inbound_id, created_at=now, status="open")
+                      inbound_id=inbound_id, created_at=now, status="open", terms=terms)
     session.add(row)
     session.flush()
     return row

@@ -120,27 +120,41 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
         c.skip(frozenset({"IN", "AT", "OF", "FROM", "THE"}))
         place, after = match_place(c.tokens, c.i, c.table, c.policy)
         if place is None:
-            c.i = start
-            return None
+            # "A Bu - Ser", "F Ki - Den": the same fragment with the unit type written
+            fragment = _fragment(c)
+            if fragment is None:
+                c.i = start
+                return None
+            return UnitRef(kind, power, fragment, strong=False)
         c.i = after
         return UnitRef(kind, power, place, strong=True)
     c.skip(frozenset({"IN", "AT"}))
     place, after = match_place(c.tokens, c.i, c.table, c.policy)
     if place is None:
-        token = c.peek()
-        if token is not None and token.isalpha() and len(token) <= 3 and c.peek(1) == "-" \
-                and c.peek(2) is not None and match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is not None:
-            # "I-GRE" (002 FORMAT 7): a fragment for one of the player's units, resolved later
-            c.take()
-            return UnitRef(None, power, Place(token, (), None, "unknown"), strong=False)
-        c.i = start
-        return None
+        fragment = _fragment(c)
+        if fragment is None:
+            c.i = start
+            return None
+        return UnitRef(None, power, fragment, strong=False)
     strong = place.exact or power is not None
     if require_strong and not strong:
         c.i = start
         return None
     c.i = after
     return UnitRef(None, power, place, strong=strong)
+
+
+def _fragment(c: _Cursor) -> Place | None:
+    """"I-GRE" (002 FORMAT 7), "Bu - Ser": up to three letters that name no province, then a move
+    to a place -- a fragment standing for one of the player's units, resolved by units._own_unit
+    (unit_location_matching). Taken from the cursor when found. Two letters are too short for a
+    prefix or a typo (provinces.py needs three), so without this such a line was no order at all."""
+    token = c.peek()
+    if token is None or not token.isalpha() or len(token) > 3 or token in KEYWORDS or c.peek(1) != "-" \
+            or c.peek(2) is None or match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is None:
+        return None
+    c.take()
+    return Place(token, (), None, "unknown")
 
 
 def _destination(c: _Cursor) -> Place | None:

@@ -13,12 +13,15 @@ the backing-order logic), support.py (supports and convoys), retreat_adjustment.
 
 from __future__ import annotations
 
-from gmserver.rules.position import unit_location
+from dataclasses import replace
+
+from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.moves import _move
 from gmserver.rules.reading.retreat_adjustment import read_adjustment, read_retreat
 from gmserver.rules.reading.support import _convoy, _support
-from gmserver.rules.reading.units import _check_own_coast, _own_unit, unit_kind_word
+from gmserver.rules.reading.provinces import Place
+from gmserver.rules.reading.units import _check_own_coast, _own_unit, _your_units, unit_kind_word
 from gmserver.rules.reading.verdict import (
     Context, Notes, Rejected, Verdict, _did_you_mean, _hold, _verdict, contingent_verdict,
 )
@@ -55,6 +58,9 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
             return _convoy(parsed, unit, ctx, notes)
         return _nonsense(parsed, unit, ctx, notes)
     except Rejected as problem:
+        chosen = _only_valid_unit(parsed, problem, ctx) if suggest else None
+        if chosen is not None:
+            return chosen
         unit = unit or problem.unit
         hint = _did_you_mean(parsed, problem, ctx, read_movement) if suggest else ""
         message = " ".join(notes.messages + [problem.message + hint])
@@ -69,6 +75,30 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
         return Verdict("rejected", _hold(unit), unit, parsed.kind or "hold", rules,
                        f"{message} {unit_kind_word(unit).capitalize()} "
                        f"{ctx.name(unit_location(unit))} holds.", valid=False, unsure=problem.unsure)
+
+
+def _only_valid_unit(parsed: Parsed, problem: Rejected, ctx: Context) -> Verdict | None:
+    """001 II(1), 002 by analogy (complete_valid_set): of the player's units a fragment could stand
+    for ("A Bu - Gre": Budapest or Bulgaria), the one whose reading is a valid order is chosen; with
+    none or several the line stays ambiguous (MATRIX 2.3 definitions)."""
+    if not ctx.complete_valid_set or not problem.repair or "units" not in problem.repair or parsed.unit is None:
+        return None
+    valid = []
+    for candidate in problem.repair["units"]:
+        province = unit_province(candidate)
+        ref = replace(parsed.unit, place=Place(province, (province,)))
+        verdict = read_movement(replace(parsed, unit=ref), ctx, suggest=False)
+        if verdict.valid and verdict.status in ("accepted", "corrected"):
+            valid.append((candidate, verdict))
+    if len(valid) != 1:
+        return None
+    unit, verdict = valid[0]
+    note = (f"'{parsed.unit.place.written.title()}' could be {_your_units(list(problem.repair['units']), ctx)}; "
+            f"read as your {unit_kind_word(unit)} in {ctx.name(unit_province(unit))}, the only reading that "
+            f"makes a valid order.")
+    rules = (ctx.cite("unit_location_matching"), ctx.cite("interpretation_presumption"), verdict.rule)
+    return replace(verdict, status="corrected", rule="; ".join(dict.fromkeys(r for r in rules if r)),
+                   message=" ".join(m for m in (note, verdict.message) if m))
 
 
 def _hold_rule(ctx: Context) -> str:

@@ -28,9 +28,10 @@ _FORWARD = re.compile(
     r"^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded message:|-{2,}\s*Original Message\s*-{2,}"
     r"|_{10,}\s*$|From:\s.*\bSent:\s)", re.IGNORECASE)
 _SIGNATURE = re.compile(r"^(?:--|-- |—)\s*$")
-# "Sent from my iPhone", "Sent from Yahoo Mail on Android", "Sent from Outlook for iOS"
-_SENT_FROM = re.compile(r"^\s*(?:Sent from my \w+|Sent from (?:Yahoo Mail|Outlook|Mail|Gmail)\b.{0,40}$)",
-                        re.IGNORECASE)
+# "Sent from my iPhone", "Sent from Yahoo Mail on Android", "Sent from Outlook for iOS", and Outlook
+# mobile's "Get Outlook for Android<https://aka.ms/...>" (its plain part keeps the link in brackets)
+_SENT_FROM = re.compile(r"^\s*(?:Sent from my \w+|Sent from (?:Yahoo Mail|Outlook|Mail|Gmail)\b.{0,40}$"
+                        r"|Get Outlook for (?:iOS|Android)\b.{0,60}$)", re.IGNORECASE)
 _PRESS_START = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?:(?:white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)\s+)?press\b"
     r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"

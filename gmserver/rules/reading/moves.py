@@ -3,12 +3,14 @@ backing-order logic of 001 II(1) (a set's own supports, convoys and moves settle
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 
+from gmserver.rules.convoy_routes import route_problem
 from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
-from gmserver.rules.reading.provinces import suggestions
+from gmserver.rules.reading.provinces import Place, suggestions
 from gmserver.rules.reading.units import _coast_words
 from gmserver.rules.reading.verdict import (
     Context, Notes, Rejected, Verdict, _choose, _mean, _names, _unit, _verdict,
@@ -43,13 +45,32 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         why = _why_not(unit, province, ctx)
         raise Rejected(why, unit=unit, moves=True)
     if parsed.route:
-        route = " - ".join(ctx.name(p.province) if p.province else p.written.title() for p in parsed.route)
-        if ctx.opt("datc_4a6") == "ignored":
-            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted ({route}), but not binding in this game: the army "
-                                            f"moves by any convoy route there is.")
-        else:
-            notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {route}.")
+        move = _with_route(move, parsed.route, unit, ctx, notes)
+    elif ctx.opt("datc_4a6") == "required" and unit[0] == "A" and move.via_convoy:
+        # DATC 4.A.6 "path required": a convoyed move without its route is not carried out
+        raise Rejected(f"{unit} can reach {ctx.name(province)} only by convoy, and in this game a convoyed move must "
+                       f"name its route (e.g. {unit} - North Sea - {ctx.name(province)}).",
+                       ctx.cite("datc_4a6"), unit=unit, moves=True)
     return _verdict(move, unit, "move", notes, moves=True)
+
+
+def _with_route(move: Order, route: Sequence[Place], unit: str, ctx: Context, notes: Notes) -> Order:
+    """The route written with a convoyed move (000 VI(3), DATC 4.A.6). `ignored`: noted only, the
+    army moves by any convoy route there is. Otherwise the order keeps the route, which must be a
+    chain of sea provinces from the army's province to its destination; the adjudication then uses
+    that route and no other (rules/convoys.py written_routes)."""
+    written = " - ".join(ctx.name(p.province) if p.province else p.written.title() for p in route)
+    if ctx.opt("datc_4a6") == "ignored" or unit[0] != "A":
+        notes.add(ctx.cite("datc_4a6"), f"Convoy route noted ({written}), but not binding in this game: the army "
+                                        f"moves by any convoy route there is.")
+        return move
+    provinces = tuple(p.province or "" for p in route)
+    problem = route_problem(unit_province(unit), move.target_province or "", provinces, ctx.geography)
+    if problem:
+        raise Rejected(f"{unit} cannot move by the route {written}: {problem}.", ctx.cite("datc_4a6"),
+                       unit=unit, moves=True)
+    notes.add(ctx.cite("datc_4a6"), f"Convoy route noted: {written}; the army moves by this route only.")
+    return dataclasses.replace(move, via_convoy=True, route=provinces)
 
 
 def _other_orders(ctx: Context) -> Iterator[Order]:

@@ -212,6 +212,8 @@ _PROPOSALS: dict[tuple[str, str], str] = {
     ("coast_own_location", "must_match_if_given"): "003 [10 c]",
     ("rulebook", "rb2000"): "RB2000",
     ("datc_4a6", "ignored"): "DATC 4.A.6",
+    ("datc_4a6", "allowed_not_required"): "DATC 4.A.6",
+    ("datc_4a6", "required"): "DATC 4.A.6",
 }
 
 

@@ -313,6 +313,19 @@ def _distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+_SEA_WORDS = frozenset({"SEA", "OCEAN"})
+
+
+def _misspelt_sea_word(token: str, place: Place, table: NameTable, policy: Policy) -> bool:
+    """Whether `token` is "Sea" or "Ocean" misspelt ("See", "Ocaen") after a name that ends in it
+    (typo_tolerance: one edit, as for any short word). Two letters are too few ("SA" is a support)."""
+    if policy.typo_tolerance == "none" or place.province is None or len(token) < 3 or token in _SEA_WORDS \
+            or token in KEYWORDS or token in table.table or token in table.names or token in table.variants:
+        return False  # a word that is itself a name ("Spa") is never a misspelt "Sea"
+    return any(name[-1] in _SEA_WORDS and len(name) > 1 and _distance(token, name[-1], 1) <= 1
+               for name in table.name_words.get(place.province, ()))
+
+
 def match_place(tokens: list[str], i: int, table: NameTable, policy: Policy,
                 max_words: int = 4) -> tuple[Place | None, int]:
     """The longest name starting at tokens[i], with a coast token after it; (None, i) if none.
@@ -333,12 +346,17 @@ def match_place(tokens: list[str], i: int, table: NameTable, policy: Policy,
         place = resolve(words, table, policy)
         if place is not None and (stop - i == 1 or place.province or place.how in ("table", "name")):
             after = stop
+            sea_typo = stop - i == 1 and after < len(tokens) and _misspelt_sea_word(tokens[after], place, table, policy)
             if stop - i == 1 and place.how in ("prefix", "partial", "typo") and after < len(tokens) \
                     and tokens[after][0].isalpha() and tokens[after] not in KEYWORDS \
-                    and tokens[after] not in _MAY_FOLLOW:
+                    and tokens[after] not in _MAY_FOLLOW and not sea_typo:
                 # "North Pole": a loose match of the first word of an unknown name is no match
                 return Place(" ".join(tokens[i:end]), (), None, "unknown"), end
             if after < len(tokens) and tokens[after] in ("SEA", "OCEAN") and stop - i == 1:
+                after += 1
+            elif sea_typo:
+                # "Black See": the last word of the name misspelt is a typo of the whole name
+                place = Place(f"{place.written} {tokens[after]}", place.provinces, None, "typo")
                 after += 1
             coast = None
             if after < len(tokens) and tokens[after].startswith("/"):

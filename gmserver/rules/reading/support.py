@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from gmserver.rules.order import Order
@@ -26,7 +27,7 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         if not board.reaches_for_support(unit, target_province):
             raise Rejected(f"{unit} cannot support {target}: it could not move to "
                            f"{ctx.name(target_province)} itself.", unit=unit)
-        return _verdict(_support_hold(unit, target), unit, "support", notes)
+        return _if_it_moves(_verdict(_support_hold(unit, target), unit, "support", notes), target, ctx)
 
     def reachable(province: str) -> bool:
         return board.reaches_for_support(unit, province) and _supported_can_reach(target, province, unit, ctx)
@@ -40,15 +41,19 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         # (000 III(5), 001 III(1), 003 [10 b], 004 I(3) make the void order a hold; 002 FORMAT 11
         # speaks of the move "A Mun -> Mun" itself), so the supporting unit holds in every profile.
         raise Rejected(f"{target} cannot move to {ctx.name(target_province)}, where it already is, so that "
-                       f"move cannot be supported: the support is void.", "DATC 6.A.5", unit=unit)
+                       f"move cannot be supported: the support is void{_whatever(target, ctx)}.", "DATC 6.A.5",
+                       unit=unit)
     if province == supporter_province:
         raise Rejected(f"{unit} cannot support a move into its own province.", unit=unit)
     if not board.reaches_for_support(unit, province):
         raise Rejected(f"{unit} cannot support a move to {ctx.name(province)}: it could not move there "
                        f"itself.", unit=unit)
     if not _supported_can_reach(target, province, unit, ctx):
-        raise Rejected(f"{target} cannot reach {ctx.name(province)}, so it cannot be supported there.",
-                       unit=unit)
+        # void whatever the unit's owner orders (the move is impossible for it), so said now, in
+        # every profile: where the void move leaves it holding (DATC 4.E.1) a support of a move
+        # does not fit a hold, and where it cannot even be supported (000 III(5), 003 [10 b]) neither
+        raise Rejected(f"{target} cannot reach {ctx.name(province)}, so that move cannot be supported: "
+                       f"the support is void{_whatever(target, ctx)}.", unit=unit)
 
     def written(order: Order) -> str:
         return _as_written(order, "support", parsed, ctx)
@@ -62,6 +67,25 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
             implied = move
     return _verdict(Order("support_move", _unit(unit), destination, _unit(target)), unit, "support", notes,
                     implied=implied)
+
+
+def _whatever(target: str, ctx: Context) -> str:
+    owner = ctx.board.owner.get(unit_province(target))
+    return f" whatever {owner.title()} orders" if owner not in (None, ctx.power) else ""
+
+
+def _if_it_moves(verdict: Verdict, target: str, ctx: Context) -> Verdict:
+    """000 III(5) ¶1, 003 [10 b] (failed_move_unsupportable): a unit ordered to move cannot receive
+    support to hold "irrespective of whether the unit is able to move". For another power's unit
+    that depends on an order this reading cannot see, so the confirmation says it in one sentence,
+    only where the profile says so (elsewhere a void move leaves a hold that may be supported)."""
+    owner = ctx.board.owner.get(unit_province(target))
+    if owner in (None, ctx.power) or ctx.opt("impossible_move_treatment") != "failed_move_unsupportable":
+        return verdict
+    rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, ctx.cite("impossible_move_treatment")) if r))
+    sentence = (f"If {owner.title()} orders {target} to move, even where it cannot go, this support will be "
+                f"void.")
+    return replace(verdict, rule=rules, message=" ".join(m for m in (verdict.message, sentence) if m))
 
 
 def _support_hold(unit: str, target: str) -> Order:

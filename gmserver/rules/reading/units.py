@@ -21,22 +21,46 @@ def _own_unit(ref: UnitRef, ctx: Context, notes: Notes, dislodged: bool = False)
 
     place = ref.place
     if place.province is None and not place.forbidden:
-        # 002 FORMAT 7: "I-GRE" -- a fragment standing for one of the player's own units
-        mine = [u for u in (_own_units(ctx, dislodged)) if _fragment_fits(place, unit_province(u), ctx)]
-        if len(mine) == 1 and ctx.opt("unit_location_matching") == "own_units":
-            notes.add(ctx.cite("unit_location_matching"),
-                      f"Read '{place.written.title()}' as your unit in {ctx.name(unit_province(mine[0]))}.")
-            return _check_type(ref, mine[0], ctx, notes)
-        if len(mine) == 1 and not place.ambiguous:
-            # map_only: the fragment is not read as the unit, but the reply can say which one fits
-            raise Rejected(f"'{place.written.title()}' is not a province I know.",
-                           ctx.cite("unit_location_matching"), repair={"unit": mine[0]})
+        unit = _fragment_unit(ref, ctx, notes, dislodged)
+        if unit is not None:
+            return unit
     province = _choose(place, ctx, notes, lambda p: own_at(p) is not None, "the unit ordered")
     unit = own_at(province)
     if unit is None:
         raise Rejected(_no_unit_message(ref, province, ctx, dislodged), ctx.cite("orders_for_missing_units")
                        if ctx.opt("orders_for_missing_units") else None)
     return _check_type(ref, unit, ctx, notes)
+
+
+def _fragment_unit(ref: UnitRef, ctx: Context, notes: Notes, dislodged: bool) -> str | None:
+    """unit_location_matching: a fragment of a name ("I" of 002 FORMAT 7's "I-GRE", "Bu", "Ki")
+    standing for the ordered unit's location. own_units (001 II(1) by analogy, 002 FORMAT 7):
+    read as the one unit of the player's it fits; two or more: ambiguous, both named. map_only:
+    never read, but the reply says which order it would have been. None: no own unit fits."""
+    place = ref.place
+    mine = [u for u in _own_units(ctx, dislodged) if _fragment_fits(place, unit_province(u), ctx)]
+    own_units = ctx.opt("unit_location_matching") == "own_units"
+    if not mine or (place.ambiguous and not (own_units and len(mine) == 1)):
+        return None  # an ambiguous name ("Nor") is left to _choose and the abbreviation rules
+    written = place.written.title()
+    rule = ctx.cite("unit_location_matching")
+    if own_units:
+        if len(mine) == 1:
+            notes.add(rule, f"Read '{written}' as {_your_units(mine, ctx)}, the only one of your units it fits.")
+            return _check_type(ref, mine[0], ctx, notes)
+        raise Rejected(f"'{written}' is ambiguous: it could be {_your_units(mine, ctx)}.", rule,
+                       repair={"units": tuple(mine)})
+    if len(mine) == 1:
+        raise Rejected(f"'{written}' is not a province I know; this game does not read part of a name as "
+                       f"one of your units, though only {_your_units(mine, ctx)} fits it.", rule,
+                       repair={"unit": mine[0]})
+    raise Rejected(f"'{written}' is not a province I know (it could be the start of {_your_units(mine, ctx)}).",
+                   rule, repair={"units": tuple(mine)})
+
+
+def _your_units(units: list[str], ctx: Context) -> str:
+    """"your army in Budapest or your army in Bulgaria" """
+    return " or ".join(f"your {unit_kind_word(u)} in {ctx.name(unit_province(u))}" for u in units)
 
 
 def _own_units(ctx: Context, dislodged: bool) -> tuple[str, ...]:

@@ -197,6 +197,11 @@ def _did_you_mean(parsed: Parsed, problem: Rejected, ctx: Context,
     repair = problem.repair
     if not repair:
         return ""
+    if "units" in repair:
+        # a fragment two of the player's units fit ("Bu": Budapest, Bulgaria): each order it could be
+        meant = [_did_you_mean(parsed, Rejected("", repair={"unit": unit}), ctx, reread) for unit in repair["units"]]
+        orders = [m.removeprefix(" Did you mean ").removesuffix("?") for m in meant if m]
+        return f" Did you mean {' or '.join(orders)}?" if orders else ""
     unit_ref, target_ref = parsed.unit, parsed.target
     if "unit" in repair and unit_ref is not None:
         province = unit_province(repair["unit"])

@@ -13,31 +13,40 @@ from datetime import timedelta
 from typing import Any, Mapping, Sequence
 
 from gmserver.rules.position import describe_phase
+from gmserver.rules.press import NON_PLAYER
 from gmserver.reports.words import format_time
 from gmserver.services import mails
 from gmserver.services.handlers.mail import Mail
 from gmserver.services.outbox import queue
-from gmserver.services.reply_limits import NOTICE_KIND as KIND, NOTICES_PER_HOUR, replies_since
+from gmserver.services.reply_limits import (
+    NOTICE_KIND as KIND, NOTICES_PER_HOUR, STRANGER_NOTICE_KIND, replies_since, stranger_may_be_answered,
+)
 
 log = logging.getLogger(__name__)
 
 
 def answer(mail: Mail, template: str, context: Mapping[str, Any],
-           attachments: Sequence[tuple[str, bytes]] = ()) -> bool:
+           attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False) -> bool:
     """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
-    name, PNG bytes)); False when the limit held it back (the message is kept all the same)."""
+    name, PNG bytes)); False when the limit held it back (the message is kept all the same).
+    `stranger`: the sender plays no power in the game (press from a non-player, 002 PRESS 2), so
+    the limits on answering strangers apply (services.reply_limits)."""
     address = mail.envelope.sender
     since = mail.now - timedelta(hours=1)
-    sent = replies_since(mail.session, address, (KIND,), since)
-    if sent >= NOTICES_PER_HOUR:
+    if stranger:
+        if not stranger_may_be_answered(mail.session, address, mail.now):
+            log.warning("inbound %s from non-player %s kept without a reply: limits on answering strangers",
+                        mail.row.id, address)
+            return False
+    elif (sent := replies_since(mail.session, address, (KIND,), since)) >= NOTICES_PER_HOUR:
         log.warning("inbound %s from %s (%s) kept without a reply: %d answers already sent to it since %s",
                     mail.row.id, address, mail.kind.kind, sent, since.isoformat(timespec="minutes"))
         return False
     body = mail.services.composer.render(template, {**common_context(mail), **context})
     message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now, attachments)
     game = mail.game
-    return queue(mail.session, message, kind=KIND, dedupe_key=f"notice:{mail.row.id}", now=mail.now,
-                 game_id=game.id if game is not None else None)
+    return queue(mail.session, message, kind=STRANGER_NOTICE_KIND if stranger else KIND,
+                 dedupe_key=f"notice:{mail.row.id}", now=mail.now, game_id=game.id if game is not None else None)
 
 
 def common_context(mail: Mail) -> dict[str, Any]:
@@ -48,7 +57,8 @@ def common_context(mail: Mail) -> dict[str, Any]:
         "original_subject": mail.envelope.subject or "(no subject)",
         "original_date": mail.envelope.date,
         "game_name": game.name if game is not None else None,
-        "power_name": mail.decision.power.title() if mail.decision is not None else None,
+        "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
+                       else None),
         "phase": describe_phase(game.phase) if game is not None else None,
         "deadline": format_time(game.deadline) if game is not None and game.deadline is not None else None,
         "more_text": mail.kind.more_text,

@@ -94,6 +94,10 @@ def _after_correction(mail: Mail) -> str | None:
                                       by=mail.envelope.sender, now=mail.now)
 
 
+# The requests answered from the game's records alone: a player of a finished game may still ask
+# them (issue 9: "HISTORY after the game has ended"); a delay or an address change may not.
+READ_ONLY = frozenset({"status", "history", "map", "rules", "orders"})
+
 # topic -> its answer. A new request is one word in gmserver.rules.mailkind.KEYWORDS and one entry here.
 ANSWERS: Mapping[str, Callable[[Mail], str]] = MappingProxyType({
     "status": request_answers.status,

@@ -189,7 +189,7 @@ def generated_lines() -> list[tuple[str, str, str]]:
 def expected_line(r: LineReading) -> list:
     """[line number, status, order] and, where the reading cites one, the clause it applied
     (e.g. "000 III(2)", "DATC 4.B.1"): the reason a reviewer checks the line against."""
-    return [r.line, r.status, r.order] + ([r.rule] if r.rule else [])
+    return [r.line, r.status, None if r.order is None else str(r.order)] + ([r.rule] if r.rule else [])
 
 
 def _expected(text: str, position: Position, power: str) -> dict:
@@ -198,12 +198,12 @@ def _expected(text: str, position: Position, power: str) -> dict:
         reading = read_orders(text, position=position, power=power, ruleset=load_ruleset(profile),
                               geography=engine.map_info())
         result[profile] = {
-            "orders": list(reading.orders),
+            "orders": [str(o) for o in reading.orders],
             "lines": [expected_line(r) for r in reading.lines],
         }
         if reading.unsupportable:
             # 000 III(5), 003 [10 a, b]: units left unable to receive support to hold
-            result[profile]["unsupportable"] = list(reading.unsupportable)
+            result[profile]["unsupportable"] = [str(u) for u in reading.unsupportable]
     return result
 
 

@@ -8,12 +8,14 @@ test_sets_and_adjustments.py, test_conditions.py). See tests/data/orders/README.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from gmserver import engine
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading import extract_order_text, read_orders
 from tests.unit.reading.support import geography, ruleset
@@ -75,9 +77,15 @@ def test_corpus_email(case):
         assert _actual(text, position, case["power"], profile) == expected, profile
 
 
+def _engine_form(text: str) -> str:
+    """A move with a written route (000 VI(3)) reaches the engine as "by convoy", the route carried
+    out by the server (rules/convoy_routes.py); every other order as it is."""
+    return str(dataclasses.replace(Order.parse(text), route=()))
+
+
 def test_corpus_orders_are_engine_legal():
     legal = {key: {o for v in engine.legal_orders(engine.state_from_position(p)).values() for o in v}
              for key, p in POSITIONS.items()}
     for case in LINES["cases"] + EMAILS:
         for expected in case["expected"].values():
-            assert set(expected["orders"]) <= legal[case["position"]], case
+            assert {_engine_form(o) for o in expected["orders"]} <= legal[case["position"]], case

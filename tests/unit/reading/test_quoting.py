@@ -9,7 +9,7 @@ import pytest
 
 from gmserver.rules.reading import extract_order_text
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
-from tests.unit.reading.support import opening, read
+from tests.unit.reading.support import PROFILES, opening, read
 
 
 def _mail(body: str, subtype: str = "plain") -> bytes:
@@ -96,18 +96,22 @@ def test_a_turn_reports_machine_lines_start_a_copy():
     assert extract_order_text(_mail(body)) == "A Par - Bur"
 
 
-def test_001_II_7_danivon_an_old_order_quoted_below_a_new_one_does_not_replace_it():
-    """Issue 10: under danivon (001 II(7): a later order for a unit replaces an earlier one) the
-    old `A Par - Pic` below Outlook's HTML reply header is not read, so `A Par - Bur` stands."""
-    reading = read(extract_order_text(_mail(OUTLOOK_HTML, "html")), opening(), "FRANCE", "danivon")
+@pytest.mark.parametrize("profile", PROFILES)
+def test_an_old_order_quoted_below_a_new_one_does_not_replace_it(profile):
+    """Issue 10: had the old `A Par - Pic` below Outlook's HTML reply header been read, it would
+    have replaced the new order under danivon and gwm (001 III(2), 004 I(5): the last order for a
+    unit), made Paris stand under scorpion (003 [10 a]) and hold under the rulebook (DATC 4.D.3);
+    it is not read, so in every profile `A Par - Bur` stands and the set has the two new lines."""
+    reading = read(extract_order_text(_mail(OUTLOOK_HTML, "html")), opening(), "FRANCE", profile)
     assert sorted(str(order) for order in reading.orders) == ["A PAR - BUR", "F BRE - MAO"]
+    assert [line.text for line in reading.lines] == ["A Par - Bur", "F Bre - Mao"]
 
 
-@pytest.mark.parametrize("profile", ["danivon", "mhr", "email_rules"])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_the_confirmation_footer_quoted_back_is_not_a_conditional_order(profile):
-    """Issue 10: under the profiles that read conditions (void_line 001/002, strip_condition
-    000 III(7)) the quoted footer "If anything above is not what you meant, ..." gives no line at
-    all: the reply is read as its one new order."""
+    """Issue 10: in every profile (void_line by default, strip_condition under 000 III(7), which
+    would have read "If anything above ..." as an order) the quoted footer gives no line at all:
+    the reply is read as its one new order."""
     reading = read(extract_order_text(_mail(f"A Par - Bur\n\n{CONFIRMATION}\n")), opening(), "FRANCE", profile)
     assert [line.text for line in reading.lines] == ["A Par - Bur"]
     assert [str(order) for order in reading.orders] == ["A PAR - BUR"]

@@ -1,16 +1,16 @@
 """Stored reports (issue 8's benchmark): a deadline stores one report per game, and each player's
 outbox row points at it; the sender writes that player's copy when it sends.
 
-Revision ID: 0015
-Revises: 0013b
+Revision ID: 0016
+Revises: 0015
 """
 from typing import Sequence, Union
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015"
-down_revision: Union[str, None] = "0013b"
+revision: str = "0016"
+down_revision: Union[str, None] = "0015"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
