@@ -174,3 +174,24 @@ def test_a_copy_is_what_the_email_package_writes_for_it(adjudicated, monkeypatch
         whole = composer.readdress(base, to=to, subject="lepanto S1901M", reply_secret="s3cret",
                                    message_id="<one@gm.test>").as_bytes(policy=policy)
         assert written == whole
+
+
+def test_a_report_that_cannot_be_written_fails_its_copies_visibly_and_stops_nothing(adjudicated, clock) -> None:
+    """A stored report this gmserver cannot read (say, written by another version) fails each
+    copy with a reason the GM can read, at once (no retry could help), and the rest of the
+    outbox is sent."""
+    services, game_id = adjudicated
+    with transaction(services.sessions) as session:
+        session.get(StoredReport, report_rows(services)[0].report_id).payload = b"not a report"
+    report_mail.forget_written()
+    enqueue_note = services.composer.compose(to="gm@gm.test", subject="a note", body="hello",
+                                             auto_submitted="auto-generated", date=clock())
+    from gmserver.services.outbox import queue
+    with transaction(services.sessions) as session:
+        queue(session, enqueue_note, kind="alert", dedupe_key="note", now=clock())
+    transport = Recording()
+    report = deliver_due(services.sessions, transport, clock())
+    assert (report.sent, report.failed) == (1, 7) and [r for r, _, _ in transport.handed] == ["gm@gm.test"]
+    rows = report_rows(services)
+    assert all(row.status == "failed" and row.last_error.startswith("the report could not be written")
+               for row in rows)
