@@ -279,16 +279,7 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     "sent", "retrying", "failed" or "skipped" (another sender has the row), and the RelayError's
     text when the relay itself is unusable (else None)."""
     row, unfit = _written(row)
-    with transaction(sessions) as session:
-        taken = session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
-                   OutboxMessage.lease_until == held)
-            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1,
-                    **({"stored": row.raw} if row.payload is not None and not unfit else {}))
-            .execution_options(synchronize_session=False)
-        ).rowcount
-    if not taken:
+    if not _renew(sessions, row, held, renewed, keep=row.payload is not None and not unfit):
         log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
                     "leaving it to that one", row.kind, row.id, row.recipient)
         return "skipped", None
@@ -331,6 +322,19 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
                     values["next_attempt_at"], error)
     return outcome, error if relay_unusable else None
+
+
+def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renewed: datetime, keep: bool) -> bool:
+    """Compare-and-set the lease this sender holds, counting the attempt (and, with `keep`,
+    keeping the bytes just written); False if another sender has taken the row over."""
+    with transaction(sessions) as session:
+        return bool(session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **({"stored": row.raw} if keep else {}))
+            .execution_options(synchronize_session=False)
+        ).rowcount)
 
 
 def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
