@@ -115,7 +115,8 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
     from gmserver.rules.reading import extract_order_text, read_orders, reading_to_json  # noqa: PLC0415
 
     try:
-        position = Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
+        position = (Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
+                    if args.position else engine.position_from_state(engine.initial_state()))
     except (OSError, json.JSONDecodeError, ValueError) as error:
         raise CliError(f"--position {args.position}: {error}") from None
     previous: list[str] = []
@@ -190,7 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
         dest="orders_command", metavar="ACTION", required=True)
     read = orders.add_parser("read", help="read an order message (stdin) as the house rules say; print JSON")
     read.add_argument("--ruleset", default="standard", help="profile name or TOML file")
-    read.add_argument("--position", required=True, metavar="POSITION.json", help="DATC-format position")
+    read.add_argument("--position", metavar="POSITION.json",
+                      help="DATC-format position (default: the standard opening, Spring 1901)")
     read.add_argument("--power", required=True)
     read.add_argument("--previous", metavar="ORDERS.json", help="the order set already on file (JSON list)")
     read.set_defaults(func=cmd_orders_read)

@@ -55,26 +55,26 @@ def cmd_set(args: argparse.Namespace) -> int:
 
 
 def cmd_veto(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
 
-    done = gm_controls.act(services_of(config_of(args)), args.name, votes.veto, args.proposal, now=utcnow())
+    done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.veto, args.proposal, now=utcnow())
     print(f"{done.text}; {done.announced} player(s) told (mail queued)")
     return 0
 
 
 def cmd_propose(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
 
-    done = gm_controls.act(services_of(config_of(args)), args.name, votes.propose_by_gm, " ".join(args.words),
+    done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.propose_by_gm, " ".join(args.words),
                            now=utcnow())
     print(f"{done.text}; {done.announced} player(s) told (mail queued)")
     return 0
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, votes  # noqa: PLC0415
+    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
 
-    done = gm_controls.act(services_of(config_of(args)), args.name, votes.vote_by_gm,
+    done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.vote_by_gm,
                            f"{args.proposal} {args.choice}", now=utcnow())
     print(done.text)
     return 0

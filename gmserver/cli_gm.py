@@ -159,18 +159,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
     repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
     repair.set_defaults(func=cmd_game_repair)
-    audit = game.add_parser("audit", help="replay the last game year's stored orders and compare the boards "
-                                          "(house rules 000 VIII(2), VIII(3))",
-                            description="Adjudicate each stored phase of the last game year again with its stored "
-                                        "orders and compare the result with the board the game stored next: a unit "
-                                        "the orders do not give is a surplus unit (000 VIII(2)). Prints the "
-                                        "differences and the `game repair` commands 000 VIII proposes, and mails "
-                                        "them to the GM. Changes nothing. Exit status 1 when something differs.")
-    audit.add_argument("name")
-    audit.add_argument("--years", type=int, default=1, metavar="N",
-                       help="how many game years before the current one to include (default: 1)")
-    audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")
-    audit.set_defaults(func=cmd_game_audit)
+    _add_audit(game)
     back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
                            description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
                                        "with its orders on file and every player gets a correction notice.")
@@ -191,3 +180,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     refuse.add_argument("id", type=int)
     refuse.add_argument("--reason", metavar="TEXT", help="what to tell the sender")
     refuse.set_defaults(func=cmd_inbox_refuse)
+
+
+def _add_audit(game: argparse._SubParsersAction) -> None:
+    audit = game.add_parser("audit", help="replay the last game year's stored orders and compare the boards "
+                                          "(house rules 000 VIII(2), VIII(3))",
+                            description="Adjudicate each stored phase of the last game year again with its stored "
+                                        "orders and compare the result with the board the game stored next: a unit "
+                                        "the orders do not give is a surplus unit (000 VIII(2)). Prints the "
+                                        "differences and the `game repair` commands 000 VIII proposes, and mails "
+                                        "them to the GM. Changes nothing. Exit status 1 when something differs.")
+    audit.add_argument("name")
+    audit.add_argument("--years", type=int, default=1, metavar="N",
+                       help="how many game years before the current one to include (default: 1)")
+    audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")
+    audit.set_defaults(func=cmd_game_audit)

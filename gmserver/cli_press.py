@@ -1,5 +1,6 @@
-"""`gmserver press ...`: the GM reads a game's press, with its authors, and approves or drops
-press not yet published (MATRIX 2.9 press_moderation; 003 [9]: insulting press is not published)."""
+"""`gmserver press ...`: the GM reads a game's press, with its authors, and approves, drops or
+edits press not yet published (MATRIX 2.9 press_moderation; 003 [9]: insulting press is not
+published; press_editing, 002 PRESS 3: spelling and punctuation corrected unless declined)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ def cmd_press_list(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from error
     for item in items:
         to = ", ".join(power.title() for power in item.recipients) or "all"
-        print(f"{item.id:5d}  {item.phase:8s} {item.status:9s} {item.kind:9s} {item.author.title():8s} to {to}")
+        author = item.author.title() if item.author.isalpha() else item.author  # a non-player: its address
+        print(f"{item.id:5d}  {item.phase:8s} {item.status:9s} {item.kind:9s} {author:8s} to {to}")
         for line in item.text.splitlines():
             print(f"       | {line}")
     if not items:
@@ -37,8 +39,26 @@ def cmd_press_moderate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_press_edit(args: argparse.Namespace) -> int:
+    """press_editing (002 PRESS 1, 3): the new text from --file or standard input."""
+    import sys  # noqa: PLC0415
+
+    from gmserver.services.games import GameError  # noqa: PLC0415
+    from gmserver.services.press import edit  # noqa: PLC0415
+
+    try:
+        text = open(args.file, encoding="utf-8").read() if args.file else sys.stdin.read()
+    except OSError as error:
+        raise CliError(f"cannot read {args.file}: {error.strerror}") from error
+    try:
+        print(edit(services_of(config_of(args)), args.game, args.id, text, "cli", utcnow()))
+    except GameError as error:
+        raise CliError(str(error)) from error
+    return 0
+
+
 def add_press_commands(commands: argparse._SubParsersAction) -> None:
-    press = commands.add_parser("press", help="a game's press: list, approve, drop").add_subparsers(
+    press = commands.add_parser("press", help="a game's press: list, approve, drop, edit").add_subparsers(
         dest="press_command", metavar="ACTION", required=True)
     listing = press.add_parser("list", help="the game's press, with its authors (for the GM only)")
     listing.add_argument("game")
@@ -50,3 +70,9 @@ def add_press_commands(commands: argparse._SubParsersAction) -> None:
         parser.add_argument("game")
         parser.add_argument("id", type=int)
         parser.set_defaults(func=cmd_press_moderate)
+    editing = press.add_parser("edit", help="correct the spelling and punctuation of press not yet published "
+                                            "(where the house rules allow it, 002 PRESS 3)")
+    editing.add_argument("game")
+    editing.add_argument("id", type=int)
+    editing.add_argument("--file", help="the corrected text (default: standard input)")
+    editing.set_defaults(func=cmd_press_edit)

@@ -48,6 +48,7 @@ TESTS = [
     "tests/unit/test_gm_controls_rules.py",
     "tests/unit/test_corrections.py",
     "tests/unit/test_convoys.py",
+    "tests/unit/test_convoy_routes.py",
     "tests/unit/test_delays.py",
     "tests/unit/test_pace.py",
 ]

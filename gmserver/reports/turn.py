@@ -147,6 +147,9 @@ class TurnReport:
     # and how a passed one ended the game
     votes: tuple[str, ...] = ()
     vote_end: str | None = None
+    # report_empty_retreat_season: the next turn is a retreat turn with nothing to retreat, held so
+    # that press may be sent; the rule's clause ("house rules 002 PRESS 7"), else ""
+    held_for_press: str = ""
     # the game's subject_template (MATRIX 2.1): the next turn's subject line is shown to each player
     # with their own power (orders_subject); None: no subject line is shown
     subject_template: str | None = None

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from gmserver.rules.delays import how_to_ask
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
+from gmserver.rules.press import NO_EDITS_WORDS, clause_of
 from gmserver.rules.vote_changes import turn_length_invitation
 
 # option -> profile -> clause (MATRIX 2.1, 2.2, 2.8); absent: the profile is silent [P]
@@ -60,6 +61,11 @@ def key_points(ruleset: Any) -> list[str]:
     if (disorder := civil_disorder_rule(ruleset)) is not None:
         points.append(disorder)
     points.append(how_to_ask(ruleset))  # MATRIX 2.8 delay_policy (000 VII(5), 001 IV(5), 003 [10])
+    if ruleset.press_editing != "none":  # 002 PRESS 3: the marker that declines the GM's edits
+        clause = clause_of(ruleset, "press_editing")
+        points.append(f"The GM may correct the spelling and punctuation of your press; a line \"{NO_EDITS_WORDS}\" "
+                      "in a piece of press asks the GM to publish it exactly as written" + (f" ({clause})." if clause
+                                                                                           else "."))
     if ruleset.sender_policy == "registered_with_fallback":
         points.append("Orders are taken from your address and your fallback address only; the fallback address "
                       f"is never published{_cite(ruleset, 'sender_policy')}.")

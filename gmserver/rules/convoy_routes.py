@@ -68,7 +68,8 @@ def follow_routes(orders: Mapping[str, Sequence[Order]], ruleset: Any, geography
 
     if option(ruleset, "datc_4a6") == "ignored":
         return without_routes(orders), {}
-    changes = _route_changes(orders, geography, clause(ruleset, "datc_4a6"))
+    cited = clause(ruleset, "datc_4a6")
+    changes = _route_changes(orders, geography, f"house rules {cited}" if cited[:1].isdigit() else cited)
     if not changes:
         return {power: tuple(power_orders) for power, power_orders in orders.items()}, {}
     changed = {power: tuple(changes[o.unit][0] if o.unit in changes else o for o in power_orders)

@@ -47,3 +47,9 @@ def revote_text(described: str) -> str:
     return (f"A majority of the players complained about {described}, so the game is reopened and one revote "
             f"is held ({CLAUSE}): vote again on the same draw; the votes are counted at the deadline below, as "
             "for any draw. If the revote passes the game ends with that draw for good; if it fails the game goes on.")
+
+
+def final_text(days: int) -> str:
+    """Every player's mail when the window closes without a majority."""
+    return (f"No majority of the players complained about the draw within {days} days, so the draw stands and "
+            f"the game is over for good ({CLAUSE}).")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any, Iterable
 
 from gmserver.rules.geography import POWERS
@@ -42,6 +43,7 @@ _CLAUSES: dict[str, dict[str, str]] = {
     "conditional_press": {"email_rules": "002 PRESS 4", "scorpion": "003 [9]"},
     "press_from_non_players": {"email_rules": "002 PRESS 2"},
     "press_editing": {"email_rules": "002 PRESS 3"},
+    "report_empty_retreat_season": {"email_rules": "002 PRESS 7"},
 }
 
 _HEADING = re.compile(
@@ -75,7 +77,10 @@ class PressItem:
     def condition_words(self) -> str:
         """"if its condition ("I gain Belgium") holds on the season's results", for the author."""
         holds = "does not hold" if self.negated else "holds"
-        return f"if its condition (\"{self.condition}\") {holds} on the season's results"
+        # a condition on other press (002 PRESS 4) is decided by what the same report publishes
+        on = ("in what the same report publishes" if re.search(r"\bpress\b", (self.condition or "").casefold())
+              else "on the season's results")
+        return f"if its condition (\"{self.condition}\") {holds} {on}"
 
 
 @dataclass(frozen=True)
@@ -86,9 +91,13 @@ class Verdict:
     reason: str = ""
 
 
+def clause_of(ruleset: Any, option: str) -> str | None:
+    """The clause of the game's profile for a press option ("002 PRESS 3"), None where it is silent."""
+    return _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+
+
 def cite(ruleset: Any, option: str) -> str:
-    profile = getattr(ruleset, "name", "") or ""
-    cited = _CLAUSES.get(option, {}).get(profile)
+    cited = clause_of(ruleset, option)
     return f"house rules {cited}" if cited else "this game's rules, where its house rules are silent"
 
 
@@ -248,3 +257,43 @@ def report_placement(ruleset: Any, kind: str, signature: str | None, author: str
     if ruleset.white_press_placement == "with_author_orders":
         return ReportPress("orders", shown, f"Press from {shown.title()}", "")
     return ReportPress("press", None, f"From {shown.title()}", "")
+
+
+# --- the GM's edits (press_editing, 002 PRESS 1 "Press may be edited", 3) -------------------------
+
+# 002 PRESS 3: "unless a player specifically requests otherwise": a line of its own in the press
+# saying NO EDITS (or DO NOT EDIT, VERBATIM) is that request; it is published with the press
+_NO_EDITS = re.compile(r"^\W*(?:no\s+edits?|do\s+not\s+edit|don'?t\s+edit|verbatim)\W*$", re.IGNORECASE | re.MULTILINE)
+NO_EDITS_WORDS = "NO EDITS"
+# an edit keeps this much of the text (difflib's ratio): spelling and punctuation, not rewriting
+EDIT_SIMILARITY = 0.8
+
+
+def declines_edits(text: str) -> bool:
+    """The author asked that the press be published exactly as written (002 PRESS 3)."""
+    return bool(_NO_EDITS.search(text))
+
+
+def editing_words(ruleset: Any, text: str) -> str:
+    """What the author is told about the GM's edits, after the press confirmation's sentence."""
+    if ruleset.press_editing == "none":
+        return ""
+    clause = cite(ruleset, "press_editing")
+    if declines_edits(text):
+        return f"It will be published exactly as written: you asked for no edits ({clause})."
+    return (f"The GM may correct its spelling and punctuation ({clause}); a line \"{NO_EDITS_WORDS}\" in the "
+            "press asks the GM not to.")
+
+
+def edit_refusal(ruleset: Any, original: str, edited: str) -> str | None:
+    """Why the GM may not replace `original` with `edited` (press_editing), or None."""
+    if ruleset.press_editing == "none":
+        return f"press is published exactly as written in this game ({cite(ruleset, 'press_editing')})"
+    clause = cite(ruleset, "press_editing")
+    if declines_edits(original):
+        return f"its author asked for no edits (\"{NO_EDITS_WORDS}\"), so it is published as written ({clause})"
+    if not edited.strip():
+        return "the edited text is empty: drop the item instead (gmserver press drop)"
+    if SequenceMatcher(None, original, edited, autojunk=False).ratio() < EDIT_SIMILARITY:
+        return f"the edit changes more than spelling and punctuation ({clause})"
+    return None

@@ -651,14 +651,13 @@ _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_el
 _opt("press_from_non_players", "2.9", BOOL, False,
      applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
-     not_applied("press is published exactly as written", "none"))
+     applied())  # `gmserver press edit` (services/press.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
+# the GM approves or drops press not yet published (gmserver press approve/drop) and edits it where
+# press_editing allows (000 X(1) allows refusing, not editing; 003 [9] asks only that insults go unpublished)
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
-     partial("the GM approves or drops press not yet published (gmserver press approve/drop) but cannot "
-             "edit its text", honoured=lambda value: True))
+     applied())
 _opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
-     partial("conditions on the season's moves are decided on the results (rules/press_conditions.py); "
-             "conditions on other press (\"if press item 3 is published\") are not",
-             honoured=lambda value: value != "moves_and_press"))
+     applied())  # rules/press_conditions.py: on the moves (003 [9]), on other press too (002 PRESS 4)
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,

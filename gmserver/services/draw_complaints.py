@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, ProposalRow
+from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules import draw_complaints as rules
 from gmserver.rules import votes as vote_rules
@@ -66,6 +67,25 @@ def record(session: Session, services: Services, game_id: int, power: str, inbou
     told = _revote(session, services, game, row, now)
     return ("Your complaint about the draw is recorded, and with it a majority of the players has complained: "
             f"the game is reopened and one revote is held ({rules.CLAUSE}); {told} players were told.")
+
+
+def close_windows(services: Services, now: datetime) -> int:
+    """The daemon's sweep: a window whose days are over without a majority closes, and every player
+    is told the draw stands for good (002 DRAWS 5). How many mails were queued."""
+    told = 0
+    with transaction(services.sessions) as session:
+        for row in queries.votes.open_of_kind(session, rules.COMPLAINT):
+            game = session.get(Game, row.game_id)
+            assert game is not None
+            days = queries.games.ruleset_of(game).draw_revote_on_majority_complaint_days
+            if days is not None and now <= rules.window_end(row.created_at, days):
+                continue
+            row.status, row.result = "failed", "no majority of the players complained in time: the draw stands"
+            text = rules.final_text(days or 0)
+            action = queries.gm_actions.record_action(session, game.id, "draw-final", {"proposal": row.id}, "vote",
+                                                      now, text)
+            told += announce(session, services, game, action.id, "the draw stands", [text], now)
+    return told
 
 
 def _players(session: Session, game: Game) -> frozenset[str]:

@@ -25,7 +25,7 @@ from gmserver.db.models import Game
 from gmserver.reports.words import plural
 from gmserver.rules.gm_commands import CommandLine, authorisation_problem, read_commands
 from gmserver.rules.reading.message import body_text
-from gmserver.services import correction_commands, gm_controls, votes
+from gmserver.services import correction_commands, gm_controls, vote_gm
 from gmserver.services.context import Services
 from gmserver.services.games import GameError
 
@@ -95,19 +95,19 @@ def _cd(session, services, game, args, by, now):
 
 def _veto(session, services, game, args, by, now):
     (number,) = _args(args, 1, "veto [GAME] PROPOSAL")
-    return votes.veto(session, services, game, number, by=by, now=now)
+    return vote_gm.veto(session, services, game, number, by=by, now=now)
 
 
 def _propose(session, services, game, args, by, now):
     if not args:
-        raise GameError(f"expected: {votes.PROPOSE}")
-    return votes.propose_by_gm(session, services, game, " ".join(args), by=by, now=now)
+        raise GameError(f"expected: {vote_gm.PROPOSE}")
+    return vote_gm.propose_by_gm(session, services, game, " ".join(args), by=by, now=now)
 
 
 def _vote(session, services, game, args, by, now):
     if len(args) not in (1, 2):
-        raise GameError(f"expected: {votes.VOTE}")
-    return votes.vote_by_gm(session, services, game, " ".join(args), by=by, now=now)
+        raise GameError(f"expected: {vote_gm.VOTE}")
+    return vote_gm.vote_by_gm(session, services, game, " ".join(args), by=by, now=now)
 
 
 def _set(session, services, game, args, by, now):
@@ -128,10 +128,10 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
-    # proposal_gm_veto (000 IX(5)) and gm_may_propose (003 [18] ¶1): services/votes.py
+    # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3)): services/vote_gm.py
     "veto": MailCommand("veto [GAME] PROPOSAL", _veto),
-    "propose": MailCommand(votes.PROPOSE, _propose),
-    "vote": MailCommand(votes.VOTE, _vote),  # vote.rule_change.gm_must_agree (000 IX(3))
+    "propose": MailCommand(vote_gm.PROPOSE, _propose),
+    "vote": MailCommand(vote_gm.VOTE, _vote),  # vote.rule_change.gm_must_agree (000 IX(3))
     # corrections (services/correction_commands.py)
     "release": MailCommand(correction_commands.RELEASE, correction_commands.release),
     "refuse": MailCommand(correction_commands.REFUSE, correction_commands.refuse),

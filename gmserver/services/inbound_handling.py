@@ -91,8 +91,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
         row.kind = kind.kind  # issue 9: a player in two games asking without naming one
-        return requests.which_game(Mail(session, services, row, envelope, kind, now, decision=None,
-                                        order_text=order_text, press_text=press_text), mine)
+        return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
+                                   mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
     decision = decide(envelope, games, row.received_at, orders=kind.kind in ORDER_KINDS,
                       press=kind.kind in PRESS_KINDS,
@@ -103,17 +103,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
     if isinstance(decision, Reject):
-        if decision.game is not None:
-            row.game_id, row.power = decision.game.id, decision.power
-        if not _may_refuse(session, row, envelope, decision, now):
-            return "ignored"
-        log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
-        refusal = mails.rejection(services, envelope, decision, now)
-        queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
-              dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
-        if decision.game is not None:  # the game's gm_copies setting (issue 8)
-            copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
-        return "rejected"
+        return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
         # hold_for_gm (MATRIX 2.1, 001 II(4)): the sender is checked as for any order set first
         if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
@@ -124,8 +114,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # 002 PRESS 2 (press_from_non_players): press from someone who plays no power here claims
         # no power, so there is no player's address to verify; only the press is used
         row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
-        return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                                    order_text=order_text, press_text=press_text))
+        return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision, order_text,
+                                                    press_text))
     # issue 6: in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
@@ -137,6 +127,22 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
                                 order_text=order_text, press_text=press_text))
+
+
+def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,
+            now: datetime) -> str:
+    """The refusal, under the limits of services.reply_limits, and the GM's copy (gm_copies)."""
+    if decision.game is not None:
+        row.game_id, row.power = decision.game.id, decision.power
+    if not _may_refuse(session, row, envelope, decision, now):
+        return "ignored"
+    log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
+    refusal = mails.rejection(services, envelope, decision, now)
+    queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
+          dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+    if decision.game is not None:  # the game's gm_copies setting (issue 8)
+        copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
+    return "rejected"
 
 
 # The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.

@@ -21,6 +21,7 @@ from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
 from gmserver.rules.position import PhaseOutcome, Position
+from gmserver.rules.press import cite
 from gmserver.rules.reading import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import report_reminders
@@ -119,6 +120,8 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
                                             if last else ())
         if last:  # issue 9: each player's copy shows the subject line of their own orders
             context = with_subject_template(context, ruleset_of(game).subject_template)
+        if last and _held_for_press(game, phase):  # report_empty_retreat_season (002 PRESS 7)
+            context = dataclasses.replace(context, held_for_press=cite(ruleset_of(game), "report_empty_retreat_season"))
         if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
@@ -132,6 +135,13 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
             context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
         contexts.append(context)
     return contexts
+
+
+def _held_for_press(game: Game, outcome: PhaseOutcome) -> bool:
+    """The turn after `outcome` is a retreat turn with nothing to retreat (services.turns holds it)."""
+    after = outcome.after
+    return (ruleset_of(game).report_empty_retreat_season and after.phase_type == "R"
+            and not any(after.dislodged.values()))
 
 
 def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,

@@ -18,18 +18,21 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, Press
+from gmserver.db.models import Game, InboundMessage, Press
 from gmserver.db.queries.games import ruleset_of
+from gmserver.db.queries.gm_actions import record_action
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
 from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.intake import Accept, GameView
+from gmserver.rules.intake import Accept, GameView, glance_envelope
 from gmserver.rules.position import PhaseOutcome, describe_phase
-from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, judge, read_item,
+from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, edit_refusal,
+                                  editing_words, judge, power_named, read_item,
                                   recipients_of, report_placement, shown_author,
                                   as_non_player, with_own_label)
-from gmserver.rules.press_conditions import condition_holds
+from gmserver.rules.press_conditions import (Candidate, PressCondition, condition_holds, published,
+                                             read_press_condition)
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
@@ -70,23 +73,31 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
             continue
         item = with_own_label(ruleset, item, author) if author != NON_PLAYER else as_non_player(item)
         verdict = _verdict(ruleset, item, author, started)
+        if verdict.action != "refused" and (refusal := _press_condition_refusal(session, decision, item)):
+            verdict = Verdict("refused", refusal)
         if author == NON_PLAYER and verdict.action != "refused":
             verdict = _within_non_player_cap(session, decision, planned) or verdict
         status = _status(ruleset, item, verdict)
-        planned.append(Planned(item, verdict, status, _told(ruleset, item, status, verdict, author)))
+        told = _told(ruleset, item, status, verdict, author)
+        if status in ("report", "held") and (edits := editing_words(ruleset, item.text)):
+            told = f"{told} {edits}"  # 002 PRESS 3: press not yet published may be edited
+        planned.append(Planned(item, verdict, status, told))
     return planned
 
 
 def store_press(session: Session, services: Services, decision: Accept, planned: list[Planned],
-                inbound_id: int | None, now: datetime) -> None:
-    """Store the planned items and mail those sent at once, one mail per recipient (outbox)."""
+                inbound_id: int | None, now: datetime) -> list[int | None]:
+    """Store the planned items and mail those sent at once, one mail per recipient (outbox); the
+    number of each item stored (None for a heading that could not be read)."""
     game, author, phase = decision.game, decision.power, decision.phase
     if game.ruleset.press_channel == "in_order_set_last_only":
         # 003 [9]: only the press of the last set sent is published; a press-only message counts as
         # a set without orders [P], so it replaces earlier press too (MATRIX 2.9)
         replace_press(session, game.id, phase, author)
+    ids: list[int | None] = []
     for plan in planned:
         if plan.item is None:
+            ids.append(None)
             continue
         # hostile mail: no NUL (PostgreSQL refuses it) nor lone surrogates in what is stored and sent
         item = dataclasses.replace(plan.item, text=safe_text(plan.item.text),
@@ -97,16 +108,38 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
                     reason=plan.verdict.reason or None, inbound_id=inbound_id, created_at=now)
         session.add(row)
         session.flush()
+        ids.append(row.id)
         if row.status == "sent":
             _deliver(session, services, game, author, item, row, now)
+    return ids
 
 
 def file_press(session: Session, services: Services, decision: Accept, raw: bytes | str, fallback_text: str,
                inbound_id: int | None, now: datetime) -> list[str]:
     """plan_press then store_press, for a message with press only; one sentence per item."""
     planned = plan_press(session, decision, raw, fallback_text)
-    store_press(session, services, decision, planned, inbound_id, now)
-    return [plan.words for plan in planned]
+    ids = store_press(session, services, decision, planned, inbound_id, now)
+    # the number names the item in another item's condition (002 PRESS 4: "if press item 12 is published")
+    return [f"{plan.words} (Press item {number}.)" if number is not None and plan.status in ("report", "held")
+            else plan.words for plan, number in zip(planned, ids)]
+
+
+def _press_condition_refusal(session: Session, decision: Accept, item: PressItem) -> str | None:
+    """Why a condition on other press (002 PRESS 4) cannot be accepted, or None (none, or fine)."""
+    found = read_press_condition(item.condition) if item.condition else None
+    if found is None:
+        return None
+    ruleset, clause = decision.game.ruleset, cite(decision.game.ruleset, "conditional_press")
+    if isinstance(found, str):
+        return f"{found} ({clause})"
+    if ruleset.conditional_press != "moves_and_press":
+        return f"press may be conditional on the season's moves, not on other press, in this game ({clause})"
+    if found.item is not None:
+        other = session.get(Press, found.item)
+        if (other is None or other.game_id != decision.game.id or other.phase != decision.phase
+                or other.status not in ("report", "held")):
+            return f"press item {found.item} is not waiting for this turn's report ({clause})"
+    return None
 
 
 def _within_non_player_cap(session: Session, decision: Accept, planned: list[Planned]) -> Verdict | None:
@@ -181,11 +214,34 @@ def _condition_text(item: PressItem) -> str | None:
 
 def _holds(row: Press, ruleset: Ruleset, outcome: PhaseOutcome | None, geography: MapInfo | None) -> bool:
     """Whether a conditional item's condition holds on the turn's results (003 [9]); True when it
-    has none, or when no results are given (the item is shown as it waits)."""
+    has none, when it is a condition on other press (decided after, in _publication), or when no
+    results are given (the item is shown as it waits)."""
     if row.condition is None or outcome is None or geography is None:
         return True
     word, _, condition = row.condition.partition(" ")
+    if read_press_condition(condition) is not None:
+        return True
     return condition_holds(condition, word == "unless", row.author, outcome, ruleset, geography)[0]
+
+
+def _publication(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None,
+                 geography: MapInfo | None) -> tuple[list[Press], list[Press]]:
+    """(published, dropped): the press waiting for the report of `phase`, the conditions on the
+    season's moves decided first, then those on other press (002 PRESS 4, rules/press_conditions)."""
+    ruleset = ruleset_of(game)
+    rows = press_of_phase(session, game.id, phase, "report")
+    moved = [row for row in rows if _holds(row, ruleset, outcome, geography)]
+    shown = published([_candidate(row) for row in moved])
+    return [row for row in moved if row.id in shown], [row for row in rows if row.id not in shown]
+
+
+def _candidate(row: Press) -> Candidate:
+    shown = row.author if row.kind == "white" else power_named(row.signature or "") if row.kind == "black" else None
+    word, _, condition = (row.condition or "").partition(" ")
+    found = read_press_condition(condition) if row.condition else None
+    if isinstance(found, str):  # refused when it came: never stored, but never published either
+        found = PressCondition(item=0)
+    return Candidate(row.id, shown, found, word == "unless")
 
 
 def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOutcome | None = None,
@@ -195,20 +251,16 @@ def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOut
     condition does not hold is left out (003 [9], 002 PRESS 4). Reads only (previews call it)."""
     ruleset = ruleset_of(game)
     return [dataclasses.replace(report_placement(ruleset, row.kind, row.signature, row.author), text=row.text)
-            for row in press_of_phase(session, game.id, phase, "report")
-            if _holds(row, ruleset, outcome, geography)]
+            for row in _publication(session, game, phase, outcome, geography)[0]]
 
 
 def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
     author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
-    ruleset = ruleset_of(game)
     addresses = {player.power: (player.address, player.secret) for player in game.players}
     dropped = 0
-    for row in press_of_phase(session, game.id, outcome.phase, "report"):
-        if _holds(row, ruleset, outcome, services.geography):
-            continue
+    for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:
         row.status, dropped = "condition_false", dropped + 1
         address, secret = addresses.get(row.author, (None, None))
         if address is None:
@@ -244,8 +296,15 @@ def press_list(services: Services, game_name: str, status: str | None = None) ->
 
     with transaction(services.sessions) as session:
         game = find_game(session, game_name)
-        return [PressView(row.id, row.phase, row.author, row.kind, tuple(row.recipients), row.status, row.text)
+        return [PressView(row.id, row.phase, _author_for_gm(session, row), row.kind, tuple(row.recipients),
+                          row.status, row.text)
                 for row in press_of_game(session, game.id, status)]
+
+
+def _author_for_gm(session: Session, row: Press) -> str:
+    """The power, or for press from a non-player (002 PRESS 2) the address it came from."""
+    inbound = session.get(InboundMessage, row.inbound_id) if row.author == NON_PLAYER and row.inbound_id else None
+    return f"{NON_PLAYER} {glance_envelope(inbound.raw).sender or '?'}" if inbound is not None else row.author
 
 
 def moderate(services: Services, game_name: str, press_id: int, action: str, now: datetime) -> str:
@@ -275,6 +334,33 @@ def moderate(services: Services, game_name: str, press_id: int, action: str, now
         row.status = "sent"
         _deliver(session, services, game_view(game, session), row.author, item, row, now)
         return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)
+
+
+def edit(services: Services, game_name: str, press_id: int, text: str, by: str, now: datetime) -> str:
+    """press_editing = spelling_unless_declined (002 PRESS 1 "Press may be edited", 3): the GM
+    replaces the text of a press item not yet published; refused where the rules publish press as
+    written, where its author asked for no edits, or where the edit is more than spelling and
+    punctuation (rules/press.edit_refusal). The edit is recorded (gm_actions) with both texts, and
+    the report publishes the edited text."""
+    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
+
+    with transaction(services.sessions) as session:
+        game = find_game(session, game_name)
+        row = session.get(Press, press_id)
+        if row is None or row.game_id != game.id:
+            raise GameError(f"no press item {press_id} in {game.name}")
+        # press for the report stays "report" once published: the report of its phase published it
+        if not (row.status == "held" or (row.status == "report" and row.phase == game.phase)):
+            state = "published" if row.status in ("report", "sent") else row.status
+            raise GameError(f"press item {press_id} is {state}: only press not yet published can be edited")
+        edited = safe_text(text).strip("\n")
+        if (refusal := edit_refusal(ruleset_of(game), row.text, edited)) is not None:
+            raise GameError(f"press item {press_id} cannot be edited: {refusal}")
+        result = f"press item {press_id} edited: the report will publish the new text"
+        record_action(session, game.id, "press edit", {"press_id": press_id, "before": row.text, "after": edited},
+                      by, now, result)
+        row.text = edited
+        return result
 
 
 def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:

@@ -30,7 +30,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import ReportCopy, queue_report
-from gmserver.services import reminders, schedule, votes
+from gmserver.services import reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -103,7 +103,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
         ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
-        votes.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
+        vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)

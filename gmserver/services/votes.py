@@ -2,7 +2,9 @@
 
 A vote line records a proposal or a ballot in the mail's transaction; the tally runs inside the
 adjudication's transaction (services/turns.adjudicate calls `tally_due` after the outcome), so a
-proposal is tallied exactly once, with the phase. No mail from here names a voter's vote.
+proposal is tallied exactly once, with the phase. No mail from here names a voter's vote. The
+GM's part (veto, proposals, the GM's own vote) is services/vote_gm.py; the turn-length vote at the
+start services/turn_length.py; complaints about a passed draw services/draw_complaints.py.
 """
 
 from __future__ import annotations
@@ -21,13 +23,10 @@ from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, read_terms, terms_key
+from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, terms_key
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
-from gmserver.services.games import GameError
-from gmserver.services.gm_controls import Done
 from gmserver.services.gm_mail import announce  # the GM-action mail to every player
-from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue_all
 from gmserver.services.press import disclose_authors
 from gmserver.services.endgame import GAME_OVER
@@ -133,7 +132,8 @@ def _propose_or_vote(session: Session, game: Game, power: str, kind: str, member
     made = row is None
     if row is None:
         if choice != "yes":
-            return (f"nobody has proposed {rules.describe(rules.Proposal(kind, members, power, game.phase, terms or ''))} "
+            described = rules.describe(rules.Proposal(kind, members, power, game.phase, terms or ""))
+            return (f"nobody has proposed {described} "
                     "this turn: there is nothing to vote against")
         limit = ruleset.end_proposals_per_player_per_turn
         if (limit is not None and kind in rules.GAME_ENDING
@@ -150,7 +150,7 @@ def _propose_or_vote(session: Session, game: Game, power: str, kind: str, member
 
 
 GM = "GM"  # the proposer of a proposal the GM made (gm_may_propose)
-_SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it",
+SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it",
             "excluded": "is not counted"}
 
 
@@ -174,7 +174,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
     body = services.composer.render("player/proposal.txt.j2", {
         "game_name": game.name, "proposal": rules.describe(proposal), "line": line,
         "proposer": None if ruleset.proposer_anonymous else rules.proposer_name(proposal),
-        "silence": _SILENCE[rules_of_kind.uncast], "abstention": _SILENCE[rules_of_kind.abstention],
+        "silence": SILENCE[rules_of_kind.uncast], "abstention": SILENCE[rules_of_kind.abstention],
         "after_winter": ruleset.fall_proposals_resolved_after_winter and proposal.phase[:1] == "F",
         "gm_votes": rules.rule_change_clause(ruleset) if rules_of_kind.gm_must_agree else None,
         "gm_applies": proposal.kind == "rule_change",
@@ -189,121 +189,6 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
                                             auto_submitted="auto-generated", date=now, reply_secret=player.secret)
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
-
-
-def tell_gm(session: Session, services: Services, game_id: int, recorded: Recorded, ruleset: Ruleset,
-            now: datetime) -> bool:
-    """proposal_gm_veto (000 IX(5) "the GM ... may refuse to conduct votes on repetitive or humorous
-    proposals", 001 VIII(4) ¶2): the GM hears of each proposal, with the command that vetoes it."""
-    gm_votes = rules.kind_rules(recorded.proposal.kind, ruleset).gm_must_agree  # 000 IX(3) "the GM and all"
-    if not ruleset.proposal_gm_veto and not gm_votes:
-        return False
-    game = session.get(Game, game_id)
-    assert game is not None
-    number = recorded.proposal_id
-    paragraphs = [f"Game {game.name}, {describe_phase(recorded.proposal.phase)}: "
-                  f"{recorded.proposal.proposer.title()} proposed {rules.describe(recorded.proposal)} "
-                  f"(proposal {number}). The players were told, without the proposer's name where the "
-                  "house rules keep it secret."]
-    if ruleset.proposal_gm_veto:
-        paragraphs.append("Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
-                          f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".")
-    if gm_votes:
-        silence = _SILENCE[rules.kind_rules(recorded.proposal.kind, ruleset).uncast]
-        paragraphs.append(f"Under the house rules the GM must agree to a change of the house rules "
-                          f"({rules.rule_change_clause(ruleset)}): you vote on it, and your silence {silence}. "
-                          f"gmserver game vote {game.name} {number} yes|no|abstain, or mail the line "
-                          f"\"vote {game.name} {number} yes\" (or no, or abstain) with the game's GM password.")
-    return notify_gm(session, services, key=f"gm:proposal:{number}", game_id=game.id, now=now,
-                     subject=f"gmserver: {game.name}: proposal {number}: {rules.describe(recorded.proposal)}",
-                     paragraphs=paragraphs)
-
-
-_KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession", "rule": "rule_change",
-             "end": "end_game_any_terms"}
-PROPOSE = ("propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER | propose [GAME] RULE CHANGE WORDS | "
-           "propose [GAME] END GAME TERMS")
-
-
-def propose_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
-    """gm_may_propose (003 [18] ¶1 "the GM or any player may propose"): the GM makes a proposal,
-    casting no vote; the players are told as for theirs."""
-    ruleset = queries.games.ruleset_of(game)
-    if not ruleset.gm_may_propose:
-        raise GameError("this game's house rules do not let the GM propose an end of the game")
-    keyword, _, rest = words.strip().partition(" ")
-    kind = _KEYWORDS.get(keyword.lower())
-    if kind is None or not rules.offered(kind, ruleset):
-        raise GameError(f"expected: {PROPOSE}, of a kind the house rules offer")
-    members, terms = _gm_members(session, game, kind, rest, ruleset)
-    if queries.votes.find_proposal(session, game.id, game.phase, kind, members_key(members)) is not None:
-        raise GameError("that proposal has been made this turn already")
-    row = queries.votes.add_proposal(session, game.id, game.phase, kind, members_key(members), GM, None, now, terms)
-    told = announce_proposal(session, services, game.id, Recorded(_proposal(row), "yes", True, row.id), ruleset, now)
-    text = f"The GM proposed {rules.describe(_proposal(row))} (proposal {row.id})"
-    queries.gm_actions.record_action(session, game.id, "propose", {"proposal": row.id}, by, now, text)
-    return Done("propose", text, told)
-
-
-def _gm_members(session: Session, game: Game, kind: str, rest: str, ruleset: Ruleset
-                ) -> tuple[frozenset[str], str | None]:
-    """The members (and words) of the GM's proposal, or GameError saying why it cannot be made."""
-    if kind in rules.WORDED:  # "rule change WORDS", "end game TERMS"
-        head, _, words = rest.strip().partition(" ")
-        line = read_terms(words if head.lower().rstrip(":") in ("change", "game") else rest, "end game: TERMS")
-        if isinstance(line, str) or line.number is not None:
-            raise GameError(line if isinstance(line, str) else "the GM proposes in words and does not vote by number")
-        return frozenset({terms_key(line.terms)}), line.terms
-    read = rules.read_line(kind, rest)
-    position = engine.position_from_state(queries.phases.current_record(session, game).state)
-    members = read if isinstance(read, str) else rules.resolve_members(
-        read, rules.survivors(position.units, position.centers), ruleset)
-    if isinstance(members, str):
-        raise GameError(members)
-    return members, None
-
-
-def vote_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
-    """vote.rule_change.gm_must_agree (000 IX(3) "the GM and all players remaining in the game must
-    agree"): the GM's ballot on a proposal, "12 yes"; the latest counts, as a player's."""
-    number, _, choice = words.strip().partition(" ")
-    row = session.get(ProposalRow, int(number)) if number.isdigit() else None
-    if row is None or row.game_id != game.id:
-        raise GameError(f"{game.name} has no proposal {number!r}")
-    ruleset = queries.games.ruleset_of(game)
-    if not rules.kind_rules(row.kind, ruleset).gm_must_agree:
-        raise GameError(f"under this game's house rules the GM does not vote on {rules.describe(_proposal(row))}")
-    if row.status != "open":
-        raise GameError(f"proposal {number} is {row.status}: only an open proposal is voted on")
-    choice = rules.CHOICE_WORDS.get(choice.strip().lower() or "yes", "")
-    if not choice:
-        raise GameError(f"expected: {VOTE}")
-    queries.votes.cast(session, row.id, GM, choice, None, now)
-    text = f"The GM's vote on proposal {row.id} ({rules.describe(_proposal(row))}) is recorded: {choice}"
-    queries.gm_actions.record_action(session, game.id, "vote", {"proposal": row.id}, by, now, text)
-    return Done("vote", text, 0)
-
-
-VOTE = "vote [GAME] PROPOSAL yes|no|abstain"
-
-
-def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:
-    """The GM refuses to put an open proposal to the vote (proposal_gm_veto, 000 IX(5)); the
-    players are told, without the proposer's name."""
-    ruleset = queries.games.ruleset_of(game)
-    row = session.get(ProposalRow, int(number)) if number.isdigit() else None
-    if row is None or row.game_id != game.id:
-        raise GameError(f"{game.name} has no proposal {number!r}")
-    if not ruleset.proposal_gm_veto:
-        raise GameError("this game's house rules give the GM no veto over proposals")
-    if row.status != "open":
-        raise GameError(f"proposal {number} is {row.status} already: only an open proposal can be vetoed")
-    described = rules.describe(_proposal(row))
-    _close([row], "vetoed", "vetoed by the GM", game.phase)
-    text = f"The GM has vetoed {described}: it will not be put to the vote (house rules 000 IX(5))."
-    action = queries.gm_actions.record_action(session, game.id, "veto", {"proposal": row.id}, by, now, text)
-    return Done("veto", text, announce(session, services, game, action.id, f"proposal vetoed: {described}",
-                                       [text], now))
 
 
 def proposal_of(row: ProposalRow) -> rules.Proposal:
@@ -355,7 +240,7 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
     last = processed[-1]
     open_rows = queries.votes.open_proposals(session, game.id)
     if last.winners:  # 002 DRAWS 3: a solo wins regardless of what was proposed
-        _close(open_rows, "void", "void: the game was won outright", last.phase)
+        close(open_rows, "void", "void: the game was won outright", last.phase)
         return earlier
     due_rows = [row for row in open_rows
                 if any(rules.due(row.phase, o.phase, o.after.phase, ruleset) for o in processed)]
@@ -392,7 +277,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         fell_later = () if row.phase in adjudicated else frozenset(standing) - alive
         proposal = rules.amend(_proposal(row), alive, ruleset, fell_later)  # 002 DRAWS 3
         if isinstance(proposal, str):
-            _close([row], "void", proposal, phase)
+            close([row], "void", proposal, phase)
             described = rules.describe(_proposal(row))
             texts[row.id] = f"{described[0].upper()}{described[1:]} is {proposal}."
             continue
@@ -401,7 +286,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
     settled = rules.settle([t for _, t in tallies], ruleset)
     ended, ending = None, None
     for (row, _), result in zip(tallies, settled):
-        _close([row], "passed" if result.passed else "failed", result.reason, phase)
+        close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
         if result.passed and row.kind == "deadline_change":
             texts[row.id] += " " + _change_deadline(game, int(row.members))
@@ -410,7 +295,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         if result.passed and result.proposal.kind in rules.GAME_ENDING:
             ended, ending = _ended(result.proposal), row
     if ended is not None:  # whatever else was still open has no game left to end
-        _close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
+        close([r for r in open_rows if r.status == "open"], "void", "void: the game ended", phase)
         from gmserver.services import draw_complaints  # noqa: PLC0415  it records through this module
         if (window := draw_complaints.open_window(session, game, ending, ruleset, now)) is not None:
             ended += " " + window  # 002 DRAWS 5: final only if no majority complains
@@ -441,28 +326,9 @@ def _rule_change_passed(ruleset: Ruleset) -> str:
             "under the house rules as they were.")
 
 
-def _close(rows: Sequence[ProposalRow], status: str, result: str, phase: str) -> None:
+def close(rows: Sequence[ProposalRow], status: str, result: str, phase: str) -> None:
     for row in rows:
         row.status, row.result, row.tallied_phase = status, result, phase
-
-
-def tell_gm_results(session: Session, services: Services, game: Game, results: VoteResults, now: datetime) -> int:
-    """A passed rule change (000 IX(3), 001 VIII(3), 003 [18] ¶3) is the GM's to apply: the GM is
-    told which, in words; the players read the result in the report. How many notices."""
-    told = 0
-    for number in results.rule_changes:
-        row = session.get(ProposalRow, number)
-        assert row is not None
-        told += notify_gm(session, services, key=f"gm:rule-change:{number}", game_id=game.id, now=now,
-                          subject=f"gmserver: {game.name}: rule change {number} passed: apply it",
-                          paragraphs=[
-                              f"Game {game.name}: the players voted for {rules.describe(_proposal(row))} "
-                              f"(proposal {number}), and it passed ({rules.rule_change_clause(queries.games.ruleset_of(game))}).",
-                              "The server cannot change a rule written in words by itself: apply it (a house-rule "
-                              "option by `gmserver ruleset` and the game's profile, or your own handling), then tell "
-                              "the players. The report told them the change passed and that you will apply it.",
-                          ])
-    return told
 
 
 def finish(outcome: PhaseOutcome, results: VoteResults) -> PhaseOutcome:

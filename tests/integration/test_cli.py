@@ -110,6 +110,18 @@ def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypa
     assert {"line", "text", "status", "order", "rule", "message"} <= reading["lines"][0].keys()
 
 
+def test_orders_read_without_a_position_reads_against_the_opening(capsys, monkeypatch) -> None:
+    """A GM trying the reader needs no position file: the standard opening is the default. Under
+    danivon (unit_location_matching = own_units) "F Ki" is the fleet in Kiel."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"Germany: A Mun - Bur\nF Ki - Den\n")))
+    assert main(["orders", "read", "--ruleset", "danivon", "--power", "Germany"]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert reading["phase"] == "S1901M"
+    assert sorted(reading["orders"]) == ["A MUN - BUR", "F KIE - DEN"]
+
+
 def test_orders_read_refuses_an_unknown_power(tmp_path: Path, capsys, monkeypatch) -> None:
     import io
 

@@ -84,3 +84,19 @@ def test_repair_a_surplus_unit_from_the_command_line_000_VIII_2(config: Path, ca
     assert "A MAR removed" in out and "7 notice(s)" in out
     assert run(config, "game", "repair", "lepanto", "FRANCE", "A MAR", "--confirm") == 2  # gone already
     assert "has no A MAR" in capsys.readouterr().err
+
+
+def test_audit_from_the_command_line_000_VIII_2(config: Path, capsys) -> None:
+    """`gmserver game audit`: a clean year exits 0; the board the GM repaired differs from what
+    the orders give, and the recorded repair explains it (nothing more proposed), exit 1."""
+    create(config, "mhr")
+    assert run(config, "adjudicate", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "audit", "lepanto", "--no-mail") == 0
+    assert "replayed S1901M" in capsys.readouterr().out
+    assert run(config, "game", "repair", "lepanto", "FRANCE", "A MAR", "--confirm") == 0
+    capsys.readouterr()
+    assert run(config, "game", "audit", "lepanto", "--no-mail") == 1
+    out = capsys.readouterr().out
+    assert "France lacks A MAR, which those orders give it (the GM's repair: A MAR removed)" in out
+    assert "  repair: gmserver" not in out and "no mail sent" in out

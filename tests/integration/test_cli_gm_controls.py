@@ -88,3 +88,19 @@ def test_the_gm_vetoes_a_proposal_from_the_command_line_matrix_2_10(config: Path
     assert "do not let the GM propose" in capsys.readouterr().err
     assert run(config, "game", "veto", "lepanto", "1") == 2
     assert "lepanto has no proposal '1'" in capsys.readouterr().err
+
+
+def test_the_gm_proposes_a_rule_change_and_votes_only_where_the_house_rules_say_so(config: Path, capsys) -> None:
+    """`gmserver game propose NAME rule change WORDS` (gm_may_propose, 003 [18]) and `gmserver game
+    vote NAME PROPOSAL yes|no|abstain` (vote.rule_change.gm_must_agree, 000 IX(3)): under 003 [18]
+    ¶3 the players alone decide a rule change, so the GM's vote is refused."""
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args(), "--ruleset", "scorpion",
+               "--deadline", "2030-01-10T18:00+00:00") == 0
+    capsys.readouterr()
+    assert run(config, "game", "propose", "lepanto", "rule", "change:", "no", "press", "in", "Winter") == 0
+    assert 'The GM proposed a change of the house rules: "no press in Winter" (proposal 1)' in capsys.readouterr().out
+    assert run(config, "game", "vote", "lepanto", "1", "yes") == 2
+    assert "the GM does not vote on a change of the house rules" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        run(config, "game", "vote", "lepanto", "1", "maybe")

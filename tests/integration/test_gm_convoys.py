@@ -126,5 +126,5 @@ def test_000_vi_3_the_route_written_is_followed_and_the_report_says_so(database_
         assert "A LON - ENG - BEL" in record.orders["ENGLAND"] and "F NTH H" in record.orders["ENGLAND"]
         report = body_of(session.scalar(select(OutboxMessage).where(
             OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND")).raw)
-    assert "void, the army's route is English Channel (000 VI(3))" in report
+    assert "void, the army's route is English Channel (house rules 000 VI(3))" in report
     assert _alerts(services) == []  # the route's own fleet lost: the engine failed it, nothing to rule

@@ -11,9 +11,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage, Press
+from gmserver.db.models import Game, GmAction, InboundMessage, OrderSet, OutboxMessage, Press
 from gmserver.db.session import transaction
-from gmserver.services import intake, turns
+from gmserver.services import intake, press, turns
+from gmserver.services.games import GameError
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -76,6 +77,8 @@ def test_002_press_2_a_non_player_sends_press_published_without_a_name(database_
     report = text(outbox(services, "report")[0])
     assert report.index("Anonymous") < report.index("The gnomes are watching.")
     assert "kibitzer" not in report and "NON-PLAYER" not in report
+    # the GM, and only the GM, sees who sent it
+    assert [item.author for item in press.press_list(services, "lepanto")] == [f"NON-PLAYER {OUTSIDER}"]
 
 
 def test_002_press_2_a_non_player_may_not_sign_as_a_power_nor_as_zurich(database_url, clock) -> None:
@@ -161,7 +164,8 @@ def test_002_press_7_a_retreat_season_with_nothing_to_retreat_is_held_for_press(
     # the schedule runs from the spring deadline (issue 8), the retreat turn's 24 hours after it
     assert deadline is not None and deadline - spring_deadline == timedelta(hours=24)
     first_report = words(outbox(services, "report")[0])
-    assert "Spring 1901 Retreat" in first_report
+    assert ("NEXT: Spring 1901 Retreats (S1901R) Nothing has to retreat: this turn is held so that press may be "
+            "sent (house rules 002 PRESS 7).") in first_report
     send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nA quiet spring.\nEND PRESS"), now)
     turns.adjudicate(services, game_id, now, force=True)
     assert game_row(services, game_id)[0] == "F1901M"
@@ -176,3 +180,142 @@ def test_without_report_empty_retreat_season_the_empty_retreat_turn_is_skipped(d
     set_options(services, game_id, report_empty_retreat_season=False)
     turns.adjudicate(services, game_id, clock(), force=True)
     assert game_row(services, game_id)[0] == "F1901M"
+
+
+# --- 002 PRESS 1, 3: the GM corrects spelling and punctuation unless the author declines ---------
+
+def press_ids(services) -> list[int]:
+    with transaction(services.sessions) as session:
+        return list(session.scalars(select(Press.id).order_by(Press.id)))
+
+
+def test_002_press_3_the_gm_corrects_spelling_and_the_report_publishes_the_edit(database_url, clock) -> None:
+    """002 PRESS 1 "Press may be edited", PRESS 3 "Spelling and punctuation errors may be corrected in
+    press unless a player specifically requests otherwise": the author is told so, the GM's edit is
+    recorded with both texts, and the report publishes the corrected text."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    told = words(outbox(services, "notice")[0])
+    assert ("The GM may correct its spelling and punctuation (house rules 002 PRESS 3); a line \"NO EDITS\" in "
+            "the press asks the GM not to.") in told
+    [press_id] = press_ids(services)
+    result = press.edit(services, "lepanto", press_id, "France is the enemy.\n", "cli", clock())
+    assert result == f"press item {press_id} edited: the report will publish the new text"
+    with transaction(services.sessions) as session:
+        [action] = session.scalars(select(GmAction)).all()
+        assert (action.action, action.by, action.arguments) == ("press edit", "cli", {
+            "press_id": press_id, "before": "France is teh enemy", "after": "France is the enemy."})
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert "France is the enemy." in report and "teh" not in report
+
+
+def test_002_press_3_press_marked_no_edits_is_published_as_written(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nTeh end is nigh\nNO EDITS\nEND PRESS"),
+         clock())
+    told = words(outbox(services, "notice")[0])
+    assert "It will be published exactly as written: you asked for no edits (house rules 002 PRESS 3)." in told
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match=r"its author asked for no edits \(\"NO EDITS\"\), so it is published as "
+                                        r"written \(house rules 002 PRESS 3\)"):
+        press.edit(services, "lepanto", press_id, "The end is nigh\nNO EDITS", "cli", clock())
+
+
+def test_002_press_3_an_edit_is_spelling_not_rewriting_and_never_of_published_press(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match="changes more than spelling and punctuation"):
+        press.edit(services, "lepanto", press_id, "Germany is our friend, long live the Kaiser", "cli", clock())
+    turns.adjudicate(services, game_id, clock(), force=True)
+    with pytest.raises(GameError, match="only press not yet published can be edited"):
+        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+
+
+def test_press_editing_none_publishes_press_as_written(database_url, clock) -> None:
+    """000 X(1) allows refusing press, not editing it (MATRIX 2.9: press_editing none)."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="mhr")
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
+    assert "spelling" not in words(outbox(services, "notice")[0])
+    [press_id] = press_ids(services)
+    with pytest.raises(GameError, match="press is published exactly as written in this game"):
+        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+
+
+def test_the_gm_edits_press_from_the_command_line(tmp_path, capsys, clock) -> None:
+    from gmserver.cli import main
+    from tests.support.world import GM
+
+    url = f"sqlite:///{tmp_path / 'gm.db'}"
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n[gm]\naddress = "{GM}"\n')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    services = services_for(url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("ITALY"), "lepanto", "PRESS\nPasta for al\nEND PRESS"), clock())
+    [press_id] = press_ids(services)
+    corrected = tmp_path / "press.txt"
+    corrected.write_text("Pasta for all!\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--config", str(config), "press", "edit", "lepanto", str(press_id), "--file", str(corrected)]) == 0
+    assert "edited" in capsys.readouterr().out
+    with transaction(services.sessions) as session:
+        assert session.get(Press, press_id).text == "Pasta for all!"
+
+
+# --- 002 PRESS 4: press conditional on other press -------------------------------------------------
+
+def test_002_press_4_press_conditional_on_other_press_is_decided_when_the_report_is_published(
+        database_url, clock) -> None:
+    """002 PRESS 4 "Press can be conditional on moves and other press": item 2 waits for item 1
+    (England's), Germany's waits for England's to stay unpublished, Italy's for Russia's (none):
+    the report publishes 1 and 2; Germany and Italy are told theirs was not published."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    messages = [("ENGLAND", "PRESS\nThe fleet sails at dawn.\nEND PRESS"),
+                ("FRANCE", "PRESS IF PRESS ITEM 1 IS PUBLISHED\nAnd France sails with it.\nEND PRESS"),
+                ("GERMANY", "PRESS UNLESS ENGLAND'S PRESS IS PUBLISHED\nAll quiet in the north.\nEND PRESS"),
+                ("ITALY", "PRESS IF RUSSIA'S PRESS IS PUBLISHED\nThe Tsar speaks!\nEND PRESS")]
+    for power, body in messages:
+        send(services, order_mail(player_address(power), "lepanto", body), clock())
+    told = {m.recipient: words(m) for m in outbox(services, "notice")}
+    assert "(Press item 1.)" in told[player_address("ENGLAND")]
+    assert ("with the turn report, to every power if its condition (\"PRESS ITEM 1 IS PUBLISHED\") holds in "
+            "what the same report publishes.") in told[player_address("FRANCE")]
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert "The fleet sails at dawn." in report and "And France sails with it." in report
+    assert "All quiet in the north." not in report and "The Tsar speaks!" not in report
+    assert [status for _, _, status in press_rows(services)] == ["report", "report", "condition_false",
+                                                                 "condition_false"]
+    assert sorted(m.recipient for m in outbox(services, "notice")[4:]) == [player_address("GERMANY"),
+                                                                          player_address("ITALY")]
+
+
+def test_002_press_4_a_vague_or_unknown_press_condition_is_refused_with_a_reason(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("AUSTRIA"), "lepanto",
+                              "PRESS IF THE PRESS IS FUNNY\nHa.\nEND PRESS\n\n"
+                              "PRESS IF PRESS ITEM 99 IS PUBLISHED\nHo.\nEND PRESS"), clock())
+    told = words(outbox(services, "notice")[0])
+    assert ("the condition \"THE PRESS IS FUNNY\" speaks of press but is not one the server can decide: write "
+            "\"if press item 12 is published\" or \"if England's press is published\" (house rules 002 PRESS 4)") in told
+    assert "press item 99 is not waiting for this turn's report (house rules 002 PRESS 4)" in told
+    assert [status for _, _, status in press_rows(services)] == ["refused", "refused"]
+
+
+def test_conditional_press_moves_003_9_refuses_conditions_on_other_press(database_url, clock) -> None:
+    """003 [9] "Press submitted may be conditional on the season's moves": not on other press."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="scorpion")
+    set_options(services, game_id, press_moderation="auto_with_gm_withhold")
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              "PRESS IF ENGLAND'S PRESS IS PUBLISHED\nMe too.\nEND PRESS"), clock())
+    assert ("press may be conditional on the season's moves, not on other press, in this game "
+            "(house rules 003 [9])") in words(outbox(services, "notice")[0])

@@ -17,7 +17,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import gm_controls, intake, turns, votes
+from gmserver.services import draw_complaints, gm_controls, intake, turns, vote_gm, votes
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.world import GM, order_mail, player_address, services_for
 
@@ -282,7 +282,7 @@ def test_proposal_gm_veto_false_gives_the_gm_no_notice_and_no_veto(database_url,
     with transaction(services.sessions) as session:
         assert session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key.like("gm:proposal:%"))) is None
     with pytest.raises(GameError, match="no veto"):
-        gm_controls.act(services, "votes", votes.veto, "1", now=clock())
+        gm_controls.act(services, "votes", vote_gm.veto, "1", now=clock())
 
 
 def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url, clock) -> None:
@@ -290,7 +290,7 @@ def test_gm_may_propose_003_18_1_the_gm_proposes_and_casts_no_vote(database_url,
     standard profile with the 003 option: scorpion's week-long turns do not suit the fixture)."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), overrides={"gm_may_propose": True})
-    done = gm_controls.act(services, "votes", votes.propose_by_gm, "draw Austria England France", now=clock())
+    done = gm_controls.act(services, "votes", vote_gm.propose_by_gm, "draw Austria England France", now=clock())
     assert done.text.startswith("The GM proposed a draw between Austria, England and France") and done.announced == 3
     for power in ("AUSTRIA", "ENGLAND", "FRANCE"):
         assert "recorded: Yes" in vote(services, clock, power, "DRAW")
@@ -303,7 +303,7 @@ def test_gm_may_propose_false_refuses_the_gm_a_proposal(database_url, clock) -> 
     services = services_for(database_url)
     game_with(services, clock())
     with pytest.raises(GameError, match="do not let the GM propose"):
-        gm_controls.act(services, "votes", votes.propose_by_gm, "draw", now=clock())
+        gm_controls.act(services, "votes", vote_gm.propose_by_gm, "draw", now=clock())
 
 
 def test_cd_powers_vote_false_a_power_in_civil_disorder_is_told_it_has_no_vote(database_url, clock) -> None:
@@ -427,7 +427,7 @@ def test_rule_change_001_viii_3_the_players_alone_an_abstention_defeats_it(datab
     vote(services, clock, "AUSTRIA", RULE_LINE)
     number = _rule_change_number(services)
     with pytest.raises(GameError, match="the GM does not vote"):
-        gm_controls.act(services, "votes", votes.vote_by_gm, f"{number} yes", now=clock())
+        gm_controls.act(services, "votes", vote_gm.vote_by_gm, f"{number} yes", now=clock())
     vote(services, clock, "ENGLAND", f"RULE CHANGE {number}")
     vote(services, clock, "FRANCE", f"RULE CHANGE {number} abstain")
     _, report, _ = deadline(services, clock, game_id, hours=73)
@@ -510,7 +510,7 @@ def test_end_game_any_terms_003_18_the_gm_proposes_terms_in_words(database_url, 
     """003 [18] ¶1 "proposed by a player (or the GM)" (gm_may_propose): the GM casts no vote."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "scorpion", movement=timedelta(days=7))
-    done = gm_controls.act(services, "votes", votes.propose_by_gm, "end game: a three-way draw", now=clock())
+    done = gm_controls.act(services, "votes", vote_gm.propose_by_gm, "end game: a three-way draw", now=clock())
     assert done.text.startswith('The GM proposed an end of the game on these terms: "a three-way draw"')
     assert done.announced == 3
     status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
@@ -635,16 +635,22 @@ def test_draw_revote_002_draws_5_a_majority_of_complaints_reopens_the_game_for_o
     status, report, _ = _past_the_revote_deadline(services, clock, game_id)
     assert status == "active"
     assert "A revote on a draw between Austria, England and France failed. Yes votes: 2 of 3." in report
+    with transaction(services.sessions) as session:  # the Spring 1905 turn was adjudicated
+        assert "S1905M" in queries.phases.adjudicated_phases(session, game_id)
+
+
+def _past_the_deadline(services, clock, game_id: int, at_least_hours: int = 0) -> tuple[str, str, list[str]]:
+    """`deadline` at the game's own deadline (a reopened game's, or a retreat turn's, is at the
+    game's time of day)."""
     with transaction(services.sessions) as session:
-        assert session.get(Game, game_id).phase == "F1905M"
+        hours = (session.get(Game, game_id).deadline - clock()).total_seconds() / 3600
+    assert hours >= at_least_hours
+    return deadline(services, clock, game_id, hours=int(hours) + 1)
 
 
 def _past_the_revote_deadline(services, clock, game_id: int) -> tuple[str, str, list[str]]:
-    """The revote's deadline is a whole movement turn from the reopening, at the game's time of day."""
-    with transaction(services.sessions) as session:
-        hours = (session.get(Game, game_id).deadline - clock()).total_seconds() / 3600
-    assert hours >= 48
-    return deadline(services, clock, game_id, hours=int(hours) + 1)
+    """The revote's deadline is a whole movement turn (48 hours here) from the reopening."""
+    return _past_the_deadline(services, clock, game_id, at_least_hours=48)
 
 
 def test_draw_revote_002_draws_5_a_passed_revote_is_final(database_url, clock) -> None:
@@ -675,6 +681,26 @@ def test_draw_revote_002_draws_5_without_a_majority_in_7_days_the_draw_stands(da
         assert session.get(Game, game_id).status == "finished"
 
 
+def test_draw_revote_002_draws_5_the_sweep_closes_the_window_and_tells_every_player(database_url, clock) -> None:
+    """After the week with no majority (England alone complained) the daemon's sweep closes the
+    window once: every player reads that the draw stands for good."""
+    services = services_for(database_url)
+    game_id = _email_rules_draw_passes(services, clock)
+    vote(services, clock, "ENGLAND", "COMPLAIN DRAW")
+    assert draw_complaints.close_windows(services, clock()) == 0  # the week is not over
+    clock.advance(hours=7 * 24 + 1)
+    assert draw_complaints.close_windows(services, clock()) == 7
+    assert draw_complaints.close_windows(services, clock()) == 0
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).status == "finished"
+        told = [" ".join(m.raw.decode().split()) for m in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "gm-action"))]
+    assert sum("No majority of the players complained about the draw within 7 days, so the draw stands and the "
+               "game is over for good (house rules 002 DRAWS 5)." in t for t in told) == 7
+    assert "no draw has passed in this game that can still be complained about" in vote(
+        services, clock, "FRANCE", "COMPLAIN DRAW")
+
+
 def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(database_url, clock) -> None:
     """draw_revote_on_majority_complaint_days = none (every profile but 002): no window is opened."""
     services = services_for(database_url)
@@ -689,14 +715,17 @@ def test_draw_revote_none_a_passed_draw_is_final_and_a_complaint_is_refused(data
 def test_draw_revote_002_draws_5_a_fall_draw_passed_after_winter_reopens_the_following_spring(database_url,
                                                                                                clock) -> None:
     """002 DRAWS 3 and 5: a Fall draw is tallied with the adjudication once the year is over
-    (nobody adjusts here) and ends the game; a majority complains; the game is reopened in the
-    phase it had reached, Spring 1906, for the revote."""
+    (nobody adjusts here; the year ends with the Fall retreat turn held for press, 002 PRESS 7) and
+    ends the game; a majority complains; the game is reopened in the phase it had reached, Spring
+    1906, for the revote."""
     services = services_for(database_url)
     game_id = game_with(services, clock(), "email_rules", phase="F1905M")
     vote(services, clock, "AUSTRIA", "DRAW", phase="F1905M")
-    status, report, _ = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    status, _, mails = deadline(services, clock, game_id, hours=7 * 24 + 1)
+    if status == "active":  # report_empty_retreat_season (002 PRESS 7): an empty Fall retreat season is held
+        status, _, mails = _past_the_deadline(services, clock, game_id)
     assert status == "finished"
-    assert "COMPLAIN DRAW" in report
+    assert any("COMPLAIN DRAW" in m for m in mails)
     vote(services, clock, "ENGLAND", "COMPLAIN DRAW", phase="F1905M")
     assert "the game is reopened" in vote(services, clock, "FRANCE", "COMPLAIN DRAW", phase="F1905M")
     with transaction(services.sessions) as session:

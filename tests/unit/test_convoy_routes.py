@@ -65,7 +65,7 @@ def test_000_VI_3_a_convoy_off_the_route_is_void_and_the_report_says_why() -> No
     followed, notes, succeeded, _ = adjudicated(MHR, {"ENGLAND": ENGLAND}, orders)
     assert followed["ENGLAND"] == ["F ENG H", "F NTH C A LON - BEL", "A LON - NTH - BEL"]
     assert notes == {Order.parse("F ENG H"): "ordered F ENG C A LON - BEL: void, the army's route is North Sea "
-                                             "(000 VI(3))"}
+                                             "(house rules 000 VI(3))"}
     assert succeeded["A LON"]
 
 
@@ -78,7 +78,7 @@ def test_000_VI_3_a_route_not_available_fails_the_move() -> None:
     assert not succeeded["A LON"]
     assert notes[Order.parse("F ENG H")] == (
         "ordered F ENG C A LON - BEL: void, the move it was for fails, the route North Sea is not available: no "
-        "fleet in North Sea convoys it (000 VI(3))")
+        "fleet in North Sea convoys it (house rules 000 VI(3))")
     _, _, engine_alone, _ = adjudicated(STANDARD, {"ENGLAND": ENGLAND}, orders)
     assert engine_alone["A LON"]  # DATC 4.A.6 ignored: any route there is
 

@@ -53,3 +53,20 @@ def test_hold_support_of_a_foreign_unit_under_000_iii_5(composer):
     body = _reply("A Ven S Austrian F Tri", opening(), "italy", "mhr", composer)
     assert ("If Austria orders F TRI to move, even where it cannot go, this support will be void. "
             "(house rules 000 III(5))") in body
+
+
+@pytest.mark.parametrize("profile, cited", [
+    ("mhr", "house rules 000 III(5)"), ("scorpion", "house rules 003 [10 b]"),
+    ("email_rules", "house rules 002 Q&A 4"),
+    ("standard", "the 2000 rulebook"), ("danivon", "the 2000 rulebook"), ("gwm", "the 2000 rulebook"),
+])
+def test_hold_support_of_own_moving_unit_said_void_at_once(profile, cited, composer):
+    """A unit ordered to move cannot receive support to hold (000 III(5), 003 [10 b], 002 Q&A 4;
+    elsewhere RB2000): the reply says so in words on the support's line, the clause after, and
+    offers the support of the move; the move itself is read."""
+    body = _reply("A Vie S A Bud\nA Bud - Gal", opening(), "austria", profile, composer)
+    assert ("line 1: A Vie S A Bud NOT USED: A BUD cannot receive support to hold: it is ordered to move "
+            "(A BUD - GAL). The support is void; A VIE holds. Did you mean A VIE S A BUD - GAL? "
+            f"({cited})") in body
+    assert "line 2: A Bud - Gal accepted: A Budapest -> Galicia (A BUD - GAL)" in body
+    assert not re.search(r"\b[a-z]+_[a-z_]+ = ", body)  # no option key

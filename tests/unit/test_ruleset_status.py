@@ -73,7 +73,10 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
     ("press_channel", "in_order_set_last_only", False),  # 003 [9]: the last set's press (issue 9)
     ("press_moderation", "gm_approval", False),  # held until the GM approves it (gmserver press approve)
     ("conditional_press", "moves", False),  # 003 [9]: decided on the results (issue 9)
-    ("conditional_press", "moves_and_press", True),  # 002 PRESS 4: not on other press
+    ("conditional_press", "moves_and_press", False),  # 002 PRESS 4: on other press too (rules/press_conditions)
+    ("press_from_non_players", True, False),  # 002 PRESS 2: accepted as NON-PLAYER grey press
+    ("press_editing", "spelling_unless_declined", False),  # 002 PRESS 3: gmserver press edit
+    ("report_empty_retreat_season", True, False),  # 002 PRESS 7: the empty retreat turn is held
     ("datc_4a6", "allowed_not_required", False),
     ("datc_4a6", "required", False),  # issue 8: a convoyed move without its route is refused
     ("datc_4a1", "any_route", False),  # issue 8: flagged to the GM like mhr_hybrid (MATRIX 2.16)

@@ -355,3 +355,39 @@ def test_vote_kinds_offered_per_profile(profile, kinds) -> None:
     from gmserver.rules.votes import offered
     every = ("draw", "concession", "end_game_any_terms", "rule_change", "deadline_change")
     assert {kind for kind in every if offered(kind, rules(profile))} == kinds
+
+
+# --- the turn-length vote (003 [23]) and complaints about a draw (002 DRAWS 5) -----------------
+
+def test_turn_length_problem_003_23() -> None:
+    from gmserver.rules.vote_changes import turn_length_problem
+    assert turn_length_problem(14, (7, 14, 21), "yes") is None
+    assert turn_length_problem(10, (7, 14, 21), "yes") == "the house rules offer turns of 7, 14 or 21 days (003 [23])"
+    assert "nothing to vote against" in turn_length_problem(14, (7, 14, 21), "no")
+    assert turn_length_problem(14, None, "yes") == (
+        "this game's house rules have no vote on the turn length: the GM sets it")
+
+
+def test_turn_length_announcement_003_23_names_no_voter() -> None:
+    from gmserver.rules.vote_changes import turn_length_announcement
+    assert turn_length_announcement(21, 7) == ("The players voted on the length of a movement turn: from now on it "
+                                               "lasts 21 days (3 weeks), the length with the most votes (house "
+                                               "rules 003 [23]).")
+    assert turn_length_announcement(None, 7) == ("No player voted on the length of a movement turn: it stays at 7 "
+                                                 "days (house rules 003 [23]).")
+
+
+@pytest.mark.parametrize(("complaints", "players", "expected"), [
+    (2, 3, True), (1, 3, False), (2, 4, False), (3, 4, True), (4, 7, True), (3, 7, False), (0, 0, False),
+])
+def test_draw_revote_majority_002_draws_5_more_than_half(complaints, players, expected) -> None:
+    """002 DRAWS 5 "If the majority of players complain": more than half of those still in the game."""
+    from gmserver.rules.draw_complaints import majority
+    assert majority(complaints, players) is expected
+
+
+def test_draw_revote_window_002_draws_5_one_week() -> None:
+    from datetime import datetime, timezone
+    from gmserver.rules.draw_complaints import window_end
+    passed = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
+    assert window_end(passed, 7) == datetime(2026, 12, 3, 12, 0, tzinfo=timezone.utc)

@@ -48,3 +48,9 @@ def open_proposals(session: Session, game_id: int) -> list[ProposalRow]:
 
 def ballots(session: Session, proposal_id: int) -> dict[str, str]:
     return {row.power: row.choice for row in session.scalars(select(VoteRow).where(VoteRow.proposal_id == proposal_id))}
+
+
+def open_of_kind(session: Session, kind: str) -> list[ProposalRow]:
+    """Every game's open rows of `kind` (the complaint windows of 002 DRAWS 5), oldest first."""
+    return list(session.scalars(select(ProposalRow).where(
+        ProposalRow.kind == kind, ProposalRow.status == "open").order_by(ProposalRow.id)))

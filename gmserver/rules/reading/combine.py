@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.interpret import Context, Verdict
+from gmserver.rules.reading.options import profile_of
 from gmserver.rules.reading.verdict import _hold, _unit
 
 Numbered = tuple[int, Verdict]  # (index in the message's verdict list, verdict)
@@ -45,6 +46,7 @@ def _per_unit(verdicts: list[Verdict], ctx: Context, retreat: bool) -> tuple[lis
         _void_hold_supports(out, chosen, unsupportable)
         _coast_mismatched_supports(out, chosen, ctx)
         _implied(out, chosen, ctx)
+        _hold_supports_of_movers(out, chosen, ctx)
     if ctx.opt("report_order_sequence") == "as_written":
         orders = list(chosen.values())  # dict order: first line that ordered each unit
     else:
@@ -68,6 +70,37 @@ def _void_hold_supports(out: list[Verdict], chosen: dict[str, Order], unsupporta
         out[index] = replace(verdict, status="rejected", order=hold, rule=why.get(other), valid=False, message=(
             f"{other} cannot receive support to hold: its own order is a void move. "
             f"The support is void; {verdict.unit} holds."))
+        chosen[verdict.unit] = hold
+
+
+# A unit ordered to move cannot receive support to hold: the same in every profile (the engine
+# voids such a support), cited where the profile says it, otherwise from the rulebook.
+_MOVER_HOLD_SUPPORT_CLAUSE = {"mhr": "000 III(5)", "scorpion": "003 [10 b]", "email_rules": "002 Q&A 4"}
+
+
+def _hold_supports_of_movers(out: list[Verdict], chosen: dict[str, Order], ctx: Context) -> None:
+    """A support to hold one of the player's own units that the set orders to move (000 III(5),
+    003 [10 b], 002 Q&A 4; RB2000 "a unit ordered to move can only be supported by a support order
+    that matches the move", DATC 6.D.7) is void: said at once, not accepted and voided at
+    adjudication. Runs after `_implied`, so a move implied by another support (002 FORMAT 9) counts."""
+    rule = _MOVER_HOLD_SUPPORT_CLAUSE.get(profile_of(ctx.ruleset) or "", "RB2000")
+    for index, verdict in enumerate(out):
+        order = verdict.order
+        if (order is None or order.action != "support_hold" or order.other is None
+                or verdict.unit is None or chosen.get(verdict.unit) is not order):
+            continue
+        move = chosen.get(str(order.other))
+        if move is None or move.action != "move" or move.target_province is None:
+            continue
+        hint = ""
+        if ctx.board.reaches_for_support(verdict.unit, move.target_province):
+            hint = f" Did you mean {Order('support_move', order.unit, move.target, move.unit)}?"
+        why = (f"{order.other} cannot receive support to hold: it is ordered to move ({move}). "
+               f"The support is void; {verdict.unit} holds.{hint}")
+        hold = _hold(verdict.unit)
+        out[index] = replace(verdict, status="rejected", order=hold, valid=False,
+                             rule="; ".join(dict.fromkeys(r for r in (verdict.rule, rule) if r)),
+                             message=" ".join(m for m in (verdict.message, why) if m))
         chosen[verdict.unit] = hold
 
 

@@ -145,16 +145,29 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
 
 
 def _fragment(c: _Cursor) -> Place | None:
-    """"I-GRE" (002 FORMAT 7), "Bu - Ser": up to three letters that name no province, then a move
-    to a place -- a fragment standing for one of the player's units, resolved by units._own_unit
-    (unit_location_matching). Taken from the cursor when found. Two letters are too short for a
-    prefix or a typo (provinces.py needs three), so without this such a line was no order at all."""
+    """"I-GRE" (002 FORMAT 7), "Bu - Ser", "Bu S A Ser", "A Bu H": up to three letters that name no
+    province, then an order -- a fragment standing for one of the player's units, resolved by
+    units._own_unit (unit_location_matching). Taken from the cursor when found. Two letters are too
+    short for a prefix or a typo (provinces.py needs three), so without this such a line was no
+    order at all."""
     token = c.peek()
-    if token is None or not token.isalpha() or len(token) > 3 or token in KEYWORDS or c.peek(1) != "-" \
-            or c.peek(2) is None or match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is None:
+    if token is None or not token.isalpha() or len(token) > 3 or token in KEYWORDS or not _fragment_order_follows(c):
         return None
     c.take()
     return Place(token, (), None, "unknown")
+
+
+def _fragment_order_follows(c: _Cursor) -> bool:
+    """After the fragment: a move to a place ("Bu - Ser"), a support or convoy of a unit
+    ("Bu S A Ser - Rum"), or a hold that ends the order ("A Bu H")."""
+    action, after = c.peek(1), c.peek(2)
+    if action == "-" or action in SUPPORT | CONVOY:
+        if after is None:
+            return False
+        if action in SUPPORT | CONVOY and (after in ARMY | FLEET or _power_word(after, c.powers)):
+            return True
+        return match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is not None
+    return action in HOLD and (after is None or after in SEPARATORS | POLITE)
 
 
 def _destination(c: _Cursor) -> Place | None:
@@ -367,6 +380,11 @@ def _one(c: _Cursor, inherited_verb: str | None) -> Parsed | None:
         c.i = start
         return None
     parsed = _action(c, unit, verb)
+    if verb in ("SUPPORT", "CONVOY") and parsed.kind not in ("support", "convoy"):
+        # "Support A Ser - Rum": the order after the word is the one supported, never an order of
+        # its own (line_orders._unreadable_supporter says the supporting unit is missing)
+        c.i = start
+        return None
     if verb in BUILD and parsed.kind is None:
         parsed = replace(parsed, kind="build")
     return parsed

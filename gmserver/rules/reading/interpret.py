@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
-from gmserver.rules.reading.moves import _move
+from gmserver.rules.reading.moves import _move, _other_orders
 from gmserver.rules.reading.retreat_adjustment import read_adjustment, read_retreat
 from gmserver.rules.reading.support import _convoy, _support
 from gmserver.rules.reading.provinces import Place
 from gmserver.rules.reading.units import _check_own_coast, _own_unit, _your_units, unit_kind_word
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _did_you_mean, _hold, _verdict, contingent_verdict,
+    Context, Notes, Rejected, Verdict, _did_you_mean, _hold, _unit, _verdict, contingent_verdict,
 )
 
 
@@ -70,7 +71,8 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
             return _impossible_move(unit, problem, ctx, notes, message)
         if unit is None:
             rules = "; ".join(r for r in (notes.rule, problem.rule) if r) or None
-            return Verdict("rejected", None, None, parsed.kind or "hold", rules, message, valid=False)
+            return Verdict("rejected", None, None, parsed.kind or "hold", rules, message, valid=False,
+                           unsure=problem.unsure)
         rules = "; ".join(dict.fromkeys(r for r in (notes.rule, problem.rule, _hold_rule(ctx)) if r))
         return Verdict("rejected", _hold(unit), unit, parsed.kind or "hold", rules,
                        f"{message} {unit_kind_word(unit).capitalize()} "
@@ -79,8 +81,9 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
 
 def _only_valid_unit(parsed: Parsed, problem: Rejected, ctx: Context) -> Verdict | None:
     """001 II(1), 002 by analogy (complete_valid_set): of the player's units a fragment could stand
-    for ("A Bu - Gre": Budapest or Bulgaria), the one whose reading is a valid order is chosen; with
-    none or several the line stays ambiguous (MATRIX 2.3 definitions)."""
+    for ("A Bu - Gre": Budapest or Bulgaria), the one whose reading is a valid order is chosen; of
+    several, the one consistent with the player's other orders (`_consistent_unit`, on the reader's
+    second pass); otherwise the line stays ambiguous (MATRIX 2.3 definitions)."""
     if not ctx.complete_valid_set or not problem.repair or "units" not in problem.repair or parsed.unit is None:
         return None
     valid = []
@@ -90,15 +93,57 @@ def _only_valid_unit(parsed: Parsed, problem: Rejected, ctx: Context) -> Verdict
         verdict = read_movement(replace(parsed, unit=ref), ctx, suggest=False)
         if verdict.valid and verdict.status in ("accepted", "corrected"):
             valid.append((candidate, verdict))
+    why = "the only reading that makes a valid order"
+    if len(valid) > 1:
+        if ctx.others is None:
+            problem.unsure = True  # the reader reads the line again once the other lines are known
+            return None
+        valid, why = _consistent_unit(valid, ctx)
     if len(valid) != 1:
         return None
     unit, verdict = valid[0]
     note = (f"'{parsed.unit.place.written.title()}' could be {_your_units(list(problem.repair['units']), ctx)}; "
-            f"read as your {unit_kind_word(unit)} in {ctx.name(unit_province(unit))}, the only reading that "
-            f"makes a valid order.")
+            f"read as your {unit_kind_word(unit)} in {ctx.name(unit_province(unit))}, {why}.")
     rules = (ctx.cite("unit_location_matching"), ctx.cite("interpretation_presumption"), verdict.rule)
     return replace(verdict, status="corrected", rule="; ".join(dict.fromkeys(r for r in rules if r)),
                    message=" ".join(m for m in (note, verdict.message) if m))
+
+
+def _consistent_unit(valid: list[tuple[str, Verdict]], ctx: Context) -> tuple[list[tuple[str, Verdict]], str]:
+    """001 II(1) "consistent with the player's other orders" for a fragment two units fit: a reading
+    that gives a second order to a unit another line already orders is not; where another line
+    supports or convoys one of the readings ("A Ser S A Bul - Rum") only that one is. One left: it,
+    with the orders that decided; otherwise none."""
+    others = list(_other_orders(ctx))
+    candidates = {_unit(c) for c, _ in valid}
+    ordered = [o for o in others if o.unit in candidates]  # an order for one of the units themselves
+    free = [(c, v) for c, v in valid if all(o.unit != _unit(c) for o in ordered)]
+    backed = [(c, v, order) for c, v in valid if (order := _backing(c, v, others)) is not None]
+    if backed:
+        # a backed reading must also be free; two backed readings, or one not free, decide nothing
+        if len(backed) != 1 or backed[0][:2] not in free:
+            return [], ""
+        unit, verdict, order = backed[0]
+        return [(unit, verdict)], f"the only reading consistent with your order {order}"
+    if len(free) != 1:
+        return [], ""
+    return free, f"the only reading consistent with your order {' and '.join(str(o) for o in ordered)}"
+
+
+def _backing(unit: str, verdict: Verdict, others: list[Order]) -> Order | None:
+    """The player's support or convoy on another line that matches this reading's order, if any."""
+    order, mover = verdict.order, _unit(unit)
+    if order is None:
+        return None
+    for other in others:
+        if other.other != mover:
+            continue
+        if order.action == "move" and other.action in ("support_move", "convoy") \
+                and other.target_province == order.target_province:
+            return other
+        if order.action != "move" and other.action == "support_hold":
+            return other
+    return None
 
 
 def _hold_rule(ctx: Context) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmserver.rules.reading.grammar import (
-    ARMY, CONVOY, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, SUPPORT, Parsed, looks_like_order, parse_segment,
+    ARMY, BUILD, CONVOY, DISBAND, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, RETREAT, SUPPORT, WAIVE, Parsed,
+    looks_like_order, parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
 from gmserver.rules.reading.options import option
@@ -25,8 +26,19 @@ def _run_together(split: list[str], ctx: Context) -> Verdict:
                    valid=False)
 
 
+# A word naming a kind of order, written as a label before the orders ("Moves: A Mun - Bur",
+# "Holds: A Ber H", "Builds:"): never a misspelt province (Moscow, Holland), however close it is.
+_LABELS = frozenset(w for w in HOLD | MOVE | SUPPORT | CONVOY | BUILD | DISBAND | RETREAT | WAIVE if len(w) > 2) | \
+    frozenset("ORDER ORDERS MOVEMENT MOVEMENTS ADJUSTMENT ADJUSTMENTS REMOVALS RETREATS".split())
+
+
 def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
     """The orders on a line (its condition, if any, already dealt with)."""
+    if len(words) > 2 and words[1] == ":" and words[0] in _LABELS:
+        note = (ctx.cite("abbreviation_policy"), f"The words '{words[0].lower()}' before the order were skipped.")
+        condition_note = note if condition_note is None else (
+            "; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)), condition_note[1] + " " + note[1])
+        words = words[2:]
     split = _split_run_together(words, ctx)
     if split != words and option(ctx.ruleset, "typo_tolerance") != "generous":
         return [_run_together(split, ctx)]
@@ -41,6 +53,9 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             return [Verdict("rejected", None, None, "hold", None,
                             f"This line is labelled {other}: orders for another power are not used "
                             f"(you play {ctx.power.title()}).", valid=False)]
+        unreadable = _unreadable_supporter(words, ctx) if prefixed is None else None
+        if unreadable is not None:
+            return [unreadable]
         if prefixed is not None:
             words, parsed, skipped = prefixed
         if prefixed is not None and skipped:
@@ -106,10 +121,38 @@ def _after_prefix(words: list[str], ctx: Context) -> tuple[list[str], list[Parse
         if len(label) > _PREFIX_WORDS:
             return None
         parsed = parse_segment(rest, ctx.table, ctx.policy, ctx.powers)
+        if parsed and label and label[-1] in SUPPORT | CONVOY and parsed[0].kind not in ("support", "convoy"):
+            # "A Zz S A Ser - Rum": the order after a support word is what is supported, never an
+            # order of its own ("Support: A Mun S A Ber - Kie" is a label before a whole support)
+            return None
         if parsed and parsed[0].kind is not None and parsed[0].unit is not None:
             if any(w[:1].isalpha() and w not in POLITE for item in parsed for w in item.extra):
                 return None  # words after the order as well: prose that names an order, not an order
             return rest, parsed, " ".join(label).lower()
+    return None
+
+
+_SUPPORTER_WORDS = 3  # a unit is its type and a name of one or two words: more is a sentence
+_NOT_A_UNIT = POLITE | frozenset({"I", "WE", "WILL", "SHALL", "SHOULD", ":", ",", ";", "-", "!"})
+
+
+def _unreadable_supporter(words: list[str], ctx: Context) -> Verdict | None:
+    """"A Zz S A Ser - Rum": a support or convoy whose own unit could not be read. The order after
+    the support word is what is supported, never an order of its own, so nothing is used; the
+    reply says which words were not a unit."""
+    for i in range(min(len(words), _SUPPORTER_WORDS + 1)):
+        if words[i] not in SUPPORT and words[i] not in CONVOY:
+            continue
+        supported = parse_segment(words[i + 1:], ctx.table, ctx.policy, ctx.powers)
+        if not supported or supported[0].unit is None or supported[0].kind in ("support", "convoy"):
+            return None
+        what = "support" if words[i] in SUPPORT else "convoy"
+        written = " ".join(w for w in words[:i] if w not in _NOT_A_UNIT).title()  # "Please", "I will": no unit
+        who = f"'{written}' is not a unit of yours I can read" if written else "it names no unit of yours to give it"
+        # the line names no unit of the player's: void as an order for a unit not there is
+        return Verdict("rejected", None, None, what, ctx.cite("orders_for_missing_units"),
+                       f"This looks like a {what}, but {who}, so nothing on this line was used. Write the unit "
+                       f"first, e.g. 'A Mun S A Ber - Kie'.", valid=False)
     return None
 
 

@@ -239,16 +239,48 @@ def _loose_cached(key: str, words: tuple[str, ...], table: NameTable, policy: Po
                      if any(key in name[1:] and key not in _GENERIC for name in names)}
     if found:
         return Place(key, tuple(sorted(found)), None, how)
-    if policy.typo_tolerance != "none" and len(words) == 1 and len(key) >= 3:
-        limit = 1 if len(key) <= 4 else 2
-        scored = [(_distance(key, letters, limit), code) for letters, code in table.typo_keys
-                  if abs(len(letters) - len(key)) <= limit]
-        best = min((d for d, _ in scored), default=limit + 1)
-        # the nearest spelling wins: "Ankra" is one letter from Ankara, two from anything else
-        close = {code for d, code in scored if d == best and d <= limit}
+    if policy.typo_tolerance != "none" and len(key) >= 3:
+        close = _typo_of(words, table)
         if close:
-            return Place(key, tuple(sorted(close)), None, "typo")
+            return Place(key, close, None, "typo")
     return None
+
+
+def _typo_of(words: tuple[str, ...], table: NameTable) -> tuple[str, ...]:
+    """typo_tolerance: the provinces whose spelling is nearest the words, within one edit for four
+    letters or fewer, two above. One word is compared with every spelling ("Ankra": Ankara); several
+    words only with names of as many words ("North See": North Sea, as "Black See" is Black Sea)."""
+    letters = "".join(words)
+    limit = _typo_limit(letters)
+    if len(words) == 1:
+        scored = [(_distance(letters, spelled, limit), code) for spelled, code in table.typo_keys
+                  if abs(len(spelled) - len(letters)) <= limit]
+    else:
+        scored = [(_words_distance(words, name, limit), code) for code, names in table.name_words.items()
+                  for name in names if len(name) == len(words)]
+    best = min((d for d, _ in scored), default=limit + 1)
+    # the nearest spelling wins: "Ankra" is one letter from Ankara, two from anything else
+    return tuple(sorted({code for d, code in scored if d == best and d <= limit}))
+
+
+def _typo_limit(letters: str) -> int:
+    return 1 if len(letters) <= 4 else 2
+
+
+def _words_distance(written: tuple[str, ...], name: tuple[str, ...], limit: int) -> int:
+    """Edits from the written words to a name's words, word by word: each word a typo of its own
+    ("Nth" is two letters from North, more than a short word may miss; "Norh" is one), the whole
+    within `limit`."""
+    total = 0
+    for word, name_word in zip(written, name):
+        own = _typo_limit(word)
+        distance = _distance(word, name_word, own)
+        if distance > own:
+            return limit + 1
+        total += distance
+        if total > limit:
+            return limit + 1
+    return total
 
 
 def _loose(key: str, words: tuple[str, ...], table: NameTable, policy: Policy) -> Place | None:
@@ -316,10 +348,10 @@ def _distance(a: str, b: str, limit: int) -> int:
 _SEA_WORDS = frozenset({"SEA", "OCEAN"})
 
 
-def _misspelt_sea_word(token: str, place: Place, table: NameTable, policy: Policy) -> bool:
+def _misspelt_sea_word(token: str, place: Place, table: NameTable) -> bool:
     """Whether `token` is "Sea" or "Ocean" misspelt ("See", "Ocaen") after a name that ends in it
-    (typo_tolerance: one edit, as for any short word). Two letters are too few ("SA" is a support)."""
-    if policy.typo_tolerance == "none" or place.province is None or len(token) < 3 or token in _SEA_WORDS \
+    (one edit, as for any short word). Two letters are too few ("SA" is a support)."""
+    if place.province is None or len(token) < 3 or token in _SEA_WORDS \
             or token in KEYWORDS or token in table.table or token in table.names or token in table.variants:
         return False  # a word that is itself a name ("Spa") is never a misspelt "Sea"
     return any(name[-1] in _SEA_WORDS and len(name) > 1 and _distance(token, name[-1], 1) <= 1
@@ -346,7 +378,10 @@ def match_place(tokens: list[str], i: int, table: NameTable, policy: Policy,
         place = resolve(words, table, policy)
         if place is not None and (stop - i == 1 or place.province or place.how in ("table", "name")):
             after = stop
-            sea_typo = stop - i == 1 and after < len(tokens) and _misspelt_sea_word(tokens[after], place, table, policy)
+            sea_typo = stop - i == 1 and after < len(tokens) and _misspelt_sea_word(tokens[after], place, table)
+            if sea_typo and policy.typo_tolerance == "none":
+                # "Black See" where no typo is read: refused like "North See", with the name suggested
+                return Place(f"{place.written} {tokens[after]}", (), None, "unknown"), after + 1
             if stop - i == 1 and place.how in ("prefix", "partial", "typo") and after < len(tokens) \
                     and tokens[after][0].isalpha() and tokens[after] not in KEYWORDS \
                     and tokens[after] not in _MAY_FOLLOW and not sea_typo:

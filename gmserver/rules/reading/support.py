@@ -65,8 +65,9 @@ def _support(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
         move = _move_target(target, province, None, False, ctx, Notes(), quiet=True)
         if move is not None and (target[0] == "A" or move.target == destination or move.target == province):
             implied = move
-    return _verdict(Order("support_move", _unit(unit), destination, _unit(target)), unit, "support", notes,
-                    implied=implied)
+    verdict = _verdict(Order("support_move", _unit(unit), destination, _unit(target)), unit, "support", notes,
+                       implied=implied)
+    return _if_other_coast(verdict, target, destination, ctx)
 
 
 def _whatever(target: str, ctx: Context) -> str:
@@ -85,6 +86,25 @@ def _if_it_moves(verdict: Verdict, target: str, ctx: Context) -> Verdict:
     rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, ctx.cite("impossible_move_treatment")) if r))
     sentence = (f"If {owner.title()} orders {target} to move, even where it cannot go, this support will be "
                 f"void.")
+    return replace(verdict, rule=rules, message=" ".join(m for m in (verdict.message, sentence) if m))
+
+
+def _if_other_coast(verdict: Verdict, target: str, destination: str, ctx: Context) -> Verdict:
+    """coast_support_mismatch = invalid (DATC 4.B.4, 003 [10 c] "specifying the wrong coast will
+    result in a misorder"): a support of another power's fleet to one coast of a province it could
+    enter by either is void if that power orders the other coast (turn.void_mismatched_coast_supports
+    decides it at adjudication); said in one sentence now. Where the fleet's coast is what counts
+    (000 IV(7), 001 III(9), 004 II(3)c) nothing depends on it."""
+    owner = ctx.board.owner.get(unit_province(target))
+    if owner in (None, ctx.power) or target[0] != "F" or "/" not in destination \
+            or ctx.opt("coast_support_mismatch") != "invalid":
+        return verdict
+    province = destination.split("/")[0]
+    if len(ctx.geography.fleet_coasts_reachable(unit_location(target), province)) < 2:
+        return verdict
+    rules = "; ".join(dict.fromkeys(r for r in (verdict.rule, ctx.cite("coast_support_mismatch")) if r))
+    sentence = (f"If {owner.title()} orders {target} to the other coast of {ctx.name(province)}, this support "
+                f"will be void.")
     return replace(verdict, rule=rules, message=" ".join(m for m in (verdict.message, sentence) if m))
 
 

@@ -12,7 +12,7 @@ import functools
 
 from gmserver.rules import votes as rules
 from gmserver.rules.vote_changes import read_deadline, read_terms
-from gmserver.services import draw_complaints, turn_length, votes
+from gmserver.services import draw_complaints, turn_length, vote_gm, votes
 from gmserver.services.handlers import notice
 from gmserver.services.handlers.mail import Mail
 
@@ -57,7 +57,7 @@ def handle(mail: Mail) -> str:
         return REFUSED
     if line.made:  # every power still in the game is told, so that it can vote
         votes.announce_proposal(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
-        votes.tell_gm(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
+        vote_gm.tell_gm(mail.session, mail.services, mail.game.id, line, ruleset, mail.now)
     notice.answer(mail, TEMPLATE, {
         **context, "allowed": True, "refusal": None, "made": line.made, "choice": _CHOICE[line.choice],
         "proposal": rules.describe(line.proposal),

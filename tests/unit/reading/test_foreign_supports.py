@@ -13,13 +13,14 @@ Expectations reasoned by hand from the seeds:
   and scorpion the confirmation says in one sentence that the support will then be void. The
   other profiles make a void move a hold that may be supported (001 III(1), 002 FORMAT 5,
   004 I(3), DATC 4.E.1): nothing to say there.
+- A support of another power's fleet to one of two coasts it could enter: see the table below.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.unit.reading.support import PROFILES, one, opening, read
+from tests.unit.reading.support import PROFILES, one, opening, position, read
 
 HOLD_CLAUSE = {"standard": "DATC 4.E.1", "mhr": "000 III(5)", "danivon": "001 III(1)",
                "email_rules": "002 FORMAT 5", "scorpion": "003 [10 b]", "gwm": "004 I(3)"}
@@ -71,3 +72,37 @@ def test_hold_support_of_own_unit_has_no_conditional_sentence(profile):
     assert support.status == "rejected"
     assert "its own order is a void move" in support.message
     assert "If " not in support.message
+
+
+# A support of another power's fleet to one coast of a province it can enter by either coast (the
+# Mid-Atlantic to Spain, Constantinople to Bulgaria, MATRIX 2.3): where a support naming another
+# coast than the fleet's move is void (DATC 4.B.4; 003 [10 c] "specifying the wrong coast will result
+# in a misorder"; 002 silent, MATRIX: invalid) it depends on the coast the other power orders, so
+# the reply says so in one sentence; where the fleet's coast is what counts (000 IV(7), 001 III(9),
+# 004 II(3)c) nothing depends on it.
+COASTS = position("S1902M", france=["F MAO"], england=["F POR"], turkey=["F CON"], russia=["F RUM"])
+COAST_VOID = {"standard": "DATC 4.B.4", "email_rules": "DATC 4.B.4", "scorpion": "003 [10 c]"}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("power, text, order, sentence", [
+    ("england", "F Por S French F Mao - Spa/sc", "F POR S F MAO - SPA/SC",
+     "If France orders F MAO to the other coast of Spain, this support will be void."),
+    ("russia", "F Rum S Turkish F Con - Bul/ec", "F RUM S F CON - BUL/EC",
+     "If Turkey orders F CON to the other coast of Bulgaria, this support will be void."),
+])
+def test_support_of_a_foreign_fleet_to_one_of_two_coasts(profile, power, text, order, sentence):
+    line = one(text, COASTS, power, profile)
+    assert line.status == "accepted" and str(line.order) == order
+    if profile in COAST_VOID:
+        assert line.message == sentence
+        assert COAST_VOID[profile] in line.rule
+    else:
+        assert line.message is None
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_support_of_a_foreign_fleet_without_a_coast_choice_has_no_sentence(profile):
+    """Constantinople to the Black Sea: one place, nothing depends on a coast."""
+    line = one("F Rum S Turkish F Con - Bla", COASTS, "russia", profile)
+    assert line.status == "accepted" and line.message is None

@@ -50,7 +50,7 @@ def test_partial_name_only_one_reachable_every_profile(profile):
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("text, unit, order, said", [
     ("A Ankra - Smyrna", "A ANK", "A ANK - SMY", "Read 'Ankra' as Ankara."),        # one letter from Ankara
-    ("F Ank - Blak Sea", "F ANK", "F ANK - BLA", "Read 'Blak' as Black Sea."),     # one letter from Black
+    ("F Ank - Blak Sea", "F ANK", "F ANK - BLA", "Read 'Blak Sea' as Black Sea."),  # one letter from Black
     ("F Ankra - Black See", "F ANK", "F ANK - BLA", "Read 'Ankra' as Ankara. Read 'Black See' as Black Sea."),
     ("F Ank - Black See", "F ANK", "F ANK - BLA", "Read 'Black See' as Black Sea."),  # "See" one letter from "Sea"
 ])

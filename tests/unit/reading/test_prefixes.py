@@ -18,6 +18,10 @@ PREFIXED = [
     ("GERMANY:  F Kie - Den", "F KIE - DEN", None),
     ("Orders: A Mun - Bur", "A MUN - BUR", "orders"),
     ("Retreat: A Mun - Ruh", "A MUN - RUH", "retreat"),
+    # a kind of order as a label: never a misspelt province however close (Moscow, Holland)
+    ("Moves: A Mun - Bur", "A MUN - BUR", "moves"),
+    ("Holds: A Ber H", "A BER H", "holds"),
+    ("Supports: A Ber S A Mun - Kie", "A BER S A MUN - KIE", "supports"),
     ("oops, A Ber H", "A BER H", "oops"),
     ("Please: A Mun - Bur", "A MUN - BUR", "please"),
     ("I'd like to move A Mun - Tyr", "A MUN - TYR", "i like to"),

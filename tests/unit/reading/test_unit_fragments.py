@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.reading.rule_words import rules_in_words
-from tests.unit.reading.support import one, position
+from tests.unit.reading.support import one, position, read
 
 OWN_UNITS = ("danivon", "email_rules")
 MAP_ONLY = ("standard", "mhr", "scorpion", "gwm")
@@ -135,3 +135,88 @@ def test_fragment_fitting_no_own_unit_is_no_province(profile):
     line = one("A Ze - Ser", ONE_FITS, "austria", profile)
     assert line.order is None and line.status == "rejected"
     assert "'Ze' is not a province I know." in line.message
+
+
+# 001 II(1) (002 by analogy), MATRIX 2.3: of readings that are all valid orders, the one "consistent
+# with the player's other orders". Austria has armies in Bulgaria, Budapest, Serbia and Galicia; both
+# Bulgaria and Budapest border Rumania, so "A Bu - Rum" is a valid order either way. A set orders
+# each unit once (a complete set), so a unit another line already orders is not the one meant; a
+# support of one of the two moves on another line names the one meant. Where the other lines point
+# both ways, or nowhere, the line stays ambiguous.
+THREE = position("S1902M", austria=["A BUL", "A BUD", "A SER", "A GAL", "F TRI"])
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+@pytest.mark.parametrize("text, order, unit, because", [
+    ("A Bu - Rum\nA Bud - Gal", "A BUL - RUM", "army in Bulgaria", "A BUD - GAL"),   # Budapest has its order
+    ("A Bu - Rum\nA Bud H", "A BUL - RUM", "army in Bulgaria", "A BUD H"),
+    ("A Bud - Gal\nA Bu - Rum", "A BUL - RUM", "army in Bulgaria", "A BUD - GAL"),   # the other line first
+    ("A Bu - Rum\nA Ser S A Bul - Rum", "A BUL - RUM", "army in Bulgaria", "A SER S A BUL - RUM"),  # backed
+    ("A Bu - Rum\nA Ser S A Bud - Rum", "A BUD - RUM", "army in Budapest", "A SER S A BUD - RUM"),
+])
+def test_fragment_two_valid_readings_settled_by_other_lines_001_ii_1(profile, text, order, unit, because):
+    reading = read(text, THREE, "austria", profile)
+    (line,) = [line for line in reading.lines if line.text.startswith("A Bu ")]
+    assert (line.status, str(line.order)) == ("corrected", order)
+    assert line.message == ("'Bu' could be your army in Bulgaria or your army in Budapest; read as your "
+                            f"{unit}, the only reading consistent with your order {because}.")
+    assert CLAUSE[profile] in line.rule
+    assert order in {str(o) for o in reading.orders}
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+@pytest.mark.parametrize("text", [
+    "A Bu - Rum",                                          # nothing else to go by
+    "A Bu - Rum\nA Bud - Gal\nA Ser S A Bud - Rum",        # Budapest ordered, yet its move supported
+    "A Bu - Rum\nA Ser S A Bul - Rum\nA Gal S A Bud - Rum",  # both moves supported
+])
+def test_fragment_two_valid_readings_other_lines_undecided(profile, text):
+    line = read(text, THREE, "austria", profile).lines[0]
+    assert line.order is None and line.status == "rejected"
+    assert "'Bu' is ambiguous: it could be your army in Bulgaria or your army in Budapest" in line.message
+
+
+@pytest.mark.parametrize("profile", MAP_ONLY)
+def test_fragment_not_settled_by_other_lines_where_read_literally(profile):
+    """000 III(1) literal (and the other profiles without 001 II(1)): the other lines never choose
+    between readings, and map_only never reads the fragment at all."""
+    line = read("A Bu - Rum\nA Bud - Gal", THREE, "austria", profile).lines[0]
+    assert line.order is None and line.status == "rejected"
+
+
+# The same fragment before a hold, a support or a convoy ("A Bu H", "A Bu S A Ser - Rum"), read by
+# the same rules as before a move (002 FORMAT 7; 001 II(1) by analogy; map_only elsewhere). Before
+# this, such a line was no order at all, and "A Bu S A Ser - Rum" was even filed as A SER - RUM.
+BUL_SER = position("S1902M", austria=["A BUL", "A SER", "F TRI"])
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+@pytest.mark.parametrize("text, order", [
+    ("A Bu H", "A BUL H"),
+    ("A Bu S A Ser - Rum", "A BUL S A SER - RUM"),  # Bulgaria borders Rumania
+    ("A Bu S A Ser", "A BUL S A SER"),
+])
+def test_fragment_before_hold_or_support_read_where_own_units(profile, text, order):
+    reading = read(text, BUL_SER, "austria", profile)
+    (line,) = reading.lines
+    assert (line.status, str(line.order)) == ("corrected", order)
+    assert line.message.startswith("Read 'Bu' as your army in Bulgaria, the only one of your units it fits.")
+    assert CLAUSE[profile] in line.rule
+
+
+@pytest.mark.parametrize("profile", MAP_ONLY)
+@pytest.mark.parametrize("text, order", [("A Bu H", "A BUL H"), ("A Bu S A Ser - Rum", "A BUL S A SER - RUM")])
+def test_fragment_before_hold_or_support_map_only_says_the_order(profile, text, order):
+    reading = read(text, BUL_SER, "austria", profile)
+    (line,) = reading.lines
+    assert (line.status, line.order, reading.orders) == ("rejected", None, ())
+    assert line.message.endswith(f"Did you mean {order}?")
+
+
+@pytest.mark.parametrize("profile", OWN_UNITS)
+def test_fragment_support_settled_by_other_lines_001_ii_1(profile):
+    """Both Bulgaria and Budapest could support Serbia into Rumania; Budapest has its own order."""
+    reading = read("A Bu S A Ser - Rum\nA Bud - Gal", THREE, "austria", profile)
+    line = reading.lines[0]
+    assert (line.status, str(line.order)) == ("corrected", "A BUL S A SER - RUM")
+    assert "the only reading consistent with your order A BUD - GAL" in line.message
