@@ -316,7 +316,7 @@ class StoredReport(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     key: Mapped[str] = mapped_column(String(300), unique=True)  # "report:12:S1901M:" (+ "r1:" after a rollback)
-    payload: Mapped[bytes] = mapped_column(LargeBinary)
+    payload: Mapped[str] = mapped_column(Text)  # JSON (services/report_mail.py: payload_of)
     created_at: Mapped[datetime]
 
 

@@ -189,7 +189,7 @@ class _Claimed(NamedTuple):
     recipient: str
     raw: bytes  # empty: a player's copy of a stored report, written at this attempt (`payload`, `addressing`)
     attempts: int  # before this attempt
-    payload: bytes | None = None
+    payload: str | None = None  # the stored report's JSON
     addressing: dict[str, Any] | None = None
 
 

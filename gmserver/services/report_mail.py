@@ -15,9 +15,12 @@ Each player's copy differs from the others only in To, Reply-To (the player's ow
 Subject, Message-ID and the subject line the player gives the next orders (issue 9): nothing
 else in a report is private.
 
-The payload is a pickle: it is written and read only by gmserver, from its own database, moments
-apart; a payload a newer gmserver cannot read fails that row visibly (the GM sees it with
-`gmserver outbox list`), never silently.
+The payload is JSON (`{"version": 2, "report": {...}}`, reports/codec.py), not a pickle: a report
+stored before an upgrade is sent after it, so the payload must stay readable by a later gmserver
+that knows its version, whatever became of the classes it was written from; reading it runs no
+code, whoever could write to the database; and a GM can read it with a database tool
+(`SELECT payload FROM reports`). A payload of another version, or not JSON (version 1 was a
+pickle), fails that row visibly (the GM sees it with `gmserver outbox list`), never silently.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ import dataclasses
 import email.policy
 import functools
 import hashlib
+import json
 import logging
-import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,14 +41,16 @@ from gmserver import mapimage
 from gmserver.db.models import OutboxMessage
 from gmserver.mail.compose import Composer, add_html, with_text_edited
 from gmserver.reports import TurnReport
+from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.turn import with_orders_subject
 from gmserver.rules.position import PhaseOutcome
 
 log = logging.getLogger(__name__)
 
-# bump when ReportParts changes shape: a payload of another version is refused with a clear error
-VERSION = 1
+# bump when ReportParts, or a dataclass it holds, changes shape: a payload of another version is
+# refused with a clear error (version 1 was a pickle)
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -74,8 +79,24 @@ def parts_for(composer: Composer, *, key: str, game_name: str, contexts: Sequenc
                        gm_name=composer.gm_name, gm_address=composer.gm_address)
 
 
-def payload_of(parts: ReportParts) -> bytes:
-    return pickle.dumps((VERSION, parts), protocol=pickle.HIGHEST_PROTOCOL)
+def payload_of(parts: ReportParts) -> str:
+    """The stored report: JSON text, ASCII (what is not ASCII is escaped) so that it stores alike in
+    a database of any encoding; its keys in the dataclasses' order, so the same parts give the same
+    text (the MIME boundaries are derived from it)."""
+    return json.dumps({"version": VERSION, "report": to_json(parts, ReportParts)})
+
+
+def parts_of(payload: str) -> ReportParts:
+    """The stored report read back; ValueError saying why it cannot be, in words the GM can act on."""
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        raise ValueError("the stored report is not JSON: damaged, or written by a gmserver before report "
+                         f"version {VERSION} (a pickle); this copy cannot be written") from None
+    version = data.get("version") if isinstance(data, dict) else None
+    if version != VERSION:
+        raise ValueError(f"stored report of version {version}; this gmserver reads version {VERSION}")
+    return from_json(data.get("report"), ReportParts, "report")
 
 
 def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: datetime | None) -> str:
@@ -85,7 +106,7 @@ def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: date
     return header + "\n" + "\n".join(composer.render(c.template, c) for c in contexts)
 
 
-def write_copy(payload: bytes, *, to: str, subject: str, reply_secret: str | None, message_id: str,
+def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
                power: str | None = None) -> bytes:
     """One player's copy of the stored report, as sent: the same bytes whenever it is written.
     `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
@@ -126,7 +147,7 @@ def _composer(templates_dir: str, gm_name: str, gm_address: str) -> Composer:
 
 
 @functools.lru_cache(maxsize=8)
-def _parts_bytes(payload: bytes, utf8: bool) -> bytes:
+def _parts_bytes(payload: str, utf8: bool) -> bytes:
     """Everything after the header block of the report's mail, as the SMTP policy writes it."""
     base, _, _ = _base_message(payload)
     policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
@@ -134,19 +155,22 @@ def _parts_bytes(payload: bytes, utf8: bool) -> bytes:
 
 
 @functools.lru_cache(maxsize=8)
-def _base_message(payload: bytes) -> tuple[EmailMessage, Composer, ReportParts]:
+def _base_message(payload: str) -> tuple[EmailMessage, Composer, ReportParts]:
     """The report as one mail, before it is addressed: built once per report and process (the
     seven copies of a game are sent one after the other), drawn and rendered once."""
-    version, parts = pickle.loads(payload)  # noqa: S301  (gmserver's own payload, see the module's docstring)
-    if version != VERSION:
-        raise ValueError(f"stored report of version {version}; this gmserver writes version {VERSION}")
+    parts = parts_of(payload)
     composer = _composer(parts.templates_dir, parts.gm_name, parts.gm_address)
+    return report_message(composer, parts, hashlib.sha256(payload.encode()).hexdigest()), composer, parts
+
+
+def report_message(composer: Composer, parts: ReportParts, digest: str) -> EmailMessage:
+    """The report's mail from its parts, with the MIME boundaries derived from `digest`."""
     message = composer.compose(to=parts.gm_address, subject="", body=text_body(composer, parts.contexts,
                                                                                  parts.deadline),
                                auto_submitted="auto-generated", date=parts.now, message_id="<report@invalid>")
     message = _with_html(composer, parts, message)
-    _fix_boundaries(message, hashlib.sha256(payload).hexdigest())
-    return message, composer, parts
+    _fix_boundaries(message, digest)
+    return message
 
 
 def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) -> EmailMessage:

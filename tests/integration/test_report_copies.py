@@ -182,7 +182,7 @@ def test_a_report_that_cannot_be_written_fails_its_copies_visibly_and_stops_noth
     outbox is sent."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:
-        session.get(StoredReport, report_rows(services)[0].report_id).payload = b"not a report"
+        session.get(StoredReport, report_rows(services)[0].report_id).payload = "not a report"
     report_mail.forget_written()
     enqueue_note = services.composer.compose(to="gm@gm.test", subject="a note", body="hello",
                                              auto_submitted="auto-generated", date=clock())
