@@ -37,41 +37,61 @@ class CodecError(ValueError):
 
 def to_json(value: Any, hint: Any, at: str = "") -> Any:
     """`value`, of type `hint`, as JSON values (dict, list, str, int, float, bool, None)."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if _is_optional(hint):
-        return None if value is None else to_json(value, _without_none(args), at)
-    if hint in _TEXT:
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        return None if value is None else to_json(value, arg, at)
+    if kind == "text":
         return _text_to_json(value, hint, at)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+    if kind == "dataclass":
         _check(isinstance(value, hint), value, hint, at)
         return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}")
                 for name, field_hint in _fields(hint).items()}
-    if origin is tuple:
+    if kind == "tuple":
         _check(isinstance(value, tuple), value, hint, at)
-        return [to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, args, at))]
-    if origin in (Mapping, dict):
+        return [to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, arg, at))]
+    if kind == "mapping":
         _check(isinstance(value, Mapping) and all(isinstance(key, str) for key in value), value, hint, at)
-        return {key: to_json(item, args[1], f"{at}[{key!r}]") for key, item in value.items()}
+        return {key: to_json(item, arg, f"{at}[{key!r}]") for key, item in value.items()}
     return _plain(value, hint, at)
 
 
 def from_json(data: Any, hint: Any, at: str = "") -> Any:
     """The value of type `hint` that `to_json` wrote as `data`; CodecError naming the first
     part of `data` that is not one."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if _is_optional(hint):
-        return None if data is None else from_json(data, _without_none(args), at)
-    if hint in _TEXT:
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        return None if data is None else from_json(data, arg, at)
+    if kind == "text":
         return _text_from_json(data, hint, at)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+    if kind == "dataclass":
         return _dataclass_from_json(data, hint, at)
-    if origin is tuple:
+    if kind == "tuple":
         _check(isinstance(data, list), data, hint, at)
-        return tuple(from_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(data, args, at)))
-    if origin in (Mapping, dict):
+        return tuple(from_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(data, arg, at)))
+    if kind == "mapping":
         _check(isinstance(data, dict), data, hint, at)
-        return {key: from_json(item, args[1], f"{at}[{key!r}]") for key, item in data.items()}
+        return {key: from_json(item, arg, f"{at}[{key!r}]") for key, item in data.items()}
     return _plain(data, hint, at)
+
+
+@functools.cache
+def _shape(hint: Any) -> tuple[str, Any]:
+    """What kind of hint `hint` is, and the hint inside it: worked out once per hint (a report
+    has some thousand values of a few dozen hints)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        return "optional", _without_none(args)
+    if hint in _TEXT:
+        return "text", None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return "dataclass", None
+    if origin is tuple:
+        return "tuple", args
+    if origin in (Mapping, dict):
+        return "mapping", args[1]
+    if hint in _SCALARS:
+        return "scalar", None
+    return ("literal" if origin is typing.Literal else "any" if hint is Any else "none"), None
 
 
 @functools.cache
@@ -127,13 +147,14 @@ def _items(values: Any, args: tuple[Any, ...], at: str) -> list[tuple[Any, Any]]
 
 def _plain(value: Any, hint: Any, at: str) -> Any:
     """A str, int, float or bool; a Literal's value; for `Any`, JSON values only, as they are."""
-    if hint is Any:
-        _check(_is_json(value), value, hint, at)
-    elif typing.get_origin(hint) is typing.Literal:
-        _check(value in typing.get_args(hint), value, hint, at)
-    elif hint in _SCALARS:
+    kind, _ = _shape(hint)
+    if kind == "scalar":
         # bool is an int to isinstance: a bool is no int here, nor an int a bool
         _check(type(value) is hint or (hint is float and type(value) is int), value, hint, at)
+    elif kind == "literal":
+        _check(value in typing.get_args(hint), value, hint, at)
+    elif kind == "any":
+        _check(_is_json(value), value, hint, at)
     else:
         raise CodecError(f"{at or 'the value'}: no JSON form for {hint!r}")
     return value
@@ -145,10 +166,6 @@ def _is_json(value: Any) -> bool:
     if type(value) is list:
         return all(_is_json(item) for item in value)
     return type(value) is dict and all(isinstance(key, str) and _is_json(item) for key, item in value.items())
-
-
-def _is_optional(hint: Any) -> bool:
-    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint)
 
 
 def _without_none(args: tuple[Any, ...]) -> Any:

@@ -21,7 +21,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("game_id", sa.Integer(), sa.ForeignKey("games.id"), nullable=True),
         sa.Column("key", sa.String(300), nullable=False, unique=True),
-        sa.Column("payload", sa.Text(), nullable=False)  # JSON: a GM can read it,
+        sa.Column("payload", sa.Text(), nullable=False),  # JSON (services/report_mail.py): a GM can read it
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     with op.batch_alter_table("outbox") as batch:
