@@ -47,7 +47,9 @@ def to_json(value: Any, hint: Any, at: str = "") -> Any:
         return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}")
                 for name, field_hint in _fields(hint).items()}
     if kind == "tuple":
-        _check(isinstance(value, tuple), value, hint, at)
+        # a list where a tuple is declared is written as the tuple it reads back as: what the
+        # templates print is the same, and a deadline is not the place to refuse it
+        _check(isinstance(value, (tuple, list)), value, hint, at)
         return [to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, arg, at))]
     if kind == "mapping":
         _check(isinstance(value, Mapping) and all(isinstance(key, str) for key in value), value, hint, at)
@@ -149,8 +151,9 @@ def _plain(value: Any, hint: Any, at: str) -> Any:
     """A str, int, float or bool; a Literal's value; for `Any`, JSON values only, as they are."""
     kind, _ = _shape(hint)
     if kind == "scalar":
-        # bool is an int to isinstance: a bool is no int here, nor an int a bool
-        _check(type(value) is hint or (hint is float and type(value) is int), value, hint, at)
+        # bool is an int to isinstance: no bool is taken for an int here (json writes it true)
+        _check((isinstance(value, hint) and not (isinstance(value, bool) and hint is not bool))
+               or (hint is float and type(value) is int), value, hint, at)
     elif kind == "literal":
         _check(value in typing.get_args(hint), value, hint, at)
     elif kind == "any":
