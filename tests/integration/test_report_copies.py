@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import mailbox
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from gmserver.db.models import OutboxMessage, Player, StoredReport
 from gmserver.db.session import transaction
@@ -76,6 +77,19 @@ def test_the_deadline_stores_one_report_and_a_light_row_per_player(adjudicated) 
     assert sorted(row.recipient for row in rows) == sorted(player_address(p) for p in POWERS)
     assert all(row.stored == b"" and row.report_id == rows[0].report_id for row in rows)
     assert len({row.message_id for row in rows}) == 7
+
+
+def test_the_stored_report_is_json_a_gm_reads_with_sql(adjudicated) -> None:
+    """What a GM's database tool shows (plain SQL, no gmserver): text, JSON of version 2, the
+    report of the game's first turn, Spring 1901, whose next turn is Fall 1901 (services/report_mail.py)."""
+    services, game_id = adjudicated
+    with transaction(services.sessions) as session:
+        key, payload = session.execute(text("SELECT key, payload FROM reports")).one()
+    assert isinstance(payload, str) and key == f"report:{game_id}:S1901M:"
+    data = json.loads(payload)
+    assert data["version"] == 2 and data["report"]["key"] == key
+    [report] = data["report"]["contexts"]
+    assert (report["phase"], report["next_phase"], report["game_name"]) == ("S1901M", "F1901M", "lepanto")
 
 
 def test_a_retry_sends_the_same_bytes_and_message_id(adjudicated, clock) -> None:
