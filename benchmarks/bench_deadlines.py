@@ -9,7 +9,8 @@ games differ. Then, on each database asked for:
 - the engine alone: `engine.process_seconds` for every game's phase and orders (the yardstick);
 - one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
   and the next phase, render and queue seven reports, advance; one transaction per game);
-- the ratio of the two;
+- the ratio of the two, and the same with the players' copies of the reports written (the
+  outbox sender writes each when it sends it: services/report_mail.py), timed separately;
 - with `--daemons 2` (PostgreSQL; SQLite too, where writers queue on the database lock): the same
   number of fresh games cleared by two processes calling `adjudicate_due` at once, each game
   exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run).
@@ -49,7 +50,8 @@ from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
 from gmserver.db.queries.phases import phase_record  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services import turns  # noqa: E402
+from gmserver.services import report_mail, turns  # noqa: E402
+from gmserver.services.outbox import mail_problems  # noqa: E402
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.ordersets import orders_on_file  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
@@ -103,29 +105,50 @@ def create_due_games(services, count: int, deadline: datetime, seed: int, prefix
     return ids
 
 
-def engine_alone(services, ids: list[int]) -> float:
-    """The engine's own process() for every game's phase and orders, summed."""
-    total = 0.0
+def engine_alone(services, ids: list[int]) -> tuple[float, float]:
+    """The engine's own process() for every game's phase and orders, summed: wall and CPU time."""
+    wall = cpu = 0.0
     for game_id in ids:
         with transaction(services.sessions) as session:
             game = session.get(Game, game_id)
             state = phase_record(session, game_id, game.phase).state
             on_file = orders_on_file(session, game_id, game.phase, load_ruleset("standard")).orders
             orders = {power: [str(order) for order in power_orders] for power, power_orders in on_file.items()}
-        total += engine.process_seconds(state, orders)
-    return total
+        wall += engine.process_seconds(state, orders)
+        cpu += engine.process_seconds(state, orders, clock=time.process_time)
+    return wall, cpu
+
+
+def writing_copies(services, ids: list[int]) -> tuple[float, float, int]:
+    """What moved from the deadline to the outbox sender: writing every player's copy of the
+    reports queued for `ids` (the multipart mail with its map, chart and .ics, once per report
+    and then readdressed; serialised; checked by mail_problems), as `deliver_due` does before it
+    hands a copy to the relay. Timed without the relay and without the sender's own bookkeeping."""
+    report_mail.forget_written()
+    with transaction(services.sessions) as session:
+        rows = list(session.scalars(select(OutboxMessage).where(OutboxMessage.game_id.in_(ids),
+                                                                OutboxMessage.kind == "report")
+                                    .order_by(OutboxMessage.id)))
+        payloads = {row.report_id: row.report.payload for row in rows}
+    began, cpu = time.perf_counter(), time.process_time()
+    for row in rows:
+        raw = report_mail.write_copy(payloads[row.report_id], to=row.recipient, subject=row.addressing["subject"],
+                                     reply_secret=(row.addressing or {}).get("reply_secret"),
+                                     message_id=row.message_id, power=row.addressing.get("power"))
+        assert not mail_problems(raw, row.recipient)
+    return time.perf_counter() - began, time.process_time() - cpu, len(rows)
 
 
 def _worker(url: str, now: datetime, start, results) -> None:  # type: ignore[no-untyped-def]
     services = services_for(url)
     engine.map_info()  # import the engine and build the map before the clock starts
     start.wait()
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     done = turns.adjudicate_due(services, now)
-    results.put((os.getpid(), len(done), time.perf_counter() - began))
+    results.put((os.getpid(), len(done), time.perf_counter() - began, time.process_time() - cpu))
 
 
-def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tuple[int, int, float]]]:
+def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tuple[int, int, float, float]]]:
     context = multiprocessing.get_context("spawn")
     start, results = context.Event(), context.Queue()
     workers = [context.Process(target=_worker, args=(url, now, start, results)) for _ in range(daemons)]
@@ -150,6 +173,39 @@ def check_exactly_once(services, ids: list[int]) -> None:
     assert reports == 7 * len(ids), f"{reports} reports for {len(ids)} games, expected {7 * len(ids)}"
 
 
+def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int) -> None:
+    """`adjudicate_due` in this process, timed (and profiled, with `profile`), beside the engine's
+    process() alone and the writing of the copies the sender does later."""
+    games = len(ids)
+    alone, alone_cpu = engine_alone(services, ids)
+    profiler = cProfile.Profile() if profile else None
+    began, cpu = time.perf_counter(), time.process_time()
+    if profiler:
+        profiler.enable()
+    done = turns.adjudicate_due(services, now)
+    if profiler:
+        profiler.disable()
+    elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
+    assert len(done) == games, f"{len(done)} of {games} adjudicated"
+    load = os.getloadavg()[0]
+    print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s ({elapsed * 1000 / games:.1f} ms per "
+          f"game; this process's CPU {cpu:.2f} s, load average {load:.1f} on {os.cpu_count()} CPUs)")
+    writing, writing_cpu, copies = writing_copies(services, ids)
+    print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s, CPU {alone_cpu:.2f} s "
+          f"({alone * 1000 / games:.2f} ms per game)")
+    print(f"{kind}: at send time, writing the {copies} players' copies of the reports (map, chart, .ics drawn once "
+          f"per report): {writing:.2f} s, CPU {writing_cpu:.2f} s ({writing * 1000 / games:.1f} ms per game; "
+          f"load average {os.getloadavg()[0]:.1f})")
+    print(f"{kind}: pipeline / engine = {elapsed / alone:.1f} wall, {cpu / alone_cpu:.1f} CPU (the deadline: load, "
+          f"effective orders, adjudicate, store, the report stored once, seven copies queued); "
+          f"{(elapsed + writing) / alone:.1f} wall, {(cpu + writing_cpu) / alone_cpu:.1f} CPU with the copies "
+          f"written at send time")
+    if profiler:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
+        print(out.getvalue())
+
+
 def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url, drop = database(kind, Path(tmp))
@@ -161,30 +217,14 @@ def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
                 if n == 1:
-                    alone = engine_alone(services, ids)
-                    profiler = cProfile.Profile() if profile else None
-                    began, cpu = time.perf_counter(), time.process_time()
-                    if profiler:
-                        profiler.enable()
-                    done = turns.adjudicate_due(services, now)
-                    if profiler:
-                        profiler.disable()
-                    elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
-                    assert len(done) == games, f"{len(done)} of {games} adjudicated"
-                    print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s "
-                          f"({elapsed * 1000 / games:.1f} ms per game; this process's CPU {cpu:.2f} s, "
-                          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
-                    print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s "
-                          f"({alone * 1000 / games:.2f} ms per game); pipeline / engine = {elapsed / alone:.1f}")
-                    if profiler:
-                        out = io.StringIO()
-                        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
-                        print(out.getvalue())
+                    one_daemon(kind, services, ids, now, profile)
                 else:
                     elapsed, figures = run_daemons(url, now, n)
-                    shares = ", ".join(f"{count} games in {seconds:.2f} s" for _, count, seconds in figures)
-                    print(f"{kind}: {games} games due at once, {n} daemons: {elapsed:.2f} s wall ({shares})")
-                    assert sum(count for _, count, _ in figures) == games
+                    shares = ", ".join(f"{count} games in {seconds:.2f} s, CPU {cpu:.2f} s"
+                                       for _, count, seconds, cpu in figures)
+                    print(f"{kind}: {games} games due at once, {n} daemons: {elapsed:.2f} s wall ({shares}; "
+                          f"load average {os.getloadavg()[0]:.1f})")
+                    assert sum(count for _, count, _, _ in figures) == games
                 check_exactly_once(services, ids)
         finally:
             drop()

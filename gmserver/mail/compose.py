@@ -51,6 +51,7 @@ class Composer:
         local, at, domain = gm_address.rpartition("@")
         if not (local and at and domain):
             raise ValueError(f"the GM address must look like name@domain, not {gm_address!r}")
+        self.templates_dir = Path(templates_dir)
         self.gm_name = gm_name
         self.gm_address = gm_address
         self.domain = domain

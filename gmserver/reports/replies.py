@@ -76,11 +76,10 @@ class Confirmation:
     # and why, never "Your orders were received."
     read_none: bool = False
     skipped: tuple[str, ...] = ()  # "line 2: Not an order.", the lines not used, first few
-    # invalid_set_feedback = conditional_mhr (000 III(1)): the question about the lines not used,
-    # or why none is asked
+    # invalid_set_feedback = conditional_mhr (000 III(1)): the question about the lines not used
     clarify: Clarification | None = None
-    not_asked: str | None = None
-    # invalid_set_feedback = receipt_only: the receipt, in words, instead of the reading
+    # invalid_set_feedback = receipt_only, or conditional_mhr when a condition of 000 III(1) fails:
+    # the receipt, in words (and why), instead of the reading
     receipt_only: str | None = None
 
 
@@ -172,9 +171,7 @@ def build_confirmation(
         read_none=read_none,
         skipped=_skipped(lines) if read_none else (),
         clarify=_clarification(lines, feedback, deadline, timezone),
-        not_asked=_not_asked(feedback),
-        receipt_only=(f"The GM confirms receipt only and does not say how each line was read ({feedback.rule})."
-                      if feedback is not None and feedback.kind == RECEIPT else None),
+        receipt_only=_receipt_only(feedback),
     )
 
 
@@ -187,13 +184,17 @@ def _clarification(lines: Sequence[ReadLine], feedback: Feedback | None, deadlin
     return Clarification(lines=invalid, before=before, rule=feedback.rule or "this game's rules")
 
 
-def _not_asked(feedback: Feedback | None) -> str | None:
-    """000 III(1): no presumption that the player wants a complete set of valid orders."""
-    if feedback is None or not feedback.not_asked:
+def _receipt_only(feedback: Feedback | None) -> str | None:
+    """invalid_set_feedback = receipt_only, or conditional_mhr when one of 000 III(1)'s conditions
+    fails: no presumption that the player wants a complete set of valid orders."""
+    if feedback is None or feedback.kind != RECEIPT:
         return None
-    return (f"The lines marked NOT USED below are not used: the GM does not presume that you wanted a complete "
-            f"set of valid orders, and asks about such a set only when it is unusual from you, time remains and "
-            f"you have not said the orders are meant as written; here {feedback.not_asked} ({feedback.rule}).")
+    if not feedback.not_asked:
+        return f"The GM confirms receipt only and does not say how each line was read ({feedback.rule})."
+    return (f"The GM confirms receipt only and does not say how each line was read: the GM does not presume "
+            f"that you wanted a complete set of valid orders, and goes through a set with you only when that is "
+            f"unusual for you, time remains and you have not said the orders are meant as written; here "
+            f"{feedback.not_asked} ({feedback.rule}).")
 
 
 def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:

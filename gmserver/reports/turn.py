@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as html_escape
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from gmserver.reports.words import (
     DEFAULT_NOTES,
@@ -24,6 +24,7 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.press import ReportPress
 from gmserver.rules.subject import format_subject, subject_example
 from gmserver.rules.position import (
     OrderOutcome,
@@ -142,7 +143,7 @@ class TurnReport:
     # replace those the players had, and the report must say so (two reports, one subject)
     corrected: bool = False
     # the press the report publishes (gmserver.rules.press.ReportPress, services.press.press_for_report)
-    press: tuple[Any, ...] = ()
+    press: tuple[ReportPress, ...] = ()
     # MATRIX 2.10: the proposals tallied at this deadline, in words (never whose vote was what),
     # and how a passed one ended the game
     votes: tuple[str, ...] = ()

@@ -456,12 +456,12 @@ _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
 # is confirmed (rules/set_feedback.py). Either way at most 12 confirmations an hour per player.
 _opt("confirm_each_set", "2.1", BOOL, True, applied())
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
-     partial("every confirmation states how each line was read; under conditional_mhr (000 III(1)) it also asks "
-             "about the lines not used when (b) at least clarification_min_hours remain, (c) the set does not say "
-             "it is meant as written and (a) none of the player's last 3 sets in the game had a line not used "
-             "(the server judges (a): the GM has no per-player switch), and otherwise says why it does not ask "
-             "(MATRIX 2.1 sends a receipt only then: gmserver still states how each line was read); "
-             "receipt_only: a receipt for each set, without the reading",
+     partial("every confirmation states how each line was read; under conditional_mhr (000 III(1)) a set with "
+             "lines not used gets the reading and a question about them when (b) at least clarification_min_hours "
+             "remain, (c) the set does not say it is meant as written and (a) none of the player's last 3 sets in "
+             "the game had a line not used, and otherwise a receipt that says which condition failed (MATRIX 2.1); "
+             "the server judges (a) itself: the GM has no per-player switch; receipt_only: a receipt for each set, "
+             "without the reading",
              lambda value: True))
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py

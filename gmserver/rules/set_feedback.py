@@ -100,7 +100,8 @@ def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str],
         return Feedback(ECHO)
     rule = rule_in_words(_rule(ruleset))
     why = _why_not_ask(ruleset, texts, earlier_invalid, deadline, now)
-    return Feedback(ECHO, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
+    # MATRIX 2.1: the line-by-line verdicts only when (a), (b) and (c) hold; otherwise a receipt
+    return Feedback(RECEIPT, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
 
 
 def _why_not_ask(ruleset: Any, texts: Sequence[str], earlier_invalid: Sequence[bool],
@@ -112,7 +113,7 @@ def _why_not_ask(ruleset: Any, texts: Sequence[str], earlier_invalid: Sequence[b
     if deadline is not None and deadline - now < timedelta(hours=hours):  # (b)
         return f"less than {hours} hours remain before the deadline"
     if any(earlier_invalid[:USUAL_SETS]):  # (a)
-        return f"one of your last {USUAL_SETS} sets in this game also had lines that could not be used"
+        return f"one of your last {USUAL_SETS} sets in this game had lines that could not be used"
     return None
 
 

@@ -175,7 +175,9 @@ def _parked_mail(services: Services, row: InboundMessage) -> tuple[str, str]:
 
 
 def _undeliverable_mail(services: Services, row: OutboxMessage) -> tuple[str, str]:
-    _, subject = headline(row.raw)
+    # a report's copy that was never written (services/report_mail.py) has its subject on record:
+    # writing it now could fail again for the reason it failed
+    _, subject = (None, row.addressing["subject"]) if not row.stored and row.addressing else headline(row.raw)
     error = _short(((row.last_error or "").strip().splitlines() or ["(no error recorded)"])[0], 300)
     what = _KIND_WORDS.get(row.kind, row.kind)
     body = services.composer.render("gm/undeliverable.txt.j2", {

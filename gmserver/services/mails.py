@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -11,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import object_session
 
-from gmserver import mapimage, reports
+from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
-from gmserver.mail.compose import add_html, new_content_id, with_text_edited
-from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.mail.compose import new_message_id
 from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
@@ -28,6 +28,7 @@ from gmserver.rules.schedule import report_reminders
 from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
 from gmserver.services.context import Services
+from gmserver.services import report_mail
 from gmserver.services.press import press_for_report
 
 if TYPE_CHECKING:
@@ -144,12 +145,6 @@ def _held_for_press(game: Game, outcome: PhaseOutcome) -> bool:
             and not any(after.dislodged.values()))
 
 
-def _text_body(services: Services, contexts: Sequence[reports.TurnReport], deadline: datetime | None) -> str:
-    first, last = contexts[0], contexts[-1]
-    header = machine_header(first.game_name, first.phase, last.next_phase, deadline)
-    return header + "\n" + "\n".join(services.composer.render(c.template, c) for c in contexts)
-
-
 def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                 then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
                 votes: VoteResults | None = None) -> str:
@@ -158,89 +153,45 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     adjudicated again after a rollback, and the first report says its results replace the earlier ones.
     The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
     contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
-    return with_orders_subject(_text_body(services, contexts, deadline), contexts[-1], None)
+    return with_orders_subject(report_mail.text_body(services.composer, contexts, deadline), contexts[-1], None)
 
 
-_IMAGE_FAILURES: set[str] = set()
+@dataclass(frozen=True)
+class PlayerCopy:
+    """What one player's copy of a stored report differs in (services/report_mail.py)."""
+
+    player: Player
+    subject: str
+    message_id: str
 
 
-def _images_failed(game_name: str, error: Exception) -> None:
-    """Say once per process and kind of failure why reports go without their map (typically
-    Debian's libcairo2 missing: `scripts/install-test-services.sh` installs it), not once a report."""
-    kind = f"{type(error).__name__}: {error}"
-    if kind in _IMAGE_FAILURES:
-        log.debug("%s: report images not drawn (%s)", game_name, kind)
-        return
-    _IMAGE_FAILURES.add(kind)
-    log.warning("%s: the report's map and chart could not be drawn, so reports go without them (%s); "
-                "is libcairo2 installed?", game_name, kind, exc_info=error)
-
-
-def _report_message(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                    now: datetime, then: Sequence[PhaseOutcome], corrected: bool, votes: VoteResults | None,
-                    centre_points: Sequence[tuple[str, Mapping[str, int]]],
-                    contexts: Sequence[reports.TurnReport] = (), **address: Any) -> EmailMessage:
-    """The report as one multipart mail: text, HTML with the map and the centre chart inline, the
-    next deadline as an .ics attachment. A map that cannot be drawn costs the image, never the report."""
-    contexts = contexts or _report_contexts(services, game, outcome, deadline, then, corrected, votes)
-    composer = services.composer
-    message = composer.compose(body=_text_body(services, contexts, deadline), auto_submitted="auto-generated",
-                               date=now, **address)
-    images: list[tuple[str, bytes]] = []
-    map_cid = chart_cid = None
-    history = centre_history(centre_points)
-    try:
-        map_cid = new_content_id(composer.domain)
-        images.append((map_cid, mapimage.map_png(outcome)))
-        if len(history[0]) > 1:
-            chart_cid = new_content_id(composer.domain)
-            images.append((chart_cid, mapimage.centre_chart(*history)))
-    except Exception as error:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
-        _images_failed(game.name, error)
-        images, map_cid, chart_cid = [], None, None
-    last = contexts[-1]
-    attachments = []
-    if deadline is not None and last.next_phase and last.next_phase_name:
-        attachments.append(("deadline.ics", "text/calendar", deadline_calendar(
-            game_name=game.name, phase=last.next_phase, phase_name=last.next_phase_name, deadline=deadline,
-            now=now, domain=composer.domain, subject_hint="Send your orders to the GM by mail before then.")))
-    html = composer.render("player/report.html.j2", {
-        "reports": contexts, "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
-        "calendar": bool(attachments), "colours": mapimage.power_colours() if chart_cid else {}})
-    return add_html(message, html, images=images, attachments=attachments)
-
-
-def turn_reports(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
-                 now: datetime, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
-                 votes: VoteResults | None = None,
-                 centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()) -> list[tuple[Player, EmailMessage]]:
-    """One report for every player: the same mail (built and rendered once), addressed to each.
-    `then`: the phases processed at once after `outcome` (003 [5], the UK two-season game), each
-    reported in the same mail after it. `centre_points`: (phase, power -> centres) over the game so
-    far, for the chart. Nothing in it is private: every player gets the very same parts but for the
-    subject line of their own orders (issue 9, reports.with_orders_subject)."""
-    template = ruleset_of(game).subject_template
+def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
+                now: datetime, key: str, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
+                votes: VoteResults | None = None, centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()
+                ) -> tuple[report_mail.ReportParts, list[PlayerCopy]]:
+    """The turn's report, once (the multipart mail of issue 9 is written from it when each copy is
+    sent), and each player's copy: subject and Message-ID, fixed now. `then`: the phases
+    processed at once after `outcome` (003 [5], the UK two-season game), reported in the same
+    mail. `centre_points`: (phase, power -> centres) over the game so far, for the chart. Nothing
+    in it is private: every player gets the very same parts."""
     contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
-    addressed: list[tuple[Player, EmailMessage]] = []
-    base: EmailMessage | None = None  # the first report, before its own subject line is put in
-    for player in game.players:
-        subject = format_subject(template=template, game_name=game.name, power=player.power, phase=outcome.phase,
-                                 purpose="report")
-        if base is None:
-            message = base = _report_message(services, game, outcome, deadline, now, then, corrected, votes,
-                                             centre_points, contexts, to=player.address,
-                                             reply_secret=player.secret, subject=subject)
-        else:  # the first report readdressed: the same mail compose would make, without building it again
-            message = services.composer.readdress(base, to=player.address, subject=subject,
-                                                  reply_secret=player.secret)
-        addressed.append((player, _own_subject_line(message, contexts[-1], player.power)))
-    return addressed
+    parts = report_mail.parts_for(services.composer, key=key, game_name=game.name, contexts=contexts,
+                                  outcome=outcome, centre_points=centre_points, deadline=deadline, now=now)
+    template = ruleset_of(game).subject_template
+    copies = [PlayerCopy(player, format_subject(template=template, game_name=game.name, power=player.power,
+                                                phase=outcome.phase, purpose="report"),
+                         new_message_id(services.composer.domain))
+              for player in game.players]
+    return parts, copies
 
 
-def _own_subject_line(message: EmailMessage, last: reports.TurnReport, power: str | None) -> EmailMessage:
-    """issue 9: each player's copy shows the subject line for that player's own orders."""
-    return with_text_edited(message, lambda subtype, text: with_orders_subject(text, last, power,
-                                                                              html=subtype == "html"))
+def report_text_copy(services: Services, parts: report_mail.ReportParts, copy: PlayerCopy) -> EmailMessage:
+    """A player's copy as text alone, with the player's own subject line (the GM's copy quotes the
+    text part)."""
+    text = report_mail.text_body(services.composer, parts.contexts, parts.deadline)
+    return services.composer.compose(to=copy.player.address, subject=copy.subject,
+                                     body=with_orders_subject(text, parts.contexts[-1], copy.player.power),
+                                     auto_submitted="auto-generated", date=parts.now, message_id=copy.message_id)
 
 
 def reminder(services: Services, game: Game, player: Player, state: dict[str, Any], now: datetime,

@@ -33,11 +33,12 @@ from sqlalchemy import insert, or_, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from gmserver.db.models import OutboxMessage
+from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.rules.intake import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
+from gmserver.services.report_mail import ReportParts, payload_of, write_copy
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,8 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
     """Add `message` to the outbox unless a message with `dedupe_key` is already there."""
     if dedupe_key_taken(session, dedupe_key):
         return False
-    session.add(OutboxMessage(**_outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id)))
+    row = _outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id)
+    session.add(OutboxMessage(**row))
     return True
 
 
@@ -78,6 +80,43 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
     return len(rows)
 
 
+class ReportCopy(NamedTuple):
+    """One player's copy of a stored report, as its outbox row keeps it."""
+
+    recipient: str
+    subject: str
+    reply_secret: str | None
+    message_id: str  # fixed now: a resend is recognisably the same message
+    dedupe_key: str
+    power: str | None  # whose own subject line for the next orders the copy shows (issue 9)
+
+
+def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
+                 now: datetime, game_id: int | None = None) -> int:
+    """Store a turn report once and queue a light row for each of `copies`; the sender writes each
+    copy when it sends it (services/report_mail.py). One query for the keys already there, one
+    INSERT for the report and one for the rows (issue 8's benchmark); how many rows were added."""
+    taken = dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
+    fresh = [copy for copy in copies if copy.dedupe_key not in taken]
+    for copy in fresh:
+        if not is_plain_address(copy.recipient):  # what mail_problems says again of the written copy
+            raise MalformedMail(f"report {parts.key} not queued: the recipient {copy.recipient[:80]!r} is not a "
+                                "plain address")
+    if not fresh:
+        return 0
+    report = session.scalar(select(StoredReport.id).where(StoredReport.key == parts.key)) if taken else None
+    report = report or session.scalar(insert(StoredReport).values(key=parts.key, game_id=game_id, payload=payload_of(parts),
+                                                                  created_at=now).returning(StoredReport.id))
+    session.execute(insert(OutboxMessage), [
+        {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
+         "sender": sender, "recipient": copy.recipient, "stored": b"", "report_id": report,
+         "addressing": {"subject": copy.subject, "power": copy.power,
+                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {})},
+         "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
+        for copy in fresh])
+    return len(fresh)
+
+
 def _outbox_row(message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
                 game_id: int | None) -> dict[str, Any]:
     """The outbox row's values for `message`, checked (`mail_problems`)."""
@@ -91,7 +130,7 @@ def _outbox_row(message: EmailMessage, *, kind: str, dedupe_key: str, now: datet
         # malformed is never sent; the exception parks the message that caused it, for the GM.
         raise MalformedMail(f"{kind} {dedupe_key} not queued: {'; '.join(problems)}")
     return {"message_id": str(message["Message-ID"]), "dedupe_key": dedupe_key, "kind": kind, "game_id": game_id,
-            "sender": str(message["From"].addresses[0].addr_spec), "recipient": recipient, "raw": raw,
+            "sender": str(message["From"].addresses[0].addr_spec), "recipient": recipient, "stored": raw,
             "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
 
 
@@ -113,7 +152,8 @@ def mail_problems(raw: bytes, recipient: str) -> list[str]:
         problems.append("a stray CR or LF in a header")
     if not is_plain_address(recipient):
         problems.append(f"the recipient {recipient[:80]!r} is not a plain address")
-    parsed = email.message_from_bytes(raw, policy=email.policy.compat32)
+    # only the header block: what is checked here is all in it, and a report's parts are large
+    parsed = email.message_from_bytes(head + b"\r\n\r\n", policy=email.policy.compat32)
     for name in _ONE_EACH:
         if len(parsed.get_all(name) or []) != 1:
             problems.append(f"{len(parsed.get_all(name) or [])} {name} headers")
@@ -147,8 +187,10 @@ class _Claimed(NamedTuple):
     kind: str
     sender: str
     recipient: str
-    raw: bytes
+    raw: bytes  # empty: a player's copy of a stored report, written at this attempt (`payload`, `addressing`)
     attempts: int  # before this attempt
+    payload: str | None = None  # the stored report's JSON
+    addressing: dict[str, Any] | None = None
 
 
 def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: datetime, *,
@@ -224,30 +266,26 @@ def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size
                 log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
                 continue
             row.status, row.lease_until = "sending", lease
-            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.raw, row.attempts))
+            written_later = not row.stored and row.report is not None
+            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.stored, row.attempts,
+                                    row.report.payload if written_later else None, row.addressing))
     return claimed, gave_up
 
 
 def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
                  renewed: datetime, now: datetime, max_attempts: int) -> tuple[str, str | None]:
-    """Renew the lease (counting the attempt), send, record. Returns "sent", "retrying",
-    "failed" or "skipped" (another sender has the row), and the RelayError's text when the relay
-    itself is unusable (else None)."""
-    with transaction(sessions) as session:
-        taken = session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
-                   OutboxMessage.lease_until == held)
-            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1)
-            .execution_options(synchronize_session=False)
-        ).rowcount
-    if not taken:
+    """Write the message if it is a copy of a stored report; renew the lease (counting the
+    attempt, and keeping the bytes written: a retry sends the same bytes); send; record. Returns
+    "sent", "retrying", "failed" or "skipped" (another sender has the row), and the RelayError's
+    text when the relay itself is unusable (else None)."""
+    row, unfit = _written(row)
+    if not _renew(sessions, row, held, renewed, keep=row.payload is not None and not unfit):
         log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
                     "leaving it to that one", row.kind, row.id, row.recipient)
         return "skipped", None
     attempts = row.attempts + 1
 
-    outcome, error, note, relay_unusable = _send(transport, row)
+    outcome, error, note, relay_unusable = ("failed", unfit, "", False) if unfit else _send(transport, row)
     if outcome == "retrying" and attempts >= max_attempts:
         outcome = "failed"
 
@@ -284,6 +322,37 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
                     values["next_attempt_at"], error)
     return outcome, error if relay_unusable else None
+
+
+def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renewed: datetime, keep: bool) -> bool:
+    """Compare-and-set the lease this sender holds, counting the attempt (and, with `keep`,
+    keeping the bytes just written); False if another sender has taken the row over."""
+    with transaction(sessions) as session:
+        return bool(session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **({"stored": row.raw} if keep else {}))
+            .execution_options(synchronize_session=False)
+        ).rowcount)
+
+
+def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
+    """`row` with its bytes: as stored, or a player's copy of a stored report written now
+    (services/report_mail.py), checked as every queued message is (`mail_problems`); and why it
+    cannot be sent, if it cannot."""
+    if row.payload is None or row.addressing is None:
+        return row, None
+    try:
+        raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
+                         reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
+                         power=row.addressing.get("power"))
+    except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
+        log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
+        return row, f"the report could not be written: {type(problem).__name__}: {problem}"
+    if problems := mail_problems(raw, row.recipient):
+        return row, f"not sent: {'; '.join(problems)}"
+    return row._replace(raw=raw), None
 
 
 def _send(transport: Transport, row: _Claimed) -> tuple[str, str | None, str, bool]:

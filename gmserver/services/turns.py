@@ -30,7 +30,7 @@ from gmserver.services import adjudication, convoys, endgame, mails, nmr, press,
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
-from gmserver.services.outbox import queue_all
+from gmserver.services.outbox import ReportCopy, queue_report
 from gmserver.services import perpetual, proxies, reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
@@ -153,26 +153,29 @@ def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_re
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
                    deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime) -> int:
-    """Queue the turn's report to every player (one mail for the phases processed together) and the
-    GM's copy; a re-adjudication after a rollback sends its own reports (the first ones were sent)."""
+    """Store the turn's report once (one mail for the phases processed together) and queue every
+    player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
+    reports (the first ones were sent). The copies are written when they are sent
+    (services/report_mail.py): nothing is composed, drawn or serialised here."""
     first, minor = phases[0], phases[1:]
-    revision = f"r{revision_number}:" if revision_number else ""
-    mail = mails.turn_reports(services, game, first, deadline, now, then=minor, corrected=bool(revision_number),
-                              votes=ballots, centre_points=_centre_points(session, game, phases[-1]))
-    reports = queue_all(session, [(message, f"report:{game.id}:{first.phase}:{revision}{player.power}")
-                                  for player, message in mail], kind="report", now=now, game_id=game.id)
-    if reports and mail:  # the report is one body addressed to each player: the GM gets it once
-        copy_to_gm(session, services, game.id, mail[0][1], "report", f"report:{game.id}:{first.phase}:{revision}", now)
+    key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
+    parts, copies = mails.turn_report(services, game, first, deadline, now, key, then=minor,
+                                      corrected=bool(revision_number), votes=ballots,
+                                      centre_points=_centre_points(session, game, phases[-1]))
+    reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, copy.player.secret,
+                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power)
+                                            for copy in copies],
+                           sender=services.composer.gm_address, now=now, game_id=game.id)
+    if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
+        copy_to_gm(session, services, game.id, mails.report_text_copy(services, parts, copies[0]), "report", key, now)
     return reports
 
 
 def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
     """(phase, power -> centres) at the start of every game year so far and after `last`: the
     report's centre chart (issue 9)."""
-    points = []
-    for state in queries.phases.spring_states(session, game.id):
-        position = engine.position_from_state(state)
-        points.append((position.phase, {p: len(c) for p, c in position.centers.items()}))
+    points = [(phase, {p: len(c) for p, c in centres.items() if c})  # as position_from_state counts them
+              for phase, centres in queries.phases.spring_centres(session, game.id)]
     if not points or points[-1][0] != last.after.phase:
         points.append((last.after.phase, {p: len(c) for p, c in last.after.centers.items()}))
     return points

@@ -3,7 +3,7 @@ address, and which stored order sets its holder sent; a power's perpetual order 
 (perpetual_orders, 000 II(4)).
 
 Revision ID: 0017
-Revises: 0015
+Revises: 0016
 """
 from typing import Sequence, Union
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: Union[str, None] = "0015"
+down_revision: Union[str, None] = "0016"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

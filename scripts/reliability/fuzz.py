@@ -376,8 +376,9 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     with transaction(services.sessions) as session:
         rows = session.execute(select(InboundMessage.status, InboundMessage.outcome, InboundMessage.error,
                                       InboundMessage.message_id)).all()
-        outbox_rows = session.execute(select(OutboxMessage.kind, OutboxMessage.recipient, OutboxMessage.raw,
-                                             OutboxMessage.created_at)).all()
+        # row.raw: a player's copy of a stored report is written as the sender would write it
+        outbox_rows = [(row.kind, row.recipient, row.raw, row.created_at)
+                       for row in session.scalars(select(OutboxMessage))]
     services.sessions.kw["bind"].dispose()
     bad_replies = Counter()
     replied_to = Counter()

@@ -83,8 +83,8 @@ def test_fall_builds_are_used_in_the_winter_without_a_winter_set_000_II_5(databa
         first, second = session.scalars(select(OrderSet).order_by(OrderSet.version))
         assert (first.contingent, second.contingent) == (["If I gain a centre: Build A Par"], [])
         assert first.orders == ["A GAS - SPA"]
-        confirmation = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "confirmation")
-                                       .order_by(OutboxMessage.id)).all()[-1]
+        confirmation = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")
+                                       .order_by(OutboxMessage.id)).all()[-1].raw
     # the reply to the second set says the first set's contingent line still stands
     assert "used there only if you send no set for that turn: If I gain a centre: Build A Par" in \
         " ".join(confirmation.decode().split())
@@ -96,8 +96,8 @@ def test_fall_builds_are_used_in_the_winter_without_a_winter_set_000_II_5(databa
     assert {"power": "FRANCE", "order": "A PAR B", "results": [], "defaulted": False,
             "note": "from the orders sent with the Fall 1901 moves"} in winter.results
     with transaction(services.sessions) as session:
-        report = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "report")
-                                 .order_by(OutboxMessage.id.desc())).first()
+        report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")
+                                 .order_by(OutboxMessage.id.desc())).first().raw
     assert "(A PAR B): built (from the orders sent with the Fall 1901 moves)" in " ".join(report.decode().split())
 
 

@@ -48,7 +48,7 @@ def test_every_reply_has_a_to_header_that_parses(database_url, clock) -> None:
     stored = intake.store(services.sessions, raw, source="smtp", now=clock())
     intake.process_one(services, stored.id, clock())
     with transaction(services.sessions) as session:
-        replies = list(session.scalars(select(OutboxMessage.raw)))
+        replies = [row.raw for row in session.scalars(select(OutboxMessage))]
     for reply in replies:
         head = reply.split(b"\r\n\r\n", 1)[0]
         assert all(line[:1] in (b" ", b"\t") or b":" in line for line in head.split(b"\r\n")), head

@@ -29,8 +29,8 @@ def _gm_mail(services, body: str, now, *, game: str = "lepanto") -> str:
                           now=now).id
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
-        answer = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.recipient == GM)
-                                 .order_by(OutboxMessage.id.desc())).first()
+        answer = session.scalars(select(OutboxMessage).where(OutboxMessage.recipient == GM)
+                                 .order_by(OutboxMessage.id.desc())).first().raw
     return _text(answer)
 
 

@@ -46,7 +46,7 @@ def _record(services, phase: str) -> PhaseRecord:
 
 def _reports(services) -> list[str]:
     with transaction(services.sessions) as session:
-        raws = session.scalars(select(OutboxMessage.raw).where(OutboxMessage.kind == "report")).all()
+        raws = [row.raw for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     return [" ".join(raw.decode().split()) for raw in raws]
 
 

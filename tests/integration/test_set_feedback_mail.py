@@ -43,14 +43,14 @@ def _send(services, clock, template: str, game: str, sets: tuple[tuple[str, str]
 def test_000_III_1_an_unusual_invalid_set_is_asked_about_once(database_url, clock) -> None:
     """Set 1 is the player's first (a holds), 48 hours remain (b), nothing says "as written" (c):
     the GM asks. Set 2 is invalid again: the last sets now include an invalid one, so (a) fails and
-    the reply says so instead of asking."""
+    the reply is a receipt that says why (MATRIX 2.1: the verdicts only when the three conditions hold)."""
     services = services_for(database_url)
     new_game(services, clock(), name="mh", ruleset="mhr", movement_hours=48)
     first, second = _send(services, clock, "mhr", "mh", (("[1]", INVALID_SET), ("[2]", INVALID_SET)))
     assert "PLEASE CHECK: 1 line of this set cannot be used line 1 (A Par - Xyz)" in first
     assert "send a corrected set before" in first and "(house rules 000 III(1))" in first
-    assert "PLEASE CHECK" not in second
-    assert "here one of your last 3 sets in this game also had lines that could not be used" in second
+    assert "PLEASE CHECK" not in second and "NOT USED" not in second
+    assert "here one of your last 3 sets in this game had lines that could not be used" in second
 
 
 def test_000_III_1_b_too_little_time_left(database_url, clock) -> None:
@@ -66,7 +66,7 @@ def test_000_III_1_c_as_written_is_taken_at_its_word(database_url, clock) -> Non
     new_game(services, clock(), name="mh", ruleset="mhr", movement_hours=48)
     (reply,) = _send(services, clock, "mhr", "mh", (("[1]", INVALID_SET + "\nOrders as written"),))
     assert "PLEASE CHECK" not in reply and "here you said the orders are meant as written" in reply
-    assert "Taken as saying your orders are meant as written. (house rules 000 III(1))" in reply
+    assert "The GM confirms receipt only" in reply
 
 
 def test_confirm_each_set_false_files_a_valid_set_without_a_reply(database_url, clock) -> None:

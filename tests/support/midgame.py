@@ -45,3 +45,32 @@ ORDERS = {
 
 def midgame() -> PhaseOutcome:
     return adjudicate(engine.state_from_position(MIDGAME), ORDERS)
+
+
+def midgame_parts():
+    """The stored report of the mid-game turn as a deadline stores it (services/report_mail.py):
+    a report with a deadline in a time zone other than UTC, press of two kinds, vote results and
+    the subject line mark, the outcome with an order of every kind the turn has, and a centre
+    chart of two phases. Imports inside: most users of this module want the outcome only."""
+    import dataclasses
+    from datetime import datetime, timezone
+
+    from gmserver.mail.compose import Composer
+    from gmserver.paths import TEMPLATES_DIR
+    from gmserver.reports import build_turn_report
+    from gmserver.reports.turn import with_subject_template
+    from gmserver.rules.press import ReportPress
+    from gmserver.services.report_mail import parts_for
+
+    outcome = midgame()
+    deadline = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+    report = build_turn_report(outcome, geography=engine.map_info(), game_name="lepanto", next_deadline=deadline,
+                               timezone="Australia/Sydney", civil_disorder=("ITALY",))
+    report = dataclasses.replace(with_subject_template(report, "standard"), press=(
+        ReportPress("orders", "FRANCE", "Press from France", "Peace in the west <3, é"),
+        ReportPress("anonymous", None, "Anonymous", "Beware the Turk."),
+    ), votes=("The proposal of a draw among all survivors failed.",))
+    composer = Composer(TEMPLATES_DIR, gm_name="Garry Lord", gm_address="gm@lepanto.example")
+    return parts_for(composer, key="report:1:F1902M:", game_name="lepanto", contexts=[report], outcome=outcome,
+                     centre_points=[("S1901M", {"FRANCE": 5, "ITALY": 4}), ("F1902M", {"FRANCE": 6, "ITALY": 4})],
+                     deadline=deadline, now=datetime(2026, 11, 26, 18, 0, tzinfo=timezone.utc))

@@ -43,11 +43,11 @@ CONDITIONS = [
     pytest.param(INVALID_SET, 30, (False, False, False), ASK, None, id="(a) earlier sets all valid: asked"),
     pytest.param(INVALID_SET, 30, (False, False, False, True), ASK, None,
                  id="(a) an invalid set older than the last 3 does not count: asked"),
-    pytest.param(INVALID_SET, 30, (False, True), ECHO, "one of your last 3 sets", id="(a) fails: not asked"),
-    pytest.param(INVALID_SET, 11, (), ECHO, "less than 12 hours remain", id="(b) fails, 11 h left: not asked"),
+    pytest.param(INVALID_SET, 30, (False, True), RECEIPT, "one of your last 3 sets", id="(a) fails: a receipt"),
+    pytest.param(INVALID_SET, 11, (), RECEIPT, "less than 12 hours remain", id="(b) fails, 11 h left: a receipt"),
     pytest.param(INVALID_SET, 12, (), ASK, None, id="(b) holds at exactly 12 h left: asked"),
     pytest.param(INVALID_SET, None, (), ASK, None, id="(b) no deadline set: asked"),
-    pytest.param(INVALID_SET + "\nAs written", 30, (), ECHO, "meant as written", id="(c) fails: not asked"),
+    pytest.param(INVALID_SET + "\nAs written", 30, (), RECEIPT, "meant as written", id="(c) fails: a receipt"),
     pytest.param(VALID_SET, 30, (), ECHO, None, id="no invalid line: nothing to ask"),
 ]
 
@@ -67,7 +67,7 @@ def test_000_III_1_conditions_for_asking_about_an_invalid_set(text, hours_left, 
 def test_000_III_1_c_as_written_in_the_subject():
     """(c): the player may say it in the subject line too."""
     feedback = _feedback(INVALID_SET, "mhr", subject="mhr1 S1901M France [2] orders as written")
-    assert feedback.kind == ECHO and "meant as written" in feedback.not_asked
+    assert feedback.kind == RECEIPT and "meant as written" in feedback.not_asked
 
 
 @pytest.mark.parametrize("profile", ["standard", "danivon", "email_rules", "scorpion", "gwm"])
@@ -83,7 +83,7 @@ def test_000_III_1_b_clarification_min_hours_is_the_games():
     it holds."""
     rules = dataclasses.replace(ruleset("mhr"), clarification_min_hours=48)
     not_asked = _feedback(INVALID_SET, rules, hours_left=30)
-    assert not_asked.kind == ECHO and "less than 48 hours remain" in not_asked.not_asked
+    assert not_asked.kind == RECEIPT and "less than 48 hours remain" in not_asked.not_asked
     assert _feedback(INVALID_SET, rules, hours_left=50).kind == ASK
 
 
@@ -151,11 +151,12 @@ def test_000_III_1_the_question_names_the_lines_and_the_deadline(composer):
 def test_000_III_1_not_asked_says_why(composer):
     feedback = _feedback(INVALID_SET, "mhr", earlier=(True,))
     body = _confirmation(INVALID_SET, feedback, composer)
-    assert "PLEASE CHECK" not in body
-    assert ("the GM does not presume that you wanted a complete set of valid orders, and asks about such a set "
-            "only when it is unusual from you, time remains and you have not said the orders are meant as "
-            "written; here one of your last 3 sets in this game also had lines that could not be used "
-            "(house rules 000 III(1)).") in body
+    assert "PLEASE CHECK" not in body and "NOT USED" not in body  # MATRIX 2.1: a receipt only
+    assert ("The GM confirms receipt only and does not say how each line was read: the GM does not presume "
+            "that you wanted a complete set of valid orders, and goes through a set with you only when that is "
+            "unusual for you, time remains and you have not said the orders are meant as written; here one of "
+            "your last 3 sets in this game had lines that could not be used (house rules 000 III(1)).") in " ".join(
+                body.split())
 
 
 def test_echo_always_reply_has_neither_question_nor_explanation(composer):

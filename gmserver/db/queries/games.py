@@ -75,8 +75,16 @@ def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Gam
 
 def ruleset_of(game: Game) -> Ruleset:
     """The game's own ruleset, from the snapshot it keeps (editing a profile never changes a
-    game in progress). Read once per distinct snapshot: every mail and phase asks for it."""
-    return _ruleset(json.dumps(game.ruleset, sort_keys=True))
+    game in progress). Read once per distinct snapshot: every mail and phase asks for it. The
+    game object keeps the answer for its snapshot (a deadline asks about eight times; issue 8's
+    benchmark): the snapshot is only ever replaced, never changed in place."""
+    snapshot = game.ruleset
+    kept = game.__dict__.get("_ruleset_read")
+    if kept is not None and kept[0] is snapshot:
+        return kept[1]
+    ruleset = _ruleset(json.dumps(snapshot, sort_keys=True))
+    game.__dict__["_ruleset_read"] = (snapshot, ruleset)
+    return ruleset
 
 
 @functools.lru_cache(maxsize=256)

@@ -62,6 +62,14 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
     return list(reversed(together))
 
 
+def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
+    """(phase, power -> supply centres) at the start of each game year reached so far (the
+    Spring movement phases), oldest first: the centres alone, not each year's whole state."""
+    return [(phase, centres) for phase, centres in session.execute(
+        select(PhaseRecord.phase, PhaseRecord.state["centers"]).where(
+            PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id))]
+
+
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
     """The engine state at the start of each game year reached so far (the Spring movement
     phases), oldest first."""

@@ -1,0 +1,184 @@
+"""Frozen dataclasses as JSON values and back, driven by their fields' type hints: the stored turn
+report (services/report_mail.py) is JSON that any later gmserver knowing its version can read, a
+GM can read with a database tool, and reading it runs no code (a pickle would run any).
+
+One pair of functions walks a value and its type hint together (`typing.get_type_hints` of each
+dataclass): a dataclass is an object of its fields, a tuple an array, a Mapping an object (keys
+are strings, in their order), `X | None` null or X, a datetime ISO 8601 with its UTC offset, an
+Order or a Unit its engine notation (rules/order.py: `str` and `parse` are each other's inverse).
+Anything else is refused with the path of the value, so that a field of a new kind fails the
+writing loudly instead of being stored as something it cannot be read back as.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from gmserver.rules.order import Order, Unit
+
+# values written as text: (write, read)
+_TEXT: dict[type, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
+    datetime: (datetime.isoformat, datetime.fromisoformat),
+    Unit: (str, Unit.parse),
+    Order: (str, Order.parse),
+}
+_SCALARS = (str, int, float, bool)
+
+
+class CodecError(ValueError):
+    """A value that has no JSON form here, or JSON that is not a value of the type expected."""
+
+
+def to_json(value: Any, hint: Any, at: str = "") -> Any:
+    """`value`, of type `hint`, as JSON values (dict, list, str, int, float, bool, None)."""
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        return None if value is None else to_json(value, arg, at)
+    if kind == "text":
+        return _text_to_json(value, hint, at)
+    if kind == "dataclass":
+        _check(isinstance(value, hint), value, hint, at)
+        return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}")
+                for name, field_hint in _fields(hint).items()}
+    if kind == "tuple":
+        # a list where a tuple is declared is written as the tuple it reads back as: what the
+        # templates print is the same, and a deadline is not the place to refuse it
+        _check(isinstance(value, (tuple, list)), value, hint, at)
+        return [to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, arg, at))]
+    if kind == "mapping":
+        _check(isinstance(value, Mapping) and all(isinstance(key, str) for key in value), value, hint, at)
+        return {key: to_json(item, arg, f"{at}[{key!r}]") for key, item in value.items()}
+    return _plain(value, hint, at)
+
+
+def from_json(data: Any, hint: Any, at: str = "") -> Any:
+    """The value of type `hint` that `to_json` wrote as `data`; CodecError naming the first
+    part of `data` that is not one."""
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        return None if data is None else from_json(data, arg, at)
+    if kind == "text":
+        return _text_from_json(data, hint, at)
+    if kind == "dataclass":
+        return _dataclass_from_json(data, hint, at)
+    if kind == "tuple":
+        _check(isinstance(data, list), data, hint, at)
+        return tuple(from_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(data, arg, at)))
+    if kind == "mapping":
+        _check(isinstance(data, dict), data, hint, at)
+        return {key: from_json(item, arg, f"{at}[{key!r}]") for key, item in data.items()}
+    return _plain(data, hint, at)
+
+
+@functools.cache
+def _shape(hint: Any) -> tuple[str, Any]:
+    """What kind of hint `hint` is, and the hint inside it: worked out once per hint (a report
+    has some thousand values of a few dozen hints)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        return "optional", _without_none(args)
+    if hint in _TEXT:
+        return "text", None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return "dataclass", None
+    if origin is tuple:
+        return "tuple", args
+    if origin in (Mapping, dict):
+        return "mapping", args[1]
+    if hint in _SCALARS:
+        return "scalar", None
+    return ("literal" if origin is typing.Literal else "any" if hint is Any else "none"), None
+
+
+@functools.cache
+def _fields(cls: type) -> dict[str, Any]:
+    """A dataclass's fields and their type hints, in their order (ClassVars are no fields; a field
+    the constructor does not take is computed from the others)."""
+    hints = typing.get_type_hints(cls)
+    return {field.name: hints[field.name] for field in dataclasses.fields(cls) if field.init}
+
+
+def _dataclass_from_json(data: Any, cls: type, at: str) -> Any:
+    _check(isinstance(data, dict), data, cls, at)
+    fields = _fields(cls)
+    if unknown := sorted(set(data) - set(fields)):
+        raise CodecError(f"{at or 'the value'}: {cls.__name__} has no field {', '.join(unknown)}")
+    values = {name: from_json(data[name], fields[name], f"{at}.{name}") for name in fields if name in data}
+    try:
+        return cls(**values)
+    except TypeError as error:  # a field missing that has no default
+        raise CodecError(f"{at or 'the value'}: not a {cls.__name__} ({error})") from None
+
+
+def _text_to_json(value: Any, hint: type, at: str) -> Any:
+    _check(isinstance(value, hint), value, hint, at)
+    write, read = _TEXT[hint]
+    text = write(value)
+    if read(text) == value:
+        return text
+    # `A PAR D` reads as a disband: a removal (or any order its notation does not give back) is
+    # written field by field instead
+    _check(dataclasses.is_dataclass(hint), value, hint, at)
+    return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}") for name, field_hint in _fields(hint).items()}
+
+
+def _text_from_json(data: Any, hint: type, at: str) -> Any:
+    if isinstance(data, dict) and dataclasses.is_dataclass(hint):
+        return _dataclass_from_json(data, hint, at)
+    _check(isinstance(data, str), data, hint, at)
+    try:
+        return _TEXT[hint][1](data)
+    except ValueError as error:
+        raise CodecError(f"{at or 'the value'}: not a {hint.__name__} ({error})") from None
+
+
+def _items(values: Any, args: tuple[Any, ...], at: str) -> list[tuple[Any, Any]]:
+    """Each item of a tuple (or its JSON array) with its hint: `tuple[X, ...]` or `tuple[X, Y]`."""
+    if len(args) == 2 and args[1] is Ellipsis:
+        return [(item, args[0]) for item in values]
+    if len(values) != len(args):
+        raise CodecError(f"{at or 'the value'}: {len(values)} items where {len(args)} are expected")
+    return list(zip(values, args))
+
+
+def _plain(value: Any, hint: Any, at: str) -> Any:
+    """A str, int, float or bool; a Literal's value; for `Any`, JSON values only, as they are."""
+    kind, _ = _shape(hint)
+    if kind == "scalar":
+        # bool is an int to isinstance: no bool is taken for an int here (json writes it true)
+        _check((isinstance(value, hint) and not (isinstance(value, bool) and hint is not bool))
+               or (hint is float and type(value) is int), value, hint, at)
+    elif kind == "literal":
+        _check(value in typing.get_args(hint), value, hint, at)
+    elif kind == "any":
+        _check(_is_json(value), value, hint, at)
+    else:
+        raise CodecError(f"{at or 'the value'}: no JSON form for {hint!r}")
+    return value
+
+
+def _is_json(value: Any) -> bool:
+    if value is None or type(value) in _SCALARS:
+        return True
+    if type(value) is list:
+        return all(_is_json(item) for item in value)
+    return type(value) is dict and all(isinstance(key, str) and _is_json(item) for key, item in value.items())
+
+
+def _without_none(args: tuple[Any, ...]) -> Any:
+    rest = [arg for arg in args if arg is not type(None)]
+    if len(rest) != 1:
+        raise CodecError(f"no JSON form for a union of {rest!r}")
+    return rest[0]
+
+
+def _check(ok: bool, value: Any, hint: Any, at: str) -> None:
+    if not ok:
+        name = getattr(hint, "__name__", None) or repr(hint)
+        raise CodecError(f"{at or 'the value'}: {type(value).__name__} {str(value)[:60]!r} is not a {name}")
