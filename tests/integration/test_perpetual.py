@@ -57,8 +57,8 @@ def test_000_II_4_a_kept_set_stands_in_for_a_missed_turn_with_the_orders_that_st
     [kept] = [r for r in fall.results if r["power"] == "FRANCE" and r["order"] == "A PAR H"]
     assert kept["note"] == "from the standing orders the GM kept for this power (000 II(4))" and not kept["defaulted"]
     with transaction(services.sessions) as session:
-        reports = [" ".join(raw.decode(errors="replace").split()) for raw in session.scalars(
-            select(OutboxMessage.raw).where(OutboxMessage.kind == "report"))]
+        reports = [" ".join(row.raw.decode(errors="replace").split()) for row in session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     assert any("standing orders the GM kept" in text for text in reports)
     assert perpetual_of_france(services) is not None  # France sent nothing: still kept
     shown = show_game(services.sessions, "lepanto")["players"]["FRANCE"]
