@@ -303,7 +303,7 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
     process() itself is 0.6 ms). Its validity checks still run. The expansion is not always the
     identity on such orders (`_expansion_may_change`): a set with such an order goes the usual way,
     and so does a set the engine dropped any order of (e.g. a fleet on the wrong coast)."""
-    if game.phase_type != "M" or any(_expansion_may_change(order.split()) for order in orders):
+    if game.phase_type != "M" or any(_expansion_may_change(Order.parse_or_none(order, "M")) for order in orders):
         game.set_orders(power, orders)
         return
     game.set_orders(power, orders, expand=False)
@@ -312,19 +312,22 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
         game.set_orders(power, orders)
 
 
-def _expansion_may_change(word: list[str]) -> bool:
+def _expansion_may_change(order: Order | None) -> bool:
     """Whether the engine 1.1.2's order expansion (Game._expand_coast, Map.default_coast) could
     rewrite this movement order in its notation: an army named with a coast (the coast is
     dropped); a fleet at a province with coasts named without one (the coast is added); a fleet
     move to such a province without a coast (its only reachable coast is added); a support of a
     move to a named coast (an army's coast dropped, a fleet's coast rewritten from the supported
-    fleet's own order: DATC 6.B.9)."""
-    coasted = _coasted()
-    if word[0] == "A":
-        return any("/" in token for token in word)
-    if word[1] in coasted or (len(word) == 4 and word[2] == "-" and word[3] in coasted):
+    fleet's own order: DATC 6.B.9). An order gmserver cannot parse goes the usual way too."""
+    if order is None or order.unit is None:
         return True
-    return len(word) == 7 and word[2] == "S" and "/" in word[-1]
+    if order.unit.kind == "A":
+        places = (order.unit.location, order.target or "", order.other.location if order.other else "")
+        return any("/" in place for place in places)
+    coasted = _coasted()
+    if order.unit.location in coasted or (order.action == "move" and order.target in coasted):
+        return True
+    return order.action == "support_move" and "/" in (order.target or "")
 
 
 @functools.lru_cache(maxsize=1)
