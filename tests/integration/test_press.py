@@ -4,18 +4,16 @@ grey press never shown to anyone (003 [9], 000 X(1))."""
 
 from __future__ import annotations
 
-import email
-import email.policy
-
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.db.models import Game, InboundMessage, OutboxMessage, Press
+from gmserver.db.models import Game, Press
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, press, turns
+from gmserver.services import press, turns
 from gmserver.services.games import GameError
+from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -23,27 +21,6 @@ pytestmark = pytest.mark.integration
 
 def subject(power: str, game: str = "lepanto", profile: str = "standard") -> str:
     return format_subject(template=load_ruleset(profile).subject_template, game_name=game, power=power, phase="S1901M", purpose="orders")
-
-
-def send(services, raw: bytes, now) -> InboundMessage:
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-        return row
-
-
-def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
-    with transaction(services.sessions) as session:
-        rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
-        for row in rows:
-            session.expunge(row)
-    return [row for row in rows if kind is None or row.kind == kind]
-
-
-def text(row: OutboxMessage) -> str:
-    return email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def press_rows(services) -> list[tuple[str, str, str]]:

@@ -1,0 +1,40 @@
+"""Mail through intake on a real database, and what it left in the outbox: the three steps most
+integration tests of mail kinds repeat (press, votes, requests)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import datetime
+
+from sqlalchemy import select
+
+from gmserver.db.models import InboundMessage, OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.services import intake
+from gmserver.services.context import Services
+
+
+def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
+    """Store a message as the SMTP listener would, process it, and return its row (detached)."""
+    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
+def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessage]:
+    """Every outgoing mail queued so far, oldest first (detached), or those of one kind."""
+    with transaction(services.sessions) as session:
+        rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+        for row in rows:
+            session.expunge(row)
+    return [row for row in rows if kind is None or row.kind == kind]
+
+
+def plain_text(row: OutboxMessage) -> str:
+    """The plain-text part of a queued mail, with Unix line ends."""
+    body = email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",))
+    return body.get_content().replace("\r\n", "\n")
