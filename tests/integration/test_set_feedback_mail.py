@@ -76,6 +76,10 @@ def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_ur
     assert "The GM confirms receipt only" not in fourth and "A PAR - BUR" in fourth.upper()  # no invalid line
     # newest first: [4] valid, [3] and [2] invalid: 2 of the last 3; 3 of all 4
     assert _record(services) == (False, {"invalid": 3, "sets": 4, "recent_invalid": 2, "recent": 3})
+    from gmserver.cli_game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
+
+    assert _clarify_status(show_game(services.sessions, "mh")["players"]["FRANCE"]) == (
+        ", lines not used in 3 of 4 sets (2 of the last 3), clarifications off (000 III(1))")
 
     with pytest.raises(GameError, match="clarifications for FRANCE are off already"):
         gm_controls.act(services, "mh", gm_controls.clarify, "FRANCE", False, now=clock())
@@ -107,8 +111,8 @@ def test_000_III_1_a_clarify_by_gm_mail(database_url, clock) -> None:
 
     services = services_for(database_url)
     new_game(services, clock(), name="lepanto", ruleset="mhr", movement_hours=48)
-    row, answer = gm_mail(services, f"clarify FRANCE off\nclarify FRANCE maybe\nPassword: {game_row(services).gm_secret}",
-                          clock())
+    secret = game_row(services).gm_secret
+    row, answer = gm_mail(services, f"clarify FRANCE off\nclarify FRANCE maybe\nPassword: {secret}", clock())
     assert row.outcome == "command-done"
     assert "Done: FRANCE's sets with lines that cannot be used get a receipt only (000 III(1) (a))" in answer
     assert "expected: clarify [GAME] POWER on|off" in answer
