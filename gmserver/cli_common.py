@@ -27,8 +27,11 @@ def config_of(args: argparse.Namespace) -> Config:
 def services_of(config: Config):
     from gmserver.daemon import build_services  # noqa: PLC0415
     from gmserver.db.migrate import current_revision, head_revision  # noqa: PLC0415
-    from gmserver.db.session import shown_url  # noqa: PLC0415
+    from gmserver.db.session import missing_sqlite_file, shown_url  # noqa: PLC0415
 
+    if missing_sqlite_file(config.database_url):
+        raise CliError(f"there is no database at {shown_url(config.database_url)} yet: run `gmserver db upgrade` "
+                       "first (it creates it)")
     current = current_revision(config.database_url)
     if current != head_revision():
         raise CliError(

@@ -72,9 +72,23 @@ def test_mistakes_get_readable_errors(config: Path, capsys, args, message) -> No
     assert message in capsys.readouterr().err
 
 
-def test_an_unmigrated_database_says_what_to_do(config: Path, capsys) -> None:
+@pytest.mark.parametrize("command", [["game", "list"], ["game", "show", "demo"], ["outbox", "list"],
+                                     ["inbox", "list", "--kind", "press"], ["run"]])
+def test_a_missing_database_says_what_to_do_and_is_not_created(config: Path, tmp_path: Path, capsys,
+                                                               command: list[str]) -> None:
+    """QA: `game list` before `db upgrade` said so but left an empty SQLite file behind."""
+    assert run(config, *command) == 2
+    assert (f"there is no database at sqlite:///{tmp_path / 'gm.db'} yet: run `gmserver db upgrade` first"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "gm.db").exists()
+
+
+def test_an_unmigrated_database_says_what_to_do(config: Path, tmp_path: Path, capsys) -> None:
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "gm.db").close()  # a file with no schema in it
     assert run(config, "game", "list") == 2
-    assert "run `gmserver db upgrade` first" in capsys.readouterr().err
+    assert "is not initialised: run `gmserver db upgrade` first" in capsys.readouterr().err
 
 
 def test_db_upgrade_is_repeatable_on_both_backends(database_url, tmp_path: Path, capsys) -> None:
