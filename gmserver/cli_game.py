@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 import tomllib
+from datetime import datetime
 from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
@@ -118,7 +119,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print_json(summary)
         return 0
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
-          f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
+          f"deadline {_deadline_words(summary)}, senders "
           + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
     _print_schedule(summary)
     for power, player in summary["players"].items():
@@ -170,12 +171,25 @@ def _print_nmr(summary: dict) -> None:
               f"{summary['name']} POWER ADDRESS")
 
 
+def _deadline_words(summary: dict) -> str:
+    """In the game's time zone, then UTC ("Tuesday 1 December 2026, 19:00 CET (Europe/Berlin) =
+    Tuesday 1 December 2026, 18:00 UTC"); `--json` keeps the ISO form for machines."""
+    from gmserver.reports.words import format_time  # noqa: PLC0415
+
+    if not summary["deadline"]:
+        return f"none ({summary['timezone']})"
+    return str(format_time(datetime.fromisoformat(summary["deadline"]), summary["timezone"]))
+
+
 def _print_schedule(summary: dict) -> None:
+    from gmserver.reports.words import format_length  # noqa: PLC0415
+
     lengths = summary["turn_lengths_seconds"]
-    hours = "/".join(f"{lengths[kind] / 3600:g}" for kind in ("movement", "retreat", "adjustment"))
-    reminder = f"{summary['reminder_seconds'] / 3600:g} h before the deadline" if summary["reminder_seconds"] else "none"
+    turns = ", ".join(f"{kind} {format_length(lengths[kind])}" for kind in ("movement", "retreat", "adjustment"))
+    lead = summary["reminder_seconds"]
+    reminder = f"{format_length(lead)} before the deadline" if lead else "none"
     at = f", deadlines at {summary['deadline_time'][:5]} {summary['timezone']}" if summary.get("deadline_time") else ""
-    print(f"schedule: turns of {hours} hours (movement/retreat/adjustment){at}, reminders {reminder}"
+    print(f"schedule: turns: {turns}{at}; reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
 

@@ -43,6 +43,25 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert "F1901M" in capsys.readouterr().out
 
 
+def test_game_show_says_the_deadline_and_the_turn_lengths_as_a_gm_reads_them(config: Path, capsys) -> None:
+    """QA: `game show` printed "deadline 2026-11-28T17:00:00+00:00 (Europe/Berlin)" and turns in
+    fractions of hours. 18:00 UTC on 10 January 2030 (a Thursday) is 19:00 in Berlin (CET, UTC+1
+    in winter); 72/36/24.5 hours are 3 days, 1 day 12 hours, 1 day 30 minutes."""
+    run(config, "db", "upgrade")
+    assert run(config, "game", "create", "berlin", "--player", "FRANCE=f@x.test", "--timezone", "Europe/Berlin",
+               "--deadline", "2030-01-10T18:00+00:00", "--movement-hours", "72", "--retreat-hours", "36",
+               "--adjustment-hours", "24.5", "--reminder-hours", "24") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "berlin") == 0
+    first, schedule = capsys.readouterr().out.splitlines()[:2]
+    assert ("deadline Thursday 10 January 2030, 19:00 CET (Europe/Berlin) = Thursday 10 January 2030, 18:00 UTC,"
+            in first)
+    assert schedule.startswith("schedule: turns: movement 3 days, retreat 1 day 12 hours, adjustment 1 day "
+                               "30 minutes, deadlines at 19:00 Europe/Berlin; reminders 1 day before the deadline")
+    assert run(config, "game", "show", "berlin", "--json") == 0  # the machine format is unchanged
+    assert json.loads(capsys.readouterr().out)["deadline"] == "2030-01-10T18:00:00+00:00"
+
+
 def test_game_from_a_datc_position(config: Path, capsys, tmp_path: Path) -> None:
     case = next(c for c in json.loads(DATC.read_text()) if c["id"] == "6.B.14")  # an adjustment phase
     position = tmp_path / "position.json"

@@ -450,6 +450,24 @@ def test_format_duration(delta, text):
     assert reports.format_duration(delta) == text
 
 
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (48 * 3600, "2 days"),
+        (36 * 3600, "1 day 12 hours"),
+        (24 * 3600, "1 day"),
+        (90 * 60, "1 hour 30 minutes"),
+        (15, "15 seconds"),  # the demo's movement turns
+        (7.5, "7.5 seconds"),  # and its retreats: half of them
+        (1, "1 second"),
+        (3 * 3600 + 20 * 60 + 5, "3 hours 20 minutes 5 seconds"),
+    ],
+)
+def test_format_length_says_a_turn_length_in_words_and_drops_nothing(seconds, text):
+    """QA: `game show` said "turns of 0.00416667/0.00208333/0.00208333 hours" for the demo."""
+    assert reports.format_length(seconds) == text
+
+
 # ---------------------------------------------------------------------------------------------
 # Confirmation, rejection, reminder
 
