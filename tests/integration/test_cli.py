@@ -62,6 +62,34 @@ def test_game_show_says_the_deadline_and_the_turn_lengths_as_a_gm_reads_them(con
     assert json.loads(capsys.readouterr().out)["deadline"] == "2030-01-10T18:00:00+00:00"
 
 
+def test_empty_lists_say_so_and_outgoing_rows_show_subject_and_time_queued(config: Path, tmp_path: Path,
+                                                                           capsys) -> None:
+    """QA: `inbox list --kind press` and `outbox list --status failed` printed nothing at all."""
+    from gmserver.services import gm_controls
+    from tests.support.world import new_game, services_for
+
+    run(config, "db", "upgrade")
+    capsys.readouterr()
+    assert run(config, "outbox", "list") == 0
+    assert capsys.readouterr().out == "no outgoing mail yet\n"
+    assert run(config, "inbox", "list", "--kind", "press") == 0
+    assert capsys.readouterr().out == "no stored inbound mail with kind press\n"
+    assert run(config, "inbox", "list", "--status", "failed", "--kind", "press") == 0
+    assert capsys.readouterr().out == "no stored inbound mail with status failed and kind press\n"
+
+    services = services_for(f"sqlite:///{tmp_path / 'gm.db'}")
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+    new_game(services, now)
+    gm_controls.act(services, "lepanto", gm_controls.pause, now=now)  # tells the 7 players
+    assert run(config, "outbox", "list", "--status", "failed") == 0
+    assert capsys.readouterr().out == "no outgoing mail with status failed\n"
+    assert run(config, "outbox", "list") == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 7
+    assert rows[0].split()[1:5] == ["pending", "gm-action", "2026-11-22", "12:00"]
+    assert rows[0].endswith("attempts 0: lepanto: the game is paused")
+
+
 def test_game_from_a_datc_position(config: Path, capsys, tmp_path: Path) -> None:
     case = next(c for c in json.loads(DATC.read_text()) if c["id"] == "6.B.14")  # an adjustment phase
     position = tmp_path / "position.json"
