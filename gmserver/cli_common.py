@@ -72,3 +72,9 @@ def moment(value: str) -> datetime:
     if moment.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{value!r} needs a time zone, e.g. {value}+00:00")
     return moment.astimezone(timezone.utc)
+
+
+# The positional arguments most commands share, named and explained once (`--help` showed a bare
+# `name` before): `parser.add_argument("name", **GAME)`.
+GAME: dict[str, str] = {"metavar": "GAME", "help": "the game's name (`gmserver game list` shows them)"}
+POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
-    CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
 )
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -261,16 +261,19 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     listing = game.add_parser("list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=cmd_game_list)
-    show = game.add_parser("show", help="show a game's position, players and orders on file")
-    show.add_argument("name")
+    show = game.add_parser("show", help="show a game's position, players and orders on file",
+                           description="The game's phase, deadline (in its time zone, then UTC), schedule, "
+                                       "players with their units, centres and orders on file, and what waits "
+                                       "for the GM.")
+    show.add_argument("name", **GAME)
     show.add_argument("--json", action="store_true", help="print JSON (DATC position notation)")
     show.set_defaults(func=cmd_game_show)
     abbreviations = game.add_parser(
         "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
         description="A player's own abbreviations, matched before the standard table where the ruleset has "
                     "player_abbreviation_lists (004 I(1) ¶2). Without TOKEN=PLACE, shows the list.")
-    abbreviations.add_argument("name")
-    abbreviations.add_argument("power")
+    abbreviations.add_argument("name", **GAME)
+    abbreviations.add_argument("power", **POWER)
     abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
     abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
     abbreviations.set_defaults(func=cmd_game_abbreviations)

@@ -156,6 +156,46 @@ def test_help_at_every_level(command: list[str], capsys) -> None:
     assert "usage: gmserver" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(("command", "said"), [
+    (["game", "show"], "deadline (in its time zone, then UTC)"),
+    (["game", "pause"], "Pause a game: no adjudication and no reminders until resumed."),
+    (["game", "resume"], "Resume a paused game"),
+    (["game", "preview"], "nothing is stored and nobody is mailed"),
+    (["orders", "read"], "from standard input"),
+    (["game", "propose"], "draw [POWERS] (all survivors if none named); concede POWER; end game TERMS; rule change "
+                          "WORDS"),
+])
+def test_help_says_what_a_command_does_and_what_its_arguments_are(command: list[str], said: str, capsys) -> None:
+    """QA: these showed only a usage line and an unexplained `name`."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    printed = capsys.readouterr().out
+    out = " ".join(printed.split())  # argparse wraps to the terminal's width
+    assert said in out
+    if command[0] == "game":
+        assert "GAME the game's name (`gmserver game list` shows them)" in out
+        assert printed.splitlines()[0].endswith(" GAME FORM [FORM ...]" if command[1] == "propose" else " GAME")
+    else:
+        assert "--power POWER the power the message gives orders for (the sender's), e.g. France" in out
+
+
+def test_every_command_has_a_description_of_its_own() -> None:
+    import argparse
+
+    from gmserver.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, path: str):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield f"{path} {name}", sub
+                    yield from commands(sub, f"{path} {name}")
+
+    found = dict(commands(build_parser(), "gmserver"))
+    assert len(found) > 40  # every group and every action in it
+    assert [path for path, sub in found.items() if not sub.description] == []
+
+
 def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypatch) -> None:
     import io
 
