@@ -132,6 +132,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         if "nmr" in summary:  # the missed-turn counts, where the game keeps them
             missed, in_a_row = summary["nmr"].get(power, 0), summary["nmr_in_a_row"].get(power, 0)
             status += f", {missed} missed turns ({in_a_row} in a row)" if missed else ""
+        status += _clarify_status(player)
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
             print(f"      {order}")
@@ -156,6 +157,14 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         for power, player in summary["players"].items():
             print(f"  {power:<8} {player.get('reply_address') or '-'}")
     return 0
+
+
+def _clarify_status(player: dict) -> str:
+    """000 III(1) (a): how often the player's sets had lines not used, and the GM's switch."""
+    record = player["invalid_sets"]
+    said = (f", lines not used in {record['invalid']} of {record['sets']} sets "
+            f"({record['recent_invalid']} of the last {record['recent']})" if record["sets"] else "")
+    return said + ("" if player["clarifications"] else ", clarifications off (000 III(1))")
 
 
 def _print_nmr(summary: dict) -> None:

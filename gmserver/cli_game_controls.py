@@ -1,4 +1,4 @@
-"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|perpetual|actions`: the GM's controls
+"""`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|perpetual|clarify|actions`: the GM's controls
 (issue 8). Each is one call into services/gm_controls.py, recorded as done "by cli" and announced
 to the players; the same commands work by mail from the GM's address (services/gm_commands.py)."""
 
@@ -99,6 +99,11 @@ def cmd_perpetual(args: argparse.Namespace) -> int:
     return _run(args, "perpetual_mark", args.power, not args.off)
 
 
+def cmd_clarify(args: argparse.Namespace) -> int:
+    """000 III(1) (a): ask about the player's invalid sets (on), or send them a receipt only (off)."""
+    return _run(args, "clarify", args.power, args.state == "on")
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     from gmserver.services.gm_controls import action_log  # noqa: PLC0415
 
@@ -190,6 +195,13 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     perpetual.add_argument("power", **POWER)
     perpetual.add_argument("--off", action="store_true", help="stop keeping the set")
     perpetual.set_defaults(func=cmd_perpetual)
+    clarify = game.add_parser("clarify", help="000 III(1) (a): whether the GM asks a player about their sets with "
+                              "lines that cannot be used (on, the start) or sends a receipt only (off); `game show` "
+                              "says how often each player's sets had such lines")
+    clarify.add_argument("name")
+    clarify.add_argument("power")
+    clarify.add_argument("state", choices=["on", "off"])
+    clarify.set_defaults(func=cmd_clarify)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name", **GAME)
     actions.add_argument("--json", action="store_true", help="print JSON")

@@ -53,11 +53,15 @@ def not_in_force_text(ruleset: Ruleset, profile: str) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    for name in available_rulesets():
+    for index, name in enumerate(available_rulesets()):
         ruleset, rows = _rows(name)
-        counts = ruleset_view.status_counts(rows)
-        print(f"{name:<12} {ruleset.title}: {counts['applied']} options applied, {counts['partial']} partly, "
-              f"{counts['not_applied']} not; {len(ruleset_view.not_in_force(rows))} of its values not carried out")
+        if index == 0:  # the catalogue is the same for every profile: its counts once
+            counts = ruleset_view.status_counts(rows)
+            print(f"Of the {len(rows)} house-rule options gmserver knows, {counts['applied']} are applied, "
+                  f"{counts['partial']} partly, {counts['not_applied']} not (`gmserver ruleset show PROFILE`).")
+        missing = [row["key"] for row in ruleset_view.not_in_force(rows)]
+        print(f"{name:<12} {ruleset.title}: "
+              + (f"values not carried out: {', '.join(missing)}" if missing else "every value carried out"))
     return 0
 
 

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from datetime import timezone
 
 from sqlalchemy import false as sa_false
+from sqlalchemy import true as sa_true
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -112,6 +113,9 @@ class Player(Base):
     cd_search_until: Mapped[int | None] = mapped_column(Integer)
     # 000 II(4) perpetual_orders: {"orders": [engine notation], "since": phase} the GM marked, or None
     perpetual: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # 000 III(1) (a), invalid_set_feedback = conditional_mhr: the GM has not switched off being
+    # asked about this player's invalid sets (`gmserver game clarify`); a new player starts on
+    clarifications: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
 
     game: Mapped[Game] = relationship(back_populates="players")
 

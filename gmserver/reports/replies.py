@@ -192,8 +192,8 @@ def _receipt_only(feedback: Feedback | None) -> str | None:
     if not feedback.not_asked:
         return f"The GM confirms receipt only and does not say how each line was read ({feedback.rule})."
     return (f"The GM confirms receipt only and does not say how each line was read: the GM does not presume "
-            f"that you wanted a complete set of valid orders, and goes through a set with you only when that is "
-            f"unusual for you, time remains and you have not said the orders are meant as written; here "
+            f"that you wanted a complete set of valid orders, and goes through a set with you only when the GM "
+            f"finds that unusual for you, time remains and you have not said the orders are meant as written; here "
             f"{feedback.not_asked} ({feedback.rule}).")
 
 

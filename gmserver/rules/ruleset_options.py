@@ -455,14 +455,13 @@ _opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
 # confirm_each_set = false: a set read exactly as written is filed without a reply; any other set
 # is confirmed (rules/set_feedback.py). Either way at most 12 confirmations an hour per player.
 _opt("confirm_each_set", "2.1", BOOL, True, applied())
+# invalid_set_feedback (rules/set_feedback.py): under conditional_mhr (000 III(1)) the line-by-line
+# reading and a question only when (a) the GM has not switched clarifications off for the player
+# (`gmserver game clarify`, players.clarifications; `game show` gives the GM how many of the
+# player's sets had invalid lines), (b) clarification_min_hours remain, (c) the set is not meant
+# as written; otherwise a receipt saying which condition failed (MATRIX 2.1)
 _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
-     partial("every confirmation states how each line was read; under conditional_mhr (000 III(1)) a set with "
-             "lines not used gets the reading and a question about them when (b) at least clarification_min_hours "
-             "remain, (c) the set does not say it is meant as written and (a) none of the player's last 3 sets in "
-             "the game had a line not used, and otherwise a receipt that says which condition failed (MATRIX 2.1); "
-             "the server judges (a) itself: the GM has no per-player switch; receipt_only: a receipt for each set, "
-             "without the reading",
-             lambda value: True))
+     applied())
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
 

@@ -6,19 +6,20 @@ clarification of an invalid set if (a) such sets are unusual from this player, (
 before the deadline, (c) the player has not said the orders are meant as written."
 
 Under `conditional_mhr` a set with an invalid line (a line the reader rejected: void, or not
-understood) gets an explicit question ("Did you mean something else? Send a corrected set
-before ...") only when all three conditions hold; otherwise the confirmation states how each line
-was read, says which condition failed, and asks nothing (no presumption; MATRIX 2.1 sends a
-receipt only then: gmserver keeps stating the reading, so that a line not used is never left
-unsaid in a game whose GM did not choose receipts). `echo_always` states the reading and asks nothing. `receipt_only`
-confirms receipt of every set and says nothing of how its lines were read.
+understood) gets the line-by-line reading and an explicit question ("Did you mean something
+else? Send a corrected set before ...") only when all three conditions hold; otherwise a receipt
+only, which says which condition failed (MATRIX 2.1). (a) is the GM's judgement, per player: the
+GM switches clarifications off for a player (`gmserver game clarify NAME POWER off`), seeing how
+often the player's sets had invalid lines (`invalid_record`, shown by `gmserver game show`).
+`echo_always` states the reading and asks nothing. `receipt_only` confirms receipt of every set
+and says nothing of how its lines were read.
 
 `confirm_each_set = false` (no profile sets it; 001 IV(1) ¶2 "a missing confirmation does not
 mean the set was not received"): a set read exactly as written (every line accepted or ignored,
 at least one order, no remark on the set) is filed without a reply; any other set is confirmed,
 so that a line not used or read differently is never left unsaid.
 
-Pure: standard library only; the caller passes the player's history and the clock.
+Pure: standard library only; the caller passes the GM's switch and the clock.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from typing import Any
 from gmserver.rules.reading.model import LineReading
 from gmserver.rules.reading.rule_words import rule_in_words
 
-# (a) "such sets are unusual from this player": unusual when none of the player's last
-# USUAL_SETS sets in this game (this turn's and earlier turns', the GM's own sets left out) had an
-# invalid line. A player with no earlier set has shown nothing usual, so the set is unusual.
-USUAL_SETS = 3
+# (a) "such sets are unusual from this player" is the GM's to judge (MATRIX 2.1); to help, the GM
+# is shown, besides the count over the whole game, how many of the player's last RECENT_SETS sets
+# had an invalid line
+RECENT_SETS = 3
 
 INVALID = "rejected"  # the reader's status for a void or unreadable line
 CLAUSE = "000 III(1)"
@@ -83,13 +84,14 @@ def with_as_written(ruleset: Any, lines: Sequence[LineReading]) -> tuple[LineRea
                  if line.status == "ignored" and says_as_written([line.text]) else line for line in lines)
 
 
-def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str], earlier_invalid: Sequence[bool],
+def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str], clarify: bool,
                  deadline: datetime | None, now: datetime, has_remarks: bool = False) -> Feedback:
     """The confirmation a new set gets.
 
     `statuses`/`texts`: the set's lines as read and as written (the subject may be one of the
-    texts); `earlier_invalid`: for the player's earlier sets in this game, newest first, whether
-    each had an invalid line; `has_remarks`: the reply has notes or warnings on the whole set.
+    texts); `clarify`: the GM's switch for this player, 000 III(1) (a) (on unless the GM found
+    invalid sets usual from this player); `has_remarks`: the reply has notes or warnings on the
+    whole set.
     """
     invalid = has_invalid_line(statuses)
     if not ruleset.confirm_each_set and _read_as_written(statuses) and not has_remarks:
@@ -99,22 +101,40 @@ def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str],
     if not invalid or ruleset.invalid_set_feedback != "conditional_mhr":
         return Feedback(ECHO)
     rule = rule_in_words(_rule(ruleset))
-    why = _why_not_ask(ruleset, texts, earlier_invalid, deadline, now)
+    why = _why_not_ask(ruleset, texts, clarify, deadline, now)
     # MATRIX 2.1: the line-by-line verdicts only when (a), (b) and (c) hold; otherwise a receipt
     return Feedback(RECEIPT, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
 
 
-def _why_not_ask(ruleset: Any, texts: Sequence[str], earlier_invalid: Sequence[bool],
-                 deadline: datetime | None, now: datetime) -> str | None:
+def _why_not_ask(ruleset: Any, texts: Sequence[str], clarify: bool, deadline: datetime | None,
+                 now: datetime) -> str | None:
     """The first of 000 III(1)'s conditions (c), (b), (a) that fails, in words; None if all hold."""
     if says_as_written(texts):  # (c)
         return "you said the orders are meant as written"
     hours = ruleset.clarification_min_hours
     if deadline is not None and deadline - now < timedelta(hours=hours):  # (b)
         return f"less than {hours} hours remain before the deadline"
-    if any(earlier_invalid[:USUAL_SETS]):  # (a)
-        return f"one of your last {USUAL_SETS} sets in this game had lines that could not be used"
+    if not clarify:  # (a): the GM's switch for this player (MATRIX 2.1)
+        return "the GM has found that sets with lines that cannot be used are not unusual from you"
     return None
+
+
+@dataclass(frozen=True)
+class InvalidRecord:
+    """What the GM sees to judge 000 III(1) (a): of the player's sets in this game, how many had
+    an invalid line, in all and among the last RECENT_SETS."""
+
+    invalid: int
+    sets: int
+    recent_invalid: int
+    recent: int
+
+
+def invalid_record(newest_first: Sequence[Sequence[str]]) -> InvalidRecord:
+    """The record of a player's sets, each given as its lines' statuses, newest first."""
+    flags = [has_invalid_line(statuses) for statuses in newest_first]
+    recent = flags[:RECENT_SETS]
+    return InvalidRecord(sum(flags), len(flags), sum(recent), len(recent))
 
 
 def _read_as_written(statuses: Sequence[str]) -> bool:

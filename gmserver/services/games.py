@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -22,11 +22,13 @@ from gmserver.rules.schedule import (
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import Position
+from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.ruleset_view import not_in_force_keys
+from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import queue_start_mails
-from gmserver.services.ordersets import orders_on_file, proxy_states
+from gmserver.services.ordersets import invalid_records, orders_on_file, proxy_states
 from gmserver.services.schedule import lengths_of, pace_warnings, schedule_of
 
 
@@ -227,6 +229,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
     on_file = orders_on_file(session, game.id, game.phase, ruleset)
     owing = engine.position_from_state(record.state).powers_to_order() if game.status == "active" else ()
     proxies = proxy_states(session, game.id, game.phase)
+    invalid = invalid_records(session, game)
     return {
         "name": game.name,
         "ruleset": game.ruleset_name,
@@ -240,15 +243,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
         **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
-        "players": {p.power: {"address": p.address, "fallback": p.fallback_address,
-                              **({"reply_address": reply_address(gm_address, p.secret)}
-                                 if gm_address and p.secret else {}),
-                              **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
-                              # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
-                              **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
-                                 if p.power in proxies else {}),
-                              **({"perpetual": p.perpetual["orders"]} if p.perpetual else {})}
-                    for p in game.players},
+        "players": {p.power: _player_summary(p, gm_address, proxies, invalid[p.power]) for p in game.players},
         "orders": {power: {"version": on_file.versions[power], "orders": [str(o) for o in orders]}
                    for power, orders in on_file.orders.items()},
         "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
@@ -275,6 +270,19 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         # 001 IV(4) target_days_per_game_turn: turn lengths that make a Turn longer than the guide
         **({"pace_warnings": pace} if (pace := pace_warnings(game, ruleset)) else {}),
     }
+
+
+def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, ProxyState],
+                    invalid: InvalidRecord) -> dict[str, Any]:
+    return {"address": p.address, "fallback": p.fallback_address,
+            **({"reply_address": reply_address(gm_address, p.secret)} if gm_address and p.secret else {}),
+            **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
+            # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
+            **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
+               if p.power in proxies else {}),
+            **({"perpetual": p.perpetual["orders"]} if p.perpetual else {}),
+            # 000 III(1) (a): the GM's switch, and the record the GM judges it by
+            "clarifications": p.clarifications, "invalid_sets": asdict(invalid)}
 
 
 def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:

@@ -117,6 +117,13 @@ def _perpetual(session, services, game, args, by, now):
                                       by=by, now=now)
 
 
+def _clarify(session, services, game, args, by, now):
+    """000 III(1) (a): "clarify [GAME] POWER on|off"."""
+    if len(args) != 2 or args[1].lower() not in ("on", "off"):
+        raise GameError("expected: clarify [GAME] POWER on|off")
+    return gm_controls.clarify(session, services, game, args[0], args[1].lower() == "on", by=by, now=now)
+
+
 def _veto(session, services, game, args, by, now):
     (number,) = _args(args, 1, "veto [GAME] PROPOSAL")
     return vote_gm.veto(session, services, game, number, by=by, now=now)
@@ -153,6 +160,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
     "set": MailCommand("set [GAME] gm_copies on|off", _set),
     "proxy": MailCommand(PROXY, _proxy),
+    "clarify": MailCommand("clarify [GAME] POWER on|off", _clarify),  # 000 III(1) (a)
     "perpetual": MailCommand("perpetual [GAME] POWER [on|off]", _perpetual),  # 000 II(4)  # MATRIX 2.2 proxy_policy (services/proxies.py)
     # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3)): services/vote_gm.py
     "veto": MailCommand("veto [GAME] PROPOSAL", _veto),

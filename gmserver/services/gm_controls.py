@@ -21,7 +21,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.reports.words import format_time
+from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.intake import is_plain_address
 from gmserver.rules.position import describe_phase
@@ -29,6 +29,7 @@ from gmserver.services import players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, queue_start_mails
+from gmserver.services.ordersets import invalid_records
 from gmserver.services.press import disclose_authors
 
 
@@ -219,6 +220,27 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
                    f"{game.name} has ended in {describe_phase(game.phase)}", "the game has ended",
                    (f"The GM has ended the game in {describe_phase(game.phase)}.",
                     f"Supply centres at the end: {standing}."))
+
+
+def clarify(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,
+            now: datetime) -> Done:
+    """000 III(1) (a) (invalid_set_feedback = conditional_mhr): the GM switches off, or on again,
+    being asked about the player's sets with lines that cannot be used, having judged from how
+    often their sets had such lines whether they are unusual from this player. Not announced:
+    each receipt tells the player why their set was not gone through."""
+    player = _player(game, power)
+    if queries.games.ruleset_of(game).invalid_set_feedback != "conditional_mhr":
+        raise GameError(f"{game.name}'s rules leave the GM no choice here: only under 000 III(1) "
+                        "(invalid_set_feedback = conditional_mhr) does the GM decide whom to ask about invalid sets")
+    if player.clarifications == on:
+        raise GameError(f"clarifications for {player.power} are {'on' if on else 'off'} already")
+    player.clarifications = on
+    record = invalid_records(session, game)[player.power]
+    seen = f"{record.invalid} of {plural(record.sets, 'set')} in this game had lines that could not be used"
+    text = (f"{player.power}'s sets with lines that cannot be used are asked about again (000 III(1)); {seen}" if on
+            else f"{player.power}'s sets with lines that cannot be used get a receipt only (000 III(1) (a)); {seen}")
+    return _record(session, services, game, "clarify", {"power": player.power, "on": on,
+                   "invalid": record.invalid, "sets": record.sets}, by, now, text)
 
 
 SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM"}

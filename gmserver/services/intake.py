@@ -27,7 +27,7 @@ from gmserver.db.queries.inbound import (
 )
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
-from gmserver.db.queries.players import player_abbreviations
+from gmserver.db.queries.players import clarifications_on, player_abbreviations
 from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
@@ -50,7 +50,7 @@ from gmserver.services.inbound_handling import (  # noqa: F401
 )
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
-from gmserver.services.ordersets import as_stored, contingent_on_file, invalid_history, movement_turn, stored_sets
+from gmserver.services.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
@@ -207,7 +207,6 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
             if line.line == withdrawal else line for line in reading.lines))
     reading = dataclasses.replace(reading, lines=with_as_written(game.ruleset, reading.lines))  # 000 III(1) (c)
     version = len(every) + 1
-    earlier_invalid = invalid_history(session, game.id, decision.power)  # before the new set is added
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
     # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
@@ -222,20 +221,20 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
     # the sender's own count: a proxy holder does not learn how many sets the owner sent (MATRIX 2.2)
-    _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, earlier_invalid, now)
+    _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, now)
     return "accepted"
 
 
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-             reading: Reading, version: int, position: Position, earlier_invalid: Sequence[bool],
-             now: datetime) -> None:
+             reading: Reading, version: int, position: Position, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
     confirm_each_set say (MATRIX 2.1, 000 III(1): rules/set_feedback.py)."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
                             texts=[envelope.subject or "", *(line.text for line in reading.lines)],
-                            earlier_invalid=earlier_invalid, deadline=game.deadline, now=now, has_remarks=remarks)
+                            clarify=clarifications_on(session, game.id, decision.power),  # 000 III(1) (a)
+                            deadline=game.deadline, now=now, has_remarks=remarks)
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):

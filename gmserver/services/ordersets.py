@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import OrderSet
-from gmserver.db.queries.ordersets import order_sets, recent_player_sets
+from gmserver.db.models import Game, OrderSet
+from gmserver.db.queries.ordersets import order_sets, players_sets
 from gmserver.db.queries.phases import phase_record
 from gmserver.db.queries.proxies import proxies_of
 from gmserver.engine import position_from_state
@@ -24,7 +24,7 @@ from gmserver.rules.reading import (
 )
 from gmserver.rules.reading.sets import effective_unsupportable
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.set_feedback import USUAL_SETS, has_invalid_line
+from gmserver.rules.set_feedback import InvalidRecord, invalid_record
 
 
 def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
@@ -57,11 +57,16 @@ def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset) -
     return {power: power_sets for power, power_sets in counted.items() if power_sets}
 
 
-def invalid_history(session: Session, game_id: int, power: str) -> list[bool]:
-    """000 III(1) (a): for the power's last sets in the game, newest first, whether each had a
-    line that could not be used (the lines are kept as read, status included)."""
-    return [has_invalid_line([line.get("status") for line in row.lines or ()])
-            for row in recent_player_sets(session, game_id, power, USUAL_SETS)]
+def invalid_records(session: Session, game: Game) -> dict[str, InvalidRecord]:
+    """000 III(1) (a), shown to the GM: power -> how many of its present player's sets in this
+    game had a line that could not be used (the lines are kept as read, status included)."""
+    joined = {p.power: p.joined_at for p in game.players}
+    statuses: dict[str, list[list[str]]] = {power: [] for power in joined}
+    for row in players_sets(session, game.id):
+        since = joined.get(row.power)
+        if row.power in statuses and (since is None or row.received_at >= since):  # a replacement starts afresh
+            statuses[row.power].append([line.get("status") for line in row.lines or ()])
+    return {power: invalid_record(sets) for power, sets in statuses.items()}
 
 
 def as_stored(row: OrderSet) -> StoredSet:

@@ -59,6 +59,7 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     player.contact_due_since = player.missed_phase = None  # 001 V(1) concerned the player who left
     player.cd_search_until = None  # 001 V(3)(ii): the search is over, a replacement was found
     player.perpetual = None  # 000 II(4): the GM kept the old player's set, not the new one's
+    player.clarifications = True  # 000 III(1) (a): the GM judged the old player's sets, not the new one's
     if game.waiting_for and player.power in game.waiting_for:
         game.waiting_for = [p for p in game.waiting_for if p != player.power] or None
         if game.waiting_for is None and game.deadline is None and game.status == "active":

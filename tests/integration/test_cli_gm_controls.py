@@ -126,3 +126,25 @@ def test_000_II_3_the_gm_gives_approves_and_cancels_a_proxy_from_the_command_lin
     assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["proxy", "proxy"]
     assert run(config, "game", "proxy", "lepanto", "FRANCE") == 2
     assert "name the holder" in capsys.readouterr().err
+
+
+def test_000_III_1_a_the_gm_switches_clarifications_from_the_command_line(config: Path, capsys) -> None:
+    """`gmserver game clarify NAME POWER on|off` (invalid_set_feedback = conditional_mhr), and
+    `game show` saying it; no set was sent yet, so the record is 0 of 0 and not printed."""
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args(), "--ruleset", "mhr",
+               "--deadline", "2030-01-10T18:00+00:00") == 0
+    assert shown(config, capsys)["players"]["FRANCE"]["clarifications"] is True
+    assert run(config, "game", "clarify", "lepanto", "FRANCE", "off") == 0
+    assert ("FRANCE's sets with lines that cannot be used get a receipt only (000 III(1) (a)); 0 of 0 sets in "
+            "this game had lines that could not be used") in capsys.readouterr().out
+    player = shown(config, capsys)["players"]["FRANCE"]
+    assert (player["clarifications"], player["invalid_sets"]["sets"]) == (False, 0)
+    assert run(config, "game", "show", "lepanto") == 0
+    [france] = [line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("FRANCE ")
+                and "centres;" in line]
+    assert france.endswith("no orders yet, clarifications off (000 III(1))")
+    assert run(config, "game", "clarify", "lepanto", "FRANCE", "off") == 2
+    assert "clarifications for FRANCE are off already" in capsys.readouterr().err
+    assert run(config, "game", "actions", "lepanto") == 0
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["clarify"]

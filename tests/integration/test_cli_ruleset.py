@@ -29,7 +29,7 @@ def test_show_json_lists_every_option_with_applied(capsys) -> None:
         assert {"key", "value", "default", "clause", "applied"} <= option.keys()
         assert option["applied"] is (option["status"] == "applied")
     proxy = next(o for o in shown["options"] if o["key"] == "proxy_policy")
-    assert (proxy["value"], proxy["default"], proxy["applied"]) == ("allowed_with_notice", "forbidden", False)
+    assert (proxy["value"], proxy["default"], proxy["applied"]) == ("allowed_with_notice", "forbidden", True)
     assert "[19]" in proxy["clause"]  # 003 [19], from the comment above the key in scorpion.toml
     vote = next(o for o in shown["options"] if o["key"] == "turn_length_vote")
     assert (vote["value"], vote["applied"]) == ([7, 14, 21], True)  # 003 [23] (issue 9)
@@ -39,16 +39,23 @@ def test_show_text_groups_by_section_and_says_what_gmserver_does(capsys) -> None
     assert main(["ruleset", "show", "scorpion"]) == 0
     out = capsys.readouterr().out
     assert out.index("2.8 Deadlines, reminders & NMR") < out.index("turn_length_vote =") < out.index("2.9 Press")
-    line = next(x for x in out.splitlines() if "proxy_policy =" in x)
+    assert main(["ruleset", "show", "danivon"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "rulebook =" in x)
     assert line.lstrip().startswith("! not applied")  # words first, the key after
-    assert "proxy orders are not taken" in out
+    assert "the engine adjudicates by the 2000 rulebook" in out
 
 
-def test_list_names_every_profile_with_its_counts(capsys) -> None:
+def test_list_names_every_profile_with_the_values_it_does_not_carry_out(capsys) -> None:
+    """The catalogue's counts once (they are the same for every profile), then each profile with
+    what sets it apart: the options whose values gmserver does not carry out (danivon's rulebook,
+    001 I(2): the engine adjudicates by the 2000 rulebook)."""
     assert main(["ruleset", "list"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    head, *lines = capsys.readouterr().out.splitlines()
+    assert head.startswith("Of the 154 house-rule options gmserver knows, ") and " applied" in head
     assert [line.split()[0] for line in lines] == ["danivon", "email_rules", "gwm", "mhr", "scorpion", "standard"]
-    assert all("applied" in line and "not carried out" in line for line in lines)
+    assert lines[0].endswith("values not carried out: rulebook")
+    assert lines[-1].endswith("every value carried out")
 
 
 def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
@@ -56,25 +63,23 @@ def test_an_unknown_profile_is_a_readable_error(capsys) -> None:
     assert "did you mean 'scorpion'" in capsys.readouterr().err
 
 
-def test_game_create_tells_the_gm_what_scorpion_promises_and_gmserver_does_not(config: Path, capsys) -> None:
-    """Under scorpion a player may write a proxy (003 [19]); gmserver takes no proxy orders. The
-    Spring 1901 wait (003 [14]), press and the turn-length vote (issue 9) are applied: not listed."""
+def test_game_create_tells_the_gm_what_danivon_promises_and_gmserver_does_not(config: Path, capsys) -> None:
+    """001 I(2) names the 1989 Gibsons rules; gmserver's engine adjudicates by the 2000 rulebook:
+    the GM is told at creation, by `game show` and in its JSON. Scorpion's proxies (003 [19]), the
+    Spring 1901 wait (003 [14]), press and the turn-length vote are applied: a scorpion game lists
+    nothing."""
     assert main(["--config", str(config), "db", "upgrade"]) == 0
-    assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *player_args()]) == 0
+    assert main(["--config", str(config), "game", "create", "dani", "--ruleset", "danivon", *player_args()]) == 0
     out = capsys.readouterr().out
     warning = out[out.index("not in force"):]
-    assert "proxy_policy" in warning and "([19])" in warning and "not taken" in warning
-    assert "turn_length_vote" not in warning  # 003 [23]: applied (issue 9)
-    assert "s1901_policy" not in warning
-    assert "conditional_press" not in warning and "press_moderation" not in warning
-    assert "sender_policy" not in warning  # applied
-    assert "confirm_each_set" not in warning  # applied (every profile confirms each set)
-    assert "press_channel" not in warning and "press_kinds" not in warning  # applied (issue 9)
-    assert main(["--config", str(config), "game", "show", "scorp"]) == 0
+    assert "rulebook" in warning and "I(2)" in warning and "2000 rulebook" in warning
+    assert main(["--config", str(config), "game", "show", "dani"]) == 0
     shown = capsys.readouterr().out
-    assert "not in force:" in shown and "proxy_policy" in shown
-    assert main(["--config", str(config), "game", "show", "scorp", "--json"]) == 0
-    assert "proxy_policy" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
+    assert "not in force:" in shown and "rulebook" in shown
+    assert main(["--config", str(config), "game", "show", "dani", "--json"]) == 0
+    assert "rulebook" in json.loads(capsys.readouterr().out)["rules_not_in_force"]
+    assert main(["--config", str(config), "game", "create", "scorp", "--ruleset", "scorpion", *player_args()]) == 0
+    assert "not in force" not in capsys.readouterr().out
 
 
 def test_game_create_under_standard_does_not_list_what_gmserver_does_anyway(config: Path, capsys) -> None:

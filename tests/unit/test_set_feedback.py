@@ -3,9 +3,9 @@ clarification of an invalid set if (a) such sets are unusual from this player, (
 before the deadline, (c) the player has not said the orders are meant as written."
 
 MATRIX 2.1: invalid_set_feedback (mhr: conditional_mhr), clarification_min_hours (12 [P]),
-confirm_each_set. The expectations are worked out by hand from the clause: (a) is judged on the
-player's last 3 sets in the game, (b) counts the hours left before the deadline, (c) looks for
-"as written" in the message.
+confirm_each_set. The expectations are worked out by hand from the clause: (a) is the GM's
+per-player switch (MATRIX 2.1 "the GM has not switched clarifications off for this player"),
+(b) counts the hours left before the deadline, (c) looks for "as written" in the message.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ import pytest
 from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.rules.set_feedback import ASK, ECHO, RECEIPT, SILENT, set_feedback, with_as_written
+from gmserver.rules.set_feedback import (
+    ASK, ECHO, RECEIPT, SILENT, InvalidRecord, invalid_record, set_feedback, with_as_written,
+)
 from tests.unit.reading.support import opening, read, ruleset
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
@@ -27,41 +29,62 @@ INVALID_SET = "A Par - Xyz\nA Mar S A Par - Bur\nF Bre - Pic"  # line 1: 'Xyz' i
 VALID_SET = "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Pic"
 
 
-def _feedback(text: str, profile_or_ruleset, *, hours_left: float | None = 30,
-              earlier: tuple[bool, ...] = (), subject: str = ""):
+def _feedback(text: str, profile_or_ruleset, *, hours_left: float | None = 30, clarify: bool = True,
+              subject: str = ""):
     rules = ruleset(profile_or_ruleset) if isinstance(profile_or_ruleset, str) else profile_or_ruleset
     reading = read(text, opening(), "france", "mhr")
     deadline = None if hours_left is None else NOW + timedelta(hours=hours_left)
     return set_feedback(rules, statuses=[line.status for line in reading.lines],
-                        texts=[subject, *(line.text for line in reading.lines)], earlier_invalid=earlier,
+                        texts=[subject, *(line.text for line in reading.lines)], clarify=clarify,
                         deadline=deadline, now=NOW)
 
 
-# (text, hours left, earlier sets newest first: True = had a line not used) -> asked?, why not
+# (text, hours left, the GM's switch for the player) -> asked?, why not
 CONDITIONS = [
-    pytest.param(INVALID_SET, 30, (), ASK, None, id="all three hold, first set: asked"),
-    pytest.param(INVALID_SET, 30, (False, False, False), ASK, None, id="(a) earlier sets all valid: asked"),
-    pytest.param(INVALID_SET, 30, (False, False, False, True), ASK, None,
-                 id="(a) an invalid set older than the last 3 does not count: asked"),
-    pytest.param(INVALID_SET, 30, (False, True), RECEIPT, "one of your last 3 sets", id="(a) fails: a receipt"),
-    pytest.param(INVALID_SET, 11, (), RECEIPT, "less than 12 hours remain", id="(b) fails, 11 h left: a receipt"),
-    pytest.param(INVALID_SET, 12, (), ASK, None, id="(b) holds at exactly 12 h left: asked"),
-    pytest.param(INVALID_SET, None, (), ASK, None, id="(b) no deadline set: asked"),
-    pytest.param(INVALID_SET + "\nAs written", 30, (), RECEIPT, "meant as written", id="(c) fails: a receipt"),
-    pytest.param(VALID_SET, 30, (), ECHO, None, id="no invalid line: nothing to ask"),
+    pytest.param(INVALID_SET, 30, True, ASK, None, id="all three hold: asked"),
+    pytest.param(INVALID_SET, 30, False, RECEIPT, "the GM has found that sets with lines that cannot be used are "
+                 "not unusual from you", id="(a) the GM switched clarifications off: a receipt"),
+    pytest.param(INVALID_SET, 11, True, RECEIPT, "less than 12 hours remain", id="(b) fails, 11 h left: a receipt"),
+    pytest.param(INVALID_SET, 12, True, ASK, None, id="(b) holds at exactly 12 h left: asked"),
+    pytest.param(INVALID_SET, None, True, ASK, None, id="(b) no deadline set: asked"),
+    pytest.param(INVALID_SET + "\nAs written", 30, True, RECEIPT, "meant as written", id="(c) fails: a receipt"),
+    pytest.param(VALID_SET, 30, False, ECHO, None, id="no invalid line, clarifications off: the reading"),
 ]
 
 
-@pytest.mark.parametrize("text, hours_left, earlier, kind, why", CONDITIONS)
-def test_000_III_1_conditions_for_asking_about_an_invalid_set(text, hours_left, earlier, kind, why):
+@pytest.mark.parametrize("text, hours_left, clarify, kind, why", CONDITIONS)
+def test_000_III_1_conditions_for_asking_about_an_invalid_set(text, hours_left, clarify, kind, why):
     """000 III(1) (a), (b), (c) under mhr (invalid_set_feedback = conditional_mhr)."""
-    feedback = _feedback(text, "mhr", hours_left=hours_left, earlier=earlier)
+    feedback = _feedback(text, "mhr", hours_left=hours_left, clarify=clarify)
     assert feedback.kind == kind
     if why is None:
         assert feedback.not_asked is None
     else:
         assert why in feedback.not_asked
         assert feedback.rule == "house rules 000 III(1)"
+
+
+@pytest.mark.parametrize("profile", ["standard", "danivon", "email_rules", "scorpion", "gwm"])
+def test_000_III_1_a_the_switch_is_only_for_conditional_mhr(profile):
+    """000 III(1) (a): a switch left off from a game under another rule changes nothing: under
+    echo_always every set gets its reading."""
+    assert _feedback(INVALID_SET, profile, clarify=False).kind == ECHO
+
+
+# each set given as its lines' statuses, newest first -> (invalid, sets, recent_invalid, recent)
+RECORDS = [
+    pytest.param([], (0, 0, 0, 0), id="no set yet"),
+    pytest.param([["accepted", "rejected"], ["accepted"], ["accepted", "ignored"], ["rejected"]], (2, 4, 1, 3),
+                 id="4 sets, 2 with a void line; 1 of the last 3"),
+    pytest.param([["accepted"], ["rejected", "rejected"]], (1, 2, 1, 2), id="two void lines are one invalid set"),
+]
+
+
+@pytest.mark.parametrize("sets, expected", RECORDS)
+def test_000_III_1_a_the_record_shown_to_the_gm(sets, expected):
+    """000 III(1) (a): what the GM judges by, MATRIX 2.1 "the server showing the GM how often the
+    player's sets contained invalid lines": sets with a rejected line out of all, and of the last 3."""
+    assert invalid_record(sets) == InvalidRecord(*expected)
 
 
 def test_000_III_1_c_as_written_in_the_subject():
@@ -113,7 +136,7 @@ def test_confirm_each_set_false_files_a_set_read_as_written_without_a_reply(text
 def test_confirm_each_set_false_still_confirms_a_set_with_remarks():
     rules = dataclasses.replace(ruleset("standard"), confirm_each_set=False)
     reading = read(VALID_SET, opening(), "france", "standard")
-    feedback = set_feedback(rules, statuses=[line.status for line in reading.lines], texts=[], earlier_invalid=(),
+    feedback = set_feedback(rules, statuses=[line.status for line in reading.lines], texts=[], clarify=True,
                             deadline=None, now=NOW, has_remarks=True)
     assert feedback.kind == ECHO
 
@@ -149,14 +172,14 @@ def test_000_III_1_the_question_names_the_lines_and_the_deadline(composer):
 
 
 def test_000_III_1_not_asked_says_why(composer):
-    feedback = _feedback(INVALID_SET, "mhr", earlier=(True,))
+    feedback = _feedback(INVALID_SET, "mhr", clarify=False)
     body = _confirmation(INVALID_SET, feedback, composer)
     assert "PLEASE CHECK" not in body and "NOT USED" not in body  # MATRIX 2.1: a receipt only
     assert ("The GM confirms receipt only and does not say how each line was read: the GM does not presume "
-            "that you wanted a complete set of valid orders, and goes through a set with you only when that is "
-            "unusual for you, time remains and you have not said the orders are meant as written; here one of "
-            "your last 3 sets in this game had lines that could not be used (house rules 000 III(1)).") in " ".join(
-                body.split())
+            "that you wanted a complete set of valid orders, and goes through a set with you only when the GM "
+            "finds that unusual for you, time remains and you have not said the orders are meant as written; "
+            "here the GM has found that sets with lines that cannot be used are not unusual from you "
+            "(house rules 000 III(1)).") in " ".join(body.split())
 
 
 def test_echo_always_reply_has_neither_question_nor_explanation(composer):

@@ -14,9 +14,9 @@ def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
                                 .order_by(OrderSet.power, OrderSet.version)))
 
 
-def recent_player_sets(session: Session, game_id: int, power: str, limit: int) -> list[OrderSet]:
-    """The power's last `limit` sets in the game, any phase, newest first; the GM's own and a
-    proxy holder's (MATRIX 2.2) left out: they are not the player's."""
-    return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.power == power,
-                                                       OrderSet.by_gm.is_(False), OrderSet.by_proxy.is_(False))
-                                .order_by(OrderSet.received_at.desc(), OrderSet.id.desc()).limit(limit)))
+def players_sets(session: Session, game_id: int) -> list[OrderSet]:
+    """Every power's sets in the game, any phase, newest first; the GM's own and a proxy
+    holder's (MATRIX 2.2) left out: they are not the player's."""
+    return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.by_gm.is_(False),
+                                                       OrderSet.by_proxy.is_(False))
+                                .order_by(OrderSet.received_at.desc(), OrderSet.id.desc())))

@@ -17,6 +17,13 @@ def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str
     return session.scalar(select(Player.abbreviations).where(Player.game_id == game_id, Player.power == power))
 
 
+def clarifications_on(session: Session, game_id: int, power: str) -> bool:
+    """000 III(1) (a): whether the GM still asks about the power's player's invalid sets (on
+    when the power has no player row)."""
+    on = session.scalar(select(Player.clarifications).where(Player.game_id == game_id, Player.power == power))
+    return on is not False
+
+
 def games_of_address(session: Session, address: str) -> list[int]:
     """The active games in which `address` (as written) is a player's address or fallback."""
     return list(session.scalars(select(Player.game_id).join(Game).where(

@@ -23,8 +23,8 @@ _WORDS: dict[str, str] = {
     "contingent_minor_orders = rejected": "retreat and adjustment orders are read only in their own turn",
     "default_set_status = final": "a set is final unless it is marked preliminary",
     "default_set_status = preliminary": "a set is preliminary unless it is marked final",
-    "invalid_set_feedback = conditional_mhr": ("the GM asks about lines that cannot be used only when such "
-                                               "sets are unusual from you, time remains and you have not said "
+    "invalid_set_feedback = conditional_mhr": ("the GM asks about lines that cannot be used only when the GM "
+                                               "finds such sets unusual from you, time remains and you have not said "
                                                "the orders are meant as written"),
     "invalid_set_feedback = receipt_only": "each set is confirmed on receipt only",
     "hold_plus_support = by_multiple_order_rule":

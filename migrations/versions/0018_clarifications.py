@@ -1,0 +1,25 @@
+"""The GM's per-player clarification switch (MATRIX 2.1 invalid_set_feedback = conditional_mhr,
+000 III(1) (a)): whether the GM asks about this player's invalid sets.
+
+Revision ID: 0018
+Revises: 0017
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0018"
+down_revision: Union[str, None] = "0017"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("clarifications", sa.Boolean(), nullable=False, server_default=sa.true()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("clarifications")
