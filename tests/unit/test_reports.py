@@ -640,6 +640,26 @@ def test_no_orders_are_asked_of_a_power_in_civil_disorder(geo, composer):
     assert "Orders are due from France." in body and "IN CIVIL DISORDER: Italy" in body
 
 
+def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
+    """QA: the heading's "  Game:    demo, Spring 1903 Movement, deadline Tuesday 1 December 2026,
+    18:00 UTC" (82 characters) and press.txt.j2's "Nothing in this message was read as orders..."
+    (80) forced quoted-printable on plain-text mail; both are wrapped now, nothing lost."""
+    body = composer.render("player/press.txt.j2", {
+        "press_told": ["Your press to all powers is published with the next report."],
+        "non_player": False, "orders_refused": False, "inbound_id": 7,
+        "original_subject": "demo press", "original_date": "Mon, 30 Nov 2026 10:00:00 +0000",
+        "game_name": "demo", "power_name": "France", "phase": "Spring 1903 Movement",
+        "deadline": reports.format_time(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)), "more_text": False,
+    })
+    assert_well_formed(body)
+    lines = body.split("\n")
+    game = next(i for i, line in enumerate(lines) if line.startswith("  Game:"))
+    # the phase fits on the first line; the deadline goes on the next, under the value column
+    assert lines[game:game + 2] == ["  Game:    demo, Spring 1903 Movement,",
+                                    "           deadline Tuesday 1 December 2026, 18:00 UTC"]
+    assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
+
+
 def test_press_sections_of_a_report_000_x_1(geo, composer):
     """000 X(1): white press under its author's orders, grey press in an "Anonymous Press" section;
     other profiles print both in one "Press" section (MATRIX 2.9)."""
