@@ -660,6 +660,16 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
     assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
 
 
+def test_no_plain_text_template_writes_a_literal_line_over_78_characters():
+    """A line over 78 characters makes the mail quoted-printable (email's max_line_length): a
+    sentence written out whole in a template goes through `fill` (QA found five)."""
+    long = [f"{path.relative_to(TEMPLATES_DIR)}:{number}"
+            for path in sorted(TEMPLATES_DIR.glob("*/*.txt.j2"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if len(line) > 78 and "{" not in line]
+    assert long == []
+
+
 def test_press_sections_of_a_report_000_x_1(geo, composer):
     """000 X(1): white press under its author's orders, grey press in an "Anonymous Press" section;
     other profiles print both in one "Press" section (MATRIX 2.9)."""
