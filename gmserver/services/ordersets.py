@@ -48,10 +48,12 @@ def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyS
     return states
 
 
-def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[StoredSet]]:
+def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset,
+                 proxies: dict[str, ProxyState] | None = None) -> dict[str, list[StoredSet]]:
     """power -> the sets read for the turn: a proxy's holder's or its owner's as proxy_precedence
-    says, and never a holder's sent after a silent cancellation (MATRIX 2.2, 003 [19])."""
-    proxies = proxy_states(session, game_id, phase)
+    says, and never a holder's sent after a silent cancellation (MATRIX 2.2, 003 [19]).
+    `proxies`: proxy_states of the turn, where the caller has them already."""
+    proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset)
                for power, power_sets in stored_sets(session, game_id, phase).items()}
     return {power: power_sets for power, power_sets in counted.items() if power_sets}
@@ -91,8 +93,8 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset)
     replace, merge per unit or merge marked changes, in receipt or version order, as the game's
     ruleset says; a proxied power's sets as proxy_precedence says, unit by unit for a proxy of
     some units (MATRIX 2.2, 003 [19])."""
-    sets = counted_sets(session, game_id, phase, ruleset)
     proxies = proxy_states(session, game_id, phase)
+    sets = counted_sets(session, game_id, phase, ruleset, proxies)
     return OnFile(
         orders={power: orders_that_count(power_sets, proxies.get(power), ruleset) for power, power_sets in sets.items()},
         unsupportable=tuple(sorted((unit for power_sets in sets.values()

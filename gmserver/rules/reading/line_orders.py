@@ -32,12 +32,30 @@ _LABELS = frozenset(w for w in HOLD | MOVE | SUPPORT | CONVOY | BUILD | DISBAND 
     frozenset("ORDER ORDERS MOVEMENT MOVEMENTS ADJUSTMENT ADJUSTMENTS REMOVALS RETREATS".split())
 
 
+# A greeting opens many a set ("Hello GM,"): not a misspelt Helgoland, whatever the typo tolerance
+_GREETINGS = frozenset("HELLO HALLO HI HEY HIYA DEAR GREETINGS HOWDY MORNING EVENING GOOD".split())
+
+
+def _with_skipped(condition_note: tuple[str, str] | None, skipped: str, ctx: Context) -> tuple[str, str]:
+    """The line's note with the words skipped before its order added (a label, a greeting)."""
+    note = (ctx.cite("abbreviation_policy"), f"The words '{skipped}' before the order were skipped.")
+    if condition_note is None:
+        return note
+    return ("; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)), condition_note[1] + " " + note[1])
+
+
 def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
     """The orders on a line (its condition, if any, already dealt with)."""
+    if words and words[0] in _GREETINGS:
+        rest = words[1:]
+        while rest and rest[0] in (",", ":", ";", "!", "."):
+            rest = rest[1:]
+        if not looks_like_order(rest, ctx.table, ctx.policy, ctx.powers):
+            return _ignored("Not an order.")
+        condition_note = _with_skipped(condition_note, words[0].lower(), ctx)
+        words = rest
     if len(words) > 2 and words[1] == ":" and words[0] in _LABELS:
-        note = (ctx.cite("abbreviation_policy"), f"The words '{words[0].lower()}' before the order were skipped.")
-        condition_note = note if condition_note is None else (
-            "; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)), condition_note[1] + " " + note[1])
+        condition_note = _with_skipped(condition_note, words[0].lower(), ctx)
         words = words[2:]
     split = _split_run_together(words, ctx)
     if split != words and option(ctx.ruleset, "typo_tolerance") != "generous":
@@ -59,10 +77,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
         if prefixed is not None:
             words, parsed, skipped = prefixed
         if prefixed is not None and skipped:
-            note = (ctx.cite("abbreviation_policy"), f"The words '{skipped}' before the order were skipped.")
-            condition_note = note if condition_note is None else (
-                "; ".join(dict.fromkeys(r for r in (condition_note[0], note[0]) if r)),
-                condition_note[1] + " " + note[1])
+            condition_note = _with_skipped(condition_note, skipped, ctx)
     if not parsed:
         if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
             return [Verdict("rejected", None, None, "hold", None,

@@ -22,6 +22,7 @@ PREFIXED = [
     ("Moves: A Mun - Bur", "A MUN - BUR", "moves"),
     ("Holds: A Ber H", "A BER H", "holds"),
     ("Supports: A Ber S A Mun - Kie", "A BER S A MUN - KIE", "supports"),
+    ("Hello, A Mun - Bur", "A MUN - BUR", "hello"),  # a greeting, not a misspelt Helgoland
     ("oops, A Ber H", "A BER H", "oops"),
     ("Please: A Mun - Bur", "A MUN - BUR", "please"),
     ("I'd like to move A Mun - Tyr", "A MUN - TYR", "i like to"),
@@ -54,12 +55,14 @@ def test_label_of_another_power_is_never_used(profile, text):
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-@pytest.mark.parametrize("text", ["I think France will attack you", "Paris is lovely in spring",
+@pytest.mark.parametrize("text", ["Hello GM,", "Hello", "Good morning GM", "Dear GM,",
+                                  "I think France will attack you", "Paris is lovely in spring",
                                   "Please confirm my orders", "thanks for the game everyone"])
 def test_chatter_stays_chatter(profile, text):
     """Prose with no unit in it is not an order (000 III(2): only an order with one meaning is followed)."""
     line = one(text, opening(), "GERMANY", profile)
     assert line.order is None and line.status == "ignored"
+    assert line.message == "Not an order."  # never "no action follows the place name" (Hello: Helgoland)
 
 
 BUILD_TURN = Position(phase="W1901A", units={"ITALY": ("A ROM",)}, centers={"ITALY": ("NAP", "ROM", "VEN")})
