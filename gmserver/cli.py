@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset, engine
-from gmserver.cli_common import CliError, config_of, print_json, services_of, utcnow
+from gmserver.cli_common import GAME, CliError, config_of, print_json, services_of, utcnow
 from gmserver.config import ConfigError
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import RulesetError, load_ruleset
@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     poll.set_defaults(func=cmd_poll)
 
     adjudicate = commands.add_parser("adjudicate", help="adjudicate a game's current phase now")
-    adjudicate.add_argument("name")
+    adjudicate.add_argument("name", **GAME)
     adjudicate.set_defaults(func=cmd_adjudicate)
 
     cli_mail.add_outbox_commands(commands)
@@ -189,14 +189,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     orders = commands.add_parser("orders", help="order reading tools").add_subparsers(
         dest="orders_command", metavar="ACTION", required=True)
-    read = orders.add_parser("read", help="read an order message (stdin) as the house rules say; print JSON")
+    read = orders.add_parser("read", help="read an order message (stdin) as the house rules say; print JSON",
+                             description="Reads one order message from standard input (a whole email, headers "
+                                         "and all, or just its text) for POWER, as the house rules of --ruleset "
+                                         "read it, and prints the reading as JSON: each line's status and rule, "
+                                         "and the order set it gives. Nothing is stored.",
+                             epilog="e.g. printf 'A Par - Bur\\nF Bre - Eng\\n' | gmserver orders read --power France")
     read.add_argument("--ruleset", default="standard", help="profile name or TOML file")
     read.add_argument("--position", metavar="POSITION.json",
                       help="DATC-format position (default: the standard opening, Spring 1901)")
-    read.add_argument("--power", required=True)
+    read.add_argument("--power", required=True,
+                      help="the power the message gives orders for (the sender's), e.g. France")
     read.add_argument("--previous", metavar="ORDERS.json", help="the order set already on file (JSON list)")
     read.set_defaults(func=cmd_orders_read)
+    _describe_every_command(parser)
     return parser
+
+
+def _describe_every_command(parser: argparse.ArgumentParser) -> None:
+    """A command given no description of its own says its one-line help at the top of its
+    `--help` (argparse shows a subcommand's help only in its parent's list)."""
+    for action in parser._actions:  # noqa: SLF001  argparse keeps subcommands nowhere public
+        if not isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            continue
+        helps = {choice.dest: choice.help for choice in action._choices_actions}  # noqa: SLF001
+        for name, sub in action.choices.items():
+            if sub.description is None and helps.get(name):
+                text = str(helps[name])
+                sub.description = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+            _describe_every_command(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,8 +27,11 @@ def config_of(args: argparse.Namespace) -> Config:
 def services_of(config: Config):
     from gmserver.daemon import build_services  # noqa: PLC0415
     from gmserver.db.migrate import current_revision, head_revision  # noqa: PLC0415
-    from gmserver.db.session import shown_url  # noqa: PLC0415
+    from gmserver.db.session import missing_sqlite_file, shown_url  # noqa: PLC0415
 
+    if missing_sqlite_file(config.database_url):
+        raise CliError(f"there is no database at {shown_url(config.database_url)} yet: run `gmserver db upgrade` "
+                       "first (it creates it)")
     current = current_revision(config.database_url)
     if current != head_revision():
         raise CliError(
@@ -69,3 +72,9 @@ def moment(value: str) -> datetime:
     if moment.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{value!r} needs a time zone, e.g. {value}+00:00")
     return moment.astimezone(timezone.utc)
+
+
+# The positional arguments most commands share, named and explained once (`--help` showed a bare
+# `name` before): `parser.add_argument("name", **GAME)`.
+GAME: dict[str, str] = {"metavar": "GAME", "help": "the game's name (`gmserver game list` shows them)"}
+POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}

@@ -7,11 +7,12 @@ import dataclasses
 import json
 import sys
 import tomllib
+from datetime import datetime
 from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
-    CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
 )
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -118,7 +119,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print_json(summary)
         return 0
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
-          f"deadline {summary['deadline'] or '-'} ({summary['timezone']}), senders "
+          f"deadline {_deadline_words(summary)}, senders "
           + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
     _print_schedule(summary)
     for power, player in summary["players"].items():
@@ -179,12 +180,25 @@ def _print_nmr(summary: dict) -> None:
               f"{summary['name']} POWER ADDRESS")
 
 
+def _deadline_words(summary: dict) -> str:
+    """In the game's time zone, then UTC ("Tuesday 1 December 2026, 19:00 CET (Europe/Berlin) =
+    Tuesday 1 December 2026, 18:00 UTC"); `--json` keeps the ISO form for machines."""
+    from gmserver.reports.words import format_time  # noqa: PLC0415
+
+    if not summary["deadline"]:
+        return f"none ({summary['timezone']})"
+    return str(format_time(datetime.fromisoformat(summary["deadline"]), summary["timezone"]))
+
+
 def _print_schedule(summary: dict) -> None:
+    from gmserver.reports.words import format_length  # noqa: PLC0415
+
     lengths = summary["turn_lengths_seconds"]
-    hours = "/".join(f"{lengths[kind] / 3600:g}" for kind in ("movement", "retreat", "adjustment"))
-    reminder = f"{summary['reminder_seconds'] / 3600:g} h before the deadline" if summary["reminder_seconds"] else "none"
+    turns = ", ".join(f"{kind} {format_length(lengths[kind])}" for kind in ("movement", "retreat", "adjustment"))
+    lead = summary["reminder_seconds"]
+    reminder = f"{format_length(lead)} before the deadline" if lead else "none"
     at = f", deadlines at {summary['deadline_time'][:5]} {summary['timezone']}" if summary.get("deadline_time") else ""
-    print(f"schedule: turns of {hours} hours (movement/retreat/adjustment){at}, reminders {reminder}"
+    print(f"schedule: turns: {turns}{at}; reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
 
@@ -256,16 +270,19 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     listing = game.add_parser("list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=cmd_game_list)
-    show = game.add_parser("show", help="show a game's position, players and orders on file")
-    show.add_argument("name")
+    show = game.add_parser("show", help="show a game's position, players and orders on file",
+                           description="The game's phase, deadline (in its time zone, then UTC), schedule, "
+                                       "players with their units, centres and orders on file, and what waits "
+                                       "for the GM.")
+    show.add_argument("name", **GAME)
     show.add_argument("--json", action="store_true", help="print JSON (DATC position notation)")
     show.set_defaults(func=cmd_game_show)
     abbreviations = game.add_parser(
         "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
         description="A player's own abbreviations, matched before the standard table where the ruleset has "
                     "player_abbreviation_lists (004 I(1) ¶2). Without TOKEN=PLACE, shows the list.")
-    abbreviations.add_argument("name")
-    abbreviations.add_argument("power")
+    abbreviations.add_argument("name", **GAME)
+    abbreviations.add_argument("power", **POWER)
     abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
     abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
     abbreviations.set_defaults(func=cmd_game_abbreviations)

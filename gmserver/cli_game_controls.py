@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli_common import config_of, moment, print_json, services_of, utcnow
+from gmserver.cli_common import GAME, POWER, config_of, moment, print_json, services_of, utcnow
 
 
 def _run(args: argparse.Namespace, action_name: str, *values: object) -> int:
@@ -122,7 +122,7 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     deadline = game.add_parser("deadline", help="set, extend or shorten the current turn's deadline",
                                description="Set the current turn's deadline. It may not be earlier than the "
                                            "house rules' minimum turn length allows; the players are told.")
-    deadline.add_argument("name")
+    deadline.add_argument("name", **GAME)
     deadline.add_argument("deadline", type=moment, metavar="ISO-TIME", help="e.g. 2026-12-01T18:00+00:00")
     deadline.set_defaults(func=cmd_deadline)
     for verb, func, text in (("pause", cmd_pause, "pause a game: no adjudication and no reminders until resumed"),
@@ -130,49 +130,56 @@ def add_commands(game: argparse._SubParsersAction) -> None:
                                                     "set one full turn from now)"),
                              ("end", cmd_end, "end a game where it stands; the players get the final centres")):
         parser = game.add_parser(verb, help=text)
-        parser.add_argument("name")
+        parser.add_argument("name", **GAME)
         parser.set_defaults(func=func)
     for verb, func, text in (("replace", cmd_replace, "a new player takes over a power (they get the start mail)"),
                              ("address", cmd_address, "change a player's address (and fallback)")):
         parser = game.add_parser(verb, help=text)
-        parser.add_argument("name")
-        parser.add_argument("power")
+        parser.add_argument("name", **GAME)
+        parser.add_argument("power", **POWER)
         parser.add_argument("addresses", metavar="ADDRESS[,FALLBACK]")
         parser.set_defaults(func=func)
     cd = game.add_parser("cd", help="put a power in civil disorder (its units hold) or take it out; "
                          "search: civil disorder while a new player is sought for the house rules' period "
                          "(001 V(3)(ii)), permanent if nobody is found")
-    cd.add_argument("name")
-    cd.add_argument("power")
+    cd.add_argument("name", **GAME)
+    cd.add_argument("power", **POWER)
     cd.add_argument("state", choices=["on", "off", "search"], nargs="?", default="on")
     cd.set_defaults(func=cmd_cd)
     setting = game.add_parser("set", help="change a game setting: gm_copies on|off",
                               description="gm_copies: a copy of every report and every refusal goes to the GM "
                                           "([gm] alert_address, else [gm] address).")
-    setting.add_argument("name")
+    setting.add_argument("name", **GAME)
     setting.add_argument("setting", choices=["gm_copies"])
     setting.add_argument("value", choices=["on", "off"])
     setting.set_defaults(func=cmd_set)
     veto = game.add_parser("veto", help="refuse to put a proposal to the vote (000 IX(5)); its number is in "
                            "the notice the GM got when it was made")
-    veto.add_argument("name")
+    veto.add_argument("name", **GAME)
     veto.add_argument("proposal", metavar="PROPOSAL")
     veto.set_defaults(func=cmd_veto)
     propose = game.add_parser("propose", help="propose a draw or a concession, where the house rules let the GM "
-                              "(003 [18]): e.g. `propose NAME draw Austria England`")
-    propose.add_argument("name")
-    propose.add_argument("words", nargs="+", metavar="WORDS")
+                              "(003 [18]): e.g. `propose NAME draw Austria England`",
+                              description="The GM proposes an end of the game (or a rule change) for the players "
+                                          "to vote on, where the house rules let the GM (003 [18]); the GM casts "
+                                          "no vote. The forms, of the kinds the game's house rules offer: "
+                                          "draw [POWERS] (all survivors if none named); concede POWER; "
+                                          "end game TERMS; rule change WORDS.",
+                              epilog="e.g. gmserver game propose lepanto draw Austria England")
+    propose.add_argument("name", **GAME)
+    propose.add_argument("words", nargs="+", metavar="FORM",
+                         help="draw [POWERS] | concede POWER | end game TERMS | rule change WORDS")
     propose.set_defaults(func=cmd_propose)
     vote = game.add_parser("vote", help="the GM's vote on a proposal where the house rules make the GM an elector "
                            "(000 IX(3): a rule change needs the GM's agreement)")
-    vote.add_argument("name")
+    vote.add_argument("name", **GAME)
     vote.add_argument("proposal", metavar="PROPOSAL")
     vote.add_argument("choice", choices=("yes", "no", "abstain"))
     vote.set_defaults(func=cmd_vote)
     proxy = game.add_parser("proxy", help="let another player (or address) send a power's orders, for this turn "
                             "(--turn) or until cancelled; approve a player's request (000 II(3)) or cancel a proxy")
-    proxy.add_argument("name")
-    proxy.add_argument("power")
+    proxy.add_argument("name", **GAME)
+    proxy.add_argument("power", **POWER)
     proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
     proxy.add_argument("--turns", type=int, metavar="N", help="for N game turns, this one counted (003 [19])")
@@ -184,8 +191,8 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     proxy.set_defaults(func=cmd_proxy)
     perpetual = game.add_parser("perpetual", help="keep a power's order set from turn to turn (000 II(4)): at "
                                 "each movement deadline where it sends nothing, the orders that still fit are used")
-    perpetual.add_argument("name")
-    perpetual.add_argument("power")
+    perpetual.add_argument("name", **GAME)
+    perpetual.add_argument("power", **POWER)
     perpetual.add_argument("--off", action="store_true", help="stop keeping the set")
     perpetual.set_defaults(func=cmd_perpetual)
     clarify = game.add_parser("clarify", help="000 III(1) (a): whether the GM asks a player about their sets with "
@@ -196,6 +203,6 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     clarify.add_argument("state", choices=["on", "off"])
     clarify.set_defaults(func=cmd_clarify)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
-    actions.add_argument("name")
+    actions.add_argument("name", **GAME)
     actions.add_argument("--json", action="store_true", help="print JSON")
     actions.set_defaults(func=cmd_actions)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gmserver.cli_common import CliError, config_of, moment, services_of, utcnow
+from gmserver.cli_common import GAME, POWER, CliError, config_of, moment, services_of, utcnow
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
@@ -128,13 +128,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     orders = game.add_parser("orders", help="file an order set for a power, as the GM (a correction)",
                              description="File a new order set for POWER in the current phase, read as a player's "
                                          "set is read and marked as the GM's; the player is told by mail.")
-    orders.add_argument("name")
-    orders.add_argument("power")
+    orders.add_argument("name", **GAME)
+    orders.add_argument("power", **POWER)
     orders.add_argument("--set", action="append", metavar="ORDER", help='an order, e.g. "A PAR - BUR" (repeat)')
     orders.add_argument("--file", metavar="ORDERS.txt", help="the orders, one a line")
     orders.set_defaults(func=cmd_game_orders)
-    show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything")
-    show.add_argument("name")
+    show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything",
+                           description="Adjudicate the current phase with the orders on file now and print the "
+                                       "report the players would get; nothing is stored and nobody is mailed.")
+    show.add_argument("name", **GAME)
     show.set_defaults(func=cmd_game_preview)
     convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or DATC 4.A.1's "
                                             "any-route rule",
@@ -143,7 +145,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                          "named, was dislodged; any_route: any fleet on a possible route was; so "
                                          "the convoy was disrupted) or stands (the engine's result). Applied at "
                                          "adjudication.")
-    convoy.add_argument("name")
+    convoy.add_argument("name", **GAME)
     convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
     convoy.add_argument("ruling", choices=["fails", "stands"])
     convoy.set_defaults(func=cmd_game_convoy)
@@ -153,8 +155,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                          "that is free (000 VIII(3)), or with no UNIT remove the one the game's "
                                          "civil-disorder removal rule picks (too few disbands, 000 VIII(2)). "
                                          "Shows the proposal; --confirm does it and tells every player.")
-    repair.add_argument("name")
-    repair.add_argument("power")
+    repair.add_argument("name", **GAME)
+    repair.add_argument("power", **POWER)
     repair.add_argument("unit", nargs="?", help='the surplus unit, e.g. "A PAR"')
     repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
     repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
@@ -163,7 +165,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
                            description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
                                        "with its orders on file and every player gets a correction notice.")
-    back.add_argument("name")
+    back.add_argument("name", **GAME)
     back.add_argument("--deadline", type=moment, metavar="ISO-TIME",
                       help="adjudicate it again at this time (default: wait for `gmserver adjudicate NAME`)")
     back.add_argument("--reported-at", type=moment, metavar="ISO-TIME",
@@ -190,7 +192,7 @@ def _add_audit(game: argparse._SubParsersAction) -> None:
                                         "the orders do not give is a surplus unit (000 VIII(2)). Prints the "
                                         "differences and the `game repair` commands 000 VIII proposes, and mails "
                                         "them to the GM. Changes nothing. Exit status 1 when something differs.")
-    audit.add_argument("name")
+    audit.add_argument("name", **GAME)
     audit.add_argument("--years", type=int, default=1, metavar="N",
                        help="how many game years before the current one to include (default: 1)")
     audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")

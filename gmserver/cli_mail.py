@@ -35,21 +35,34 @@ def cmd_outbox_retry(args: argparse.Namespace) -> int:
 def cmd_outbox_list(args: argparse.Namespace) -> int:
     from gmserver.services.views import outbox  # noqa: PLC0415
 
-    for row in outbox(services_of(config_of(args)).sessions, args.status):
-        print(f"{row.id:>6} {row.status:<8} {row.kind:<13} to {row.recipient:<30} attempts {row.attempts}"
+    rows = outbox(services_of(config_of(args)).sessions, args.status)
+    for row in rows:
+        print(f"{row.id:>6} {row.status:<8} {row.kind:<13} {row.queued_at:%Y-%m-%d %H:%M} to {row.recipient:<30} "
+              f"attempts {row.attempts}: {_cut(row.subject, 50)}"
               + (f"  about: {row.about}" if row.about is not None else "")
               + (f"  last error: {row.last_error}" if row.last_error else ""))
+    if not rows:
+        print("no outgoing mail" + (f" with status {args.status}" if args.status else " yet"))
     return 0
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def cmd_inbox_list(args: argparse.Namespace) -> int:
     from gmserver.services.views import inbox  # noqa: PLC0415
 
-    for row in inbox(services_of(config_of(args)).sessions, args.status, args.kind):
+    rows = inbox(services_of(config_of(args)).sessions, args.status, args.kind)
+    for row in rows:
         print(f"{row.id:>6} {row.status:<8} {row.outcome or '-':<14} {row.kind or '-':<12} "
               f"{row.received_at:%Y-%m-%d %H:%M} from {row.sender}: {row.subject}")
         if row.error is not None:
             print("       " + row.error)
+    if not rows:
+        which = " and ".join(f"{name} {value}" for name, value in (("status", args.status), ("kind", args.kind))
+                             if value)
+        print("no stored inbound mail" + (f" with {which}" if which else " yet"))
     return 0
 
 

@@ -224,6 +224,6 @@ def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
         reminder=timedelta(seconds=turn_seconds / 3),
         sender_check="from",  # the bots mail from unsigned loopback addresses
         enforce_minimums=False,  # turns of seconds: the profile's minimum turn lengths would refuse them
-    ), now)
-    log.info("created game %s with seven bot players", name)
+    ), now, services=daemon.services)  # every player's start mail, as the README promises
+    log.info("created game %s with seven bot players; their start mails are queued", name)
     return game_id, name

@@ -41,10 +41,14 @@ def upgrade(database_url: str, revision: str = "head") -> None:
 
 
 def current_revision(database_url: str) -> str | None:
+    """The schema's revision; None when not initialised (a SQLite file that does not exist is
+    not created by asking)."""
     from alembic.runtime.migration import MigrationContext  # noqa: PLC0415
 
-    from gmserver.db.session import make_engine  # noqa: PLC0415
+    from gmserver.db.session import make_engine, missing_sqlite_file  # noqa: PLC0415
 
+    if missing_sqlite_file(database_url):
+        return None
     engine = make_engine(database_url)
     try:
         with _quiet_alembic(), engine.connect() as connection:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from sqlalchemy import Engine, create_engine, event, make_url
@@ -38,6 +39,20 @@ def make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
     return create_engine(url, pool_pre_ping=True)
+
+
+def missing_sqlite_file(url: str) -> bool:
+    """Whether `url` names a SQLite file that does not exist. Connecting would create it, empty;
+    only `gmserver db upgrade` (and the demo, which upgrades its own) should create a database,
+    so a read-only command checks this first and leaves no empty file behind."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001  an unparsable URL is reported by the database layer itself
+        return False
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return False  # in memory, or a URI filename (its mode= decides), is not ours to judge
+    return not Path(database).exists()
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

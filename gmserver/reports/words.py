@@ -205,6 +205,19 @@ def format_duration(delta: timedelta) -> str:
     return " ".join(parts)
 
 
+def format_length(seconds: float) -> str:
+    """A turn length or a reminder's lead as a GM reads it: `2 days`, `1 day 12 hours`,
+    `1 hour 30 minutes`, and for the demo's turns of seconds `15 seconds`, `7.5 seconds`. Unlike
+    format_duration (time left, rounded down to the minute) nothing is dropped: it is a setting."""
+    whole, fraction = divmod(round(seconds * 1000), 1000)  # milliseconds: 7.5 s stays 7.5 s
+    minutes, secs = divmod(whole, 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    parts = [plural(n, word) for n, word in ((days, "day"), (hours, "hour"), (minutes, "minute")) if n]
+    if secs or fraction or not parts:
+        parts.append(plural(secs, "second") if not fraction else f"{secs + fraction / 1000:g} seconds")
+    return " ".join(parts)
+
 
 def order_unit(order: Order) -> str:
     """`A MAR S A PAR - BUR` -> `A MAR` (the key a `Position` lists units by); `WAIVE` -> ``."""

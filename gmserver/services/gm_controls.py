@@ -88,8 +88,13 @@ def _addresses(text: str) -> tuple[str, str | None]:
 def set_deadline(session: Session, services: Services, game: Game, deadline: datetime, *, by: str,
                  now: datetime) -> Done:
     """Set, extend or shorten the current turn's deadline; never below the profile's minimum
-    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums)."""
+    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums).
+    The deadline it has already is refused, like `pause` of a paused game: nothing changed, so
+    nothing is recorded and nobody is told."""
     _active(game)
+    if game.deadline is not None and deadline == game.deadline:
+        raise GameError(f"the deadline of {game.name} is {_when(game, deadline)} already: nothing changed, "
+                        "nobody told")
     record = queries.phases.current_record(session, game)
     if problems := schedule.new_deadline_problems(session, game, deadline, now):
         raise GameError(f"the deadline of {game.name} was not changed: " + "; ".join(problems))

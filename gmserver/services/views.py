@@ -64,6 +64,8 @@ class OutboxRow:
     attempts: int
     about: str | None  # what an alert is about
     last_error: str | None
+    subject: str  # as glanced (up to GLANCE_SUBJECT_CHARS); the command line cuts it to fit a row
+    queued_at: datetime
 
 
 def game_row(sessions: sessionmaker[Session], name: str) -> GameRow:
@@ -134,5 +136,17 @@ def outbox(sessions: sessionmaker[Session], status: str | None = None) -> list[O
     """Outgoing mail, or that with `status`, in order of queuing."""
     with transaction(sessions) as session:
         return [OutboxRow(row.id, row.status, row.kind, row.recipient, row.attempts,
-                          describe_alert(row.dedupe_key) if row.kind == "alert" else None, row.last_error)
+                          describe_alert(row.dedupe_key) if row.kind == "alert" else None, row.last_error,
+                          _outgoing_subject(row), row.created_at)
                 for row in queries.outbox.outbox_messages(session, status)]
+
+
+def _outgoing_subject(row: Any) -> str:
+    """An outgoing message's subject from its headers; a player's copy of a stored report not
+    written yet keeps it in `addressing` (writing the whole report to list it would be waste)."""
+    if not row.stored:
+        return safe_text(str((row.addressing or {}).get("subject") or "?"))
+    try:
+        return glance_envelope(row.stored).subject
+    except Exception:  # noqa: BLE001  a listing shows every row, whatever one row's bytes are
+        return "(headers unreadable)"

@@ -28,6 +28,10 @@ def test_demo_plays_turns_and_mails_reports(tmp_path: Path) -> None:
     reports = [m for m in messages if "results" in str(m["Subject"])]
     confirmations = [m for m in messages if str(m["Subject"]).startswith("Re:")]
     assert len(reports) == 14 and len(confirmations) >= 7
+    # QA: the demo's game starts like any other, with a start mail to each of the seven players
+    starts = [m for m in messages if str(m["Subject"]).startswith("demo: you play ")]
+    assert sorted(str(m["Subject"])[len("demo: you play "):] for m in starts) == [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
     assert {str(m["Delivered-To"]) for m in reports} == {
         f"{p}@bots.gmserver.invalid" for p in ("austria", "england", "france", "germany", "italy", "russia", "turkey")}
     # the demo's configuration file works with every other command

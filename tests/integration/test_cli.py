@@ -43,6 +43,53 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert "F1901M" in capsys.readouterr().out
 
 
+def test_game_show_says_the_deadline_and_the_turn_lengths_as_a_gm_reads_them(config: Path, capsys) -> None:
+    """QA: `game show` printed "deadline 2026-11-28T17:00:00+00:00 (Europe/Berlin)" and turns in
+    fractions of hours. 18:00 UTC on 10 January 2030 (a Thursday) is 19:00 in Berlin (CET, UTC+1
+    in winter); 72/36/24.5 hours are 3 days, 1 day 12 hours, 1 day 30 minutes."""
+    run(config, "db", "upgrade")
+    assert run(config, "game", "create", "berlin", "--player", "FRANCE=f@x.test", "--timezone", "Europe/Berlin",
+               "--deadline", "2030-01-10T18:00+00:00", "--movement-hours", "72", "--retreat-hours", "36",
+               "--adjustment-hours", "24.5", "--reminder-hours", "24") == 0
+    capsys.readouterr()
+    assert run(config, "game", "show", "berlin") == 0
+    first, schedule = capsys.readouterr().out.splitlines()[:2]
+    assert ("deadline Thursday 10 January 2030, 19:00 CET (Europe/Berlin) = Thursday 10 January 2030, 18:00 UTC,"
+            in first)
+    assert schedule.startswith("schedule: turns: movement 3 days, retreat 1 day 12 hours, adjustment 1 day "
+                               "30 minutes, deadlines at 19:00 Europe/Berlin; reminders 1 day before the deadline")
+    assert run(config, "game", "show", "berlin", "--json") == 0  # the machine format is unchanged
+    assert json.loads(capsys.readouterr().out)["deadline"] == "2030-01-10T18:00:00+00:00"
+
+
+def test_empty_lists_say_so_and_outgoing_rows_show_subject_and_time_queued(config: Path, tmp_path: Path,
+                                                                           capsys) -> None:
+    """QA: `inbox list --kind press` and `outbox list --status failed` printed nothing at all."""
+    from gmserver.services import gm_controls
+    from tests.support.world import new_game, services_for
+
+    run(config, "db", "upgrade")
+    capsys.readouterr()
+    assert run(config, "outbox", "list") == 0
+    assert capsys.readouterr().out == "no outgoing mail yet\n"
+    assert run(config, "inbox", "list", "--kind", "press") == 0
+    assert capsys.readouterr().out == "no stored inbound mail with kind press\n"
+    assert run(config, "inbox", "list", "--status", "failed", "--kind", "press") == 0
+    assert capsys.readouterr().out == "no stored inbound mail with status failed and kind press\n"
+
+    services = services_for(f"sqlite:///{tmp_path / 'gm.db'}")
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+    new_game(services, now)
+    gm_controls.act(services, "lepanto", gm_controls.pause, now=now)  # tells the 7 players
+    assert run(config, "outbox", "list", "--status", "failed") == 0
+    assert capsys.readouterr().out == "no outgoing mail with status failed\n"
+    assert run(config, "outbox", "list") == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 7
+    assert rows[0].split()[1:5] == ["pending", "gm-action", "2026-11-22", "12:00"]
+    assert rows[0].endswith("attempts 0: lepanto: the game is paused")
+
+
 def test_game_from_a_datc_position(config: Path, capsys, tmp_path: Path) -> None:
     case = next(c for c in json.loads(DATC.read_text()) if c["id"] == "6.B.14")  # an adjustment phase
     position = tmp_path / "position.json"
@@ -72,9 +119,23 @@ def test_mistakes_get_readable_errors(config: Path, capsys, args, message) -> No
     assert message in capsys.readouterr().err
 
 
-def test_an_unmigrated_database_says_what_to_do(config: Path, capsys) -> None:
+@pytest.mark.parametrize("command", [["game", "list"], ["game", "show", "demo"], ["outbox", "list"],
+                                     ["inbox", "list", "--kind", "press"], ["run"]])
+def test_a_missing_database_says_what_to_do_and_is_not_created(config: Path, tmp_path: Path, capsys,
+                                                               command: list[str]) -> None:
+    """QA: `game list` before `db upgrade` said so but left an empty SQLite file behind."""
+    assert run(config, *command) == 2
+    assert (f"there is no database at sqlite:///{tmp_path / 'gm.db'} yet: run `gmserver db upgrade` first"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "gm.db").exists()
+
+
+def test_an_unmigrated_database_says_what_to_do(config: Path, tmp_path: Path, capsys) -> None:
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "gm.db").close()  # a file with no schema in it
     assert run(config, "game", "list") == 2
-    assert "run `gmserver db upgrade` first" in capsys.readouterr().err
+    assert "is not initialised: run `gmserver db upgrade` first" in capsys.readouterr().err
 
 
 def test_db_upgrade_is_repeatable_on_both_backends(database_url, tmp_path: Path, capsys) -> None:
@@ -93,6 +154,46 @@ def test_help_at_every_level(command: list[str], capsys) -> None:
         main([*command, "--help"])
     assert exit_.value.code == 0
     assert "usage: gmserver" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    (["game", "show"], "deadline (in its time zone, then UTC)"),
+    (["game", "pause"], "Pause a game: no adjudication and no reminders until resumed."),
+    (["game", "resume"], "Resume a paused game"),
+    (["game", "preview"], "nothing is stored and nobody is mailed"),
+    (["orders", "read"], "from standard input"),
+    (["game", "propose"], "draw [POWERS] (all survivors if none named); concede POWER; end game TERMS; rule change "
+                          "WORDS"),
+])
+def test_help_says_what_a_command_does_and_what_its_arguments_are(command: list[str], said: str, capsys) -> None:
+    """QA: these showed only a usage line and an unexplained `name`."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    printed = capsys.readouterr().out
+    out = " ".join(printed.split())  # argparse wraps to the terminal's width
+    assert said in out
+    if command[0] == "game":
+        assert "GAME the game's name (`gmserver game list` shows them)" in out
+        assert printed.splitlines()[0].endswith(" GAME FORM [FORM ...]" if command[1] == "propose" else " GAME")
+    else:
+        assert "--power POWER the power the message gives orders for (the sender's), e.g. France" in out
+
+
+def test_every_command_has_a_description_of_its_own() -> None:
+    import argparse
+
+    from gmserver.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, path: str):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield f"{path} {name}", sub
+                    yield from commands(sub, f"{path} {name}")
+
+    found = dict(commands(build_parser(), "gmserver"))
+    assert len(found) > 40  # every group and every action in it
+    assert [path for path, sub in found.items() if not sub.description] == []
 
 
 def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypatch) -> None:

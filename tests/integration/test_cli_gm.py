@@ -70,7 +70,7 @@ def test_release_and_refuse_held_mail_from_the_command_line(config: Path, databa
     assert run(config, "inbox", "refuse", str(ids[1])) == 2
     assert "not held" in capsys.readouterr().err
     assert run(config, "inbox", "list", "--status", "held") == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "no stored inbound mail with status held\n"
 
 
 def test_repair_a_surplus_unit_from_the_command_line_000_VIII_2(config: Path, capsys) -> None:

@@ -39,6 +39,10 @@ def test_the_gm_controls_a_game_from_the_command_line(config: Path, capsys, tmp_
     assert run(config, "game", "deadline", "lepanto", "2030-01-12T18:00+00:00") == 0
     assert ("extended to Saturday 12 January 2030, 18:00 UTC (was Thursday 10 January 2030, 18:00 UTC); "
             "7 players told") in capsys.readouterr().out
+    # the same deadline again changes nothing and says so (QA: it said "brought forward")
+    assert run(config, "game", "deadline", "lepanto", "2030-01-12T19:00+01:00") == 2
+    assert ("the deadline of lepanto is Saturday 12 January 2030, 18:00 UTC already: nothing changed, "
+            "nobody told") in capsys.readouterr().err
     assert run(config, "game", "pause", "lepanto") == 0
     assert shown(config, capsys)["paused"] is True
     assert run(config, "adjudicate", "lepanto") == 2

@@ -72,6 +72,20 @@ def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorde
     assert actions(world) == [] and outbox(world) == []
 
 
+def test_the_deadline_the_game_has_already_changes_nothing_and_tells_nobody(world, clock) -> None:
+    """QA: setting the current deadline again said "brought forward ... (was the same time)" and
+    mailed every player; now it is refused like pausing a paused game."""
+    current = game_row(world).deadline  # clock() + 48 h, 2026-11-24 12:00 UTC
+    with pytest.raises(GameError, match="is Tuesday 24 November 2026, 12:00 UTC already: nothing changed"):
+        gm_controls.act(world, "lepanto", gm_controls.set_deadline, current, now=clock())
+    # the same moment written in another zone is the same deadline
+    with pytest.raises(GameError, match="nothing changed"):
+        gm_controls.act(world, "lepanto", gm_controls.set_deadline,
+                        current.astimezone(timezone(timedelta(hours=1))), now=clock())
+    assert game_row(world).deadline == current
+    assert actions(world) == [] and outbox(world) == []
+
+
 def test_a_paused_game_is_never_adjudicated_nor_reminded(world, clock) -> None:
     gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
     clock.advance(hours=30)  # inside the reminder window
@@ -234,6 +248,14 @@ def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
     assert "Done: gm_copies is on" in answer
     assert "IGNORED (not commands) > hello" in answer
     assert game_row(world).gm_copies is True
+
+
+def test_a_gm_deadline_mail_with_the_current_deadline_is_not_done(world, clock) -> None:
+    """The mail path shares set_deadline: the GM is answered "Not done", no player is told."""
+    game = game_row(world)
+    row, answer = gm_mail(world, f"Password: {game.gm_secret}\ndeadline {game.deadline.isoformat()}", clock())
+    assert "Not done: the deadline of lepanto is Tuesday 24 November 2026, 12:00 UTC already" in answer
+    assert actions(world) == [] and outbox(world, "gm-action") == []
 
 
 def player_mail(services, sender: str, body: str, now) -> tuple[str, list[OutboxMessage]]:

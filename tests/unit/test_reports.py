@@ -450,6 +450,24 @@ def test_format_duration(delta, text):
     assert reports.format_duration(delta) == text
 
 
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (48 * 3600, "2 days"),
+        (36 * 3600, "1 day 12 hours"),
+        (24 * 3600, "1 day"),
+        (90 * 60, "1 hour 30 minutes"),
+        (15, "15 seconds"),  # the demo's movement turns
+        (7.5, "7.5 seconds"),  # and its retreats: half of them
+        (1, "1 second"),
+        (3 * 3600 + 20 * 60 + 5, "3 hours 20 minutes 5 seconds"),
+    ],
+)
+def test_format_length_says_a_turn_length_in_words_and_drops_nothing(seconds, text):
+    """QA: `game show` said "turns of 0.00416667/0.00208333/0.00208333 hours" for the demo."""
+    assert reports.format_length(seconds) == text
+
+
 # ---------------------------------------------------------------------------------------------
 # Confirmation, rejection, reminder
 
@@ -620,6 +638,36 @@ def test_no_orders_are_asked_of_a_power_in_civil_disorder(geo, composer):
     assert report.to_order == ("France",)
     body = flat(composer.render(report.template, report))
     assert "Orders are due from France." in body and "IN CIVIL DISORDER: Italy" in body
+
+
+def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
+    """QA: the heading's "  Game:    demo, Spring 1903 Movement, deadline Tuesday 1 December 2026,
+    18:00 UTC" (82 characters) and press.txt.j2's "Nothing in this message was read as orders..."
+    (80) forced quoted-printable on plain-text mail; both are wrapped now, nothing lost."""
+    body = composer.render("player/press.txt.j2", {
+        "press_told": ["Your press to all powers is published with the next report."],
+        "non_player": False, "orders_refused": False, "inbound_id": 7,
+        "original_subject": "demo press", "original_date": "Mon, 30 Nov 2026 10:00:00 +0000",
+        "game_name": "demo", "power_name": "France", "phase": "Spring 1903 Movement",
+        "deadline": reports.format_time(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)), "more_text": False,
+    })
+    assert_well_formed(body)
+    lines = body.split("\n")
+    game = next(i for i, line in enumerate(lines) if line.startswith("  Game:"))
+    # the phase fits on the first line; the deadline goes on the next, under the value column
+    assert lines[game:game + 2] == ["  Game:    demo, Spring 1903 Movement,",
+                                    "           deadline Tuesday 1 December 2026, 18:00 UTC"]
+    assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
+
+
+def test_no_plain_text_template_writes_a_literal_line_over_78_characters():
+    """A line over 78 characters makes the mail quoted-printable (email's max_line_length): a
+    sentence written out whole in a template goes through `fill` (QA found five)."""
+    long = [f"{path.relative_to(TEMPLATES_DIR)}:{number}"
+            for path in sorted(TEMPLATES_DIR.glob("*/*.txt.j2"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if len(line) > 78 and "{" not in line]
+    assert long == []
 
 
 def test_press_sections_of_a_report_000_x_1(geo, composer):
