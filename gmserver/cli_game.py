@@ -43,7 +43,7 @@ def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> 
 
 
 def cmd_game_create(args: argparse.Namespace) -> int:
-    from gmserver.services.games import GameSpec, open_game, parse_player  # noqa: PLC0415
+    from gmserver.services.games import GameSpec, open_game, parse_player, setup_notes  # noqa: PLC0415
 
     config = config_of(args)
     player_texts = list(args.player or [])
@@ -79,6 +79,8 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         print(warning)
     for pace in summary.get("pace_warnings", ()):  # 001 IV(4): a guide, so a warning, never a refusal
         print(f"note: {pace}")
+    for note in setup_notes(spec):
+        print(f"note: {note}")
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
               "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "

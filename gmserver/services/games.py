@@ -101,6 +101,24 @@ def check_spec(spec: GameSpec) -> list[str]:
     return problems
 
 
+def setup_notes(spec: GameSpec) -> list[str]:
+    """What a GM should know about the players given, though nothing stops the game: a power with
+    units and no player holds every turn (its units stand, as in civil disorder) until
+    `gmserver game replace` gives it one; one address playing several powers."""
+    notes = []
+    played = {player.power for player in spec.players}
+    with_units = [p for p in POWERS if spec.position is None or spec.position.units.get(p)]
+    if unplayed := [p for p in with_units if p not in played]:
+        notes.append(f"{', '.join(p.title() for p in unplayed)} {'has' if len(unplayed) == 1 else 'have'} no player: "
+                     "their units hold every turn until you give them one with `gmserver game replace NAME POWER "
+                     "ADDRESS`")
+    powers_of: dict[str, list[str]] = {}
+    for player in spec.players:
+        powers_of.setdefault(player.address, []).append(player.power.title())
+    notes += [f"{address} plays {' and '.join(powers)}" for address, powers in powers_of.items() if len(powers) > 1]
+    return notes
+
+
 def new_secret() -> str:
     """A player's secret: 80 random bits as 16 lower-case base32 characters, so that it survives
     a mail system that changes the case of an address's local part (gm+SECRET@domain)."""
