@@ -99,8 +99,9 @@ def show_text(ruleset: Ruleset, rows: list[dict[str, Any]]) -> list[str]:
             mark = "!" if row["misleads"] else " "
             out.append(f" {mark} {STATUS_WORDS[row['status']]:<14} {row['key']} = {shown(row['value'])}"
                        f"   [{row['clause']}]")
-            if row["status"] != APPLIED:
-                out.append(f"   {'':<14} gmserver: {row['instead']}")
+            if row["status"] != APPLIED:  # what gmserver does: instead of the value (!), or the value itself
+                said = "gmserver instead" if row["misleads"] else "gmserver does this anyway"
+                out.append(f"   {'':<14} {said}: {row['instead']}")
     return out
 
 
