@@ -71,7 +71,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
     # issue 8: the game starts by mail: every player's start mail is queued with the game
     _, summary = open_game(services.sessions, spec, utcnow(), config.gm_address, services=services)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
-          f"deadline {summary['deadline']}, {len(summary['players'])} players")
+          f"deadline {_deadline_words(summary)}, {len(summary['players'])} players")
     print(f"start mails queued for {len(summary['players'])} players (`gmserver outbox send --once` or the daemon "
           "sends them)")
     print(f"GM commands by mail need the line 'Password: {summary.get('gm_secret', '')}' (the game's GM secret)")
@@ -108,7 +108,7 @@ def cmd_game_list(args: argparse.Namespace) -> int:
     else:
         for g in games:
             print(f"{g['name']:<24} {g['ruleset']:<12} {g['status']:<9} {g['phase']:<8} "
-                  f"deadline {g['deadline'] or '-'}  ({g['players']} players)")
+                  f"deadline {_deadline_words(g)}  ({g['players']} players)")
     return 0
 
 

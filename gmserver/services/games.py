@@ -314,7 +314,8 @@ def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:
 def list_games(sessions) -> list[dict[str, Any]]:
     with transaction(sessions) as session:
         return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
-                 "deadline": g.deadline.isoformat() if g.deadline else None, "players": len(g.players)}
+                 "deadline": g.deadline.isoformat() if g.deadline else None, "timezone": g.timezone,
+                 "players": len(g.players)}
                 for g in queries.games.games_by_name(session)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 import mailbox
 from pathlib import Path
@@ -27,7 +28,9 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "lepanto", "--ruleset", "mhr", *player_args(), "--movement-hours", "72") == 0
     assert run(config, "game", "list") == 0
-    assert "lepanto" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "created game lepanto (mhr) at S1901M, deadline " in listed and " UTC, 7 players" in listed
+    assert "lepanto" in listed and " UTC" in listed and not re.search(r"\d{4}-\d\d-\d\dT", listed)  # words, not ISO
     assert run(config, "game", "show", "lepanto", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert {"name", "ruleset", "phase", "deadline", "units", "centers", "dislodged", "players"} <= shown.keys()
