@@ -77,6 +77,10 @@ class Game(Base):
     paused: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     gm_copies: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     gm_secret: Mapped[str | None] = mapped_column(String(64))
+    # False for a game created with short turns (`--short-turns-for-testing`, the demo): the
+    # profile's minimum turn lengths (MATRIX 2.8 min_hours_*) hold neither at create nor when the
+    # GM moves a deadline
+    enforce_minimums: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
 
     players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
 

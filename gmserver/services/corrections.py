@@ -28,7 +28,7 @@ from gmserver.rules.reading import effective_orders, read_orders
 from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
-from gmserver.services.gm_mail import announce
+from gmserver.services.gm_mail import announce, deadline_event
 from gmserver.services.schedule import fresh_deadline
 from gmserver.services.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.outbox import queue
@@ -251,6 +251,7 @@ def extension_on_delay_request(session: Session, services: Services, game_id: in
                                                     f"on {power.title()}'s request after the correction ({clause})")
     announce(session, services, game, row.id, f"the deadline of {describe_phase(game.phase)} is extended",
              [f"After the GM's correction, {power.title()} asked for an extension; one request is enough "
-              f"({clause}). The new deadline is {when}."], now)
+              f"({clause}). The new deadline is {when}."], now,
+             calendar=deadline_event(services, game, now))  # the report's calendar event, moved
     return (f"Your request is granted: after a correction one request is enough ({clause}). The deadline of "
             f"{describe_phase(game.phase)} is now {when}, for every player.")

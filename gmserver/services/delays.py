@@ -18,7 +18,7 @@ from gmserver.rules.delays import DelayDecision, DelayRequest, clause, decide_de
 from gmserver.rules.position import describe_phase
 from gmserver.services import schedule
 from gmserver.services.context import Services
-from gmserver.services.gm_mail import announce
+from gmserver.services.gm_mail import announce, deadline_event
 from gmserver.services.gm_notices import notify_gm
 
 ACTION = "delay"
@@ -82,7 +82,7 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
     announce(session, services, game, row.id, "the deadline is delayed",
              (f"At a player's request the deadline of {phase} is delayed by {ruleset.delay_hours} hours, for "
               f"every player ({cited}: delay requests received before the deadline are generally granted).",),
-             now, to=others)
+             now, to=others, calendar=deadline_event(services, game, now))  # the report's calendar event, moved
     pace = schedule.pace_note(session, game, game.deadline)  # 001 IV(4): the GM may want to undo it
     notify_gm(session, services, key=f"gm:delay:{game.id}:{game.phase}:{inbound_id}",
               subject=f"{game.name}: {power.title()} was granted a delay", now=now, game_id=game.id, paragraphs=(

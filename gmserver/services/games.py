@@ -159,6 +159,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         adjustment_seconds=int(lengths.adjustment.total_seconds()),
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
         sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
+        enforce_minimums=spec.enforce_minimums,
         gm_secret=new_secret(),  # what a GM command by mail must carry (MATRIX 2.2 gm_command_auth)
     )
     game.deadline_time = spec.deadline_time.isoformat(timespec="seconds") if spec.deadline_time else None

@@ -28,7 +28,7 @@ from gmserver.rules.position import describe_phase
 from gmserver.services import players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
-from gmserver.services.gm_mail import announce, queue_start_mails
+from gmserver.services.gm_mail import announce, deadline_event, queue_start_mails
 from gmserver.services.ordersets import invalid_records
 from gmserver.services.press import disclose_authors
 
@@ -53,9 +53,10 @@ class Done:
 
 def _record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
             now: datetime, text: str, headline: str | None = None, paragraphs: tuple[str, ...] = (),
-            to: list[Player] | None = None) -> Done:
+            to: list[Player] | None = None, calendar: bytes | None = None) -> Done:
     row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
-    told = announce(session, services, game, row.id, headline, paragraphs, now, to=to) if headline else 0
+    told = announce(session, services, game, row.id, headline, paragraphs, now, to=to,
+                    calendar=calendar) if headline else 0
     return Done(action, text, told)
 
 
@@ -88,7 +89,8 @@ def _addresses(text: str) -> tuple[str, str | None]:
 def set_deadline(session: Session, services: Services, game: Game, deadline: datetime, *, by: str,
                  now: datetime) -> Done:
     """Set, extend or shorten the current turn's deadline; never below the profile's minimum
-    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums).
+    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums), unless
+    the game was created with short turns (`--short-turns-for-testing`: enforce_minimums off).
     The deadline it has already is refused, like `pause` of a paused game: nothing changed, so
     nothing is recorded and nobody is told."""
     _active(game)
@@ -106,7 +108,8 @@ def set_deadline(session: Session, services: Services, game: Game, deadline: dat
         text += f"; note: {note}"
     return _record(session, services, game, "deadline", {"deadline": deadline.isoformat(),
                    "before": before.isoformat() if before else None}, by, now, text,
-                   f"the deadline is {word}", (f"The GM has {word} the deadline of {describe_phase(game.phase)}.",))
+                   f"the deadline is {word}", (f"The GM has {word} the deadline of {describe_phase(game.phase)}.",),
+                   calendar=deadline_event(services, game, now))  # the report's calendar event, moved
 
 
 def pause(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
@@ -117,7 +120,9 @@ def pause(session: Session, services: Services, game: Game, *, by: str, now: dat
     game.paused = True
     return _record(session, services, game, "pause", {}, by, now, f"{game.name} is paused",
                    "the game is paused", ("The GM has paused the game: no turn is adjudicated and no reminder is "
-                                          "sent until the GM resumes it. Orders are still received.",))
+                                          "sent until the GM resumes it, and the deadline is announced then. "
+                                          "Orders are still received.",),
+                   calendar=deadline_event(services, game, now))  # the calendar event withdrawn
 
 
 def resume(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
@@ -135,7 +140,7 @@ def resume(session: Session, services: Services, game: Game, *, by: str, now: da
         said = f"the deadline passed during the pause, so it is now {_when(game, game.deadline)}, one full turn from now"
     return _record(session, services, game, "resume", {"deadline": game.deadline.isoformat() if game.deadline else None},
                    by, now, f"{game.name} is resumed: {said}", "the game goes on",
-                   (f"The GM has resumed the game: {said}.",))
+                   (f"The GM has resumed the game: {said}.",), calendar=deadline_event(services, game, now))
 
 
 def replace(session: Session, services: Services, game: Game, power: str, addresses: str, *, by: str,

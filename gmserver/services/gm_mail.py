@@ -4,7 +4,7 @@ outbox with a dedupe key, in the caller's transaction."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any, Sequence
 
@@ -15,6 +15,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
+from gmserver.reports.extras import deadline_calendar, paused_calendar
 from gmserver.reports.words import format_time
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.briefing import example_orders, key_points
@@ -67,20 +68,43 @@ def queue_start_mails(session: Session, services: Services, game: Game, now: dat
     return queued
 
 
+def deadline_event(services: Services, game: Game, now: datetime) -> bytes | None:
+    """The `deadline.ics` that updates the event the last report put in the players' calendars
+    (reports/extras.py: the same UID, game and phase, and a higher SEQUENCE): at the game's
+    deadline now, or withdrawn while the game is paused. None when there is no deadline to show
+    (the game is over, or waits without one)."""
+    if game.status != "active" or game.deadline is None:
+        return None
+    if game.paused:
+        return paused_calendar(game_name=game.name, phase=game.phase, phase_name=describe_phase(game.phase),
+                               deadline=game.deadline, now=now, domain=services.composer.domain)
+    return deadline_calendar(game_name=game.name, phase=game.phase, phase_name=describe_phase(game.phase),
+                             deadline=game.deadline, now=now, domain=services.composer.domain,
+                             subject_hint="Send your orders to the GM by mail before then.",
+                             alarm_before=timedelta(seconds=game.reminder_seconds) if game.reminder_seconds else None)
+
+
 def announce(session: Session, services: Services, game: Game, action_id: int, headline: str,
-             paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None) -> int:
+             paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None,
+             calendar: bytes | None = None) -> int:
     """Tell the players (all of them unless `to`: players or anything with power, address and
     secret) what the GM did: MATRIX 2.11
-    `correction_broadcast = all_players` in every profile. How many mails were queued."""
+    `correction_broadcast = all_players` in every profile. `calendar`: a `deadline.ics` attached
+    (deadline_event). How many mails were queued; each is stored composed, attachment included."""
+    active = game.deadline is not None and game.status == "active"
     body = services.composer.render("player/gm_action.txt.j2", {
         "game_name": game.name, "headline": headline, "paragraphs": list(paragraphs),
         "phase_name": describe_phase(game.phase),
-        "deadline": format_time(game.deadline, game.timezone) if game.deadline and game.status == "active" else None,
+        # a paused game's deadline is not kept: the mail says so, not the time (QA walkthrough)
+        "deadline": format_time(game.deadline, game.timezone) if active and not game.paused else None,
+        "paused": game.paused and game.status == "active",
     })
     queued = 0
     for player in (game.players if to is None else to):
         message = services.composer.compose(to=player.address, subject=f"{game.name}: {headline}", body=body,
                                             auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        if calendar is not None:
+            message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,
                         dedupe_key=f"gm-action:{action_id}:{player.power}:{player.address}")
     return queued

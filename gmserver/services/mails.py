@@ -176,7 +176,8 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     in it is private: every player gets the very same parts."""
     contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
     parts = report_mail.parts_for(services.composer, key=key, game_name=game.name, contexts=contexts,
-                                  outcome=outcome, centre_points=centre_points, deadline=deadline, now=now)
+                                  outcome=outcome, centre_points=centre_points, deadline=deadline, now=now,
+                                  alarm_seconds=game.reminder_seconds)  # the .ics alarms at the reminder lead
     template = ruleset_of(game).subject_template
     copies = [PlayerCopy(player, format_subject(template=template, game_name=game.name, power=player.power,
                                                 phase=outcome.phase, purpose="report"),

@@ -33,7 +33,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -67,16 +67,19 @@ class ReportParts:
     templates_dir: str
     gm_name: str
     gm_address: str
+    # the game's reminder lead, when the .ics alarms (None or 0: an hour before). Added with a
+    # default, so a report stored before it reads back (as an hour): no new VERSION
+    alarm_seconds: int | None = None
 
 
 def parts_for(composer: Composer, *, key: str, game_name: str, contexts: Sequence[TurnReport],
               outcome: PhaseOutcome, centre_points: Sequence[tuple[str, Mapping[str, int]]],
-              deadline: datetime | None, now: datetime) -> ReportParts:
+              deadline: datetime | None, now: datetime, alarm_seconds: int | None = None) -> ReportParts:
     return ReportParts(key=key, game_name=game_name, contexts=tuple(contexts),
                        outcome=dataclasses.replace(outcome, state_after={}),
                        centre_points=tuple((phase, dict(counts)) for phase, counts in centre_points),
                        deadline=deadline, now=now, templates_dir=str(composer.templates_dir),
-                       gm_name=composer.gm_name, gm_address=composer.gm_address)
+                       gm_name=composer.gm_name, gm_address=composer.gm_address, alarm_seconds=alarm_seconds)
 
 
 def payload_of(parts: ReportParts) -> str:
@@ -195,7 +198,8 @@ def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) ->
         attachments.append(("deadline.ics", "text/calendar", deadline_calendar(
             game_name=parts.game_name, phase=last.next_phase, phase_name=last.next_phase_name,
             deadline=parts.deadline, now=parts.now, domain=composer.domain,
-            subject_hint="Send your orders to the GM by mail before then.")))
+            subject_hint="Send your orders to the GM by mail before then.",
+            alarm_before=timedelta(seconds=parts.alarm_seconds) if parts.alarm_seconds else None)))
     html = composer.render("player/report.html.j2", {
         "reports": list(parts.contexts), "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
         "calendar": bool(attachments), "colours": mapimage.power_colours() if chart_cid else {}})

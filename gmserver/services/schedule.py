@@ -28,6 +28,9 @@ from gmserver.services.ordersets import contingent_for, counted_sets
 from gmserver.services.outbox import queue
 
 
+NO_MINIMUMS = TurnLengths(timedelta(0), timedelta(0), timedelta(0))
+
+
 @dataclass(frozen=True)
 class Due:
     game_id: int
@@ -125,11 +128,13 @@ def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
 def new_deadline_problems(session: Session, game: Game, deadline: datetime, now: datetime) -> list[str]:
     """Why the GM may not set `deadline` for the game's current phase (`game deadline NAME
     ISO-TIME`): in the past, or a turn shorter than the profile's minimum from when the phase
-    opened (MATRIX 2.8 min_hours_*). [] when it may."""
+    opened (MATRIX 2.8 min_hours_*) in a game that enforces them. [] when it may."""
     ruleset = queries.games.ruleset_of(game)
     record = queries.phases.current_record(session, game)
+    # a game created with short turns (demo, load test) was never held to the minimums: nor is its GM
+    minimums = minimums_of(ruleset) if game.enforce_minimums else NO_MINIMUMS
     return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
-                             minimums=minimums_of(ruleset), profile=ruleset.name, zone=game.timezone)
+                             minimums=minimums, profile=ruleset.name, zone=game.timezone)
 
 
 def pace_warnings(game: Game, ruleset: Ruleset) -> list[str]:

@@ -65,11 +65,14 @@ def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, cl
     assert "The GM has extended the deadline of Spring 1901 Movement." in text(sent[0])
 
 
-def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorded(world, clock) -> None:
-    # standard: 48 hours per movement turn [P practice]; the turn opened at clock()
+def test_a_deadline_below_the_minimum_turn_length_is_refused_and_nothing_recorded(database_url, clock) -> None:
+    # standard: 48 hours per movement turn [P practice]; the turn opened at clock(). The world's game
+    # has short turns (enforce_minimums off), which the minimums do not bind: this one enforces them
+    services = services_for(database_url)
+    new_game(services, clock(), enforce_minimums=True)
     with pytest.raises(GameError, match="must last at least 48 hours"):
-        gm_controls.act(world, "lepanto", gm_controls.set_deadline, clock() + timedelta(hours=47), now=clock())
-    assert actions(world) == [] and outbox(world) == []
+        gm_controls.act(services, "lepanto", gm_controls.set_deadline, clock() + timedelta(hours=47), now=clock())
+    assert actions(services) == [] and outbox(services) == []
 
 
 def test_the_deadline_the_game_has_already_changes_nothing_and_tells_nobody(world, clock) -> None:

@@ -1,0 +1,26 @@
+"""Whether a game holds the GM to the profile's minimum turn lengths (MATRIX 2.8 min_hours_*):
+False for a game created with short turns (`--short-turns-for-testing`, the demo), so that
+`game deadline` follows the game's own setting. Games before it keep the minimums (true).
+
+Revision ID: 0019
+Revises: 0018
+"""
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0019"
+down_revision: Union[str, None] = "0018"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("enforce_minimums", sa.Boolean(), nullable=False, server_default=sa.true()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("enforce_minimums")
