@@ -121,7 +121,9 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     """The GM's controls, as subcommands of `gmserver game`."""
     deadline = game.add_parser("deadline", help="set, extend or shorten the current turn's deadline",
                                description="Set the current turn's deadline. It may not be earlier than the "
-                                           "house rules' minimum turn length allows; the players are told.")
+                                           "house rules' minimum turn length allows (unless the game was created with "
+                                           "--short-turns-for-testing); the players are told, with a deadline.ics "
+                                           "that moves the event of the last report in their calendars.")
     deadline.add_argument("name", **GAME)
     deadline.add_argument("deadline", type=moment, metavar="ISO-TIME", help="e.g. 2026-12-01T18:00+00:00")
     deadline.set_defaults(func=cmd_deadline)
