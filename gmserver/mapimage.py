@@ -3,8 +3,9 @@
 Why not the engine's own renderer: converting a whole SVG per report takes 210-260 ms. The static
 board (the engine's SVG less its units, orders and phase) is rasterised once per process with
 cairosvg; each report copies it and draws centres, units and orders on it with Pillow, using the
-coordinates the engine's SVG gives for every location (read once, `board()`). Issue 9 asks for
-under 100 ms per map (benchmarks/bench_map.py measures it).
+coordinates the engine's SVG gives for every location (read once, `board()`). The provinces'
+abbreviations are placed once too, off every unit spot and centre marker, on a layer each map
+pastes. Issue 9 asks for under 100 ms per map (benchmarks/bench_map.py measures it).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _label_raster(root: ET.Element, cairosvg) -> tuple[Image.Image, tuple[str, .
 
 @functools.lru_cache(maxsize=1)
 def board() -> Board:
-    """Read the engine's SVG and rasterise its static board: once per process (about 300 ms)."""
+    """Read the engine's SVG and rasterise its static board: once per process (about 350 ms)."""
     import cairosvg  # noqa: PLC0415  (needs libcairo2; only loaded when a map is drawn)
 
     root = ET.fromstring(engine.map_svg())

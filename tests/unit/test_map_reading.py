@@ -88,14 +88,13 @@ def test_the_first_reports_two_points_are_one_year_and_later_points_merge_into_t
 
 
 def test_powers_with_the_same_counts_stay_distinguishable_on_the_chart():
-    """France and Italy at 3, 4 then 5 centres: drawn in one place the later would hide the
-    earlier; their marks stand side by side, so both colours show at each year."""
+    """France and Italy at 3, 4 then 5 centres: drawn in one place Italy's mark would hide
+    France's. By hand: the plot is 460 - 48 - 32 px wide, so the years stand at x 48, 238 and
+    428; it is 220 - 10 - 24 = 186 px high for 18 centres, so 3, 4 and 5 centres are at y 165,
+    154.7 and 144.3. France's mark (first, alphabetically) stands 4 px left, Italy's 4 px right."""
     years, series = centre_history([("S1901M", {"FRANCE": 3, "ITALY": 3}), ("S1902M", {"FRANCE": 4, "ITALY": 4}),
                                     ("S1903M", {"FRANCE": 5, "ITALY": 5})])
     image = Image.open(io.BytesIO(mapimage.centre_chart(years, series))).convert("RGB")
-    colours = {colour for _, colour in image.getcolors(maxcolors=1 << 16)}
-    assert {(65, 105, 225), (34, 139, 34)} <= colours
-    width = image.width
-    for column in (48, (48 + width - 32) // 2, width - 32):  # the x of each year (margins 48 and 32)
-        near = {image.getpixel((x, y)) for x in range(column - 12, column + 13) for y in range(0, image.height - 24)}
-        assert (65, 105, 225) in near and (34, 139, 34) in near, column
+    for x, y in ((48, 165), (238, 154.7), (428, 144.3)):
+        assert image.getpixel((x - 4, round(y))) == (65, 105, 225)  # France's royalblue
+        assert image.getpixel((x + 4, round(y))) == (34, 139, 34)  # Italy's forestgreen
