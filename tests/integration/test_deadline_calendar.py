@@ -17,12 +17,12 @@ import icalendar
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import OutboxMessage
+from gmserver.db.models import Game, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import gm_controls, intake, turns
 from gmserver.services.games import GameError
 from tests.support.cli import player_args, run, write_config
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -155,3 +155,20 @@ def test_a_delay_granted_at_once_moves_the_calendar_event_too_000_VII_5(database
     moved = event_of(told[0])
     assert str(moved["uid"]) == "lepanto-S1901M@gm.test"
     assert moved.decoded("dtstart") == datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+
+def test_gm_commands_by_mail_attach_the_calendar_too(database_url, clock) -> None:
+    """The mail commands share the controls: `deadline` by mail moves the event (Tuesday 24th
+    12:00 to Friday 27th 12:00), `pause` withdraws it."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    with transaction(services.sessions) as session:
+        secret = session.scalar(select(Game.gm_secret).where(Game.name == "lepanto"))
+    later = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+    for command in (f"deadline {later.isoformat()}", "pause"):
+        raw = order_mail(GM, "lepanto", f"Password: {secret}\n{command}")
+        intake.process_one(services, intake.store(services.sessions, raw, source="smtp", now=clock()).id,
+                           clock.advance(minutes=1))
+    moved, withdrawn = (event_of(m) for m in mails(services, "gm-action")[::7])
+    assert moved.decoded("dtstart") == later and str(moved["status"]) == "CONFIRMED"
+    assert str(withdrawn["status"]) == "CANCELLED" and withdrawn.decoded("sequence") > moved.decoded("sequence")
