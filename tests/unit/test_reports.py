@@ -658,6 +658,8 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
     assert lines[game:game + 2] == ["  Game:    demo, Spring 1903 Movement,",
                                     "           deadline Tuesday 1 December 2026, 18:00 UTC"]
     assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
+    # QA: "Your press of demo:" read oddly; the press is sent in a game
+    assert lines[0] == "Your press in demo:"
 
 
 def test_no_plain_text_template_writes_a_literal_line_over_78_characters():
