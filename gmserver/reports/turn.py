@@ -46,6 +46,7 @@ class OrderLine:
     result: str  # "bounced", "succeeded", "cut, dislodged", ...
     defaulted: bool = False
     note: str = ""  # where the order came from, "(Italy is in civil disorder)"
+    failed: bool = False  # not carried out: the HTML report shows it in red ("holds: ..." is no failure)
 
     @property
     def parts(self) -> tuple[str, ...]:
@@ -204,6 +205,7 @@ def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
         result=result_in_words(outcome, kind, orders, geography),  # "holds: no order received"
         defaulted=outcome.defaulted,
         note=f"({outcome.note})" if outcome.note else "",
+        failed=not outcome.succeeded,
     )
 
 

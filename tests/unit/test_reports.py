@@ -178,6 +178,9 @@ def test_spring_bounce_orders_results_and_canonical_order(geo, composer):
     assert lines["F STP/SC"] == (
         "F St Petersburg (south coast) holds (F STP/SC H): holds: no order received"
     )
+    # the HTML report reds what was not carried out: a bounce, not a hold nobody ordered
+    failed = {line.unit: line.failed for power in report.orders for line in power.orders}
+    assert failed["A MUN"] and not failed["A VIE"] and not failed["A PAR"]
     assert not report.centres_changed and not report.dislodged and not report.adjustments
     assert len(report.unowned_centres) == 12
     assert report.next_phase == "F1901M" and report.next_phase_name == "Fall 1901 Movement"
