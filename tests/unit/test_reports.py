@@ -710,6 +710,9 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
     assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
     # QA: "Your press of demo:" read oddly; the press is sent in a game
     assert lines[0] == "Your press in demo:"
+    unpublished = composer.render("player/press_condition.txt.j2", {
+        "game_name": "demo", "phase": "Spring 1903 Movement", "condition": "if France holds Paris", "text": "Hi"})
+    assert flat(unpublished).startswith("Your press in demo, Spring 1903 Movement, was not published")
 
 
 def test_no_plain_text_template_writes_a_literal_line_over_78_characters():
