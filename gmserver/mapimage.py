@@ -3,15 +3,18 @@
 Why not the engine's own renderer: converting a whole SVG per report takes 210-260 ms. The static
 board (the engine's SVG less its units, orders and phase) is rasterised once per process with
 cairosvg; each report copies it and draws centres, units and orders on it with Pillow, using the
-coordinates the engine's SVG gives for every location (read once, `board()`). Issue 9 asks for
-under 100 ms per map (benchmarks/bench_map.py measures it).
+coordinates the engine's SVG gives for every location (read once, `board()`). The provinces'
+abbreviations are placed once too, off every unit spot and centre marker, on a layer each map
+pastes. Issue 9 asks for under 100 ms per map (benchmarks/bench_map.py measures it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ RGB = tuple[int, int, int]
 # Order marks: black for what failed, red for dislodgements (readable on every power's colour).
 FAILED: RGB = (200, 0, 0)
 OUTLINE: RGB = (0, 0, 0)
+HALO: RGB = (255, 255, 255)  # round every unit, so that it stands out from land of its own colour
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class Board:
     # each pixel: the index + 1 of the land province under it in `provinces` (0: sea or border)
     labels: Image.Image
     provinces: tuple[str, ...]  # "PAR", ...
+    # the provinces' three-letter abbreviations, drawn once on a transparent layer (`_names_layer`)
+    names: Image.Image | None = None
 
 
 def _static_svg(root: ET.Element) -> bytes:
@@ -82,7 +88,7 @@ def _label_raster(root: ET.Element, cairosvg) -> tuple[Image.Image, tuple[str, .
 
 @functools.lru_cache(maxsize=1)
 def board() -> Board:
-    """Read the engine's SVG and rasterise its static board: once per process (about 300 ms)."""
+    """Read the engine's SVG and rasterise its static board: once per process (about 350 ms)."""
     import cairosvg  # noqa: PLC0415  (needs libcairo2; only loaded when a map is drawn)
 
     root = ET.fromstring(engine.map_svg())
@@ -105,10 +111,111 @@ def board() -> Board:
                 centres[use.get("id", "").removeprefix("sc_").upper()] = (
                     (float(use.get("x")) + CENTRE_SIZE / 2) * scale, (float(use.get("y")) + CENTRE_SIZE / 2) * scale)
     labels, provinces = _label_raster(root, cairosvg)
+    names = _brief_labels(root, scale)  # before _static_svg takes their layer out of `root`
     png = cairosvg.svg2png(bytestring=_static_svg(root), output_width=WIDTH)
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    return Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours, labels=labels,
-                 provinces=provinces)
+    board_ = Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours, labels=labels,
+                   provinces=provinces)
+    return dataclasses.replace(board_, names=_names_layer(board_, names))
+
+
+def _brief_labels(root: ET.Element, scale: float) -> list[tuple[str, Point]]:
+    """(abbreviation, where the engine centres it, in pixels) from the engine's BriefLabelLayer
+    (the layer itself cannot be rasterised, `_static_svg`): y is the text's middle, not its baseline."""
+    layer = next((g for g in root.iter(f"{SVG}g") if g.get("id") == "BriefLabelLayer"), None)
+    names = []
+    for node in layer if layer is not None else ():
+        # Portugal's name is turned along its coast: translate(...) rotate(...); it is drawn level here
+        shift = re.match(r"translate\(\s*([-\d.]+)[\s,]+([-\d.]+)\s*\)", node.get("transform", ""))
+        dx, dy = (float(shift[1]), float(shift[2])) if shift else (0.0, 0.0)
+        if node.text and node.get("x") and node.get("y"):
+            names.append((node.text.strip(), ((float(node.get("x")) + dx) * scale, (float(node.get("y")) + dy) * scale - 4)))
+    return names
+
+
+# where a name may go, tried in turn: the engine's spot, then nudged off whatever unit or centre is there
+NUDGES: tuple[Point, ...] = tuple(sorted(((dx, dy) for dx in range(-30, 31, 5) for dy in range(-24, 25, 4)),
+                                         key=lambda nudge: math.hypot(*nudge)))
+UNIT_CLEARANCE = 13.0  # pixels from a unit's spot a name keeps out of (a fleet is 26 px wide)
+CENTRE_CLEARANCE = 5.0  # a centre's marker is a 9 px disc
+
+
+def _clear(box: tuple[float, float, float, float], spots: Iterable[tuple[Point, float]]) -> bool:
+    """No spot within its clearance of `box`."""
+    left, top, right, bottom = box
+    for (x, y), radius in spots:
+        if math.hypot(x - min(max(x, left), right), y - min(max(y, top), bottom)) < radius:
+            return False
+    return True
+
+
+def _province_at(board_: Board, at: Point) -> int:
+    x, y = min(max(int(at[0]), 0), board_.labels.width - 1), min(max(int(at[1]), 0), board_.labels.height - 1)
+    return board_.labels.getpixel((x, y))
+
+
+def _overlaps(box: tuple[float, float, float, float], others: list[tuple[float, float, float, float]]) -> bool:
+    return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others)
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _place(board_: Board, home: int, at: Point, ink: Box, placed: list[Box], *, inside: bool = True
+           ) -> Point | None:
+    """The nearest nudge of `at` where a name whose `ink` is that box round its anchor covers no
+    unit spot nor centre; failing that, none where a unit stands (dislodged units have spots of
+    their own, seldom used); never a name already `placed` (its box is added to them). `inside`: the anchor stays in `home`, the province's number in `board_.labels`
+    (a sea's is 0, like every sea's); not `inside`: it goes to sea, off every other province."""
+    units = [(spot, UNIT_CLEARANCE) for spot in board_.units.values()]
+    centres = [(spot, CENTRE_CLEARANCE) for spot in board_.centres.values()]
+    dislodged = [(spot, UNIT_CLEARANCE) for spot in board_.dislodged.values()]
+    for spots in (units + centres + dislodged, units + centres):
+        for dx, dy in NUDGES:
+            x, y = at[0] + dx, at[1] + dy
+            box = (x + ink[0], y + ink[1], x + ink[2], y + ink[3])
+            if _province_at(board_, (x, y)) == (home if inside else 0) and _clear(box, spots) \
+                    and not _overlaps(box, placed):
+                placed.append(box)
+                return x, y
+    return None
+
+
+def _draw_name(draw: ImageDraw.ImageDraw, board_: Board, name: str, at: Point, placed: list[Box],
+               tries: tuple[tuple[int, bool], ...]) -> bool:
+    """`name` drawn at the first place `_place` finds for it, trying each (font size, inside)."""
+    for size, inside in tries:
+        font = _font(size)
+        ink = draw.textbbox((0, 0), name, font=font, anchor="mm", stroke_width=1)
+        # Rome's name is anchored on its coast (a border, 0): the province is known by its name
+        home = board_.provinces.index(name) + 1 if name in board_.provinces else 0
+        spot = _place(board_, home, at, ink, placed, inside=inside)
+        if spot is not None:
+            draw.text(spot, name, font=font, anchor="mm", fill=NAME_INK, stroke_width=1, stroke_fill=NAME_HALO)
+            return True
+    return False
+
+
+NAME_INK: RGB = (25, 25, 25)
+NAME_HALO: RGB = (250, 248, 240)
+
+
+def _names_layer(board_: Board, names: list[tuple[str, Point]]) -> Image.Image:
+    """Every province's abbreviation, small, with a light halo that keeps it legible on any
+    power's tint, placed off the spots where units and centres are drawn (issue 9 walkthrough:
+    a player should not need to know the board by heart). A name with no room in its province
+    is drawn smaller, then off its coast (Holland, Rome, Tuscany, Yorkshire: too narrow for a unit,
+    a centre and a name)."""
+    layer = Image.new("RGBA", board_.image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    placed: list[Box] = []
+    left: list[tuple[str, Point]] = []
+    for name, at in names:
+        if not _draw_name(draw, board_, name, at, placed, ((11, True), (9, True))):
+            left.append((name, at))
+    for name, at in left:  # after every name that fits its province, so that none takes its room
+        _draw_name(draw, board_, name, at, placed, ((11, False),))
+    return layer
 
 
 def _colour(board_: Board, power: str) -> RGB:
@@ -136,12 +243,28 @@ def _tint_centres(image: Image.Image, board_: Board, position: Position) -> None
     image.paste(Image.merge("RGB", channels), mask=mask)
 
 
+def _draw_names(image: Image.Image, board_: Board) -> None:
+    if board_.names is not None:
+        image.paste(board_.names, mask=board_.names)
+
+
 def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
     """Each owned supply centre's marker filled with its owner's colour."""
     for centre, power in _owners(position).items():
         if centre in board_.centres:
             x, y = board_.centres[centre]
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=_colour(board_, power), outline=OUTLINE, width=1)
+
+
+def _draw_halo(draw: ImageDraw.ImageDraw, at: Point, kind: str) -> None:
+    """The white ground a unit stands on: a unit in its power's colour on land tinted that colour
+    (Russia's grey on grey) still stands out, and the colours players know stay as they are."""
+    x, y = at
+    if kind == "A":
+        draw.ellipse((x - 12, y - 12, x + 12, y + 12), fill=HALO)
+    else:
+        draw.polygon([(x - 16, y - 5), (x + 16, y - 5), (x + 10, y + 9), (x - 10, y + 9)], fill=HALO)
+        draw.rectangle((x - 4, y - 13, x + 4, y - 3), fill=HALO)
 
 
 def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, dislodged: bool = False) -> None:
@@ -158,18 +281,23 @@ def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, 
 
 
 def _draw_units(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
+    """Every unit, standing then dislodged, each on its halo; the halos all go down first, so
+    that one never covers a unit next to it (a dislodged unit is drawn beside the one that won)."""
+    drawn: list[tuple[Point, str, RGB, bool]] = []
     for power, units in sorted(position.units.items()):
-        for text in units:
-            unit = Unit.parse(text)
+        for unit in map(Unit.parse, units):
             at = board_.units.get(unit.location) or board_.units.get(unit.location.split("/")[0])
             if at is not None:
-                _draw_unit(draw, at, unit.kind, _colour(board_, power))
+                drawn.append((at, unit.kind, _colour(board_, power), False))
     for power, units in sorted(position.dislodged.items()):
-        for text in units:
-            unit = Unit.parse(text)
+        for unit in map(Unit.parse, units):
             at = board_.dislodged.get(unit.location)
             if at is not None:
-                _draw_unit(draw, at, unit.kind, _colour(board_, power), dislodged=True)
+                drawn.append((at, unit.kind, _colour(board_, power), True))
+    for at, kind, _, _ in drawn:
+        _draw_halo(draw, at, kind)
+    for at, kind, colour, dislodged in drawn:
+        _draw_unit(draw, at, kind, colour, dislodged=dislodged)
 
 
 def _point(board_: Board, location: str | None) -> Point | None:
@@ -246,6 +374,7 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     board_ = board()
     image = board_.image.copy()
     _tint_centres(image, board_, outcome.after)
+    _draw_names(image, board_)
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, outcome.after)
     supports = [o for o in outcome.orders if o.order.action not in ("move", "retreat")]
@@ -257,10 +386,10 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     return image
 
 
-@functools.lru_cache(maxsize=1)
-def _font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+@functools.lru_cache(maxsize=4)
+def _font(size: int = 16) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     try:
-        return ImageFont.load_default(size=16)  # Pillow's own scalable font (needs its FreeType)
+        return ImageFont.load_default(size=size)  # Pillow's own scalable font (needs its FreeType)
     except (TypeError, ImportError, OSError):
         return ImageFont.load_default()
 
@@ -275,6 +404,7 @@ def position_png(position: Position) -> bytes:
     board_ = board()
     image = board_.image.copy()
     _tint_centres(image, board_, position)
+    _draw_names(image, board_)
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, position)
     _draw_units(draw, board_, position)
@@ -317,34 +447,61 @@ def power_colours() -> dict[str, str]:
     return {power: "#%02x%02x%02x" % rgb for power, rgb in board().colours.items()}
 
 
-def centre_chart(phases: tuple[str, ...], series: dict[str, tuple[int, ...]], *, size: tuple[int, int] = (460, 220)
+# (sides, rotation) of each line's point marks, in the series' order: lines that run together
+# (five powers at 3 centres) stay apart by their marks as well as by a small offset
+MARKS: tuple[tuple[int, float], ...] = ((0, 0), (4, 45), (3, 0), (4, 0), (3, 180), (5, 0), (6, 0))
+SPREAD = 1.5  # pixels between the lines of two powers with the same count
+MARK_STEP = 8.0  # pixels between the marks of powers with the same count at the same year
+
+
+def _mark(draw: ImageDraw.ImageDraw, at: Point, rank: int, colour: RGB) -> None:
+    sides, rotation = MARKS[rank % len(MARKS)]
+    x, y = at
+    if sides:
+        draw.regular_polygon((x, y, 4.5), sides, rotation=rotation, fill=colour, outline=OUTLINE)
+    else:
+        draw.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), fill=colour, outline=OUTLINE)
+
+
+def centre_chart(years: tuple[str, ...], series: dict[str, tuple[int, ...]], *, size: tuple[int, int] = (460, 220)
                  ) -> bytes:
     """Each power's supply centres over the game (one line per power, in the map's colours), a
-    PNG: the "beyond any judge" chart of issue 9. Lines at 6, 12 and 18 centres (18 wins)."""
+    PNG: the "beyond any judge" chart of issue 9. Lines at 6, 12 and 18 centres (18 wins). Each
+    point is named by the year whose Fall produced it (`reports.extras.centre_history`)."""
     colours = board().colours
     width, height = size
-    left, right, top, bottom = 28, 12, 10, 24
+    left, right, top, bottom = 48, 32, 10, 24  # room for the marks of seven powers side by side
     image = Image.new("RGB", size, (255, 255, 255))
     draw = ImageDraw.Draw(image)
     top_count = max([18, *(max(values, default=0) for values in series.values())])
 
-    def y_of(count: int) -> float:
+    def y_of(count: float) -> float:
         return top + (height - top - bottom) * (1 - count / top_count)
 
     def x_of(index: int) -> float:
-        return left + (width - left - right) * (index / max(len(phases) - 1, 1))
+        return left + (width - left - right) * (index / max(len(years) - 1, 1))
 
     for count in range(0, top_count + 1, 6):
         draw.line([(left, y_of(count)), (width - right, y_of(count))], fill=(220, 220, 220), width=1)
         draw.text((4, y_of(count) - 6), str(count), fill=OUTLINE)
-    for index, phase in enumerate(phases):
-        if index in (0, len(phases) - 1) or (len(phases) <= 12 and phase.startswith("S")):
-            draw.text((x_of(index) - 12, height - bottom + 6), phase[1:5], fill=OUTLINE)
-    for power, values in sorted(series.items()):
-        points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
-        colour = colours.get(power, (128, 128, 128))
+    step = max(math.ceil(len(years) / 10), 1)
+    for index, year in enumerate(years):
+        last = len(years) - 1
+        if index == last or (index % step == 0 and last - index >= step):  # no year crowding the last
+            draw.text((x_of(index), height - bottom + 12), year, fill=OUTLINE, anchor="mm")
+    powers = sorted(series)
+    for rank, power in enumerate(powers):
+        shift = (rank - (len(powers) - 1) / 2) * SPREAD
+        points = [(x_of(i), y_of(v) + shift) for i, v in enumerate(series[power])]
         if len(points) > 1:
-            draw.line(points, fill=colour, width=3)
-        for x, y in points:
-            draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
+            draw.line(points, fill=colours.get(power, (128, 128, 128)), width=2)
+    for index in range(len(years)):
+        # the powers with the same count here: their marks side by side, centred on the point
+        at: dict[int, list[int]] = {}
+        for rank, power in enumerate(powers):
+            at.setdefault(series[power][index], []).append(rank)
+        for count, ranks in at.items():
+            for place, rank in enumerate(ranks):
+                x = x_of(index) + (place - (len(ranks) - 1) / 2) * MARK_STEP
+                _mark(draw, (x, y_of(count)), rank, colours.get(powers[rank], (128, 128, 128)))
     return png_bytes(image)

@@ -49,8 +49,30 @@ def deadline_calendar(*, game_name: str, phase: str, phase_name: str, deadline: 
 
 
 def centre_history(points: Sequence[tuple[str, Mapping[str, int]]]) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
-    """(phases, power -> centre count at each) from (phase, counts) points, powers alphabetical,
-    a power missing from a point counting 0: what the chart and its table show."""
-    phases = tuple(phase for phase, _ in points)
+    """(years, power -> centre count at each) from (phase, counts) points, oldest first: each point
+    named by the game year whose Fall left those counts (`counts_year`), the points of one year
+    merged into the latest (its counts are the same: centres change hands only after a Fall),
+    powers alphabetical, a power missing from a point counting 0: what the chart and its table show."""
+    first = _year(points[0][0]) if points else None
+    merged: dict[str, Mapping[str, int]] = {}
+    for phase, counts in points:
+        merged.pop(label := counts_year(phase, first), None)  # re-inserted last: the order stays the game's
+        merged[label] = counts
     powers = sorted({power for _, counts in points for power in counts})
-    return phases, {power: tuple(counts.get(power, 0) for _, counts in points) for power in powers}
+    return tuple(merged), {power: tuple(counts.get(power, 0) for counts in merged.values()) for power in powers}
+
+
+def _year(phase: str) -> int | None:
+    return int(phase[1:5]) if len(phase) == 6 and phase[0] in "SFW" and phase[1:5].isdigit() else None
+
+
+def counts_year(phase: str, first_year: int | None) -> str:
+    """The game year whose Fall (with its retreats) produced the centre counts at the start of
+    `phase` (the engine moves centres then, ENGINE.md): Spring and Fall 1903 show 1902's, Winter
+    1902 already shows 1902's; "start" before the first Fall of a game whose first phase is in
+    `first_year`; "end" for a finished game's last point (its phase is no game phase)."""
+    year = _year(phase)
+    if year is None:
+        return "end"
+    produced = year if phase[0] == "W" else year - 1
+    return "start" if first_year is not None and produced < first_year else str(produced)
