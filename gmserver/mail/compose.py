@@ -41,7 +41,11 @@ def mark_gm_mail(body: str) -> str:
     top = 0
     while top < len(lines) and lines[top].startswith("::"):
         top += 1
-    return "\n".join([*lines[:top], GM_MAIL_START, "", *lines[top:], "", GM_MAIL_END]) + "\n"
+    # one blank line after the marker: the blank that ends the `::` lines is not doubled
+    rest = lines[top:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    return "\n".join([*lines[:top], GM_MAIL_START, "", *rest, "", GM_MAIL_END]) + "\n"
 
 
 class Composer:

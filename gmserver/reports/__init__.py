@@ -13,12 +13,12 @@ from gmserver.reports.turn import (
     Adjustment, CentreCount, DislodgedUnit, OrderLine, PowerOrders, PowerUnits, TurnReport, build_turn_report,
 )
 from gmserver.reports.words import (
-    DEFAULT_NOTES, RESULT_WORDS, NamedOrder, When, describe_order, describe_unit, format_duration, format_length,
+    DEFAULT_REASONS, RESULT_WORDS, NamedOrder, When, describe_order, describe_unit, format_duration, format_length,
     format_time, name_order, place, place_with_code, power_name, result_in_words, unit_with_code,
 )
 
 __all__ = [
-    "DEFAULT_NOTES", "RESULT_WORDS", "Adjustment", "CentreCount", "Confirmation", "DislodgedUnit", "NamedOrder",
+    "DEFAULT_REASONS", "RESULT_WORDS", "Adjustment", "CentreCount", "Confirmation", "DislodgedUnit", "NamedOrder",
     "OrderLine", "PowerOrders", "PowerUnits", "ReadLine", "Rejection", "Reminder", "TurnReport", "When",
     "build_confirmation", "build_rejection", "build_reminder", "build_turn_report", "describe_order",
     "describe_unit", "format_duration", "format_length", "format_time", "name_order", "place", "place_with_code",

@@ -111,9 +111,10 @@ def _phase_lines(phase: PhaseHistory, geography: MapInfo) -> tuple[str, ...]:
             line = name_order(outcome.order, geography).line
             if outcome.defaulted and outcome.succeeded:  # the server's default order: nothing to add
                 lines.append(f"  {line}: no order received")
-            else:
-                extra = " (no order received)" if outcome.defaulted else ""
-                lines.append(f"  {line}: {result_in_words(outcome, kind)}{extra}")
+            else:  # a void support says why; a supplied order that failed, that none was received
+                said = result_in_words(outcome, kind, phase.orders, geography)
+                extra = " (no order received)" if outcome.defaulted and outcome.note else ""
+                lines.append(f"  {line}: {said}{extra}")
     return tuple(lines) or ("No orders.",)
 
 

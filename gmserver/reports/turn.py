@@ -10,7 +10,6 @@ from html import escape as html_escape
 from typing import ClassVar
 
 from gmserver.reports.words import (
-    DEFAULT_NOTES,
     When,
     canonical_key,
     describe_order,
@@ -46,16 +45,21 @@ class OrderLine:
     text: str  # "A Paris -> Burgundy"
     result: str  # "bounced", "succeeded", "cut, dislodged", ...
     defaulted: bool = False
-    note: str = ""  # "(no order received: holds)" for defaulted orders
+    note: str = ""  # where the order came from, "(Italy is in civil disorder)"
+    failed: bool = False  # not carried out: the HTML report shows it in red ("holds: ..." is no failure)
 
     @property
     def parts(self) -> tuple[str, ...]:
         """The line in pieces a template may break between."""
+        # a result with its reason ("void: A Paris was not ordered to move to Burgundy") may break
+        # after the result's first word, never inside a province name
+        result, _, why = self.result.partition(": ")
+        result = f"{result}:" if why else result
         if self.text == self.order:
-            parts = (f"{self.order}: {self.result}",)
+            parts = (f"{self.order}: {result}",)
         else:
-            parts = (self.text, f"({self.order}): {self.result}")
-        return parts + ((self.note,) if self.note else ())
+            parts = (self.text, f"({self.order}): {result}")
+        return parts + ((why,) if why else ()) + ((self.note,) if self.note else ())
 
     @property
     def line(self) -> str:
@@ -191,15 +195,17 @@ def with_orders_subject(text: str, report: TurnReport, power: str | None, *, htm
     return text.replace(ORDERS_SUBJECT_MARK, html_escape(line) if html else line)
 
 
-def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo) -> OrderLine:
+def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
+                orders: tuple[OrderOutcome, ...] = ()) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=order_unit(outcome.order),
         order=str(outcome.order),
         text=describe_order(outcome.order, geography),
-        result=result_in_words(outcome, kind),
+        result=result_in_words(outcome, kind, orders, geography),  # "holds: no order received"
         defaulted=outcome.defaulted,
-        note=f"({outcome.note})" if outcome.note else (DEFAULT_NOTES.get(kind, "") if outcome.defaulted else ""),
+        note=f"({outcome.note})" if outcome.note else "",
+        failed=not outcome.succeeded,
     )
 
 
@@ -223,7 +229,7 @@ def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders
     removed = _removed(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
     for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
-        line = _order_line(order, kind, geography)
+        line = _order_line(order, kind, geography, outcome.orders)
         if kind == "A" and order.defaulted and line.unit not in removed:
             continue
         by_power.setdefault(order.power, []).append(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -25,11 +26,16 @@ RESULT_WORDS = {
     "disband": "disbanded",
 }
 
-DEFAULT_NOTES = {
-    "M": "(no order received: holds)",
-    "R": "(no retreat order: disbanded)",
-    "A": "(no removal order: removed by the rules)",
+# Why the server supplied an order, said after what happened to the unit: "holds: no order
+# received" (the QA walkthrough stumbled on "succeeded (no order received: holds)").
+DEFAULT_REASONS = {
+    "M": "no order received",
+    "R": "no retreat order received",
+    "A": "no removal order received",
 }
+
+# A supplied order that was carried out, said by what the unit did (not "succeeded").
+_DONE = {"hold": "holds", "retreat": "retreated", "disband": "disbanded", "remove": "removed"}
 
 
 def power_name(power: str) -> str:
@@ -125,8 +131,22 @@ def name_order(order: Order, geography: MapInfo) -> NamedOrder:
     return NamedOrder(order=str(order), text=describe_order(order, geography))
 
 
-def result_in_words(outcome: OrderOutcome, kind: str) -> str:
-    """The engine's result codes as words; a success says what happened to the unit."""
+def result_in_words(outcome: OrderOutcome, kind: str, orders: Sequence[OrderOutcome] = (),
+                    geography: MapInfo | None = None) -> str:
+    """The engine's result codes as words; a success says what happened to the unit. With the
+    phase's other `orders` (and `geography` for names), a void support or convoy says why: "void:
+    A Venice was not ordered to move to Piedmont". A supplied order says why it was supplied
+    ("holds: no order received") unless it carries a note of its own, which the report prints."""
+    said = _result(outcome, kind)
+    if outcome.results == ("void",) and kind == "M":
+        reason = void_reason(outcome.order, orders, geography)
+        said = f"void: {reason}" if reason else said
+    if outcome.defaulted and not outcome.note and kind in DEFAULT_REASONS:
+        said = f"{said}: {DEFAULT_REASONS[kind]}"
+    return said
+
+
+def _result(outcome: OrderOutcome, kind: str) -> str:
     if outcome.results:
         return ", ".join(RESULT_WORDS.get(r, r) for r in outcome.results)
     action = outcome.order.action
@@ -139,7 +159,39 @@ def result_in_words(outcome: OrderOutcome, kind: str) -> str:
             return "built"
         if action in ("remove", "disband"):
             return "removed"
+    if outcome.defaulted:
+        return _DONE.get(action, "succeeded")
     return "succeeded"
+
+
+def void_reason(order: Order, orders: Sequence[OrderOutcome], geography: MapInfo | None) -> str | None:
+    """Why a support or convoy was void, when the other unit's order says it: a support to hold
+    a unit ordered to move, or a support or convoy of a move the unit was not ordered to make
+    (a coast other than the one written included, DATC 6.B.9). None when the orders do not tell
+    (the engine also voids supports in a head-to-head swap of its own)."""
+    if order.other is None or order.action not in ("support_hold", "support_move", "convoy"):
+        return None
+    other = _order_of(order.other.province, orders)
+    if other is None or other.unit is None:
+        return None
+    named = describe_unit(other.unit, geography) if geography else str(other.unit)
+    goes = other.target if other.action == "move" else None
+    if order.action == "support_hold":
+        return f"{named} was ordered to move to {_where(goes, geography)}, not to hold" if goes else None
+    wanted = order.target
+    if wanted is None or (goes and (goes == wanted or ("/" not in wanted and goes.split("/")[0] == wanted))):
+        return None  # the move was the one supported: the orders do not say why
+    if goes:
+        return f"{named} was ordered to move to {_where(goes, geography)}, not to {_where(wanted, geography)}"
+    return f"{named} was not ordered to move to {_where(wanted, geography)}"
+
+
+def _where(location: str, geography: MapInfo | None) -> str:
+    return place(location, geography) if geography else location
+
+
+def _order_of(province: str, orders: Sequence[OrderOutcome]) -> Order | None:
+    return next((o.order for o in orders if o.order.unit is not None and o.order.unit.province == province), None)
 
 
 def plural(count: int, word: str) -> str:

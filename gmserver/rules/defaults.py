@@ -81,7 +81,8 @@ def _movement_defaults(position: Position, power: str, own: Sequence[Order], in_
     """Units without an order hold (NMR; 000 III(5)); so do all units of a power in civil
     disorder (000 VII(6), 003 [12], [13]), and they may be supported (DATC 4.D.9)."""
     ordered = _ordered_provinces(own)
-    note = "civil disorder: holds" if in_cd else None
+    # said after the result "holds" (reports/words.py): why the server held the unit
+    note = f"{power.title()} is in civil disorder" if in_cd else None
     return [Default(Order("hold", Unit.parse(u)), note)
             for u in position.units.get(power, ()) if Unit.parse(u).province not in ordered]
 
@@ -106,7 +107,7 @@ def _retreat_defaults(position: Position, power: str, own: Sequence[Order], rule
             continue
         used.add(destination.split("/")[0])
         added.append(Default(Order("retreat", unit, destination),
-                             "no retreat order: retreated by the house rules (001 V(4))"))
+                             "no retreat order: the house rules chose the retreat (001 V(4))"))
     return added
 
 

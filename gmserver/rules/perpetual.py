@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.options import profile_of
+from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -41,7 +42,7 @@ def cited(ruleset: Ruleset) -> str:
 
 def note(ruleset: Ruleset) -> str:
     """What the report says of an order taken from a perpetual set: in words, with the clause."""
-    return f"from the standing orders the GM kept for this power ({cited(ruleset)})"
+    return f"from the standing orders the GM kept for this power ({rule_in_words(cited(ruleset))})"
 
 
 def refusal(ruleset: Ruleset) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gmserver.rules.reading.options import profile_of
+from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome
 from gmserver.rules.reading.sets import StoredSet, effective_orders
@@ -150,4 +151,4 @@ _CLAUSES = {"mhr": "000 II(3)", "danivon": "001 II(5)", "scorpion": "003 [19]"}
 def policy_words(ruleset: Ruleset) -> str:
     """The proxy rule in words with its clause, e.g. "... (000 II(3))": players never read keys."""
     cited = _CLAUSES.get(profile_of(ruleset) or "", "DATC 4.E.5" if ruleset.proxy_policy == "forbidden" else "")
-    return _WORDS[ruleset.proxy_policy] + (f" ({cited})" if cited else "")
+    return _WORDS[ruleset.proxy_policy] + (f" ({rule_in_words(cited)})" if cited else "")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
+from typing import Any
+
 from gmserver.rules.order import Order, Unit
+from gmserver.rules.reading.options import clause
+from gmserver.rules.reading.rule_words import rules_in_words
 
 
 def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Iterable[Unit]
@@ -27,6 +31,13 @@ def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Ite
             else:
                 result[power].append(order)
     return result, voided
+
+
+def unsupportable_note(ruleset: Any) -> str:
+    """Why a hold support `void_hold_supports` voided is void, for the report: the bare "void"
+    told the player nothing, and the supported unit's line shows only that it held."""
+    return ("the supported unit was ordered to make a move it could not make: it stands, but may not "
+            f"be supported to hold ({rules_in_words(clause(ruleset, 'impossible_move_treatment'))})")
 
 
 def void_mismatched_coast_supports(orders: Mapping[str, Sequence[Order]], treatment: str

@@ -25,7 +25,7 @@ from gmserver.rules.perpetual import note as perpetual_note
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.turn import void_hold_supports, void_mismatched_coast_supports
+from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
 from gmserver.services import adjudication, convoys, endgame, mails, nmr, press, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
@@ -217,6 +217,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
     standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
     orders, voided = void_hold_supports({**on_file.orders, **contingent, **standing}, on_file.unsupportable)
+    notes = dict.fromkeys(voided, unsupportable_note(ruleset))  # 000 III(5) ¶1, 003 [10 b]: said why
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
     orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
@@ -230,7 +231,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
         outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
     outcome = adjudication.mark_defaults(outcome, complete)
-    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided), orders, ruled)
+    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided, notes), orders, ruled)
     outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     outcome = _with_standing_notes(outcome, standing, ruleset)
@@ -329,14 +330,17 @@ def _contingent_orders(session: Session, services: Services, game: Game, record:
     return used
 
 
-def _with_void_supports(outcome: PhaseOutcome, voided: list[Order]) -> PhaseOutcome:
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order],
+                        notes: dict[Order, str] | None = None) -> PhaseOutcome:
     """Report each voided support as written, with the result "void", not as the hold
-    the engine was given instead."""
+    the engine was given instead; `notes`: why, where the orders on the report cannot say it."""
     if not voided:
         return outcome
     by_unit = {order.unit: order for order in voided}
+    notes = notes or {}
     orders = tuple(
-        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",))
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",),
+                            note=notes.get(by_unit[o.order.unit], o.note))
         if o.order.action == "hold" and o.order.unit in by_unit else o
         for o in outcome.orders
     )

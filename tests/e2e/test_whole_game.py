@@ -124,19 +124,19 @@ def expected_subjects(profile: str, power: str) -> list[str]:
 REPORTS = {
     "S1901M": [
         # Italy sent nothing: its units hold (nmr_movement = hold)
-        "A Venice holds (A VEN H): succeeded (no order received: holds)",
+        "A Venice holds (A VEN H): holds: no order received",
         "F North Sea holds (F NTH H): dislodged",
         "F English Channel -> North Sea (F ENG - NTH): succeeded",
         f"NEXT: Spring 1901 Retreats (S1901R) Orders are due from England. Deadline: {DEADLINES['S1901R']}",
     ],
     "F1901M": [
-        "A Venice holds (A VEN H): succeeded (no order received: holds)",
+        "A Venice holds (A VEN H): holds: no order received",
         "France 17", "gains Munich (MUN)", "Germany 3 centres, 4 units: 1 removal",
         f"Deadline: {DEADLINES['W1901A']}",
     ],
     "S1902M": [
         # Italy is in civil disorder now (after its second missed movement turn): its units hold
-        "A Venice holds (A VEN H): succeeded (civil disorder: holds)",
+        "A Venice holds (A VEN H): holds (Italy is in civil disorder)",
         "IN CIVIL DISORDER: Italy",
         # none from Italy: in civil disorder, its units hold whatever it sends
         f"NEXT: Fall 1902 Movement (F1902M) Orders are due from England, France, Germany. "
@@ -150,7 +150,7 @@ REPORTS = {
 PROFILE_REPORTS = {
     "standard": {
         # nrr_default = disband (RB2000): no retreat order, the unit is disbanded
-        "S1901R": ["F North Sea disbands (F NTH D): disbanded (no retreat order: disbanded)"],
+        "S1901R": ["F North Sea disbands (F NTH D): disbanded: no retreat order received"],
         # nmr_limit_to_cd = 2, cd_mode = permanent (000 VII(6) ¶2): civil disorder at the second miss
         "F1901M": ["IN CIVIL DISORDER: Italy", "England 2 centres, 1 units: 1 build"],
         # removal_algorithm = rb2000 (A8): Germany's A BER and A KIE stand on home centres
@@ -163,8 +163,8 @@ PROFILE_REPORTS = {
     "danivon": {
         # nrr_default = danivon_auto_retreat (001 V(4)): of F NTH's retreats, the home supply
         # centres of England come first (Edinburgh, London), alphabetically: Edinburgh
-        "S1901R": ["F North Sea retreats to Edinburgh (F NTH R EDI): succeeded (no retreat order: "
-                   "retreated by the house rules (001 V(4)))"],
+        "S1901R": ["F North Sea retreats to Edinburgh (F NTH R EDI): retreated (no retreat order: "
+                   "the house rules chose the retreat (001 V(4)))"],
         # nmr_limit_to_cd = gm_after_2: the GM decides (001 V(2)); Italy is not in civil disorder yet
         "F1901M": ["Orders are due from France, Germany."],
         # removal_algorithm = danivon (001 V(5) ¶2): class (i), a non-centre outside the home
@@ -176,7 +176,7 @@ PROFILE_REPORTS = {
     },
     "mhr": {
         # nrr_default = disband (000 is silent: the rulebook's, MATRIX 2.6 [P RB2000])
-        "S1901R": ["F North Sea disbands (F NTH D): disbanded (no retreat order: disbanded)"],
+        "S1901R": ["F North Sea disbands (F NTH D): disbanded: no retreat order received"],
         # nmr_limit_to_cd = 2, cd_mode = permanent (000 VII(6) ¶2)
         "F1901M": ["IN CIVIL DISORDER: Italy", "England 2 centres, 1 units: 1 build"],
         # removal_algorithm = mhr (000 V(4), A2): farthest from the nearest home centre first;

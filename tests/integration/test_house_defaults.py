@@ -107,8 +107,10 @@ def test_a_silent_danivon_player_s_dislodged_unit_retreats_by_the_house_rules_00
     assert engine.position_from_state(_record(services, "F1902M").state).units["GERMANY"] == ("A BER",)
     assert _record(services, "S1902R").results == [
         {"power": "GERMANY", "order": "A MUN R BER", "results": [], "defaulted": True,
-         "note": "no retreat order: retreated by the house rules (001 V(4))"}]
-    assert any("(no retreat order: retreated by the house rules (001 V(4)))" in r for r in _reports(services))
+         "note": "no retreat order: the house rules chose the retreat (001 V(4))"}]
+    # the result says what the unit did, the note why (was "succeeded (no retreat order: ...)")
+    assert any("retreated (no retreat order: the house rules chose the retreat (001 V(4)))" in r
+               for r in _reports(services))
 
 
 def test_rolling_back_a_two_season_turn_undoes_its_retreats_and_builds_003_5(database_url, clock) -> None:

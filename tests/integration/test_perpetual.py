@@ -55,7 +55,7 @@ def test_000_II_4_a_kept_set_stands_in_for_a_missed_turn_with_the_orders_that_st
     fall = record(services, "F1901M")
     assert fall.orders["FRANCE"] == ["A PAR H"]
     [kept] = [r for r in fall.results if r["power"] == "FRANCE" and r["order"] == "A PAR H"]
-    assert kept["note"] == "from the standing orders the GM kept for this power (000 II(4))" and not kept["defaulted"]
+    assert kept["note"] == "from the standing orders the GM kept for this power (house rules 000 II(4))" and not kept["defaulted"]
     with transaction(services.sessions) as session:
         reports = [" ".join(row.raw.decode(errors="replace").split()) for row in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == "report"))]

@@ -69,7 +69,7 @@ def test_003_19_a_proxy_by_mail_is_in_force_at_once_and_only_the_gm_and_holder_t
     # 003 [19]: "Only the GM and the player concerned will be informed" (and the asker's answer)
     assert sorted(m.recipient for m in queued) == sorted([EN, FR, services.composer.gm_address])
     answer = next(m for m in queued if m.recipient == FR)
-    assert "(003 [19])" in text(answer) and "proxy_policy" not in text(answer)
+    assert "(house rules 003 [19])" in text(answer) and "proxy_policy" not in text(answer)
     with transaction(services.sessions) as session:
         assert [(a.action, a.by) for a in session.scalars(select(GmAction))] == [("proxy", FR)]
     outcome, queued = send(services, FR, "lepanto", "PROXY Germany", clock())  # one proxy at a time
@@ -99,7 +99,7 @@ def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, c
     services = world(database_url, clock, "mhr")
     outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
     assert outcome == "proxy-requested"
-    assert "(000 II(3))" in text(next(m for m in queued if m.recipient == FR))
+    assert "(house rules 000 II(3))" in text(next(m for m in queued if m.recipient == FR))
     assert any(m.recipient == services.composer.gm_address and m.kind == "alert" for m in queued)
     refused, _ = send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())
     assert refused != "accepted"  # not in force before the GM's ruling
@@ -112,7 +112,7 @@ def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, c
 def test_001_II_5_a_proxy_is_refused_by_mail_and_by_the_gm_where_forbidden(database_url, clock) -> None:
     services = world(database_url, clock, "danivon")
     outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
-    assert outcome == "proxy-refused" and "(001 II(5))" in text(queued[0])
+    assert outcome == "proxy-refused" and "(house rules 001 II(5))" in text(queued[0])
     with pytest.raises(GameError, match="may not be sent by proxy"):
         gm_controls.act(services, "lepanto", gm_controls.proxy_give, "FRANCE", "ENGLAND", now=clock())
 

@@ -169,8 +169,12 @@ def test_impossible_move_cannot_be_supported_to_hold_under_mhr_000_III_5(databas
     """000 III(5) ¶1: an impossible move leaves the unit in place, but hold supports for it are
     void, another power's included; the report shows the support as void."""
     results, report = _impossible_move_with_foreign_hold_support(database_url, clock, "mhr")
-    assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": ["void"], "defaulted": False} in results
-    assert "(A BUR S A PAR): void" in report
+    why = ("the supported unit was ordered to make a move it could not make: it stands, but may not be "
+           "supported to hold (house rules 000 III(5))")
+    assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": ["void"], "defaulted": False,
+            "note": why} in results
+    # QA: a bare "void" told the player nothing; the reason and the clause follow it
+    assert f"(A BUR S A PAR): void ({why})" in report
 
 
 def test_impossible_move_may_be_supported_to_hold_under_standard_datc_4_e_1(database_url, clock) -> None:

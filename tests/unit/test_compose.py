@@ -131,7 +131,7 @@ def test_long_lines_and_ascii_bodies_travel_intact(composer):
 def test_a_reports_machine_lines_stay_above_the_marker(composer):
     """Issue 10 and issue 9: the `::` lines stay at the top, where mail filters look for them."""
     message = reparse(compose(composer, body=":: Game: lepanto\n:: Phase: S1901M\n\nResults\n"))
-    assert message.get_content() == f":: Game: lepanto\n:: Phase: S1901M\n{START}\n\n\nResults\n\n{END}\n"
+    assert message.get_content() == f":: Game: lepanto\n:: Phase: S1901M\n{START}\n\nResults\n\n{END}\n"
 
 
 def test_our_own_messages_are_automated(composer):
@@ -274,3 +274,15 @@ def test_message_ids_do_not_depend_on_the_global_random_state() -> None:
     first = new_message_id("gm.test")
     random.seed(7)
     assert new_message_id("gm.test") != first and first.endswith("@gm.test>")
+
+
+def test_the_marker_is_followed_by_one_blank_line():
+    """Issue 10's marker opens every mail; the QA walkthrough read two blank lines after it (the
+    blank ending a report's `::` lines was kept too): one blank line, then the text."""
+    from gmserver.mail.compose import mark_gm_mail
+    from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
+
+    report = ":: Game: lepanto\n:: Phase: F1902M\n\nlepanto: results\n"
+    assert mark_gm_mail(report) == (
+        f":: Game: lepanto\n:: Phase: F1902M\n{GM_MAIL_START}\n\nlepanto: results\n\n{GM_MAIL_END}\n")
+    assert mark_gm_mail("\nYour press in demo:\n") == f"{GM_MAIL_START}\n\nYour press in demo:\n\n{GM_MAIL_END}\n"

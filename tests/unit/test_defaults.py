@@ -74,7 +74,7 @@ def test_power_in_civil_disorder_holds_whatever_it_sent_003_13(geo) -> None:
     done = complete_orders(pos, {"FRANCE": orders("A PAR - BUR"), "ITALY": orders("A VEN - TYR")},
                            rules("scorpion"), geo, civil_disorder=frozenset({"FRANCE"}))
     assert [str(o) for o in done.orders["FRANCE"]] == ["A PAR H"]
-    assert done.defaults["FRANCE"][0].note == "civil disorder: holds"
+    assert done.defaults["FRANCE"][0].note == "France is in civil disorder"
     assert [str(o) for o in done.orders["ITALY"]] == ["A VEN - TYR"]
 
 

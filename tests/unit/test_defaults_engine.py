@@ -32,7 +32,7 @@ def test_civil_disorder_units_hold_and_may_be_supported_datc_4D9() -> None:
         load_ruleset("scorpion"), civil_disorder=frozenset({"FRANCE"}))
     assert outcome.after.units["FRANCE"] == ("A BUR",)
     french = outcome.orders_of("FRANCE")
-    assert [(str(o.order), o.defaulted, o.note) for o in french] == [("A BUR H", True, "civil disorder: holds")]
+    assert [(str(o.order), o.defaulted, o.note) for o in french] == [("A BUR H", True, "France is in civil disorder")]
 
 
 def test_removal_by_the_rules_is_marked_and_listed_000_V4() -> None:

@@ -31,7 +31,7 @@ def test_000_II_4_an_order_for_a_unit_that_moved_or_for_a_unit_gone_is_dropped()
 
 def test_000_II_4_the_gm_may_keep_a_set_only_where_the_house_rules_allow_it() -> None:
     assert may_mark(load_ruleset("mhr"))
-    assert note(load_ruleset("mhr")) == "from the standing orders the GM kept for this power (000 II(4))"
+    assert note(load_ruleset("mhr")) == "from the standing orders the GM kept for this power (house rules 000 II(4))"
     assert not may_mark(load_ruleset("scorpion"))
     assert refusal(load_ruleset("scorpion")) == ("the house rules (003) say nothing of them, so order sets are "
                                                  "never kept from turn to turn (DATC 4.E.4)")

@@ -28,7 +28,7 @@ def test_000_II_3_a_players_proxy_waits_for_the_gms_ruling() -> None:
     mhr = load_ruleset("mhr")
     assert request_status(mhr, by_gm=False) == "requested"
     assert request_status(mhr, by_gm=True) == "active"  # "The GM has final ruling"
-    assert policy_words(mhr) == "orders may be sent by proxy only where the GM allows it (000 II(3))"
+    assert policy_words(mhr) == "orders may be sent by proxy only where the GM allows it (house rules 000 II(3))"
 
 
 def test_003_19_a_players_proxy_is_in_force_at_once() -> None:
@@ -38,7 +38,7 @@ def test_003_19_a_players_proxy_is_in_force_at_once() -> None:
 def test_001_II_5_no_proxy_where_proxies_are_forbidden() -> None:
     danivon = load_ruleset("danivon")
     assert request_status(danivon, by_gm=False) is None and request_status(danivon, by_gm=True) is None
-    assert policy_words(danivon) == "orders may not be sent by proxy (001 II(5))"
+    assert policy_words(danivon) == "orders may not be sent by proxy (house rules 001 II(5))"
 
 
 OWNER = StoredSet(orders=(Order.parse("A PAR H", "M"),), received=1)

@@ -173,10 +173,14 @@ def test_spring_bounce_orders_results_and_canonical_order(geo, composer):
     assert lines["A MUN"] == "A Munich -> Burgundy (A MUN - BUR): bounced"
     assert lines["F BRE"] == "F Brest -> Mid-Atlantic Ocean (F BRE - MAO): succeeded"
     assert lines["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): succeeded"
-    assert lines["A VIE"] == "A Vienna holds (A VIE H): succeeded (no order received: holds)"
+    # QA: "succeeded (no order received: holds)" read oddly; what the unit did, then why
+    assert lines["A VIE"] == "A Vienna holds (A VIE H): holds: no order received"
     assert lines["F STP/SC"] == (
-        "F St Petersburg (south coast) holds (F STP/SC H): succeeded (no order received: holds)"
+        "F St Petersburg (south coast) holds (F STP/SC H): holds: no order received"
     )
+    # the HTML report reds what was not carried out: a bounce, not a hold nobody ordered
+    failed = {line.unit: line.failed for power in report.orders for line in power.orders}
+    assert failed["A MUN"] and not failed["A VIE"] and not failed["A PAR"]
     assert not report.centres_changed and not report.dislodged and not report.adjustments
     assert len(report.unowned_centres) == 12
     assert report.next_phase == "F1901M" and report.next_phase_name == "Fall 1901 Movement"
@@ -228,7 +232,7 @@ def test_retreat_phase_report_marks_the_default_disband(geo, composer):
     retreat = adjudicate_state(dislodgement().state_after, {})
     report = report_for(retreat, geo)
     assert lines_of(report) == {
-        "A BUR": "A Burgundy disbands (A BUR D): disbanded (no retreat order: disbanded)"
+        "A BUR": "A Burgundy disbands (A BUR D): disbanded: no retreat order received"
     }
     assert not report.dislodged
     assert all("BUR" not in u for p in report.units for u in p.units if p.power == "GERMANY")
@@ -315,7 +319,53 @@ def test_game_over_names_the_winner(geo, composer):
 
 def test_void_support_is_reported_void(geo, composer):
     report = report_for(void_support(), geo)
-    assert lines_of(report)["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): void"
+    # QA: a bare "void" left the player guessing; A PAR was ordered to hold
+    assert lines_of(report)["A MAR"] == (
+        "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): void: A Paris was not ordered to move "
+        "to Burgundy")
+
+
+@pytest.mark.parametrize("units, orders, unit, said", [
+    # a support to hold a unit ordered to move: a moving unit is not supported to hold
+    ({"FRANCE": ("A PAR", "A GAS")}, {"FRANCE": ["A GAS S A PAR", "A PAR - BUR"]}, "A GAS",
+     "void: A Paris was ordered to move to Burgundy, not to hold"),
+    # a support of a move the unit was not ordered to make: it moved elsewhere
+    ({"FRANCE": ("A PAR", "A MAR")}, {"FRANCE": ["A MAR S A PAR - BUR", "A PAR - GAS"]}, "A MAR",
+     "void: A Paris was ordered to move to Gascony, not to Burgundy"),
+    # a convoy of a move the army was not ordered to make
+    ({"ENGLAND": ("A LON", "F NTH")}, {"ENGLAND": ["F NTH C A LON - BEL", "A LON H"]}, "F NTH",
+     "void: A London was not ordered to move to Belgium"),
+])
+def test_a_void_support_or_convoy_says_why(geo, units, orders, unit, said):
+    """QA: a bare "void" for a support that did not match the supported unit's order; the
+    result says which order the other unit had (expectations from the orders given)."""
+    report = report_for(adjudicate(Position(phase="S1901M", units=units), orders), geo)
+    assert lines_of(report)[unit].endswith(f"): {said}")
+
+
+def test_a_void_support_the_orders_do_not_explain_stays_void(geo):
+    """The engine voids a matching support in a head-to-head swap of one power's units (its
+    own rule): the orders do not say why, so nothing is made up."""
+    from gmserver.reports.words import void_reason
+    from gmserver.rules.order import Order
+    from gmserver.rules.position import OrderOutcome
+
+    supported = OrderOutcome("FRANCE", Order.parse("A PAR - BUR"), ("bounce",))
+    assert void_reason(Order.parse("A MAR S A PAR - BUR"), [supported], geo) is None
+    assert void_reason(Order.parse("A MAR S A PAR - BUR"), [], geo) is None  # no such unit ordered
+
+
+def test_a_support_voided_for_its_coast_names_both_coasts(geo):
+    """DATC 6.B.9 (coast_support_mismatch = invalid): the support named the south coast, the
+    fleet was ordered to the north coast; a support naming no coast is no mismatch."""
+    from gmserver.reports.words import void_reason
+    from gmserver.rules.order import Order
+    from gmserver.rules.position import OrderOutcome
+
+    move = OrderOutcome("FRANCE", Order.parse("F MAO - SPA/NC"))
+    assert void_reason(Order.parse("F WES S F MAO - SPA/SC"), [move], geo) == (
+        "F Mid-Atlantic Ocean was ordered to move to Spain (north coast), not to Spain (south coast)")
+    assert void_reason(Order.parse("F POR S F MAO - SPA"), [move], geo) is None
 
 
 def test_no_deadline_yet(geo, composer):
@@ -658,6 +708,11 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
     assert lines[game:game + 2] == ["  Game:    demo, Spring 1903 Movement,",
                                     "           deadline Tuesday 1 December 2026, 18:00 UTC"]
     assert "Nothing in this message was read as orders: your orders on file, if any, stand." in flat(body)
+    # QA: "Your press of demo:" read oddly; the press is sent in a game
+    assert lines[0] == "Your press in demo:"
+    unpublished = composer.render("player/press_condition.txt.j2", {
+        "game_name": "demo", "phase": "Spring 1903 Movement", "condition": "if France holds Paris", "text": "Hi"})
+    assert flat(unpublished).startswith("Your press in demo, Spring 1903 Movement, was not published")
 
 
 def test_no_plain_text_template_writes_a_literal_line_over_78_characters():

@@ -1,8 +1,9 @@
 """The rule behind a reading, as a player reads it: never an option key, never a bare number.
 
 The reader names the clause of the game's profile that decided a line ("000 IV(1)"), a source
-("RB2000", "DATC 4.D.3"), or, where the profile is silent or the GM changed the value, the option
-itself ("conditional_movement_orders = void_line"). Players never see option keys (STYLE; issue
+("RB2000"; "DATC 4.D.3", said "the 2000 rulebook as the DATC reads it, 4.D.3"), or, where the
+profile is silent or the GM changed the value, the option itself
+("conditional_movement_orders = void_line"). Players never see option keys (STYLE; issue
 10): a key becomes the rule in words, a clause number says whose rules it is.
 """
 
@@ -43,11 +44,16 @@ _WORDS: dict[str, str] = {
 }
 _KEY = re.compile(r"^([a-z][a-z0-9_]*) = (.*)$")
 _NUMBERED = re.compile(r"^00[0-9] ")
+_DATC = re.compile(r"^DATC ([0-9].*)$")
+# The DATC (Diplomacy Adjudicator Test Cases) reads the 2000 rulebook where it is unclear
+# (section 4, its issues) and tests it case by case (section 6): players are told whose rule
+# it is in words, the DATC numbers after them (the QA walkthrough stumbled on a bare "(DATC 4.D.1)").
+DATC_WORDS = "the 2000 rulebook as the DATC reads it"
 
 
 def rule_in_words(rule: str) -> str:
-    """One cited rule for a player: "house rules 000 IV(1)", "the 2000 rulebook",
-    "DATC 4.D.3", or an option key said in words."""
+    """One cited rule for a player: "house rules 000 IV(1)", "the 2000 rulebook", "the 2000
+    rulebook as the DATC reads it, 4.D.3", or an option key said in words."""
     rule = rule.strip()
     key = _KEY.match(rule)
     if key:
@@ -60,11 +66,24 @@ def rule_in_words(rule: str) -> str:
         return "the 2000 rulebook"
     if _NUMBERED.match(rule):
         return f"house rules {rule}"
+    datc = _DATC.match(rule)
+    if datc:
+        return f"{DATC_WORDS}, {datc.group(1)}"
     return rule
 
 
 def rules_in_words(rules: str | None) -> str | None:
-    """The reader's "; "-joined rules, each in words, once each."""
+    """The reader's "; "-joined rules, each in words, once each; the DATC's numbers said together
+    ("the 2000 rulebook as the DATC reads it, 4.B.1 and 4.E.1")."""
     if not rules:
         return None
-    return "; ".join(dict.fromkeys(rule_in_words(r) for r in rules.split(";") if r.strip())) or None
+    cited = [r.strip() for r in rules.split(";") if r.strip()]
+    numbers = list(dict.fromkeys(m.group(1) for r in cited if (m := _DATC.match(r))))
+    together = "DATC " + _and(numbers) if numbers else ""
+    # every DATC number at the place of the first one cited
+    said = [together if _DATC.match(r) else r for r in cited]
+    return "; ".join(dict.fromkeys(rule_in_words(r) for r in said)) or None
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -178,7 +178,7 @@ FR = Position(phase="F1902M", units={"FRANCE": ("A PAR", "A MAR", "F BRE")}, cen
 
 @pytest.mark.parametrize("profile, note", [
     ("scorpion", "This set replaces the set on file (house rules 003 [10])."),
-    ("gwm", "This set replaces the set on file (DATC 4.D.1)."),
+    ("gwm", "This set replaces the set on file (the 2000 rulebook as the DATC reads it, 4.D.1)."),
 ])
 def test_set_note_in_words(profile, note):
     reading = read_orders("A Par - Pic", position=FR, power="FRANCE", ruleset=ruleset(profile),

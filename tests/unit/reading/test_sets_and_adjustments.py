@@ -210,7 +210,7 @@ def test_reading_to_json_shape():
      "This set orders every unit the set on file ordered, so it replaces it (house rules 002 ORDERS 2)."),
     ("001 II(7) ¶2 replace", "danivon", "", "A Par - Pic", "This set replaces the set on file (house rules 001 II(7))."),
     ("standard: DATC 4.D.1 replace", "standard", "", "A Par - Pic",
-     "This set replaces the set on file (DATC 4.D.1)."),
+     "This set replaces the set on file (the 2000 rulebook as the DATC reads it, 4.D.1)."),
 ], ids=lambda v: v if isinstance(v, str) and (v[:1].isdigit() or v.startswith("standard")) else None)
 def test_set_note_says_merged_only_when_merged(clause, profile, subject, text, note):
     """Issue 10: "merged unit by unit" only when an order of the set on file still stands; the rule
