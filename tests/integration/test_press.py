@@ -5,34 +5,19 @@ grey press never shown to anyone (003 [9], 000 X(1))."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select, update
 
-from gmserver.db.models import Game, Press
-from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services import press, turns
 from gmserver.services.games import GameError
-from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text, press_rows
+from tests.support.world import new_game, order_mail, player_address, services_for, set_options
 
 pytestmark = pytest.mark.integration
 
 
 def subject(power: str, game: str = "lepanto", profile: str = "standard") -> str:
     return format_subject(template=load_ruleset(profile).subject_template, game_name=game, power=power, phase="S1901M", purpose="orders")
-
-
-def press_rows(services) -> list[tuple[str, str, str]]:
-    with transaction(services.sessions) as session:
-        return [(p.author, p.kind, p.status) for p in session.scalars(select(Press).order_by(Press.id))]
-
-
-def set_options(services, game_id: int, **values) -> None:
-    """Change options in the game's ruleset snapshot, as a GM override would."""
-    with transaction(services.sessions) as session:
-        game = session.get(Game, game_id)
-        session.execute(update(Game).where(Game.id == game_id).values(ruleset={**game.ruleset, **values}))
 
 
 def test_partial_grey_press_reaches_only_its_recipients_and_never_shows_its_author(database_url, clock) -> None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, OrderSet, OutboxMessage, Press
 from gmserver.db.session import transaction
 from gmserver.services import press, turns
 from gmserver.services.games import GameError
-from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text, press_rows
+from tests.support.world import new_game, order_mail, player_address, services_for, set_options
 
 pytestmark = pytest.mark.integration
 
@@ -23,17 +23,6 @@ OUTSIDER = "kibitzer@elsewhere.test"
 
 def words(row: OutboxMessage) -> str:
     return " ".join(text(row).split())
-
-
-def press_rows(services) -> list[tuple[str, str, str]]:
-    with transaction(services.sessions) as session:
-        return [(p.author, p.kind, p.status) for p in session.scalars(select(Press).order_by(Press.id))]
-
-
-def set_options(services, game_id: int, **values) -> None:
-    with transaction(services.sessions) as session:
-        game = session.get(Game, game_id)
-        session.execute(update(Game).where(Game.id == game_id).values(ruleset={**game.ruleset, **values}))
 
 
 # --- 002 PRESS 2: press from non-players ----------------------------------------------------------

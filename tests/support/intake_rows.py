@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from gmserver.db.models import InboundMessage, OutboxMessage
+from gmserver.db.models import InboundMessage, OutboxMessage, Press
 from gmserver.db.session import transaction
 from gmserver.services import intake
 from gmserver.services.context import Services
@@ -38,3 +38,9 @@ def plain_text(row: OutboxMessage) -> str:
     """The plain-text part of a queued mail, with Unix line ends."""
     body = email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",))
     return body.get_content().replace("\r\n", "\n")
+
+
+def press_rows(services: Services) -> list[tuple[str, str, str]]:
+    """(author, kind, status) of every press item stored, oldest first."""
+    with transaction(services.sessions) as session:
+        return [(p.author, p.kind, p.status) for p in session.scalars(select(Press).order_by(Press.id))]

@@ -6,7 +6,10 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
+from sqlalchemy import update
+
 from gmserver import engine
+from gmserver.db.models import Game
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import offline_lookup
@@ -61,3 +64,10 @@ def order_mail(sender: str, subject: str, body: str, *, message_id: str | None =
         message[key] = value
     message.set_content(body)
     return message.as_bytes()
+
+
+def set_options(services: Services, game_id: int, **values) -> None:
+    """Change options in the game's ruleset snapshot, as a GM override would."""
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        session.execute(update(Game).where(Game.id == game_id).values(ruleset={**game.ruleset, **values}))
