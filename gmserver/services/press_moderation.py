@@ -17,7 +17,7 @@ from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.gm_actions import record_action
 from gmserver.db.queries.press import press_of_game
 from gmserver.db.session import transaction
-from gmserver.rules.intake import glance_envelope
+from gmserver.rules.envelope import glance_envelope
 from gmserver.rules.press import NON_PLAYER, PressItem, edit_refusal
 from gmserver.rules.safetext import safe_text
 from gmserver.services.context import Services
