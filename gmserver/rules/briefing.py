@@ -31,9 +31,13 @@ _CLAUSES: Mapping[str, Mapping[str, str]] = {
 }
 
 
-def _cite(ruleset: Any, option: str) -> str:
+def cited_clause(ruleset: Any, option: str) -> str:
+    """" (000 VII(6) ¶2)": the clause of the game's own profile for `option`, "" where it is silent."""
     clause = _CLAUSES.get(option, {}).get(str(getattr(ruleset, "name", "")))
     return f" ({clause})" if clause else ""
+
+
+_cite = cited_clause  # the short name the key points below use
 
 
 def key_points(ruleset: Any) -> list[str]:

@@ -20,6 +20,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules import nmr
+from gmserver.rules.briefing import cited_clause
 from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
@@ -104,7 +105,7 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
         if player.cd_search_until is not None and nmr.search_over(player.cd_search_until, before.phase):
             _search_ended(session, services, game, player, before.phase, now)
         for action in step.actions:
-            if (paragraphs := _notice(game, player, action, before.phase)) is not None:
+            if (paragraphs := _notice(game, player, action, before.phase, ruleset)) is not None:
                 notify_gm(session, services, key=f"gm:nmr:{game.id}:{before.phase}:{player.power}:{action}",
                           game_id=game.id, now=now, paragraphs=paragraphs,
                           subject=f"gmserver: {game.name}: {player.power.title()} {_SUBJECTS[action]}")
@@ -140,14 +141,14 @@ _SUBJECTS = {
 }
 
 
-def _notice(game: Game, player: Player, action: str, phase: str) -> list[str] | None:
+def _notice(game: Game, player: Player, action: str, phase: str, ruleset: Ruleset) -> list[str] | None:
     missed = (f"Game {game.name}: {_player_words(game, player.power)} sent no orders for "
               f"{describe_phase(phase)}: {player.missed_in_a_row} turns in a row.")
     replace = f"To put a new player in: gmserver game replace {game.name} {player.power} ADDRESS."
     if action == nmr.TELL_GM_CD:
         return [missed, "Under the house rules the country is now in civil disorder: its units hold and may be "
-                "supported, and dislodged units are disbanded, until a new player takes it over (000 VII(6) "
-                "¶2, 003 [13]).", replace]
+                "supported, and dislodged units are disbanded, until a new player takes it over"
+                f"{cited_clause(ruleset, 'nmr_limit_to_cd')}.", replace]  # the game's own clause, none if silent
     if action == nmr.ASK_GM_CHOOSE:
         return [missed, _courses(game, player.power) + " Until you decide, its units hold each turn it sends "
                 "nothing.", replace]

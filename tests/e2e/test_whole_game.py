@@ -247,7 +247,8 @@ def check_gm_mailbox(profile: str, mails: list[email.message.EmailMessage]) -> N
             "18:00 UTC (was Monday 30 November 2026, 18:00 UTC) (7 players told)") in texts[0]
     assert "sent no orders for Fall 1901 Movement: 2 turns in a row" in texts[1]
     if profile != "danivon":
-        assert "the country is now in civil disorder" in texts[1] and "(000 VII(6) ¶2, 003 [13])" in texts[1]
+        assert "the country is now in civil disorder" in texts[1] and "003 [13]" not in texts[1]
+        assert ("takes it over (000 VII(6) ¶2)." in texts[1]) == (profile == "mhr")  # standard: no house clause
     else:
         assert "The house rules leave the next step to you (001 V(2), V(3))" in texts[1]
         assert "> cd lepanto ITALY on Done: Italy is in civil disorder" in texts[2]

@@ -389,3 +389,18 @@ def _past_deadline(services, clock, game_id: int) -> None:
     with transaction(services.sessions) as session:
         deadline = session.get(Game, game_id).deadline
     clock.now = max(clock.now, deadline.replace(tzinfo=clock.now.tzinfo) + timedelta(hours=1))
+
+
+@pytest.mark.parametrize(("ruleset", "cited", "foreign"), [
+    ("mhr", "until a new player takes it over (000 VII(6) ¶2).", "003 [13]"),
+    ("standard", "until a new player takes it over.", "000 VII(6)"),
+])
+def test_the_gm_s_civil_disorder_notice_cites_the_game_s_own_clause(database_url, clock, ruleset, cited, foreign):
+    """000 VII(6) ¶2 (mhr), the rulebook (standard, no house clause): the GM's notice that a power
+    entered civil disorder cites the clause of the game's own profile, never another profile's
+    (003 [13] is Scorpion's)."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="cdnote", ruleset=ruleset)
+    play_two_silent_moves(services, clock, "cdnote", ruleset)
+    [alert] = [a for a in alerts(services) if "civil disorder" in text(a)]
+    assert cited in text(alert) and foreign not in text(alert)
