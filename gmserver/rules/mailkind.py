@@ -120,15 +120,25 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
-        return MailKind(in_body[0], in_body[1], _rest(_rest(first)) if phrase else _rest(first), len(lines) > 1)
+        found = MailKind(in_body[0], in_body[1], _rest(_rest(first)) if phrase else _rest(first), len(lines) > 1)
+        return _with_delay_reason(found, lines[1:])
     if len(set(in_subject)) > 1:
         return _two_things(in_subject)
     if in_subject:
         kind, topic = in_subject[0]
-        return MailKind(kind, None if kind == "press" else topic, "", bool(lines) and kind != "press")
+        found = MailKind(kind, None if kind == "press" else topic, "", bool(lines) and kind != "press")
+        return _with_delay_reason(found, lines)
     if press_text.strip():
         return MailKind("orders+press" if lines else "press")
     return MailKind("orders")
+
+
+def _with_delay_reason(found: MailKind, after: list[str]) -> MailKind:
+    """000 VII(5), 003 [10] "a message whose first line is DELAY, with your reason": a bare
+    DELAY line (or subject) takes the lines after it as its reason, for the GM to read."""
+    if found.topic != "delay" or found.argument or not after:
+        return found
+    return MailKind(found.kind, found.topic, " ".join(after)[:1000], more_text=False)
 
 
 def _two_things(found: list[tuple[Kind, str]]) -> MailKind:

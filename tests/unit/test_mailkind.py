@@ -81,6 +81,21 @@ def test_the_keyword_line_keeps_its_argument_and_says_when_more_text_followed() 
     assert classify(subject="lepanto", order_text="Draw:Austria", press_text="").argument == "Austria"
 
 
+@pytest.mark.parametrize(("subject", "body", "reason"), [
+    ("lepanto", "DELAY\nTravelling this weekend.\nBack on Monday.", "Travelling this weekend. Back on Monday."),
+    ("lepanto delay", "Travelling this weekend.", "Travelling this weekend."),
+    ("lepanto", "DELAY: ill\nSorry.", "ill"),
+])
+def test_a_delay_request_s_reason_may_follow_on_the_next_lines_000_VII_5(subject: str, body: str,
+                                                                           reason: str) -> None:
+    """000 VII(5), 003 [10]: "send the GM a message whose first line is DELAY, with your reason":
+    a bare DELAY line (or a DELAY subject) takes the lines after it as the reason the GM is told,
+    so they are not called unread orders; a reason on the DELAY line itself is the reason."""
+    found = classify(subject=subject, order_text=body, press_text="")
+    assert (found.kind, found.topic, found.argument) == ("request", "delay", reason)
+    assert found.more_text == (reason == "ill")
+
+
 def test_mail_from_the_gm_is_a_command_whatever_it_says() -> None:
     assert classify(subject="lepanto", order_text="PROCESS lepanto", press_text="", from_gm=True) == \
         MailKind("command", "process", "lepanto")
