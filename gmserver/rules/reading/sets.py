@@ -78,11 +78,13 @@ class StoredSet:
 
 def merge_per_unit(base: Sequence[Order], newer: Sequence[Order]) -> tuple[Order, ...]:
     """000 III(4): each unit takes its order from the newer set if it has one there. Adjustment lines
-    are not merged by unit: a newer set with any adjustment line replaces them all [P]."""
+    are not merged by unit: a newer set with any adjustment line replaces them all [P]. A unit
+    ordered in the newer set loses its order on file whatever either order is, so that a retreat
+    and a disband of one dislodged unit (a `D` counts as an adjustment line) never stand together."""
     if any(o.is_adjustment() for o in newer):
         base = [o for o in base if not o.is_adjustment()]
-    newer_units = {o.unit for o in newer if not o.is_adjustment()}
-    kept = [o for o in base if o.is_adjustment() or o.unit not in newer_units]
+    newer_units = {o.unit for o in newer if o.unit is not None}
+    kept = [o for o in base if o.unit is None or o.unit not in newer_units]
     return tuple(sorted(kept + list(newer), key=_canonical_key))
 
 

@@ -43,6 +43,18 @@ def test_merge_replaces_adjustment_lines_as_a_whole():  # 000 III(4), for builds
     assert notation(merge_per_unit(as_orders(("A PAR B", "F BRE B")), as_orders(("WAIVE",)))) == ("WAIVE",)
 
 
+@pytest.mark.parametrize("on_file, newer", [
+    (("A SER D",), ("A SER R BUD",)),  # an illegal retreat read as its disband, then the corrected retreat
+    (("A SER R BUD",), ("A SER D",)),  # a retreat, then the player disbands instead
+])
+def test_000_III_4_a_retreat_and_a_disband_of_one_unit_merge_by_unit(on_file, newer):
+    """000 III(4): in a retreat turn the newer set's order for a unit replaces the unit's order on
+    file, a disband like a retreat: the unit never ends up with both (the engine then disbanded a
+    unit whose corrected retreat was on file)."""
+    from gmserver.rules.reading.sets import merge_per_unit
+    assert notation(merge_per_unit(as_orders(on_file), as_orders(newer))) == newer
+
+
 SETS = [stored_set(("A PAR - BUR",), received=1, version="2"), stored_set(("A PAR - PIC",), received=2, version="1")]
 
 
