@@ -20,6 +20,7 @@ from typing import Sequence
 from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset, engine
 from gmserver.cli_common import GAME, CliError, config_of, print_json, services_of, utcnow
 from gmserver.config import ConfigError
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import RulesetError, load_ruleset
 
@@ -119,13 +120,15 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
                     if args.position else engine.position_from_state(engine.initial_state()))
     except (OSError, json.JSONDecodeError, ValueError) as error:
         raise CliError(f"--position {args.position}: {error}") from None
-    previous: list[str] = []
+    previous: list[Order] = []
     if args.previous:
         try:
             data = json.loads(Path(args.previous).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
+            lines = data.get("orders", data) if isinstance(data, dict) else data
+            # the reader takes Order values, read for the position's phase ("A PAR D" is a removal in Winter)
+            previous = [Order.parse(str(line), position.phase_type) for line in lines]
+        except (OSError, json.JSONDecodeError, TypeError, ValueError) as error:
             raise CliError(f"--previous {args.previous}: {error}") from None
-        previous = list(data.get("orders", data) if isinstance(data, dict) else data)
     geography = engine.map_info()
     power = geography.power_words.get(args.power.strip().upper())
     if power is None:

@@ -214,6 +214,21 @@ def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypa
     assert {"line", "text", "status", "order", "rule", "message"} <= reading["lines"][0].keys()
 
 
+def test_orders_read_merges_with_the_previous_set_000_III_4(capsys, monkeypatch, tmp_path: Path) -> None:
+    """`--previous ORDERS.json` (a JSON list, as the help says) is the set on file: under mhr a new
+    set merges with it unit by unit (000 III(4)). It stopped the command with a traceback."""
+    import io
+
+    previous = tmp_path / "previous.json"
+    previous.write_text(json.dumps(["A PAR - BUR", "F BRE - MAO"]))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"A Par - Pic\n")))
+    assert main(["orders", "read", "--ruleset", "mhr", "--power", "France", "--previous", str(previous)]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["orders"]) == ["A PAR - PIC", "F BRE - MAO"]
+    previous.write_text(json.dumps(["A PAR to BUR"]))
+    assert main(["orders", "read", "--ruleset", "mhr", "--power", "France", "--previous", str(previous)]) == 2
+    assert "--previous" in capsys.readouterr().err  # said in words, without a traceback
+
+
 def test_orders_read_without_a_position_reads_against_the_opening(capsys, monkeypatch) -> None:
     """A GM trying the reader needs no position file: the standard opening is the default. Under
     danivon (unit_location_matching = own_units) "F Ki" is the fleet in Kiel."""
