@@ -69,8 +69,18 @@ def hold(session: Session, services: Services, row: InboundMessage, envelope: En
                           + " ".join(decision.reasons),
                           f"Read it with `gmserver inbox show {row.id}`; accept it with `gmserver inbox release "
                           f"{row.id}` or refuse it with `gmserver inbox refuse {row.id} --reason TEXT` (or mail "
-                          f"`release {game.name} {row.id}` / `refuse {game.name} {row.id} REASON`)."])
+                          f"`release {game.name} {row.id}` / `refuse {game.name} {row.id} REASON`)."
+                          + _roll_back_first(accept.phase, game.phase, game.name, quote="`")])
     return HELD
+
+
+def _roll_back_first(held_phase: str, current_phase: str, game_name: str, *, quote: str) -> str:
+    """000 VII(1): a late set proven sent in time is for a turn already adjudicated; releasing it
+    files it only once that turn is current again."""
+    if held_phase == current_phase:
+        return ""
+    return (f" {describe_phase(held_phase)} is already adjudicated: to use it, roll that turn back first "
+            f"({quote}gmserver game rollback {game_name}{quote}), then release it.")
 
 
 @dataclass(frozen=True)
@@ -99,8 +109,10 @@ def release_in(session: Session, services: Services, inbound_id: int, now: datet
     row, game = _claim(session, inbound_id, game_name)
     if game.status != "active" or game_phase_for_update(session, game.id) != row.held_phase:
         raise HeldError(f"message {inbound_id} was for {describe_phase(row.held_phase or '?')}, which is over "
-                        f"({game.name} is at {describe_phase(game.phase)}): refuse it instead "
-                        f"(gmserver inbox refuse {inbound_id})")
+                        f"({game.name} is at {describe_phase(game.phase)}): "
+                        + (f"to use it, roll that turn back first (gmserver game rollback {game.name}), then "
+                           f"release it; or refuse it (gmserver inbox refuse {inbound_id})" if game.status == "active"
+                           else f"refuse it instead (gmserver inbox refuse {inbound_id})"))
     view = game_view(game)
     envelope = parse_envelope(row.raw)
     option = _option(view, envelope)

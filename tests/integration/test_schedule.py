@@ -315,6 +315,29 @@ def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_ur
         assert spring.orders["FRANCE"] == ["A PAR - BUR"]
 
 
+def test_the_gm_is_told_to_roll_back_before_releasing_a_late_set_000_VII_1(database_url, clock) -> None:
+    """000 VII(1): a late set proven sent in time is for a turn already adjudicated, so `inbox
+    release` alone cannot use it: the GM's notice and the refused release both say to roll the
+    turn back first (they said only "release" and "refuse it instead")."""
+    services = services_for(database_url)
+    game_id = make_game(services, clock(), load_ruleset("mhr"))
+    deadline = game_row(services, game_id).deadline
+    clock.now = deadline
+    turns.adjudicate_due(services, clock())
+    clock.advance(minutes=20)
+    before = deadline - timedelta(minutes=5)
+    intake.store(services.sessions, late_mail("FRANCE", "S1901M", before, before), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    france = inbound_row(services, 0)
+    [alert] = [m for m in outbox(services, "alert") if b"wait for you" in m.raw]
+    told = " ".join(alert.raw.decode().split())
+    assert ("Spring 1901 Movement is already adjudicated: to use it, roll that turn back first "
+            "(`gmserver game rollback lepanto`), then release it") in told
+    with pytest.raises(held.HeldError) as refused:
+        held.release(services, france.id, clock())
+    assert "roll that turn back first (gmserver game rollback lepanto), then release it" in str(refused.value)
+
+
 # -- the daemon: early turns right after the set that completes them ---------------------------------
 
 def test_the_daemon_adjudicates_a_complete_winter_right_after_the_last_set_000_VII_2(database_url, clock) -> None:
