@@ -138,13 +138,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                        "report the players would get; nothing is stored and nobody is mailed.")
     show.add_argument("name", **GAME)
     show.set_defaults(func=cmd_game_preview)
-    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or DATC 4.A.1's "
-                                            "any-route rule",
-                             description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
-                                         "a fleet of its own power on a possible route, or of the route the order "
-                                         "named, was dislodged; any_route: any fleet on a possible route was; so "
-                                         "the convoy was disrupted) or stands (the engine's result). Applied at "
-                                         "adjudication.")
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or the 1971 "
+                                            "rulebook's any-route rule",
+                             description="Rule on a convoyed army's move of the current phase: fails (the "
+                                         "convoy was disrupted: under house rules 000 VI(4) a fleet of the army's "
+                                         "own power on a possible route, or of the route the order named, was "
+                                         "dislodged; under the 1971 rulebook as the DATC reads it, 4.A.1, any "
+                                         "fleet on a possible route was) or stands (the engine's result). Applied "
+                                         "at adjudication.")
     convoy.add_argument("name", **GAME)
     convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
     convoy.add_argument("ruling", choices=["fails", "stands"])

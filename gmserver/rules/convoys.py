@@ -35,7 +35,10 @@ from gmserver.rules.position import OrderOutcome, PhaseOutcome
 
 MAX_ROUTES = 64  # enough to tell one route from several; the standard map never comes close
 # what each datc_4a1 value that differs from the engine says, and where it says it
-_RULES = {"mhr_hybrid": "house rules 000 VI(4)", "any_route": "DATC 4.A.1 (any route disrupted: the 1971 rule)"}
+# in words, the DATC's number after them, as players read a citation (rules/reading/rule_words.py;
+# the QA walkthrough found the GM's notices citing a bare "DATC 4.A.1")
+_RULES = {"mhr_hybrid": "house rules 000 VI(4)",
+          "any_route": "the 1971 rulebook as the DATC reads it (any route disrupted), 4.A.1"}
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class ConvoyDispute:
     def describe(self) -> str:
         return (f"{self.move} ({self.power.title()}) succeeded by one of {self.routes} convoy routes, but "
                 f"{', '.join(self.dislodged)} {self.why} was dislodged: "
-                f"under {self.rule} the convoy was disrupted and the move fails")
+                f"under {self.rule}, the convoy was disrupted and the move fails")
 
 
 def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo, rule: str = "mhr_hybrid",

@@ -23,6 +23,7 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.paradoxes import Paradox, resolve
 from gmserver.rules.position import PhaseOutcome, describe_phase
+from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
@@ -184,7 +185,8 @@ def rule_convoy_in(session: Session, services: Services, game: Game, move: str, 
         raise CorrectionError(f"{move!r} is not an army's move in engine notation, e.g. \"A LON - BEL\"")
     if queries.games.ruleset_of(game).datc_4a1 == "all_routes":
         raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4) or the 1971 rule: "
-                              "its convoys are disrupted only when every route is (DATC 4.A.1), as adjudicated")
+                              "its convoys are disrupted only when every route is "
+                              f"({rule_in_words('DATC 4.A.1')}), as adjudicated")
     if game.status != "active":
         raise CorrectionError(f"{game.name} is {game.status}")
     record = queries.phases.current_record(session, game)

@@ -80,4 +80,6 @@ def test_orders_preview_and_rollback_by_mail(database_url, clock) -> None:
     assert "Not done: The adjudication of Spring 1901 Movement was rolled back already" in answer
     answer = _gm_mail(services, "convoy A LON - BEL fails", clock())
     assert "Not done: lepanto does not play the convoy rule of house rules 000 VI(4)" in answer
+    # QA: the GM was told "(DATC 4.A.1)"; the citation in words, as players read one
+    assert "disrupted only when every route is (the 2000 rulebook as the DATC reads it, 4.A.1)" in answer
     assert _actions(services) == [("orders", GM), ("rollback", GM)]
