@@ -80,3 +80,14 @@ def test_an_order_like_line_that_cannot_be_read_names_what_the_rules_accept(prof
     (line,) = read("Army to Burgundy", POS, "austria", profile).lines
     assert (line.status, line.order, line.rule) == ("rejected", None, rule)
     assert line.message == (f"{HOW_TO_WRITE} {accepted}" if accepted else HOW_TO_WRITE)
+
+
+@pytest.mark.parametrize("power, text, said", [
+    ("austria", "A Bud S", "The supported unit is not a unit I can read."),
+    ("england", "F Nth C", "The convoyed army is not a unit I can read."),
+])
+def test_the_reader_says_I_not_i(power, text, said):
+    """Found with the QA walkthrough's wording: the sentence was capitalised with str.capitalize,
+    which wrote "a unit i can read"."""
+    (line,) = read(text, POS, power).lines
+    assert line.message.startswith(said)
