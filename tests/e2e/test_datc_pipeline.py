@@ -256,5 +256,5 @@ def test_datc_6_B_9_follows_coast_support_mismatch_accept_if_unique_000_IV_7(
     assert _board(shown["units"]) == {"FRANCE": ["F MAO", "F POR"], "ITALY": ["F LYO", "F WES"]}
     reported = _reported_orders(report)
     # the engine writes the support to the province: the coast is the fleet's own
-    assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["succeeded"]
+    assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["support given"]
     assert _result_in_report(reported, "F WES - SPA/SC") == "fails"
