@@ -219,7 +219,8 @@ def adjustment_void_reason(outcome: OrderOutcome, orders: Sequence[OrderOutcome]
         return None
     names = _and([describe_unit(u, geography) if geography else str(u) for u in done])
     word, verb = ("build", "built") if building else ("removal", "removed")
-    return f"{power_name(power)} had {plural(owed, word)} to make and {names} {'was' if len(done) == 1 else 'were'} {verb}"
+    were = "was" if len(done) == 1 else "were"
+    return f"{power_name(power)} had {plural(owed, word)} to make and {names} {were} {verb}"
 
 
 def _and(items: Sequence[str]) -> str:
