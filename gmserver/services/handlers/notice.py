@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 def answer(mail: Mail, template: str, context: Mapping[str, Any],
            attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False) -> bool:
     """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
-    name, PNG bytes)); False when the limit held it back (the message is kept all the same).
+    name, bytes), a .png or a .ics); False when the limit held it back (the message is kept all the same).
     `stranger`: the sender plays no power in the game (press from a non-player, 002 PRESS 2), so
     the limits on answering strangers apply (services.reply_limits)."""
     address = mail.envelope.sender
