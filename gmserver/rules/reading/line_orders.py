@@ -10,11 +10,25 @@ from gmserver.rules.reading.grammar import (
     looks_like_order, parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
+from gmserver.rules.mailkind import KEYWORDS, PHRASES
 from gmserver.rules.reading.options import option, profile_of
 
 
 def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
     return [Verdict("ignored", None, None, "hold", rule, message)]
+
+
+def _not_an_order(words: list[str], message: str) -> list[Verdict]:
+    """A line that is no order; one that starts like a vote or request ("TURN LENGTH 14", "DRAW")
+    says that those are read only from a message's first line (rules/mailkind.py), so that a
+    player who wrote one under their orders does not believe it counted."""
+    first = [w.lower() for w in words[:2]]
+    phrase = tuple(first) in PHRASES
+    if phrase or (first and first[0] in KEYWORDS and first[0] != "orders"):
+        keyword = " ".join(words[:2] if phrase else words[:1]).upper()
+        message = (f"Not an order, and not read as the {keyword} line it looks like: a vote or request is read "
+                   "only as the first line of a message of its own. Send it that way.")
+    return _ignored(message)
 
 
 def _run_together(split: list[str], ctx: Context) -> Verdict:
@@ -108,7 +122,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
     if not parsed:
         if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
             return [_unreadable(ctx)]
-        return _ignored("Not an order.")
+        return _not_an_order(words, "Not an order.")
     parsed = _combined(parsed, ctx)
     verdicts: list[Verdict] = []
     for item in parsed:
@@ -118,7 +132,8 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
         if item.kind is None and not _is_nonsense_candidate(item):
             # issue 10: "Paris is lovely in spring" is prose, not an order missing its action
             prose = any(w[:1].isalpha() for w in item.extra)
-            verdicts.extend(_ignored("Not an order." if prose else "Not an order: no action follows the place name."))
+            verdicts.extend(_not_an_order(words, "Not an order." if prose
+                                          else "Not an order: no action follows the place name."))
             continue
         verdict = read_order(item, ctx)
         verdict = _extra_words(item, verdict, ctx)

@@ -126,3 +126,18 @@ def test_words_before_a_retreat(profile, text, order, skipped):
     line = one(text, RETREAT_TURN, "GERMANY", profile)
     assert str(line.order) == order
     assert (line.message is None) if skipped is None else (f"'{skipped}'" in line.message)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("text, keyword", [
+    ("TURN LENGTH 14", "TURN LENGTH"),  # 003 [23]: the start mail asks for this vote
+    ("Draw Austria England YES", "DRAW"),
+    ("Delay please", "DELAY"),
+])
+def test_a_vote_or_request_line_inside_an_order_set_says_how_it_is_sent(profile, text, keyword):
+    """A vote or request is read from the first line of a message (rules/mailkind.py); written
+    under orders it was called "Not an order" and the player believed they had voted."""
+    line = one(text, opening(), "FRANCE", profile)
+    assert line.order is None and line.status == "ignored"
+    assert line.message == (f"Not an order, and not read as the {keyword} line it looks like: a vote or request "
+                            f"is read only as the first line of a message of its own. Send it that way.")
