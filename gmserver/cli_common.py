@@ -77,4 +77,10 @@ def moment(value: str) -> datetime:
 # The positional arguments most commands share, named and explained once (`--help` showed a bare
 # `name` before): `parser.add_argument("name", **GAME)`.
 GAME: dict[str, str] = {"metavar": "GAME", "help": "the game's name (`gmserver game list` shows them)"}
+# a stored message's and a press item's number, as their listings show it
+MESSAGE_ID: dict[str, Any] = {"metavar": "ID", "type": int,
+                              "help": "the message's number (`gmserver inbox list` shows it)"}
+HELD_ID: dict[str, Any] = {**MESSAGE_ID, "help": "the message's number (`gmserver inbox list --status held` shows it)"}
+PRESS_ID: dict[str, Any] = {"metavar": "ID", "type": int,
+                            "help": "the press item's number (`gmserver press list GAME` shows it)"}
 POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gmserver.cli_common import GAME, POWER, CliError, config_of, moment, services_of, utcnow
+from gmserver.cli_common import GAME, HELD_ID, POWER, CliError, config_of, moment, services_of, utcnow
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
@@ -178,10 +178,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
     inbox = _group(commands, "inbox")
     release = inbox.add_parser("release", help="accept a message held for the GM (file and confirm it)")
-    release.add_argument("id", type=int)
+    release.add_argument("id", **HELD_ID)
     release.set_defaults(func=cmd_inbox_release)
     refuse = inbox.add_parser("refuse", help="refuse a message held for the GM (the sender is told)")
-    refuse.add_argument("id", type=int)
+    refuse.add_argument("id", **HELD_ID)
     refuse.add_argument("--reason", metavar="TEXT", help="what to tell the sender")
     refuse.set_defaults(func=cmd_inbox_refuse)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli_common import CliError, config_of, services_of, utcnow
+from gmserver.cli_common import MESSAGE_ID, CliError, config_of, services_of, utcnow
 from gmserver.rules.mailkind import KINDS
 
 
@@ -116,8 +116,8 @@ def add_inbox_commands(commands: argparse._SubParsersAction) -> None:
     in_list.add_argument("--kind", choices=list(KINDS), help="only mail of this kind (a GM command, press...)")
     in_list.set_defaults(func=cmd_inbox_list)
     in_show = inbox.add_parser("show", help="one stored message's text and press, as they were read")
-    in_show.add_argument("id", type=int)
+    in_show.add_argument("id", **MESSAGE_ID)
     in_show.set_defaults(func=cmd_inbox_show)
     in_replay = inbox.add_parser("replay", help="process a parked (failed) message again")
-    in_replay.add_argument("id", type=int)
+    in_replay.add_argument("id", **MESSAGE_ID)
     in_replay.set_defaults(func=cmd_inbox_replay)

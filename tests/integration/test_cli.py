@@ -249,6 +249,25 @@ def test_orders_read_prints_the_reading_as_json(tmp_path: Path, capsys, monkeypa
     assert {"line", "text", "status", "order", "rule", "message"} <= reading["lines"][0].keys()
 
 
+@pytest.mark.parametrize(("command", "said"), [
+    (["inbox", "show"], "ID the message's number (`gmserver inbox list` shows it)"),
+    (["inbox", "replay"], "ID the message's number (`gmserver inbox list` shows it)"),
+    (["inbox", "release"], "ID the message's number (`gmserver inbox list --status held` shows it)"),
+    (["inbox", "refuse"], "ID the message's number (`gmserver inbox list --status held` shows it)"),
+    (["press", "list"], "GAME the game's name (`gmserver game list` shows them)"),
+    (["press", "approve"], "ID the press item's number (`gmserver press list GAME` shows it)"),
+    (["press", "drop"], "ID the press item's number (`gmserver press list GAME` shows it)"),
+    (["press", "edit"], "ID the press item's number (`gmserver press list GAME` shows it)"),
+])
+def test_help_explains_message_and_press_numbers(command: list[str], said: str, capsys) -> None:
+    """QA: these listed a bare lower-case `id` (and `game`) with no word on where to find it."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    printed = capsys.readouterr().out
+    assert said in " ".join(printed.split())
+    assert " id" not in printed.splitlines()[0] and " game" not in printed.splitlines()[0]
+
+
 def test_orders_read_merges_with_the_previous_set_000_III_4(capsys, monkeypatch, tmp_path: Path) -> None:
     """`--previous ORDERS.json` (a JSON list, as the help says) is the set on file: under mhr a new
     set merges with it unit by unit (000 III(4)). It stopped the command with a traceback."""
