@@ -40,15 +40,19 @@ def cited_clause(ruleset: Any, option: str) -> str:
 _cite = cited_clause  # the short name the key points below use
 
 
+def subject_rule(ruleset: Any) -> str:
+    """Where orders name their game, power and turn (000 II(2) b, 003 [10]), in words with the
+    clause, for text that shows the subject line just before it (the start mail, a refusal)."""
+    if ruleset.subject_location == "subject_only":
+        return ("Orders are read only from a message whose subject line names the game, your power and "
+                f"the turn, as shown above{_cite(ruleset, 'subject_location')}.")
+    return ("Write the subject line as shown above; the game, power and turn may also be given in the "
+            f"first lines of the message{_cite(ruleset, 'subject_location')}.")
+
+
 def key_points(ruleset: Any) -> list[str]:
     """The house rules a new player must know first, in words, each followed by its clause."""
-    points = []
-    if ruleset.subject_location == "subject_only":
-        points.append("Orders are read only from a message whose subject line names the game, your power and "
-                      f"the turn, as shown above{_cite(ruleset, 'subject_location')}.")
-    else:
-        points.append("Write the subject line as shown above; the game, power and turn may also be given in the "
-                      f"first lines of the message{_cite(ruleset, 'subject_location')}.")
+    points = [subject_rule(ruleset)]
     if ruleset.orders_accepted_until == "adjudication_start":
         points.append("Orders count if they reach the GM before the adjudication starts, which is at the "
                       f"deadline{_cite(ruleset, 'orders_accepted_until')}.")

@@ -19,6 +19,7 @@ from gmserver.engine import position_from_state
 from gmserver.mail.compose import new_message_id
 from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
+from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope, usable_message_id
 from gmserver.rules.intake import Accept, Reject
 from gmserver.rules.position import PhaseOutcome, Position
@@ -96,9 +97,11 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
 
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
-    rules = ()
+    rules: tuple[str, ...] = ()
     if decision.game is not None:
         rules = (f"Orders for {decision.game.name} are accepted from each power's registered address.",)
+        if decision.expected_subject:  # 000 II(2) b, 003 [10]: the subject rule it broke, beside the example
+            rules = (subject_rule(decision.game.ruleset), *rules)
     context = reports.build_rejection(
         decision.reasons, decision.expected_subject, original_subject=envelope.subject,
         original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,

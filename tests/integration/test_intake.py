@@ -104,6 +104,24 @@ def test_rejected_messages_get_a_reply_saying_why(world, clock, sender, subject_
         assert session.scalar(select(func.count(OrderSet.id))) == 0
 
 
+@pytest.mark.parametrize(("ruleset", "rule"), [
+    ("mhr", "Orders are read only from a message whose subject line names the game, your power and the turn, "
+            "as shown above (000 II(2) b)."),
+    ("scorpion", "Write the subject line as shown above; the game, power and turn may also be given in the first "
+                 "lines of the message (003 [10])."),
+])
+def test_a_subject_refusal_says_the_house_rule_with_its_clause(database_url, clock, ruleset, rule) -> None:
+    """000 II(2) b, 003 [10]: a message refused for its subject says the rule it broke, in words
+    with the clause, beside the subject that would have been accepted (it said neither)."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="dublin", ruleset=ruleset)
+    intake.store(services.sessions, order_mail(player_address("FRANCE"), "my orders", "A PAR - BUR"),
+                 source="smtp", now=clock())
+    assert intake.process_pending(services, clock())[0][1] == "rejected"
+    [reply] = outbox(services)
+    assert rule in " ".join(parsed(reply).get_body(("plain",)).get_content().split())
+
+
 @pytest.mark.parametrize("headers", [
     {"Auto-Submitted": "auto-replied"},
     {"Precedence": "bulk"},
