@@ -77,9 +77,32 @@ def spring_1901_wait(session: Session, services: Services, game: Game, state: Ma
                   "still silent at it, the game waits again. gmserver adjudicate adjudicates at once "
                   "as it is (their units hold).",
               ])
+    _tell_players_the_game_waits(session, services, game, silent, stamp, now)
     log.info("%s: Spring 1901 not adjudicated: no orders from %s; waiting for replacements (003 [14])",
              game.name, ", ".join(silent))
     return silent
+
+
+def _tell_players_the_game_waits(session: Session, services: Services, game: Game, silent: Collection[str],
+                                 stamp: str, now: datetime) -> None:
+    """003 [14]: every player learns why their deadline passed without results, and that the new
+    deadline comes when the silent powers have new players (the replacement's notice gives it)."""
+    names = [power.title() for power in silent]
+    named = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    body = services.composer.render("player/gm_action.txt.j2", {
+        "game_name": game.name, "headline": "Spring 1901 waits for new players", "deadline": None, "paused": False,
+        "phase_name": describe_phase(game.phase),
+        "paragraphs": [f"The deadline of Spring 1901 has passed, but no orders came from {named}. Under the house "
+                       "rules Spring 1901 is not adjudicated while a power has sent no orders: the GM looks for "
+                       "a new player instead (003 [14]).",
+                       "The game waits, with no deadline. You will be told the new deadline when the new "
+                       "players join; the orders you sent stay on file."]})
+    for player in game.players:
+        message = services.composer.compose(to=player.address, subject=f"{game.name}: Spring 1901 waits for new "
+                                            "players", body=body, auto_submitted="auto-generated", date=now,
+                                            reply_secret=player.secret)
+        queue(session, message, kind="game-notice", now=now, game_id=game.id,  # not a reply: no reply limit
+              dedupe_key=f"s1901-wait:{game.id}:{stamp}:{player.power}:{player.address}")
 
 
 def record_turn(session: Session, services: Services, game: Game, before: Position, ruleset: Ruleset,

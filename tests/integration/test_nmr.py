@@ -82,6 +82,25 @@ def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_19
     assert done.phase == "S1901M" and summary(services, game_id)["nmr"] == dict.fromkeys(ALL, 0)
 
 
+def test_every_player_is_told_that_spring_1901_waits_for_replacements_003_14(database_url, clock):
+    """003 [14]: when Spring 1901 is not adjudicated for want of orders, the players are told why
+    the deadline passed without results and that the new deadline comes with the new players
+    (only the GM was told: the players' deadline passed in silence)."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="darkside", ruleset="scorpion")
+    hold_all(services, clock, "darkside", "scorpion", ALL[:5], "S1901M")
+    clock.advance(hours=49)
+    assert turns.adjudicate_due(services, clock()) == []
+    with transaction(services.sessions) as session:
+        told = list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game-notice")))
+    assert sorted(m.recipient for m in told) == sorted(player_address(p) for p in ALL)
+    assert all("no orders came from Russia and Turkey" in text(m) and "(003 [14])" in text(m)
+               and "The game waits, with no deadline" in text(m) for m in told)
+    turns.adjudicate_due(services, clock())  # the daemon's next sweep tells nobody again
+    with transaction(services.sessions) as session:
+        assert len(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game-notice")).all()) == 7
+
+
 def test_the_gm_may_adjudicate_a_waiting_spring_1901(database_url, clock):
     """`gmserver adjudicate` (force) adjudicates as it is: the silent powers' units hold."""
     services = services_for(database_url)
