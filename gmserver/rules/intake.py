@@ -40,6 +40,8 @@ class GameView:
     # (phase, deadline) of the turn adjudicated last, for a late set that names it
     # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
+    # the game's IANA time zone: deadlines in the answers are shown in it as well as in UTC
+    timezone: str = field(default="UTC", compare=False, repr=False)
     # power -> its proxy this turn (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)

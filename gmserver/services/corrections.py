@@ -121,7 +121,7 @@ def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[st
     body = services.composer.render("player/gm_orders.txt.j2", {
         "game_name": game.name, "power_name": player.power.title(), "phase": describe_phase(game.phase),
         "lines": lines, "on_file": on_file,
-        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
     })
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
@@ -204,7 +204,7 @@ def _announce(session: Session, services: Services, game: Game, record: PhaseRec
     ruleset = queries.games.ruleset_of(game)
     body_context = {
         "game_name": game.name, "phase": describe_phase(record.phase), "undone": describe_phase(undone),
-        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
         "replay_clause": cite(ruleset, "season_replay"), "broadcast_clause": cite(ruleset, "correction_broadcast"),
         "extension": ruleset.extension_after_correction,
         "extension_clause": cite(ruleset, "extension_after_correction"),

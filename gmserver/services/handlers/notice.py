@@ -60,6 +60,6 @@ def common_context(mail: Mail) -> dict[str, Any]:
         "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
                        else None),
         "phase": describe_phase(game.phase) if game is not None else None,
-        "deadline": format_time(game.deadline) if game is not None and game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game is not None and game.deadline is not None else None,
         "more_text": mail.kind.more_text,
     }

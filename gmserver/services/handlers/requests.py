@@ -76,7 +76,7 @@ def _delay(mail: Mail) -> str:
                                     mail.kind.argument, by=mail.envelope.sender, inbound_id=mail.row.id, now=mail.now)
     context = {"said": decision.said}
     if decision.new_deadline is not None:
-        context["deadline"] = format_time(decision.new_deadline)
+        context["deadline"] = format_time(decision.new_deadline, mail.decision.game.timezone)
     notice.answer(mail, DELAY_TEMPLATE, context, _moved_event(mail) if decision.outcome == "granted" else ())
     return delays.OUTCOMES[decision.outcome]
 
