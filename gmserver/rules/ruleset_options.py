@@ -545,8 +545,8 @@ _opt("report_order_sequence", "2.4", _choice("canonical", "as_written"), "canoni
 
 # 2.5 Adjudication (the engine implements only the defaults; see MATRIX 2.16, 2.17)
 _opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
-     not_applied("the engine adjudicates by the 2000 rulebook; this option only names the rulebook that "
-                 "replies cite", "rb2000"))
+     not_applied("orders are adjudicated by the 2000 rulebook, whichever rulebook the house rules name",
+                 "rb2000"))
 _opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
      partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
              "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "

@@ -43,7 +43,7 @@ def test_show_text_groups_by_section_and_says_what_gmserver_does(capsys) -> None
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if "rulebook =" in x)
     assert line.lstrip().startswith("! not applied")  # words first, the key after
-    assert "the engine adjudicates by the 2000 rulebook" in out
+    assert "orders are adjudicated by the 2000 rulebook" in out
 
 
 def test_list_names_every_profile_with_the_values_it_does_not_carry_out(capsys) -> None:

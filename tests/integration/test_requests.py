@@ -141,6 +141,19 @@ def test_rules_are_the_house_rules_in_words_never_option_keys(database_url, cloc
         assert key not in body.replace("Test GM", "")
 
 
+def test_rules_say_where_the_server_departs_in_a_player_s_words(database_url, clock) -> None:
+    """001 I(2) names Gibson's 1989 rulebook, which gmserver does not follow: a danivon player's
+    RULES answer says so in plain words, without the catalogue's "this option" or an internal
+    "MATRIX 2.5" reference that means nothing to a player."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="armada", ruleset="danivon")
+    _, answer = ask(services, "ITALY", "RULES", clock(), subject="armada")
+    body = text(answer)
+    assert ("Where this server departs from them - Orders are adjudicated by the 2000 rulebook, whichever "
+            "rulebook the house rules name") in body
+    assert "MATRIX" not in body and "this option" not in body
+
+
 def test_orders_shows_the_askers_own_set_on_file_and_nobody_elses(world, clock) -> None:
     now = clock()
     send(world, order_mail(player_address("FRANCE"), orders_subject("FRANCE"), "A PAR - BUR\nF BRE - MAO"), now)

@@ -108,7 +108,8 @@ def rules(mail: Mail) -> str:
     (rules/briefing.py), then what the server does instead where it does not carry one out."""
     game, power = _game(mail)
     ruleset = ruleset_of(game)
-    departures = [f"{row['instead'][:1].upper()}{row['instead'][1:]} (MATRIX {row['section']})"
+    # in the catalogue's words, which are the player's too; never its section numbers (MATRIX is ours)
+    departures = [f"{row['instead'][:1].upper()}{row['instead'][1:]}."
                   for row in not_in_force(option_rows(ruleset, {}))]
     answer = words.build_rules(game_name=game.name, title=ruleset.title, points=key_points(ruleset),
                                subject=expected_subject(mail.decision.game, power),
