@@ -10,7 +10,7 @@ is already parsed; a header that cannot be read proves nothing.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -42,15 +42,23 @@ def earliest_received(message: Message) -> datetime | None:
     return _moment(stamp) if semicolon else None
 
 
-def sent_before(message: Message, deadline: datetime) -> str | None:
+# how far a sender's clock may run ahead of ours before its time stamps prove nothing
+CLOCK_SKEW = timedelta(minutes=15)
+
+
+def sent_before(message: Message, deadline: datetime, arrived: datetime | None = None) -> str | None:
     """The evidence, in words for the GM, that `message` was sent before `deadline`; None when
-    its Date header or its earliest Received header is missing, unreadable or not earlier."""
+    its Date header or its earliest Received header is missing, unreadable or not earlier, or
+    (given when it `arrived`) written later than the message reached the GM, which no genuine
+    stamp is (a wrong clock or a forgery)."""
     try:
         dated = _moment(message.get("Date"))
     except Exception:  # noqa: BLE001
         dated = None
     received = earliest_received(message)
     if dated is None or received is None or dated >= deadline or received >= deadline:
+        return None
+    if arrived is not None and max(dated, received) > arrived + CLOCK_SKEW:
         return None
     return (f"its Date header ({_utc(dated)}) and the first mail server's Received header ({_utc(received)}) "
             f"are both before the deadline ({_utc(deadline)})")
@@ -75,12 +83,14 @@ def late_set_proven(ruleset: Any, message: Message, *, wrong_turn: bool, named: 
         if previous is None or named != previous[0]:
             return None  # not the turn just adjudicated: an ordinary wrong turn
         phase, deadline = previous
+        # 000 VII(3): the cut-off is the adjudication, which the GM may have run before the deadline
+        late = f"after {describe_phase(phase)} was adjudicated"
     elif ruleset.orders_accepted_until == "deadline" and current[1] is not None and received_at > current[1]:
         phase, deadline = current
+        late = f"after the deadline of {describe_phase(phase)}"
     else:
         return None
-    evidence = sent_before(message, deadline) if deadline is not None else None
+    evidence = sent_before(message, deadline, received_at) if deadline is not None else None
     if evidence is None:
         return None
-    return phase, (f"It reached the GM after the deadline of {describe_phase(phase)}, but {evidence}: the GM "
-                   "decides whether it is used.")
+    return phase, f"It reached the GM {late}, but {evidence}: the GM decides whether it is used."

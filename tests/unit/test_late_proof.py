@@ -85,3 +85,33 @@ def test_under_the_deadline_cut_off_a_proven_late_set_is_held_not_refused() -> N
     assert isinstance(decide(proven, [_game()], late), Reject)  # 003 [10]: late_with_proof = never
     unproven = _envelope(subject, sent, DEADLINE + timedelta(minutes=1))
     assert isinstance(decide(unproven, [_game(late_with_proof="gm_discretion")], late), Reject)
+
+
+def _mhr_game_after_spring() -> GameView:
+    """An mhr game (000 VII(3): the cut-off is the adjudication) now at Fall 1901; Spring 1901 was
+    due at DEADLINE."""
+    return GameView(id=1, name="lepanto", ruleset=load_ruleset("mhr"), phase="F1901M",
+                    deadline=DEADLINE + timedelta(days=2), status="active", players={"FRANCE": ("fr@p.test", None)},
+                    previous=("S1901M", DEADLINE))
+
+
+def test_000_VII_1_a_set_after_an_early_adjudication_is_not_said_to_be_after_the_deadline() -> None:
+    """000 VII(1), VII(3): when the GM adjudicated Spring before its deadline, a Spring set that
+    arrives between the two reached the GM after the adjudication, not "after the deadline"."""
+    subject = format_subject(template="mhr", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
+    arrived = DEADLINE - timedelta(minutes=30)
+    sent = arrived - timedelta(minutes=5)
+    decision = decide(_envelope(subject, sent, sent), [_mhr_game_after_spring()], arrived)
+    assert isinstance(decision, Hold)
+    assert decision.reasons[0].startswith("It reached the GM after Spring 1901 Movement was adjudicated, but its "
+                                          "Date header")
+
+
+def test_000_VII_1_headers_dated_after_the_message_arrived_prove_nothing() -> None:
+    """000 VII(1): a Date or Received time later than the moment the message reached the GM was
+    not written when it was sent (a wrong clock or a forgery): it is no proof."""
+    subject = format_subject(template="mhr", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
+    arrived = DEADLINE - timedelta(hours=8)
+    later = DEADLINE - timedelta(minutes=5)  # before the deadline, but hours after the message arrived
+    decision = decide(_envelope(subject, later, later), [_mhr_game_after_spring()], arrived)
+    assert isinstance(decision, Reject)
