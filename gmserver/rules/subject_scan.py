@@ -27,6 +27,7 @@ _VERSION = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 _CODE = re.compile(r"([sfw])(\d{4})([mra])")
+_SHORT_CODE = re.compile(r"([sfw])(\d{2})([mra])")  # "S02R": an engine code with 000 II(2) b's two-digit year
 _COMPACT = re.compile(r"([a-z]+)(\d{2}|\d{4})")
 _YEAR4 = re.compile(r"(?:1[89]|2\d)\d\d")
 
@@ -185,11 +186,11 @@ def _scan(spec: _Spec, subject: str, game_name: str) -> _Found:
 def _classify(spec: _Spec, words: list[_Word], found: _Found) -> None:
     is_season = [len(w) > 1 and w in spec.seasons for _, w in words]
     for n, (at, word) in enumerate(words):
-        code, compact = _CODE.fullmatch(word), _COMPACT.fullmatch(word)
+        code, compact = _CODE.fullmatch(word) or _SHORT_CODE.fullmatch(word), _COMPACT.fullmatch(word)
         if code and code[3].upper() in _VALID_KINDS[code[1].upper()]:
             # Engine codes are understood under every template [P]: they cannot mean anything else.
             found.seasons.append((at, (code[1] + code[3]).upper()))
-            found.years.append((at, int(code[2])))
+            found.years.append((at, int(code[2]) if len(code[2]) == 4 else 1900 + int(code[2])))
             found.kinds.append((at, code[3].upper()))
         elif compact and compact[1] in spec.seasons and _year(compact[2]):
             found.seasons.append((at, spec.seasons[compact[1]]))

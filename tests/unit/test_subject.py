@@ -155,6 +155,11 @@ def test_conforming_subjects(template, subject, current, power, phase, version):
     pytest.param("mhr", "S01", "S1901M", id="000 II(2) b S01 is Spring 1901"),
     pytest.param("email_rules", "F1901R", "F1901R", id="2.14 engine codes read under every template [P]"),
     pytest.param("scorpion", "S1901R", "S1901M", id="003 [5] an engine code names its scorpion turn"),
+    # QA: "S02R" was told "does not name the year ... the season"; it is an engine code with 000 II(2) b's
+    # two-digit year, and reads as Su02 does
+    pytest.param("mhr", "S02R", "S1902R", id="000 II(2) b S02R is an engine code with a two-digit year"),
+    pytest.param("mhr", "W02A", "W1902A", id="000 II(2) b W02A is Winter 1902"),
+    pytest.param("standard", "F01M", "F1901M", id="2.14 a two-digit engine code under every template [P]"),
 ])
 def test_season_vocabulary_per_profile(template, words, phase):
     assert read(template, f"{GAME[template]} {words}", required=frozenset()).phase == phase
