@@ -148,18 +148,19 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
     """Replace a player; the new one gets the start mail, the others are told."""
     _active(game)
     address, fallback = _addresses(addresses)
-    player = _player(game, power)
-    if address == player.address:
-        raise GameError(f"{address} already plays {player.power}")
-    previous = {"address": player.address, "fallback": player.fallback_address,
-                "civil_disorder": player.civil_disorder, "until": now.isoformat()}
-    # the old player's record goes to player_history (services/players.py)
-    players.replace_player(session, game, power, address, fallback, now)
-    queue_start_mails(session, services, game, now, powers=[player.power], replacing=True)
+    seated = next((p for p in game.players if p.power == power.strip().upper()), None)
+    if seated is not None and address == seated.address:
+        raise GameError(f"{address} already plays {seated.power}")
+    previous = None if seated is None else {"address": seated.address, "fallback": seated.fallback_address,
+                                            "civil_disorder": seated.civil_disorder, "until": now.isoformat()}
+    # the old player's record goes to player_history; a power without a player gets its first (services/players.py)
+    player = players.replace_player(session, game, power, address, fallback, now)
+    queue_start_mails(session, services, game, now, powers=[player.power], replacing=seated is not None)
     others = [p for p in game.players if p.power != player.power]
+    was = f"was {previous['address']}" if previous else "it had no player"
     return _record(session, services, game, "replace", {"power": player.power, "address": address,
                    "fallback": fallback, "previous": previous}, by, now,
-                   f"{player.power} is now played by {address} (was {previous['address']}); the start mail is queued",
+                   f"{player.power} is now played by {address} ({was}); the start mail is queued",
                    f"{player.power.title()} has a new player",
                    (f"{player.power.title()} is now played by {address}.",), to=others)
 

@@ -18,7 +18,7 @@ from gmserver.db.queries import games as game_queries
 from gmserver.db.queries import players as player_queries
 from gmserver.rules import nmr
 from gmserver.rules.envelope import is_plain_address
-from gmserver.services.games import GameError, new_secret
+from gmserver.services.games import POWERS, GameError, new_secret
 from gmserver.services import schedule
 
 log = logging.getLogger(__name__)
@@ -38,13 +38,24 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     left, missed turns, civil disorder) goes to player_history; the new one starts with no
     missed turns, out of civil disorder, with a new secret (reply address and password) and no
     abbreviations of their own. If the game waits for this power (003 [14]) and no other, it
-    gets a new deadline, one turn length from now."""
-    player = _player(game, power)
+    gets a new deadline, one turn length from now. A power created without a player (`game
+    create` names it) is given its first one: there is no record to keep."""
+    seated = next((p for p in game.players if p.power == power.strip().upper()), None)
+    if seated is None and power.strip().upper() not in POWERS:
+        raise GameError(f"{power!r} is not a power of the game ({', '.join(p.title() for p in POWERS)})")
     address, fallback = address.strip().lower(), (fallback or "").strip().lower() or None
     problems = [f"{a!r} is not a plain email address (like anna@example.org)"
                 for a in (address, fallback) if a is not None and not is_plain_address(a)]
     if problems:
         raise GameError("; ".join(problems))
+    if seated is None:
+        player = Player(power=power.strip().upper(), address=address, fallback_address=fallback, secret=new_secret(),
+                        abbreviations={}, joined_at=now)
+        game.players.append(player)
+        log.info("%s: %s, which had no player, is now played by %s", game.name, player.power, address)
+        _end_the_wait_for(game, player.power, now)
+        return player
+    player = seated
     session.add(PlayerHistory(
         game_id=game.id, power=player.power, address=player.address, fallback_address=player.fallback_address,
         joined_at=player.joined_at, left_at=now, left_in_phase=game.phase, missed_turns=player.missed_turns,
@@ -60,13 +71,19 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
     player.cd_search_until = None  # 001 V(3)(ii): the search is over, a replacement was found
     player.perpetual = None  # 000 II(4): the GM kept the old player's set, not the new one's
     player.clarifications = True  # 000 III(1) (a): the GM judged the old player's sets, not the new one's
-    if game.waiting_for and player.power in game.waiting_for:
-        game.waiting_for = [p for p in game.waiting_for if p != player.power] or None
+    _end_the_wait_for(game, player.power, now)
+    return player
+
+
+def _end_the_wait_for(game: Game, power: str, now: datetime) -> None:
+    """003 [14]: a game waiting for new players in Spring 1901 gets a new deadline when the last
+    silent power has one."""
+    if game.waiting_for and power in game.waiting_for:
+        game.waiting_for = [p for p in game.waiting_for if p != power] or None
         if game.waiting_for is None and game.deadline is None and game.status == "active":
             game.deadline = schedule.fresh_deadline(game, game_queries.ruleset_of(game), now)
             log.info("%s: every silent power of Spring 1901 has a new player; deadline %s", game.name,
                      game.deadline.isoformat() if game.deadline else "none")
-    return player
 
 
 def set_civil_disorder(session: Session, game: Game, power: str, on: bool, now: datetime) -> Player:

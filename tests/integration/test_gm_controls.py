@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
-from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player
+from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import gm_controls, intake, turns, views
@@ -145,6 +145,27 @@ def test_a_replacement_gets_the_start_mail_and_the_old_player_is_on_record(world
                                                   source="smtp", now=clock()).id, clock()) == "accepted"
     assert intake.process_one(world, intake.store(world.sessions, order_mail(player_address("FRANCE"), subject,
                                                   "A PAR H"), source="smtp", now=clock()).id, clock()) != "accepted"
+
+
+def test_a_power_created_without_a_player_is_given_one_by_replace(database_url, clock) -> None:
+    """`game create` says of a power with units and no player: "their units hold every turn until
+    you give them one with `gmserver game replace NAME POWER ADDRESS`"; replace refused it ("has
+    no player for 'GERMANY'"), so such a power could never be played. It now seats the player, who
+    gets the start mail; nobody's record is moved to the history (there was nobody)."""
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        create_game(session, GameSpec(name="lepanto", ruleset=load_ruleset("standard"),
+                                      players=[PlayerSpec("FRANCE", player_address("FRANCE"))]), clock())
+    done = gm_controls.act(services, "lepanto", gm_controls.replace, "germany", "gerda@players.test", now=clock())
+    assert done.announced == 1  # France; Germany's new player gets the start mail
+    [start] = outbox(services, "start")
+    assert start.recipient == "gerda@players.test" and "You play Germany" in text(start)
+    with transaction(services.sessions) as session:
+        germany = session.scalar(select(Player).where(Player.power == "GERMANY"))
+        assert (germany.address, germany.missed_turns, germany.civil_disorder) == ("gerda@players.test", 0, False)
+        assert session.scalars(select(PlayerHistory)).all() == []
+    with pytest.raises(GameError, match="not a power"):
+        gm_controls.act(services, "lepanto", gm_controls.replace, "atlantis", "x@players.test", now=clock())
 
 
 def test_a_replacement_in_a_paused_game_is_told_the_game_is_paused(world, clock) -> None:
