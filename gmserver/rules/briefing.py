@@ -26,6 +26,7 @@ _CLAUSES: Mapping[str, Mapping[str, str]] = {
                      "scorpion": "003 [12]", "gwm": "004 I(6)a"},
     "nmr_limit_to_cd": {"mhr": "000 VII(6) ¶2", "danivon": "001 V(2)", "email_rules": "002 ORDERS 0",
                         "scorpion": "003 [13]"},
+    "nmr_replacement_after": {"email_rules": "002 ORDERS 0"},
     "sender_policy": {"scorpion": "003 [4]"},
     "turn_length_vote": {"scorpion": "003 [23]"},
 }
@@ -81,8 +82,9 @@ def key_points(ruleset: Any) -> list[str]:
 
 
 def civil_disorder_rule(ruleset: Any) -> str | None:
-    """What missed turns in a row lead to (MATRIX 2.7 `nmr_limit_to_cd`), in words with its
-    clause; None when the profile sets no limit. Also told to a player asking for the status."""
+    """What missed turns in a row lead to (MATRIX 2.7 `nmr_limit_to_cd`, else 2.8
+    `nmr_replacement_after`), in words with its clause; None when the profile sets neither. Also
+    told to a player asking for the status."""
     limit = ruleset.nmr_limit_to_cd
     if isinstance(limit, int):
         return (f"A power that misses {limit} turns in a row is put in civil disorder: its units hold"
@@ -90,6 +92,10 @@ def civil_disorder_rule(ruleset: Any) -> str | None:
     if isinstance(limit, str) and limit.startswith("gm_after_"):
         return (f"After {limit.removeprefix('gm_after_')} missed turns in a row the GM decides what becomes "
                 f"of the power{_cite(ruleset, 'nmr_limit_to_cd')}.")
+    replaced = ruleset.nmr_replacement_after
+    if isinstance(replaced, int):  # 002 ORDERS 0: "I will attempt to replace you"
+        return (f"A player who misses {replaced} turns in a row is replaced: the GM looks for a new player to "
+                f"take over the power{_cite(ruleset, 'nmr_replacement_after')}.")
     return None
 
 

@@ -68,6 +68,9 @@ def test_gm_command_auth_without_a_game_secret_refuses_under_address_and_secret(
                   "the players vote on the length of a movement turn: 7, 14 or 21 days",
                   "first line is TURN LENGTH", "the GM does not vote (003 [23])."]),
     ("danivon", ["After 2 missed turns in a row the GM decides", "(001 V(2))", "at least 72 hours (001 IV(4))"]),
+    # QA: 002 ORDERS 0 "I will attempt to replace you" was not said to email_rules players
+    ("email_rules", ["A player who misses 2 turns in a row is replaced: the GM looks for a new player to take "
+                     "over the power (002 ORDERS 0)."]),
 ])
 def test_start_mail_key_points_say_the_rules_in_words_with_their_clause(profile, expected) -> None:
     text = " ".join(key_points(load_ruleset(profile)))
