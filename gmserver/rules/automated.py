@@ -47,7 +47,7 @@ AUTO_REPLY_SUBJECT_PREFIXES = (
 )
 _AUTO_REPLY_SUBJECT = re.compile(
     r"\s*(?:" + "|".join(re.escape(p) for p in sorted(AUTO_REPLY_SUBJECT_PREFIXES, key=len, reverse=True))
-    + r")\s*:", re.IGNORECASE)
+    + r")\s*(?::|$)", re.IGNORECASE)
 # What the rest of such a subject starts with when it answers a message: "Re:" and its
 # translations (German AW, Dutch Antw, Scandinavian SV, Finnish VS, Italian R/RIF, Portuguese RES,
 # Polish ODP), as Outlook and other mail programs write them.
@@ -86,8 +86,11 @@ def is_automated(message: Message, *, envelope_from: str | None = None, own_doma
 
 
 def automated_reason(message: Message, *, envelope_from: str | None = None,
-                     own_domain: str | None = None) -> str | None:
-    """Why `message` is automated (for the log), or None if it looks written by a person."""
+                     own_domain: str | None = None, to_reply_address: bool = False) -> str | None:
+    """Why `message` is automated (for the log), or None if it looks written by a person.
+
+    `to_reply_address`: the message was sent to a player's reply address (gm+SECRET@...), which
+    only the GM's own mail gives out, so it answers that mail whatever its headers say."""
     if envelope_from is not None and envelope_from.strip() in ("", "<>"):
         return "null envelope sender (a bounce or delivery notification, RFC 5321 section 4.5.5)"
     auto_submitted = _header(message, "Auto-Submitted")
@@ -120,21 +123,22 @@ def automated_reason(message: Message, *, envelope_from: str | None = None,
     for name in _PRESENCE_HEADERS:
         if _header(message, name) is not None:
             return f"{name} (Outlook or Exchange generated mail)"
-    if _answers_our_mail_automatically(message, own_domain):
+    if _answers_our_mail_automatically(message, own_domain, to_reply_address):
         return "an automatic-reply subject on a reply to the GM's mail"
     return None
 
 
-def _answers_our_mail_automatically(message: Message, own_domain: str | None) -> bool:
+def _answers_our_mail_automatically(message: Message, own_domain: str | None, to_reply_address: bool) -> bool:
     """"Out of Office: Re: lepanto Germany S1901M": an autoresponder that marks nothing in its
     headers still names itself in the subject. A subject prefix alone could be a person's choice,
-    so it counts only on a reply: the rest of the subject is a "Re:", or the message answers one
-    of gmserver's own Message-IDs (In-Reply-To, References)."""
+    so it counts only on a reply: the rest of the subject is a "Re:", the message went to a
+    player's reply address, or it answers one of gmserver's own Message-IDs (In-Reply-To,
+    References)."""
     subject = _header(message, "Subject") or ""
     prefix = _AUTO_REPLY_SUBJECT.match(subject)
     if prefix is None:
         return False
-    if _REPLY_PREFIX.match(subject, prefix.end()):
+    if to_reply_address or _REPLY_PREFIX.match(subject, prefix.end()):
         return True
     return own_domain is not None and any(
         is_own_message_id(token, own_domain)

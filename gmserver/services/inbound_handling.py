@@ -17,6 +17,7 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
+from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
@@ -73,7 +74,8 @@ def kept(services: Services, inbound_id: int) -> Kept | None:
 def handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
     if (excess := first_excess(row.raw)) is not None:
         return _refuse_unreadable(session, services, row, excess, now)
-    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain)
+    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain,
+                                     services.composer.gm_address)
     games = _game_views(session, envelope)
     order_text, press_text = split_message(row.raw)
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
@@ -164,7 +166,7 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
     envelope = glance_envelope(row.raw)
     log.warning("inbound %s from %s too large to read: %s", row.id, envelope.sender or "?", excess.describe())
     try:
-        envelope = _with_transport_facts(envelope, row, services.composer.domain)
+        envelope = _with_transport_facts(envelope, row, services.composer.domain, services.composer.gm_address)
     except Exception:  # noqa: BLE001  headers too hostile to judge: never answer them
         return "ignored"
     if envelope.automated or not envelope.sender:
@@ -181,12 +183,16 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
     return "refused"
 
 
-def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: str) -> Envelope:
+def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: str, gm_address: str) -> Envelope:
     """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
-    bounce) and whether an auto-reply answers one of gmserver's own Message-IDs."""
+    bounce) and whether an auto-reply answers one of gmserver's own Message-IDs or was sent to a
+    player's reply address (RCPT TO or To: gm+SECRET@..., which only the GM's mail gives out)."""
     if envelope.automated:
         return envelope
-    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain)
+    to_reply_address = any(address_secret(str(address), gm_address) is not None
+                           for address in (*(row.envelope_to or ()), *envelope.to))
+    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                              to_reply_address=to_reply_address)
     if reason is None:
         return envelope
     log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)

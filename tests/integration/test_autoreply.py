@@ -289,3 +289,27 @@ def test_a_message_with_no_orders_keeps_the_contingent_lines_of_the_moves(databa
     with transaction(world.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1902M"))
         assert "A PAR" in engine.position_from_state(spring.state).units["FRANCE"]
+
+
+def germany_reply_address(world) -> str:
+    from gmserver.db.models import Player
+    from gmserver.rules.authenticity import reply_address
+    with transaction(world.sessions) as session:
+        secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
+    return reply_address(world.composer.gm_address, secret)
+
+
+@pytest.mark.parametrize("subject", [
+    "Out of Office: lepanto Germany S1901M", "Automatic reply: lepanto report", "Abwesenheitsnotiz: Urlaub",
+    "Autoreply", "Abwesenheitsnotiz", "Réponse automatique : absent",
+])
+def test_an_auto_reply_subject_sent_to_a_players_reply_address_is_never_answered(world, clock, subject) -> None:
+    """Mail to gm+SECRET@... answers the GM's mail by construction, with or without In-Reply-To:
+    an auto-reply subject there is an autoresponder (RFC 3834 section 2), and it neither gets a
+    refusal (a mail loop) nor touches the orders on file (issue 1)."""
+    send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
+    before = len(outbox(world))
+    to = germany_reply_address(world)
+    assert send(world, clock, order_mail(GERMANY, subject, "I am out of the office until Monday.", to=to)) == "ignored"
+    assert len(outbox(world)) == before
+    assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))

@@ -98,3 +98,12 @@ def test_own_message_ids_are_those_compose_makes() -> None:
 def test_the_subject_list_is_lower_case_and_unique() -> None:
     assert len(set(AUTO_REPLY_SUBJECT_PREFIXES)) == len(AUTO_REPLY_SUBJECT_PREFIXES)
     assert all(prefix == prefix.lower() for prefix in AUTO_REPLY_SUBJECT_PREFIXES)
+
+
+@pytest.mark.parametrize("subject", ["Out of Office: lepanto Germany S1901M", "Abwesenheitsnotiz", "Autoreply",
+                                     "Automatic reply: Urlaub"])
+def test_an_auto_reply_subject_to_a_reply_address_is_automated_without_in_reply_to(subject: str) -> None:
+    """gm+SECRET@... is given out only in the GM's mail: mail to it is a reply (RFC 3834 section 2)."""
+    from gmserver.rules.automated import automated_reason
+    assert automated_reason(message(subject), to_reply_address=True) is not None
+    assert automated_reason(message(subject)) is None  # to gm@...: the prefix alone could be a person's subject
