@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.late_proof import late_set_proven
@@ -105,7 +105,7 @@ Decision = Accept | Reject | Ignore | Hold
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
            orders: bool = True, press: bool = False, read_only: bool = False, after_end: bool = False,
-           body: str = "", gm_address: str | None = None) -> Decision:
+           body: str = "", gm_address: str | None = None, reply_secrets: Collection[str] = ()) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
@@ -117,7 +117,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     `after_end`: a message a finished game still takes (a complaint about the draw that ended it,
     002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
     subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
-    line where the house rules say so."""
+    line where the house rules say so; `reply_secrets` the secrets of the players' reply addresses
+    (gm+SECRET@...) the message was sent to, which name a game and power as a subject does."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -126,6 +127,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
 
     heading = body_heading_lines(body)
     readings = {game.id: _read(envelope.subject, game, orders, heading) for game in games}
+    if not any(reading.names_game for reading in readings.values()):
+        readings.update(_read_with_reply_address(envelope, games, reply_secrets, orders, heading))
     game = _named_game(envelope.sender, games, readings, orders)
     if isinstance(game, Reject):
         return game
@@ -147,6 +150,31 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     decision = _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
                                                                                             received_at)
     return _by_proxy(decision) if power not in game.powers_of(envelope.sender) else decision
+
+
+def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], reply_secrets: Collection[str],
+                             orders: bool, heading: tuple[str, ...]) -> dict[int, SubjectReading]:
+    """The subject of a message sent to a player's own reply address (gm+SECRET@..., given out
+    only in the GM's mail to that player), when the subject names no game: the address stands for
+    the game and power. Where the subject may be read with the message's first lines
+    (subject_or_body) the address is read the same way; where the house rules ask for them in the
+    Subject line (subject_only: 000 II(2) b, 001 II(4)) the game is known but the subject still
+    lacks them, and the nonconforming-subject rule decides, with the reason said in words."""
+    wanted = {secret.lower() for secret in reply_secrets}
+    addressed = [(game, power) for game in games for power, secret in game.secrets.items()
+                 if secret and secret.lower() in wanted and power in game.powers_of(envelope.sender)]
+    if len(addressed) != 1:
+        return {}
+    game, power = addressed[0]
+    if game.ruleset.subject_location == "subject_or_body":
+        return {game.id: _read(f"{game.name} {power.title()} {envelope.subject}", game, orders, heading)}
+    reading = _read(envelope.subject, game, orders, heading)
+    clause = _SUBJECT_ONLY_CLAUSES.get(getattr(game.ruleset, "name", "") or "")
+    because = (f"Your message went to your own reply address for {game.name} ({power.title()}), but the house "
+               "rules ask for the game, turn and power in the Subject line itself, whatever the address"
+               + (f" (house rules {clause})." if clause else "."))
+    return {game.id: replace(reading, names_game=True, power=reading.power or power,
+                             problems=(*reading.problems, because))}
 
 
 def _by_proxy(decision: Decision) -> Decision:
@@ -299,6 +327,10 @@ _CLAUSES: Mapping[str, Mapping[str, str]] = {
     "recipient_header_rule": {"mhr": "000 II(2) a"},
     "subject_location": {"scorpion": "003 [10]"},
 }
+
+
+# subject_location = subject_only: the clause that asks for the Subject line (MATRIX 2.1)
+_SUBJECT_ONLY_CLAUSES: Mapping[str, str] = {"mhr": "000 II(2) b", "danivon": "001 II(4)"}
 
 
 def _cite(ruleset: Ruleset, option: str) -> str:

@@ -101,7 +101,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                       press=kind.kind in PRESS_KINDS,
                       read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
                       after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
-                      body=order_text, gm_address=services.composer.gm_address)
+                      body=order_text, gm_address=services.composer.gm_address,
+                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address))
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -189,14 +190,20 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     player's reply address (RCPT TO or To: gm+SECRET@..., which only the GM's mail gives out)."""
     if envelope.automated:
         return envelope
-    to_reply_address = any(address_secret(str(address), gm_address) is not None
-                           for address in (*(row.envelope_to or ()), *envelope.to))
+    to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
     reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
                               to_reply_address=to_reply_address)
     if reason is None:
         return envelope
     log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
     return dataclasses.replace(envelope, automated=True)
+
+
+def _reply_secrets(row: InboundMessage, envelope: Envelope, gm_address: str) -> tuple[str, ...]:
+    """The secrets of the players' reply addresses (gm+SECRET@...) among the message's recipients
+    (RCPT TO, as the listener kept it, and the To header)."""
+    found = (address_secret(str(address), gm_address) for address in (*(row.envelope_to or ()), *envelope.to))
+    return tuple(secret for secret in found if secret)
 
 
 def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
