@@ -25,7 +25,7 @@ from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services import players, schedule
+from gmserver.services import held, players, schedule
 from gmserver.services.context import Services
 from gmserver.services.games import GameError, find_game
 from gmserver.services.gm_mail import announce, deadline_event, queue_start_mails
@@ -222,8 +222,12 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
     standing = ", ".join(f"{power.title()} {count}" for count, power in counts) or "no centres held"
     game.status, game.deadline, game.paused = "finished", None, False
     disclose_authors(session, services, game, now)  # 000 X(2): to the GM only, however the game ended
+    ended = f"{game.name} has ended in {describe_phase(game.phase)}"
+    refused = held.refuse_all_of_game(session, services, game, now, by=by,
+                                      reason=f"{ended}, so orders for it can no longer be used.")
     return _record(session, services, game, "end", {"phase": game.phase}, by, now,
-                   f"{game.name} has ended in {describe_phase(game.phase)}", "the game has ended",
+                   ended + (f"; {plural(refused, 'held message')} refused (the game is over)" if refused else ""),
+                   "the game has ended",
                    (f"The GM has ended the game in {describe_phase(game.phase)}.",
                     f"Supply centres at the end: {standing}."))
 

@@ -158,6 +158,16 @@ def refuse_in(session: Session, services: Services, inbound_id: int, now: dateti
     return Decided(inbound_id, game.name, row.power or "", row.held_phase or "", "refused")
 
 
+def refuse_all_of_game(session: Session, services: Services, game: Game, now: datetime, *, reason: str,
+                       by: str) -> int:
+    """Answer every message held for `game` with `reason` (the game has ended: nothing held for it
+    can be used any more, and a message left held would wait for ever); how many."""
+    rows = queries.inbound.held_of_game(session, game.id)
+    for row in rows:
+        refuse_in(session, services, row.id, now, reason, by=by)
+    return len(rows)
+
+
 def _claim(session: Session, inbound_id: int, game_name: str | None) -> tuple[InboundMessage, Game]:
     row = held_for_update(session, inbound_id)
     if row is None or row.game_id is None:

@@ -25,6 +25,7 @@ from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, terms_key
 from gmserver.rules.subject import format_subject
+from gmserver.services import held
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import announce  # the GM-action mail to every player
 from gmserver.services.outbox import queue_all
@@ -224,6 +225,8 @@ def end_by_vote(session: Session, services: Services, game: Game, results: VoteR
     row = queries.gm_actions.record_action(session, game.id, "end", {"phase": game.phase, "by": "vote"}, "vote", now,
                                            results.ended)
     disclose_authors(session, services, game, now)  # 000 X(2): to the GM only, however the game ended
+    held.refuse_all_of_game(session, services, game, now, by="vote",
+                            reason=f"{game.name} has ended by vote, so orders for it can no longer be used.")
     return announce(session, services, game, row.id, "the game has ended by vote", [
         *results.announcements, results.ended,
         f"The game ends where it stood before the deadline: the {describe_phase(game.phase)} orders were not "

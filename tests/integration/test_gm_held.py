@@ -148,3 +148,22 @@ def test_a_release_and_a_refusal_at_once_decide_the_message_once(danivon, clock)
     decided = _row(danivon, row_id)[1]
     assert len(_sets(danivon)) == (1 if decided == "released" else 0)
     assert len(_mail(danivon, "confirmation")) + len(_mail(danivon, "rejection")) == 1
+
+
+def test_ending_the_game_refuses_what_is_held_for_it_saying_why(danivon, clock) -> None:
+    """Held mail must not outlive its game (QA walkthrough): `game end` answers each held set
+    with the reason, once, and nothing is left to release."""
+    from gmserver.services import gm_controls
+
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    assert _row(danivon, row_id)[0] == "held"
+    done = gm_controls.act(danivon, "lepanto", gm_controls.end_game, now=clock())
+    assert "1 held message refused" in done.text
+    assert _row(danivon, row_id)[:2] == ("done", "refused")
+    [(to, refusal)] = _mail(danivon, "rejection")
+    assert to == player_address("FRANCE")
+    assert "The GM did not accept this message" in refusal
+    assert "lepanto has ended in Spring 1901 Movement, so orders for it can no longer be used" in refusal
+    with pytest.raises(held.HeldError, match="not held"):
+        held.release(danivon, row_id, clock())
+    assert _sets(danivon) == []
