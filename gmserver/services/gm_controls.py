@@ -21,7 +21,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.reports.words import format_time, plural
+from gmserver.reports.words import format_duration, format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
@@ -230,6 +230,16 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
                    "the game has ended",
                    (f"The GM has ended the game in {describe_phase(game.phase)}.",
                     f"Supply centres at the end: {standing}."))
+
+
+def record_forced_adjudication(session: Session, game: Game, now: datetime, *, by: str = "cli") -> None:
+    """`gmserver adjudicate`: the GM adjudicates the current turn whether or not it is due. A GM
+    action like any other (`game actions`), recorded in the adjudication's own transaction, so
+    exactly once with the turn."""
+    when = (f", {format_duration(game.deadline - now)} before its deadline"
+            if game.deadline is not None and game.deadline > now else "")
+    queries.gm_actions.record_action(session, game.id, "adjudicate", {"phase": game.phase}, by, now,
+                                     f"{describe_phase(game.phase)} adjudicated by the GM{when}")
 
 
 def clarify(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,

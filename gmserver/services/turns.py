@@ -31,7 +31,7 @@ from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
 from gmserver.services.outbox import ReportCopy, queue_report
-from gmserver.services import perpetual, proxies, reminders, schedule, vote_gm, votes
+from gmserver.services import gm_controls, perpetual, proxies, reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.schedule import Due, following_deadline, is_due, lengths_of  # noqa: F401  (lengths_of: games.py)
 
@@ -84,6 +84,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             return None
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
+        if force:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
+            gm_controls.record_forced_adjudication(session, game, now)
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not

@@ -339,3 +339,22 @@ def test_the_other_gm_actions_are_recorded_in_gm_actions_too(world, clock) -> No
     with transaction(world.sessions) as session:
         assert [(a.action, a.by, a.result) for a in session.scalars(select(GmAction))] == [
             ("rollback", "cli", "S1901M reopened")]
+
+
+def test_an_early_adjudication_forced_by_the_gm_is_a_gm_action(database_url, clock) -> None:
+    """`gmserver adjudicate` before the deadline (force) is the GM's doing: `game actions` lists
+    it, once, with the turn and how long before the deadline it came (QA walkthrough)."""
+    from gmserver.services import gm_controls, turns
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), movement_hours=48)
+    clock.advance(hours=6)
+    done = turns.adjudicate(services, game_id, clock(), expected_phase="S1901M", force=True, wait=True)
+    assert done is not None and done.phase == "S1901M"
+    [action] = [a for a in gm_controls.action_log(services, "lepanto") if a["action"] == "adjudicate"]
+    assert action["arguments"] == {"phase": "S1901M"}
+    assert action["result"] == "Spring 1901 Movement adjudicated by the GM, 1 day 18 hours before its deadline"
+    # the sweep's adjudication at a deadline is no GM action
+    clock.advance(hours=30)
+    turns.adjudicate_due(services, clock())
+    assert [a["action"] for a in gm_controls.action_log(services, "lepanto")].count("adjudicate") == 1
