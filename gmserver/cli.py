@@ -72,7 +72,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     if game.paused:
         raise CliError(f"{args.name} is paused: a paused game is never adjudicated (`gmserver game resume "
                        f"{args.name}` first)")
-    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True)
+    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True, by="cli")
     if done is None:
         raise CliError(f"{args.name} {phase} was adjudicated by another process just now")
     print(f"{done.game}: adjudicated {done.phase}; now {done.next_phase}, "

@@ -69,7 +69,7 @@ def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
 
 
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
-               force: bool = False, wait: bool = False, early: bool = False) -> TurnDone | None:
+               force: bool = False, wait: bool = False, early: bool = False, by: str | None = None) -> TurnDone | None:
     """Adjudicate the game's current phase if it is due (or `force`; or, with `early`, ready
     early under 000 VII(2)); None if there is nothing to do: not due, already done by someone
     else, or (unless `wait`) locked by another worker right now, e.g. one storing an order set:
@@ -84,8 +84,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             return None
         record = queries.phases.current_record(session, game)
         assert record.adjudicated_at is None
-        if force:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
-            gm_controls.record_forced_adjudication(session, game, now)
+        if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
+            gm_controls.record_forced_adjudication(session, game, now, by=by)
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not

@@ -349,7 +349,8 @@ def test_an_early_adjudication_forced_by_the_gm_is_a_gm_action(database_url, clo
     services = services_for(database_url)
     game_id = new_game(services, clock(), movement_hours=48)
     clock.advance(hours=6)
-    done = turns.adjudicate(services, game_id, clock(), expected_phase="S1901M", force=True, wait=True)
+    done = turns.adjudicate(services, game_id, clock(), expected_phase="S1901M", force=True, wait=True,
+                            by="cli")
     assert done is not None and done.phase == "S1901M"
     [action] = [a for a in gm_controls.action_log(services, "lepanto") if a["action"] == "adjudicate"]
     assert action["arguments"] == {"phase": "S1901M"}
