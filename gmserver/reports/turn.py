@@ -317,7 +317,9 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
             continue
         built = sum(1 for o in outcome.orders_of(power) if o.order.action == "build" and o.succeeded)
         if built < due:
-            lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used")
+            # the builds ordered that could not be made, and why (services.adjudication.with_unused_lines)
+            why = "; ".join(note for owner, note in outcome.unused_builds if owner == power)
+            lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used" + (f" ({why})" if why else ""))
     return tuple(lines)
 
 

@@ -68,3 +68,32 @@ def mark_defaults(outcome: PhaseOutcome, complete: CompleteOrders) -> PhaseOutco
                             if d.order.action == "remove" and d.order.unit is not None))
     return dataclasses.replace(outcome, orders=tuple(marked),
                                engine_removals=tuple(sorted(set(outcome.engine_removals) | set(removals))))
+
+
+def with_unused_lines(outcome: PhaseOutcome, lines: Mapping[str, Sequence[Mapping[str, Any]]]) -> PhaseOutcome:
+    """Say in the report what was ordered where a line of the set could not be used, and why: the
+    reader put a hold or a disband in its place (an impossible support, an illegal retreat) or
+    nothing at all (a build that cannot be made, shown with the builds not used). `lines`: power ->
+    the line readings of its sets that count (as stored: text, status, order, message), newest set
+    first."""
+    if not lines:
+        return outcome
+    marked = []
+    for o in outcome.orders:
+        line = next((line for line in lines.get(o.power, ()) if line.get("order") == str(o.order)), None)
+        if line is not None and _rejected(line):
+            o = dataclasses.replace(o, note="; ".join(filter(None, (o.note, _unused(line)))))
+        marked.append(o)
+    builds = tuple((power, _unused(line)) for power, power_lines in sorted(lines.items()) for line in power_lines
+                   if outcome.before.phase_type == "A" and _rejected(line) and line.get("order") is None
+                   and str(line.get("text", "")).strip().lower().startswith("build"))
+    return dataclasses.replace(outcome, orders=tuple(marked), unused_builds=builds)
+
+
+def _rejected(line: Mapping[str, Any]) -> bool:
+    return line.get("status") == "rejected" and bool(line.get("message"))
+
+
+def _unused(line: Mapping[str, Any]) -> str:
+    """"ordered: F BEL S A BUR; not possible: F BEL cannot support A BUR: ..." (the reader's words)."""
+    return f"ordered: {line['text']}; not possible: {str(line['message']).rstrip('.')}"

@@ -35,6 +35,17 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
     return dict(sets)
 
 
+def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:
+    """power -> the line readings of its sets for `phase`, newest set first: under
+    set_combination = replace the newest set's alone (the others are not used at all)."""
+    by_power: dict[str, list[OrderSet]] = defaultdict(list)
+    for row in order_sets(session, game_id, phase):
+        by_power[row.power].append(row)
+    newest_only = ruleset.set_combination == "replace"
+    return {power: [line for row in (rows[::-1][:1] if newest_only else rows[::-1]) for line in row.lines or ()]
+            for power, rows in by_power.items()}
+
+
 def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyState]:
     """power -> the proxy that concerns it in `phase`: one in force, or one cancelled without
     telling the holder (003 [19]: the holder's sets are still taken, and not used)."""

@@ -29,7 +29,7 @@ from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mis
 from gmserver.services import adjudication, convoys, endgame, mails, nmr, press, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
-from gmserver.services.ordersets import OnFile, contingent_for, movement_turn, orders_on_file
+from gmserver.services.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
 from gmserver.services.outbox import ReportCopy, queue_report
 from gmserver.services import gm_controls, perpetual, proxies, reminders, schedule, vote_gm, votes
 from gmserver.rules.schedule import empty_retreat_turn
@@ -237,6 +237,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     outcome = _with_standing_notes(outcome, standing, ruleset)
+    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
                     frozenset(on_file.versions))
 
