@@ -11,6 +11,7 @@ make it once-only. Each is recorded in gm_actions (by "cli" or the GM's address)
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
@@ -22,7 +23,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
 from gmserver.engine import position_from_state
 from gmserver.reports.extras import withdrawn_by_correction_calendar
-from gmserver.reports.words import format_time
+from gmserver.reports.words import canonical_key, format_time, name_order
 from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, rollback_refusal
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import effective_orders, read_orders
@@ -87,7 +88,8 @@ def correct_orders_in(session: Session, services: Services, game: Game, power: s
     shown = tuple(f"{line.text.strip()}: {line.status}" + (f" ({line.message})" if line.message else "")
                   for line in reading.lines if line.text.strip())
     if problems := [line for line in reading.lines if line.status == "rejected"]:
-        raise CorrectionError("not filed: " + "; ".join(f"{p.text.strip()!r}: {p.message}" for p in problems))
+        raise CorrectionError("not filed: " + "; ".join(f"{p.text.strip()!r}: {_to_the_gm(p.message or '', player.power)}"
+                                                        for p in problems))
     if not reading.set_orders:
         raise CorrectionError(f"not filed: no order for a unit of {player.power.title()} in {text!r}")
     new_set = OrderSet(
@@ -98,7 +100,9 @@ def correct_orders_in(session: Session, services: Services, game: Game, power: s
     session.add(new_set)
     # the database JSON, the GM's log and the mail keep engine notation: str(order) at this edge
     on_file = tuple(str(o) for o in effective_orders([*earlier, as_stored(new_set)], ruleset))
-    informed = queue(session, _orders_mail(services, game, player, shown, on_file, now), kind="gm-orders",
+    in_words = tuple(str(name_order(o, services.geography))
+                     for o in sorted(effective_orders([*earlier, as_stored(new_set)], ruleset), key=canonical_key))
+    informed = queue(session, _orders_mail(services, game, player, shown, in_words, now), kind="gm-orders",
                      now=now, game_id=game.id,
                      dedupe_key=f"gm-orders:{game.id}:{game.phase}:{player.power}:{new_set.version}")
     done = Corrected(game.name, player.power, game.phase, new_set.version, shown, tuple(on_file), informed)
@@ -106,6 +110,18 @@ def correct_orders_in(session: Session, services: Services, game: Game, power: s
                                      f"{player.power}'s orders for {game.phase}, version {new_set.version}: "
                                      f"{', '.join(on_file) or 'none'}")
     return done
+
+
+# The reader speaks to the player whose set it reads; the GM wrote this set for that player.
+_TO_THE_GM = ((re.compile(r"\bYou have\b"), "{power} has"), (re.compile(r"\byou have\b"), "{power} has"),
+              (re.compile(r"\bnot yours\b"), "not {power}'s"), (re.compile(r"\b[Yy]our\b"), "{power}'s"))
+
+
+def _to_the_gm(message: str, power: str) -> str:
+    """"You have no unit in Picardy." -> "Austria has no unit in Picardy." (said to the GM)."""
+    for pattern, words in _TO_THE_GM:
+        message = pattern.sub(words.format(power=power.title()), message)
+    return message
 
 
 def _player(game: Game, power: str) -> Player:

@@ -308,3 +308,23 @@ def test_a_two_season_year_is_rolled_back_whole_003_5(database_url, clock) -> No
     assert (done.phase, done.undone) == ("F1901M", "S1902M")
     assert phases(services, game_id) == [("F1901M", False, 1)]
     assert game_of(services, game_id).phase == "F1901M"
+
+
+def test_a_gm_set_refused_names_the_power_not_you(world, clock) -> None:
+    """The reader speaks to a player ("You have no unit in Picardy"); said to the GM, it names the
+    power whose orders the GM wrote (QA walkthrough)."""
+    services, _ = world
+    with pytest.raises(corrections.CorrectionError, match="Austria has no unit in Picardy") as refused:
+        corrections.correct_orders(services, "lepanto", "AUSTRIA", "A PIC - BUR", clock())
+    assert "You have" not in str(refused.value)
+    with pytest.raises(corrections.CorrectionError, match="The unit in Paris is France's, not Austria's"):
+        corrections.correct_orders(services, "lepanto", "AUSTRIA", "A PAR - BUR", clock())
+
+
+def test_the_correction_mail_lists_the_orders_on_file_in_the_report_s_words(world, clock) -> None:
+    services, _ = world
+    corrections.correct_orders(services, "lepanto", "france", "A Par-Bur\nF Bre - Mid", clock())
+    [(_, _, text)] = mail(services, "gm-orders")
+    on_file = text.split("ORDERS ON FILE FOR FRANCE NOW")[1]
+    assert "A Paris -> Burgundy (A PAR - BUR)" in on_file
+    assert "F Brest -> Mid-Atlantic Ocean (F BRE - MAO)" in on_file
