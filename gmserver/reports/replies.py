@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import ClassVar, Protocol, Sequence
 
 from gmserver.rules.reading.rule_words import rules_in_words
+from gmserver.rules.reading.verdict import CONTINGENT_KEPT
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -89,7 +90,10 @@ class Clarification:
     rule: str  # "house rules 000 III(1)"
 
 
-STATUSES = ("accepted", "corrected", "rejected", "ignored")
+# "kept": a retreat or adjustment line of a movement set, kept for the turn that follows
+# (contingent_minor_orders; the reader says "ignored" of it, as it gives no order now)
+STATUSES = ("accepted", "corrected", "rejected", "ignored", "kept")
+_STATUS_WORDS = {"kept": "kept for a later turn"}
 
 _IF_NO_ORDER = {
     "M": "units without an order hold",
@@ -141,7 +145,7 @@ def build_confirmation(
     lines = tuple(_read_line(r, geography) for r in readings)
     counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
     others = sum(1 for line in lines if line.status not in STATUSES)
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
+    summary = ", ".join(f"{n} {_STATUS_WORDS.get(s, s)}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
     ordered = {order_unit(o) for o in orders_on_file}
     read_none = not any(line.order is not None and line.status in ("accepted", "corrected") for line in lines)
     return Confirmation(
@@ -195,7 +199,8 @@ def _receipt_only(feedback: Feedback | None) -> str | None:
 
 
 def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:
-    return ReadLine(number=str(reading.line), text=reading.text.strip(), status=reading.status,
+    kept = reading.status == "ignored" and CONTINGENT_KEPT in (reading.message or "")
+    return ReadLine(number=str(reading.line), text=reading.text.strip(), status="kept" if kept else reading.status,
                     order=name_order(reading.order, geography) if reading.order is not None else None,
                     explanation=_explanation(reading.message, reading.rule))
 
@@ -206,7 +211,7 @@ _SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is li
 def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
     """Why each line gave no order, for the top of a reply that read none (issue 10)."""
     out = [f"line {line.number} ({line.text[:40]}): {line.explanation or 'not understood'}"
-           for line in lines if line.status in ("rejected", "ignored")]
+           for line in lines if line.status in ("rejected", "ignored", "kept")]
     if len(out) > _SKIPPED_SHOWN:
         out = out[:_SKIPPED_SHOWN] + [f"and {len(out) - _SKIPPED_SHOWN} more lines, listed below"]
     return tuple(out)

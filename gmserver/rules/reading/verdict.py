@@ -250,6 +250,7 @@ def _verdict(order: Order, unit: str | None, kind: str, notes: Notes, **extra) -
     return Verdict(status, order, unit, kind, notes.rule, notes.message, **extra)
 
 
+_ADJUSTMENT_KINDS = frozenset({"build", "remove", "waive"})
 CONTINGENT_KEPT = ("kept for the retreat or adjustment turn after these moves (if that turn comes) and used there "
                    "only if you send no set for that turn.")
 CONTINGENT_REFUSED = "Retreat and adjustment orders are sent in their own turn; this line was not used."
@@ -260,6 +261,12 @@ def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjust
     """contingent_minor_orders (000 II(5), 001 II(6)): `accepted` keeps the line for the following
     minor turn (Reading.contingent); `rejected` drops it."""
     rule = ctx.cite("contingent_minor_orders")
+    position = ctx.board.position
+    if kind in _ADJUSTMENT_KINDS and position.phase_type == "M" and position.phase.startswith("S"):
+        # builds and removals follow the Fall moves only: nothing would ever read this line
+        return Verdict("ignored", None, None, kind, rule,
+                       f"{what}: not used: builds and removals are made only after the Fall moves, and no "
+                       "adjustment turn follows Spring.")
     if ctx.opt("contingent_minor_orders") == "accepted":
         return Verdict("ignored", None, None, kind, rule, f"{what}: {CONTINGENT_KEPT}{extra}", contingent=True)
     return Verdict("ignored", None, None, kind, rule, CONTINGENT_REFUSED)

@@ -1,0 +1,49 @@
+"""Retreat and adjustment lines in a movement set (contingent_minor_orders, 003 [5], 000 II(5)):
+said to be kept where they are kept, and said not to be used where no such turn follows (QA
+walkthrough, scorpion)."""
+
+from __future__ import annotations
+
+from gmserver import engine, reports
+from gmserver.mail.compose import Composer
+from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.order import Order
+from gmserver.rules.position import Position
+from gmserver.rules.reading.reader import read_orders
+from gmserver.rules.ruleset import load_ruleset
+
+FRANCE = {"FRANCE": ("A MAR", "A PAR", "F BRE")}
+CENTRES = {"FRANCE": ("BRE", "MAR", "PAR")}
+
+
+def _read(phase: str, text: str):
+    return read_orders(text, position=Position(phase, FRANCE, CENTRES), power="FRANCE",
+                       ruleset=load_ruleset("scorpion"), geography=engine.map_info())
+
+
+def test_003_5_a_build_in_a_spring_set_is_not_used_since_no_adjustment_turn_follows_spring() -> None:
+    reading = _read("S1901M", "A PAR - BUR\nBUILD A PAR\nWAIVE\nA MAR R GAS\n")
+    build, waive, retreat = reading.lines[1:]
+    assert "BUILD A PAR" not in reading.contingent and "WAIVE" not in reading.contingent
+    for line in (build, waive):
+        assert line.status == "ignored"
+        assert "not used: builds and removals are made only after the Fall moves" in line.message
+        assert "kept" not in line.message
+    assert "A MAR R GAS" in reading.contingent and "kept for the retreat or adjustment turn" in retreat.message
+
+
+def test_003_5_a_build_in_a_fall_set_is_still_kept() -> None:
+    reading = _read("F1901M", "A PAR - BUR\nBUILD A PAR\n")
+    assert reading.contingent == ("BUILD A PAR",)
+
+
+def test_003_5_kept_lines_are_labelled_kept_not_ignored_in_the_confirmation() -> None:
+    reading = _read("F1901M", "A PAR - BUR\nBUILD A PAR\n")
+    confirmation = reports.build_confirmation(
+        game_name="uk", power="FRANCE", phase="F1901M", deadline=None, readings=reading.lines,
+        orders_on_file=[Order.parse("A PAR - BUR")], version=1, geography=engine.map_info(),
+        units=["A PAR", "A MAR", "F BRE"])
+    assert confirmation.summary == "1 accepted, 1 kept for a later turn"
+    body = Composer(TEMPLATES_DIR, gm_name="GM", gm_address="gm@gm.test").render(confirmation.template, confirmation)
+    assert "ignored" not in body
+    assert "    kept: A retreat or adjustment order in a movement set: kept for the\n" in body
