@@ -182,10 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Runs the daemon on SQLite with the SMTP listener and a Maildir "
                                            "outbox; seven bots mail orders; turns are adjudicated every few "
                                            "seconds. Ctrl-C stops it.")
-    demo.add_argument("--dir", default="demo-data", help="where the demo keeps its files (default: demo-data)")
-    demo.add_argument("--port", type=int, default=2525, help="SMTP listener port (default: 2525)")
-    demo.add_argument("--turn-seconds", type=float, default=15.0, help="length of a movement turn (default: 15)")
-    demo.add_argument("--turns", type=int, default=0, help="stop after this many adjudications (default: never)")
+    demo.add_argument("--dir", default="demo-data", metavar="DIR", help="where the demo keeps its files (default: demo-data)")
+    demo.add_argument("--port", type=int, default=2525, metavar="PORT", help="SMTP listener port (default: 2525)")
+    demo.add_argument("--turn-seconds", type=float, default=15.0, metavar="SECONDS",
+                      help="length of a movement turn, in seconds (default: 15)")
+    demo.add_argument("--turns", type=int, default=0, metavar="N", help="stop after this many adjudications (default: never)")
     demo.set_defaults(func=cmd_demo)
 
     cli_ruleset.add_commands(commands)

@@ -165,7 +165,7 @@ def _clarify_status(player: dict) -> str:
     """000 III(1) (a): how often the player's sets had lines not used, and the GM's switch."""
     record = player["invalid_sets"]
     said = (f", lines not used in {record['invalid']} of {record['sets']} sets "
-            f"({record['recent_invalid']} of the last {record['recent']})" if record["sets"] else "")
+            f"({record['recent_invalid']} of the last {record['recent']})" if record["invalid"] else "")
     return said + ("" if player["clarifications"] else ", clarifications off (000 III(1))")
 
 
@@ -194,12 +194,18 @@ def _deadline_words(summary: dict) -> str:
 
 def _print_schedule(summary: dict) -> None:
     from gmserver.reports.words import format_length  # noqa: PLC0415
+    from gmserver.rules.schedule import local_time_of_day  # noqa: PLC0415
 
     lengths = summary["turn_lengths_seconds"]
     turns = ", ".join(f"{kind} {format_length(lengths[kind])}" for kind in ("movement", "retreat", "adjustment"))
     lead = summary["reminder_seconds"]
     reminder = f"{format_length(lead)} before the deadline" if lead else "none"
     at = f", deadlines at {summary['deadline_time'][:5]} {summary['timezone']}" if summary.get("deadline_time") else ""
+    if at and summary.get("deadline"):
+        # the GM moved this turn's deadline off the time of day; the turns after it keep that time
+        current = local_time_of_day(datetime.fromisoformat(summary["deadline"]), summary["timezone"])
+        if current.isoformat(timespec="minutes") != summary["deadline_time"][:5]:
+            at += f" (this turn's moved to {current.isoformat(timespec='minutes')})"
     print(f"schedule: turns: {turns}{at}; reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
