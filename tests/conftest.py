@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +16,12 @@ from tests.support.databases import PostgresSessionDatabase
 
 # The engine refuses to import without a home directory (docs/architecture.md, "The engine").
 os.environ.setdefault("HOME", "/tmp")
+
+# tmp_path in RAM when the machine has a tmpfs and TMPDIR does not say otherwise: every SQLite
+# commit and Maildir delivery fsyncs, and on the 2-CPU VM's disk that was 30 % of the DATC
+# pipeline's time (19.7 s -> 13.9 s for 6.A). No test is about surviving a power cut.
+if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+    tempfile.tempdir = "/dev/shm"
 
 PG_ADMIN_URL = os.environ.get("GMSERVER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
