@@ -78,6 +78,10 @@ class PostgresSessionDatabase:
         from gmserver.db.migrate import upgrade
 
         self._execute(f'CREATE DATABASE "{self.name}"')
+        # Commits do not wait for the WAL to reach the disk (a commit still is one: visible,
+        # locks released); only a crash of the server itself could lose them, and no test
+        # crashes it.
+        self._execute(f'ALTER DATABASE "{self.name}" SET synchronous_commit = off')
         upgrade(self.url)
         with self._engine.connect() as connection:
             self._tables = list(connection.scalars(text(
