@@ -113,7 +113,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
-        queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
+        queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
             revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
