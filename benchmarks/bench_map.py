@@ -17,7 +17,7 @@ from pathlib import Path
 os.environ.setdefault("HOME", "/tmp")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.support
 
-from gmserver import mapimage  # noqa: E402
+from gmserver import centrechart, mapboard, mapimage  # noqa: E402
 from gmserver.reports.extras import centre_history  # noqa: E402
 from tests.support.midgame import midgame  # noqa: E402
 
@@ -37,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
     outcome = midgame()
     started = time.perf_counter()
-    mapimage.board()
+    mapboard.board()
     print(f"static board (SVG read, rasterised once per process): {(time.perf_counter() - started) * 1000:.0f} ms")
     size = len(mapimage.map_png(outcome))
     times = timed(lambda: mapimage.map_png(outcome), args.rounds)
@@ -45,7 +45,7 @@ def main() -> None:
           f"max {max(times):.1f} ms (goal < 100 ms)")
     history = centre_history([(f"S{1901 + y}M", {"FRANCE": 3 + y, "ITALY": 3, "RUSSIA": 4 + y % 3})
                               for y in range(12)])
-    times = timed(lambda: mapimage.centre_chart(*history), args.rounds)
+    times = timed(lambda: centrechart.centre_chart(*history), args.rounds)
     print(f"centre chart PNG, 12 years: median {statistics.median(times):.1f} ms")
 
 

@@ -11,7 +11,7 @@ from gmserver.cli_common import CliError, config_of, services_of, utcnow
 
 def cmd_press_list(args: argparse.Namespace) -> int:
     from gmserver.services.games import GameError  # noqa: PLC0415
-    from gmserver.services.press import press_list  # noqa: PLC0415
+    from gmserver.services.press_moderation import press_list  # noqa: PLC0415
 
     try:
         items = press_list(services_of(config_of(args)), args.game, args.status)
@@ -30,7 +30,7 @@ def cmd_press_list(args: argparse.Namespace) -> int:
 
 def cmd_press_moderate(args: argparse.Namespace) -> int:
     from gmserver.services.games import GameError  # noqa: PLC0415
-    from gmserver.services.press import moderate  # noqa: PLC0415
+    from gmserver.services.press_moderation import moderate  # noqa: PLC0415
 
     try:
         print(moderate(services_of(config_of(args)), args.game, args.id, args.press_command, utcnow()))
@@ -44,7 +44,7 @@ def cmd_press_edit(args: argparse.Namespace) -> int:
     import sys  # noqa: PLC0415
 
     from gmserver.services.games import GameError  # noqa: PLC0415
-    from gmserver.services.press import edit  # noqa: PLC0415
+    from gmserver.services.press_moderation import edit  # noqa: PLC0415
 
     try:
         text = open(args.file, encoding="utf-8").read() if args.file else sys.stdin.read()

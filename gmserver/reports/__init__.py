@@ -6,9 +6,8 @@ into a frozen dataclass whose fields are exactly what its template prints; `Comp
 the province names ("A Paris -> Burgundy (A PAR - BUR)") so a player can copy either.
 """
 
-from gmserver.reports.replies import (
-    Confirmation, ReadLine, Rejection, Reminder, build_confirmation, build_rejection, build_reminder,
-)
+from gmserver.reports.reminders import Reminder, build_reminder
+from gmserver.reports.replies import Confirmation, ReadLine, Rejection, build_confirmation, build_rejection
 from gmserver.reports.turn import (
     Adjustment, CentreCount, DislodgedUnit, OrderLine, PowerOrders, PowerUnits, TurnReport, build_turn_report,
 )

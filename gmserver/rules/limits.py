@@ -89,7 +89,7 @@ def first_excess(raw: bytes) -> Excess | None:
 
 def header_section(raw: bytes) -> bytes:
     """The message's header section, cut to MAX_HEADER_SECTION_BYTES at a line end: what a
-    cheap look at the headers (gmserver.rules.intake.glance_envelope) may read."""
+    cheap look at the headers (gmserver.rules.envelope.glance_envelope) may read."""
     section = raw[:_header_section_end(raw, 0)]
     if len(section) > MAX_HEADER_SECTION_BYTES:
         section = section[:section.rfind(b"\n", 0, MAX_HEADER_SECTION_BYTES) + 1]

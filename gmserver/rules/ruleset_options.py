@@ -660,7 +660,7 @@ _opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_el
 _opt("press_from_non_players", "2.9", BOOL, False,
      applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
 _opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
-     applied())  # `gmserver press edit` (services/press.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
+     applied())  # `gmserver press edit` (services/press_moderation.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
 # the GM approves or drops press not yet published (gmserver press approve/drop) and edits it where
 # press_editing allows (000 X(1) allows refusing, not editing; 003 [9] asks only that insults go unpublished)
 _opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",

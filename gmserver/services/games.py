@@ -20,7 +20,7 @@ from gmserver.rules.schedule import (
     deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
 )
 from gmserver.rules.geography import POWERS, MapInfo
-from gmserver.rules.intake import is_plain_address
+from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset

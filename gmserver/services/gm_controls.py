@@ -23,7 +23,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
-from gmserver.rules.intake import is_plain_address
+from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services import players, schedule
 from gmserver.services.context import Services

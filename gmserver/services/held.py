@@ -21,9 +21,8 @@ from gmserver.db.queries.inbound import held_for_update
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import cite
-from gmserver.rules.intake import (
-    Accept, Envelope, GameView, Hold, Reject, expected_subject, parse_envelope, subject_reading,
-)
+from gmserver.rules.envelope import Envelope, parse_envelope
+from gmserver.rules.intake import Accept, GameView, Hold, Reject, expected_subject, subject_reading
 from gmserver.rules.position import describe_phase
 from gmserver.services import mails
 from gmserver.services.context import Services

@@ -18,8 +18,8 @@ from gmserver.db.queries.phases import last_adjudicated
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.automated import automated_reason
-from gmserver.rules.intake import (Envelope, GameView, Hold, Ignore, Reject, decide, glance_envelope, names_game,
-                                   parse_envelope)
+from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
+from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
 from gmserver.rules.press import NON_PLAYER

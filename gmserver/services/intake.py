@@ -32,7 +32,8 @@ from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
-from gmserver.rules.intake import Accept, Envelope, GameView, Reject
+from gmserver.rules.envelope import Envelope
+from gmserver.rules.intake import Accept, GameView, Reject
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (

@@ -19,7 +19,8 @@ from gmserver.engine import position_from_state
 from gmserver.mail.compose import new_message_id
 from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
-from gmserver.rules.intake import Accept, Envelope, Reject, usable_message_id
+from gmserver.rules.envelope import Envelope, usable_message_id
+from gmserver.rules.intake import Accept, Reject
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.press import cite
 from gmserver.rules.reading import Reading

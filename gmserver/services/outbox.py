@@ -34,7 +34,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage, StoredReport
-from gmserver.rules.intake import is_plain_address
+from gmserver.rules.envelope import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport

@@ -17,7 +17,7 @@ from gmserver.db.models import Game, Player, PlayerHistory
 from gmserver.db.queries import games as game_queries
 from gmserver.db.queries import players as player_queries
 from gmserver.rules import nmr
-from gmserver.rules.intake import is_plain_address
+from gmserver.rules.envelope import is_plain_address
 from gmserver.services.games import GameError, new_secret
 from gmserver.services import schedule
 

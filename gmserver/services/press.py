@@ -7,7 +7,8 @@ grey press in an "Anonymous Press" section). Partial press, to named powers, is 
 it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
 order set is published (press_channel in_order_set_last_only, 003 [9]) a later order set or press
 message from the same power replaces the earlier press, and partial press is refused. The author
-of grey press is stored for the GM and never shown to a player.
+of grey press is stored for the GM and never shown to a player (the GM's list, approval, drops
+and edits: services/press_moderation.py).
 """
 
 from __future__ import annotations
@@ -18,19 +19,16 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage, Press
+from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
-from gmserver.db.queries.gm_actions import record_action
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
-from gmserver.db.session import transaction
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.intake import Accept, GameView, glance_envelope
+from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
-from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, cite, edit_refusal,
-                                  editing_words, judge, power_named, read_item,
-                                  recipients_of, report_placement, shown_author,
-                                  as_non_player, with_own_label)
+from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, as_non_player, cite,
+                                  editing_words, judge, power_named, read_item, recipients_of,
+                                  report_placement, shown_author, with_own_label)
 from gmserver.rules.press_conditions import (Candidate, PressCondition, condition_holds, published,
                                              read_press_condition)
 from gmserver.rules.reading.message import press_sections
@@ -110,7 +108,7 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
         session.flush()
         ids.append(row.id)
         if row.status == "sent":
-            _deliver(session, services, game, author, item, row, now)
+            deliver(session, services, game, author, item, row, now)
     return ids
 
 
@@ -175,8 +173,10 @@ def _status(ruleset: Ruleset, item: PressItem, verdict: Verdict) -> str:
     return "sent" if item.recipients else "report"
 
 
-def _deliver(session: Session, services: Services, game: GameView, author: str, item: PressItem, row: Press,
-             now: datetime) -> None:
+def deliver(session: Session, services: Services, game: GameView, author: str, item: PressItem, row: Press,
+            now: datetime) -> None:
+    """Mail `item` (stored as `row`) to each of its recipients, one outbox row each; also the GM's
+    approval of held press mails it too (services/press_moderation.py)."""
     shown = shown_author(item, author)
     for power in recipients_of(item, author, game.players):
         address = game.players[power][0]
@@ -273,94 +273,6 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
                                             reply_secret=secret)
         queue(session, message, kind="notice", dedupe_key=f"presscond:{row.id}", now=now, game_id=game.id)
     return dropped
-
-
-# --- the GM's moderation (MATRIX 2.9 press_moderation) ---------------------------------------
-
-@dataclass(frozen=True)
-class PressView:
-    """One press item as the GM sees it: the author is shown, to the GM only."""
-
-    id: int
-    phase: str
-    author: str
-    kind: str
-    recipients: tuple[str, ...]
-    status: str
-    text: str
-
-
-def press_list(services: Services, game_name: str, status: str | None = None) -> list[PressView]:
-    """The game's press, every status or one (`held`: waiting for the GM's approval, 003 [9])."""
-    from gmserver.services.games import find_game  # noqa: PLC0415  (services.games imports mails, which imports this)
-
-    with transaction(services.sessions) as session:
-        game = find_game(session, game_name)
-        return [PressView(row.id, row.phase, _author_for_gm(session, row), row.kind, tuple(row.recipients),
-                          row.status, row.text)
-                for row in press_of_game(session, game.id, status)]
-
-
-def _author_for_gm(session: Session, row: Press) -> str:
-    """The power, or for press from a non-player (002 PRESS 2) the address it came from."""
-    inbound = session.get(InboundMessage, row.inbound_id) if row.author == NON_PLAYER and row.inbound_id else None
-    return f"{NON_PLAYER} {glance_envelope(inbound.raw).sender or '?'}" if inbound is not None else row.author
-
-
-def moderate(services: Services, game_name: str, press_id: int, action: str, now: datetime) -> str:
-    """The GM approves (`approve`) or drops (`drop`) a press item not yet published: approved press
-    is queued for the next report or, to named powers, mailed at once; what was done, in words."""
-    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
-    from gmserver.services.inbound_handling import game_view  # noqa: PLC0415  (it imports the handlers)
-
-    with transaction(services.sessions) as session:
-        game = find_game(session, game_name)
-        row = session.get(Press, press_id)
-        if row is None or row.game_id != game.id:
-            raise GameError(f"no press item {press_id} in {game.name}")
-        if row.status not in ("held", "report"):
-            raise GameError(f"press item {press_id} is {row.status}: only press not yet published can be "
-                            "approved or dropped")
-        if action == "drop":
-            row.status = "dropped"
-            return f"press item {press_id} dropped: it will not be published"
-        if row.status == "report" or row.phase != game.phase:
-            # press held past its turn's report waits for the next one (MATRIX 2.9 gm_approval)
-            row.phase = game.phase
-        item = PressItem(row.kind, tuple(row.recipients), row.signature, row.text)
-        if not item.recipients:
-            row.status = "report"
-            return f"press item {press_id} approved: it will be published with the next turn report"
-        row.status = "sent"
-        _deliver(session, services, game_view(game, session), row.author, item, row, now)
-        return f"press item {press_id} approved and sent to " + ", ".join(p.title() for p in item.recipients)
-
-
-def edit(services: Services, game_name: str, press_id: int, text: str, by: str, now: datetime) -> str:
-    """press_editing = spelling_unless_declined (002 PRESS 1 "Press may be edited", 3): the GM
-    replaces the text of a press item not yet published; refused where the rules publish press as
-    written, where its author asked for no edits, or where the edit is more than spelling and
-    punctuation (rules/press.edit_refusal). The edit is recorded (gm_actions) with both texts, and
-    the report publishes the edited text."""
-    from gmserver.services.games import GameError, find_game  # noqa: PLC0415  (as in press_list)
-
-    with transaction(services.sessions) as session:
-        game = find_game(session, game_name)
-        row = session.get(Press, press_id)
-        if row is None or row.game_id != game.id:
-            raise GameError(f"no press item {press_id} in {game.name}")
-        # press for the report stays "report" once published: the report of its phase published it
-        if not (row.status == "held" or (row.status == "report" and row.phase == game.phase)):
-            state = "published" if row.status in ("report", "sent") else row.status
-            raise GameError(f"press item {press_id} is {state}: only press not yet published can be edited")
-        edited = safe_text(text).strip("\n")
-        if (refusal := edit_refusal(ruleset_of(game), row.text, edited)) is not None:
-            raise GameError(f"press item {press_id} cannot be edited: {refusal}")
-        result = f"press item {press_id} edited: the report will publish the new text"
-        record_action(session, game.id, "press edit", {"press_id": press_id, "before": row.text, "after": edited},
-                      by, now, result)
-        row.text = edited
-        return result
 
 
 def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:

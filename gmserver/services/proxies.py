@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player, Proxy
-from gmserver.rules.intake import is_plain_address
+from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import PhaseOutcome, describe_phase, unit_province
 from gmserver.rules.proxies import (
     notified_on_cancel, policy_words, read_proxy_words, request_status, units_after, until_after,

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from gmserver import mapimage
+from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
 from gmserver.mail.compose import Composer, add_html, with_text_edited
 from gmserver.reports import TurnReport
@@ -188,7 +188,7 @@ def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) ->
         images.append((map_cid, mapimage.map_png(parts.outcome)))
         if len(history[0]) > 1:
             chart_cid = f"chart.{digest}@{composer.domain}"
-            images.append((chart_cid, mapimage.centre_chart(*history)))
+            images.append((chart_cid, centrechart.centre_chart(*history)))
     except Exception as error:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
         _images_failed(parts.game_name, error)
         images, map_cid, chart_cid = [], None, None
@@ -202,7 +202,7 @@ def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) ->
             alarm_before=timedelta(seconds=parts.alarm_seconds) if parts.alarm_seconds else None)))
     html = composer.render("player/report.html.j2", {
         "reports": list(parts.contexts), "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
-        "calendar": bool(attachments), "colours": mapimage.power_colours() if chart_cid else {}})
+        "calendar": bool(attachments), "colours": mapboard.power_colours() if chart_cid else {}})
     return add_html(message, html, images=images, attachments=attachments)
 
 

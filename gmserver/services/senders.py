@@ -21,7 +21,8 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import player_of
 from gmserver.mail.dkim import verified_domains
 from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
-from gmserver.rules.intake import Accept, Envelope
+from gmserver.rules.envelope import Envelope
+from gmserver.rules.intake import Accept
 from gmserver.rules.reading.message import body_text
 from gmserver.services import mails
 from gmserver.services.context import Services

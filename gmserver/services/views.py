@@ -13,7 +13,7 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import GameTiming
-from gmserver.rules.intake import glance_envelope
+from gmserver.rules.envelope import glance_envelope
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import adjudication_time, reminder_times
 from gmserver.services.alerts import describe as describe_alert

@@ -8,7 +8,7 @@ import pytest
 
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import press, turns
+from gmserver.services import press_moderation, turns
 from gmserver.services.games import GameError
 from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text, press_rows
 from tests.support.world import new_game, order_mail, player_address, services_for, set_options
@@ -104,13 +104,13 @@ def test_press_moderation_003_9_press_is_held_until_the_gm_approves_it(database_
     assert press_rows(services) == [("FRANCE", "white", "held"), ("ITALY", "white", "held")]
     told = " ".join(text(outbox(services, "notice")[0]).split())
     assert "is kept for the GM: press is published once the GM has approved it (house rules 003 [9])" in told
-    held = press.press_list(services, "lepanto", "held")
+    held = press_moderation.press_list(services, "lepanto", "held")
     assert [(item.author, item.text) for item in held] == [("FRANCE", "You are all fools."),
                                                            ("ITALY", "Peace in the Med.")]
-    assert press.moderate(services, "lepanto", held[0].id, "drop", clock()).endswith("will not be published")
-    assert "approved" in press.moderate(services, "lepanto", held[1].id, "approve", clock())
+    assert press_moderation.moderate(services, "lepanto", held[0].id, "drop", clock()).endswith("will not be published")
+    assert "approved" in press_moderation.moderate(services, "lepanto", held[1].id, "approve", clock())
     with pytest.raises(GameError, match="only press not yet published"):
-        press.moderate(services, "lepanto", held[0].id, "approve", clock())
+        press_moderation.moderate(services, "lepanto", held[0].id, "approve", clock())
     turns.adjudicate(services, game_id, clock(), force=True)
     report = text(outbox(services, "report")[0])
     assert "You are all fools." not in report and "Peace in the Med." in report

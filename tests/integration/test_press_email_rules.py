@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, OrderSet, OutboxMessage, Press
 from gmserver.db.session import transaction
-from gmserver.services import press, turns
+from gmserver.services import press_moderation, turns
 from gmserver.services.games import GameError
 from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text, press_rows
 from tests.support.world import new_game, order_mail, player_address, services_for, set_options
@@ -44,7 +44,7 @@ def test_002_press_2_a_non_player_sends_press_published_without_a_name(database_
     assert report.index("Anonymous") < report.index("The gnomes are watching.")
     assert "kibitzer" not in report and "NON-PLAYER" not in report
     # the GM, and only the GM, sees who sent it
-    assert [item.author for item in press.press_list(services, "lepanto")] == [f"NON-PLAYER {OUTSIDER}"]
+    assert [item.author for item in press_moderation.press_list(services, "lepanto")] == [f"NON-PLAYER {OUTSIDER}"]
 
 
 def test_002_press_2_a_non_player_may_not_sign_as_a_power_nor_as_zurich(database_url, clock) -> None:
@@ -166,7 +166,7 @@ def test_002_press_3_the_gm_corrects_spelling_and_the_report_publishes_the_edit(
     assert ("The GM may correct its spelling and punctuation (house rules 002 PRESS 3); a line \"NO EDITS\" in "
             "the press asks the GM not to.") in told
     [press_id] = press_ids(services)
-    result = press.edit(services, "lepanto", press_id, "France is the enemy.\n", "cli", clock())
+    result = press_moderation.edit(services, "lepanto", press_id, "France is the enemy.\n", "cli", clock())
     assert result == f"press item {press_id} edited: the report will publish the new text"
     with transaction(services.sessions) as session:
         [action] = session.scalars(select(GmAction)).all()
@@ -187,7 +187,7 @@ def test_002_press_3_press_marked_no_edits_is_published_as_written(database_url,
     [press_id] = press_ids(services)
     with pytest.raises(GameError, match=r"its author asked for no edits \(\"NO EDITS\"\), so it is published as "
                                         r"written \(house rules 002 PRESS 3\)"):
-        press.edit(services, "lepanto", press_id, "The end is nigh\nNO EDITS", "cli", clock())
+        press_moderation.edit(services, "lepanto", press_id, "The end is nigh\nNO EDITS", "cli", clock())
 
 
 def test_002_press_3_an_edit_is_spelling_not_rewriting_and_never_of_published_press(database_url, clock) -> None:
@@ -196,10 +196,11 @@ def test_002_press_3_an_edit_is_spelling_not_rewriting_and_never_of_published_pr
     send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())
     [press_id] = press_ids(services)
     with pytest.raises(GameError, match="changes more than spelling and punctuation"):
-        press.edit(services, "lepanto", press_id, "Germany is our friend, long live the Kaiser", "cli", clock())
+        press_moderation.edit(services, "lepanto", press_id, "Germany is our friend, long live the Kaiser", "cli",
+                              clock())
     turns.adjudicate(services, game_id, clock(), force=True)
     with pytest.raises(GameError, match="only press not yet published can be edited"):
-        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+        press_moderation.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
 
 
 def test_press_editing_none_publishes_press_as_written(database_url, clock) -> None:
@@ -210,7 +211,7 @@ def test_press_editing_none_publishes_press_as_written(database_url, clock) -> N
     assert "spelling" not in words(outbox(services, "notice")[0])
     [press_id] = press_ids(services)
     with pytest.raises(GameError, match="press is published exactly as written in this game"):
-        press.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
+        press_moderation.edit(services, "lepanto", press_id, "France is the enemy", "cli", clock())
 
 
 def test_the_gm_edits_press_from_the_command_line(tmp_path, capsys, clock) -> None:

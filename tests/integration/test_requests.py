@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from PIL import Image
 
-from gmserver import mapimage
+from gmserver import mapboard, mapimage
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
@@ -190,9 +190,9 @@ def test_map_attaches_the_board_as_it_stands(world, clock) -> None:
     assert parts == [("image/png", "lepanto-S1901M.png")]
     image = Image.open(io.BytesIO(next(message.iter_attachments()).get_content()))
     image.load()
-    assert image.size == mapimage.board().image.size
+    assert image.size == mapboard.board().image.size
     [london] = [point for power, unit, point in mapimage.unit_points(opening()) if unit == "F LON"]
-    blank = mapimage.board().image.convert("RGB").getpixel((round(london[0]), round(london[1])))
+    blank = mapboard.board().image.convert("RGB").getpixel((round(london[0]), round(london[1])))
     assert image.convert("RGB").getpixel((round(london[0]), round(london[1]))) != blank
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gmserver.rules.address import parse_mailbox
-from gmserver.rules.intake import glance_envelope, is_plain_address, parse_envelope
+from gmserver.rules.envelope import glance_envelope, is_plain_address, parse_envelope
 
 
 def envelope_of(*from_values: str, extra: str = ""):

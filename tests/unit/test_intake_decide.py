@@ -7,7 +7,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, body_heading, decide, parse_envelope
+from gmserver.rules.envelope import parse_envelope
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, body_heading, decide
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail

@@ -6,7 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.rules.intake import GameView, Reject, decide, parse_envelope
+from gmserver.rules.envelope import parse_envelope
+from gmserver.rules.intake import GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 

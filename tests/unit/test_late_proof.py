@@ -10,7 +10,8 @@ from email.utils import format_datetime
 
 import pytest
 
-from gmserver.rules.intake import GameView, Hold, Reject, decide, parse_envelope
+from gmserver.rules.envelope import parse_envelope
+from gmserver.rules.intake import GameView, Hold, Reject, decide
 from gmserver.rules.late_proof import earliest_received, sent_before
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gmserver.rules import limits
 from gmserver.rules.limits import first_excess
-from gmserver.rules.intake import glance_envelope
+from gmserver.rules.envelope import glance_envelope
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 
 EMAILS = Path(__file__).resolve().parents[1] / "data" / "orders" / "emails"

@@ -9,14 +9,14 @@ import io
 import pytest
 from PIL import Image
 
-from gmserver import mapimage
+from gmserver import centrechart, mapboard, mapimage
 from gmserver.reports.extras import centre_history, counts_year
 from tests.support.midgame import midgame
 
 
 @pytest.fixture(scope="module")
 def board():
-    return mapimage.board()
+    return mapboard.board()
 
 
 def test_every_land_province_carries_its_abbreviation_inside_it_or_off_its_coast(board):
@@ -47,21 +47,21 @@ def test_names_cover_no_unit_nor_supply_centre(board):
 
 def test_the_names_are_on_the_mailed_map():
     """Moscow holds no unit in the mid-game turn: its name's dark ink is on the map there."""
-    board = mapimage.board()
+    board = mapboard.board()
     image = mapimage.render_map(midgame())
     alpha = board.names.getchannel("A")
     index = board.provinces.index("MOS") + 1
     ink = [(x, y) for x in range(600, 900, 2) for y in range(150, 400, 2)
            if alpha.getpixel((x, y)) == 255 and board.labels.getpixel((x, y)) == index
-           and board.names.getpixel((x, y))[:3] == mapimage.NAME_INK]
-    assert ink and all(image.getpixel(at) == mapimage.NAME_INK for at in ink)
+           and board.names.getpixel((x, y))[:3] == mapboard.NAME_INK]
+    assert ink and all(image.getpixel(at) == mapboard.NAME_INK for at in ink)
 
 
 def test_russias_grey_army_stands_on_a_white_halo_on_russias_grey_land():
     """Russia's army in Warsaw (it failed to move to Galicia), grey (117, 125, 145), on Warsaw tinted
     Russia's grey: 11 px from its centre, past its black rim (10 px), the map is white."""
     image = mapimage.render_map(midgame())
-    x, y = mapimage.board().units["WAR"]
+    x, y = mapboard.board().units["WAR"]
     assert image.getpixel((int(x) + 6, int(y))) == (117, 125, 145)  # the power's colour, unchanged
     assert image.getpixel((round(x) - 11, round(y))) == (255, 255, 255)
 
@@ -94,7 +94,7 @@ def test_powers_with_the_same_counts_stay_distinguishable_on_the_chart():
     154.7 and 144.3. France's mark (first, alphabetically) stands 4 px left, Italy's 4 px right."""
     years, series = centre_history([("S1901M", {"FRANCE": 3, "ITALY": 3}), ("S1902M", {"FRANCE": 4, "ITALY": 4}),
                                     ("S1903M", {"FRANCE": 5, "ITALY": 5})])
-    image = Image.open(io.BytesIO(mapimage.centre_chart(years, series))).convert("RGB")
+    image = Image.open(io.BytesIO(centrechart.centre_chart(years, series))).convert("RGB")
     for x, y in ((48, 165), (238, 154.7), (428, 144.3)):
         assert image.getpixel((x - 4, round(y))) == (65, 105, 225)  # France's royalblue
         assert image.getpixel((x + 4, round(y))) == (34, 139, 34)  # Italy's forestgreen

@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timedelta, timezone
 
-from gmserver.rules.intake import Accept, GameView, Reject, decide, parse_envelope
+from gmserver.rules.envelope import parse_envelope
+from gmserver.rules.intake import Accept, GameView, Reject, decide
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome
 from gmserver.rules.proxies import (

@@ -17,7 +17,7 @@ import icalendar
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from gmserver import engine, mapimage, reports
+from gmserver import centrechart, engine, mapboard, mapimage, reports
 from gmserver.mail.compose import Composer, add_html
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
@@ -120,7 +120,7 @@ def test_map_png_decodes_has_the_boards_size_and_is_not_blank(outcome):
 def test_the_mailed_png_shows_the_unit_where_it_stands(outcome):
     """The bytes the report carries (128 colours): France's army in Belgium is royalblue there, near enough."""
     image = Image.open(io.BytesIO(mapimage.map_png(outcome))).convert("RGB")
-    x, y = mapimage.board().units["BEL"]
+    x, y = mapboard.board().units["BEL"]
     pixel = image.getpixel((int(x) + 6, int(y)))
     assert sum(abs(a - b) for a, b in zip(pixel, (65, 105, 225))) < 40, pixel
 
@@ -135,18 +135,18 @@ def test_map_draws_each_unit_where_it_stands_in_its_powers_colour(outcome):
     assert image.getpixel((int(x) + 6, int(y))) == (65, 105, 225)
     x, y = points["A RUH"] if "A RUH" in points else points["A BUR"]
     assert image.getpixel((int(x) + 6, int(y))) == (160, 138, 117)  # Germany's #a08a75
-    x, y = mapimage.board().units["GRE"]
+    x, y = mapboard.board().units["GRE"]
     assert image.getpixel((int(x), int(y) + 2)) == (34, 139, 34)
     # Moscow is empty after the turn: no power's colour where a unit would stand
-    x, y = mapimage.board().units["MOS"]
-    assert image.getpixel((int(x), int(y))) not in set(mapimage.board().colours.values())
+    x, y = mapboard.board().units["MOS"]
+    assert image.getpixel((int(x), int(y))) not in set(mapboard.board().colours.values())
 
 
 def test_map_matches_its_regression_snapshot(outcome):
     image = mapimage.render_map(outcome)
     golden = DATA / "midgame.png"
     if UPDATE:
-        golden.write_bytes(mapimage.png_bytes(image))
+        golden.write_bytes(mapboard.png_bytes(image))
     expected = Image.open(golden).convert("RGB")
     assert expected.size == image.size
     # a snapshot, not a pixel-exact truth: antialiasing may differ by a shade between cairo
@@ -158,7 +158,7 @@ def test_map_matches_its_regression_snapshot(outcome):
 def test_centre_chart_is_a_small_png():
     phases, series = centre_history([("S1901M", {"FRANCE": 3, "ITALY": 3}), ("S1902M", {"FRANCE": 5})])
     assert phases == ("start", "1901") and series == {"FRANCE": (3, 5), "ITALY": (3, 0)}
-    image = Image.open(io.BytesIO(mapimage.centre_chart(phases, series)))
+    image = Image.open(io.BytesIO(centrechart.centre_chart(phases, series)))
     assert image.size == (460, 220)
 
 
@@ -214,7 +214,7 @@ def test_press_and_vote_results_appear_in_both_parts(report, composer):
 
 def test_the_centre_table_keys_each_power_to_its_chart_colour(html):
     assert "background:#4169e1" in html  # France's row, royalblue as on the map and the chart
-    assert mapimage.power_colours()["FRANCE"] == "#4169e1"
+    assert mapboard.power_colours()["FRANCE"] == "#4169e1"
 
 
 def test_a_reply_quoting_the_html_report_reads_only_the_new_lines(html):

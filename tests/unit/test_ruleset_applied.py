@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from gmserver.rules.intake import Accept, GameView, Reject, decide, parse_envelope
+from gmserver.rules.envelope import parse_envelope
+from gmserver.rules.intake import Accept, GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 

@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage
-from gmserver.rules.intake import Accept, Envelope, GameView
+from gmserver.rules.envelope import Envelope
+from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.mailkind import MailKind
 from gmserver.services.context import Services
 

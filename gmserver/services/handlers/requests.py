@@ -15,7 +15,8 @@ from typing import Callable, Mapping
 
 from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
-from gmserver.rules.intake import Envelope, GameView, expected_subject, names_game
+from gmserver.rules.envelope import Envelope
+from gmserver.rules.intake import GameView, expected_subject, names_game
 from gmserver.services import delays
 from gmserver.services.gm_controls import player_changes_address
 from gmserver.services.proxies import player_proxy
