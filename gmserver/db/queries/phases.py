@@ -73,7 +73,9 @@ def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any]
     return record
 
 
-_OPEN_PHASE = insert(PhaseRecord)  # built once: each deadline opens the next phase
+# built once, on the table (its columns are named as the record's fields): the ORM's INSERT of
+# plain values costs as much again on the client (issue 8's benchmark)
+_OPEN_PHASE = insert(PhaseRecord.__table__)
 
 
 def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
