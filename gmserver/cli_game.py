@@ -234,7 +234,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                              description="Create a game. Turn lengths default to the ruleset's minimum lengths, or, where "
                                          "it sets a target length for a game Turn (001 IV(4): a week), to lengths "
                                          "that make a Fall Turn that long.")
-    create.add_argument("name", help="the game's name, as players write it in subjects")
+    create.add_argument("name", metavar="GAME", help="the new game's name, as players write it in subjects")
     create.add_argument("--ruleset", default="standard",
                         help="house-rule profile: standard, mhr, danivon, email_rules, scorpion, gwm, or a TOML "
                              "file (default: standard)")

@@ -139,26 +139,28 @@ def add_commands(game: argparse._SubParsersAction) -> None:
         parser = game.add_parser(verb, help=text)
         parser.add_argument("name", **GAME)
         parser.add_argument("power", **POWER)
-        parser.add_argument("addresses", metavar="ADDRESS[,FALLBACK]")
+        parser.add_argument("addresses", metavar="ADDRESS[,FALLBACK]",
+                            help="the player's address, and a fallback address after a comma if they have one")
         parser.set_defaults(func=func)
     cd = game.add_parser("cd", help="put a power in civil disorder (its units hold) or take it out; "
                          "search: civil disorder while a new player is sought for the house rules' period "
                          "(001 V(3)(ii)), permanent if nobody is found")
     cd.add_argument("name", **GAME)
     cd.add_argument("power", **POWER)
-    cd.add_argument("state", choices=["on", "off", "search"], nargs="?", default="on")
+    cd.add_argument("state", choices=["on", "off", "search"], nargs="?", default="on",
+                    help="on (the default), off, or search while a new player is sought")
     cd.set_defaults(func=cmd_cd)
     setting = game.add_parser("set", help="change a game setting: gm_copies on|off",
                               description="gm_copies: a copy of every report and every refusal goes to the GM "
                                           "([gm] alert_address, else [gm] address).")
     setting.add_argument("name", **GAME)
-    setting.add_argument("setting", choices=["gm_copies"])
-    setting.add_argument("value", choices=["on", "off"])
+    setting.add_argument("setting", choices=["gm_copies"], help="the setting to change")
+    setting.add_argument("value", choices=["on", "off"], help="its new value")
     setting.set_defaults(func=cmd_set)
     veto = game.add_parser("veto", help="refuse to put a proposal to the vote (000 IX(5)); its number is in "
                            "the notice the GM got when it was made")
     veto.add_argument("name", **GAME)
-    veto.add_argument("proposal", metavar="PROPOSAL")
+    veto.add_argument("proposal", metavar="PROPOSAL", help="the proposal's number, from the GM's notice")
     veto.set_defaults(func=cmd_veto)
     propose = game.add_parser("propose", help="propose a draw or a concession, where the house rules let the GM "
                               "(003 [18]): e.g. `propose NAME draw Austria England`",
@@ -175,14 +177,16 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     vote = game.add_parser("vote", help="the GM's vote on a proposal where the house rules make the GM an elector "
                            "(000 IX(3): a rule change needs the GM's agreement)")
     vote.add_argument("name", **GAME)
-    vote.add_argument("proposal", metavar="PROPOSAL")
-    vote.add_argument("choice", choices=("yes", "no", "abstain"))
+    vote.add_argument("proposal", metavar="PROPOSAL", help="the proposal's number, from the GM's notice")
+    vote.add_argument("choice", choices=("yes", "no", "abstain"), help="the GM's vote")
     vote.set_defaults(func=cmd_vote)
     proxy = game.add_parser("proxy", help="let another player (or address) send a power's orders, for this turn "
                             "(--turn) or until cancelled; approve a player's request (000 II(3)) or cancel a proxy")
     proxy.add_argument("name", **GAME)
     proxy.add_argument("power", **POWER)
-    proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS")
+    proxy.add_argument("holder", nargs="?", metavar="HOLDER-POWER|ADDRESS",
+                       help="who sends the orders: another power of the game, or an address; "
+                            "leave it out with --approve or --cancel")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
     proxy.add_argument("--turns", type=int, metavar="N", help="for N game turns, this one counted (003 [19])")
     proxy.add_argument("--units", metavar="PROVINCES", help="only the power's units in these provinces, e.g. PAR,MAR "
@@ -197,12 +201,13 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     perpetual.add_argument("power", **POWER)
     perpetual.add_argument("--off", action="store_true", help="stop keeping the set")
     perpetual.set_defaults(func=cmd_perpetual)
-    clarify = game.add_parser("clarify", help="000 III(1) (a): whether the GM asks a player about their sets with "
-                              "lines that cannot be used (on, the start) or sends a receipt only (off); `game show` "
-                              "says how often each player's sets had such lines")
-    clarify.add_argument("name")
-    clarify.add_argument("power")
-    clarify.add_argument("state", choices=["on", "off"])
+    clarify = game.add_parser("clarify", help="whether the GM asks a player about their sets with lines that cannot "
+                              "be used (on, the start) or sends a receipt only (off), house rules 000 III(1)(a); "
+                              "`game show` says how often each player's sets had such lines")
+    clarify.add_argument("name", **GAME)
+    clarify.add_argument("power", **POWER)
+    clarify.add_argument("state", choices=["on", "off"],
+                         help="on: the player is asked about such lines; off: a receipt only")
     clarify.set_defaults(func=cmd_clarify)
     actions = game.add_parser("actions", help="list the GM actions recorded for a game")
     actions.add_argument("name", **GAME)

@@ -138,16 +138,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                        "report the players would get; nothing is stored and nobody is mailed.")
     show.add_argument("name", **GAME)
     show.set_defaults(func=cmd_game_preview)
-    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or DATC 4.A.1's "
-                                            "any-route rule",
-                             description="Rule on a convoyed army's move of the current phase: fails (000 VI(4): "
-                                         "a fleet of its own power on a possible route, or of the route the order "
-                                         "named, was dislodged; any_route: any fleet on a possible route was; so "
-                                         "the convoy was disrupted) or stands (the engine's result). Applied at "
-                                         "adjudication.")
+    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or the 1971 "
+                                            "rulebook's any-route rule",
+                             description="Rule on a convoyed army's move of the current phase: fails (the "
+                                         "convoy was disrupted: under house rules 000 VI(4) a fleet of the army's "
+                                         "own power on a possible route, or of the route the order named, was "
+                                         "dislodged; under the 1971 rulebook as the DATC reads it, 4.A.1, any "
+                                         "fleet on a possible route was) or stands (the engine's result). Applied "
+                                         "at adjudication.")
     convoy.add_argument("name", **GAME)
-    convoy.add_argument("move", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
-    convoy.add_argument("ruling", choices=["fails", "stands"])
+    convoy.add_argument("move", metavar="MOVE", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
+    convoy.add_argument("ruling", choices=["fails", "stands"],
+                        help="fails: the convoy was disrupted; stands: the engine's result")
     convoy.set_defaults(func=cmd_game_convoy)
     repair = game.add_parser("repair", help="remove or move a surplus unit (house rules 000 VIII(2), VIII(3); mhr)",
                              description="Repair a unit a power should not have, on the current phase's board: "
@@ -157,7 +159,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                          "Shows the proposal; --confirm does it and tells every player.")
     repair.add_argument("name", **GAME)
     repair.add_argument("power", **POWER)
-    repair.add_argument("unit", nargs="?", help='the surplus unit, e.g. "A PAR"')
+    repair.add_argument("unit", nargs="?", metavar="UNIT", help='the surplus unit, e.g. "A PAR"')
     repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
     repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
     repair.set_defaults(func=cmd_game_repair)

@@ -100,6 +100,21 @@ def paused_calendar(*, game_name: str, phase: str, phase_name: str, deadline: da
     return _calendar(event)
 
 
+def withdrawn_by_correction_calendar(*, game_name: str, phase: str, phase_name: str, deadline: datetime,
+                                    corrected_phase_name: str, now: datetime, domain: str) -> bytes:
+    """The event a report put in the calendars for the turn it opened (`phase`, due at
+    `deadline`), withdrawn when the GM rolls that report back (000 VIII(1)): the same UID, a
+    higher SEQUENCE, STATUS:CANCELLED and no alarm, as a pause withdraws it. The corrected
+    report's event (same UID, higher SEQUENCE again) brings the turn's deadline back."""
+    event = _event(game_name, phase, deadline, now, domain)
+    event.add("status", "CANCELLED")
+    event.add("summary", f"CORRECTION {game_name}: {phase_name} ({phase}) waits for the corrected results of "
+                         f"{corrected_phase_name}")
+    event.add("description", f"The GM is correcting the results of {corrected_phase_name} in {game_name}. The "
+                             f"deadline of {phase_name} comes with the corrected results.")
+    return _calendar(event)
+
+
 def centre_history(points: Sequence[tuple[str, Mapping[str, int]]]) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
     """(years, power -> centre count at each) from (phase, counts) points, oldest first: each point
     named by the game year whose Fall left those counts (`counts_year`), the points of one year

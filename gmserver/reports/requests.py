@@ -83,6 +83,7 @@ class PhaseHistory:
 
     phase: str
     orders: tuple[OrderOutcome, ...]
+    before: Position | None = None  # the position the phase started from: why a build was void
 
 
 def build_history(*, game_name: str, phases: Sequence[PhaseHistory], asked: str, geography: MapInfo) -> Answer:
@@ -112,7 +113,7 @@ def _phase_lines(phase: PhaseHistory, geography: MapInfo) -> tuple[str, ...]:
             if outcome.defaulted and outcome.succeeded:  # the server's default order: nothing to add
                 lines.append(f"  {line}: no order received")
             else:  # a void support says why; a supplied order that failed, that none was received
-                said = result_in_words(outcome, kind, phase.orders, geography)
+                said = result_in_words(outcome, kind, phase.orders, geography, phase.before)
                 extra = " (no order received)" if outcome.defaulted and outcome.note else ""
                 lines.append(f"  {line}: {said}{extra}")
     return tuple(lines) or ("No orders.",)

@@ -43,7 +43,7 @@ class OrderLine:
     unit: str  # "A PAR"; "" for WAIVE
     order: str  # the engine's text, "A PAR - BUR"
     text: str  # "A Paris -> Burgundy"
-    result: str  # "bounced", "succeeded", "cut, dislodged", ...
+    result: str  # "bounced", "moved", "cut, dislodged", ...
     defaulted: bool = False
     note: str = ""  # where the order came from, "(Italy is in civil disorder)"
     failed: bool = False  # not carried out: the HTML report shows it in red ("holds: ..." is no failure)
@@ -196,13 +196,13 @@ def with_orders_subject(text: str, report: TurnReport, power: str | None, *, htm
 
 
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
-                orders: tuple[OrderOutcome, ...] = ()) -> OrderLine:
+                orders: tuple[OrderOutcome, ...] = (), before: Position | None = None) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=order_unit(outcome.order),
         order=str(outcome.order),
         text=describe_order(outcome.order, geography),
-        result=result_in_words(outcome, kind, orders, geography),  # "holds: no order received"
+        result=result_in_words(outcome, kind, orders, geography, before),  # "holds: no order received"
         defaulted=outcome.defaulted,
         note=f"({outcome.note})" if outcome.note else "",
         failed=not outcome.succeeded,
@@ -229,7 +229,7 @@ def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders
     removed = _removed(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
     for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
-        line = _order_line(order, kind, geography, outcome.orders)
+        line = _order_line(order, kind, geography, outcome.orders, outcome.before)
         if kind == "A" and order.defaulted and line.unit not in removed:
             continue
         by_power.setdefault(order.power, []).append(line)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
-from gmserver.rules.position import OrderOutcome
+from gmserver.rules.position import OrderOutcome, Position
 
 # ---------------------------------------------------------------------------------------------
 # Words
@@ -34,8 +34,20 @@ DEFAULT_REASONS = {
     "A": "no removal order received",
 }
 
-# A supplied order that was carried out, said by what the unit did (not "succeeded").
-_DONE = {"hold": "holds", "retreat": "retreated", "disband": "disbanded", "remove": "removed"}
+# An order carried out, said by what the unit did: the QA walkthrough found a bare "succeeded"
+# beside every order that went through, where the failures said what happened ("bounced").
+_DONE = {
+    "hold": "holds",
+    "move": "moved",
+    "support_hold": "support given",
+    "support_move": "support given",
+    "convoy": "convoyed",
+    "retreat": "retreated",
+    "disband": "disbanded",
+    "remove": "removed",
+    "build": "built",
+    "waive": "waived",
+}
 
 
 def power_name(power: str) -> str:
@@ -132,14 +144,19 @@ def name_order(order: Order, geography: MapInfo) -> NamedOrder:
 
 
 def result_in_words(outcome: OrderOutcome, kind: str, orders: Sequence[OrderOutcome] = (),
-                    geography: MapInfo | None = None) -> str:
-    """The engine's result codes as words; a success says what happened to the unit. With the
-    phase's other `orders` (and `geography` for names), a void support or convoy says why: "void:
-    A Venice was not ordered to move to Piedmont". A supplied order says why it was supplied
-    ("holds: no order received") unless it carries a note of its own, which the report prints."""
+                    geography: MapInfo | None = None, before: Position | None = None) -> str:
+    """The engine's result codes as words; an order carried out says what the unit did ("moved",
+    "support given"). With the phase's other `orders` (and `geography` for names), a void support
+    or convoy says why: "void: A Venice was not ordered to move to Piedmont"; with the position
+    `before` the phase, so does a void build or removal ("void: Germany had 1 removal to make and
+    A Munich was removed"). A supplied order says why it was supplied ("holds: no order received")
+    unless it carries a note of its own, which the report prints."""
     said = _result(outcome, kind)
-    if outcome.results == ("void",) and kind == "M":
-        reason = void_reason(outcome.order, orders, geography)
+    if outcome.results == ("void",):
+        if kind == "M":
+            reason = void_reason(outcome.order, orders, geography)
+        else:
+            reason = adjustment_void_reason(outcome, orders, before, geography) if before is not None else None
         said = f"void: {reason}" if reason else said
     if outcome.defaulted and not outcome.note and kind in DEFAULT_REASONS:
         said = f"{said}: {DEFAULT_REASONS[kind]}"
@@ -150,18 +167,9 @@ def _result(outcome: OrderOutcome, kind: str) -> str:
     if outcome.results:
         return ", ".join(RESULT_WORDS.get(r, r) for r in outcome.results)
     action = outcome.order.action
-    if kind == "R" and action == "disband":
-        return "disbanded"
-    if kind == "A":
-        if action == "waive":
-            return "waived"
-        if action == "build":
-            return "built"
-        if action in ("remove", "disband"):
-            return "removed"
-    if outcome.defaulted:
-        return _DONE.get(action, "succeeded")
-    return "succeeded"
+    if kind == "A" and action == "disband":
+        return "removed"  # a disband in an adjustment phase is a removal
+    return _DONE.get(action, "succeeded")
 
 
 def void_reason(order: Order, orders: Sequence[OrderOutcome], geography: MapInfo | None) -> str | None:
@@ -192,6 +200,31 @@ def _where(location: str, geography: MapInfo | None) -> str:
 
 def _order_of(province: str, orders: Sequence[OrderOutcome]) -> Order | None:
     return next((o.order for o in orders if o.order.unit is not None and o.order.unit.province == province), None)
+
+
+def adjustment_void_reason(outcome: OrderOutcome, orders: Sequence[OrderOutcome], before: Position,
+                           geography: MapInfo | None) -> str | None:
+    """Why a build or removal was void. The engine takes only legal adjustment orders, so what
+    reaches it void is one too many: "Germany had 1 removal to make and A Munich was removed".
+    None when the orders and the position `before` the phase do not tell."""
+    order, power = outcome.order, outcome.power
+    building = order.action == "build"
+    if before.phase_type != "A" or not (building or order.action in ("remove", "disband")):
+        return None
+    due = before.adjustments.get(power, 0)
+    owed = due if building else -due
+    done = [o.order.unit for o in orders if o.power == power and o.succeeded and o.order.unit is not None
+            and (o.order.action == "build") == building and o.order.action in ("build", "remove", "disband")]
+    if owed <= 0 or len(done) < owed:
+        return None
+    names = _and([describe_unit(u, geography) if geography else str(u) for u in done])
+    word, verb = ("build", "built") if building else ("removal", "removed")
+    were = "was" if len(done) == 1 else "were"
+    return f"{power_name(power)} had {plural(owed, word)} to make and {names} {were} {verb}"
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def plural(count: int, word: str) -> str:

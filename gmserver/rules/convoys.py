@@ -35,7 +35,10 @@ from gmserver.rules.position import OrderOutcome, PhaseOutcome
 
 MAX_ROUTES = 64  # enough to tell one route from several; the standard map never comes close
 # what each datc_4a1 value that differs from the engine says, and where it says it
-_RULES = {"mhr_hybrid": "house rules 000 VI(4)", "any_route": "DATC 4.A.1 (any route disrupted: the 1971 rule)"}
+# in words, the DATC's number after them, as players read a citation (rules/reading/rule_words.py;
+# the QA walkthrough found the GM's notices citing a bare "DATC 4.A.1")
+_RULES = {"mhr_hybrid": "house rules 000 VI(4)",
+          "any_route": "the 1971 rulebook as the DATC reads it (any route disrupted), 4.A.1"}
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,12 @@ class ConvoyDispute:
     why: str = "of the army's own power, on a possible route,"  # which fleet counts, in words
     rule: str = _RULES["mhr_hybrid"]
 
-    def describe(self) -> str:
-        return (f"{self.move} ({self.power.title()}) succeeded by one of {self.routes} convoy routes, but "
+    def describe(self, named: str | None = None) -> str:
+        """The case for the GM; `named`: the move as the report words it ("A London -> Belgium
+        (A LON - BEL)"), else its engine notation (which the GM's ruling names)."""
+        return (f"{self.power.title()}'s {named or self.move} moved by one of {self.routes} convoy routes, but "
                 f"{', '.join(self.dislodged)} {self.why} was dislodged: "
-                f"under {self.rule} the convoy was disrupted and the move fails")
+                f"under {self.rule}, the convoy was disrupted and the move fails")
 
 
 def disputed_convoys(outcome: PhaseOutcome, geography: MapInfo, rule: str = "mhr_hybrid",

@@ -17,6 +17,7 @@ from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.proxies import ProxyState
+from gmserver.rules.reading.model import LineReading
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.subject import SubjectReading, format_subject, read_subject
 
@@ -39,6 +40,8 @@ class GameView:
     # (phase, deadline) of the turn adjudicated last, for a late set that names it
     # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
+    # the game's IANA time zone: deadlines in the answers are shown in it as well as in UTC
+    timezone: str = field(default="UTC", compare=False, repr=False)
     # power -> its proxy this turn (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)
@@ -121,7 +124,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     if not envelope.sender or "@" not in envelope.sender:
         return Ignore("no usable sender address: nobody to answer")
 
-    heading = body_heading(body)
+    heading = body_heading_lines(body)
     readings = {game.id: _read(envelope.subject, game, orders, heading) for game in games}
     game = _named_game(envelope.sender, games, readings, orders)
     if isinstance(game, Reject):
@@ -313,6 +316,11 @@ def body_heading(body: str) -> str:
     """The first lines of a message's text that may name the game, power and turn
     (subject_or_body, 003 [10] "should contain ... most convenient ... subject line"): up to two
     non-empty lines before the first one that begins like an order; "" if there are none."""
+    return " ".join(body_heading_lines(body))
+
+
+def body_heading_lines(body: str) -> tuple[str, ...]:
+    """body_heading, line by line (each stripped)."""
     lines: list[str] = []
     for line in body.splitlines():
         if not line.strip():
@@ -322,7 +330,24 @@ def body_heading(body: str) -> str:
         if _ORDER_START.match(line) or len(line) > _HEADING_CHARS or len(lines) == HEADING_LINES:
             break
         lines.append(line.strip())
-    return " ".join(lines)
+    return tuple(lines)
+
+
+def heading_lines_read(lines: Sequence[LineReading], subject: SubjectReading,
+                       ruleset: Ruleset) -> tuple[LineReading, ...]:
+    """The reader's `lines` with those the subject was read with (subject_or_body, 003 [10]) said
+    to be the game, power and turn line: the reader, which reads orders only, calls them "Not an
+    order." (QA walkthrough)."""
+    heading = list(subject.from_body)
+    read: list[LineReading] = []
+    for line in lines:
+        if heading and line.text.strip() == heading[0]:
+            heading.pop(0)
+            if line.status == "ignored":
+                line = replace(line, rule=None, message="Read with the subject as the game, power and turn line"
+                                                        f"{_cite(ruleset, 'subject_location')}.")
+        read.append(line)
+    return tuple(read)
 
 
 def _stranger_refusal(sender: str) -> Reject:
@@ -358,7 +383,7 @@ def expected_subject(game: GameView, power: str | None) -> str:
     return _expected(game, power)
 
 
-def _read(subject: str, game: GameView, orders: bool = True, heading: str = "") -> SubjectReading:
+def _read(subject: str, game: GameView, orders: bool = True, heading: tuple[str, ...] = ()) -> SubjectReading:
     reading = read_subject(
         subject,
         template=game.ruleset.subject_template,
@@ -371,9 +396,9 @@ def _read(subject: str, game: GameView, orders: bool = True, heading: str = "") 
         return reading
     # subject_or_body (003 [10]; 002, 004 silent → [P]): what the subject lacks, the first lines
     # of the message may give; the subject's own words are read with them, never replaced
-    with_heading = _read(f"{subject} {heading}", game, orders)
+    with_heading = _read(f"{subject} {' '.join(heading)}", game, orders)
     better = (with_heading.names_game, -len(with_heading.problems)) > (reading.names_game, -len(reading.problems))
-    return with_heading if better else reading
+    return replace(with_heading, from_body=heading) if better else reading
 
 
 def _expected(game: GameView, power: str | None) -> str:

@@ -48,4 +48,4 @@ def note(ruleset: Ruleset) -> str:
 def refusal(ruleset: Ruleset) -> str:
     cited = {"danivon": "001", "email_rules": "002", "scorpion": "003"}.get(profile_of(ruleset) or "")
     where = f"the house rules ({cited}) say nothing of them, so" if cited else "under these house rules"
-    return f"{where} order sets are never kept from turn to turn (DATC 4.E.4)"
+    return f"{where} order sets are never kept from turn to turn ({rule_in_words('DATC 4.E.4')})"

@@ -48,6 +48,9 @@ class SubjectReading:
     # `nonconforming_subject_policy` (2.1). Compare turns through this, not through `phase`:
     # under scorpion "a1901" is right during F1901R and W1901A too.
     wrong_turn: bool = False
+    # subject_or_body (003 [10]): the first lines of the message read with the subject, when they
+    # gave what it lacked; the reply says so of each instead of "Not an order."
+    from_body: tuple[str, ...] = ()
 
 
 def read_subject(

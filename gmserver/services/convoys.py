@@ -17,12 +17,14 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
+from gmserver.reports.words import name_order
 from gmserver.rules.convoy_routes import follow_routes
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.paradoxes import Paradox, resolve
 from gmserver.rules.position import PhaseOutcome, describe_phase
+from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
@@ -124,7 +126,9 @@ def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Ser
     disputes = [d for d in disputed_convoys(outcome, services.geography, ruleset.datc_4a1,
                                             written_routes(given if given is not None else record.orders or {}))
                 if d.move not in ruled]
-    return Checks(tuple(d.describe() for d in disputes), tuple(d.move for d in disputes))
+    # the move as the report words it, its notation beside it for `gmserver game convoy NAME MOVE fails`
+    return Checks(tuple(d.describe(name_order(Order.parse(d.move), services.geography).line) for d in disputes),
+                  tuple(d.move for d in disputes))
 
 
 def written_routes(orders: Mapping[str, Sequence[Order | str]]) -> dict[Unit, tuple[str, ...]]:
@@ -184,7 +188,8 @@ def rule_convoy_in(session: Session, services: Services, game: Game, move: str, 
         raise CorrectionError(f"{move!r} is not an army's move in engine notation, e.g. \"A LON - BEL\"")
     if queries.games.ruleset_of(game).datc_4a1 == "all_routes":
         raise CorrectionError(f"{game.name} does not play the convoy rule of house rules 000 VI(4) or the 1971 rule: "
-                              "its convoys are disrupted only when every route is (DATC 4.A.1), as adjudicated")
+                              "its convoys are disrupted only when every route is "
+                              f"({rule_in_words('DATC 4.A.1')}), as adjudicated")
     if game.status != "active":
         raise CorrectionError(f"{game.name} is {game.status}")
     record = queries.phases.current_record(session, game)

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from gmserver.db import queries
 from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
 from gmserver.engine import position_from_state
+from gmserver.reports.extras import withdrawn_by_correction_calendar
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, rollback_refusal
 from gmserver.rules.position import describe_phase
@@ -120,7 +121,7 @@ def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[st
     body = services.composer.render("player/gm_orders.txt.j2", {
         "game_name": game.name, "power_name": player.power.title(), "phase": describe_phase(game.phase),
         "lines": lines, "on_file": on_file,
-        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
     })
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
@@ -171,12 +172,12 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
     if (refusal := rollback_refusal(ruleset, last, now, replay=replay, reopened=reopened,
                                     reported=reported)) is not None:
         raise CorrectionError(refusal)
-    record, opened = undone[0], current.phase
+    record, opened, opened_deadline = undone[0], current.phase, game.deadline
     _reopen(record, game, now, deadline)
     for later in (*undone[1:], current):  # 003 [5]: the retreats and builds processed with the moves
         session.delete(later)
     game.phase, game.deadline, game.status = record.phase, deadline, "active"
-    notices = _announce(session, services, game, record, opened, now)
+    notices = _announce(session, services, game, record, opened, opened_deadline, now)
     when = deadline.isoformat() if deadline else "when the GM adjudicates it"
     queries.gm_actions.record_action(
         session, game.id, "rollback", {"phase": record.phase, "deadline": deadline.isoformat() if deadline else None},
@@ -196,23 +197,30 @@ def _reopen(record: PhaseRecord, game: Game, now: datetime, deadline: datetime |
 
 
 def _announce(session: Session, services: Services, game: Game, record: PhaseRecord, undone: str,
-              now: datetime) -> int:
+              undone_deadline: datetime | None, now: datetime) -> int:
     """correction_broadcast = all_players (002 GM ERRORS 4): every player hears of the correction
-    (once per rollback: the dedupe key names the revision)."""
+    (once per rollback: the dedupe key names the revision), with the event the withdrawn report
+    put in their calendars for the turn `undone` (due at `undone_deadline`) withdrawn too."""
     ruleset = queries.games.ruleset_of(game)
     body_context = {
         "game_name": game.name, "phase": describe_phase(record.phase), "undone": describe_phase(undone),
-        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
         "replay_clause": cite(ruleset, "season_replay"), "broadcast_clause": cite(ruleset, "correction_broadcast"),
         "extension": ruleset.extension_after_correction,
         "extension_clause": cite(ruleset, "extension_after_correction"),
     }
     body = services.composer.render("player/correction.txt.j2", body_context)
+    # the deadline, pause and resume mails move the report's event; so does this one (QA walkthrough)
+    calendar = None if undone_deadline is None else withdrawn_by_correction_calendar(
+        game_name=game.name, phase=undone, phase_name=describe_phase(undone), deadline=undone_deadline,
+        corrected_phase_name=describe_phase(record.phase), now=now, domain=services.composer.domain)
     queued = 0
     for player in game.players:
         message = services.composer.compose(
             to=player.address, subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
             auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        if calendar is not None:
+            message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="correction", now=now, game_id=game.id,
                         dedupe_key=f"correction:{game.id}:{record.phase}:{record.revision}:{player.power}")
     return queued

@@ -37,7 +37,9 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
     context = {
         "game_name": game.name, "power_name": player.power.title(), "rules_title": ruleset.title,
         "replacing": replacing, "phase_name": describe_phase(game.phase),
-        "deadline": format_time(game.deadline, game.timezone) if game.deadline else None,
+        # a paused game's deadline is not kept: the mail says so, as the pause mail does (QA walkthrough)
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline and not game.paused else None,
+        "paused": game.paused,
         "address": player.address, "fallback": player.fallback_address,
         "others": [(other.power.title(), other.address) for other in game.players if other.power != player.power],
         "order_address": (reply_address(services.composer.gm_address, player.secret) if player.secret

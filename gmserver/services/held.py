@@ -56,7 +56,7 @@ def hold(session: Session, services: Services, row: InboundMessage, envelope: En
     body = services.composer.render("player/held.txt.j2", {
         "original_subject": envelope.subject or "(no subject)", "original_date": envelope.date,
         "game_name": game.name, "phase": describe_phase(game.phase),
-        "deadline": format_time(game.deadline) if game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
         "reasons": decision.reasons, "expected_subject": decision.expected_subject,
         "clause": cite(game.ruleset, decision.option),
     })

@@ -238,7 +238,7 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         previous = (record.phase, record.deadline) if record is not None else None
     return GameView(
         id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
-        deadline=game.deadline, status=game.status,
+        deadline=game.deadline, status=game.status, timezone=game.timezone,
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},

@@ -33,7 +33,7 @@ from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.envelope import Envelope
-from gmserver.rules.intake import Accept, GameView, Reject
+from gmserver.rules.intake import Accept, GameView, Reject, heading_lines_read
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
@@ -193,6 +193,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
                           previous=earlier, turn=turn,
                           player_abbreviations=_player_abbreviations(session, game, decision.power))
+    # 003 [10] subject_or_body: the first lines the subject was read with are no order lines
+    reading = dataclasses.replace(reading, lines=heading_lines_read(reading.lines, decision.subject, game.ruleset))
     row.game_id, row.power = game.id, decision.power
     withdrawal = withdrawal_line(reading.lines)
     if not (reading.set_orders or reading.contingent) and withdrawal is None:

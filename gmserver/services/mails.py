@@ -242,9 +242,14 @@ def notice(services: Services, envelope: Envelope, decision: Accept | None, body
            now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
     (gmserver.services.handlers): a reply in the sender's thread. `attachments`: (file name,
-    PNG bytes), e.g. the map a MAP request asks for."""
+    bytes), a `.png` (the map a MAP request asks for) or a `.ics` (the deadline a delay moved)."""
     secret = _secret_of(decision, envelope) if decision is not None else None
     message = _reply(services, envelope, _reply_subject(envelope), body, now, secret)
     for filename, data in attachments:
-        message.add_attachment(data, maintype="image", subtype="png", filename=filename)
+        maintype, subtype = _ATTACHMENT_TYPES[filename.rsplit(".", 1)[-1]]
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     return message
+
+
+# what an answer may carry, by the file name's ending
+_ATTACHMENT_TYPES = {"png": ("image", "png"), "ics": ("text", "calendar")}

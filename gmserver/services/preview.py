@@ -12,7 +12,7 @@ from gmserver import reports
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
-from gmserver.reports.words import result_in_words
+from gmserver.reports.words import name_order, result_in_words
 from gmserver.rules.convoys import apply_rulings
 from gmserver.rules.position import PhaseOutcome, phase_type
 from gmserver.services import adjudication, convoys, mails, nmr, turns
@@ -32,7 +32,7 @@ class Preview:
     # rules the VI(4) ones disrupted (`gmserver game convoy NAME MOVE fails`), side by side
     disputes: tuple[str, ...] = ()
     if_disrupted: str | None = None
-    results: tuple[str, ...] = ()  # "A PAR - BUR: bounced", one per order (for an answer by mail)
+    results: tuple[str, ...] = ()  # "A Paris -> Burgundy (A PAR - BUR): bounced", one per order (mail)
 
 
 def preview(services: Services, name: str, now: datetime) -> Preview:
@@ -80,7 +80,11 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
         alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
                                                                    nmr.civil_disorder_of(game)))
     disputes = found.texts
-    results = tuple(f"{o.order}: {result_in_words(o, done.before.phase_type)}"
+    # in the report's words (its wording helpers), not engine notation alone: the GM reads what
+    # the players will read
+    geography = services.geography
+    results = tuple(f"{name_order(o.order, geography).line}: "
+                    f"{result_in_words(o, done.before.phase_type, done.orders, geography, done.before)}"
                     for done in (first, *then) for o in done.orders)
     # engine notation at this edge
     return Preview(game.name, phase, outcome.after.phase,

@@ -156,12 +156,13 @@ def _reported_dislodged(report: str) -> list[str]:
                                                            section)]
 
 
-_SUCCESS_WORDS = {"succeeded", "built", "removed", "disbanded"}
+# what the report says of an order carried out (reports/words.py: what the unit did)
+_SUCCESS_WORDS = {"holds", "moved", "support given", "convoyed", "retreated", "built", "removed", "disbanded"}
 
 
 def _result_in_report(reported: list[tuple[str, str]], order: str) -> str:
     """What the report says of a listed order: "succeeds" when the unit's reported order is the
-    listed one (same kind and destination; an army's coast ignored, DATC 6.B.12) and succeeded."""
+    listed one (same kind and destination; an army's coast ignored, DATC 6.B.12) and was carried out."""
     words = order.split()
     unit = _unit_of(order)
     province = unit.split()[1].split("/")[0]
@@ -178,7 +179,7 @@ def _result_in_report(reported: list[tuple[str, str]], order: str) -> str:
             return "fails"
         if words[0] == "A" or "/" not in target or "/" not in got_target:
             target, got_target = target.split("/")[0], got_target.split("/")[0]
-        return "succeeds" if target == got_target and result == "succeeded" else "fails"
+        return "succeeds" if target == got_target and result in ("moved", "retreated") else "fails"
     return "fails"
 
 
@@ -255,5 +256,5 @@ def test_datc_6_B_9_follows_coast_support_mismatch_accept_if_unique_000_IV_7(
     assert _board(shown["units"]) == {"FRANCE": ["F MAO", "F POR"], "ITALY": ["F LYO", "F WES"]}
     reported = _reported_orders(report)
     # the engine writes the support to the province: the coast is the fleet's own
-    assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["succeeded"]
+    assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["support given"]
     assert _result_in_report(reported, "F WES - SPA/SC") == "fails"

@@ -45,11 +45,11 @@ SPRING = {
 }
 SPRING_RESULTS = {
     "A VIE - GAL": "bounced", "A WAR - GAL": "bounced", "A PAR - BUR": "bounced", "A MUN - BUR": "bounced",
-    "F SEV - BLA": "bounced", "F ANK - BLA": "bounced", "A BUD - SER": "succeeded", "F TRI - ALB": "succeeded",
-    "F LON - NTH": "succeeded", "F EDI - NWG": "succeeded", "A LVP - YOR": "succeeded", "A MAR - SPA": "succeeded",
-    "F BRE - MAO": "succeeded", "A BER - KIE": "succeeded", "F KIE - DEN": "succeeded", "A VEN H": "succeeded",
-    "A ROM - APU": "succeeded", "F NAP - ION": "succeeded", "A MOS - UKR": "succeeded",
-    "F STP/SC - BOT": "succeeded", "A CON - BUL": "succeeded", "A SMY - ARM": "succeeded",
+    "F SEV - BLA": "bounced", "F ANK - BLA": "bounced", "A BUD - SER": "moved", "F TRI - ALB": "moved",
+    "F LON - NTH": "moved", "F EDI - NWG": "moved", "A LVP - YOR": "moved", "A MAR - SPA": "moved",
+    "F BRE - MAO": "moved", "A BER - KIE": "moved", "F KIE - DEN": "moved", "A VEN H": "holds",
+    "A ROM - APU": "moved", "F NAP - ION": "moved", "A MOS - UKR": "moved",
+    "F STP/SC - BOT": "moved", "A CON - BUL": "moved", "A SMY - ARM": "moved",
 }
 FALL = {
     "AUSTRIA": "F Alb-Gre\nA Ser S F Alb-Gre\nA Vie H",
@@ -60,9 +60,9 @@ FALL = {
     "RUSSIA": "F Bot-Swe\nA Ukr-Rum\nF Sev S A Ukr-Rum\nA War H",
     "TURKEY": "A Bul H\nF Ank H\nA Arm H",
 }
-FALL_RESULTS = {"F ALB - GRE": "succeeded", "A YOR - NWY": "succeeded", "F MAO - POR": "succeeded",
-                "A KIE - HOL": "succeeded", "F ION - TUN": "succeeded", "F BOT - SWE": "succeeded",
-                "A UKR - RUM": "succeeded", "A PAR - PIC": "succeeded"}
+FALL_RESULTS = {"F ALB - GRE": "moved", "A YOR - NWY": "moved", "F MAO - POR": "moved",
+                "A KIE - HOL": "moved", "F ION - TUN": "moved", "F BOT - SWE": "moved",
+                "A UKR - RUM": "moved", "A PAR - PIC": "moved"}
 WINTER = {
     "AUSTRIA": "Build A Bud\nBuild A Tri",
     "ENGLAND": "Build F Lon",

@@ -217,7 +217,7 @@ def check_requests(power: str, mails: list[email.message.EmailMessage], asked: d
                "Turkey." in text and "Deadline: Thursday 26 November 2026, 18:00 UTC" in text
     if power == "RUSSIA":
         assert "1 adjudicated phase" in text and "Spring 1901 Movement (S1901M)" in text
-        assert "F London -> North Sea (F LON - NTH): succeeded" in text
+        assert "F London -> North Sea (F LON - NTH): moved" in text
         assert "A Moscow holds (A MOS H): no order received" in text
     if power == "ITALY":
         assert "Germany Units (3): F Denmark (DEN), A Kiel (KIE), A Ruhr (RUH)" in text

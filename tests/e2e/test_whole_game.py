@@ -126,7 +126,7 @@ REPORTS = {
         # Italy sent nothing: its units hold (nmr_movement = hold)
         "A Venice holds (A VEN H): holds: no order received",
         "F North Sea holds (F NTH H): dislodged",
-        "F English Channel -> North Sea (F ENG - NTH): succeeded",
+        "F English Channel -> North Sea (F ENG - NTH): moved",
         f"NEXT: Spring 1901 Retreats (S1901R) Orders are due from England. Deadline: {DEADLINES['S1901R']}",
     ],
     "F1901M": [
@@ -186,8 +186,8 @@ PROFILE_REPORTS = {
                    "England: 1 build not used", "France: 2 builds not used"],
     },
 }
-FIRST_SPRING_1902 = "A Vienna -> Galicia (A VIE - GAL): succeeded"
-CORRECTED_SPRING_1902 = "A Vienna -> Budapest (A VIE - BUD): succeeded"
+FIRST_SPRING_1902 = "A Vienna -> Galicia (A VIE - GAL): moved"
+CORRECTED_SPRING_1902 = "A Vienna -> Budapest (A VIE - BUD): moved"
 
 
 def folded(message: email.message.EmailMessage) -> str:

@@ -182,6 +182,41 @@ def test_help_says_what_a_command_does_and_what_its_arguments_are(command: list[
         assert "--power POWER the power the message gives orders for (the sender's), e.g. France" in out
 
 
+def test_every_argument_of_a_game_command_is_named_and_explained() -> None:
+    """QA: `gmserver game clarify --help` showed bare `name power`: every positional argument of a
+    `game` command has an upper-case name in the usage line and a sentence of help, the game and
+    the power those of the other commands."""
+    import argparse
+
+    from gmserver.cli import build_parser
+    from gmserver.cli_common import GAME, POWER
+
+    def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        return next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    unexplained = []
+    for name, command in subcommands(subcommands(build_parser())["game"]).items():
+        for argument in command._actions:
+            if argument.option_strings or isinstance(argument, argparse._HelpAction):
+                continue
+            shown = argument.metavar or ("{...}" if argument.choices else argument.dest)
+            if not argument.help or shown != shown.upper():
+                unexplained.append(f"game {name} {argument.dest}")
+            if argument.dest == "power":
+                assert (argument.metavar, argument.help) == (POWER["metavar"], POWER["help"]), name
+            if argument.dest == "name" and name != "create":
+                assert (argument.metavar, argument.help) == (GAME["metavar"], GAME["help"]), name
+    assert unexplained == []
+
+
+def test_game_clarify_help_names_its_arguments(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["game", "clarify", "--help"])
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].endswith(" GAME POWER {on,off}")
+    assert "on: the player is asked about such lines; off: a receipt only" in " ".join(printed.split())
+
+
 def test_every_command_has_a_description_of_its_own() -> None:
     import argparse
 

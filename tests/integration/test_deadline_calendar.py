@@ -155,6 +155,50 @@ def test_a_delay_granted_at_once_moves_the_calendar_event_too_000_VII_5(database
     moved = event_of(told[0])
     assert str(moved["uid"]) == "lepanto-S1901M@gm.test"
     assert moved.decoded("dtstart") == datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    # QA: the answer to Italy, who asked, carried no event; it moves the same one
+    [answer] = mails(services, "notice")
+    assert answer["To"] == player_address("ITALY")
+    asked = event_of(answer)
+    assert str(asked["uid"]) == "lepanto-S1901M@gm.test" and str(asked["status"]) == "CONFIRMED"
+    assert asked.decoded("dtstart") == datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+
+def test_a_delay_the_gm_decides_moves_no_event_003_10(database_url, clock) -> None:
+    """003 [10] (scorpion: every delay request goes to the GM): the deadline stays, and the answer
+    carries no calendar."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="scorpion")
+    raw = order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling until Friday")
+    intake.process_one(services, intake.store(services.sessions, raw, source="smtp", now=clock()).id, clock())
+    [answer] = mails(services, "notice")
+    assert [p for p in answer.walk() if p.get_content_type() == "text/calendar"] == []
+
+
+def test_a_rollback_withdraws_the_event_of_the_turn_its_report_opened_000_VIII_1(database_url, clock) -> None:
+    """The Spring 1901 report put "lepanto-F1901M@gm.test" at Thursday 26th 12:00 (48 hours after
+    the Spring deadline); the GM rolls Spring back an hour later: every correction notice
+    withdraws that event (same UID, higher SEQUENCE, cancelled, no alarm), as a pause does, and the
+    corrected report brings it back with a higher SEQUENCE again."""
+    from gmserver.services import corrections
+
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    turns.adjudicate_due(services, clock.advance(hours=48))
+    reported = event_of(mails(services, "report")[0])
+    corrections.rollback(services, "lepanto", clock.advance(hours=1))
+    notices = mails(services, "correction")
+    assert len(notices) == 7
+    withdrawn = event_of(notices[0])
+    assert str(withdrawn["uid"]) == "lepanto-F1901M@gm.test" and str(withdrawn["status"]) == "CANCELLED"
+    assert withdrawn.decoded("dtstart") == datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    assert withdrawn.decoded("sequence") > reported.decoded("sequence")
+    assert withdrawn.walk("VALARM") == []
+    assert str(withdrawn["summary"]) == ("CORRECTION lepanto: Fall 1901 Movement (F1901M) waits for the corrected "
+                                         "results of Spring 1901 Movement")
+    turns.adjudicate(services, game_id, clock.advance(hours=1), force=True)
+    corrected = event_of(mails(services, "report")[-1])
+    assert str(corrected["uid"]) == "lepanto-F1901M@gm.test" and str(corrected["status"]) == "CONFIRMED"
+    assert corrected.decoded("sequence") > withdrawn.decoded("sequence")
 
 
 def test_gm_commands_by_mail_attach_the_calendar_too(database_url, clock) -> None:

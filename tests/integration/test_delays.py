@@ -183,3 +183,17 @@ def test_001_IV_4_a_delay_past_a_week_a_turn_is_granted_and_the_gm_told_of_the_p
     (alert,) = outbox(services, "alert")
     assert "Note: this Turn began 2026-11-22T12:00+00:00 and lasts 8 days to this deadline, longer than the guide " \
            "of 7 days a Turn (house rules 001 IV(4))." in text(alert)
+
+
+def test_000_VII_5_the_granted_delay_is_told_in_the_game_s_time_zone(database_url, clock) -> None:
+    """A player far from UTC reads the new deadline in the game's own time zone, as the reports
+    say it, with UTC beside it (the answer said UTC only)."""
+    world = world_with(database_url, clock, "mhr")
+    with transaction(world.sessions) as session:
+        session.scalar(select(Game).where(Game.name == "lepanto")).timezone = "America/New_York"
+    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling"), clock())
+    (answer,) = outbox(world, "notice")
+    # created Sunday 22nd 12:00 UTC, deadline Tuesday 24th, delayed 48 h to Thursday 26th 12:00 UTC:
+    # 07:00 in New York (EST, UTC-5, in November)
+    assert "Thursday 26 November 2026, 07:00 EST (America/New_York)" in text(answer)
+    assert "Thursday 26 November 2026, 12:00 UTC" in text(answer)

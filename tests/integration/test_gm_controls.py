@@ -147,6 +147,17 @@ def test_a_replacement_gets_the_start_mail_and_the_old_player_is_on_record(world
                                                   "A PAR H"), source="smtp", now=clock()).id, clock()) != "accepted"
 
 
+def test_a_replacement_in_a_paused_game_is_told_the_game_is_paused(world, clock) -> None:
+    """QA: the start mail of a player who joined a paused game gave the deadline (Tuesday 24
+    November 2026, 12:00 UTC) as if the game were running; it says what the pause mail says."""
+    gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
+    gm_controls.act(world, "lepanto", gm_controls.replace, "france", "new@players.test", now=clock())
+    [start] = outbox(world, "start")
+    body = text(start)
+    assert "24 November" not in body
+    assert "Deadline: none while the game is paused; the GM announces the deadline when the game is resumed" in body
+
+
 def test_end_civil_disorder_and_address_change_are_recorded(world, clock) -> None:
     gm_controls.act(world, "lepanto", gm_controls.civil_disorder, "ITALY", True, now=clock())
     assert show_game(world.sessions, "lepanto")["civil_disorder"] == ["ITALY"]

@@ -67,7 +67,12 @@ def test_orders_preview_and_rollback_by_mail(database_url, clock) -> None:
     game_id = new_game(services, clock())
     answer = _gm_mail(services, "orders FRANCE A Par-Bur; A Mar-Spa\npreview", clock())
     assert "Done: FRANCE's set v1 for S1901M filed as the GM's" in answer and "A PAR - BUR" in answer
-    assert "Done: preview of S1901M (nothing stored, nothing sent" in answer and "A MAR - SPA: succeeded" in answer
+    assert "Done: preview of S1901M (nothing stored, nothing sent" in answer
+    # QA: the preview by mail said "A MAR - SPA: succeeded"; it reads like the report now (Marseilles
+    # and Paris move unopposed, Austria's units hold as nobody ordered them)
+    assert "A Marseilles -> Spain (A MAR - SPA): moved" in answer
+    assert "A Paris -> Burgundy (A PAR - BUR): moved" in answer
+    assert "A Vienna holds (A VIE H): holds: no order received" in answer
     turns.adjudicate(services, game_id, clock(), force=True)
     answer = _gm_mail(services, "rollback", clock())
     assert "Done: the adjudication of S1901M was rolled back" in answer and "(7 players told)" in answer
@@ -75,4 +80,6 @@ def test_orders_preview_and_rollback_by_mail(database_url, clock) -> None:
     assert "Not done: The adjudication of Spring 1901 Movement was rolled back already" in answer
     answer = _gm_mail(services, "convoy A LON - BEL fails", clock())
     assert "Not done: lepanto does not play the convoy rule of house rules 000 VI(4)" in answer
+    # QA: the GM was told "(DATC 4.A.1)"; the citation in words, as players read one
+    assert "disrupted only when every route is (the 2000 rulebook as the DATC reads it, 4.A.1)" in answer
     assert _actions(services) == [("orders", GM), ("rollback", GM)]

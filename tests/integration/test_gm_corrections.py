@@ -4,9 +4,12 @@ re-adjudicated exactly once with its own reports."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import threading
 from datetime import timedelta
 
+import icalendar
 import pytest
 from sqlalchemy import func, select
 
@@ -240,6 +243,15 @@ def test_after_a_correction_one_request_is_enough_for_an_extension_002_GM_ERRORS
     assert extended > first and extended >= clock() + timedelta(hours=48)  # a whole turn from the request
     [(_, _, answer)] = [m for m in mail(services, "notice") if m[0] == player_address("FRANCE")]
     assert "one request is enough (house rules 002 GM ERRORS 3)" in answer
+    # the answer moves the calendar event of the turn to the new deadline, as the notices do
+    with transaction(services.sessions) as session:
+        row = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "notice",
+                                                          OutboxMessage.recipient == player_address("FRANCE"))
+                              .order_by(OutboxMessage.id.desc())).first()
+        [event] = icalendar.Calendar.from_ical(next(
+            p for p in email.message_from_bytes(row.raw, policy=email.policy.default).walk()
+            if p.get_content_type() == "text/calendar").get_content()).walk("VEVENT")
+    assert event.decoded("dtstart") == extended
     assert len([m for m in mail(services, "gm-action") if "one request is enough" in m[2]]) == 7  # every player
     # once per correction: Italy, who had the ordinary delay of 1901 already, is referred to the GM
     assert _delay(services, clock, "ITALY") == "delay-to-gm"

@@ -173,6 +173,25 @@ def test_the_deadline_is_judged_by_receipt_not_processing_time_003_10(database_u
     assert outcomes == ["accepted", "rejected"]
 
 
+def test_the_heading_line_read_for_the_subject_is_not_called_no_order_003_10(database_url, clock) -> None:
+    """003 [10] (subject_location = subject_or_body): the subject "my orders" names nothing, the
+    first line of the message names game, power and turn; the confirmation said of that line "Not
+    an order." (QA walkthrough) and says now it was read as the game, power and turn line."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="scorp", ruleset="scorpion")
+    heading = format_subject(template="scorpion", game_name="scorp", power="FRANCE", phase="S1901M",
+                             purpose="orders")
+    intake.store(services.sessions, order_mail(player_address("FRANCE"), "my orders", f"{heading}\nA Par-Bur\n"),
+                 source="smtp", now=clock())
+    assert [outcome for _, outcome in intake.process_pending(services, clock())] == ["accepted"]
+    [reply] = [row for row in outbox(services) if row.kind == "confirmation"]
+    body = " ".join(parsed(reply).get_body(("plain",)).get_content().split())
+    assert "Not an order" not in body
+    assert (f"line 1: {heading} ignored: Read with the subject as the game, power and turn line (house rules "
+            "003 [10]).") in body
+    assert "line 2: A Par-Bur accepted" in body
+
+
 def test_an_unknown_sender_is_answered_at_most_once_a_day(world, clock) -> None:
     for _ in range(3):
         intake.store(world.sessions, order_mail("stranger@elsewhere.test", "hello", "hi"), source="smtp",

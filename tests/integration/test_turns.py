@@ -181,7 +181,7 @@ def test_impossible_move_may_be_supported_to_hold_under_standard_datc_4_e_1(data
     """DATC 4.E.1 (hold_supportable): the void move is a hold, and hold support counts."""
     results, report = _impossible_move_with_foreign_hold_support(database_url, clock, "standard")
     assert {"power": "GERMANY", "order": "A BUR S A PAR", "results": [], "defaulted": False} in results
-    assert "(A BUR S A PAR): succeeded" in report
+    assert "(A BUR S A PAR): support given" in report  # QA: was a bare "succeeded"
 
 
 def test_version_markers_order_the_sets_under_danivon_001_II_7(database_url, clock) -> None:

@@ -122,4 +122,7 @@ def test_datc_4a1_each_value_on_a_foreign_fleet_lost_where_another_route_exists(
     found = disputed_convoys(outcome(units, orders), GEO, rule)
     assert bool(found) is disputed
     if disputed:
-        assert found[0].dislodged == ("F ENG",) and "DATC 4.A.1" in found[0].describe()
+        assert found[0].dislodged == ("F ENG",)
+        # QA: the GM's notice cited a bare "DATC 4.A.1"; said in words as players' citations are
+        assert ("under the 1971 rulebook as the DATC reads it (any route disrupted), 4.A.1, the convoy was "
+                "disrupted") in found[0].describe()

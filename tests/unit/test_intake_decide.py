@@ -248,6 +248,28 @@ def test_game_power_and_turn_may_be_in_the_first_lines_003_10() -> None:
     assert not decision.warnings
 
 
+def test_the_lines_read_with_the_subject_are_said_to_be_the_heading_003_10() -> None:
+    """003 [10]: the reply says of the first lines the subject was read with what they were used
+    for, not "Not an order." (QA walkthrough); a line further down that says the same stays what
+    the reader made of it, and so does a heading under a complete subject (it was not needed)."""
+    from gmserver.rules.intake import heading_lines_read
+    from gmserver.rules.reading.model import LineReading
+
+    g = game("scorpion")
+    body = "LEPANTO\nFrance, spring 1901\nA Par - Bur\nLEPANTO\n"
+    decision = decide(parse_envelope(addressed("gm@gm.test", subject="my orders", body=body)), [g], NOW, body=body)
+    assert isinstance(decision, Accept) and decision.subject.from_body == ("LEPANTO", "France, spring 1901")
+    lines = [LineReading(1, "LEPANTO", "ignored", None, None, "Not an order."),
+             LineReading(2, "France, spring 1901", "ignored", None, None, "Not an order."),
+             LineReading(3, "A Par - Bur", "accepted", None, None, None),
+             LineReading(4, "LEPANTO", "ignored", None, None, "Not an order.")]
+    said = [line.message for line in heading_lines_read(lines, decision.subject, g.ruleset)]
+    heading = "Read with the subject as the game, power and turn line (house rules 003 [10])."
+    assert said == [heading, heading, None, "Not an order."]
+    complete = decide(parse_envelope(addressed("gm@gm.test", subject=good_subject(g), body=body)), [g], NOW, body=body)
+    assert isinstance(complete, Accept) and complete.subject.from_body == ()
+
+
 def test_a_subject_naming_only_the_game_is_completed_by_the_body_003_10() -> None:
     g = game("scorpion")
     body = "France, spring 1901\nA Par - Bur\n"

@@ -34,4 +34,5 @@ def test_000_II_4_the_gm_may_keep_a_set_only_where_the_house_rules_allow_it() ->
     assert note(load_ruleset("mhr")) == "from the standing orders the GM kept for this power (house rules 000 II(4))"
     assert not may_mark(load_ruleset("scorpion"))
     assert refusal(load_ruleset("scorpion")) == ("the house rules (003) say nothing of them, so order sets are "
-                                                 "never kept from turn to turn (DATC 4.E.4)")
+                                                 "never kept from turn to turn (the 2000 rulebook as the DATC reads it, "
+                                                 "4.E.4)")  # QA: the DATC cited in words

@@ -169,10 +169,12 @@ def test_spring_bounce_orders_results_and_canonical_order(geo, composer):
     france = next(p for p in report.orders if p.power == "FRANCE")
     assert [line.unit for line in france.orders] == ["F BRE", "A MAR", "A PAR"]  # by province
     lines = lines_of(report)
-    assert lines["A PAR"] == "A Paris -> Burgundy (A PAR - BUR): succeeded"
+    # QA: a bare "succeeded" beside every order that went through; what the unit did instead
+    # (A PAR, supported by A MAR, beats A MUN alone; F BRE's move is unopposed)
+    assert lines["A PAR"] == "A Paris -> Burgundy (A PAR - BUR): moved"
     assert lines["A MUN"] == "A Munich -> Burgundy (A MUN - BUR): bounced"
-    assert lines["F BRE"] == "F Brest -> Mid-Atlantic Ocean (F BRE - MAO): succeeded"
-    assert lines["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): succeeded"
+    assert lines["F BRE"] == "F Brest -> Mid-Atlantic Ocean (F BRE - MAO): moved"
+    assert lines["A MAR"] == "A Marseilles supports A Paris -> Burgundy (A MAR S A PAR - BUR): support given"
     # QA: "succeeded (no order received: holds)" read oddly; what the unit did, then why
     assert lines["A VIE"] == "A Vienna holds (A VIE H): holds: no order received"
     assert lines["F STP/SC"] == (
@@ -238,7 +240,7 @@ def test_retreat_phase_report_marks_the_default_disband(geo, composer):
     assert all("BUR" not in u for p in report.units for u in p.units if p.power == "GERMANY")
 
     ordered = report_for(adjudicate_state(dislodgement().state_after, {"GERMANY": ["A BUR R RUH"]}), geo)
-    assert lines_of(ordered) == {"A BUR": "A Burgundy retreats to Ruhr (A BUR R RUH): succeeded"}
+    assert lines_of(ordered) == {"A BUR": "A Burgundy retreats to Ruhr (A BUR R RUH): retreated"}
     assert "A Ruhr (RUH)" in next(p for p in ordered.units if p.power == "GERMANY").units
 
 
@@ -406,7 +408,43 @@ def test_results_in_words():
     assert reports.result_in_words(outcome("X", "A BUR D"), "R") == "disbanded"
     assert reports.result_in_words(outcome("X", "WAIVE"), "A") == "waived"
     assert reports.result_in_words(outcome("X", "A PAR B", ("void",)), "A") == "void"
-    assert reports.result_in_words(outcome("X", "A PAR H"), "M") == "succeeded"
+    # QA: an order carried out says what the unit did, not "succeeded"
+    assert reports.result_in_words(outcome("X", "A PAR H"), "M") == "holds"
+    assert reports.result_in_words(outcome("X", "A PAR - BUR"), "M") == "moved"
+    assert reports.result_in_words(outcome("X", "A MAR S A PAR"), "M") == "support given"
+    assert reports.result_in_words(outcome("X", "A MAR S A PAR - BUR"), "M") == "support given"
+    assert reports.result_in_words(outcome("X", "F NTH C A LON - BEL"), "M") == "convoyed"
+    assert reports.result_in_words(outcome("X", "A BUR R RUH"), "R") == "retreated"
+    assert reports.result_in_words(outcome("X", "A PAR B"), "A") == "built"
+    assert reports.result_in_words(outcome("X", "A PAR D"), "A") == "removed"
+
+
+def test_a_void_removal_says_why(geo):
+    """QA: a void removal said a bare "void". Germany (2 centres, 3 units) owes one removal and
+    orders two: the engine removes A Munich, the first, and voids the second."""
+    outcome = adjudicate(Position(phase="W1901A", units={"GERMANY": ("A MUN", "A RUH", "F KIE")},
+                                  centers={"GERMANY": ("MUN", "KIE")}), {"GERMANY": ["A MUN D", "A RUH D"]})
+    lines = lines_of(report_for(outcome, geo))
+    assert lines["A MUN"] == "A Munich disbands (A MUN D): removed"
+    assert lines["A RUH"] == ("A Ruhr disbands (A RUH D): void: Germany had 1 removal to make and A Munich was "
+                              "removed")
+
+
+# France: 5 centres, 3 units: 2 builds due
+WINTER = Position(phase="W1901A", units={"FRANCE": ("A MAR", "A BUR", "F POR")},
+                  centers={"FRANCE": ("BRE", "MAR", "SPA", "POR", "PAR")}, adjustments={"FRANCE": 2})
+
+
+@pytest.mark.parametrize(("done", "said"), [
+    # both builds used by the others: the third is one too many
+    (("A PAR B", "F BRE B"), "void: France had 2 builds to make and A Paris and F Brest were built"),
+    # a build left: the position does not say why this one was void, so nothing is made up
+    (("A PAR B",), "void"),
+])
+def test_a_void_build_says_why_when_the_builds_were_used(geo, done, said):
+    orders = [OrderOutcome("FRANCE", Order.parse(text, "A")) for text in done]
+    void = OrderOutcome("FRANCE", Order.parse("A MAR B", "A"), ("void",))
+    assert reports.result_in_words(void, "A", [*orders, void], geo, WINTER) == said
 
 
 @pytest.mark.parametrize(

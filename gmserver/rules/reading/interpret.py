@@ -44,9 +44,9 @@ def read_movement(parsed: Parsed, ctx: Context, suggest: bool = True) -> Verdict
         if parsed.kind in ("retreat", "disband"):
             return _contingent(parsed, ctx)
         if parsed.error and parsed.kind == "move":
-            raise Rejected(f"{parsed.error.capitalize()}.", unit=unit, moves=True)
+            raise Rejected(f"{parsed.error[:1].upper()}{parsed.error[1:]}.", unit=unit, moves=True)
         if parsed.error:
-            raise Rejected(f"{parsed.error.capitalize()}.", unit=unit)
+            raise Rejected(f"{parsed.error[:1].upper()}{parsed.error[1:]}.", unit=unit)
         if parsed.kind is None or parsed.kind == "nonsense":
             return _nonsense(parsed, unit, ctx, notes)
         if parsed.kind == "hold":

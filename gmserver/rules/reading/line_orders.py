@@ -10,7 +10,7 @@ from gmserver.rules.reading.grammar import (
     looks_like_order, parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
-from gmserver.rules.reading.options import option
+from gmserver.rules.reading.options import option, profile_of
 
 
 def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
@@ -24,6 +24,33 @@ def _run_together(split: list[str], ctx: Context) -> Verdict:
     return Verdict("rejected", None, None, "hold", ctx.cite("typo_tolerance"),
                    f"Province names run together cannot be read; write them apart. Did you mean '{meant}'?",
                    valid=False)
+
+
+# What each profile's rules accept, in words, with the clause that says it (MATRIX: 000 III(2),
+# 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1) ¶1): the QA walkthrough found the refusal of an
+# order-like line citing no rule. The standard profile (the rulebook) has no such clause.
+_ACCEPTED: dict[str, tuple[str, str]] = {
+    "mhr": ("000 III(2)", "Any abbreviation or typing error is accepted as long as the order can mean one thing "
+                          "only."),
+    "danivon": ("001 II(2)", "Any abbreviation or typing error is accepted as long as the order can mean one thing "
+                             "only."),
+    "email_rules": ("002 FORMAT 2", "Any format is accepted, and the standard one is preferred: "
+                                    "'F Eng S German F Nth -> Bel'."),
+    "scorpion": ("003 [15]", "An order that can mean one thing only is accepted however badly it is written."),
+    "gwm": ("004 I(1)", "The standard abbreviations are preferred, and any abbreviation that fits one province "
+                        "only is accepted."),
+}
+
+
+def _unreadable(ctx: Context) -> Verdict:
+    """A line that looks like an order and reads as none: how to write one, and what the game's
+    rules accept where they say it."""
+    accepted = _ACCEPTED.get(profile_of(ctx.ruleset) or "")
+    said = ("This looks like an order but I cannot read it: write the unit, then the order, e.g. 'A Par - Bur', "
+            "'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.")
+    if accepted is None:
+        return Verdict("rejected", None, None, "hold", None, said, valid=False)
+    return Verdict("rejected", None, None, "hold", accepted[0], f"{said} {accepted[1]}", valid=False)
 
 
 # A word naming a kind of order, written as a label before the orders ("Moves: A Mun - Bur",
@@ -80,9 +107,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             condition_note = _with_skipped(condition_note, skipped, ctx)
     if not parsed:
         if looks_like_order(words, ctx.table, ctx.policy, ctx.powers):
-            return [Verdict("rejected", None, None, "hold", None,
-                            "This looks like an order but I cannot read it: write the unit, then the order, "
-                            "e.g. 'A Par - Bur', 'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.", valid=False)]
+            return [_unreadable(ctx)]
         return _ignored("Not an order.")
     parsed = _combined(parsed, ctx)
     verdicts: list[Verdict] = []

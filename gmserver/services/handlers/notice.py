@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 def answer(mail: Mail, template: str, context: Mapping[str, Any],
            attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False) -> bool:
     """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
-    name, PNG bytes)); False when the limit held it back (the message is kept all the same).
+    name, bytes), a .png or a .ics); False when the limit held it back (the message is kept all the same).
     `stranger`: the sender plays no power in the game (press from a non-player, 002 PRESS 2), so
     the limits on answering strangers apply (services.reply_limits)."""
     address = mail.envelope.sender
@@ -60,6 +60,6 @@ def common_context(mail: Mail) -> dict[str, Any]:
         "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
                        else None),
         "phase": describe_phase(game.phase) if game is not None else None,
-        "deadline": format_time(game.deadline) if game is not None and game.deadline is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game is not None and game.deadline is not None else None,
         "more_text": mail.kind.more_text,
     }

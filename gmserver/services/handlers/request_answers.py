@@ -67,7 +67,8 @@ def history(mail: Mail) -> str:
     """The adjudicated phases with their orders and results (public once adjudicated), or the
     phases the argument names ("HISTORY F1901")."""
     game, _ = _game(mail)
-    phases = [words.PhaseHistory(record.phase, _outcomes(record.phase, record.results or []))
+    phases = [words.PhaseHistory(record.phase, _outcomes(record.phase, record.results or []),
+                                 position_from_state(record.state))
               for record in adjudicated_records(mail.session, game.id)]
     answer = words.build_history(game_name=game.name, phases=phases, asked=mail.kind.argument,
                                  geography=mail.services.geography)

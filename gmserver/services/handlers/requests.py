@@ -13,12 +13,14 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Callable, Mapping
 
+from gmserver.db.models import Game
 from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import GameView, expected_subject, names_game
 from gmserver.services import delays
 from gmserver.services.gm_controls import player_changes_address
+from gmserver.services.gm_mail import deadline_event
 from gmserver.services.proxies import player_proxy
 from gmserver.services.handlers import notice, request_answers
 from gmserver.services.handlers.mail import Mail
@@ -51,9 +53,19 @@ def which_game(mail: Mail, games: list[GameView]) -> str:
 
 def _delay_request(mail: Mail) -> str:
     if (granted := _after_correction(mail)) is not None:
-        notice.answer(mail, GRANTED_TEMPLATE, {"granted": granted, "deadline": None})  # the new one is said
+        notice.answer(mail, GRANTED_TEMPLATE, {"granted": granted, "deadline": None},  # the new one is said
+                      _moved_event(mail))
         return "delay-granted"
     return _delay(mail)  # any other delay request: MATRIX 2.8 delay_policy
+
+
+def _moved_event(mail: Mail) -> tuple[tuple[str, bytes], ...]:
+    """The deadline.ics that moves the report's event to the deadline a granted delay set, as the
+    other players' notice carries it (QA walkthrough: the asker's answer had none)."""
+    assert mail.decision is not None, "a request comes from a power"
+    game = mail.session.get(Game, mail.decision.game.id)
+    calendar = deadline_event(mail.services, game, mail.now) if game is not None else None
+    return (("deadline.ics", calendar),) if calendar is not None else ()
 
 
 def _delay(mail: Mail) -> str:
@@ -64,8 +76,8 @@ def _delay(mail: Mail) -> str:
                                     mail.kind.argument, by=mail.envelope.sender, inbound_id=mail.row.id, now=mail.now)
     context = {"said": decision.said}
     if decision.new_deadline is not None:
-        context["deadline"] = format_time(decision.new_deadline)
-    notice.answer(mail, DELAY_TEMPLATE, context)
+        context["deadline"] = format_time(decision.new_deadline, mail.decision.game.timezone)
+    notice.answer(mail, DELAY_TEMPLATE, context, _moved_event(mail) if decision.outcome == "granted" else ())
     return delays.OUTCOMES[decision.outcome]
 
 

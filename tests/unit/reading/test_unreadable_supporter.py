@@ -56,3 +56,38 @@ def test_short_unreadable_unit_is_no_province(profile, power, text):
     (line,) = reading.lines
     assert (line.status, line.order, reading.orders) == ("rejected", None, ())
     assert line.message.startswith("'Zz' is not a province I know.")
+
+
+HOW_TO_WRITE = ("This looks like an order but I cannot read it: write the unit, then the order, e.g. 'A Par - Bur', "
+                "'F Nth C A Lon - Bel', 'A Mun S A Ber - Kie'.")
+
+
+@pytest.mark.parametrize("profile, rule, accepted", [
+    ("mhr", "000 III(2)", "Any abbreviation or typing error is accepted as long as the order can mean one thing only."),
+    ("danivon", "001 II(2)", "Any abbreviation or typing error is accepted as long as the order can mean one thing "
+                             "only."),
+    ("email_rules", "002 FORMAT 2", "Any format is accepted, and the standard one is preferred: "
+                                    "'F Eng S German F Nth -> Bel'."),
+    ("scorpion", "003 [15]", "An order that can mean one thing only is accepted however badly it is written."),
+    ("gwm", "004 I(1)", "The standard abbreviations are preferred, and any abbreviation that fits one province only "
+                        "is accepted."),
+    ("standard", None, None),  # the rulebook has no clause on how orders are written: nothing is cited
+])
+def test_an_order_like_line_that_cannot_be_read_names_what_the_rules_accept(profile, rule, accepted):
+    """QA: "This looks like an order but I cannot read it" cited no rule; where the profile has a
+    clause for what it accepts (MATRIX: 000 III(2), 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1)),
+    the refusal says it in words and cites it."""
+    (line,) = read("Army to Burgundy", POS, "austria", profile).lines
+    assert (line.status, line.order, line.rule) == ("rejected", None, rule)
+    assert line.message == (f"{HOW_TO_WRITE} {accepted}" if accepted else HOW_TO_WRITE)
+
+
+@pytest.mark.parametrize("power, text, said", [
+    ("austria", "A Bud S", "The supported unit is not a unit I can read."),
+    ("england", "F Nth C", "The convoyed army is not a unit I can read."),
+])
+def test_the_reader_says_I_not_i(power, text, said):
+    """Found with the QA walkthrough's wording: the sentence was capitalised with str.capitalize,
+    which wrote "a unit i can read"."""
+    (line,) = read(text, POS, power).lines
+    assert line.message.startswith(said)
