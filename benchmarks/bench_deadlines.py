@@ -10,13 +10,17 @@ games differ. Then, on each database asked for:
 - one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
   and the next phase, render and queue seven reports, advance; one transaction per game);
 - the ratio of the two, and the same with the players' copies of the reports written (the
-  outbox sender writes each when it sends it: services/report_mail.py), timed separately;
+  outbox sender writes each when it sends it: services/report_mail.py), timed separately
+  (`--skip-copies` leaves that out, for a quick run);
+- the FLOOR (benchmarks/bench_floor.py): the engine's public API alone for the same phases (Game
+  from the stored state, orders set, process(), state and results read back) over process():
+  the least a pipeline building the engine's game from the stored state can reach;
 - with `--daemons 2` (PostgreSQL; SQLite too, where writers queue on the database lock): the same
   number of fresh games cleared by two processes calling `adjudicate_due` at once, each game
   exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run).
 
     .venv/bin/python benchmarks/bench_deadlines.py [--games 1000] [--database sqlite postgresql]
-                                                  [--daemons 1 2] [--profile 30]
+                                                  [--daemons 1 2] [--profile 30] [--skip-copies]
 
 PostgreSQL: 127.0.0.1:5432, user postgres; the script creates its own database and drops it.
 """
@@ -55,6 +59,7 @@ from gmserver.services.outbox import mail_problems  # noqa: E402
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.ordersets import orders_on_file  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
+from benchmarks.bench_floor import describe, floor  # noqa: E402
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -105,15 +110,23 @@ def create_due_games(services, count: int, deadline: datetime, seed: int, prefix
     return ids
 
 
-def engine_alone(services, ids: list[int]) -> tuple[float, float]:
-    """The engine's own process() for every game's phase and orders, summed: wall and CPU time."""
-    wall = cpu = 0.0
+def phases_of(services, ids: list[int]) -> list[tuple[dict, dict[str, list[str]]]]:
+    """Every game's stored state and orders on file, as the engine takes them."""
+    phases = []
     for game_id in ids:
         with transaction(services.sessions) as session:
             game = session.get(Game, game_id)
             state = phase_record(session, game_id, game.phase).state
             on_file = orders_on_file(session, game_id, game.phase, load_ruleset("standard")).orders
-            orders = {power: [str(order) for order in power_orders] for power, power_orders in on_file.items()}
+            phases.append((state, {power: [str(order) for order in power_orders]
+                                   for power, power_orders in on_file.items()}))
+    return phases
+
+
+def engine_alone(phases: list[tuple[dict, dict[str, list[str]]]]) -> tuple[float, float]:
+    """The engine's own process() for every game's phase and orders, summed: wall and CPU time."""
+    wall = cpu = 0.0
+    for state, orders in phases:
         wall += engine.process_seconds(state, orders)
         cpu += engine.process_seconds(state, orders, clock=time.process_time)
     return wall, cpu
@@ -173,11 +186,12 @@ def check_exactly_once(services, ids: list[int]) -> None:
     assert reports == 7 * len(ids), f"{reports} reports for {len(ids)} games, expected {7 * len(ids)}"
 
 
-def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int) -> None:
+def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True) -> None:
     """`adjudicate_due` in this process, timed (and profiled, with `profile`), beside the engine's
-    process() alone and the writing of the copies the sender does later."""
+    process() alone, the floor, and the writing of the copies the sender does later."""
     games = len(ids)
-    alone, alone_cpu = engine_alone(services, ids)
+    phases = phases_of(services, ids)
+    alone, alone_cpu = engine_alone(phases)
     profiler = cProfile.Profile() if profile else None
     began, cpu = time.perf_counter(), time.process_time()
     if profiler:
@@ -190,23 +204,27 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int)
     load = os.getloadavg()[0]
     print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s ({elapsed * 1000 / games:.1f} ms per "
           f"game; this process's CPU {cpu:.2f} s, load average {load:.1f} on {os.cpu_count()} CPUs)")
-    writing, writing_cpu, copies = writing_copies(services, ids)
     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s, CPU {alone_cpu:.2f} s "
           f"({alone * 1000 / games:.2f} ms per game)")
-    print(f"{kind}: at send time, writing the {copies} players' copies of the reports (map, chart, .ics drawn once "
-          f"per report): {writing:.2f} s, CPU {writing_cpu:.2f} s ({writing * 1000 / games:.1f} ms per game; "
-          f"load average {os.getloadavg()[0]:.1f})")
     print(f"{kind}: pipeline / engine = {elapsed / alone:.1f} wall, {cpu / alone_cpu:.1f} CPU (the deadline: load, "
-          f"effective orders, adjudicate, store, the report stored once, seven copies queued); "
-          f"{(elapsed + writing) / alone:.1f} wall, {(cpu + writing_cpu) / alone_cpu:.1f} CPU with the copies "
-          f"written at send time")
+          f"effective orders, adjudicate, store, the report stored once, seven copies queued)")
+    for expand in (True, False):
+        print(f"{kind}: CPU {describe(floor(phases, expand=expand), games, expand)} (load average "
+              f"{os.getloadavg()[0]:.1f})")
+    if copies:
+        writing, writing_cpu, written = writing_copies(services, ids)
+        print(f"{kind}: at send time, writing the {written} players' copies of the reports (map, chart, .ics drawn "
+              f"once per report): {writing:.2f} s, CPU {writing_cpu:.2f} s ({writing * 1000 / games:.1f} ms per "
+              f"game; load average {os.getloadavg()[0]:.1f})")
+        print(f"{kind}: pipeline / engine with the copies written at send time = {(elapsed + writing) / alone:.1f} "
+              f"wall, {(cpu + writing_cpu) / alone_cpu:.1f} CPU")
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
         print(out.getvalue())
 
 
-def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
+def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url, drop = database(kind, Path(tmp))
         try:
@@ -217,7 +235,7 @@ def bench(kind: str, games: int, daemons: list[int], profile: int) -> None:
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
                 if n == 1:
-                    one_daemon(kind, services, ids, now, profile)
+                    one_daemon(kind, services, ids, now, profile, copies)
                 else:
                     elapsed, figures = run_daemons(url, now, n)
                     shares = ", ".join(f"{count} games in {seconds:.2f} s, CPU {cpu:.2f} s"
@@ -237,10 +255,12 @@ def main() -> None:
     parser.add_argument("--daemons", nargs="+", type=int, default=[1, 2], help="1: in this process, timed alone")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile the one-daemon run and print the N most expensive calls")
+    parser.add_argument("--skip-copies", action="store_true",
+                        help="leave out writing the players' copies at send time (a quick run)")
     args = parser.parse_args()
     engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
     for kind in args.database:
-        bench(kind, args.games, args.daemons, args.profile)
+        bench(kind, args.games, args.daemons, args.profile, not args.skip_copies)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ inside the commands that use them, so that `--help` and a mistyped command answe
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -224,8 +225,15 @@ def _describe_every_command(parser: argparse.ArgumentParser) -> None:
             _describe_every_command(sub)
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """Built once per process (some 30 ms, most of it argparse's gettext look-ups): a process that
+    runs many commands, as the tests do, parses each with the same parser, which keeps no state."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run

@@ -88,6 +88,36 @@ class RunningJobs:
             return self._changed.wait_for(lambda: self._count == 0, timeout=timeout)
 
 
+class RerunWhenKicked:
+    """A periodic job that runs again at once when it was kicked while it ran.
+
+    APScheduler skips a run that falls due while the job's instance still runs and sets the next
+    one a whole interval later: mail the listener stored (and kicked for) just after the inbound
+    job had read the pending rows waited for the next tick, 30 s by default. Each call marks the
+    job wanted; a call that finds it running leaves it at that, and the running call, having let
+    go of its lock, sees the mark and runs again. Scheduled with max_instances=2 so that the
+    kicked call is made at all.
+    """
+
+    def __init__(self, job: Callable[[], None], stopping: threading.Event) -> None:
+        self._job = job
+        self._stopping = stopping
+        self._lock = threading.Lock()
+        self._wanted = threading.Event()
+        self.__name__ = job.__name__
+
+    def __call__(self) -> None:
+        self._wanted.set()
+        while self._wanted.is_set() and not self._stopping.is_set():
+            if not self._lock.acquire(blocking=False):
+                return  # the call running now will run again
+            try:
+                self._wanted.clear()
+                self._job()
+            finally:
+                self._lock.release()
+
+
 class DaemonError(Exception):
     """The daemon cannot start; the message says why and what to change."""
 
@@ -135,11 +165,13 @@ class Daemon:
         else:
             self._start_listener()  # first: a port in use must stop us before any job runs
         interval = max(self.config.sweep_interval_seconds, 1)
-        self.scheduler.add_job(self._watching_the_database(self._process_inbound), "interval", seconds=interval,
-                               id="inbound", next_run_time=self.clock())
-        self.scheduler.add_job(self._watching_the_database(self._deliver), "interval",
-                               seconds=max(self.config.outbox_interval_seconds, 1), id="outbox",
-                               next_run_time=self.clock())
+        # the two jobs `kick` asks for (see RerunWhenKicked)
+        self.scheduler.add_job(self._watching_the_database(RerunWhenKicked(self._process_inbound, self._stopping)),
+                               "interval", seconds=interval, id="inbound", next_run_time=self.clock(),
+                               max_instances=2)
+        self.scheduler.add_job(self._watching_the_database(RerunWhenKicked(self._deliver, self._stopping)),
+                               "interval", seconds=max(self.config.outbox_interval_seconds, 1), id="outbox",
+                               next_run_time=self.clock(), max_instances=2)
         self.scheduler.add_job(self._watching_the_database(self._sweep), "interval", seconds=interval, id="sweep",
                                next_run_time=self.clock())
         self.scheduler.start()

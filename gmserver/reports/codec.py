@@ -37,23 +37,127 @@ class CodecError(ValueError):
 
 def to_json(value: Any, hint: Any, at: str = "") -> Any:
     """`value`, of type `hint`, as JSON values (dict, list, str, int, float, bool, None)."""
+    try:
+        return _encoder(hint)(value)
+    except CodecError:
+        pass  # the plan checks what the walk below checks, without the paths: walk again to say where
+    return _walk_to_json(value, hint, at)
+
+
+Encoder = Callable[[Any], Any]
+
+
+@functools.cache
+def _encoder(hint: Any) -> Encoder:
+    """`to_json` for values of `hint`, planned once per hint: the same checks as the walk in
+    `_walk_to_json`, without building each value's path (a report has some thousand values; the
+    deadline writes one report per game: issue 8's benchmark). It raises a bare CodecError, and
+    `to_json` walks the value again to say where it failed."""
     kind, arg = _shape(hint)
     if kind == "optional":
-        return None if value is None else to_json(value, arg, at)
+        inner = _encoder(arg)
+        return lambda value: None if value is None else inner(value)
+    if kind == "text":
+        write = _TEXT[hint][0]
+
+        def text(value: Any) -> Any:
+            if not isinstance(value, hint):
+                raise CodecError
+            written = write(value)
+            if _read_back(hint, written) == value:
+                return written
+            return _walk_to_json(value, hint)  # written field by field (a removal): rare
+        return text
+    if kind == "dataclass":
+        fields = [(name, _encoder(field_hint)) for name, field_hint in _fields(hint).items()]
+
+        def dataclass(value: Any) -> Any:
+            if not isinstance(value, hint):
+                raise CodecError
+            return {name: encode(getattr(value, name)) for name, encode in fields}
+        return dataclass
+    if kind == "tuple":
+        if len(arg) == 2 and arg[1] is Ellipsis:
+            item = _encoder(arg[0])
+
+            def sequence(value: Any) -> Any:
+                if not isinstance(value, (tuple, list)):
+                    raise CodecError
+                return [item(v) for v in value]
+            return sequence
+        items = [_encoder(item_hint) for item_hint in arg]
+
+        def fixed(value: Any) -> Any:
+            if not isinstance(value, (tuple, list)) or len(value) != len(items):
+                raise CodecError
+            return [encode(v) for encode, v in zip(items, value)]
+        return fixed
+    if kind == "mapping":
+        item = _encoder(arg)
+
+        def mapping(value: Any) -> Any:
+            if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+                raise CodecError
+            return {key: item(v) for key, v in value.items()}
+        return mapping
+    if kind == "scalar":
+        if hint is float:
+            def real(value: Any) -> Any:
+                if not (type(value) is int or (isinstance(value, float))):
+                    raise CodecError
+                return value
+            return real
+
+        def scalar(value: Any) -> Any:
+            if not isinstance(value, hint) or (isinstance(value, bool) and hint is not bool):
+                raise CodecError
+            return value
+        return scalar
+    if kind == "literal":
+        allowed = typing.get_args(hint)
+
+        def literal(value: Any) -> Any:
+            if value not in allowed:
+                raise CodecError
+            return value
+        return literal
+    if kind == "any":
+        def any_json(value: Any) -> Any:
+            if not _is_json(value):
+                raise CodecError
+            return value
+        return any_json
+
+    def none(value: Any) -> Any:
+        raise CodecError
+    return none
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_back(hint: type, text: str) -> Any:
+    """What `text` reads back as (an order's notation is parsed once, not once per report)."""
+    return _TEXT[hint][1](text)
+
+
+def _walk_to_json(value: Any, hint: Any, at: str = "") -> Any:
+    """`to_json` walking the value beside its hint, with each value's path for the error."""
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        return None if value is None else _walk_to_json(value, arg, at)
     if kind == "text":
         return _text_to_json(value, hint, at)
     if kind == "dataclass":
         _check(isinstance(value, hint), value, hint, at)
-        return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}")
+        return {name: _walk_to_json(getattr(value, name), field_hint, f"{at}.{name}")
                 for name, field_hint in _fields(hint).items()}
     if kind == "tuple":
         # a list where a tuple is declared is written as the tuple it reads back as: what the
         # templates print is the same, and a deadline is not the place to refuse it
         _check(isinstance(value, (tuple, list)), value, hint, at)
-        return [to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, arg, at))]
+        return [_walk_to_json(item, item_hint, f"{at}[{n}]") for n, (item, item_hint) in enumerate(_items(value, arg, at))]
     if kind == "mapping":
         _check(isinstance(value, Mapping) and all(isinstance(key, str) for key in value), value, hint, at)
-        return {key: to_json(item, arg, f"{at}[{key!r}]") for key, item in value.items()}
+        return {key: _walk_to_json(item, arg, f"{at}[{key!r}]") for key, item in value.items()}
     return _plain(value, hint, at)
 
 
@@ -125,7 +229,7 @@ def _text_to_json(value: Any, hint: type, at: str) -> Any:
     # `A PAR D` reads as a disband: a removal (or any order its notation does not give back) is
     # written field by field instead
     _check(dataclasses.is_dataclass(hint), value, hint, at)
-    return {name: to_json(getattr(value, name), field_hint, f"{at}.{name}") for name, field_hint in _fields(hint).items()}
+    return {name: _walk_to_json(getattr(value, name), field_hint, f"{at}.{name}") for name, field_hint in _fields(hint).items()}
 
 
 def _text_from_json(data: Any, hint: type, at: str) -> Any:

@@ -112,7 +112,9 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
 
 def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                      then: Sequence[PhaseOutcome], corrected: bool,
-                     votes: VoteResults | None = None) -> list[reports.TurnReport]:
+                     votes: VoteResults | None = None, press: bool = True) -> list[reports.TurnReport]:
+    """Each phase's report context; `press` False: the game has no press waiting for a report
+    (the deadline knows it: queries.phases.Besides), so none is looked for."""
     phases = [outcome, *then]
     contexts = []
     for number, phase in enumerate(phases):
@@ -133,7 +135,7 @@ def _report_contexts(services: Services, game: Game, outcome: PhaseOutcome, dead
             context = dataclasses.replace(context, corrected=True)
         session = object_session(game)
         published = (press_for_report(session, game, phase.phase, phase, services.geography)
-                     if session is not None else [])
+                     if session is not None and press else [])
         if published:  # MATRIX 2.9: the press published with the turn (003 [9])
             context = dataclasses.replace(context, press=tuple(published))
         if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report
@@ -171,14 +173,15 @@ class PlayerCopy:
 
 def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                 now: datetime, key: str, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
-                votes: VoteResults | None = None, centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()
-                ) -> tuple[report_mail.ReportParts, list[PlayerCopy]]:
+                votes: VoteResults | None = None, centre_points: Sequence[tuple[str, Mapping[str, int]]] = (),
+                press: bool = True) -> tuple[report_mail.ReportParts, list[PlayerCopy]]:
     """The turn's report, once (the multipart mail of issue 9 is written from it when each copy is
     sent), and each player's copy: subject and Message-ID, fixed now. `then`: the phases
     processed at once after `outcome` (003 [5], the UK two-season game), reported in the same
     mail. `centre_points`: (phase, power -> centres) over the game so far, for the chart. Nothing
-    in it is private: every player gets the very same parts."""
-    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes)
+    in it is private: every player gets the very same parts. `press` False: the game has no press
+    waiting for a report (none is looked for)."""
+    contexts = _report_contexts(services, game, outcome, deadline, then, corrected, votes, press)
     parts = report_mail.parts_for(services.composer, key=key, game_name=game.name, contexts=contexts,
                                   outcome=outcome, centre_points=centre_points, deadline=deadline, now=now,
                                   alarm_seconds=game.reminder_seconds)  # the .ics alarms at the reminder lead

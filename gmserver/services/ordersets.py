@@ -99,12 +99,14 @@ class OnFile:
     versions: dict[str, int]  # power -> how many sets it sent
 
 
-def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> OnFile:
+def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset,
+                   proxies: dict[str, ProxyState] | None = None) -> OnFile:
     """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
     replace, merge per unit or merge marked changes, in receipt or version order, as the game's
     ruleset says; a proxied power's sets as proxy_precedence says, unit by unit for a proxy of
-    some units (MATRIX 2.2, 003 [19])."""
-    proxies = proxy_states(session, game_id, phase)
+    some units (MATRIX 2.2, 003 [19]). `proxies`: proxy_states of the turn, where the caller
+    has them already (the deadline knows when the game has none)."""
+    proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     sets = counted_sets(session, game_id, phase, ruleset, proxies)
     return OnFile(
         orders={power: orders_that_count(power_sets, proxies.get(power), ruleset) for power, power_sets in sets.items()},

@@ -82,37 +82,40 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             return None
         if not force and not is_due(session, game, now, early=early):
             return None
-        record = queries.phases.current_record(session, game)
+        # with it, whether the game has proxies, open proposals, press for the report: most have none
+        record, besides = queries.phases.record_at_deadline(session, game)
         assert record.adjudicated_at is None
         if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
             gm_controls.record_forced_adjudication(session, game, now, by=by)
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
-        early_votes = votes.tally_before(session, game, ruleset, now)  # MATRIX 2.10 vote_publication
+        # MATRIX 2.10 vote_publication (no proposal open: nothing to tally, before or after)
+        early_votes = votes.tally_before(session, game, ruleset, now) if besides.open_proposals else votes.VoteResults()
         if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
             return TurnDone(game.name, game.phase, game.phase, None, votes.end_by_vote(session, services, game,
                                                                                      early_votes, now))
         first_record = record
-        outcome = _process_phase(session, services, game, record, ruleset, now)
+        outcome = _process_phase(session, services, game, record, ruleset, now, besides)
         first, minor = outcome, []
         while processed_at_once(ruleset, outcome):
             # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
             # the retreats and builds sent with the moves are applied now, in this transaction.
             record = open_at_once(session, game, outcome, now)
-            outcome = _process_phase(session, services, game, record, ruleset, now)
+            outcome = _process_phase(session, services, game, record, ruleset, now, besides)
             minor.append(outcome)
         if not minor and not outcome.winners:
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
-        ballots = votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        ballots = (votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+                   if besides.open_proposals else early_votes)  # adjudicating opens no proposal
         vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
             outcome = votes.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
-        queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
+        queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
             revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
@@ -121,8 +124,9 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if finished:
             game.status = "finished"
             press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
-        reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision, now)
-        for reported in (first, *minor):
+        reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
+                                 now, besides.press_for_report)
+        for reported in (first, *minor) if besides.press_for_report else ():
             press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
     # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
@@ -154,7 +158,8 @@ def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_re
 
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
-                   deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime) -> int:
+                   deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime,
+                   with_press: bool = True) -> int:
     """Store the turn's report once (one mail for the phases processed together) and queue every
     player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
     reports (the first ones were sent). The copies are written when they are sent
@@ -163,7 +168,7 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
     parts, copies = mails.turn_report(services, game, first, deadline, now, key, then=minor,
                                       corrected=bool(revision_number), votes=ballots,
-                                      centre_points=_centre_points(session, game, phases[-1]))
+                                      centre_points=_centre_points(session, game, phases[-1]), press=with_press)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, copy.player.secret,
                                                        copy.message_id, f"{key}{copy.player.power}", copy.player.power)
                                             for copy in copies],
@@ -184,13 +189,14 @@ def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tup
 
 
 def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
-                   now: datetime) -> PhaseOutcome:
+                   now: datetime, besides: queries.phases.Besides) -> PhaseOutcome:
     """Adjudicate the game's current phase and record its orders, results and missed turns."""
-    computed = compute_outcome(session, services, game, record, ruleset)
+    computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
     if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
-        proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
+        if besides.proxies:
+            proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
     record.adjudicated_at = now
     # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
@@ -210,11 +216,12 @@ class Computed:
 
 
 def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
-                    ruleset: Ruleset) -> Computed:
+                    ruleset: Ruleset, *, has_proxies: bool = True) -> Computed:
     """What the engine makes of the game's current phase: the sets on file, contingent lines,
     void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
-    Stores nothing (`game preview` shows it without publishing)."""
-    on_file = orders_on_file(session, game.id, game.phase, ruleset)
+    Stores nothing (`game preview` shows it without publishing). `has_proxies` False: the
+    game has no proxy (the deadline knows it), so none is read."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset, None if has_proxies else {})
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
     standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))

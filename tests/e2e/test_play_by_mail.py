@@ -226,7 +226,7 @@ def test_daemon_restart_between_orders_and_deadline_loses_nothing(database_url, 
     game_id = new_game(services, now, name="restart")
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
-        game.deadline = now + timedelta(seconds=12)
+        game.deadline = now + timedelta(hours=1)  # brought forward once the orders are in, below
         for player in game.players:
             player.address, player.fallback_address = table.players[player.power], None
 
@@ -237,6 +237,10 @@ def test_daemon_restart_between_orders_and_deadline_loses_nothing(database_url, 
     finally:
         first.stop()
     assert count(services, PhaseRecord) == 1  # not yet adjudicated
+    # the deadline falls while the second daemon runs: its job is rebuilt from the table at start
+    # (a fixed deadline had to allow for slow processing under load: 12 s per run, mostly waiting)
+    with transaction(services.sessions) as session:
+        session.get(Game, game_id).deadline = datetime.now(timezone.utc) + timedelta(seconds=2)
 
     second = Daemon(config)
     second.start()

@@ -141,6 +141,31 @@ def test_an_unmigrated_database_says_what_to_do(config: Path, tmp_path: Path, ca
     assert "is not initialised: run `gmserver db upgrade` first" in capsys.readouterr().err
 
 
+def test_db_upgrade_migrates_an_empty_database_to_the_models_on_both_backends(
+        empty_database_url, tmp_path: Path, capsys) -> None:
+    """Every migration from nothing, on both backends: the other database tests get copies of a
+    database migrated this way once per session (tests/conftest.py), so this is where a broken
+    migration or a model changed without one shows first."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from gmserver.db.migrate import current_revision, head_revision
+    from gmserver.db.models import Base
+    from gmserver.db.session import make_engine
+
+    path = tmp_path / "db.toml"
+    path.write_text(f'[database]\nurl = "{empty_database_url}"\n')
+    assert main(["--config", str(path), "db", "upgrade"]) == 0
+    assert f"revision {head_revision()}" in capsys.readouterr().out
+    assert current_revision(empty_database_url) == head_revision()
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    finally:
+        engine.dispose()
+
+
 def test_db_upgrade_is_repeatable_on_both_backends(database_url, tmp_path: Path, capsys) -> None:
     from gmserver.db.migrate import head_revision
 

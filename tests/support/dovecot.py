@@ -362,6 +362,8 @@ last_valid_uid = {self._mail_uid}
 first_valid_gid = {self._mail_gid}
 last_valid_gid = {self._mail_gid}
 mailbox_idle_check_interval = 1 secs
+# a test server: no fsync per delivered or flagged message (the VM's disk makes each one slow)
+mail_fsync = never
 lmtp_save_to_detail_mailbox = no
 {privileges}
 passdb {{

@@ -140,3 +140,20 @@ def test_what_has_no_json_form_is_refused_when_written() -> None:
         to_json({"units": ("A PAR",)}, Mapping[str, Any])  # it would come back a list
     with pytest.raises(CodecError, match="no JSON form"):
         to_json({"PAR"}, set[str])
+
+
+def test_the_planned_writer_writes_what_the_walk_writes(parts) -> None:
+    """to_json runs a plan made once per type hint (issue 8's benchmark); the walk beside the
+    hints, kept to name where a value fails, must give the very same JSON for the mid-game report."""
+    from gmserver.reports.codec import _walk_to_json  # noqa: PLC0415
+
+    assert to_json(parts, report_mail.ReportParts) == _walk_to_json(parts, report_mail.ReportParts)
+
+
+def test_a_value_of_the_wrong_kind_is_named_by_its_path_when_written() -> None:
+    """The plan refuses without a path; the error still names the value's place in the report."""
+    wrong = OrderOutcome("FRANCE", Order("hold", Unit("A", "PAR")), defaulted="no")  # type: ignore[arg-type]
+    with pytest.raises(CodecError, match=r"^\[1\]\.defaulted: str 'no' is not a bool"):
+        to_json((OrderOutcome("ITALY", Order("hold", Unit("A", "ROM"))), wrong), tuple[OrderOutcome, ...])
+    with pytest.raises(CodecError, match=r"^\.results: str 'bounce' is not a tuple"):
+        to_json(OrderOutcome("FRANCE", Order("hold", Unit("A", "PAR")), "bounce"), OrderOutcome)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import Game
@@ -67,10 +67,15 @@ def games_with_reminders(session: Session) -> list[int]:
                                                       Game.reminder_seconds > 0)))
 
 
+# built once: each deadline claims its game with one of them
+_FOR_UPDATE = {skip: select(Game).where(Game.id == bindparam("game_id")).with_for_update(skip_locked=skip)
+               for skip in (False, True)}
+
+
 def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Game | None:
     """The game row, locked until the transaction ends; with `skip_locked`, None while another
     transaction holds it (the caller tries again later)."""
-    return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked))
+    return session.scalar(_FOR_UPDATE[skip_locked], {"game_id": game_id})
 
 
 def ruleset_of(game: Game) -> Ruleset:

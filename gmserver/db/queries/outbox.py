@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import String, cast, exists, func, literal, or_, select
+from sqlalchemy import String, bindparam, cast, exists, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import OutboxMessage
@@ -24,11 +24,15 @@ def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
     return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
 
 
+_KEYS_TAKEN = select(OutboxMessage.dedupe_key).where(
+    OutboxMessage.dedupe_key.in_(bindparam("keys", expanding=True)))  # built once: each deadline asks
+
+
 def dedupe_keys_taken(session: Session, dedupe_keys: Sequence[str]) -> set[str]:
     """Those of `dedupe_keys` that some message in the outbox already has."""
     if not dedupe_keys:
         return set()
-    return set(session.scalars(select(OutboxMessage.dedupe_key).where(OutboxMessage.dedupe_key.in_(dedupe_keys))))
+    return set(session.scalars(_KEYS_TAKEN, {"keys": list(dedupe_keys)}))
 
 
 def queued_since(session: Session, since: datetime, *, kinds: Sequence[str] | None = None,

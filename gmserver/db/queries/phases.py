@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, PhaseRecord
+from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy
 
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
@@ -20,6 +21,34 @@ def current_record(session: Session, game: Game) -> PhaseRecord:
     record = phase_record(session, game.id, game.phase)
     assert record is not None, f"{game.name} has no record of its phase {game.phase}"
     return record
+
+
+@dataclass(frozen=True)
+class Besides:
+    """What a game has beside its order sets that a deadline reads: proxies (MATRIX 2.2), open
+    proposals (MATRIX 2.10), press waiting for a report (MATRIX 2.9). Most games have none of them
+    at a deadline, so the deadline asks once, with the phase record, instead of querying each
+    (issue 8's benchmark), and reads the rows only where there are some."""
+
+    proxies: bool
+    open_proposals: bool
+    press_for_report: bool
+
+
+_RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
+    PhaseRecord,
+    exists().where(Proxy.game_id == bindparam("game_id")),
+    exists().where(ProposalRow.game_id == bindparam("game_id"), ProposalRow.status == "open"),
+    exists().where(Press.game_id == bindparam("game_id"), Press.status == "report"),
+).where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase"))
+
+
+def record_at_deadline(session: Session, game: Game) -> tuple[PhaseRecord, Besides]:
+    """`current_record`, and what the game has besides (`Besides`), in one statement."""
+    row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase}).one_or_none()
+    assert row is not None, f"{game.name} has no record of its phase {game.phase}"
+    record, proxies, proposals, press = row
+    return record, Besides(bool(proxies), bool(proposals), bool(press))
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:
@@ -44,6 +73,21 @@ def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any]
     return record
 
 
+# built once, on the table (its columns are named as the record's fields): the ORM's INSERT of
+# plain values costs as much again on the client (issue 8's benchmark)
+_OPEN_PHASE = insert(PhaseRecord.__table__)
+
+
+def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
+                    now: datetime) -> None:
+    """`open_phase` for a caller that does not use the record: one INSERT, not an ORM object
+    (the deadline's next phase; issue 8's benchmark). It depends on no change waiting in the
+    session, so it does not flush them: they go with the transaction's one flush."""
+    with session.no_autoflush:
+        session.execute(_OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
+                                      "opened_at": now})
+
+
 def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
     """When the game's latest phase was adjudicated: when its current phase started."""
     return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
@@ -62,12 +106,14 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
     return list(reversed(together))
 
 
+_SPRING_CENTRES = select(PhaseRecord.phase, PhaseRecord.state["centers"]).where(  # built once: each report asks
+    PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)
+
+
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
     """(phase, power -> supply centres) at the start of each game year reached so far (the
     Spring movement phases), oldest first: the centres alone, not each year's whole state."""
-    return [(phase, centres) for phase, centres in session.execute(
-        select(PhaseRecord.phase, PhaseRecord.state["centers"]).where(
-            PhaseRecord.game_id == game_id, PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id))]
+    return [(phase, centres) for phase, centres in session.execute(_SPRING_CENTRES, {"game_id": game_id})]
 
 
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:
