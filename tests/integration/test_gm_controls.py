@@ -282,6 +282,8 @@ def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
     assert "> cd ATLANTIS Not done: lepanto has no player for 'ATLANTIS'" in answer
     assert "Done: gm_copies is on" in answer
     assert "IGNORED (not commands) > hello" in answer
+    # the word that is no command is answered with the commands there are (QA walkthrough)
+    assert "IGNORED (not commands) > hello The commands are: address, audit, cd," in answer
     assert game_row(world).gm_copies is True
 
 
