@@ -16,7 +16,7 @@ from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
-from gmserver.mail.compose import new_message_id
+from gmserver.mail.compose import fill, new_message_id
 from gmserver.reports.turn import with_orders_subject, with_subject_template
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.briefing import subject_rule
@@ -92,7 +92,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
-        body = "Note: " + " ".join(decision.warnings) + "\n\n" + body
+        body = fill("Note: " + " ".join(decision.warnings), 72) + "\n\n" + body
     return _reply(services, envelope, _reply_subject(envelope), body, now, _secret_of(decision, envelope))
 
 

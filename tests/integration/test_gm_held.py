@@ -167,3 +167,16 @@ def test_ending_the_game_refuses_what_is_held_for_it_saying_why(danivon, clock) 
     with pytest.raises(held.HeldError, match="not held"):
         held.release(danivon, row_id, clock())
     assert _sets(danivon) == []
+
+
+def test_the_note_on_a_released_set_is_wrapped_to_72_characters(danivon, clock) -> None:
+    """001 II(4): the confirmation of a released set opens with the GM's note, wrapped like the rest."""
+    row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
+    held.release(danivon, row_id, clock())
+    with transaction(danivon.sessions) as session:
+        raw = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")).raw
+    text = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content()
+    text = text.replace("\r\n", "\n")
+    note = text.split("\n\n")[1] if text.startswith("[") else text.split("\n\n")[0]
+    assert note.startswith("Note: The GM accepted this message")
+    assert max(len(line) for line in note.splitlines()) <= 72 and len(note.splitlines()) > 1
