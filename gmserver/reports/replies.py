@@ -138,7 +138,9 @@ def build_confirmation(
     version mark the message carried (`[1]`), said when it is not the number the set is filed as.
     `feedback`: what to say about invalid lines (gmserver.rules.set_feedback; None: state the reading).
     """
-    if marker and marker != str(version):
+    # the reader's own note on a number sent twice (rules.reading.sets) says which set counts
+    said = any(note.startswith(f"This set is numbered {marker},") for note in notes if note)
+    if marker and marker != str(version) and not said:
         # issue 10: a reply quoting "[1]" back is never silently filed as set 2
         notes = (f"Your message is marked [{marker}], but it is set {version} received from you this turn "
                  f"(the mark may be quoted from an earlier mail): it is filed as set {version}.", *notes)
