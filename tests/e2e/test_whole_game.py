@@ -228,7 +228,7 @@ def check_mailbox(profile: str, power: str, mails: list[email.message.EmailMessa
         assert "Italy is in civil disorder: its units hold until a player takes it over." in ruling
     if power == "FRANCE":
         [filed] = texts["lepanto: the GM corrected your orders for Spring 1902 Movement"]
-        assert "ORDERS ON FILE FOR FRANCE NOW A VIE - BUD" in filed
+        assert "ORDERS ON FILE FOR FRANCE NOW A Vienna -> Budapest (A VIE - BUD)" in filed  # the report's words
 
 
 def check_gm_mailbox(profile: str, mails: list[email.message.EmailMessage]) -> None:
