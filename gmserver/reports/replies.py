@@ -138,12 +138,15 @@ def build_confirmation(
     version mark the message carried (`[1]`), said when it is not the number the set is filed as.
     `feedback`: what to say about invalid lines (gmserver.rules.set_feedback; None: state the reading).
     """
-    # the reader's own note on a number sent twice (rules.reading.sets) says which set counts
-    said = any(note.startswith(f"This set is numbered {marker},") for note in notes if note)
-    if marker and marker != str(version) and not said:
-        # issue 10: a reply quoting "[1]" back is never silently filed as set 2
+    if marker and marker != str(version):
+        # issue 10: a reply quoting "[1]" back is never silently filed as set 2, and it is said
+        # once: the reader's note on the number sent again (rules.reading.sets) gives only its rule
+        again = f"This set is numbered {marker}, but you already sent a set numbered "
+        rule = next((note.partition("; ")[2] for note in notes if note and note.startswith(again)), "")
         notes = (f"Your message is marked [{marker}], but it is set {version} received from you this turn "
-                 f"(the mark may be quoted from an earlier mail): it is filed as set {version}.", *notes)
+                 f"(the mark may be quoted from an earlier mail): it is filed as set {version}."
+                 + (f" {rule[:1].upper()}{rule[1:]}" if rule else ""),
+                 *(note for note in notes if not (rule and note and note.startswith(again))))
     lines = tuple(_read_line(r, geography) for r in readings)
     counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
     others = sum(1 for line in lines if line.status not in STATUSES)

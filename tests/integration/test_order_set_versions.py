@@ -70,4 +70,7 @@ def test_a_reply_still_marked_1_is_not_silently_filed_as_set_2(database_url, clo
     assert "is marked [1]" not in first
     flat = " ".join(second.split())
     assert "Your message is marked [1], but it is set 2 received from you this turn" in flat, second
-    assert "you already sent a set numbered 1" in flat
+    # said once (QA walkthrough), with the rule that makes this set count
+    assert ("it is filed as set 2. Under this game's rules (house rules 000 III(4)) the set received last counts, "
+            "so this one does.") in flat
+    assert "you already sent a set numbered 1" not in flat

@@ -831,8 +831,8 @@ def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, compo
 
 
 def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer):
-    """QA walkthrough: "[1]" on a second set drew two paragraphs on its number. The reader's note
-    (the rule that decides which set counts) is kept; the mark's own note would say it again."""
+    """QA walkthrough: "[1]" on a second set drew two paragraphs on its number. One says it (issue
+    10: first), with the rule that decides which set counts from the reader's note."""
     duplicate = ("This set is numbered 1, but you already sent a set numbered 1; under this game's rules "
                  "(house rules 000 III(4)) the set received last counts, so this one does.")
     confirmation = reports.build_confirmation(
@@ -840,4 +840,8 @@ def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer
         orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",
         notes=["This set replaces the set on file (house rules 000 III(4)).", duplicate],
     )
-    assert confirmation.notes == ("This set replaces the set on file (house rules 000 III(4)).", duplicate)
+    assert confirmation.notes == (
+        "Your message is marked [1], but it is set 2 received from you this turn (the mark may be quoted "
+        "from an earlier mail): it is filed as set 2. Under this game's rules (house rules 000 III(4)) the set "
+        "received last counts, so this one does.",
+        "This set replaces the set on file (house rules 000 III(4)).")
