@@ -285,11 +285,10 @@ def inbound_row(services, number: int) -> InboundMessage:
         return session.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()[number]
 
 
-def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_url, clock) -> None:
-    """late_with_proof = gm_discretion (000 VII(1)): France's Spring set reaches the GM after
-    Spring was adjudicated, but its Date and first Received headers precede the deadline: held for
-    the GM with the evidence; the GM rolls the turn back and releases it, and it is used. A late
-    set without that proof is refused as an ordinary wrong turn."""
+def spring_adjudicated_then_late_sets(database_url, clock, late: dict[str, timedelta]):
+    """An mhr game whose Spring 1901 was adjudicated at its deadline, then, 20 minutes later, a
+    Spring set from each power in `late`, dated 5 minutes before the deadline and first received
+    at the deadline plus the given offset. (services, game id)."""
     services = services_for(database_url)
     game_id = make_game(services, clock(), load_ruleset("mhr"))
     deadline = game_row(services, game_id).deadline
@@ -297,10 +296,20 @@ def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_ur
     turns.adjudicate_due(services, clock())
     clock.advance(minutes=20)
     before = deadline - timedelta(minutes=5)
-    intake.store(services.sessions, late_mail("FRANCE", "S1901M", before, before), source="smtp", now=clock())
-    intake.store(services.sessions, late_mail("ITALY", "S1901M", before, deadline + timedelta(minutes=1)),
-                 source="smtp", now=clock())
+    for power, received in late.items():
+        intake.store(services.sessions, late_mail(power, "S1901M", before, deadline + received), source="smtp",
+                     now=clock())
     intake.process_pending(services, clock())
+    return services, game_id
+
+
+def test_a_late_set_proven_sent_in_time_is_held_for_the_gm_000_VII_1(database_url, clock) -> None:
+    """late_with_proof = gm_discretion (000 VII(1)): France's Spring set reaches the GM after
+    Spring was adjudicated, but its Date and first Received headers precede the deadline: held for
+    the GM with the evidence; the GM rolls the turn back and releases it, and it is used. A late
+    set without that proof is refused as an ordinary wrong turn."""
+    services, game_id = spring_adjudicated_then_late_sets(
+        database_url, clock, {"FRANCE": timedelta(minutes=-5), "ITALY": timedelta(minutes=1)})
     france, italy = inbound_row(services, 0), inbound_row(services, 1)
     assert (france.status, italy.outcome) == ("held", "rejected")
     [notice] = outbox(services, "held")
@@ -319,15 +328,7 @@ def test_the_gm_is_told_to_roll_back_before_releasing_a_late_set_000_VII_1(datab
     """000 VII(1): a late set proven sent in time is for a turn already adjudicated, so `inbox
     release` alone cannot use it: the GM's notice and the refused release both say to roll the
     turn back first (they said only "release" and "refuse it instead")."""
-    services = services_for(database_url)
-    game_id = make_game(services, clock(), load_ruleset("mhr"))
-    deadline = game_row(services, game_id).deadline
-    clock.now = deadline
-    turns.adjudicate_due(services, clock())
-    clock.advance(minutes=20)
-    before = deadline - timedelta(minutes=5)
-    intake.store(services.sessions, late_mail("FRANCE", "S1901M", before, before), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    services, _ = spring_adjudicated_then_late_sets(database_url, clock, {"FRANCE": timedelta(minutes=-5)})
     france = inbound_row(services, 0)
     [alert] = [m for m in outbox(services, "alert") if b"wait for you" in m.raw]
     told = " ".join(alert.raw.decode().split())
