@@ -283,6 +283,7 @@ class Rejection:
     rules: tuple[str, ...]  # what else would have been accepted, e.g. the address rule
     original_subject: str
     original_date: str | None
+    game_over: bool = False  # nothing can be sent again: the game has ended
 
 
 def build_rejection(
@@ -294,6 +295,7 @@ def build_rejection(
     game_name: str | None = None,
     rules: Sequence[str] = (),
     timezone: str = "UTC",
+    game_over: bool = False,
 ) -> Rejection:
     """The reply to a message that was not accepted. `original_date` is the message's Date
     header as received (shown as written) or a parsed datetime."""
@@ -308,4 +310,5 @@ def build_rejection(
         rules=tuple(rules),
         original_subject=" ".join(original_subject.split()) or "(no subject)",
         original_date=date_text,
+        game_over=game_over,
     )

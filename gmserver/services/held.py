@@ -149,7 +149,9 @@ def refuse_in(session: Session, services: Services, inbound_id: int, now: dateti
                f"({cite(view.ruleset, _option(view, envelope))}).",)
     if reason:
         reasons += (f"The GM says: {reason}",)
-    decision = Reject(reasons, expected_subject=expected_subject(view, row.power), game=view, power=row.power)
+    # a game that has ended accepts no subject any more: none is offered
+    expected = expected_subject(view, row.power) if game.status != "finished" else None
+    decision = Reject(reasons, expected_subject=expected, game=view, power=row.power)
     queue(session, mails.rejection(services, envelope, decision, now), kind="rejection",
           dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
     row.status, row.outcome, row.processed_at = "done", "refused", now

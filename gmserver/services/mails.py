@@ -98,13 +98,15 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
     rules: tuple[str, ...] = ()
-    if decision.game is not None:
+    game_over = decision.game is not None and decision.game.status == "finished"
+    if decision.game is not None and not game_over:  # an ended game accepts nothing: no rule to offer
         rules = (f"Orders for {decision.game.name} are accepted from each power's registered address.",)
         if decision.expected_subject:  # 000 II(2) b, 003 [10]: the subject rule it broke, beside the example
             rules = (subject_rule(decision.game.ruleset), *rules)
     context = reports.build_rejection(
         decision.reasons, decision.expected_subject, original_subject=envelope.subject,
         original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,
+        game_over=game_over,
     )
     return _reply(services, envelope, _reply_subject(envelope), services.composer.render(context.template, context),
                   now, _secret_of(decision, envelope))

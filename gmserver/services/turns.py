@@ -26,7 +26,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
-from gmserver.services import adjudication, convoys, endgame, mails, nmr, press, revalidate
+from gmserver.services import adjudication, convoys, endgame, held, mails, nmr, press, revalidate
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
@@ -124,6 +124,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if finished:
             game.status = "finished"
             press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
+            held.refuse_all_of_game(session, services, game, now, by="turn",  # held mail must not outlive its game
+                                    reason=f"{game.name} has ended, so orders for it can no longer be used.")
         reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
                                  now, besides.press_for_report)
         for reported in (first, *minor) if besides.press_for_report else ():

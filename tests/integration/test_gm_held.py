@@ -180,3 +180,34 @@ def test_the_note_on_a_released_set_is_wrapped_to_72_characters(danivon, clock) 
     note = text.split("\n\n")[1] if text.startswith("[") else text.split("\n\n")[0]
     assert note.startswith("Note: The GM accepted this message")
     assert max(len(line) for line in note.splitlines()) <= 72 and len(note.splitlines()) > 1
+
+
+def test_a_solo_at_the_deadline_refuses_what_is_held_for_the_game(database_url, clock) -> None:
+    """Held mail must not outlive its game, however it ends: here by a solo at the deadline
+    (danivon: 18 centres). Germany's set, held for its subject without the turn (001 II(4)), is
+    answered with the reason and can no longer be released."""
+    from gmserver.rules.position import Position
+    from gmserver.rules.subject import format_subject
+
+    services = services_for(database_url)
+    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "KIE", "DEN", "SWE", "NWY", "LON", "LVP", "EDI",
+                 "TUN", "NAP", "ROM"]
+    new_game(services, clock(), ruleset="danivon", position=Position.from_json({
+        "phase": "F1901M", "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
+        "centers": {"FRANCE": seventeen, "GERMANY": ["BER"]}}))
+    held_id = _send(services, clock, "lepanto Germany", "A BER H", power="GERMANY")
+    assert _row(services, held_id)[0] == "held"
+    _send(services, clock, format_subject(template="danivon", game_name="lepanto", power="FRANCE", phase="F1901M",
+                                          purpose="orders"), "A BUR - MUN")
+    clock.advance(hours=49)
+    [done] = turns.adjudicate_due(services, clock())
+    assert done.next_phase == "COMPLETED"  # France's eighteenth centre
+    assert _row(services, held_id)[:2] == ("done", "refused")
+    [(to, refusal)] = _mail(services, "rejection")
+    assert to == player_address("GERMANY")
+    assert "lepanto has ended, so orders for it can no longer be used" in refusal
+    # nothing to send again, and no subject or address rule offered for a game that accepts nothing
+    assert "Nothing in this message has been used: the game has ended." in refusal
+    assert "send it again" not in refusal and "WHAT WOULD HAVE BEEN ACCEPTED" not in refusal
+    with pytest.raises(held.HeldError, match="not held"):
+        held.release(services, held_id, clock())
