@@ -54,11 +54,12 @@ class ConvoyDispute:
     why: str = "of the army's own power, on a possible route,"  # which fleet counts, in words
     rule: str = _RULES["mhr_hybrid"]
 
-    def describe(self, named: str | None = None) -> str:
+    def describe(self, named: str | None = None, fleets_named: Sequence[str] | None = None) -> str:
         """The case for the GM; `named`: the move as the report words it ("A London -> Belgium
-        (A LON - BEL)"), else its engine notation (which the GM's ruling names)."""
+        (A LON - BEL)"), else its engine notation (which the GM's ruling names); `fleets_named`:
+        the dislodged fleets as the report words them ("F English Channel"), else "F ENG"."""
         return (f"{self.power.title()}'s {named or self.move} moved by one of {self.routes} convoy routes, but "
-                f"{', '.join(self.dislodged)} {self.why} was dislodged: "
+                f"{', '.join(fleets_named or self.dislodged)} {self.why} was dislodged: "
                 f"under {self.rule}, the convoy was disrupted and the move fails")
 
 

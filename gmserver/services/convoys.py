@@ -17,7 +17,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.reports.words import name_order
+from gmserver.reports.words import describe_unit, name_order
 from gmserver.rules.convoy_routes import follow_routes
 from gmserver.rules.convoys import apply_rulings, disputed_convoys
 from gmserver.rules.geography import MapInfo
@@ -127,7 +127,9 @@ def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Ser
                                             written_routes(given if given is not None else record.orders or {}))
                 if d.move not in ruled]
     # the move as the report words it, its notation beside it for `gmserver game convoy NAME MOVE fails`
-    return Checks(tuple(d.describe(name_order(Order.parse(d.move), services.geography).line) for d in disputes),
+    return Checks(tuple(d.describe(name_order(Order.parse(d.move), services.geography).line,
+                                   [describe_unit(fleet, services.geography) for fleet in d.dislodged])
+                        for d in disputes),
                   tuple(d.move for d in disputes))
 
 

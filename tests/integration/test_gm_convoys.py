@@ -51,7 +51,7 @@ def test_a_convoy_000_vi_4_disrupts_is_flagged_ruled_and_re_adjudicated(database
     # in the report's words, the notation the GM's ruling names beside them (QA: the preview said
     # "A LON - BEL (England) succeeded by ...")
     assert shown.disputes == ("England's A London -> Belgium (A LON - BEL) moved by one of 2 convoy routes, but "
-                              "F ENG of the army's own power, on a possible route, was dislodged: under house rules "
+                              "F English Channel of the army's own power, on a possible route, was dislodged: under house rules "
                               "000 VI(4), the convoy was disrupted and the move fails",)
     assert shown.if_disrupted is not None and shown.if_disrupted != shown.text
 
