@@ -345,6 +345,7 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
             game_name=game.name, power=decision.power, phase=game.phase, deadline=game.deadline,
             readings=reading.lines, orders_on_file=standing.orders, version=standing.version,
             geography=services.geography, kept_lines=standing.contingent, withdraw_line=WITHDRAWAL_EXAMPLE,
+            timezone=game.timezone,
         )
         body = services.composer.render(context.template, context)
         if notes:

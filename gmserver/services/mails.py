@@ -88,7 +88,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     context = reports.build_confirmation(
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
-        units=units, notes=reading.notes, marker=reading.version, feedback=feedback,
+        units=units, notes=reading.notes, marker=reading.version, feedback=feedback, timezone=game.timezone,
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
