@@ -32,6 +32,22 @@ def test_003_5_a_build_in_a_spring_set_is_not_used_since_no_adjustment_turn_foll
     assert "A MAR R GAS" in reading.contingent and "kept for the retreat or adjustment turn" in retreat.message
 
 
+def test_a_spring_build_under_a_profile_without_a_clause_cites_the_rulebook_not_the_keeping_rule() -> None:
+    """Under `standard` (no house-rule clause) the Spring build was told it is not used, then cited
+    'retreat and adjustment orders sent with moves are kept for the turn that follows': the rule
+    that keeps lines, beside a line not kept. The reason is the 2000 rulebook's order of turns."""
+    reading = read_orders("A PAR - BUR\nBUILD A PAR\n", position=Position("S1901M", FRANCE, CENTRES),
+                          power="FRANCE", ruleset=load_ruleset("standard"), geography=engine.map_info())
+    build = next(line for line in reading.lines if line.text == "BUILD A PAR")
+    assert build.status == "ignored" and "BUILD A PAR" not in reading.contingent
+    assert build.rule == "RB2000"
+    confirmation = reports.build_confirmation(
+        game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=reading.lines,
+        orders_on_file=reading.orders, version=1, geography=engine.map_info())
+    (explained,) = [line.explanation for line in confirmation.lines if line.text == "BUILD A PAR"]
+    assert explained.endswith("no adjustment turn follows Spring. (the 2000 rulebook)")
+
+
 def test_003_5_a_build_in_a_fall_set_is_still_kept() -> None:
     reading = _read("F1901M", "A PAR - BUR\nBUILD A PAR\n")
     assert reading.contingent == ("BUILD A PAR",)

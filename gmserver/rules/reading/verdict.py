@@ -263,7 +263,11 @@ def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjust
     rule = ctx.cite("contingent_minor_orders")
     position = ctx.board.position
     if kind in _ADJUSTMENT_KINDS and position.phase_type == "M" and position.phase.startswith("S"):
-        # builds and removals follow the Fall moves only: nothing would ever read this line
+        # builds and removals follow the Fall moves only: nothing would ever read this line. A
+        # profile without a clause would cite the option in words ("... are kept for the turn that
+        # follows"), the rule that keeps lines, beside a line not kept: the rulebook's order of turns is why
+        if " = " in rule:
+            rule = "RB2000"
         return Verdict("ignored", None, None, kind, rule,
                        f"{what}: not used: builds and removals are made only after the Fall moves, and no "
                        "adjustment turn follows Spring.")
