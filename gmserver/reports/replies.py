@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import ClassVar, Protocol, Sequence
 
 from gmserver.rules.reading.rule_words import rules_in_words
-from gmserver.rules.reading.verdict import CONTINGENT_KEPT
+from gmserver.rules.reading.verdict import CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -204,7 +204,8 @@ def _receipt_only(feedback: Feedback | None) -> str | None:
 
 
 def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:
-    kept = reading.status == "ignored" and CONTINGENT_KEPT in (reading.message or "")
+    kept = reading.status == "ignored" and any(said in (reading.message or "")
+                                               for said in (CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE))
     return ReadLine(number=str(reading.line), text=reading.text.strip(), status="kept" if kept else reading.status,
                     order=name_order(reading.order, geography) if reading.order is not None else None,
                     explanation=_explanation(reading.message, reading.rule))

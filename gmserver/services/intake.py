@@ -40,6 +40,8 @@ from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
 )
 from gmserver.rules.reading.options import clause
+from gmserver.rules.reading.rule_words import rules_in_words
+from gmserver.rules.reading.verdict import minor_turns_at_once
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
@@ -277,7 +279,11 @@ def _refuse_during_correction(session: Session, services: Services, row: Inbound
 def _contingent_notes(stored: Sequence[StoredSet], earlier: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:
     """contingent_minor_orders (000 II(5), 001 II(6)): say which lines stand now, or that this set
     dropped those of an earlier one (they are replaced with the set, never merged line by line)."""
-    if kept_lines := effective_contingent(stored, ruleset):
+    if (kept_lines := effective_contingent(stored, ruleset)) and minor_turns_at_once(ruleset):
+        # 003 [5]: no turn of their own follows, so no set can replace them
+        return ((f"Kept for the retreats and builds processed at once after these moves "
+                 f"({rules_in_words(clause(ruleset, 'contingent_minor_orders'))}): {' / '.join(kept_lines)}"),)
+    if kept_lines:
         return ((f"Kept for the retreat or adjustment turn after these moves, and used there only if you "
                  f"send no set for that turn: {' / '.join(kept_lines)}"),)
     if effective_contingent(earlier, ruleset):

@@ -172,3 +172,18 @@ def test_no_reminder_for_a_power_whose_contingent_lines_stand_000_II_5(database_
     assert _next(services, clock, 72) == "S1901R"
     clock.advance(hours=20)  # inside the 12 hours before the 24-hour retreat deadline
     assert turns.queue_reminders(services, clock()) == 0
+
+
+def test_003_5_the_confirmation_says_the_kept_lines_are_processed_with_the_moves(database_url, clock) -> None:
+    """003 [5] (scorpion, the two-season game): the note at the top of the confirmation said the
+    lines are 'used there only if you send no set for that turn', of a turn that is processed at
+    once with the moves and never open for a set."""
+    services = services_for(database_url)
+    new_game(services, clock(), name="beta", ruleset="scorpion", position=FALL)
+    _send(services, clock, "beta", "scorpion", "FRANCE", "F1901M", "A Gas - Spa\nBuild A Par")
+    with transaction(services.sessions) as session:
+        confirmation = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")).one().raw
+    text = " ".join(confirmation.decode().split())
+    assert ("Kept for the retreats and builds processed at once after these moves (house rules 003 [5]): "
+            "Build A Par") in text
+    assert "send no set for that turn" not in text

@@ -29,7 +29,7 @@ def test_003_5_a_build_in_a_spring_set_is_not_used_since_no_adjustment_turn_foll
         assert line.status == "ignored"
         assert "not used: builds and removals are made only after the Fall moves" in line.message
         assert "kept" not in line.message
-    assert "A MAR R GAS" in reading.contingent and "kept for the retreat or adjustment turn" in retreat.message
+    assert "A MAR R GAS" in reading.contingent and "kept for the retreats and builds processed at once" in retreat.message
 
 
 def test_a_spring_build_under_a_profile_without_a_clause_cites_the_rulebook_not_the_keeping_rule() -> None:
@@ -46,6 +46,29 @@ def test_a_spring_build_under_a_profile_without_a_clause_cites_the_rulebook_not_
         orders_on_file=reading.orders, version=1, geography=engine.map_info())
     (explained,) = [line.explanation for line in confirmation.lines if line.text == "BUILD A PAR"]
     assert explained.endswith("no adjustment turn follows Spring. (the 2000 rulebook)")
+
+
+def test_003_5_a_kept_line_is_said_to_be_used_with_these_moves_not_in_a_later_turn() -> None:
+    """003 [5], the UK two-season game: the retreats and builds sent with the moves are processed at
+    once after them, so there is no later turn to send a set for; 'used there only if you send no
+    set for that turn' told a scorpion player of a turn that never opens."""
+    reading = _read("F1901M", "A PAR - BUR\nBUILD A PAR\n")
+    build = reading.lines[1]
+    assert reading.contingent == ("BUILD A PAR",)
+    assert "processed at once after these moves" in build.message
+    assert "send no set" not in build.message and "(if that turn comes)" not in build.message
+    confirmation = reports.build_confirmation(
+        game_name="beta", power="FRANCE", phase="F1901M", deadline=None, readings=reading.lines,
+        orders_on_file=reading.orders, version=1, geography=engine.map_info())
+    assert [line.status for line in confirmation.lines] == ["accepted", "kept"]
+
+
+def test_000_II_5_a_kept_line_still_waits_for_the_turn_that_follows() -> None:
+    """000 II(5) (mhr): a separate retreat or adjustment turn follows, where a set replaces the
+    lines kept; the wording for the two-season game is not used there."""
+    reading = read_orders("A PAR - BUR\nBUILD A PAR\n", position=Position("F1901M", FRANCE, CENTRES),
+                          power="FRANCE", ruleset=load_ruleset("mhr"), geography=engine.map_info())
+    assert "used there only if you send no set for that turn" in reading.lines[1].message
 
 
 def test_003_5_a_build_in_a_fall_set_is_still_kept() -> None:

@@ -253,7 +253,17 @@ def _verdict(order: Order, unit: str | None, kind: str, notes: Notes, **extra) -
 _ADJUSTMENT_KINDS = frozenset({"build", "remove", "waive"})
 CONTINGENT_KEPT = ("kept for the retreat or adjustment turn after these moves (if that turn comes) and used there "
                    "only if you send no set for that turn.")
+# 003 [5], the UK two-season game: the retreats and builds are processed at once after the moves,
+# with no turn of their own to send a set in
+CONTINGENT_KEPT_AT_ONCE = "kept for the retreats and builds processed at once after these moves, if any are due."
 CONTINGENT_REFUSED = "Retreat and adjustment orders are sent in their own turn; this line was not used."
+
+
+def minor_turns_at_once(ruleset: Any) -> bool:
+    """003 [5] (season_structure = uk_two_season, two_season_retreat_timing = same_turn): the
+    retreats and builds are processed in the moves' adjudication, never opened for a set."""
+    return (option(ruleset, "season_structure") == "uk_two_season"
+            and option(ruleset, "two_season_retreat_timing") == "same_turn")
 
 
 def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjustment order in a movement set",
@@ -272,7 +282,8 @@ def contingent_verdict(kind: str, ctx: Context, what: str = "A retreat or adjust
                        f"{what}: not used: builds and removals are made only after the Fall moves, and no "
                        "adjustment turn follows Spring.")
     if ctx.opt("contingent_minor_orders") == "accepted":
-        return Verdict("ignored", None, None, kind, rule, f"{what}: {CONTINGENT_KEPT}{extra}", contingent=True)
+        kept = CONTINGENT_KEPT_AT_ONCE if minor_turns_at_once(ctx.ruleset) else CONTINGENT_KEPT
+        return Verdict("ignored", None, None, kind, rule, f"{what}: {kept}{extra}", contingent=True)
     return Verdict("ignored", None, None, kind, rule, CONTINGENT_REFUSED)
 
 
