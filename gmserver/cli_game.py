@@ -14,6 +14,7 @@ from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
     GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
 )
+from gmserver.reports.words import plural
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -133,7 +134,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
             status += ", in civil disorder"
         if "nmr" in summary:  # the missed-turn counts, where the game keeps them
             missed, in_a_row = summary["nmr"].get(power, 0), summary["nmr_in_a_row"].get(power, 0)
-            status += f", {missed} missed turns ({in_a_row} in a row)" if missed else ""
+            status += f", {plural(missed, 'missed turn')} ({in_a_row} in a row)" if missed else ""
         status += _clarify_status(player)
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
@@ -174,7 +175,7 @@ def _print_nmr(summary: dict) -> None:
     are on each power's line."""
     for former in summary.get("former_players", ()):
         print(f"  formerly {former['power']:<8} {former['address']} until {former['left']} "
-              f"({former['left_in_phase']}), {former['missed_turns']} missed turns"
+              f"({former['left_in_phase']}), {plural(former['missed_turns'], 'missed turn')}"
               + (", civil disorder on record" if former["civil_disorder_recorded"] else ""))
     if summary.get("waiting_for"):
         print(f"waiting for new players for {', '.join(summary['waiting_for'])}: the game is suspended, with "

@@ -30,6 +30,9 @@ def test_game_show_lists_nmr_counts_and_civil_disorder(config: Path, capsys) -> 
     assert run(config, "game", "show", "lepanto", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["nmr"] == dict.fromkeys(POWERS, 1) and shown["civil_disorder"] == []
+    assert run(config, "game", "show", "lepanto") == 0
+    austria = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("AUSTRIA"))
+    assert austria.endswith("no orders yet, 1 missed turn (1 in a row)")  # one turn, not "1 missed turns"
     assert run(config, "adjudicate", "lepanto") == 0
     capsys.readouterr()
     assert run(config, "game", "show", "lepanto", "--json") == 0
@@ -51,7 +54,7 @@ def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
     assert run(config, "game", "show", "lepanto") == 0
     out = capsys.readouterr().out
     former = next(line for line in out.splitlines() if "formerly" in line)
-    assert "RUSSIA" in former and "russia@players.test" in former and "1 missed turns" in former
+    assert "RUSSIA" in former and "russia@players.test" in former and former.endswith(", 1 missed turn")
     assert run(config, "game", "show", "lepanto", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["nmr"]["RUSSIA"] == 0 and shown["former_players"][0]["missed_turns"] == 1
