@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from email.parser import BytesHeaderParser
@@ -18,24 +19,31 @@ from gmserver.db.queries.inbound import stored_with_fingerprint
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
 
+log = logging.getLogger(__name__)
 
 # The headers whose values are part of what a message says: a corrected re-send that changes one
 # of them is a new message (hole 5: same Message-ID and body, a fixed Subject). Transport headers
 # (Received, Delivered-To, Return-Path, X-Original-To...) are left out, so the same message
 # arriving along two paths is stored once.
 FINGERPRINT_HEADERS = ("Message-ID", "From", "Subject", "Date")
+# Without a Message-ID nothing says two messages are one: the same body sent by the same player to
+# two games' reply addresses (gm+SECRET@...) must stay two messages, so the addressees count too.
+ADDRESSEE_HEADERS = ("To", "Cc")
 
 
 def fingerprint(raw: bytes) -> tuple[str, str | None]:
     """(fingerprint, Message-ID): a hash of the FINGERPRINT_HEADERS values (unfolded, as
-    written: nothing is decoded, so this is cheap on hostile mail) and of the body."""
+    written: nothing is decoded, so this is cheap on hostile mail), of the ADDRESSEE_HEADERS where
+    there is no Message-ID, and of the body."""
     headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
     values = {name: _unfolded(headers.get_all(name) or []) for name in FINGERPRINT_HEADERS}
     first_id = headers.get("Message-ID")
     message_id = (safe_text(" ".join(str(first_id).split()))[:900] if first_id is not None else "") or None
+    if message_id is None:
+        values |= {name: _unfolded(headers.get_all(name) or []) for name in ADDRESSEE_HEADERS}
     digest = hashlib.sha256()
-    for name in FINGERPRINT_HEADERS:
-        digest.update(name.encode() + b":" + values[name].encode("utf-8", "surrogateescape") + b"\0")
+    for name, value in values.items():
+        digest.update(name.encode() + b":" + value.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(_body(raw))
     return digest.hexdigest(), message_id
 
@@ -84,6 +92,8 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
     with transaction(sessions) as session:
         existing = stored_with_fingerprint(session, (digest, _legacy_fingerprint(raw, message_id)))
         if existing is not None:
+            log.info("a message (%s) already stored as inbound %s arrived again by %s: not stored twice",
+                     message_id or "no Message-ID", existing, source)
             return Stored(existing, True)
     try:
         with transaction(sessions) as session:

@@ -313,3 +313,19 @@ def test_an_auto_reply_subject_sent_to_a_players_reply_address_is_never_answered
     assert send(world, clock, order_mail(GERMANY, subject, "I am out of the office until Monday.", to=to)) == "ignored"
     assert len(outbox(world)) == before
     assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
+
+
+def test_without_a_message_id_the_same_body_to_two_reply_addresses_is_two_messages(world, clock) -> None:
+    """Nothing lost (QA): a player's mail program that writes no Message-ID sent the same empty-
+    subject body to two games' reply addresses; the second was taken for the first arriving again
+    and vanished. Without a Message-ID the addressees tell two messages apart; the same message
+    arriving twice is still stored once."""
+    def without_message_id(to: str) -> bytes:
+        raw = order_mail(GERMANY, "", ORDERS, to=to)
+        return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(b"Message-ID:"))
+
+    first = intake.store(world.sessions, without_message_id("gm+alpha1@gm.test"), source="smtp", now=clock())
+    second = intake.store(world.sessions, without_message_id("gm+beta22@gm.test"), source="smtp", now=clock())
+    again = intake.store(world.sessions, without_message_id("gm+beta22@gm.test"), source="imap", now=clock())
+    assert not first.duplicate and not second.duplicate and second.id != first.id
+    assert again.duplicate and again.id == second.id
