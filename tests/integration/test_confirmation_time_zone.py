@@ -10,7 +10,7 @@ import email.policy
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import Game, OutboxMessage
+from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import intake
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -29,9 +29,7 @@ UTC = "Tuesday 24 November 2026, 12:00 UTC"
 @pytest.fixture
 def world(database_url, clock):
     services = services_for(database_url)
-    new_game(services, clock())
-    with transaction(services.sessions) as session:
-        session.scalar(select(Game).where(Game.name == "lepanto")).timezone = "America/New_York"
+    new_game(services, clock(), timezone="America/New_York")
     return services
 
 

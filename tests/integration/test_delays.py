@@ -12,11 +12,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage
+from gmserver.db.models import Game, GmAction, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services import gm_controls, intake
 from gmserver.cli import main
 from gmserver.services.games import POWERS, show_game
+from tests.support.intake_rows import deliver
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -28,13 +29,6 @@ def world_with(database_url, clock, ruleset: str):
     return services
 
 
-def send(services, raw: bytes, now) -> InboundMessage:
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-        return row
 
 
 def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
@@ -60,7 +54,7 @@ def actions(services) -> list[tuple[str, str]]:
 def test_000_VII_5_a_delay_is_granted_at_once_everyone_told_and_the_gm_may_undo_it(database_url, clock) -> None:
     world = world_with(database_url, clock, "mhr")
     before = deadline(world)
-    row = send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling until Friday"), clock())
+    row = deliver(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling until Friday"), clock())
     assert (row.kind, row.outcome) == ("request", "delay-granted")
     assert deadline(world) == before + timedelta(hours=48)  # mhr: delay_hours = 48
     assert actions(world) == [("delay", player_address("ITALY"))]
@@ -88,9 +82,9 @@ def test_000_VII_5_a_delay_is_granted_at_once_everyone_told_and_the_gm_may_undo_
 def test_000_VII_5_beyond_max_auto_delays_the_request_goes_to_the_gm_per_player(database_url, clock) -> None:
     world = world_with(database_url, clock, "mhr")
     first = deadline(world)
-    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
+    deliver(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
     granted = deadline(world)
-    row = send(world, order_mail(player_address("ITALY"), "lepanto", "Extension: still away"), clock())
+    row = deliver(world, order_mail(player_address("ITALY"), "lepanto", "Extension: still away"), clock())
     assert row.outcome == "delay-to-gm" and deadline(world) == granted == first + timedelta(hours=48)
     answer = outbox(world, "notice")[-1]
     assert "Each player may have 1 delay a game year granted at once, and you have had 1 in 1901 " \
@@ -98,14 +92,14 @@ def test_000_VII_5_beyond_max_auto_delays_the_request_goes_to_the_gm_per_player(
     alert = outbox(world, "alert")[-1]
     assert 'Italy asks for a delay of Spring 1901 Movement' in text(alert) and "delay lepanto 48" in text(alert)
     # the allowance is each player's: France's first request is granted
-    row = send(world, order_mail(player_address("FRANCE"), "lepanto", "DELAY"), clock())
+    row = deliver(world, order_mail(player_address("FRANCE"), "lepanto", "DELAY"), clock())
     assert row.outcome == "delay-granted" and deadline(world) == granted + timedelta(hours=48)
 
 
 def test_003_10_under_gm_decides_the_request_is_passed_on_and_the_deadline_stands(database_url, clock) -> None:
     world = world_with(database_url, clock, "scorpion")
     before = deadline(world)
-    row = send(world, order_mail(player_address("RUSSIA"), "lepanto", "DELAY: my exams"), clock())
+    row = deliver(world, order_mail(player_address("RUSSIA"), "lepanto", "DELAY: my exams"), clock())
     assert (row.kind, row.outcome) == ("request", "delay-to-gm")
     assert deadline(world) == before and actions(world) == [] and outbox(world, "gm-action") == []
     (answer,) = outbox(world, "notice")
@@ -119,8 +113,8 @@ def test_a_delay_request_is_decided_once_per_message(database_url, clock) -> Non
     world = world_with(database_url, clock, "danivon")
     before = deadline(world)
     raw = order_mail(player_address("TURKEY"), "lepanto", "DELAY")
-    row = send(world, raw, clock())
-    again = send(world, raw, clock())  # the same message twice (two paths, or a replay)
+    row = deliver(world, raw, clock())
+    again = deliver(world, raw, clock())  # the same message twice (two paths, or a replay)
     assert again.id == row.id and again.outcome == "delay-granted"
     intake.process_one(world, row.id, clock())
     assert deadline(world) == before + timedelta(hours=48)
@@ -168,17 +162,17 @@ def test_001_IV_4_game_create_prints_the_note_for_the_gm(tmp_path, capsys) -> No
 
 def test_000_VII_5_the_allowance_is_the_player_s_a_replacement_starts_with_none(database_url, clock) -> None:
     world = world_with(database_url, clock, "mhr")
-    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
+    deliver(world, order_mail(player_address("ITALY"), "lepanto", "DELAY"), clock())
     gm_controls.act(world, "lepanto", gm_controls.replace, "ITALY", "nuovo@players.test", now=clock())
     granted = deadline(world)
-    row = send(world, order_mail("nuovo@players.test", "lepanto", "DELAY: new here"), clock())
+    row = deliver(world, order_mail("nuovo@players.test", "lepanto", "DELAY: new here"), clock())
     assert row.outcome == "delay-granted" and deadline(world) == granted + timedelta(hours=48)
 
 
 def test_001_IV_4_a_delay_past_a_week_a_turn_is_granted_and_the_gm_told_of_the_pace(database_url, clock) -> None:
     services = services_for(database_url)
     new_game(services, clock(), ruleset="danivon", movement_hours=6 * 24)  # the Turn began now, 6 days
-    row = send(services, order_mail(player_address("ENGLAND"), "lepanto", "DELAY"), clock())
+    row = deliver(services, order_mail(player_address("ENGLAND"), "lepanto", "DELAY"), clock())
     assert row.outcome == "delay-granted"  # 001 IV(5): granted; IV(4)'s week is only a guide
     (alert,) = outbox(services, "alert")
     assert "Note: this Turn began 2026-11-22T12:00+00:00 and lasts 8 days to this deadline, longer than the guide " \
@@ -188,10 +182,9 @@ def test_001_IV_4_a_delay_past_a_week_a_turn_is_granted_and_the_gm_told_of_the_p
 def test_000_VII_5_the_granted_delay_is_told_in_the_game_s_time_zone(database_url, clock) -> None:
     """A player far from UTC reads the new deadline in the game's own time zone, as the reports
     say it, with UTC beside it (the answer said UTC only)."""
-    world = world_with(database_url, clock, "mhr")
-    with transaction(world.sessions) as session:
-        session.scalar(select(Game).where(Game.name == "lepanto")).timezone = "America/New_York"
-    send(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling"), clock())
+    world = services_for(database_url)
+    new_game(world, clock(), ruleset="mhr", timezone="America/New_York")
+    deliver(world, order_mail(player_address("ITALY"), "lepanto", "DELAY: travelling"), clock())
     (answer,) = outbox(world, "notice")
     # created Sunday 22nd 12:00 UTC, deadline Tuesday 24th, delayed 48 h to Thursday 26th 12:00 UTC:
     # 07:00 in New York (EST, UTC-5, in November)
