@@ -3,34 +3,15 @@ set that is really on file, from the same combination the adjudication uses."""
 
 from __future__ import annotations
 
-import email
-import email.policy
-
 import pytest
-from sqlalchemy import select
 
-from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.rules.subject import format_subject
-from gmserver.services import intake, ordersets
+from gmserver.services import ordersets
 from gmserver.rules.ruleset import load_ruleset
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.intake_rows import france_confirmations
+from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration
-
-
-def _send_numbered(services, clock, profile: str, game: str, sets: tuple[tuple[str, str], ...]) -> list[str]:
-    """Each (marker, body) as France's order mail; the body of every confirmation, in order."""
-    base = format_subject(template=profile, game_name=game, power="FRANCE", phase="S1901M", purpose="orders")
-    for marker, body in sets:
-        intake.store(services.sessions, order_mail(player_address("FRANCE"), f"{base} {marker}", body),
-                     source="smtp", now=clock())
-        intake.process_pending(services, clock())
-        clock.advance(minutes=5)
-    with transaction(services.sessions) as session:
-        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")
-                               .order_by(OutboxMessage.id))
-        return [email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content() for row in rows]
 
 
 def _on_file_section(body: str) -> str:
@@ -43,7 +24,7 @@ def test_a_lower_numbered_later_set_is_told_the_higher_one_stands_001_II_7(datab
     the "#2" orders, which are the orders the adjudication will use."""
     services = services_for(database_url)
     new_game(services, clock(), name="dan", ruleset="danivon")
-    _, late = _send_numbered(services, clock, "danivon", "dan", (("#2", "A Par-Pic"), ("#1", "A Par-Bur")))
+    _, late = france_confirmations(services, clock, "danivon", "dan", (("#2", "A Par-Pic"), ("#1", "A Par-Bur")))
     assert "replaces the set on file" not in late
     assert "numbered 1, below the set numbered 2" in late and "001 II(7)" in late, late
     assert "A PAR - PIC" in _on_file_section(late) and "A PAR - BUR" not in _on_file_section(late)
@@ -56,7 +37,7 @@ def test_a_higher_numbered_later_set_replaces_the_one_on_file_001_II_7(database_
     """001 II(7) ¶2 (set_combination = replace): in sequence, the later set replaces the earlier."""
     services = services_for(database_url)
     new_game(services, clock(), name="dan", ruleset="danivon")
-    _, late = _send_numbered(services, clock, "danivon", "dan", (("#1", "A Par-Pic"), ("#2", "A Par-Bur")))
+    _, late = france_confirmations(services, clock, "danivon", "dan", (("#1", "A Par-Pic"), ("#2", "A Par-Bur")))
     assert "replaces the set on file (house rules 001 II(7))" in late
     assert "A PAR - BUR" in _on_file_section(late) and "A PAR - PIC" not in _on_file_section(late)
 
@@ -66,7 +47,7 @@ def test_a_reply_still_marked_1_is_not_silently_filed_as_set_2(database_url, clo
     (a reply quoting the first) is filed as set 2, and the reply says so first."""
     services = services_for(database_url)
     new_game(services, clock(), name="mh", ruleset="mhr")
-    first, second = _send_numbered(services, clock, "mhr", "mh", (("[1]", "A Par-Pic"), ("[1]", "A Par-Bur")))
+    first, second = france_confirmations(services, clock, "mhr", "mh", (("[1]", "A Par-Pic"), ("[1]", "A Par-Bur")))
     assert "is marked [1]" not in first
     flat = " ".join(second.split())
     assert "Your message is marked [1], but it is set 2 received from you this turn" in flat, second

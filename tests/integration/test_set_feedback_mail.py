@@ -7,21 +7,19 @@ without a reply."""
 from __future__ import annotations
 
 import dataclasses
-import email
-import email.policy
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import OrderSet, OutboxMessage
+from gmserver.db.models import OrderSet
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.subject import format_subject
 from gmserver.db.models import GmAction
-from gmserver.services import gm_controls, intake
+from gmserver.services import gm_controls
 from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
-from tests.support.world import GM, new_game, order_mail, player_address, services_for
+from tests.support.intake_rows import france_confirmations
+from tests.support.world import GM, new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -30,17 +28,7 @@ INVALID_SET = "A Par - Xyz\nA Mar S A Par - Bur\nF Bre - Pic"  # line 1: 'Xyz' i
 
 def _send(services, clock, template: str, game: str, sets: tuple[tuple[str, str], ...]) -> list[str]:
     """Each (marker, body) as France's order mail; the body of every confirmation, flattened."""
-    base = format_subject(template=template, game_name=game, power="FRANCE", phase="S1901M", purpose="orders")
-    for marker, body in sets:
-        intake.store(services.sessions, order_mail(player_address("FRANCE"), f"{base} {marker}", body),
-                     source="smtp", now=clock())
-        intake.process_pending(services, clock())
-        clock.advance(minutes=5)
-    with transaction(services.sessions) as session:
-        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")
-                               .order_by(OutboxMessage.id))
-        return [" ".join(email.message_from_bytes(row.raw, policy=email.policy.default)
-                         .get_body(("plain",)).get_content().split()) for row in rows]
+    return [" ".join(text.split()) for text in france_confirmations(services, clock, template, game, sets)]
 
 
 VALID_SET = "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Pic"

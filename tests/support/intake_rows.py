@@ -11,8 +11,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OutboxMessage, Press
 from gmserver.db.session import transaction
+from gmserver.rules.subject import format_subject
 from gmserver.services import intake
 from gmserver.services.context import Services
+from tests.support.world import order_mail, player_address
 
 
 def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
@@ -44,3 +46,20 @@ def press_rows(services: Services) -> list[tuple[str, str, str]]:
     """(author, kind, status) of every press item stored, oldest first."""
     with transaction(services.sessions) as session:
         return [(p.author, p.kind, p.status) for p in session.scalars(select(Press).order_by(Press.id))]
+
+
+def france_confirmations(services: Services, clock, template: str, game: str,
+                         sets: tuple[tuple[str, str], ...]) -> list[str]:
+    """Each (marker, body) sent as France's Spring 1901 order mail, five minutes apart, the
+    subject's marker after the `template`'s subject; the text of every confirmation, in order."""
+    base = format_subject(template=template, game_name=game, power="FRANCE", phase="S1901M", purpose="orders")
+    for marker, body in sets:
+        intake.store(services.sessions, order_mail(player_address("FRANCE"), f"{base} {marker}", body),
+                     source="smtp", now=clock())
+        intake.process_pending(services, clock())
+        clock.advance(minutes=5)
+    with transaction(services.sessions) as session:
+        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "confirmation")
+                               .order_by(OutboxMessage.id))
+        return [email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content()
+                for row in rows]
