@@ -12,7 +12,7 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.services import audit, correction_commands, corrections, gm_commands, repairs, turns
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

@@ -18,7 +18,7 @@ from gmserver.db.models import Game, OrderSet, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import corrections, intake, preview, turns
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -17,12 +17,11 @@ from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, polling
 from gmserver.services.polling import poll_once
-from tests.support.dovecot import Dovecot, MailUser
+from tests.support.dovecot import SEEN, Dovecot, MailUser, append_all, seen
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
-SEEN = b"\\Seen"
 MiB = 1024 * 1024
 
 
@@ -34,22 +33,6 @@ def stranger_mail(number: int, padding: int = 0) -> bytes:
     body = "".join("y" * 76 + "\n" for _ in range(padding // 77))
     return order_mail(f"stranger{number}@elsewhere.test", f"hello {number}", f"Message {number}\n{body}",
                       message_id=f"<stranger.{number}@elsewhere.test>")
-
-
-def append_all(dovecot: Dovecot, user: MailUser, messages: list[bytes],
-               when: datetime | None = None) -> list[int]:
-    """APPEND the messages in one session (optionally with an INTERNALDATE); their UIDs."""
-    uids = []
-    with IMAPClient(dovecot.host, dovecot.imap_port, ssl=False, timeout=30) as client:
-        client.login(user.address, user.password)
-        for raw in messages:
-            response = client.append("INBOX", raw, msg_time=when)
-            uids.append(int(response.split(b"]")[0].split()[-1]))
-    return uids
-
-
-def seen(dovecot: Dovecot, user: MailUser) -> dict[int, bool]:
-    return {uid: SEEN in flags for uid, flags, _ in dovecot.messages(user.address)}
 
 
 def stored(services) -> list[InboundMessage]:

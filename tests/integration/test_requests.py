@@ -21,6 +21,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
 from gmserver.engine import initial_state, position_from_state
 from gmserver.services.handlers import notice
+from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -54,7 +55,7 @@ def parsed(row: OutboxMessage) -> email.message.EmailMessage:
 
 def text(row: OutboxMessage) -> str:
     """The answer's words, whatever the line breaks."""
-    return " ".join(parsed(row).get_body(preferencelist=("plain",)).get_content().split())
+    return body_words(row.raw)
 
 
 _asked = itertools.count()
