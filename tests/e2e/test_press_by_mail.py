@@ -19,7 +19,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services import outbox, turns
 from gmserver.services.games import POWERS
 from gmserver.services.polling import poll_once
-from tests.e2e.test_play_by_mail import Table, imap_config
+from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, order_mail, services_for
 
 pytestmark = pytest.mark.e2e

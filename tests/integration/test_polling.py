@@ -7,7 +7,6 @@ import base64
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
@@ -17,7 +16,7 @@ from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, polling
 from gmserver.services.polling import poll_once
-from tests.support.dovecot import SEEN, Dovecot, MailUser, append_all, seen
+from tests.support.dovecot import append_all, seen
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
