@@ -188,13 +188,17 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
     bounce) and whether an auto-reply answers one of gmserver's own Message-IDs or was sent to a
     player's reply address (RCPT TO or To: gm+SECRET@..., which only the GM's mail gives out)."""
-    if envelope.automated:
-        return envelope
     to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
-    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
-                              to_reply_address=to_reply_address)
-    if reason is None:
+    if envelope.automated and not to_reply_address:
         return envelope
+    try:
+        reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                                  to_reply_address=to_reply_address)
+    except Exception:  # noqa: BLE001  headers too hostile to classify: never answered (as parse_envelope)
+        reason = "headers that cannot be classified"
+    if reason is None:
+        # to a reply address, headers a person's mail carries too mark nothing (rules.automated)
+        return dataclasses.replace(envelope, automated=False) if envelope.automated else envelope
     log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
     return dataclasses.replace(envelope, automated=True)
 
