@@ -14,6 +14,7 @@ from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -277,6 +278,27 @@ def test_no_order_set_is_stored_for_a_phase_that_moved_on_meanwhile(world, clock
     # PostgreSQL: the reader saw the old phase, waited for the lock and put the message back;
     # SQLite: writers queue, so it was read after the change and refused as the wrong turn
     assert (outcome, status) in ((None, "pending"), ("rejected", "done"))
+
+
+def test_forged_mail_in_a_players_name_does_not_spend_the_players_own_refusals(world, clock) -> None:
+    """Anyone can write France's address in From: forged mail with a bad subject in France's name
+    gets at most PLAYER_REFUSALS_PER_HOUR refusals an hour, counted apart from those of mail that
+    proves its sender. France's own mistaken mail, sent to her reply address, is still answered,
+    up to its own limit."""
+    france = player_address("FRANCE")
+    forged = intake.PLAYER_REFUSALS_PER_HOUR + 2
+    for n in range(forged):
+        intake.store(world.sessions, order_mail(france, f"Orders for lepanto, take {n}", "A PAR - BUR"),
+                     source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 2
+    own = player_reply_address(world, "FRANCE")
+    for n in range(intake.PLAYER_REFUSALS_PER_HOUR + 1):
+        intake.store(world.sessions, order_mail(france, f"My lepanto orders, try {n}", "A PAR - BUR", to=own),
+                     source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"]
+    assert [row.recipient for row in outbox(world)] == [france] * 2 * intake.PLAYER_REFUSALS_PER_HOUR
 
 
 def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, clock) -> None:
