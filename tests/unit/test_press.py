@@ -41,7 +41,34 @@ def test_a_press_heading_says_kind_recipients_and_signature(heading, kind, recip
 
 
 def test_a_heading_naming_no_power_is_refused_in_words() -> None:
-    assert read_item("press to Narnia", "hi", "FRANCE") == '"Narnia" in "press to Narnia" is not one of the powers'
+    assert read_item("press to Narnia", "hi", "FRANCE") == (
+        '"Narnia" in "press to Narnia" is not one of the powers; '
+        'a heading like "BLACK PRESS FROM The Pope TO England, Italy" would have been read')
+
+
+@pytest.mark.parametrize(("heading", "kind", "recipients", "signature"), [
+    ("BLACK PRESS FROM Italy TO England", "black", ("ENGLAND",), "Italy"),  # FROM before TO
+    ("press from \"Back to the Future\" to Russia", "grey", ("RUSSIA",), "Back to the Future"),
+    ("black press from The Pope", "black", (), "The Pope"),
+    ("grey press from Ital y", "black", (), "Ital y"),  # grey claims no country (002 PRESS 1)
+    ("press from Frankreich", "white", (), "Frankreich"),  # the author's own power, in German
+])
+def test_headings_with_from_first_quoted_labels_and_power_names_however_spelt(heading, kind, recipients,
+                                                                              signature) -> None:
+    found = item(heading)
+    assert (found.kind, found.recipients, found.signature) == (kind, recipients, signature)
+
+
+def test_a_heading_naming_recipients_twice_is_refused() -> None:
+    assert "names its recipients twice" in read_item("press to France from Italy to England", "hi", "GERMANY")
+
+
+def test_black_press_is_shown_under_the_signature_it_carries_never_the_author() -> None:
+    """002 PRESS 1: black press is published like white press, under the name the author chose."""
+    rules = load_ruleset("email_rules")
+    assert report_placement(rules, "black", "The Pope", "FRANCE").heading == "From The Pope"
+    assert report_placement(rules, "black", "ita", "FRANCE").heading == "From Italy"
+    assert shown_author(item("black press from Rome"), "FRANCE") == "Rome"
 
 
 def test_sections_keep_their_headings_and_orders_are_kept_apart() -> None:
