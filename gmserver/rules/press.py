@@ -247,7 +247,11 @@ def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bo
                                   f"({cite(ruleset, 'conditional_press')})")
     if item.kind not in ruleset.press_kinds:
         allowed = " and ".join(KIND_WORDS[kind] for kind in KINDS if kind in ruleset.press_kinds) or "no press"
-        return Verdict("refused", f"{KIND_WORDS[item.kind]} is not accepted in this game, only {allowed} "
+        # why a label reads as another power's black press, where it is not that power's name as written
+        claimed = power_claimed(item.signature) if item.kind == "black" and item.signature else None
+        read_as = (f" (the signature \"{item.signature}\" reads as {claimed.title()})"
+                   if claimed is not None and power_named(item.signature or "") is None else "")
+        return Verdict("refused", f"{KIND_WORDS[item.kind]}{read_as} is not accepted in this game, only {allowed} "
                                   f"({cite(ruleset, 'press_kinds')})")
     if (refusal := _signature_refusal(ruleset, item, author, may_sign_as_players)) is not None:
         return Verdict("refused", refusal)

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from gmserver.rules.press import (PressItem, judge, read_item, recipients_of, report_placement,
+from gmserver.rules.press import (PressItem, Verdict, judge, read_item, recipients_of, report_placement,
                                   reserved_holder, shown_author, with_own_label)
 from gmserver.rules.reading.message import press_sections, split_message
 from gmserver.rules.ruleset import load_ruleset
@@ -161,3 +161,12 @@ def test_000_x_1_grey_press_in_an_anonymous_section_and_white_press_with_its_aut
     scorpion = load_ruleset("scorpion")
     assert report_placement(scorpion, "grey", None, "FRANCE").placement == "press"
     assert report_placement(scorpion, "white", None, "FRANCE").placement == "press"
+
+
+def test_003_9_a_label_that_reads_as_another_power_is_black_press_and_refused_in_words() -> None:
+    """003 [9] reserves the country names for the seven players and refuses black press: "Ital y"
+    from England is black press, and the refusal says what it read."""
+    verdict = judge(load_ruleset("scorpion"), item("press from Ital y", "ENGLAND"), "ENGLAND")
+    assert verdict == Verdict("refused", "black press (signed with another power's name) (the signature \"Ital y\" "
+                                         "reads as Italy) is not accepted in this game, only white press and grey "
+                                         "(anonymous) press (house rules 003 [9])")
