@@ -15,7 +15,7 @@ from gmserver.rules.reading import effective_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import intake
 from gmserver.services.ordersets import stored_sets
-from tests.support.intake_rows import player_reply_address
+from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -318,8 +318,7 @@ def test_without_a_message_id_the_same_body_to_two_reply_addresses_is_two_messag
     and vanished. Without a Message-ID the addressees tell two messages apart; the same message
     arriving twice is still stored once."""
     def without_message_id(to: str) -> bytes:
-        raw = order_mail(GERMANY, "", ORDERS, to=to)
-        return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(b"Message-ID:"))
+        return without_headers(order_mail(GERMANY, "", ORDERS, to=to), b"Message-ID:")
 
     first = intake.store(world.sessions, without_message_id("gm+alpha1@gm.test"), source="smtp", now=clock())
     second = intake.store(world.sessions, without_message_id("gm+beta22@gm.test"), source="smtp", now=clock())

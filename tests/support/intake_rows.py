@@ -28,6 +28,12 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         return row
 
 
+def without_headers(raw: bytes, *names: bytes) -> bytes:
+    """`raw` without the header lines that start with these names (e.g. b"Message-ID:"), as a mail
+    program that writes none of them sends it."""
+    return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(names))
+
+
 def player_reply_address(services: Services, power: str, game: str = "lepanto") -> str:
     """The power's own reply address (gm+SECRET@...), which only the GM's mail gives out."""
     with transaction(services.sessions) as session:
