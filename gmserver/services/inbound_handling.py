@@ -179,10 +179,12 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         "Please send your orders in a plain new message: the orders as text, without attachments, "
         "not as a reply to or a forward of other mail.",
     ), stranger=not plays_in_an_active_game(session, envelope.sender))
-    if not _may_refuse(session, row, envelope, decision, now):
+    proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
+    if not _may_refuse(session, row, envelope, decision, now, proven=proven):
         return "ignored"
     queue(session, mails.rejection(services, envelope, decision, now),
-          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
+          kind="stranger-refusal" if decision.stranger else "rejection",
+          dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now)
     return "refused"
 
 
@@ -220,7 +222,7 @@ def _proves_sender(session: Session, row: InboundMessage, envelope: Envelope, gm
 
 
 def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime, *,
-                proven: bool = False) -> bool:
+                proven: bool) -> bool:
     """Whether the refusal may be sent under the limits of services.reply_limits; logs why not.
     `proven`: the message proved its sender, whose refusals are counted apart from those of
     unproven mail in the player's name (a forger cannot spend them)."""

@@ -14,6 +14,7 @@ from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
+from tests.support.hostile import nested_multipart
 from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -334,6 +335,21 @@ def test_forged_mail_in_a_players_name_does_not_spend_the_players_own_refusals(w
     outcomes = [o for _, o in intake.process_pending(world, clock())]
     assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"]
     assert [row.recipient for row in outbox(world)] == [france] * 2 * intake.PLAYER_REFUSALS_PER_HOUR
+
+
+def test_forged_unreadable_mail_in_a_players_name_does_not_spend_the_players_own_refusals(world, clock) -> None:
+    """The same for mail too deep to read (refused from a glance at its headers): forged copies in
+    France's name do not silence France's own, sent to her reply address (RCPT TO)."""
+    france = player_address("FRANCE")
+    for n in range(intake.PLAYER_REFUSALS_PER_HOUR + 1):
+        intake.store(world.sessions, nested_multipart(1000, france.encode(), b"lepanto %d" % n), source="smtp",
+                     now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["refused"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"]
+    intake.store(world.sessions, nested_multipart(1000, france.encode(), b"lepanto mine"), source="smtp",
+                 now=clock(), envelope_from=france, envelope_to=[player_reply_address(world, "FRANCE")])
+    assert [o for _, o in intake.process_pending(world, clock())] == ["refused"]
+    assert len(outbox(world)) == intake.PLAYER_REFUSALS_PER_HOUR + 1
 
 
 def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, clock) -> None:
