@@ -123,7 +123,7 @@ _POWER_ALIASES = {
                 "inglaterra", "engeland", "anglia", "англия"),
     "FRANCE": ("french", "frankreich", "francia", "franca", "frankrijk", "francja", "frankrike", "франция"),
     "GERMANY": ("german", "deutschland", "allemagne", "germania", "alemania", "alemanha", "duitsland", "niemcy",
-                "tyskland", "германия"),
+                "tyskland", "prussia", "preussen", "германия"),
     "ITALY": ("italian", "italia", "italien", "italie", "wlochy", "италия"),
     "RUSSIA": ("russian", "russland", "russie", "rusia", "rusland", "rosja", "ryssland", "россия"),
     "TURKEY": ("turkish", "turkei", "turquie", "turchia", "turquia", "turkije", "turcja", "turkiye", "ottoman",

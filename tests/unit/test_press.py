@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from gmserver.rules.press import (PressItem, Verdict, judge, read_item, recipients_of, report_placement,
+from gmserver.rules.press import (PressItem, Verdict, judge, power_claimed, read_item, recipients_of, report_placement,
                                   reserved_holder, shown_author, with_own_label)
 from gmserver.rules.reading.message import press_sections, split_message
 from gmserver.rules.ruleset import load_ruleset
@@ -170,3 +170,14 @@ def test_003_9_a_label_that_reads_as_another_power_is_black_press_and_refused_in
     assert verdict == Verdict("refused", "black press (signed with another power's name) (the signature \"Ital y\" "
                                          "reads as Italy) is not accepted in this game, only white press and grey "
                                          "(anonymous) press (house rules 003 [9])")
+
+
+@pytest.mark.parametrize(("signature", "power"), [
+    ("Italy", "ITALY"), ("Ital y", "ITALY"), ("Italia", "ITALY"), ("Itlay", "ITALY"), ("Itа1y", "ITALY"),
+    ("The Italian", "ITALY"), ("Frankreich", "FRANCE"), ("Österreich", "AUSTRIA"), ("Prussia", "GERMANY"),
+    ("Voice of Russia", "RUSSIA"), ("Ottoman Sultan", "TURKEY"),
+    ("The Pope", None), ("Rome", None), ("Zurich", None), ("The Oracle", None), ("Back to the Future", None),
+])
+def test_002_press_2_the_power_a_signature_claims_however_spelt(signature, power) -> None:
+    """002 PRESS 2: press "purporting to be from one of the seven powers" is the players' alone."""
+    assert power_claimed(signature) == power
