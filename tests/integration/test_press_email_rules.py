@@ -66,6 +66,18 @@ def test_002_press_2_a_non_player_may_not_sign_as_a_power_nor_as_zurich(database
     assert "the signature \"Zurich\" is reserved for the GM (house rules 002 PRESS 6)" in told
 
 
+def test_002_press_2_a_non_players_partial_press_says_it_comes_from_no_player(database_url, clock) -> None:
+    """002 PRESS 2: a stranger's unsigned press mailed at once to the powers it names is headed as
+    from someone who plays no power, never as a player's "Anonymous press"."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(OUTSIDER, "lepanto", "PRESS TO England\nThe gnomes are watching.\nEND PRESS"), clock())
+    [mail] = outbox(services, "press")
+    assert mail.recipient == player_address("ENGLAND")
+    assert "Press from someone who plays no power in lepanto" in words(mail)
+    assert "Anonymous" not in words(mail) and "kibitzer" not in mail.raw.decode("utf-8", "replace")
+
+
 @pytest.mark.parametrize("label", ["Ital y", "Frankreich", "Itа1y", "The Italian"])
 def test_002_press_2_a_non_player_may_not_sign_with_a_power_name_however_spelt(database_url, clock, label) -> None:
     """002 PRESS 2: press "purporting to be from one of the seven powers" is for the game's players
