@@ -15,7 +15,7 @@ from gmserver.db.models import Game, InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players, ruleset_of
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated
-from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
+from gmserver.db.queries.players import games_of_address, plays_in_an_active_game, secrets_of_address
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
@@ -35,8 +35,8 @@ from gmserver.services.handlers.mail import Mail
 from gmserver.services.ordersets import proxy_states
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import (
-    PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
-    STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
+    PLAYER_REFUSALS_PER_HOUR, PROVEN_REFUSAL_KEY, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND,
+    STRANGER_REFUSALS_PER_HOUR, STRANGER_REPLY_INTERVAL, player_refusals_since, replies_since as _replies_since,
 )
 from gmserver.services.senders import check_sender
 
@@ -138,12 +138,14 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     """The refusal, under the limits of services.reply_limits, and the GM's copy (gm_copies)."""
     if decision.game is not None:
         row.game_id, row.power = decision.game.id, decision.power
-    if not _may_refuse(session, row, envelope, decision, now):
+    proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
+    if not _may_refuse(session, row, envelope, decision, now, proven=proven):
         return "ignored"
     log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
     refusal = mails.rejection(services, envelope, decision, now)
     queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
-          dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+          dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now,
+          game_id=decision.game.id if decision.game else None)
     if decision.game is not None:  # the game's gm_copies setting (issue 8)
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
@@ -177,10 +179,12 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         "Please send your orders in a plain new message: the orders as text, without attachments, "
         "not as a reply to or a forward of other mail.",
     ), stranger=not plays_in_an_active_game(session, envelope.sender))
-    if not _may_refuse(session, row, envelope, decision, now):
+    proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
+    if not _may_refuse(session, row, envelope, decision, now, proven=proven):
         return "ignored"
     queue(session, mails.rejection(services, envelope, decision, now),
-          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
+          kind="stranger-refusal" if decision.stranger else "rejection",
+          dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now)
     return "refused"
 
 
@@ -188,13 +192,17 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
     bounce) and whether an auto-reply answers one of gmserver's own Message-IDs or was sent to a
     player's reply address (RCPT TO or To: gm+SECRET@..., which only the GM's mail gives out)."""
-    if envelope.automated:
-        return envelope
     to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
-    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
-                              to_reply_address=to_reply_address)
-    if reason is None:
+    if envelope.automated and not to_reply_address:
         return envelope
+    try:
+        reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                                  to_reply_address=to_reply_address)
+    except Exception:  # noqa: BLE001  headers too hostile to classify: never answered (as parse_envelope)
+        reason = "headers that cannot be classified"
+    if reason is None:
+        # to a reply address, headers a person's mail carries too mark nothing (rules.automated)
+        return dataclasses.replace(envelope, automated=False) if envelope.automated else envelope
     log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
     return dataclasses.replace(envelope, automated=True)
 
@@ -206,14 +214,25 @@ def _reply_secrets(row: InboundMessage, envelope: Envelope, gm_address: str) -> 
     return tuple(secret for secret in found if secret)
 
 
-def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
-    """Whether the refusal may be sent under the limits of services.reply_limits; logs why not."""
+def _proves_sender(session: Session, row: InboundMessage, envelope: Envelope, gm_address: str) -> bool:
+    """Whether the message went to the reply address (gm+SECRET@...) of a player whose address sent
+    it: only that player, who got the address in the GM's mail, can have written it."""
+    secrets = set(_reply_secrets(row, envelope, gm_address))
+    return bool(secrets) and bool(secrets & secrets_of_address(session, envelope.sender))
+
+
+def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime, *,
+                proven: bool) -> bool:
+    """Whether the refusal may be sent under the limits of services.reply_limits; logs why not.
+    `proven`: the message proved its sender, whose refusals are counted apart from those of
+    unproven mail in the player's name (a forger cannot spend them)."""
     hour_ago = now - timedelta(hours=1)
     if not decision.stranger:
-        if _replies_since(session, envelope.sender, REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
+        if player_refusals_since(session, envelope.sender, hour_ago, proven=proven) < PLAYER_REFUSALS_PER_HOUR:
             return True
-        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
-                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
+        log.warning("inbound %s from %s refused without a reply: %d refusals of %s mail already sent to it since %s",
+                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, "proven" if proven else "unproven",
+                    hour_ago.isoformat(timespec="minutes"))
         return False
     since = now - STRANGER_REPLY_INTERVAL
     if _replies_since(session, envelope.sender, (*REFUSAL_KINDS, STRANGER_NOTICE_KIND), since) >= 1:

@@ -182,7 +182,7 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
         address = game.players[power][0]
         body = services.composer.render(TEMPLATE, {
             "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
-            "shown": shown, "partial": bool(item.recipients), "text": item.text})
+            "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
         message = services.composer.compose(
             to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
             date=now, reply_secret=game.secrets.get(power))

@@ -17,6 +17,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services import intake, polling
 from gmserver.services.polling import poll_once
 from tests.support.dovecot import append_all, seen
+from tests.support.intake_rows import without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -183,6 +184,25 @@ def test_a_pass_ends_even_when_seen_does_not_stick(
     assert report.fetched == 5
     assert sorted(row.uid for row in stored(services)) == uids
     assert poll_once(services, mailbox, clock, batch_messages=2) == polling.PollReport(5, 0, 0)  # next pass: again
+
+
+def test_without_a_message_id_a_set_sent_again_is_filed_and_a_refetch_is_not(
+    dovecot, mail_user, mailbox, services, clock, monkeypatch
+) -> None:
+    """A CON H, A CON - BUL, A CON H with no Message-ID nor Date, over real IMAP: three messages,
+    the third the set on file; fetched again (\\Seen lost), the same UIDs are the same messages."""
+    new_game(services, clock())
+    raws = [without_headers(order_mail(player_address("TURKEY"), subject("TURKEY"), orders), b"Message-ID:")
+            for orders in ("A CON H", "A CON - BUL", "A CON H")]
+    uids = append_all(dovecot, mail_user, raws)
+    monkeypatch.setattr(mailbox, "mark_seen", lambda *args, **kwargs: None)  # a server forgetting flags
+
+    assert poll_once(services, mailbox, clock) == polling.PollReport(fetched=3, new=3, processed=3)
+    assert [row.uid for row in stored(services)] == uids
+    assert poll_once(services, mailbox, clock) == polling.PollReport(fetched=3, new=0, processed=0)
+    with transaction(services.sessions) as session:
+        latest = session.scalars(select(OrderSet).order_by(OrderSet.version.desc())).first()
+        assert (latest.version, latest.orders) == (3, ["A CON H"])
 
 
 def test_messages_stored_earlier_are_processed_when_nothing_is_fetched(mailbox, services, clock) -> None:
