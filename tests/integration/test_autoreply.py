@@ -80,7 +80,7 @@ def test_an_out_of_office_reply_is_never_answered_and_wipes_nothing(world, clock
 
 
 @pytest.mark.parametrize("headers", [
-    {"X-Autoreply": "yes"}, {"X-Autorespond": "yes"}, {"X-Auto-Response-Suppress": "All"},
+    {"X-Autoreply": "yes"}, {"X-Autorespond": "yes"},
     {"Precedence": "auto_reply"}, {"Return-Path": "<>"},
 ], ids=lambda headers: next(iter(headers)))
 def test_autoresponder_headers_are_never_answered(world, clock, headers) -> None:
@@ -341,6 +341,16 @@ def test_outlook_headers_or_a_personal_subject_do_not_drop_a_players_orders(worl
     subject "Absence: ..." or "Auto: ...", are filed and confirmed, not ignored in silence."""
     to = germany_reply_address(world)
     assert send(world, clock, order_mail(GERMANY, subject, ORDERS, headers=headers, to=to)) == "accepted"
+    assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
+    assert [row.recipient for row in outbox(world, "confirmation")] == [GERMANY]
+
+
+@pytest.mark.parametrize("headers", [{"X-Auto-Response-Suppress": "All"},
+                                     {"X-MS-Exchange-Inbox-Rules-Loop": GERMANY}], ids=["suppress", "rules loop"])
+def test_outlook_headers_on_mail_to_the_gm_address_do_not_drop_a_players_orders(world, clock, headers) -> None:
+    """The same headers on orders sent to the GM's own address (a game whose senders are checked by
+    From): filed and confirmed, never ignored in silence."""
+    assert send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS, headers=headers)) == "accepted"
     assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
     assert [row.recipient for row in outbox(world, "confirmation")] == [GERMANY]
 

@@ -27,8 +27,6 @@ def message(subject: str = "lepanto Germany S1901M", **headers: str):
     {"X-Auto-Reply": "yes"},
     {"Auto-Reply": "yes"},
     {"X-Mail-Autoreply": "yes"},
-    {"X-Auto-Response-Suppress": "All"},  # Outlook's and Exchange's own automatic replies
-    {"X-MS-Exchange-Inbox-Rules-Loop": "germany@players.test"},
     {"X-MS-Exchange-Generated-Message-Source": "Mailbox Rules Agent"},
     {"Precedence": "auto_reply"},
     {"Return-Path": "<>"},
