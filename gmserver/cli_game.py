@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
-    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, sessions_of, time_of_day, utcnow,
 )
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -100,7 +100,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
 def cmd_game_list(args: argparse.Namespace) -> int:
     from gmserver.services.games import list_games  # noqa: PLC0415
 
-    games = list_games(services_of(config_of(args)).sessions)
+    games = list_games(sessions_of(config_of(args)))
     if args.json:
         print_json(games)
     elif not games:
@@ -117,7 +117,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     from gmserver.services.games import show_game  # noqa: PLC0415
 
     config = config_of(args)
-    summary = show_game(services_of(config).sessions, args.name, config.gm_address)
+    summary = show_game(sessions_of(config), args.name, config.gm_address)
     if args.json:
         print_json(summary)
         return 0

@@ -4,11 +4,12 @@ database nor the daemon nor (its map facts cached) the engine. Each runs in a fr
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.cli import modules_among, modules_loaded_by
 
 REPO = Path(__file__).parents[2]
 
@@ -17,33 +18,20 @@ LAYERS = ("gmserver.daemon", "gmserver.db", "gmserver.services", "gmserver.mail"
           "gmserver.engine", "gmserver.rules.reading")
 
 
-def loaded_by(argv: list[str], tmp_path: Path, stdin: str = "") -> list[str]:
-    """The modules `gmserver ARGV` has loaded when it ends (exit included: --help ends with one)."""
-    code = ("import json, sys\nfrom gmserver.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
-            "    pass\nsys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n")
-    done = subprocess.run([sys.executable, "-c", code, *argv], input=stdin, capture_output=True, text=True, cwd=REPO,
-                          env={**os.environ, "GMSERVER_CACHE_DIR": str(tmp_path / "cache")}, check=True)
-    return json.loads(done.stderr.rpartition("\nMODULES ")[2])
-
-
-def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
-    return [m for m in modules if any(m == name or m.startswith(name + ".") for name in names)]
-
-
 def test_help_loads_no_heavy_library_and_no_layer_behind_the_commands(tmp_path: Path) -> None:
-    loaded = loaded_by(["--help"], tmp_path)
+    loaded = modules_loaded_by(["--help"], tmp_path)
     assert "gmserver.cli" in loaded
-    assert among(loaded, LIBRARIES) == []
-    assert among(loaded, LAYERS) == []
+    assert modules_among(loaded, LIBRARIES) == []
+    assert modules_among(loaded, LAYERS) == []
 
 
 def test_orders_read_loads_neither_the_database_nor_the_daemon_nor_the_engine(tmp_path: Path) -> None:
     argv = ["orders", "read", "--power", "France"]
-    loaded_by(argv, tmp_path, stdin="A Par - Bur\n")  # the first use builds the engine's map facts
-    loaded = loaded_by(argv, tmp_path, stdin="A Par - Bur\nF Bre - Mao\n")
+    modules_loaded_by(argv, tmp_path, stdin="A Par - Bur\n")  # the first use builds the engine's map facts
+    loaded = modules_loaded_by(argv, tmp_path, stdin="A Par - Bur\nF Bre - Mao\n")
     assert "gmserver.rules.reading" in loaded
-    assert among(loaded, LIBRARIES) == []
-    assert among(loaded, ("gmserver.daemon", "gmserver.db", "gmserver.services", "gmserver.mail")) == []
+    assert modules_among(loaded, LIBRARIES) == []
+    assert modules_among(loaded, ("gmserver.daemon", "gmserver.db", "gmserver.services", "gmserver.mail")) == []
 
 
 def test_an_error_of_a_command_is_still_one_readable_line(tmp_path: Path) -> None:
