@@ -147,6 +147,8 @@ def main() -> None:
             "orders_read": measure("orders_read", orders_read, options.runs, stdin=MAIL.encode(), env=env),
             "game_show": measure("game_show", [*configured, "game", "show", "lepanto"], options.runs, env=env),
         }
+        print(f"the interpreter alone (python -c pass): "
+              f"{statistics.median(cpu_seconds([sys.executable, '-c', 'pass'], env=env) for _ in range(options.runs)):.3f} s CPU")
         empty = {**env, "GMSERVER_CACHE_DIR": str(directory / "empty-cache")}
         print(f"orders_read with an empty cache directory (the first use): "
               f"{cpu_seconds(orders_read, stdin=MAIL.encode(), env=empty):.3f} s CPU")
