@@ -89,3 +89,10 @@ def test_a_process_with_the_facts_cached_never_loads_the_engine(tmp_path: Path) 
     first = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, capture_output=True, text=True, check=True)
     later = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, capture_output=True, text=True, check=True)
     assert (first.stdout.strip(), later.stdout.strip()) == ("True", "False")
+
+
+def test_the_facts_this_installation_keeps_are_the_ones_the_code_builds_now(fresh: engine.EngineFacts) -> None:
+    """The cache is keyed by the engine's version and FACTS_FORMAT, not by gmserver's code: a change
+    to what built_facts() builds must raise FACTS_FORMAT, or every process goes on reading the old
+    facts. This compares the cache in use (the developer's own) with a fresh build."""
+    assert engine.engine_facts() == fresh, "engine.FACTS_FORMAT must be raised: the cached facts are stale"
