@@ -103,14 +103,19 @@ def cached_facts(directory: Path, version: str) -> EngineFacts:
     unreadable. A directory that cannot be written costs the build in every process, nothing else."""
     path = directory / f"engine-facts-{FACTS_FORMAT}-{re.sub(r'[^A-Za-z0-9.+-]', '_', version)}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open(encoding="utf-8") as file:
+            status = os.fstat(file.fileno())
+            # the order reader trusts these facts: only a file this user wrote and nobody else may change
+            if status.st_uid != os.getuid() or status.st_mode & 0o022:
+                raise ValueError("written by another user, or writable by others")
+            data = json.load(file)
         if data.get("engine") == version and data.get("format") == FACTS_FORMAT:
             return EngineFacts.from_json(data)
         log.warning("%s is not for engine %s, format %s: building the map facts again", path, version, FACTS_FORMAT)
     except FileNotFoundError:
         pass
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        log.warning("%s is unreadable (%s): building the map facts again", path, error)
+        log.warning("%s is not used (%s): building the map facts again", path, error)
     facts = built_facts()
     try:
         _write_atomically(path, json.dumps({"engine": version, "format": FACTS_FORMAT, **facts.to_json()}))

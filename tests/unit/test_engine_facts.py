@@ -68,6 +68,21 @@ def test_a_damaged_or_foreign_cache_file_is_built_again(tmp_path: Path, fresh: e
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
 
 
+def test_a_cache_file_someone_else_could_have_written_is_not_used(tmp_path: Path, fresh, builds) -> None:
+    """The order reader trusts the map facts: a file of another user, or one others may write
+    (a cache directory set to a shared place), is built again rather than read."""
+    engine.cached_facts(tmp_path, "1.1.2")
+    path = next(tmp_path.glob("engine-facts-*.json"))
+    path.chmod(0o666)
+    assert engine.cached_facts(tmp_path, "1.1.2") == fresh
+    assert len(builds) == 2
+    assert path.stat().st_mode & 0o022 == 0  # written again, as this user's own
+    if os.getuid() == 0:  # only root can give a file away
+        os.chown(path, 4242, -1)
+        assert engine.cached_facts(tmp_path, "1.1.2") == fresh
+        assert len(builds) == 3
+
+
 def test_a_cache_directory_that_cannot_be_written_still_gives_the_facts(tmp_path: Path, fresh, builds) -> None:
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("", encoding="utf-8")
