@@ -135,7 +135,8 @@ def main() -> None:
         for setup in (["db", "upgrade"], ["game", "create", "lepanto", "--ruleset", "mhr", *players]):
             subprocess.run([*configured, *setup], env=env, check=True, stdout=subprocess.DEVNULL)
 
-        orders_read = [*gmserver, "orders", "read", "--ruleset", "mhr", "--position", str(position), "--power", "France"]
+        orders_read = [*gmserver, "orders", "read", "--ruleset", "mhr", "--position", str(position),
+                       "--power", "France"]
         reading = subprocess.run(orders_read, input=MAIL.encode(), env=env, check=True, stdout=subprocess.PIPE)
         accepted = [line for line in json.loads(reading.stdout)["lines"] if line["status"] == "accepted"]
         if len(accepted) != 12:
@@ -147,8 +148,8 @@ def main() -> None:
             "orders_read": measure("orders_read", orders_read, options.runs, stdin=MAIL.encode(), env=env),
             "game_show": measure("game_show", [*configured, "game", "show", "lepanto"], options.runs, env=env),
         }
-        print(f"the interpreter alone (python -c pass): "
-              f"{statistics.median(cpu_seconds([sys.executable, '-c', 'pass'], env=env) for _ in range(options.runs)):.3f} s CPU")
+        interpreter = statistics.median(cpu_seconds([sys.executable, "-c", "pass"], env=env) for _ in range(options.runs))
+        print(f"the interpreter alone (python -c pass): {interpreter:.3f} s CPU")
         empty = {**env, "GMSERVER_CACHE_DIR": str(directory / "empty-cache")}
         print(f"orders_read with an empty cache directory (the first use): "
               f"{cpu_seconds(orders_read, stdin=MAIL.encode(), env=empty):.3f} s CPU")
