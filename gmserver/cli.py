@@ -41,8 +41,8 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 def cmd_poll(args: argparse.Namespace) -> int:
     from gmserver.daemon import imap_settings  # noqa: PLC0415
     from gmserver.mail.imap import ImapMailbox, MailboxError  # noqa: PLC0415
-    from gmserver.services.intake import process_pending  # noqa: PLC0415
-    from gmserver.services.polling import poll_once  # noqa: PLC0415
+    from gmserver.services.inbox.runner import process_pending  # noqa: PLC0415
+    from gmserver.services.inbox.polling import poll_once  # noqa: PLC0415
 
     if not args.once:
         raise CliError("use `gmserver poll --once` (the daemon, `gmserver run`, polls continuously)")
@@ -62,8 +62,8 @@ def cmd_poll(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from gmserver.services.turns import adjudicate  # noqa: PLC0415
-    from gmserver.services.views import game_row  # noqa: PLC0415
+    from gmserver.services.turn.turns import adjudicate  # noqa: PLC0415
+    from gmserver.services.features.views import game_row  # noqa: PLC0415
 
     services = services_of(config_of(args))
     game = game_row(services.sessions, args.name)
@@ -239,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
     from gmserver.daemon import DaemonError  # noqa: PLC0415
     from gmserver.db.session import DATABASE_UNREACHABLE, unreachable_reason  # noqa: PLC0415
-    from gmserver.services.games import GameError  # noqa: PLC0415
+    from gmserver.services.game.games import GameError  # noqa: PLC0415
 
     try:
         return args.func(args)

@@ -23,9 +23,9 @@ from gmserver.db.models import Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.subject import format_subject
-from gmserver.services import turns
-from gmserver.services.games import POWERS
-from gmserver.services.outbox import deliver_due
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS
+from gmserver.services.base.outbox import deliver_due
 from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.world import new_game, order_mail, player_address, services_for
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -94,7 +94,7 @@ BOMB_CHILD = """
 import resource, sys
 from datetime import datetime
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[2]), int(sys.argv[2])))
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.world import services_for
 print(intake.process_pending(services_for(sys.argv[1]), datetime.fromisoformat(sys.argv[3])))
 """

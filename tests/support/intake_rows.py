@@ -12,8 +12,8 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage, OutboxMessage, Press
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
-from gmserver.services.context import Services
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import Services
 from tests.support.world import order_mail, player_address
 
 
