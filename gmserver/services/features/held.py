@@ -26,7 +26,8 @@ from gmserver.rules.intake import Accept, GameView, Hold, Reject, expected_subje
 from gmserver.rules.position import describe_phase
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError
+from gmserver.services.game.filing import file_orders
+from gmserver.services.game.games import GameError, game_view
 from gmserver.db import queries
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
@@ -103,9 +104,6 @@ def release_in(session: Session, services: Services, inbound_id: int, now: datet
     """File the held message as the power's orders for the turn it was for, as if accepted when it
     arrived, and confirm it; HeldError if it is not held (for `game_name`, when given) or that
     turn is over."""
-    from gmserver.services.inbox.routing import game_view  # noqa: PLC0415  (intake imports this module)
-    from gmserver.services.inbox.runner import _accept  # noqa: PLC0415
-
     row, game = _claim(session, inbound_id, game_name)
     if game.status != "active" or game_phase_for_update(session, game.id) != row.held_phase:
         raise HeldError(f"message {inbound_id} was for {describe_phase(row.held_phase or '?')}, which is over "
@@ -121,7 +119,7 @@ def release_in(session: Session, services: Services, inbound_id: int, now: datet
                       subject=subject_reading(envelope.subject, view), warnings=note)
     # a late set proven sent in time is a correction of the turn (MATRIX 2.8 late_with_proof):
     # filed even after the GM rolled the turn back to use it
-    _accept(session, services, row, envelope, decision, now, correction=option == "late_with_proof")
+    file_orders(session, services, row, envelope, decision, now, correction=option == "late_with_proof")
     row.status, row.outcome, row.processed_at = "done", "released", now
     queries.gm_actions.record_action(session, game.id, "release", {"inbound": inbound_id}, by, now,
                                      f"message {inbound_id} released: filed as {row.power}'s orders for "
@@ -140,8 +138,6 @@ def refuse_in(session: Session, services: Services, inbound_id: int, now: dateti
               by: str, game_name: str | None = None) -> Decided:
     """Answer the held message's sender with the GM's refusal; HeldError if it is not held (for
     `game_name`, when given)."""
-    from gmserver.services.inbox.routing import game_view  # noqa: PLC0415
-
     row, game = _claim(session, inbound_id, game_name)
     view = game_view(game)
     envelope = parse_envelope(row.raw)

@@ -22,7 +22,7 @@ from gmserver.rules.press import NON_PLAYER, PressItem, edit_refusal
 from gmserver.rules.safetext import safe_text
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError, find_game
-from gmserver.services.inbox.routing import game_view
+from gmserver.services.game.games import game_view
 from gmserver.services.features.press import deliver
 
 

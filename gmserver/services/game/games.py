@@ -20,6 +20,7 @@ from gmserver.rules.schedule import (
     deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
 )
 from gmserver.rules.geography import POWERS, MapInfo
+from gmserver.rules.intake import GameView
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import Position
 from gmserver.rules.proxies import ProxyState
@@ -362,3 +363,23 @@ def postpone_deadline(sessions: sessionmaker[Session], game_id: int, deadline: d
         game = session.get(Game, game_id)
         if game is not None:
             game.deadline = deadline
+
+
+def game_view(game: Game, session: Session | None = None) -> GameView:
+    """What intake needs of `game`; with `session`, under late_with_proof = gm_discretion, the
+    turn adjudicated last and its deadline (000 VII(1): a late set for it may be held for the GM)."""
+    ruleset = queries.games.ruleset_of(game)
+    previous = None
+    if session is not None and ruleset.late_with_proof == "gm_discretion":
+        record = queries.phases.last_adjudicated(session, game.id)
+        previous = (record.phase, record.deadline) if record is not None else None
+    return GameView(
+        id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
+        deadline=game.deadline, status=game.status, timezone=game.timezone,
+        players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
+                 for p in game.players},
+        secrets={p.power: p.secret for p in game.players},
+        previous=previous,
+        # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
+        proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
+    )

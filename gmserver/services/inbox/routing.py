@@ -11,10 +11,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage
-from gmserver.db.queries.games import open_game_names, open_games_with_players, ruleset_of
+from gmserver.db.models import InboundMessage
+from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.phases import last_adjudicated
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
@@ -34,7 +33,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.inbox.handlers import press as press_handler, requests
 from gmserver.services.inbox.handlers.mail import Mail
-from gmserver.services.game.ordersets import proxy_states
+from gmserver.services.game.games import game_view
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import (
     PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
@@ -241,23 +240,3 @@ def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     if not candidates:
         candidates = games_of_address(session, envelope.sender)
     return [game_view(game, session) for game in open_games_with_players(session, candidates)]
-
-
-def game_view(game: Game, session: Session | None = None) -> GameView:
-    """What intake needs of `game`; with `session`, under late_with_proof = gm_discretion, the
-    turn adjudicated last and its deadline (000 VII(1): a late set for it may be held for the GM)."""
-    ruleset = ruleset_of(game)
-    previous = None
-    if session is not None and ruleset.late_with_proof == "gm_discretion":
-        record = last_adjudicated(session, game.id)
-        previous = (record.phase, record.deadline) if record is not None else None
-    return GameView(
-        id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
-        deadline=game.deadline, status=game.status, timezone=game.timezone,
-        players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
-                 for p in game.players},
-        secrets={p.power: p.secret for p in game.players},
-        previous=previous,
-        # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
-        proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
-    )

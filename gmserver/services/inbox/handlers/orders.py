@@ -1,10 +1,11 @@
 """Orders, and orders with press: the orders are filed exactly as before kinds existed
-(services.inbox.runner._accept); the press is judged first, so that the confirmation says what became of
+(services.game.filing.file_orders); the press is judged first, so that the confirmation says what became of
 it, and stored and delivered after the set is filed (services.features.press, MATRIX 2.9)."""
 
 from __future__ import annotations
 
 from gmserver.services.features import press
+from gmserver.services.game import filing
 from gmserver.services.inbox.handlers.mail import Mail
 
 
@@ -12,12 +13,8 @@ def handle(mail: Mail) -> str:
     assert mail.decision is not None, "orders come from a power"
     with_press = mail.kind.kind == "orders+press"
     planned = press.plan_press(mail.session, mail.decision, mail.row.raw, "") if with_press else []
-    # intake's own function, as intake and its tests know it: this module only names it (imported
-    # here, since intake imports the handlers)
-    from gmserver.services.inbox import runner as intake  # noqa: PLC0415
-
-    outcome = intake._accept(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
-                             notes=tuple(plan.words for plan in planned))
+    outcome = filing.file_orders(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
+                                 notes=tuple(plan.words for plan in planned))
     if outcome in ("accepted", "unchanged"):
         # 003 [9]: the set now on file carries this press, or none: earlier press is replaced
         press.store_press(mail.session, mail.services, mail.decision, planned, mail.row.id, mail.now)
