@@ -15,7 +15,7 @@ from gmserver.services.features import convoys, corrections, held, repairs
 from gmserver.services.turn import preview
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError
-from gmserver.services.commands.gm_controls import Done
+from gmserver.services.game.actions import Done
 
 RELEASE = "release [GAME] MESSAGE-ID"
 REFUSE = "refuse [GAME] MESSAGE-ID [REASON]"

@@ -11,7 +11,6 @@ both call these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
 
@@ -19,63 +18,26 @@ from sqlalchemy.orm import Session
 
 from gmserver import engine
 from gmserver.db import queries
-from gmserver.db.models import Game, Player
+from gmserver.db.models import Game
 from gmserver.db.session import transaction
-from gmserver.reports.words import format_duration, format_time, plural
+from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services.features import held
+from gmserver.services.features import held, perpetual, proxies
 from gmserver.services.game import players, schedule
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError, find_game
-from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails
+from gmserver.services.base.gm_mail import deadline_event, queue_start_mails
 from gmserver.services.game.ordersets import invalid_records
+from gmserver.services.game.actions import (  # noqa: F401  (Done: as the command table knows it)
+    Addressee, Done, player_of as _player, record as _record, require_active as _active,
+)
 from gmserver.services.features.press import disclose_authors
-
-
-@dataclass(frozen=True)
-class Addressee:
-    """Someone told of an action who is no longer a player's address (gm_mail.announce)."""
-
-    power: str
-    address: str
-    secret: str | None
-
-
-@dataclass(frozen=True)
-class Done:
-    """What a GM action did, in words, and how many players were told."""
-
-    action: str
-    text: str
-    announced: int = 0
-
-
-def _record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
-            now: datetime, text: str, headline: str | None = None, paragraphs: tuple[str, ...] = (),
-            to: list[Player] | None = None, calendar: bytes | None = None) -> Done:
-    row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
-    told = announce(session, services, game, row.id, headline, paragraphs, now, to=to,
-                    calendar=calendar) if headline else 0
-    return Done(action, text, told)
 
 
 def _when(game: Game, moment: datetime | None) -> str:
     return str(format_time(moment, game.timezone)) if moment is not None else "none"
-
-
-def _active(game: Game) -> None:
-    if game.status != "active":
-        raise GameError(f"{game.name} is {game.status}: its turns are over")
-
-
-def _player(game: Game, power: str) -> Player:
-    player = next((p for p in game.players if p.power == power.strip().upper()), None)
-    if player is None:
-        raise GameError(f"{game.name} has no player for {power!r} (players: "
-                        f"{', '.join(p.power for p in game.players)})")
-    return player
 
 
 def _addresses(text: str) -> tuple[str, str | None]:
@@ -233,16 +195,6 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
                     f"Supply centres at the end: {standing}."))
 
 
-def record_forced_adjudication(session: Session, game: Game, now: datetime, *, by: str = "cli") -> None:
-    """`gmserver adjudicate`: the GM adjudicates the current turn whether or not it is due. A GM
-    action like any other (`game actions`), recorded in the adjudication's own transaction, so
-    exactly once with the turn."""
-    when = (f", {format_duration(game.deadline - now)} before its deadline"
-            if game.deadline is not None and game.deadline > now else "")
-    queries.gm_actions.record_action(session, game.id, "adjudicate", {"phase": game.phase}, by, now,
-                                     f"{describe_phase(game.phase)} adjudicated by the GM{when}")
-
-
 def clarify(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,
             now: datetime) -> Done:
     """000 III(1) (a) (invalid_set_feedback = conditional_mhr): the GM switches off, or on again,
@@ -317,29 +269,21 @@ def player_changes_address(session: Session, services: Services, game_id: int, p
 def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,
                units: list[str] | None = None, turns: int | None = None, *, by: str, now: datetime) -> Done:
     """The GM gives a power a proxy, for all its units or some (MATRIX 2.2; services/features/proxies.py)."""
-    from gmserver.services.features import proxies  # noqa: PLC0415  (proxies builds on this module)
-
     return proxies.give(session, services, game, power, holder, by=by, now=now, for_turn=for_turn, units=units or (),
                         turns=turns)
 
 
 def proxy_approve(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
     """The GM's final ruling allowing a proxy (000 II(3))."""
-    from gmserver.services.features import proxies  # noqa: PLC0415
-
     return proxies.approve(session, services, game, power, by=by, now=now)
 
 
 def proxy_cancel(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime) -> Done:
     """The GM ends a power's proxy or refuses its request."""
-    from gmserver.services.features import proxies  # noqa: PLC0415
-
     return proxies.cancel(session, services, game, power, by=by, now=now)
 
 
 def perpetual_mark(session: Session, services: Services, game: Game, power: str, on: bool = True, *, by: str,
                    now: datetime) -> Done:
     """000 II(4): the GM keeps a power's order set from turn to turn, or ends it (services/features/perpetual.py)."""
-    from gmserver.services.features import perpetual  # noqa: PLC0415  (perpetual builds on this module)
-
     return perpetual.mark(session, services, game, power, on, by=by, now=now)

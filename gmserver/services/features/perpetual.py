@@ -20,7 +20,7 @@ from gmserver.rules.position import phase_type
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError
-from gmserver.services.commands.gm_controls import Done, _active, _player, _record
+from gmserver.services.game.actions import Done, player_of as _player, record as _record, require_active as _active
 from gmserver.services.game.ordersets import orders_on_file
 
 

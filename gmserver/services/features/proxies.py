@@ -26,7 +26,9 @@ from gmserver.rules.proxies import (
 )
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError
-from gmserver.services.commands.gm_controls import Addressee, Done, _active, _player, _record
+from gmserver.services.game.actions import (
+    Addressee, Done, player_of as _player, record as _record, require_active as _active,
+)
 from gmserver.services.base.gm_notices import notify_gm
 
 

@@ -22,7 +22,7 @@ from gmserver.rules.vote_changes import read_terms, terms_key
 from gmserver.services.features import votes
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError
-from gmserver.services.commands.gm_controls import Done
+from gmserver.services.game.actions import Done
 from gmserver.services.base.gm_mail import announce
 from gmserver.services.base.gm_notices import notify_gm
 

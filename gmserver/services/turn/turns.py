@@ -34,7 +34,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
 from gmserver.services.base.outbox import ReportCopy, queue_report
-from gmserver.services.commands import gm_controls
+from gmserver.services.game import actions
 from gmserver.services.features import perpetual, proxies, reminders, vote_gm, votes
 from gmserver.services.game import schedule
 from gmserver.rules.schedule import empty_retreat_turn
@@ -93,7 +93,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         record, besides = queries.phases.record_at_deadline(session, game)
         assert record.adjudicated_at is None
         if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
-            gm_controls.record_forced_adjudication(session, game, now, by=by)
+            actions.record_forced_adjudication(session, game, now, by=by)
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
