@@ -21,6 +21,7 @@ from gmserver.rules.audit import Difference, Proposal, differences, proposed_rep
 from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.game.games import locked_game
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,6 @@ class Audit:
 
 def audit_game(services: Services, name: str, now: datetime, *, years: int = 1, notify: bool = True) -> Audit:
     """audit_in, in its own transaction (the command line)."""
-    from gmserver.services.features.corrections import locked_game  # noqa: PLC0415  (corrections imports turns)
-
     with transaction(services.sessions) as session:
         return audit_in(session, services, locked_game(session, name), now, years=years, notify=notify)
 

@@ -28,6 +28,8 @@ from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.features.corrections import CorrectionError
+from gmserver.services.game.games import locked_game
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +172,6 @@ class Ruled:
 def rule_convoy(services: Services, name: str, move: str, ruling: str, now: datetime, *, by: str = "cli") -> Ruled:
     """rule_convoy_in, in its own transaction (the command line)."""
     # services.turn.turns imports this module, and corrections (through games) imports turns
-    from gmserver.services.features.corrections import locked_game  # noqa: PLC0415
-
     with transaction(services.sessions) as session:
         return rule_convoy_in(session, services, locked_game(session, name), move, ruling, by=by, now=now)
 
@@ -181,8 +181,6 @@ def rule_convoy_in(session: Session, services: Services, game: Game, move: str, 
     """Record the GM's ruling on a convoyed move of the current phase: "fails" (000 VI(4), or
     DATC 4.A.1's any-route rule: the convoy was disrupted) or "stands" (the engine's result).
     Applied when the phase is adjudicated."""
-    from gmserver.services.features.corrections import CorrectionError  # noqa: PLC0415  (see rule_convoy)
-
     if ruling not in RULINGS:
         raise CorrectionError(f"a ruling is one of {', '.join(RULINGS)}, not {ruling!r}")
     order = Order.parse_or_none(" ".join(move.split()).upper())

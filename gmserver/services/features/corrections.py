@@ -29,7 +29,7 @@ from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import effective_orders, read_orders
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, find_game
+from gmserver.services.game.games import GameError, locked_game
 from gmserver.services.base.gm_mail import announce, deadline_event
 from gmserver.services.game.schedule import fresh_deadline
 from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
@@ -41,13 +41,6 @@ log = logging.getLogger(__name__)
 
 class CorrectionError(GameError):
     """A correction the house rules (or the game's state) do not allow; says which and why."""
-
-
-def locked_game(session: Session, name: str) -> Game:
-    """The active game `name`, its row locked until the transaction ends (waiting for the lock)."""
-    game = queries.games.game_for_update(session, find_game(session, name).id, skip_locked=False)
-    assert game is not None
-    return game
 
 
 # --- an order set written by the GM -----------------------------------------------------------

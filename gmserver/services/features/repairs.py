@@ -18,6 +18,8 @@ from gmserver.rules.order import Unit
 from gmserver.rules.repairs import Repair, RepairError, plan_repair
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce
+from gmserver.services.features.corrections import CorrectionError
+from gmserver.services.game.games import locked_game
 
 USAGE = "repair [GAME] POWER [UNIT [to LOCATION]] [confirm]"
 
@@ -34,8 +36,6 @@ class Repaired:
 def repair_unit(services: Services, name: str, power: str, unit: str | None, move_to: str | None, now: datetime,
                 *, confirm: bool, by: str = "cli") -> Repaired:
     """repair_unit_in, in its own transaction (the command line)."""
-    from gmserver.services.features.corrections import locked_game  # noqa: PLC0415  (corrections imports turns)
-
     with transaction(services.sessions) as session:
         return repair_unit_in(session, services, locked_game(session, name), power, unit, move_to,
                               confirm=confirm, by=by, now=now)
@@ -45,8 +45,6 @@ def repair_unit_in(session: Session, services: Services, game: Game, power: str,
                    move_to: str | None, *, confirm: bool, by: str, now: datetime) -> Repaired:
     """Remove (or, 000 VIII(3), move) one surplus unit of `power` on the current phase's board;
     with no unit named the game's removal rule picks it (000 VIII(2))."""
-    from gmserver.services.features.corrections import CorrectionError  # noqa: PLC0415  (see repair_unit)
-
     if queries.games.ruleset_of(game).extra_unit_repair != "mhr":
         raise CorrectionError(f"{game.name}'s house rules leave a surplus unit to the GM by hand: roll back the "
                               "adjudication that made it and correct the orders")

@@ -383,3 +383,10 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
     )
+
+
+def locked_game(session: Session, name: str) -> Game:
+    """The active game `name`, its row locked until the transaction ends (waiting for the lock)."""
+    game = queries.games.game_for_update(session, find_game(session, name).id, skip_locked=False)
+    assert game is not None
+    return game

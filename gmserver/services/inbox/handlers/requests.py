@@ -19,6 +19,7 @@ from gmserver.reports.words import format_time
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import GameView, expected_subject, names_game
 from gmserver.services.features import delays
+from gmserver.services.features.corrections import extension_on_delay_request
 from gmserver.services.commands.gm_controls import player_changes_address
 from gmserver.services.base.gm_mail import deadline_event
 from gmserver.services.features.proxies import player_proxy
@@ -114,8 +115,6 @@ def _after_correction(mail: Mail) -> str | None:
     """002 GM ERRORS 3 (extension_after_correction = on_single_request): a delay asked for after
     a correction is granted at once (services.features.corrections); None: the GM decides, as on any."""
     assert mail.decision is not None, "a request comes from a power"
-    from gmserver.services.features.corrections import extension_on_delay_request  # noqa: PLC0415  (import cycle)
-
     return extension_on_delay_request(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
                                       by=mail.envelope.sender, now=mail.now)
 
