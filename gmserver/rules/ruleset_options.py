@@ -676,11 +676,11 @@ _opt("report_empty_retreat_season", "2.9", BOOL, False,
 # each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
 # (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
-_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/features/votes.tally_due
+_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/features/vote_tally.tally_due
 _opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
 _opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed",
-     applied())  # services/features/votes.tally_before (instead of the turn) or tally_due (with the report)
+     applied())  # services/features/vote_tally.tally_before (instead of the turn) or tally_due (with the report)
 _opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
 _opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/features/votes.py)

@@ -24,7 +24,7 @@ from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services.features import held, perpetual, proxies
+from gmserver.services.features import perpetual, proxies
 from gmserver.services.game import players, schedule
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError, find_game
@@ -33,7 +33,7 @@ from gmserver.services.game.ordersets import invalid_records
 from gmserver.services.game.actions import (  # noqa: F401  (Done: as the command table knows it)
     Addressee, Done, player_of as _player, record as _record, require_active as _active,
 )
-from gmserver.services.features.press import disclose_authors
+from gmserver.services.features.ending import finish_game
 
 
 def _when(game: Game, moment: datetime | None) -> str:
@@ -183,11 +183,9 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
     position = engine.position_from_state(queries.phases.current_record(session, game).state)
     counts = sorted(((len(centres), power) for power, centres in position.centers.items() if centres), reverse=True)
     standing = ", ".join(f"{power.title()} {count}" for count, power in counts) or "no centres held"
-    game.status, game.deadline, game.paused = "finished", None, False
-    disclose_authors(session, services, game, now)  # 000 X(2): to the GM only, however the game ended
     ended = f"{game.name} has ended in {describe_phase(game.phase)}"
-    refused = held.refuse_all_of_game(session, services, game, now, by=by,
-                                      reason=f"{ended}, so orders for it can no longer be used.")
+    refused = finish_game(session, services, game, now, by=by,
+                          reason=f"{ended}, so orders for it can no longer be used.")
     return _record(session, services, game, "end", {"phase": game.phase}, by, now,
                    ended + (f"; {plural(refused, 'held message')} refused (the game is over)" if refused else ""),
                    "the game has ended",

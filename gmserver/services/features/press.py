@@ -278,7 +278,7 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
 def disclose_authors(session: Session, services: Services, game: Game, now: datetime) -> bool:
     """At the end of a game whose rules say so (000 X(2), press_author_disclosure gm_after_game),
     tell the GM, and only the GM, who wrote each published item that did not name its author.
-    However the game ended: a solo, a draw or concession voted (votes.end_by_vote) or the GM's
+    However the game ended: a solo, a draw or concession voted (vote_tally.end_by_vote) or the GM's
     `game end`. A game with no such press sends nothing: there is nothing to reveal."""
     if ruleset_of(game).press_author_disclosure != "gm_after_game":
         return False  # 003 [9] "Authorship of gray press will not be disclosed"

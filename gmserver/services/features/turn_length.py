@@ -5,7 +5,7 @@ vote."). rules/vote_changes.py decides; this module stores and counts.
 The vote is a row of the proposals table (kind "turn_length", made by nobody: proposer "GM",
 members "start") made by the first ballot, in the game's first turn; each ballot is the days as
 the vote's choice. It is counted when every power entitled to vote has voted, or else at the
-first deadline (services/features/votes._tally), and sets the game's movement turn length, which every
+first deadline (services/features/vote_tally._tally), and sets the game's movement turn length, which every
 later deadline follows (services/game/schedule.following_deadline). A player who does not vote is not
 counted; no mail names a voter's choice.
 """

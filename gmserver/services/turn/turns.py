@@ -27,7 +27,7 @@ from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
 from gmserver.services.turn import adjudication
-from gmserver.services.features import convoys, held, nmr, press, revalidate
+from gmserver.services.features import convoys, nmr, press, revalidate
 from gmserver.services.game import endgame
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
@@ -35,7 +35,7 @@ from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
 from gmserver.services.base.outbox import ReportCopy, queue_report
 from gmserver.services.game import actions
-from gmserver.services.features import perpetual, proxies, reminders, vote_gm, votes
+from gmserver.services.features import ending, perpetual, proxies, reminders, vote_gm, vote_tally, votes
 from gmserver.services.game import schedule
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
@@ -98,10 +98,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
         # MATRIX 2.10 vote_publication (no proposal open: nothing to tally, before or after)
-        early_votes = votes.tally_before(session, game, ruleset, now) if besides.open_proposals else votes.VoteResults()
+        early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
+                       else votes.VoteResults())
         if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
-            return TurnDone(game.name, game.phase, game.phase, None, votes.end_by_vote(session, services, game,
-                                                                                     early_votes, now))
+            return TurnDone(game.name, game.phase, game.phase, None, vote_tally.end_by_vote(session, services, game,
+                                                                                          early_votes, now))
         first_record = record
         outcome = _process_phase(session, services, game, record, ruleset, now, besides)
         first, minor = outcome, []
@@ -114,11 +115,11 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         if not minor and not outcome.winners:
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
         # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
-        ballots = (votes.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+        ballots = (vote_tally.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
                    if besides.open_proposals else early_votes)  # adjudicating opens no proposal
         vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
         if ballots.ended:  # a passed draw or concession ends the game, as a solo does
-            outcome = votes.finish(outcome, ballots)
+            outcome = vote_tally.finish(outcome, ballots)
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
@@ -129,10 +130,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
                                                    first_record.revision, now)
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
         if finished:
-            game.status = "finished"
-            press.disclose_authors(session, services, game, now)  # 000 X(2): to the GM only
-            held.refuse_all_of_game(session, services, game, now, by="turn",  # held mail must not outlive its game
-                                    reason=f"{game.name} has ended, so orders for it can no longer be used.")
+            ending.finish_game(session, services, game, now, by="turn",
+                               reason=f"{game.name} has ended, so orders for it can no longer be used.")
         reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
                                  now, besides.press_for_report)
         for reported in (first, *minor) if besides.press_for_report else ():
