@@ -17,7 +17,7 @@ from gmserver.rules.convoys import apply_rulings
 from gmserver.rules.position import PhaseOutcome, phase_type
 from gmserver.services.turn import adjudication, turns
 from gmserver.services.features import convoys, nmr
-from gmserver.services.base import mails
+from gmserver.services.turn import turn_report
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError, find_game
 from gmserver.services.game.schedule import following_deadline
@@ -91,7 +91,7 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
     # engine notation at this edge
     return Preview(game.name, phase, outcome.after.phase,
                    {p: tuple(str(o) for o in power_orders) for p, power_orders in orders.items()},
-                   mails.report_body(services, game, first, deadline, then), disputes, alternative, results)
+                   turn_report.report_body(services, game, first, deadline, then), disputes, alternative, results)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]

@@ -29,7 +29,7 @@ from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mis
 from gmserver.services.turn import adjudication
 from gmserver.services.features import convoys, nmr, press, revalidate
 from gmserver.services.game import endgame
-from gmserver.services.base import mails
+from gmserver.services.turn import turn_report
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
@@ -174,7 +174,7 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
     first, minor = phases[0], phases[1:]
     key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
-    parts, copies = mails.turn_report(services, game, first, deadline, now, key, then=minor,
+    parts, copies = turn_report.turn_report(services, game, first, deadline, now, key, then=minor,
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=_centre_points(session, game, phases[-1]), press=with_press)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, copy.player.secret,
@@ -182,7 +182,7 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                             for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
-        copy_to_gm(session, services, game.id, mails.report_text_copy(services, parts, copies[0]), "report", key, now)
+        copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
     return reports
 
 
