@@ -32,7 +32,7 @@ log = logging.getLogger("gmserver")
 # loaded a module cannot have raised its error, so main() catches only those of loaded modules and
 # loads none itself (the daemon's module alone costs half a second).
 USER_ERRORS = ("gmserver.cli_common:CliError", "gmserver.config:ConfigError", "gmserver.daemon:DaemonError",
-               "gmserver.services.games:GameError", "gmserver.rules.ruleset:RulesetError")
+               "gmserver.services.game.games:GameError", "gmserver.rules.ruleset:RulesetError")
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
@@ -48,8 +48,8 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 def cmd_poll(args: argparse.Namespace) -> int:
     from gmserver.daemon import imap_settings  # noqa: PLC0415
     from gmserver.mail.imap import ImapMailbox, MailboxError  # noqa: PLC0415
-    from gmserver.services.intake import process_pending  # noqa: PLC0415
-    from gmserver.services.polling import poll_once  # noqa: PLC0415
+    from gmserver.services.inbox.runner import process_pending  # noqa: PLC0415
+    from gmserver.services.inbox.polling import poll_once  # noqa: PLC0415
 
     if not args.once:
         raise CliError("use `gmserver poll --once` (the daemon, `gmserver run`, polls continuously)")
@@ -69,8 +69,8 @@ def cmd_poll(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from gmserver.services.turns import adjudicate  # noqa: PLC0415
-    from gmserver.services.views import game_row  # noqa: PLC0415
+    from gmserver.services.turn.turns import adjudicate  # noqa: PLC0415
+    from gmserver.services.features.views import game_row  # noqa: PLC0415
 
     services = services_of(config_of(args))
     game = game_row(services.sessions, args.name)

@@ -43,7 +43,7 @@ def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> 
 
 
 def cmd_game_create(args: argparse.Namespace) -> int:
-    from gmserver.services.games import GameSpec, open_game, parse_player, setup_notes  # noqa: PLC0415
+    from gmserver.services.game.games import GameSpec, open_game, parse_player, setup_notes  # noqa: PLC0415
 
     config = config_of(args)
     player_texts = list(args.player or [])
@@ -98,7 +98,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
-    from gmserver.services.games import list_games  # noqa: PLC0415
+    from gmserver.services.game.games import list_games  # noqa: PLC0415
 
     games = list_games(sessions_of(config_of(args)))
     if args.json:
@@ -114,7 +114,7 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 def cmd_game_show(args: argparse.Namespace) -> int:
     from gmserver.reports.words import plural  # noqa: PLC0415
-    from gmserver.services.games import show_game  # noqa: PLC0415
+    from gmserver.services.game.games import show_game  # noqa: PLC0415
 
     config = config_of(args)
     summary = show_game(sessions_of(config), args.name, config.gm_address)
@@ -215,7 +215,7 @@ def _print_schedule(summary: dict) -> None:
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
-    from gmserver.services.games import player_abbreviations  # noqa: PLC0415
+    from gmserver.services.game.games import player_abbreviations  # noqa: PLC0415
 
     services = services_of(config_of(args))
     entries: dict[str, str] = {}

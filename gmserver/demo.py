@@ -25,8 +25,8 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import views
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
+from gmserver.services.features import views
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
 
 log = logging.getLogger("gmserver.demo")
 
@@ -166,7 +166,7 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     config_file.write_text(DEMO_CONFIG.format(db=(directory / "gmserver.db").resolve(), port=port,
                                               maildir=(directory / "maildir").resolve(), gm=GM_ADDRESS))
     config = load_config(config_file)
-    for noisy in ("gmserver.services.outbox", "gmserver.services.intake", "apscheduler"):
+    for noisy in ("gmserver.services.base.outbox", "gmserver.services.inbox.runner", "apscheduler"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     upgrade(config.database_url)
     daemon = Daemon(config)

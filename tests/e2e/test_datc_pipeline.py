@@ -32,7 +32,7 @@ from gmserver.cli import main
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.datc import CASES, MISSING, board_of, move_target, unit_named
 from tests.support.world import order_mail, services_for
 

@@ -28,9 +28,10 @@ from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
-from gmserver.services import outbox, turns
-from gmserver.services.games import POWERS
-from gmserver.services.polling import poll_once
+from gmserver.services.base import outbox
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS
+from gmserver.services.inbox.polling import poll_once
 from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, services_for
 

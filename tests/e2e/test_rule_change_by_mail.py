@@ -22,8 +22,8 @@ import pytest
 from gmserver.config import ImapConfig, SmtpRelayConfig
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import outbox
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game
+from gmserver.services.base import outbox
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
 from tests.support.mail_game import Run, Table
 from tests.support.outgoing import ADJECTIVES, plain
 from tests.support.world import services_for

@@ -30,8 +30,9 @@ from gmserver.config import ImapConfig, SmtpRelayConfig
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import outbox, turns
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game
+from gmserver.services.base import outbox
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
 from tests.support.mail_game import Run, Table
 from tests.support.outgoing import ADJECTIVES
 from tests.support.world import services_for

@@ -13,8 +13,8 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.reading import effective_orders
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import intake
-from gmserver.services.ordersets import stored_sets
+from gmserver.services.inbox import runner as intake
+from gmserver.services.game.ordersets import stored_sets
 from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -168,7 +168,7 @@ def test_confirmations_are_rate_limited_but_every_set_is_filed(world, clock) -> 
 def test_a_new_phase_starts_a_new_count_of_confirmations(world, clock) -> None:
     """Short turns (the demo adjudicates every 15 s) confirm a set or two per phase: the limit,
     meant for loops within a phase, must not silence them."""
-    from gmserver.services import turns
+    from gmserver.services.turn import turns
 
     for _ in range(intake.CONFIRMATIONS_PER_HOUR):
         send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
@@ -268,7 +268,7 @@ def test_a_message_with_no_orders_keeps_the_contingent_lines_of_the_moves(databa
     from gmserver.db.models import PhaseRecord
     from gmserver.rules.position import Position
     from gmserver.rules.subject import format_subject
-    from gmserver.services import turns
+    from gmserver.services.turn import turns
 
     world = services_for(database_url)
     new_game(world, clock(), name="contingent", ruleset="mhr", position=Position.from_json({

@@ -13,7 +13,8 @@ from sqlalchemy import func, select, update
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
+from gmserver.services.game import filing
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import nested_multipart
 from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -183,7 +184,7 @@ def test_a_crash_parks_the_message_with_its_traceback_and_replay_recovers(world,
     def broken(*args, **kwargs):
         raise RuntimeError("reader exploded")
 
-    monkeypatch.setattr(intake, "read_orders", broken)
+    monkeypatch.setattr(filing, "read_orders", broken)
     stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
                           source="smtp", now=clock())
     assert intake.process_pending(world, clock()) == [(stored.id, "failed")]

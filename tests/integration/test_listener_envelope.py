@@ -15,7 +15,7 @@ from gmserver.config import Config, ListenerConfig
 from gmserver.daemon import Daemon
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.intake_rows import without_headers
 from tests.support.world import GM, new_game, order_mail, player_address, services_for

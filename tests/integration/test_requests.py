@@ -18,9 +18,10 @@ from gmserver import mapboard, mapimage
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
 from gmserver.engine import initial_state, position_from_state
-from gmserver.services.handlers import notice
+from gmserver.services.inbox.handlers import notice
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gmserver.cli import main
-from gmserver.services.games import POWERS
+from gmserver.services.game.games import POWERS
 
 
 def write_config(directory: Path, database_url: str | None = None) -> Path:

@@ -13,8 +13,8 @@ from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player, Pres
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
-from gmserver.services.context import Services
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import Services
 from tests.support.world import order_mail, player_address
 
 

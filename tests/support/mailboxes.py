@@ -10,7 +10,7 @@ from imapclient import IMAPClient
 
 from gmserver.config import ImapConfig
 from gmserver.rules.subject import format_subject
-from gmserver.services.games import POWERS
+from gmserver.services.game.games import POWERS
 from tests.support.world import order_mail
 
 

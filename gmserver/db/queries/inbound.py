@@ -58,7 +58,7 @@ def pending_ids(session: Session) -> list[int]:
 
 def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is still pending, locked until the transaction ends; waits for the lock
-    (no SKIP LOCKED: services.intake.process_one says why) and tests the status after the wait."""
+    (no SKIP LOCKED: services.inbox.runner.process_one says why) and tests the status after the wait."""
     return session.scalar(select(InboundMessage)
                           .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
                           .with_for_update())
