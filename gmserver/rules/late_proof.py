@@ -18,7 +18,7 @@ from typing import Any
 from gmserver.rules.position import describe_phase
 
 
-def _moment(text: str | None) -> datetime | None:
+def header_moment(text: str | None) -> datetime | None:
     """An RFC 5322 date-time, aware; None if absent, unreadable or without a zone."""
     if not text:
         return None
@@ -39,7 +39,7 @@ def earliest_received(message: Message) -> datetime | None:
     if not received:
         return None
     _, semicolon, stamp = str(received[-1]).rpartition(";")
-    return _moment(stamp) if semicolon else None
+    return header_moment(stamp) if semicolon else None
 
 
 # how far a sender's clock may run ahead of ours before its time stamps prove nothing
@@ -52,7 +52,7 @@ def sent_before(message: Message, deadline: datetime, arrived: datetime | None =
     (given when it `arrived`) written later than the message reached the GM, which no genuine
     stamp is (a wrong clock or a forgery)."""
     try:
-        dated = _moment(message.get("Date"))
+        dated = header_moment(message.get("Date"))
     except Exception:  # noqa: BLE001
         dated = None
     received = earliest_received(message)

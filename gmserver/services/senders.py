@@ -18,11 +18,16 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
 from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
 from gmserver.mail.dkim import verified_domains
-from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
+from gmserver.rules.authenticity import (
+    SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, is_gm_recipient, passwords_in,
+    read_signature, verify_sender, vouching_faults,
+)
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
+from gmserver.rules.late_proof import header_moment
 from gmserver.rules.reading.message import body_text
 from gmserver.services import mails
 from gmserver.services.context import Services
@@ -38,6 +43,8 @@ WARNING_KEY = "unverified:"
 # where a message's recipients show over IMAP (the listener records RCPT TO itself)
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 MAX_RECIPIENTS = 50
+# signature headers read for what they cover (a message carrying more is a forger's)
+MAX_SIGNATURES_READ = 20
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
@@ -58,6 +65,12 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         recipients=recipients(row, envelope.message),
         passwords=passwords_in(body_text(envelope.message)),
         single_from=single_from(envelope),
+        repeated=repeated_headers(envelope.message),
+        signatures=signatures(envelope.message),
+        binding=Binding(dated=_dated(envelope.message),
+                        to_gm=any(is_gm_recipient(address, services.composer.gm_address)
+                                  for _, address in _addresses(header_values(envelope.message, "To"))),
+                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, game.id)),
     )
 
     # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
@@ -69,8 +82,8 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                              trusted_authserv_ids=settings.trusted_authserv_ids)
 
     verdict = judged(evidence)
-    if not isinstance(verdict, Verified):
-        # DKIM costs a DNS lookup: only when nothing cheaper proved the sender
+    if not isinstance(verdict, Verified) and not vouching_faults(evidence):
+        # DKIM costs DNS lookups: only when nothing cheaper proved the sender and a signature may vouch
         verdict = judged(dataclasses.replace(evidence, dkim_domains=verified_domains(row.raw, settings.dkim_lookup)))
     if isinstance(verdict, Verified):
         log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,
@@ -116,6 +129,23 @@ def single_from(envelope: Envelope) -> bool:
     values = header_values(envelope.message, "From")
     addresses = _addresses(values)
     return len(values) == 1 and len(addresses) == 1 and addresses[0][1].strip().lower() == envelope.sender
+
+
+def repeated_headers(message: Message) -> tuple[str, ...]:
+    """The headers of SINGLE_HEADERS that the message has more than once."""
+    names = [key.lower() for key in message.keys()]
+    return tuple(name for name in SINGLE_HEADERS if names.count(name.lower()) > 1)
+
+
+def signatures(message: Message) -> tuple[DkimSignature, ...]:
+    """Every DKIM-Signature header's d=, h= and l= (a header without d= or h= vouches for nothing)."""
+    read = (read_signature(value) for value in header_values(message, "DKIM-Signature")[:MAX_SIGNATURES_READ])
+    return tuple(signature for signature in read if signature is not None)
+
+
+def _dated(message: Message) -> datetime | None:
+    values = header_values(message, "Date")
+    return header_moment(values[0]) if len(values) == 1 else None
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
