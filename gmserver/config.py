@@ -42,6 +42,9 @@ class ListenerConfig:
     host: str = "127.0.0.1"
     port: int = 2525
     protocol: Literal["smtp", "lmtp"] = "smtp"
+    # addresses of the trusted receiving server when it relays to this listener: only mail from
+    # them keeps Authentication-Results headers of [inbound] trusted_authserv_ids (RFC 8601 s. 5)
+    trusted_relays: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,8 @@ _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
         ("folder", str), ("idle", bool), ("poll_seconds", int), ("ca_file", str)]},
-    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str)]},
+    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str),
+                                                 ("trusted_relays", tuple)]},
     ("outbound",): {"mode": ("outbound_mode", str), "max_attempts": ("outbox_max_attempts", int),
                     "interval_seconds": ("outbox_interval_seconds", int)},
     ("outbound", "smtp"): {k: (k, t) for k, t in [

@@ -183,7 +183,9 @@ class Daemon:
     def _start_listener(self) -> None:
         settings = self.config.listener
         listener = Listener(settings.host, settings.port, settings.protocol, self._store_from_listener,
-                            accepted_recipients={self.config.gm_address})
+                            accepted_recipients={self.config.gm_address},
+                            trusted_authserv_ids=self.config.trusted_authserv_ids,
+                            trusted_relays=settings.trusted_relays)
         try:
             listener.start()
         except OSError as error:

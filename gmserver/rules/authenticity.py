@@ -167,6 +167,35 @@ def trusted_results(headers: Sequence[str], trusted_ids: Collection[str]) -> Tru
     return None
 
 
+# what a header claiming a trusted authserv-id is renamed to where no trusted server wrote it
+OBSCURED_RESULTS = b"X-Gmserver-Unvouched-Authentication-Results"
+_RESULTS_NAME = re.compile(rb"^authentication-results[ \t]*:", re.IGNORECASE)
+
+
+def obscure_claimed_results(raw: bytes, trusted_ids: Collection[str]) -> bytes:
+    """RFC 8601 section 5: a border server renames (here) or removes every Authentication-Results
+    header that claims an authserv-id it speaks for, since it did not write it; the rest of the
+    message is left byte for byte. For gmserver's own listener facing senders directly."""
+    trusted = {name.strip().lower() for name in trusted_ids if name.strip()}
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=len(raw))
+    head, body = raw[:end], raw[end:]
+    if not trusted or not re.search(rb"(?im)^authentication-results[ \t]*:", head):
+        return raw
+    fields: list[bytes] = []
+    for line in head.splitlines(keepends=True):
+        if fields and line[:1] in (b" ", b"\t"):
+            fields[-1] += line
+        else:
+            fields.append(line)
+    for index, field in enumerate(fields):
+        if (name := _RESULTS_NAME.match(field)) is None:
+            continue
+        value = " ".join(field[name.end():].decode("latin-1").split())
+        if (match := _AUTHSERV_ID.match(value)) is not None and match.group(1).lower() in trusted:
+            fields[index] = OBSCURED_RESULTS + b":" + field[name.end():]
+    return b"".join(fields) + body
+
+
 def _parse_results(value: str) -> tuple[AuthResult, ...]:
     if len(value) > MAX_RESULTS_HEADER:
         return ()
