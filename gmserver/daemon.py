@@ -44,7 +44,8 @@ def build_services(config: Config) -> Services:
     sessions = make_session_factory(make_engine(config.database_url))
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
-                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
+                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
+                                               trusted_receivers=config.trusted_receivers),
                     gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
 
 
@@ -185,6 +186,7 @@ class Daemon:
         listener = Listener(settings.host, settings.port, settings.protocol, self._store_from_listener,
                             accepted_recipients={self.config.gm_address},
                             trusted_authserv_ids=self.config.trusted_authserv_ids,
+                            trusted_receivers=self.config.trusted_receivers,
                             trusted_relays=settings.trusted_relays)
         try:
             listener.start()

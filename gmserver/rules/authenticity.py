@@ -36,7 +36,7 @@ from typing import Collection, Iterable, Sequence
 import authres
 from publicsuffixlist import PublicSuffixList
 
-from gmserver.rules.late_proof import CLOCK_SKEW
+from gmserver.rules.late_proof import CLOCK_SKEW, received_by
 
 SENDER_CHECKS = ("from", "verified")
 
@@ -167,19 +167,24 @@ def trusted_results(headers: Sequence[str], trusted_ids: Collection[str]) -> Tru
     return None
 
 
-# what a header claiming a trusted authserv-id is renamed to where no trusted server wrote it
-OBSCURED_RESULTS = b"X-Gmserver-Unvouched-Authentication-Results"
+# what a header claiming a trusted server is renamed to where that server did not write it
+UNVOUCHED = b"X-Gmserver-Unvouched-"
+OBSCURED_RESULTS = UNVOUCHED + b"Authentication-Results"
 _RESULTS_NAME = re.compile(rb"^authentication-results[ \t]*:", re.IGNORECASE)
+_RECEIVED_NAME = re.compile(rb"^received[ \t]*:", re.IGNORECASE)
 
 
-def obscure_claimed_results(raw: bytes, trusted_ids: Collection[str]) -> bytes:
+def obscure_claimed_results(raw: bytes, trusted_ids: Collection[str], trusted_receivers: Collection[str] = ()) -> bytes:
     """RFC 8601 section 5: a border server renames (here) or removes every Authentication-Results
-    header that claims an authserv-id it speaks for, since it did not write it; the rest of the
-    message is left byte for byte. For gmserver's own listener facing senders directly."""
+    header that claims an authserv-id it speaks for, since it did not write it; likewise every
+    Received header "by" a receiving server the GM trusts (rules.late_proof believes its time
+    stamp). The rest of the message is left byte for byte. For gmserver's own listener when its
+    client is not the trusted server."""
     trusted = {name.strip().lower() for name in trusted_ids if name.strip()}
+    receivers = {host.strip().rstrip(".").lower() for host in trusted_receivers if host.strip()}
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=len(raw))
     head, body = raw[:end], raw[end:]
-    if not trusted or not re.search(rb"(?im)^authentication-results[ \t]*:", head):
+    if not (trusted or receivers) or not re.search(rb"(?im)^(?:authentication-results|received)[ \t]*:", head):
         return raw
     fields: list[bytes] = []
     for line in head.splitlines(keepends=True):
@@ -188,11 +193,13 @@ def obscure_claimed_results(raw: bytes, trusted_ids: Collection[str]) -> bytes:
         else:
             fields.append(line)
     for index, field in enumerate(fields):
-        if (name := _RESULTS_NAME.match(field)) is None:
-            continue
-        value = " ".join(field[name.end():].decode("latin-1").split())
-        if (match := _AUTHSERV_ID.match(value)) is not None and match.group(1).lower() in trusted:
-            fields[index] = OBSCURED_RESULTS + b":" + field[name.end():]
+        if (name := _RESULTS_NAME.match(field)) is not None:
+            value = " ".join(field[name.end():].decode("latin-1").split())
+            if (match := _AUTHSERV_ID.match(value)) is not None and match.group(1).lower() in trusted:
+                fields[index] = OBSCURED_RESULTS + b":" + field[name.end():]
+        elif (name := _RECEIVED_NAME.match(field)) is not None:
+            if received_by(field[name.end():].decode("latin-1")) in receivers:
+                fields[index] = UNVOUCHED + b"Received:" + field[name.end():]
     return b"".join(fields) + body
 
 

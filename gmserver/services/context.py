@@ -17,6 +17,9 @@ class SenderChecks:
 
     # authserv-ids whose Authentication-Results header is believed (config [inbound]); none: never
     trusted_authserv_ids: tuple[str, ...] = ()
+    # host names of the receiving servers whose topmost Received header proves when a late set
+    # reached the GM's side (config [inbound] trusted_receivers; rules.late_proof)
+    trusted_receivers: tuple[str, ...] = ()
     # DKIM key lookup (name -> TXT record); None: the DNS. Tests pass their own: no network there.
     dkim_lookup: TxtLookup | None = None
 

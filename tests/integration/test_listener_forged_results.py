@@ -61,3 +61,23 @@ def test_only_the_claiming_headers_are_renamed_and_the_rest_is_kept_byte_for_byt
     assert obscure_claimed_results(raw, ("mx.gm.test",)) == raw.replace(
         b"authentication-results :", OBSCURED_RESULTS + b":", 1)
     assert obscure_claimed_results(raw, ()) == raw
+
+
+def test_a_received_header_by_the_trusted_server_is_renamed_when_a_player_writes_it() -> None:
+    """000 VII(1): a late set's sending time is believed from the trusted server's topmost
+    Received header; sent straight to the listener, that header is the sender's own."""
+    stored: list[bytes] = []
+    listener = Listener("127.0.0.1", free_port(), "smtp", lambda raw, _envelope: stored.append(raw),
+                        accepted_recipients={GM}, trusted_receivers=("mx.gm.test",))
+    forged = (b"Received: from pc by mx.gm.test; Tue, 24 Nov 2026 17:58:00 +0000\r\n"
+              b"Received: from pc by smtp.players.test; Tue, 24 Nov 2026 17:57:00 +0000\r\n") + order_mail(
+        FRANCE, SUBJECT, "A PAR - BUR\n")
+    listener.start()
+    try:
+        with smtplib.SMTP(listener.host, listener.port, timeout=10) as client:
+            assert client.sendmail(FRANCE, [GM], forged) == {}
+    finally:
+        listener.stop()
+    [raw] = stored
+    assert raw.startswith(b"X-Gmserver-Unvouched-Received: from pc by mx.gm.test;")
+    assert b"\r\nReceived: from pc by smtp.players.test;" in raw
