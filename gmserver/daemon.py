@@ -28,7 +28,7 @@ from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services import alerts, draw_complaints, intake, nmr, outbox, schedule, turns, views
+from gmserver.services import alerts, draw_complaints, intake, nmr, outbox, schedule, senders, turns, views
 from gmserver.services.alerts import Outage, OutageTracker
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.polling import poll_once
@@ -274,6 +274,7 @@ class Daemon:
         reminded += nmr.check_contact_windows(self.services, self.clock())  # 001 V(1): notices for the GM
         reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         reminded += draw_complaints.close_windows(self.services, self.clock())  # 002 DRAWS 5: the draw stands
+        reminded += senders.tell_gm_of_from_games(self.services, self.clock())  # once per game still on "from"
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)

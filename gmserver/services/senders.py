@@ -17,6 +17,8 @@ from email.message import Message
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
+from gmserver.db.session import transaction
+from gmserver.db.queries.games import active_games
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
@@ -33,6 +35,7 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 from gmserver.services.games import new_secret
 from gmserver.services.gm_mail import copy_to_gm
+from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
 from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 
@@ -104,6 +107,31 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
     copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
     return "unverified"
+
+
+FROM_GAME_KEY = "gm:fromsender:"
+
+
+def tell_gm_of_from_games(services: Services, now: datetime) -> int:
+    """Once per game (its notice's dedupe key): an active game whose senders are not verified
+    (games from before sender proof keep "from") is a game where a forged From line moves a
+    power, or changes its player's address. How many notices were queued."""
+    told = 0
+    with transaction(services.sessions) as session:
+        for game in active_games(session):
+            if game.sender_check != "from":
+                continue
+            told += notify_gm(session, services, key=f"{FROM_GAME_KEY}{game.id}", game_id=game.id, now=now,
+                              subject=f"{game.name}: players' mail is not verified",
+                              paragraphs=(
+                                  f"In {game.name} a mail is taken as a player's when its From line names them, "
+                                  "and anyone can write that line: a stranger can send orders for a power, or "
+                                  "move it to another address with ADDRESS.",
+                                  f"`gmserver game set {game.name} sender-check verified` (or the mail command "
+                                  f"`set {game.name} sender-check verified`) uses a player's mail only with proof "
+                                  "that they sent it: a reply to the GM's mail always is. The players are told.",
+                                  "This notice is sent once per game."))
+    return told
 
 
 def _holder_secret(game: Game, address: str) -> str | None:
