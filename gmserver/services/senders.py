@@ -22,7 +22,6 @@ from gmserver.db.queries.games import active_games
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
-from gmserver.mail.dkim import verified_domains
 from gmserver.rules.authenticity import (
     SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, is_gm_recipient, passwords_in,
     read_signature, verify_sender, vouching_faults,
@@ -48,6 +47,16 @@ RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 MAX_RECIPIENTS = 50
 # signature headers read for what they cover (a message carrying more is a forger's)
 MAX_SIGNATURES_READ = 20
+
+
+class DkimNeeded(Exception):
+    """The sender check needs the message's DKIM signatures verified: DNS look-ups that may take
+    seconds, which must not hold the transaction (and on SQLite the database's write lock). The
+    caller rolls back, runs `services.sender_checks.dkim.verify(raw)` and processes it again."""
+
+    def __init__(self, raw: bytes) -> None:
+        super().__init__("DKIM signatures to verify")
+        self.raw = raw
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
@@ -87,7 +96,9 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     verdict = judged(evidence)
     if not isinstance(verdict, Verified) and not vouching_faults(evidence):
         # DKIM costs DNS lookups: only when nothing cheaper proved the sender and a signature may vouch
-        verdict = judged(dataclasses.replace(evidence, dkim_domains=verified_domains(row.raw, settings.dkim_lookup)))
+        if (domains := settings.dkim.remembered(row.raw)) is None:
+            raise DkimNeeded(row.raw)  # the look-ups run outside the transaction (services.intake)
+        verdict = judged(dataclasses.replace(evidence, dkim_domains=domains))
     if isinstance(verdict, Verified):
         log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,
                  decision.power, verdict.proof)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import email
 import email.policy
+import sqlite3
+from contextlib import closing
 
 import dkim
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from gmserver.db.models import OrderSet, OutboxMessage
-from gmserver.db.session import transaction
+from gmserver.db.session import make_engine, transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake, turns
 from gmserver.services.context import SenderChecks
@@ -139,3 +141,44 @@ def test_a_signed_mail_written_more_than_a_day_before_it_arrived_is_not_believed
     assert deliver(world, clock, old) == "unverified"
     assert order_sets(world) == []
     assert "Its Date" in warnings(world)[0] and "old mail of yours re-sent" in warnings(world)[0]
+
+
+def transaction_open(database_url: str) -> bool:
+    """Whether some connection holds a transaction open on the database now (SQLite: its write
+    lock, which BEGIN IMMEDIATE takes; PostgreSQL: a session idle in a transaction)."""
+    if database_url.startswith("sqlite"):
+        with closing(sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0)) as probe:
+            try:
+                probe.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return True
+            probe.rollback()
+            return False
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as probe:
+            return probe.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                     "AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()")) > 0
+    finally:
+        engine.dispose()
+
+
+def test_dkim_look_ups_run_outside_the_transaction(database_url, clock, dkim_key) -> None:
+    """DNS look-ups take seconds when a domain does not answer: meanwhile the database must be
+    free for the listener storing other mail (on SQLite a transaction holds the write lock)."""
+    private, record = dkim_key
+    seen: list[bool] = []
+
+    def lookup(name, timeout=5):
+        seen.append(transaction_open(database_url))
+        return record if (name.decode() if isinstance(name, bytes) else name) == "sel._domainkey.players.test." \
+            else None
+
+    services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=lookup))
+    new_game(services, clock(), sender_check="verified")
+    forged = (b"DKIM-Signature: v=1; a=rsa-sha256; d=dead.test; s=sel; h=from:to:subject:date; bh=AAAA; b=AAAA\r\n"
+              + order_mail(FRANCE, subject("S1901M"), "F BRE - ENG\n", date=clock()))
+    assert deliver(services, clock, forged) == "unverified"
+    assert deliver(services, clock, signed(order_mail(FRANCE, subject("S1901M"), "A PAR - BUR\n", date=clock()),
+                                           private)) == "accepted"
+    assert seen == [False, False]
