@@ -5,8 +5,6 @@ orders. Real keys and signatures (dkimpy), the DNS answered by the test, SQLite 
 
 from __future__ import annotations
 
-import email
-import email.policy
 import sqlite3
 from contextlib import closing
 
@@ -14,12 +12,13 @@ import dkim
 import pytest
 from sqlalchemy import select, text
 
-from gmserver.db.models import OrderSet, OutboxMessage
+from gmserver.db.models import OrderSet
 from gmserver.db.session import make_engine, transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services import turns
 from gmserver.services.context import SenderChecks
 from tests.support.dkim import new_dkim_key
+from tests.support.intake_rows import deliver as deliver_row, outbox_rows, plain_text
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -57,9 +56,7 @@ def signed(message: bytes, private: bytes, *, headers=PROVIDER_SIGNS, length: bo
 
 
 def deliver(services, clock, raw: bytes) -> str:
-    intake.store(services.sessions, raw, source="smtp", now=clock())
-    [(_, outcome)] = intake.process_pending(services, clock())
-    return outcome
+    return deliver_row(services, raw, clock()).outcome
 
 
 def order_sets(services) -> list[tuple[str, list[str]]]:
@@ -68,12 +65,7 @@ def order_sets(services) -> list[tuple[str, list[str]]]:
 
 
 def warnings(services) -> list[str]:
-    with transaction(services.sessions) as session:
-        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "rejection")
-                               .order_by(OutboxMessage.id))
-        texts = [email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",)).get_content()
-                 for row in rows]
-    return [" ".join(text.split()) for text in texts]
+    return [" ".join(plain_text(row).split()) for row in outbox_rows(services, "rejection")]
 
 
 def test_a_provider_that_signs_from_to_subject_and_date_still_proves_the_player(world, clock, dkim_key) -> None:
