@@ -71,17 +71,18 @@ class KeyLookups:
         with self._lock:
             return self._results.get(hashlib.sha256(raw).digest())
 
-    def verify(self, raw: bytes) -> tuple[str, ...]:
+    def verify(self, raw: bytes, wanted: Callable[[str], bool] | None = None) -> tuple[str, ...]:
         """The lower-cased d= domains of the signatures that verify, topmost first; () when none
         does. Never raises: a broken signature, an unreachable DNS server or a spent budget is a
-        signature that does not verify."""
+        signature that does not verify. `wanted`: the only domains whose keys are looked up (a
+        signature of any other could prove nothing to the caller)."""
         head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[0]
         count = min(len(_SIGNATURE_HEADER.findall(head)), MAX_SIGNATURES)
         domains: list[str] = []
         deadline = self._clock() + self._budget
 
         def ask(name: bytes | str, timeout: float = DNS_TIMEOUT_SECONDS) -> bytes | str | None:
-            return self._ask(name, deadline)  # dkimpy's dnsfunc: the message's budget sets the timeout
+            return self._ask(name, deadline, wanted)  # dkimpy's dnsfunc: the message's budget sets the timeout
 
         for index in range(count):
             checker = dkim.DKIM(raw, logger=_dkimpy_log, timeout=DNS_TIMEOUT_SECONDS)
@@ -98,9 +99,11 @@ class KeyLookups:
                 self._results.popitem(last=False)
         return tuple(domains)
 
-    def _ask(self, name: bytes | str, deadline: float) -> bytes | str | None:
+    def _ask(self, name: bytes | str, deadline: float, wanted: Callable[[str], bool] | None) -> bytes | str | None:
         text = name.decode("ascii", "replace") if isinstance(name, bytes) else name
         domain = text.partition("._domainkey.")[2].rstrip(".").lower() or text.lower()
+        if wanted is not None and not wanted(domain):
+            return None
         started = self._clock()
         with self._lock:
             if self._dead.get(domain, 0.0) > started:

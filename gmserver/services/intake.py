@@ -129,7 +129,7 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
     except DkimNeeded as needed:
         # DNS look-ups outside the transaction, then once more with their result remembered
         _uncount_claim(services, inbound_id)
-        services.sender_checks.dkim.verify(needed.raw)
+        needed.verify()
         return process_one(services, inbound_id, now)
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"

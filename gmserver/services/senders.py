@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import email.utils
+import functools
 import logging
 from datetime import datetime, timedelta
 from email.message import Message
@@ -23,8 +24,8 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
 from gmserver.rules.authenticity import (
-    SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, is_gm_recipient, passwords_in,
-    read_signature, verify_sender, vouching_faults,
+    SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, aligned, domain_of, is_gm_recipient,
+    passwords_in, read_signature, verify_sender, vouching_faults,
 )
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
@@ -52,11 +53,15 @@ MAX_SIGNATURES_READ = 20
 class DkimNeeded(Exception):
     """The sender check needs the message's DKIM signatures verified: DNS look-ups that may take
     seconds, which must not hold the transaction (and on SQLite the database's write lock). The
-    caller rolls back, runs `services.sender_checks.dkim.verify(raw)` and processes it again."""
+    caller rolls back, runs `verify()` and processes the message again."""
 
-    def __init__(self, raw: bytes) -> None:
+    def __init__(self, services: Services, raw: bytes, from_domain: str) -> None:
         super().__init__("DKIM signatures to verify")
-        self.raw = raw
+        self.services, self.raw, self.from_domain = services, raw, from_domain
+
+    def verify(self) -> None:
+        """Only keys of domains aligned with From are looked up: no other signature proves anything."""
+        self.services.sender_checks.dkim.verify(self.raw, functools.partial(aligned, from_domain=self.from_domain))
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
@@ -96,8 +101,11 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     verdict = judged(evidence)
     if not isinstance(verdict, Verified) and not vouching_faults(evidence):
         # DKIM costs DNS lookups: only when nothing cheaper proved the sender and a signature may vouch
-        if (domains := settings.dkim.remembered(row.raw)) is None:
-            raise DkimNeeded(row.raw)  # the look-ups run outside the transaction (services.intake)
+        from_domain = domain_of(envelope.sender)
+        if not any(aligned(signature.domain, from_domain) for signature in evidence.signatures):
+            domains = ()  # no signature of the From domain: nothing to look up
+        elif (domains := settings.dkim.remembered(row.raw)) is None:
+            raise DkimNeeded(services, row.raw, from_domain)  # looked up outside the transaction (services.intake)
         verdict = judged(dataclasses.replace(evidence, dkim_domains=domains))
     if isinstance(verdict, Verified):
         log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,

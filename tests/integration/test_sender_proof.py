@@ -168,9 +168,27 @@ def test_dkim_look_ups_run_outside_the_transaction(database_url, clock, dkim_key
 
     services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=lookup))
     new_game(services, clock(), sender_check="verified")
-    forged = (b"DKIM-Signature: v=1; a=rsa-sha256; d=dead.test; s=sel; h=from:to:subject:date; bh=AAAA; b=AAAA\r\n"
-              + order_mail(FRANCE, subject("S1901M"), "F BRE - ENG\n", date=clock()))
+    forged = (b"DKIM-Signature: v=1; a=rsa-sha256; d=mx.players.test; s=sel; h=from:to:subject:date; bh=AAAA; "
+              b"b=AAAA\r\n" + order_mail(FRANCE, subject("S1901M"), "F BRE - ENG\n", date=clock()))
     assert deliver(services, clock, forged) == "unverified"
     assert deliver(services, clock, signed(order_mail(FRANCE, subject("S1901M"), "A PAR - BUR\n", date=clock()),
                                            private)) == "accepted"
     assert seen == [False, False]
+
+
+def test_signatures_of_other_domains_cost_no_look_up(database_url, clock) -> None:
+    """Only a signature aligned with From can prove anything: a forger's four signatures of
+    domains that never answer are not looked up at all."""
+    asked: list[str] = []
+
+    def lookup(name, timeout=5):
+        asked.append(name)
+        return None
+
+    services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=lookup))
+    new_game(services, clock(), sender_check="verified")
+    forged = b"".join(b"DKIM-Signature: v=1; a=rsa-sha256; d=dead%d.test; s=sel; h=from:to:subject:date; "
+                      b"bh=AAAA; b=AAAA\r\n" % n for n in range(4)) + order_mail(FRANCE, subject("S1901M"),
+                                                                               "F BRE - ENG\n", date=clock())
+    assert deliver(services, clock, forged) == "unverified"
+    assert asked == []
