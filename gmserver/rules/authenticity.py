@@ -262,6 +262,9 @@ class Binding:
     to_gm: bool  # its To header names the GM's address or a reply address
     received_at: datetime
     turn_opened: datetime | None = None  # the current turn's start (the last adjudication)
+    # the Date of the power's newest set on file this turn: a mail written before it is an older
+    # mail sent again (by anyone who saw a copy), never a newer set
+    newest_on_file: datetime | None = None
 
     def window(self) -> tuple[datetime, datetime]:
         """The earliest and latest Date a message arriving now may carry."""
@@ -286,6 +289,9 @@ def signature_fault(signature: DkimSignature, binding: Binding | None) -> str | 
     if not earliest <= binding.dated <= latest:
         return (f"Its Date ({binding.dated:%Y-%m-%d %H:%M %z}) is not within this turn and the day before it "
                 "arrived, so it may be old mail of yours re-sent.")
+    if binding.newest_on_file is not None and binding.dated < binding.newest_on_file:
+        return (f"Its Date ({binding.dated:%Y-%m-%d %H:%M %z}) is older than that of the orders you have on "
+                "file this turn, so it may be an earlier mail of yours re-sent.")
     if not binding.to_gm:
         return "It was not addressed To the GM, so it may be mail of yours to someone else re-sent."
     return None

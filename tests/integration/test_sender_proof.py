@@ -125,6 +125,25 @@ def test_frances_spring_mail_replayed_in_the_fall_is_refused(world, clock, dkim_
     assert order_sets(world) == [("FRANCE", ["A PAR - BUR"])]
 
 
+def test_an_earlier_signed_set_re_sent_in_the_same_turn_does_not_replace_a_newer_one(world, clock, dkim_key) -> None:
+    """An ally who saw France's first signed set re-sends it, with a new Message-ID, after France
+    sent a newer one: written before the set on file, it is an old mail, not France's orders."""
+    private, _ = dkim_key
+    no_message_id = [b"from", b"to", b"subject", b"date"]  # a provider that does not sign Message-ID
+    first = signed(order_mail(FRANCE, subject("S1901M"), "A PAR - BUR\n", date=clock(),
+                              message_id="<first@players.test>"), private, headers=no_message_id)
+    assert deliver(world, clock, first) == "accepted"
+    clock.advance(minutes=30)
+    newer = signed(order_mail(FRANCE, subject("S1901M"), "A PAR - PIC\n", date=clock()), private,
+                   headers=no_message_id)
+    assert deliver(world, clock, newer) == "accepted"
+    clock.advance(minutes=30)
+    replay = first.replace(b"<first@players.test>", b"<again@ally.test>")
+    assert deliver(world, clock, replay) == "unverified"
+    assert order_sets(world)[-1] == ("FRANCE", ["A PAR - PIC"])
+    assert "older than that of the orders you have on file" in warnings(world)[-1]
+
+
 def test_a_signed_mail_written_more_than_a_day_before_it_arrived_is_not_believed(world, clock, dkim_key) -> None:
     """Everything signed, nothing added, but the Date is old: kept mail re-sent later."""
     private, _ = dkim_key

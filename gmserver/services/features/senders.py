@@ -9,17 +9,20 @@ the player.
 from __future__ import annotations
 
 import dataclasses
+import email.policy
 import email.utils
 import functools
 import logging
 from datetime import datetime, timedelta
 from email.message import Message
+from email.parser import BytesHeaderParser
 
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
 from gmserver.db.session import transaction
 from gmserver.db.queries.games import active_games
+from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
@@ -87,7 +90,8 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         binding=Binding(dated=_dated(envelope.message),
                         to_gm=any(is_gm_recipient(address, services.composer.gm_address)
                                   for _, address in _addresses(header_values(envelope.message, "To"))),
-                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, game.id)),
+                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, game.id),
+                        newest_on_file=_newest_on_file(session, game.id, decision.power, decision.phase)),
     )
 
     # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
@@ -193,6 +197,11 @@ def signatures(message: Message) -> tuple[DkimSignature, ...]:
 def _dated(message: Message) -> datetime | None:
     values = header_values(message, "Date")
     return header_moment(values[0]) if len(values) == 1 else None
+
+
+def _newest_on_file(session: Session, game_id: int, power: str, phase: str) -> datetime | None:
+    raw = newest_set_message(session, game_id, power, phase)
+    return None if raw is None else _dated(BytesHeaderParser(policy=email.policy.default).parsebytes(raw))
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
