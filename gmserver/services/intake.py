@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 import traceback
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,8 +23,8 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.queries.games import game_phase_for_update
 from gmserver.db.queries.inbound import (
-    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, requeue_failed,
-    set_attempts, uncount_claim,
+    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, pending_raw,
+    requeue_failed, set_attempts, uncount_claim,
 )
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
@@ -49,7 +50,7 @@ from gmserver.services import mails
 from gmserver.services.context import Services
 # what callers and tests know as intake's: storing, reading one message, the GM's view of it
 from gmserver.services.inbound_handling import (  # noqa: F401
-    ORDER_KINDS, Kept, game_view, gm_addresses, handle as _handle, kept,
+    ORDER_KINDS, Kept, Prepared, game_view, gm_addresses, handle as _handle, kept, prepare,
 )
 from gmserver.services.inbound_store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.held import HELD
@@ -110,11 +111,12 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         case "parked":
             return "failed"
     try:
+        prepared = _prepare(services, inbound_id)
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
             row = pending_for_update(session, inbound_id)
             if row is not None:
-                outcome = _handle(session, services, row, now)
+                outcome = _handle(session, services, row, now, prepared)
                 # hold_for_gm: the message waits for the GM (`gmserver inbox release` or `refuse`)
                 row.status = "held" if outcome == HELD else "done"
                 row.outcome, row.processed_at = outcome, now
@@ -132,6 +134,27 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         with transaction(services.sessions) as session:
             park(session, inbound_id, error, now, only_pending=True)
         return "failed"
+
+
+def _prepare(services: Services, inbound_id: int) -> Prepared | None:
+    """The message read (inbound_handling.prepare) outside any transaction: on SQLite each holds
+    the write lock from its start (BEGIN IMMEDIATE), and a stranger's message must not keep
+    players' mail from being stored meanwhile. None if it is no longer pending."""
+    with transaction(services.sessions) as session:
+        raw = pending_raw(session, inbound_id)
+    if raw is None:
+        return None
+    started = time.thread_time()
+    prepared = prepare(raw)
+    if (seconds := time.thread_time() - started) > READ_CPU_SECONDS:
+        log.warning("inbound message %s took %.1f s of CPU to read (%d bytes)", inbound_id, seconds, len(raw))
+    return prepared
+
+
+# What reading one message (parsing it, converting its text) should cost at most, in CPU seconds:
+# the bounds of gmserver.rules.limits and gmserver.rules.reading.message keep the worst hostile
+# message measured under a third of it (benchmarks/bench_hostile.py); more is logged.
+READ_CPU_SECONDS = 1.0
 
 
 def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
@@ -167,11 +190,14 @@ def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
 
 
 def _accept(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-            decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False) -> str:
+            decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False,
+            order_text: str | None = None) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.handlers.orders). `notes` go first in the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
-    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says."""
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says.
+    `order_text`: the message's text as read before the transaction (inbound_handling.prepare);
+    read from the row if not given."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -191,7 +217,8 @@ def _accept(session: Session, services: Services, row: InboundMessage, envelope:
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-    reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
+    text = extract_order_text(row.raw) if order_text is None else order_text
+    reading = read_orders(text, position=position, power=decision.power,
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
                           previous=earlier, turn=turn,
                           player_abbreviations=_player_abbreviations(session, game, decision.power))

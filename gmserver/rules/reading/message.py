@@ -93,14 +93,14 @@ def read_message(message: bytes | str) -> MessageText:
         raw = message[:MAX_READ_BYTES]
         body, html_cut = (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
     if html_cut:
-        unread.append(f"it has no plain text and only the first {_amount(MAX_HTML_CHARS, 'characters')} of its "
-                      "HTML were read")
+        unread.append(f"only the first {_amount(MAX_HTML_CHARS, 'characters')} of its HTML were read (it has "
+                      "no plain text)")
     if len(body) > MAX_TEXT_CHARS:
         body = _cut_at_line(body, MAX_TEXT_CHARS)
         unread.append(f"only the first {_amount(MAX_TEXT_CHARS, 'characters')} of its text were read")
     orders, sections = _clean(body)
     words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
-             + ". Nothing after that was read.") if unread else ""
+             + "; the rest was not read.") if unread else ""
     return MessageText(orders, tuple(sections), words)
 
 

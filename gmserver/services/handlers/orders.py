@@ -16,8 +16,9 @@ def handle(mail: Mail) -> str:
     # here, since intake imports the handlers)
     from gmserver.services import intake  # noqa: PLC0415
 
+    notes = ((mail.unread,) if mail.unread else ()) + tuple(plan.words for plan in planned)
     outcome = intake._accept(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
-                             notes=tuple(plan.words for plan in planned))
+                             notes=notes, order_text=mail.order_text)
     if outcome in ("accepted", "unchanged"):
         # 003 [9]: the set now on file carries this press, or none: earlier press is replaced
         press.store_press(mail.session, mail.services, mail.decision, planned, mail.row.id, mail.now)

@@ -71,7 +71,7 @@ def test_text_past_its_bound_is_not_read_and_the_reader_is_told() -> None:
     assert read.orders.startswith("A PAR H") and "F BRE H" not in read.orders
     assert len(read.orders) <= MAX_TEXT_CHARS
     assert read.unread == (f"Your message is longer than gmserver reads: only the first {MAX_TEXT_CHARS:,} "
-                           "characters of its text were read. Nothing after that was read.")
+                           "characters of its text were read; the rest was not read.")
 
 
 def test_a_message_past_the_read_bound_says_how_much_was_read() -> None:
