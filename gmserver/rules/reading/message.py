@@ -4,7 +4,8 @@ text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>
 "On ... wrote:" blocks, Outlook "-----Original Message-----" and "From: / Sent: / To:" headers,
 copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
 forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
-whatever text could be decoded.
+whatever text could be decoded. Bounded: at most MAX_READ_BYTES of the message, MAX_HTML_CHARS of
+HTML and MAX_TEXT_CHARS of text are read, each in time that grows with its length alone.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def read_message(message: bytes | str) -> MessageText:
     """The order text and press sections of a message, read within the bounds above."""
     unread: list[str] = []
     if len(message) > MAX_READ_BYTES:
-        unread.append(f"only its first {_amount(MAX_READ_BYTES, 'bytes')} were read (orders come before any "
+        unread.append(f"only its first {MAX_READ_BYTES:,} bytes were read (orders come before any "
                       "attachment)")
     try:
         body, html_cut = _body(message)
@@ -93,11 +94,11 @@ def read_message(message: bytes | str) -> MessageText:
         raw = message[:MAX_READ_BYTES]
         body, html_cut = (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
     if html_cut:
-        unread.append(f"only the first {_amount(MAX_HTML_CHARS, 'characters')} of its HTML were read (it has "
+        unread.append(f"only the first {MAX_HTML_CHARS:,} characters of its HTML were read (it has "
                       "no plain text)")
     if len(body) > MAX_TEXT_CHARS:
         body = _cut_at_line(body, MAX_TEXT_CHARS)
-        unread.append(f"only the first {_amount(MAX_TEXT_CHARS, 'characters')} of its text were read")
+        unread.append(f"only the first {MAX_TEXT_CHARS:,} characters of its text were read")
     orders, sections = _clean(body)
     words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
              + "; the rest was not read.") if unread else ""
@@ -125,10 +126,6 @@ def _cut_at_line(text: str, limit: int) -> str:
         return text
     end = text.rfind("\n", limit * 3 // 4, limit)
     return text[:end if end >= 0 else limit]
-
-
-def _amount(count: int, unit: str) -> str:
-    return f"{count:,} {unit}"
 
 
 def _looks_like_email(text: str) -> bool:
