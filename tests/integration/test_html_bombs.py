@@ -17,7 +17,7 @@ from gmserver.rules.reading.message import MAX_HTML_CHARS, MAX_TEXT_CHARS
 from gmserver.services import intake
 from tests.support.hostile import HTML_BOMB_SHAPES, html_bomb
 from tests.support.intake_rows import outbox_rows, plain_text
-from tests.support.world import GM, new_game, order_mail, player_address, services_for
+from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
