@@ -268,9 +268,12 @@ class _HtmlText:
                     return  # a comment never closed hides the rest, as in a browser
                 text_from = search = closing + 3
                 continue
-            closing = markup.find(">", opening)
+            # a ">" inside a quoted attribute value does not end the tag, within _QUOTED_TAG_CHARS
+            quoted = _QUOTED_TAG.match(markup, opening, opening + _QUOTED_TAG_CHARS)
+            closing = quoted.end() - 1 if quoted else markup.find(">", opening)
             if closing < 0:
-                return  # a tag never closed is no text; nothing after it can be read
+                self.handle_data(markup[opening:])  # a tag never closed is text, as html.parser read it
+                return
             inside = markup[opening + 1:closing]
             text_from = search = closing + 1
             if after in "!?":
@@ -293,6 +296,11 @@ class _HtmlText:
 
 
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
+# A tag up to its ">", its quoted values whole. Each character can be matched one way only (no
+# backtracking to speak of); a tag longer than _QUOTED_TAG_CHARS, or a quote never closed, ends
+# at its first ">" instead, so that no part of the HTML is scanned more than that many times.
+_QUOTED_TAG = re.compile(r"""<[^>"']*+(?:(?:"[^"]*+"|'[^']*+')[^>"']*+)*+>""")
+_QUOTED_TAG_CHARS = 2000
 _TAG_NAME = re.compile(r"[A-Za-z][^\s/>]*")
 _CLASS = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 # A div's class is looked for in the first characters of its tag only (a quote never closed would

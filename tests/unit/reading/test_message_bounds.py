@@ -104,3 +104,8 @@ def test_html_details_the_scan_keeps() -> None:
               "<body><!-- <p>A MAR H</p> --><p>A PAR &amp; B&nbsp;<3 1 < 2</p>F BRE H<br/>A MUN H"
               "<div class='gmail_quote'>On Mon wrote:<p>A KIE H</p></div></body></html>")
     assert html_to_text(markup).split("\n") == ["A PAR & B <3 1 < 2", "F BRE H", "A MUN H"]
+
+
+def test_a_quoted_angle_bracket_does_not_end_a_tag_and_a_tag_never_closed_is_text() -> None:
+    """As html.parser read them: "x > y" in an attribute is not text; a trailing "<A PAR" is."""
+    assert html_to_text('<img alt="a > b" src=x><p>A PAR - BUR</p><A MAR H') == "A PAR - BUR\n<A MAR H"
