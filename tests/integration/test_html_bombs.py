@@ -14,7 +14,7 @@ from gmserver.db.models import Player
 from gmserver.db.session import transaction
 from gmserver.rules.reading import message
 from gmserver.rules.reading.message import MAX_HTML_CHARS, MAX_TEXT_CHARS
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import HTML_BOMB_SHAPES, html_bomb
 from tests.support.intake_rows import outbox_rows, plain_text
 from tests.support.world import new_game, order_mail, player_address, services_for
