@@ -15,7 +15,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
+from gmserver.rules.authenticity import SENDER_CHECKS, reply_address, reply_token
 from gmserver.rules.schedule import (
     deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
 )
@@ -240,8 +240,8 @@ def find_game(session: Session, name: str) -> Game:
 
 def game_summary(session: Session, game: Game, gm_address: str | None = None) -> dict[str, Any]:
     """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
-    `gm_address`, each player's own reply address (gm+SECRET@domain: the GM tells it to the
-    player, it proves the sender in a "verified" game)."""
+    `gm_address`, each player's password and this turn's reply address (gm+TOKEN@domain): the GM
+    tells them to the player only; they prove the sender in a "verified" game."""
     record = queries.phases.current_record(session, game)
     position = engine.position_from_state(record.state).to_json()
     ruleset = queries.games.ruleset_of(game)
@@ -294,7 +294,9 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
 def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, ProxyState],
                     invalid: InvalidRecord) -> dict[str, Any]:
     return {"address": p.address, "fallback": p.fallback_address,
-            **({"reply_address": reply_address(gm_address, p.secret)} if gm_address and p.secret else {}),
+            # this turn's reply address (its token changes every turn) and the password, which does not
+            **({"reply_address": reply_address(gm_address, reply_token(p.secret, p.game.phase)),
+                "password": p.secret} if gm_address and p.secret else {}),
             **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
             # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
             **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}

@@ -38,6 +38,7 @@ from gmserver.services.reply_limits import (
     PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
     STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
 )
+from gmserver.services.reply_tokens import reply_periods
 from gmserver.services.senders import check_sender
 
 log = logging.getLogger(__name__)
@@ -255,6 +256,8 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},
+        # the current turn's reply tokens and the last one's prove a sender, no older ones
+        periods=reply_periods(session, game) if session is not None else (),
         previous=previous,
         # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},

@@ -37,6 +37,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.services.context import Services
 from gmserver.services.gm_notices import notify_gm
 from gmserver.services.outbox import queue
+from gmserver.services.reply_tokens import token_of
 
 TEMPLATE = "player/press_item.txt.j2"
 # 002 PRESS 2 lets anyone send press: a flood of it (a spammer forging a new From for every
@@ -185,7 +186,7 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
             "shown": shown, "partial": bool(item.recipients), "text": item.text})
         message = services.composer.compose(
             to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
-            date=now, reply_secret=game.secrets.get(power))
+            date=now, reply_secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)
 
 
@@ -258,7 +259,7 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
     author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
-    addresses = {player.power: (player.address, player.secret) for player in game.players}
+    addresses = {player.power: (player.address, token_of(player, game.phase)) for player in game.players}
     dropped = 0
     for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:
         row.status, dropped = "condition_false", dropped + 1

@@ -31,6 +31,7 @@ from gmserver.services.gm_mail import announce  # the GM-action mail to every pl
 from gmserver.services.outbox import queue_all
 from gmserver.services.press import disclose_authors
 from gmserver.services.endgame import GAME_OVER
+from gmserver.services.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +188,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
         subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
                                  phase=game.phase, purpose="orders")
         message = services.composer.compose(to=player.address, subject=f"Proposal: {subject}", body=body,
-                                            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+                                            auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
 

@@ -15,7 +15,7 @@ from gmserver.rules.reading import effective_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services import intake
 from gmserver.services.ordersets import stored_sets
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.world import new_game, order_mail, player_address, reply_address_of, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -292,11 +292,7 @@ def test_a_message_with_no_orders_keeps_the_contingent_lines_of_the_moves(databa
 
 
 def germany_reply_address(world) -> str:
-    from gmserver.db.models import Player
-    from gmserver.rules.authenticity import reply_address
-    with transaction(world.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
-    return reply_address(world.composer.gm_address, secret)
+    return reply_address_of(world, "GERMANY")
 
 
 @pytest.mark.parametrize("subject", [

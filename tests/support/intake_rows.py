@@ -5,21 +5,48 @@ from __future__ import annotations
 
 import email
 import email.policy
+import smtplib
 from datetime import datetime
 
 from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OutboxMessage, Press
 from gmserver.db.session import transaction
+from gmserver.mail.listener import Listener
 from gmserver.rules.subject import format_subject
 from gmserver.services import intake
 from gmserver.services.context import Services
+from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address
 
 
 def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
     """Store a message as the SMTP listener would, process it, and return its row (detached)."""
     row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
+def through_listener(services: Services, raw: bytes, now: datetime, *, sender: str,
+                     recipients: list[str]) -> InboundMessage:
+    """`deliver`, the whole way in: smtplib to the built-in SMTP listener on 127.0.0.1 (which keeps
+    MAIL FROM and RCPT TO, as in production), then processed; the row (detached)."""
+    stored: list[int] = []
+    listener = Listener("127.0.0.1", free_port(), "smtp",
+                        lambda data, envelope: stored.append(intake.store(
+                            services.sessions, data, source="smtp", now=now, envelope_from=envelope.mail_from,
+                            envelope_to=envelope.rcpt_tos).id),
+                        accepted_recipients={services.composer.gm_address})
+    listener.start()
+    try:
+        with smtplib.SMTP(listener.host, listener.port, timeout=10) as client:
+            assert client.sendmail(sender, recipients, raw) == {}
+    finally:
+        listener.stop()
+    [row_id] = stored
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
         row = session.get(InboundMessage, row_id)

@@ -6,14 +6,15 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from gmserver import engine
-from gmserver.db.models import Game
+from gmserver.db.models import Game, Player
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import offline_lookup
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.context import SenderChecks, Services
 from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
@@ -71,3 +72,19 @@ def set_options(services: Services, game_id: int, **values) -> None:
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         session.execute(update(Game).where(Game.id == game_id).values(ruleset={**game.ruleset, **values}))
+
+
+def password_of(services: Services, power: str, game: str = "lepanto") -> str:
+    """The power's password (its 'Password:' line), as `game show` prints it."""
+    with transaction(services.sessions) as session:
+        return session.scalar(select(Player.secret).join(Game).where(Game.name == game, Player.power == power))
+
+
+def reply_address_of(services: Services, power: str, game: str = "lepanto", phase: str | None = None) -> str:
+    """The power's reply address (gm+TOKEN@...) in a mail the GM sends now, or sent in `phase`:
+    its token changes every turn."""
+    with transaction(services.sessions) as session:
+        secret, current = session.execute(select(Player.secret, Game.phase).join(Game).where(
+            Game.name == game, Player.power == power)).one()
+    gm_address = services.composer.gm_address
+    return reply_address(gm_address, reply_token(secret, phase or current))
