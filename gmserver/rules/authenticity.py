@@ -93,6 +93,24 @@ def passwords_in(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def without_secret_lines(text: str, secrets: Iterable[str | None]) -> tuple[str, tuple[str, ...]]:
+    """`text` without every line that holds one of `secrets` (any case, anywhere in the line: a
+    near-miss `Password: SECRET (do not share)` or `Passwort: SECRET` is no password line, but must
+    not be published either), and the removed lines with each secret masked, to tell the author."""
+    wanted = [secret.strip().lower() for secret in secrets if secret and secret.strip()]
+    kept, removed = [], []
+    for line in text.splitlines(keepends=True):
+        found = [secret for secret in wanted if secret in line.lower()]
+        if not found:
+            kept.append(line)
+            continue
+        masked = line.strip()
+        for secret in found:
+            masked = re.sub(re.escape(secret), "[your secret]", masked, flags=re.IGNORECASE)
+        removed.append(masked)
+    return "".join(kept), tuple(removed)
+
+
 def same_secret(candidate: str, secret: str) -> bool:
     """Compared in constant time, case-insensitively (secrets are lower-case base32)."""
     return hmac.compare_digest(candidate.strip().lower().encode(), secret.strip().lower().encode())

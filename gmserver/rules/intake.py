@@ -64,6 +64,11 @@ class GameView:
         """The tokens of the power's reply addresses that still prove the sender."""
         return reply_tokens(self.secrets.get(power), self.periods or (self.phase,))
 
+    def secrets_of(self, power: str) -> tuple[str, ...]:
+        """The power's password and the reply tokens still accepted: what nothing published may hold."""
+        password = self.secrets.get(power)
+        return (password, *self.reply_tokens(power)) if password else ()
+
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
         allow_fallback = self.ruleset.sender_policy == "registered_with_fallback"

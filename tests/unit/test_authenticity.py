@@ -6,7 +6,7 @@ import pytest
 
 from gmserver.rules.authenticity import (
     Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient, is_password_line, passwords_in,
-    reply_address, reply_token, trusted_results, verify_sender,
+    reply_address, reply_token, trusted_results, verify_sender, without_secret_lines,
 )
 
 GM = "gm@gm.test"
@@ -150,3 +150,18 @@ def test_password_lines():
     text = "F PAR - BUR\nPassword: abc123\n  password = Def456  \nA MAR H\nmy password: is not a line"
     assert passwords_in(text) == ("abc123", "Def456")
     assert is_password_line("PASSWORD:xyz") and not is_password_line("F PAR - BUR")
+
+
+@pytest.mark.parametrize("line", [
+    f"Password: {SECRET} (do not share)", f"Passwort: {SECRET}", f"my code is {SECRET.upper()}!",
+    f"write to gm+{TOKEN}@gm.test", f"pw={SECRET}",
+])
+def test_a_line_holding_the_password_or_a_reply_token_anywhere_is_taken_out(line):
+    text, removed = without_secret_lines(f"Hello all.\n{line}\nBye.\n", (SECRET, TOKEN))
+    assert text == "Hello all.\nBye.\n" and len(removed) == 1
+    assert SECRET not in removed[0].lower() and TOKEN not in removed[0].lower() and "[your secret]" in removed[0]
+
+
+def test_a_text_without_secrets_is_left_as_it_is():
+    assert without_secret_lines("Password: of course not\nsee you\n", (SECRET, None, "")) == (
+        "Password: of course not\nsee you\n", ())
