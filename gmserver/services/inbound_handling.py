@@ -27,7 +27,7 @@ from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
-from gmserver.services import handlers, held, mails
+from gmserver.services import address_changes, handlers, held, mails
 from gmserver.services.context import Services
 from gmserver.services.gm_mail import copy_to_gm
 from gmserver.services.handlers import press as press_handler, requests
@@ -92,6 +92,12 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # set after the handler: the foreign key's share lock on the game row, taken first, would
         # deadlock against a command locking that row for update (see the note below)
         row.game_id = named[0].id if len(named) == 1 else None
+        return outcome
+    # a reply to an address change's one-time address (services.address_changes): the new address
+    # confirming, or the old one cancelling; the new address plays no power yet
+    if (tokens := _reply_secrets(row, envelope, services.composer.gm_address)) and (
+            outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
+        row.kind = "request"
         return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
         row.kind = kind.kind  # issue 9: a player in two games asking without naming one

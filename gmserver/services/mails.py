@@ -246,6 +246,14 @@ def unverified_sender(services: Services, game: Game, player: Player, envelope: 
         auto_submitted="auto-replied", date=now, reply_secret=reply_token(player.secret, game.phase))
 
 
+def one_time(services: Services, *, to: str, subject: str, body: str, token: str | None,
+             now: datetime) -> EmailMessage:
+    """A mail whose Reply-To carries a one-time token (an address change's confirmation or
+    cancellation, services.address_changes) instead of the player's reply token."""
+    return services.composer.compose(to=to, subject=subject, body=body, auto_submitted="auto-generated", date=now,
+                                     reply_secret=token)
+
+
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
            now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
