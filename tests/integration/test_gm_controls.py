@@ -237,7 +237,7 @@ def test_every_player_gets_a_start_mail(database_url, clock) -> None:
 
 
 def gm_mail(services, body: str, now, subject: str = "lepanto") -> tuple[InboundMessage, str]:
-    row_id = intake.store(services.sessions, order_mail(GM, subject, body), source="smtp", now=now).id
+    row_id = intake.store(services.sessions, order_mail(GM, subject, body, date=now), source="smtp", now=now).id
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
         row = session.get(InboundMessage, row_id)

@@ -42,10 +42,11 @@ class Table:
         for address in (self.server, self.gm, *self.players.values()):
             dovecot.add_user(address, "secret")
 
-    def send(self, sender: str, subject: str, body: str) -> str:
+    def send(self, sender: str, subject: str, body: str, date: datetime | None = None) -> str:
         """Mail the GM's server inbox; the message's Message-ID (to check that answers thread)."""
         message_id = make_msgid(domain="players.test")
-        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id, to=self.server))
+        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id, to=self.server,
+                                                    date=date))
         return message_id
 
     def inbox(self, address: str) -> list[email.message.EmailMessage]:
@@ -76,7 +77,7 @@ class Run:
     def gm_mail(self, body: str) -> None:
         with transaction(self.services.sessions) as session:
             secret = session.get(Game, self.game_id).gm_secret
-        self.table.send(self.table.gm, self.game, f"{body}\n\nPassword: {secret}\n-- \nGarry")
+        self.table.send(self.table.gm, self.game, f"{body}\n\nPassword: {secret}\n-- \nGarry", date=self.clock())
 
     def poll(self) -> None:
         with ImapMailbox(imap_settings(Config(imap=self.imap))) as mailbox:
