@@ -37,3 +37,19 @@ def test_near_miss_password_lines_in_press_are_never_published_and_the_author_is
         text = plain_text(report)
         assert "Vive la France!" in text
         assert secret not in text.lower() and token not in text.lower() and "passwort" not in text.lower()
+
+
+def test_a_worded_proposal_holding_the_authors_password_is_not_made_000_IX_3(database_url, clock) -> None:
+    """000 IX(3): the words of a RULE CHANGE proposal go to every player; one that holds the
+    author's password is refused, in words, and nobody else hears of it."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="mhr")
+    secret = password_of(services, "FRANCE")
+    row = deliver(services, order_mail(player_address("FRANCE"), "lepanto",
+                                       f"RULE CHANGE: press in retreats (Passwort: {secret})"), clock())
+    assert row.outcome != "vote-recorded"
+    told = " ".join(plain_text(outbox_rows(services, "notice")[-1]).split())
+    assert "it holds your password or reply address, which every player would read" in told
+    assert not any(secret in mail.raw.decode("utf-8", "replace").lower() for mail in outbox_rows(services)
+                   if mail.recipient != player_address("FRANCE"))
+    assert row.outcome == "vote-refused"
