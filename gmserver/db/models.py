@@ -392,8 +392,8 @@ class VoteRow(Base):
 class AddressChange(Base):
     """A player's own address change by mail (`ADDRESS new@...`): nothing changes until the new
     address answers the mail whose Reply-To carries `confirm_token`; meanwhile the old address,
-    told with `cancel_token` in its Reply-To, may cancel it. `status`: pending, confirmed,
-    cancelled, or replaced (by a later request)."""
+    told with `cancel_token` in its Reply-To, may cancel it (or undo it, once confirmed, for a
+    while). `status`: pending, confirmed, cancelled, undone, lapsed, or replaced."""
 
     __tablename__ = "address_changes"
 

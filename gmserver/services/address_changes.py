@@ -4,7 +4,7 @@
 Whoever has seen one of the player's mails could send the request, so it changes nothing by
 itself: the new address gets a mail whose Reply-To carries a one-time token (replying to it
 confirms), and the present address gets one whose Reply-To carries another (replying CANCEL
-drops the request). On the change every secret of the player is new (services.gm_controls
+drops the request, or undoes the change if the new address was quicker, for PENDING_FOR). On the change every secret of the player is new (services.gm_controls
 `change_address`): what the old address saw opens nothing any more.
 """
 
@@ -82,16 +82,17 @@ def request(session: Session, services: Services, game_id: int, power: str, argu
 
 def answer(session: Session, services: Services, envelope: Envelope, text: str, tokens: Collection[str],
            now: datetime) -> str | None:
-    """A message sent to the one-time reply address of a pending change: confirmed from the new
-    address, cancelled from the old one (the inbound outcome). None when no pending change has
-    these tokens, or the sender is not the address the token was sent to: the message is then
-    read as any other."""
+    """A message sent to the one-time reply address of a change: confirmed from the new address
+    while pending; cancelled from the old one while pending, or undone once confirmed (whoever
+    confirmed may have been quicker than the player), within PENDING_FOR of the request. The
+    inbound outcome; None when no such change has these tokens, or the sender is not the address
+    the token was sent to: the message is then read as any other."""
     if envelope.automated or not tokens:
         return None
     wanted = [token.lower() for token in tokens]
-    change = session.scalar(select(AddressChange).where(
-        AddressChange.status == "pending",
-        or_(AddressChange.confirm_token.in_(wanted), AddressChange.cancel_token.in_(wanted))).limit(1))
+    change = session.scalar(select(AddressChange).where(or_(
+        (AddressChange.status == "pending") & AddressChange.confirm_token.in_(wanted),
+        AddressChange.status.in_(("pending", "confirmed")) & AddressChange.cancel_token.in_(wanted))).limit(1))
     if change is None:
         return None
     confirming = change.confirm_token in wanted
@@ -101,7 +102,8 @@ def answer(session: Session, services: Services, envelope: Envelope, text: str, 
     game = queries.games.game_for_update(session, change.game_id, skip_locked=False)
     assert game is not None
     if now - change.requested_at > PENDING_FOR or game.status != "active":
-        change.status, change.ended_at = "lapsed", now
+        if change.status == "pending":
+            change.status, change.ended_at = "lapsed", now
         return None
     if not confirming:
         return _cancel(session, services, game, change, envelope, text, now)
@@ -124,12 +126,27 @@ def _cancel(session: Session, services: Services, game: Game, change: AddressCha
             "still waits for that address to confirm it.",
             "To drop the request, reply to this mail with the word CANCEL."), now, key="unclear")
         return "address-cancel-unclear"
+    if change.status == "confirmed":
+        return _undo(session, services, game, change, envelope, now)
     change.status, change.ended_at = "cancelled", now
     for address in (change.old_address, change.address):
         _mail(session, services, game, change, address, None, "the address change was cancelled", (
             f"The request to send {power_name}'s mail in {game.name} to {change.address} was cancelled from "
             f"{change.old_address}. Nothing has changed.",), now, key="cancelled")
     return "address-cancelled"
+
+
+def _undo(session: Session, services: Services, game: Game, change: AddressChange, envelope: Envelope,
+          now: datetime) -> str:
+    """The old address cancels a change already confirmed: the old addresses are back, and every
+    secret is new again (mailed to the old address), so whoever confirmed holds nothing."""
+    player = _player(session, game, change.power)
+    if player.address != change.address:  # changed again since (by the GM): not this change's to undo
+        return "address-cancel-late"
+    change.status, change.ended_at = "undone", now
+    change_address(session, services, game, change.power,
+                   ",".join(filter(None, (change.old_address, change.old_fallback))), by=envelope.sender, now=now)
+    return "address-undone"
 
 
 def _mail(session: Session, services: Services, game: Game, change: AddressChange, to: str, token: str | None,

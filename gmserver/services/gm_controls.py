@@ -179,7 +179,8 @@ def change_address(session: Session, services: Services, game: Game, power: str,
     player.address, player.fallback_address = address, fallback
     # every secret is new: whatever the old address saw (password, reply addresses) opens nothing now
     player.secret = new_secret()
-    queue_start_mails(session, services, game, now, powers=[player.power])  # the new password, at the new address
+    # the new password, at the new address
+    queue_start_mails(session, services, game, now, powers=[player.power], occasion=f":address:{now.isoformat()}")
     return _record(session, services, game, "address", {"power": player.power, "address": address,
                    "fallback": fallback, "before": before}, by, now,
                    f"{player.power}'s address is now {address}" + (f" (fallback {fallback})" if fallback else ""),

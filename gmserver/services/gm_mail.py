@@ -57,8 +57,10 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
 
 
 def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,
-                      powers: Sequence[str] | None = None, *, replacing: bool = False) -> int:
-    """Queue the start mail of every player (or of `powers`); how many were queued."""
+                      powers: Sequence[str] | None = None, *, replacing: bool = False, occasion: str = "") -> int:
+    """Queue the start mail of every player (or of `powers`); how many were queued. `occasion`
+    makes it a new mail where one went to the same address in this turn already (an address
+    change undone: the old address gets the new password)."""
     state = current_record(session, game).state
     queued = 0
     for player in game.players:
@@ -67,7 +69,7 @@ def queue_start_mails(session: Session, services: Services, game: Game, now: dat
         message = start_mail(services, game, player, state, now, replacing=replacing)
         # the address is in the key: a replacement player gets their own start mail
         queued += queue(session, message, kind="start", now=now, game_id=game.id,
-                        dedupe_key=f"start:{game.id}:{player.power}:{player.address}:{game.phase}")
+                        dedupe_key=f"start:{game.id}:{player.power}:{player.address}:{game.phase}{occasion}")
     return queued
 
 

@@ -97,3 +97,24 @@ def test_the_new_address_confirms_and_every_secret_of_the_player_is_new(database
                  subject).outcome == "accepted"
     # and the one-time token is spent
     assert _send(services, clock, NEW, token_address, "again").outcome != "address-changed"
+
+
+def test_the_old_address_undoes_a_change_the_attacker_confirmed_first(database_url, clock) -> None:
+    """An attacker who asks and confirms at once is quicker than the player: the player's CANCEL
+    to the mail at the registered address still undoes the change, with new secrets again, so
+    the attacker holds nothing."""
+    services = _verified_game(database_url, clock)
+    leaked = reply_address_of(services, "FRANCE")
+    assert _send(services, clock, FRANCE, leaked, f"ADDRESS {ATTACKER}").outcome == "address-pending"
+    [to_attacker], [to_france] = _checks(services, ATTACKER), _checks(services, FRANCE)
+    assert _send(services, clock, ATTACKER, _reply_to(to_attacker), "yes").outcome == "address-changed"
+    taken_over = _address(services)
+    assert taken_over[0] == ATTACKER
+
+    clock.advance(hours=5)
+    assert _send(services, clock, FRANCE, _reply_to(to_france), "CANCEL! not me").outcome == "address-undone"
+    address, password = _address(services)
+    assert address == FRANCE and password != taken_over[1]
+    start = [row for row in outbox_rows(services, "start") if row.recipient == FRANCE][-1]
+    assert f"Password: {password}" in plain_text(start)
+    assert not any(password in plain_text(row) for row in outbox_rows(services) if row.recipient == ATTACKER)
