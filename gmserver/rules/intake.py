@@ -36,7 +36,7 @@ class GameView:
     # power -> (primary address, fallback address or None), addresses lower-cased
     players: Mapping[str, tuple[str, str | None]]
     # power -> the player's password, from which the tokens of their reply addresses (gm+TOKEN@...)
-    # are derived (gmserver.rules.authenticity); None for games made before issue 6
+    # are derived (gmserver.rules.authenticity); None for games made before sender checks
     secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
     # the periods whose reply tokens are accepted, the current one first (the current turn and
     # the one before); empty: the current phase alone

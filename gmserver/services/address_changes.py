@@ -1,5 +1,5 @@
-"""A player's own address change by mail, `ADDRESS new@example.org[,fallback]` (MATRIX 2.2
-`address_change = from_known_address`, 003 [4]), made only when the new address answers.
+"""A player's own address change by mail, `ADDRESS new@example.org[,fallback]`
+(`address_change = from_known_address`, 003 [4]), made only when the new address answers.
 
 Whoever has seen one of the player's mails could send the request, so it changes nothing by
 itself: the new address gets a mail whose Reply-To carries a one-time token (replying to it

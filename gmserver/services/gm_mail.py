@@ -93,7 +93,7 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
              paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None,
              calendar: bytes | None = None) -> int:
     """Tell the players (all of them unless `to`: players or anything with power, address and
-    secret: the password, None for an address that is no player's any more) what the GM did: MATRIX 2.11
+    secret, the password, None for an address that is no player's any more) what the GM did:
     `correction_broadcast = all_players` in every profile. `calendar`: a `deadline.ics` attached
     (deadline_event). How many mails were queued; each is stored composed, attachment included."""
     active = game.deadline is not None and game.status == "active"
