@@ -12,9 +12,9 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.services.gm_mail import queue_start_mails
-from tests.support.intake_rows import outbox_rows, plain_text, through_listener
-from tests.support.world import new_game, order_mail, password_of, player_address, reply_address_of, services_for
+from gmserver.services.base.gm_mail import queue_start_mails
+from tests.support.intake_rows import outbox_rows, plain_text, player_reply_address, through_listener
+from tests.support.world import new_game, order_mail, password_of, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -54,7 +54,7 @@ def test_a_stranger_with_frances_reply_to_cannot_take_over_the_account(database_
     Reply-To, From France. The address used to change at once; now nothing changes, the attacker's
     address gets a confirmation mail, and France, told at the registered address, cancels it."""
     services = _verified_game(database_url, clock)
-    leaked = reply_address_of(services, "FRANCE")
+    leaked = player_reply_address(services, "FRANCE")
     before = _address(services)
 
     asked = _send(services, clock, FRANCE, leaked, f"ADDRESS {ATTACKER}")
@@ -75,7 +75,7 @@ def test_a_stranger_with_frances_reply_to_cannot_take_over_the_account(database_
 
 def test_the_new_address_confirms_and_every_secret_of_the_player_is_new(database_url, clock) -> None:
     services = _verified_game(database_url, clock)
-    old_reply, old_password = reply_address_of(services, "FRANCE"), password_of(services, "FRANCE")
+    old_reply, old_password = player_reply_address(services, "FRANCE"), password_of(services, "FRANCE")
     assert _send(services, clock, FRANCE, old_reply, f"ADDRESS {NEW}").outcome == "address-pending"
     [confirmation] = _checks(services, NEW)
     token_address = _reply_to(confirmation)
@@ -93,7 +93,7 @@ def test_the_new_address_confirms_and_every_secret_of_the_player_is_new(database
     assert _send(services, clock, NEW, old_reply, "A PAR - BUR\n", subject).outcome == "unverified"
     assert _send(services, clock, NEW, "gm@gm.test", f"A PAR - BUR\nPassword: {old_password}\n",
                  subject).outcome == "unverified"
-    assert _send(services, clock, NEW, reply_address_of(services, "FRANCE"), "A PAR - BUR\n",
+    assert _send(services, clock, NEW, player_reply_address(services, "FRANCE"), "A PAR - BUR\n",
                  subject).outcome == "accepted"
     # and the one-time token is spent
     assert _send(services, clock, NEW, token_address, "again").outcome != "address-changed"
@@ -104,7 +104,7 @@ def test_the_old_address_undoes_a_change_the_attacker_confirmed_first(database_u
     to the mail at the registered address still undoes the change, with new secrets again, so
     the attacker holds nothing."""
     services = _verified_game(database_url, clock)
-    leaked = reply_address_of(services, "FRANCE")
+    leaked = player_reply_address(services, "FRANCE")
     assert _send(services, clock, FRANCE, leaked, f"ADDRESS {ATTACKER}").outcome == "address-pending"
     [to_attacker], [to_france] = _checks(services, ATTACKER), _checks(services, FRANCE)
     assert _send(services, clock, ATTACKER, _reply_to(to_attacker), "yes").outcome == "address-changed"

@@ -14,10 +14,11 @@ from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.mail.imap import ImapMailbox
 from gmserver.rules.subject import format_subject
-from gmserver.services.context import SenderChecks
-from gmserver.services.polling import poll_once
+from gmserver.services.base.context import SenderChecks
+from gmserver.services.inbox.polling import poll_once
 from tests.support.dovecot import Dovecot, MailUser
-from tests.support.world import new_game, order_mail, player_address, reply_address_of, services_for
+from tests.support.intake_rows import player_reply_address
+from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +36,7 @@ def test_a_message_delivered_to_the_reply_address_proves_its_sender_over_imap(
     reply = order_mail(player_address("FRANCE"), SUBJECT, "A PAR - BUR\n").replace(b"gm@gm.test", gm.encode())
     spoof = order_mail(player_address("FRANCE"), SUBJECT, "A PAR - PIC\n").replace(b"gm@gm.test", gm.encode())
     with smtplib.LMTP(dovecot.host, dovecot.lmtp_port, timeout=10) as client:
-        client.sendmail(player_address("FRANCE"), [reply_address_of(services, "FRANCE")], reply)
+        client.sendmail(player_address("FRANCE"), [player_reply_address(services, "FRANCE")], reply)
         client.sendmail("evil@attacker.test", [gm], spoof)
 
     poll_once(services, mailbox, clock)

@@ -7,12 +7,13 @@ import smtplib
 import pytest
 
 from gmserver.mail.listener import Listener
-from gmserver.services import intake
-from gmserver.services.context import SenderChecks
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import SenderChecks
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
 from tests.support.dovecot import free_port
-from tests.support.world import GM, new_game, order_mail, player_address, reply_address_of, services_for
+from tests.support.intake_rows import player_reply_address
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +41,7 @@ def test_a_reply_through_the_listener_is_accepted_in_a_verified_game(database_ur
     name gm+SECRET (as a reply to the GM's Reply-To does), so this holds over IMAP as well."""
     services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=offline_lookup))
     new_game(services, clock(), sender_check="verified")
-    reply_to = reply_address_of(services, "FRANCE")
+    reply_to = player_reply_address(services, "FRANCE")
     subject = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M",
                              purpose="orders")
     raw = order_mail(player_address("FRANCE"), subject, "A PAR - BUR\n").replace(

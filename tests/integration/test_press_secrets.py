@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gmserver.services import turns
-from tests.support.intake_rows import deliver, outbox_rows, plain_text
-from tests.support.world import new_game, order_mail, password_of, player_address, reply_address_of, services_for
+from gmserver.services.turn import turns
+from tests.support.intake_rows import deliver, outbox_rows, plain_text, player_reply_address
+from tests.support.world import new_game, order_mail, password_of, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +21,7 @@ def test_near_miss_password_lines_in_press_are_never_published_and_the_author_is
     services = services_for(database_url)
     game_id = new_game(services, clock(), sender_check="verified")
     secret = password_of(services, "FRANCE")
-    token = reply_address_of(services, "FRANCE").split("+")[1].split("@")[0]
+    token = player_reply_address(services, "FRANCE").split("+")[1].split("@")[0]
     body = (f"A PAR - BUR\n\nPRESS\nVive la France!\nPassword: {secret} (do not share)\n"
             f"Passwort: {secret.upper()}\nwrite to gm+{token}@gm.test\nEND PRESS\n\nPassword: {secret}\n")
     row = deliver(services, order_mail(player_address("FRANCE"), SUBJECT, body), clock())

@@ -11,9 +11,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake
-from gmserver.services.held import HELD
-from tests.support.world import new_game, order_mail, player_address, reply_address_of, services_for
+from gmserver.services.inbox import runner as intake
+from gmserver.services.features.held import HELD
+from tests.support.intake_rows import player_reply_address
+from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -25,7 +26,7 @@ def play(database_url, clock, ruleset: str, subject: str = "", *, to_reply_addre
     """(outcome, the body of the one answer) for Germany's orders under `subject`."""
     services = services_for(database_url)
     new_game(services, clock(), ruleset=ruleset)
-    to = reply_address_of(services, "GERMANY") if to_reply_address else services.composer.gm_address
+    to = player_reply_address(services, "GERMANY") if to_reply_address else services.composer.gm_address
     intake.store(services.sessions, order_mail(GERMANY, subject, ORDERS, to=to), source="smtp", now=clock())
     [(_, outcome)] = intake.process_pending(services, clock())
     with transaction(services.sessions) as session:

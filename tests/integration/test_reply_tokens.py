@@ -13,10 +13,10 @@ from sqlalchemy import select
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import turns
-from gmserver.services.gm_mail import queue_start_mails
-from tests.support.intake_rows import outbox_rows, plain_text, through_listener
-from tests.support.world import new_game, order_mail, password_of, player_address, reply_address_of, services_for
+from gmserver.services.turn import turns
+from gmserver.services.base.gm_mail import queue_start_mails
+from tests.support.intake_rows import outbox_rows, plain_text, player_reply_address, through_listener
+from tests.support.world import new_game, order_mail, password_of, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +46,7 @@ def test_a_leaked_reply_address_stops_proving_the_sender_after_the_turn_that_fol
         queue_start_mails(session, services, session.get(Game, game_id), clock())
     [start] = [row for row in outbox_rows(services, "start") if row.recipient == FRANCE]
     leaked = _reply_to(start)
-    assert leaked == reply_address_of(services, "FRANCE", phase="S1901M")
+    assert leaked == player_reply_address(services, "FRANCE", phase="S1901M")
     assert password_of(services, "FRANCE") not in leaked  # the password is never a header
 
     clock.advance(hours=48)
@@ -65,7 +65,7 @@ def test_a_leaked_reply_address_stops_proving_the_sender_after_the_turn_that_fol
     [warning] = [row for row in outbox_rows(services, "rejection") if row.recipient == FRANCE]
     text = " ".join(plain_text(warning).split())
     assert "reply to the newest mail from the GM" in text
-    assert _reply_to(warning) == reply_address_of(services, "FRANCE") != leaked
+    assert _reply_to(warning) == player_reply_address(services, "FRANCE") != leaked
 
 
 def test_the_password_as_a_reply_address_proves_nothing_but_still_works_as_a_password_line(

@@ -14,10 +14,12 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
-from gmserver.services.context import SenderChecks
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.base.context import SenderChecks
 from tests.support.dkim import new_dkim_key
-from tests.support.world import GM, new_game, order_mail, player_address, reply_address_of, services_for
+from tests.support.intake_rows import player_reply_address
+from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -74,11 +76,11 @@ def test_the_spoof_from_the_issue_is_refused_and_the_real_player_told(world, clo
     [(row, warning)] = outbox(world)
     secret = secret_of(world, "FRANCE")
     assert row.recipient == FRANCE and "attacker" not in str(warning["To"])
-    assert warning["Reply-To"].addresses[0].addr_spec == reply_address_of(world, "FRANCE")
+    assert warning["Reply-To"].addresses[0].addr_spec == player_reply_address(world, "FRANCE")
     body = warning.get_body(("plain",)).get_content()
     assert "was not accepted" in body and "dmarc=fail" in body and "mx.gm.test" in body
     # the player's own ways in: their reply address and password line; the password is never the address
-    assert reply_address_of(world, "FRANCE") in body and f"Password: {secret}" in body
+    assert player_reply_address(world, "FRANCE") in body and f"Password: {secret}" in body
     assert f"gm+{secret}" not in str(warning["Reply-To"])
     with transaction(world.sessions) as session:
         inbound = session.scalar(select(InboundMessage))
@@ -108,7 +110,7 @@ def test_a_forger_flooding_does_not_flood_the_player(world, clock) -> None:
 
 
 def test_a_reply_to_the_players_reply_address_is_accepted(world, clock) -> None:
-    address = reply_address_of(world, "FRANCE")
+    address = player_reply_address(world, "FRANCE")
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")
     raw = raw.replace(f"To: {GM}".encode(), f"To: Test GM <{address}>".encode())
     assert deliver(world, clock, raw) == "accepted"
@@ -120,18 +122,18 @@ def test_a_reply_to_the_players_reply_address_is_accepted(world, clock) -> None:
 
 def test_the_reply_address_in_rcpt_to_is_enough(world, clock) -> None:
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")  # To: the plain GM address
-    assert deliver(world, clock, raw, envelope_to=[reply_address_of(world, "FRANCE")]) == "accepted"
+    assert deliver(world, clock, raw, envelope_to=[player_reply_address(world, "FRANCE")]) == "accepted"
 
 
 def test_the_reply_address_in_delivered_to_is_enough(world, clock) -> None:
-    raw = (f"Delivered-To: {reply_address_of(world, 'FRANCE')}\r\n".encode()
+    raw = (f"Delivered-To: {player_reply_address(world, 'FRANCE')}\r\n".encode()
            + order_mail(FRANCE, SUBJECT, "A PAR - BUR\n"))
     assert deliver(world, clock, raw) == "accepted"
 
 
 def test_another_players_reply_address_proves_nothing(world, clock) -> None:
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")
-    assert deliver(world, clock, raw, envelope_to=[reply_address_of(world, "GERMANY")]) == "unverified"
+    assert deliver(world, clock, raw, envelope_to=[player_reply_address(world, "GERMANY")]) == "unverified"
 
 
 def test_a_password_line_is_accepted_and_never_read_or_echoed(world, clock) -> None:
@@ -199,7 +201,7 @@ def test_every_mail_to_a_player_carries_their_reply_address(world, clock) -> Non
     assert deliver(world, clock, order_mail(FRANCE, "lepanto", "A PAR - BUR\n")) == "rejected"
     [(row, refusal)] = outbox(world)
     assert row.kind == "rejection"
-    assert refusal["Reply-To"].addresses[0].addr_spec == reply_address_of(world, "FRANCE")
+    assert refusal["Reply-To"].addresses[0].addr_spec == player_reply_address(world, "FRANCE")
 
 
 def test_a_stranger_never_gets_a_reply_address(world, clock) -> None:
@@ -210,14 +212,14 @@ def test_a_stranger_never_gets_a_reply_address(world, clock) -> None:
 
 def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock) -> None:
     # the reminders are sent in Spring 1901, the reports open Fall 1901: each carries its turn's address
-    spring = {power: reply_address_of(world, power) for power in ("FRANCE", "GERMANY")}
+    spring = {power: player_reply_address(world, power) for power in ("FRANCE", "GERMANY")}
     clock.advance(hours=47)
     assert turns.queue_reminders(world, clock()) == 7
     clock.advance(hours=2)
     turns.adjudicate_due(world, clock())
     mails = outbox(world)
     assert {row.kind for row, _ in mails} == {"reminder", "report"}
-    fall = {power: reply_address_of(world, power) for power in ("FRANCE", "GERMANY")}
+    fall = {power: player_reply_address(world, power) for power in ("FRANCE", "GERMANY")}
     for row, message in mails:
         power = row.recipient.split("@")[0].upper()
         if power in spring:
@@ -265,7 +267,7 @@ def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> N
 def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> None:
     """A warning about an unproven message is a refusal too: once a player has had as many
     refusals as an hour allows, no warning is added on top (the fuzz run saw 6 in an hour)."""
-    from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR
+    from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR
 
     for _ in range(PLAYER_REFUSALS_PER_HOUR):
         assert deliver(world, clock, order_mail(FRANCE, "lepanto France F1999M", "A PAR H\n")) == "rejected"
@@ -280,7 +282,7 @@ def test_a_proxy_holder_proves_their_own_address_with_their_own_password_000_II_
     """MATRIX 2.2 proxies in a verified mhr game: England holds France's proxy (the GM's ruling,
     000 II(3)); England's own password proves England's mail for France (France's is not England's
     to know), and a spoof of England's address is still refused."""
-    from gmserver.services import gm_controls  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
 
     services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
                                                                      dkim_lookup=offline_lookup))

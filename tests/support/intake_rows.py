@@ -10,12 +10,13 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from gmserver.db.models import InboundMessage, OutboxMessage, Press
+from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player, Press
 from gmserver.db.session import transaction
 from gmserver.mail.listener import Listener
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
-from gmserver.services.context import Services
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import Services
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address
 
@@ -52,6 +53,21 @@ def through_listener(services: Services, raw: bytes, now: datetime, *, sender: s
         row = session.get(InboundMessage, row_id)
         session.expunge(row)
         return row
+
+
+def without_headers(raw: bytes, *names: bytes) -> bytes:
+    """`raw` without the header lines that start with these names (e.g. b"Message-ID:"), as a mail
+    program that writes none of them sends it."""
+    return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(names))
+
+
+def player_reply_address(services: Services, power: str, game: str = "lepanto", phase: str | None = None) -> str:
+    """The power's own reply address (gm+TOKEN@...), which only the GM's mail gives out: in a mail
+    sent now, or sent in `phase` (its token changes every turn)."""
+    with transaction(services.sessions) as session:
+        secret, current = session.execute(select(Player.secret, Game.phase).join(Game).where(
+            Game.name == game, Player.power == power)).one()
+    return reply_address(services.composer.gm_address, reply_token(secret, phase or current))
 
 
 def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessage]:

@@ -14,10 +14,9 @@ from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import offline_lookup
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.context import SenderChecks, Services
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.context import SenderChecks, Services
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 
 GM = "gm@gm.test"
 
@@ -79,12 +78,3 @@ def password_of(services: Services, power: str, game: str = "lepanto") -> str:
     with transaction(services.sessions) as session:
         return session.scalar(select(Player.secret).join(Game).where(Game.name == game, Player.power == power))
 
-
-def reply_address_of(services: Services, power: str, game: str = "lepanto", phase: str | None = None) -> str:
-    """The power's reply address (gm+TOKEN@...) in a mail the GM sends now, or sent in `phase`:
-    its token changes every turn."""
-    with transaction(services.sessions) as session:
-        secret, current = session.execute(select(Player.secret, Game.phase).join(Game).where(
-            Game.name == game, Player.power == power)).one()
-    gm_address = services.composer.gm_address
-    return reply_address(gm_address, reply_token(secret, phase or current))
