@@ -4,8 +4,9 @@
 Whoever has seen one of the player's mails could send the request, so it changes nothing by
 itself: the new address gets a mail whose Reply-To carries a one-time token (replying to it
 confirms), and the present address gets one whose Reply-To carries another (replying CANCEL
-drops the request, or undoes the change if the new address was quicker, for PENDING_FOR). On the change every secret of the player is new (services.gm_controls
-`change_address`): what the old address saw opens nothing any more.
+drops the request, or undoes the change if the new address was quicker, for PENDING_FOR). On
+the change every secret of the player is new (gm_controls.change_address): what the old address
+saw opens nothing any more.
 """
 
 from __future__ import annotations
