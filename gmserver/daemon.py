@@ -183,7 +183,9 @@ class Daemon:
     def _start_listener(self) -> None:
         settings = self.config.listener
         listener = Listener(settings.host, settings.port, settings.protocol, self._store_from_listener,
-                            accepted_recipients={self.config.gm_address})
+                            accepted_recipients={self.config.gm_address}, max_connections=settings.max_connections,
+                            max_connections_per_client=settings.max_connections_per_client,
+                            client_connections_per_minute=settings.client_connections_per_minute)
         try:
             listener.start()
         except OSError as error:
