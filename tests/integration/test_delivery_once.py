@@ -198,3 +198,63 @@ def test_a_database_hiccup_after_the_250_does_not_resend(database_url, clock, mo
         assert deliver_due(services.sessions, transport, clock()).sent == 1
     [row] = rows(services)
     assert failures == [0] and row.status == "sent" and relay.accepted == [row.message_id]
+
+
+class OrderedRelay(RecordingRelay):
+    """Also writes "250" into `events` as it answers DATA, beside the database's statements."""
+
+    def __init__(self, services, events: list[str]) -> None:
+        super().__init__(services)
+        self.events = events
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        self.events.append("250")
+        return answer
+
+
+def test_after_the_relays_250_only_the_commit_of_the_sent_mark_is_left(database_url, clock) -> None:
+    """The narrowest window SMTP allows: the "sent" mark is written once the relay has said 354
+    and before the message's last line goes out, so nothing but its COMMIT follows the 250 (it
+    was a new transaction: BEGIN, on SQLite a wait for the write lock, the UPDATE, the COMMIT)."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+    events: list[str] = []
+    engine = services.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: events.append(" ".join(statement.split()[:2])))
+    event.listen(engine, "commit", lambda conn: events.append("COMMIT"))
+    handler = OrderedRelay(services, events)
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        transport = SmtpTransport(SmtpRelayConfig(host="127.0.0.1", port=controller.port, timeout=5))
+        assert deliver_due(services.sessions, transport, clock()).sent == 1
+    finally:
+        controller.stop()
+    after = events[events.index("250") + 1:]
+    assert after[:1] == ["COMMIT"], events
+    assert events[:events.index("250")][-1] == "UPDATE outbox", events  # the mark, written and not committed
+    [row] = rows(services)
+    assert row.status == "sent" and handler.accepted == [row.message_id]
+
+
+def test_a_relay_refusing_the_message_leaves_no_sent_mark(database_url, clock) -> None:
+    """The mark written ahead is rolled back when DATA is refused: the row is retried."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+
+    class Refusing:
+        async def handle_DATA(self, server, session, envelope) -> str:
+            return "451 4.3.0 try again later"
+
+    controller = Controller(Refusing(), hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        transport = SmtpTransport(SmtpRelayConfig(host="127.0.0.1", port=controller.port, timeout=5))
+        assert deliver_due(services.sessions, transport, clock()).retrying == 1
+    finally:
+        controller.stop()
+    [row] = rows(services)
+    assert (row.status, row.sent_at, row.attempts) == ("pending", None, 1)
+
