@@ -7,8 +7,11 @@ from __future__ import annotations
 import email
 import mailbox
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -22,7 +25,12 @@ from gmserver.mail.outbound import MaildirTransport, SmtpTransport, maildir_name
 from gmserver.services import outbox as outbox_service
 from gmserver.services.outbox import deliver_due, queue
 from tests.support.dovecot import free_port
+from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import services_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "reliability"))
+import common  # noqa: E402  the reliability scripts' own modules, as the soak imports them
+import soak  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -258,3 +266,31 @@ def test_a_relay_refusing_the_message_leaves_no_sent_mark(database_url, clock) -
     [row] = rows(services)
     assert (row.status, row.sent_at, row.attempts) == ("pending", None, 1)
 
+
+def test_the_soaks_relay_counter_sees_a_copy_a_kill_made(database_url, clock) -> None:
+    """The soak's delivery check can fail: a kill between the relay's 250 and the outbox's commit
+    makes a second copy at a real relay (tests/support/smtp_relay), which the soak counts as an
+    extra copy and, with no kill to account for it, reports as broken."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+    with SmtpRelay() as relay:
+        transport = SmtpTransport(SmtpRelayConfig(host=relay.host, port=relay.port, timeout=5))
+        with pytest.raises(SenderKilled):
+            deliver_due(services.sessions, KilledAfterDelivering(transport), clock())
+        transport._delivered = None  # the killed process's session died with it
+        assert deliver_due(services.sessions, transport, clock.advance(minutes=6)).sent == 1
+        relayed = [message.raw for message in relay.messages]
+    outbox_rows = [(row.message_id, row.kind, row.status) for row in rows(services)]
+    columns = ("message_id", "kind", "status")
+    outbox_rows = [dict(zip(columns, values)) for values in outbox_rows]
+
+    def checked(kills: int) -> common.Report:
+        report = common.Report("relay")
+        soak.delivery_checks(report, [SimpleNamespace(**row) for row in outbox_rows], relayed, kills=kills)
+        return report
+
+    after_a_kill, without_one = checked(kills=1), checked(kills=0)
+    assert after_a_kill.figures["delivered twice at the relay (same Message-ID), extra copies"] == 1
+    assert after_a_kill.figures["extra copies by kind"] == {"confirmation": 1}
+    assert after_a_kill.broken == []
+    assert without_one.broken == ["at most one extra copy at the relay per kill"]
