@@ -45,9 +45,9 @@ class ListenerConfig:
     protocol: Literal["smtp", "lmtp"] = "smtp"
     # Connections served at once, at once from one client address, and new ones a minute from one
     # address; past them a client is answered 421 and tries again later (gmserver.mail.listener)
-    max_connections: int = 50
-    max_connections_per_client: int = 10
-    client_connections_per_minute: int = 60
+    max_connections: int = 100
+    max_connections_per_client: int = 20
+    client_connections_per_minute: int = 120
 
 
 @dataclass(frozen=True)

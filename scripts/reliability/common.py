@@ -94,6 +94,8 @@ def write_config(path: Path, *, url: str, port: int, maildir: Path, gm: str = GM
         f'[database]\nurl = "{url}"\n'
         f'[gm]\naddress = "{gm}"\nname = "Reliability GM"\n'
         f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
+        # the scripts' one sender stands for every player and stranger: one address, many clients
+        f'max_connections_per_client = 10000\nclient_connections_per_minute = 100000\n'
         + outbound + f'[daemon]\nsweep_interval_seconds = {interval}\n', encoding="utf-8")
     return path
 
