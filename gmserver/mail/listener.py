@@ -85,6 +85,7 @@ class ConnectionGate:
         self._clock = clock
         self._open: dict[str, int] = {}
         self._recent: dict[str, deque[float]] = {}
+        self._told: dict[str, float] = {}  # when each refused client was last logged
 
     def admit(self, client: str) -> str | None:
         """None when `client` may connect now (then `release` it when it leaves), else the SMTP
@@ -104,7 +105,17 @@ class ConnectionGate:
         self._open[client] = self._open.get(client, 0) + 1
         if len(self._recent) > 4 * self.total:  # forget the clients quiet for a minute
             self._recent = {c: r for c, r in self._recent.items() if r and r[-1] > now - self.WINDOW_SECONDS}
+            self._told = {c: t for c, t in self._told.items() if t > now - self.WINDOW_SECONDS}
         return None
+
+    def worth_logging(self, client: str) -> bool:
+        """Whether a refusal of `client` is logged: once a minute per client, so that a flood of
+        connections is not also a flood of log lines."""
+        now = self._clock()
+        if self._told.get(client, now - self.WINDOW_SECONDS) > now - self.WINDOW_SECONDS:
+            return False
+        self._told[client] = now
+        return True
 
     def release(self, client: str) -> None:
         left = self._open.get(client, 0) - 1
@@ -126,7 +137,8 @@ class _Gated:
             self._client = str(peer[0]) if isinstance(peer, tuple) else str(peer)
             self._refused = self.gate.admit(self._client)
             if self._refused is not None:
-                log.warning("refused a connection from %s: %s", self._client, self._refused[10:])
+                if self.gate.worth_logging(self._client):
+                    log.warning("refusing connections from %s for now: %s", self._client, self._refused[10:])
                 transport.write(f"{self._refused}\r\n".encode("ascii"))
                 transport.close()
                 return

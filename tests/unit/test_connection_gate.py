@@ -50,3 +50,12 @@ def test_quiet_clients_are_forgotten() -> None:
         gate.release(f"192.0.2.{n}")
         clock.now += 61
     assert len(gate._recent) <= 9  # noqa: SLF001  what the gate remembers is bounded
+
+
+def test_a_refused_client_is_logged_once_a_minute() -> None:
+    clock = Clock()
+    gate = ConnectionGate(total=1, per_client=1, per_minute=1, clock=clock)
+    assert [gate.worth_logging("192.0.2.1") for _ in range(3)] == [True, False, False]
+    assert gate.worth_logging("192.0.2.2")
+    clock.now += 61
+    assert gate.worth_logging("192.0.2.1")
