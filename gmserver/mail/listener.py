@@ -86,27 +86,38 @@ class ConnectionGate:
         self._open: dict[str, int] = {}
         self._recent: dict[str, deque[float]] = {}
         self._told: dict[str, float] = {}  # when each refused client was last logged
+        self._forget_at = 4 * total
 
     def admit(self, client: str) -> str | None:
         """None when `client` may connect now (then `release` it when it leaves), else the SMTP
         reply to close the connection with: 421, "service not available, closing transmission
         channel" (RFC 5321 3.8), which a sending server takes as "try again later"."""
         now = self._clock()
-        recent = self._recent.setdefault(client, deque())
+        recent = self._recent.get(client, deque())
         while recent and recent[0] <= now - self.WINDOW_SECONDS:
             recent.popleft()
+        refusal = None
         if sum(self._open.values()) >= self.total:
-            return "421 4.7.0 too many connections at the moment; try again later"
-        if self._open.get(client, 0) >= self.per_client:
-            return "421 4.7.0 too many connections from your address at once; try again later"
-        if len(recent) >= self.per_minute:
-            return "421 4.7.0 too many connections from your address this minute; try again later"
-        recent.append(now)
-        self._open[client] = self._open.get(client, 0) + 1
-        if len(self._recent) > 4 * self.total:  # forget the clients quiet for a minute
-            self._recent = {c: r for c, r in self._recent.items() if r and r[-1] > now - self.WINDOW_SECONDS}
-            self._told = {c: t for c, t in self._told.items() if t > now - self.WINDOW_SECONDS}
-        return None
+            refusal = "421 4.7.0 too many connections at the moment; try again later"
+        elif self._open.get(client, 0) >= self.per_client:
+            refusal = "421 4.7.0 too many connections from your address at once; try again later"
+        elif len(recent) >= self.per_minute:
+            refusal = "421 4.7.0 too many connections from your address this minute; try again later"
+        else:
+            recent.append(now)
+            self._recent[client] = recent
+            self._open[client] = self._open.get(client, 0) + 1
+        if len(self._recent) + len(self._told) > self._forget_at:
+            self._forget_quiet(now)
+        return refusal
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forget the clients quiet for a minute; next time when twice as many are remembered (a
+        flood from many addresses costs memory and time in proportion, never more)."""
+        since = now - self.WINDOW_SECONDS
+        self._recent = {c: r for c, r in self._recent.items() if r and r[-1] > since}
+        self._told = {c: t for c, t in self._told.items() if t > since}
+        self._forget_at = max(4 * self.total, 2 * (len(self._recent) + len(self._told)))
 
     def worth_logging(self, client: str) -> bool:
         """Whether a refusal of `client` is logged: once a minute per client, so that a flood of

@@ -59,3 +59,16 @@ def test_a_refused_client_is_logged_once_a_minute() -> None:
     assert gate.worth_logging("192.0.2.2")
     clock.now += 61
     assert gate.worth_logging("192.0.2.1")
+
+
+def test_refused_clients_from_many_addresses_are_not_all_remembered() -> None:
+    """The cap full, a flood from ever new addresses: what the gate keeps stays bounded."""
+    clock = Clock()
+    gate = ConnectionGate(total=1, per_client=1, per_minute=1, clock=clock)
+    assert gate.admit("192.0.2.1") is None
+    for n in range(1000):
+        address = f"2001:db8::{n:x}"
+        assert gate.admit(address) is not None
+        gate.worth_logging(address)
+        clock.now += 1
+    assert len(gate._recent) + len(gate._told) <= 200  # noqa: SLF001
