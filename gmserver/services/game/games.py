@@ -22,6 +22,7 @@ from gmserver.rules.schedule import (
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import GameView
 from gmserver.rules.envelope import is_plain_address
+from gmserver.rules.game_names import name_problem
 from gmserver.rules.position import Position
 from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
@@ -80,8 +81,8 @@ def parse_player(text: str) -> PlayerSpec:
 
 def check_spec(spec: GameSpec) -> list[str]:
     problems = []
-    if not spec.name or len(spec.name) > 100 or any(c in spec.name for c in "\r\n"):
-        problems.append("the game name must be 1 to 100 characters on one line")
+    if problem := name_problem(spec.name):
+        problems.append(problem)
     seen: set[str] = set()
     for player in spec.players:
         if player.power not in POWERS:
@@ -140,8 +141,8 @@ def _reminder(ruleset: Ruleset) -> timedelta:
 
 def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     problems = check_spec(spec)
-    if queries.games.name_taken(session, spec.name):
-        problems.append(f"a game called {spec.name!r} already exists")
+    if (problem := name_problem(spec.name, queries.games.game_names(session))) and problem not in problems:
+        problems.append(problem)
     if spec.position is not None:
         try:
             state = engine.state_from_position(spec.position)
