@@ -1,9 +1,11 @@
 """A game's house rules as one frozen value, loaded from a TOML profile in config/rulesets/.
 
-House rules are configuration: every option of MATRIX.md section 2 is a field of `Ruleset`, and
-`ruleset_options.OPTIONS` says what each may hold. A game stores `Ruleset.snapshot()` when it
-starts, so editing a profile file never changes a game in progress; the GM may still override any
-option for one game (`with_overrides`, MATRIX 2.0 `gm_override`).
+House rules are configuration: every option of the catalogue is a field of `Ruleset`, and
+`ruleset_options.OPTIONS` says what each may hold. A profile also says which clause of its
+document decides each option (`clause.KEY = "000 III(6)"`), kept as `Ruleset.citations` and
+looked up with `Ruleset.cites`. A game stores `Ruleset.snapshot()` when it starts, so editing a
+profile file never changes a game in progress; the GM may still override any option for one game
+(`with_overrides`, 000 I(1): the GM's discretion over the house rules).
 
 Every way in (a file, a snapshot, an override) goes through `_validate`, which collects every
 problem before raising, so a GM fixing a profile sees the whole list in one error.
@@ -11,9 +13,11 @@ problem before raising, so a GM fixing a profile sees the whole list in one erro
 
 from __future__ import annotations
 
+import functools
+import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +34,18 @@ from gmserver.rules.ruleset_options import (
 )
 
 __all__ = [
-    "Problem", "Reminder", "ReservedLabel", "Ruleset", "RulesetError", "VoteKindRules", "VoteRules",
+    "Citation", "Problem", "Reminder", "ReservedLabel", "Ruleset", "RulesetError", "VoteKindRules", "VoteRules",
     "available_rulesets", "default_ruleset", "load_ruleset",
 ]
 
 META_KEYS = ("name", "title", "extends")
+CLAUSE_TABLE = "clause"
+# Not options but values derived from one (`Ruleset.move_to_own_province`); a document may still
+# give them a clause of their own (002 FORMAT 11 for "A Mun - Mun").
+DERIVED = ("move_to_own_province",)
+# A published house-rule document's clause: its number (000 to 004), then the clause as that
+# document numbers it: "000 III(6)", "002 FORMAT 4", "003 [10 a]".
+_CLAUSE_ID = re.compile(r"\d{3} \S.*")
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,16 @@ class RulesetError(Exception):
         lines = [f"{count} problem{'s' if count != 1 else ''} in ruleset:"]
         lines += [f"  - {p}" for p in self.problems]
         super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class Citation:
+    """The clause of a profile's document for one option, and the value the document gives it:
+    a game whose value differs (a GM override) no longer follows that clause and cites nothing."""
+
+    option: str
+    clause: str
+    value: Any
 
 
 @dataclass(frozen=True)
@@ -223,12 +244,23 @@ class Ruleset:
     extension_after_correction: str
     correction_broadcast: str
     extra_unit_repair: str
+    # the profile's `clause.KEY` lines, sorted by option; only those whose value the game keeps
+    citations: tuple[Citation, ...] = ()
 
     @property
     def move_to_own_province(self) -> str:
         """MATRIX 2.3: "derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
         not a separate option that could contradict it."""
         return self.impossible_move_treatment
+
+    def cites(self, name: str) -> str | None:
+        """The clause of the profile's document that decides option `name` ("000 III(6)"), or
+        None: the document is silent, or the game's value is not the document's (a GM override)."""
+        for citation in self.citations:
+            if citation.option == name:
+                value = self.option(name) if name in OPTIONS else getattr(self, name)
+                return citation.clause if value == citation.value else None
+        return None
 
     def option(self, name: str) -> Any:
         """An option's value by its MATRIX name, dotted vote names included."""
@@ -240,19 +272,23 @@ class Ruleset:
         return getattr(self, name)
 
     def snapshot(self) -> dict[str, Any]:
-        """Every option in its TOML spelling (JSON-safe); `from_snapshot` gives back an equal
-        Ruleset. Stored with a game so that later edits of the profile file do not reach it."""
+        """Every option in its TOML spelling (JSON-safe), and the `clause` table; `from_snapshot`
+        gives back an equal Ruleset. Stored with a game so that later edits of the profile file
+        do not reach it."""
         values = _flat_values(self)
         data: dict[str, Any] = {"name": self.name, "title": self.title}
         for name, spec in OPTIONS.items():
             _put_dotted(data, name, spec.kind.dump(values[name]))
+        data[CLAUSE_TABLE] = {c.option: c.clause for c in self.citations}
         return data
 
     @classmethod
     def from_snapshot(cls, data: Mapping[str, Any]) -> Ruleset:
         """Rebuild a stored snapshot. Options missing from an old snapshot (added to gmserver
-        after the game started) take their catalogue default; anything unknown is an error."""
-        values, meta, problems = _validate(data, "<snapshot>")
+        after the game started) take their catalogue default; anything unknown is an error. A
+        snapshot stored before games kept their clauses takes those of the shipped profile of
+        its name, for the values it still shares with that profile."""
+        values, meta, clauses, problems = _validate(data, "<snapshot>")
         if "extends" in meta:
             problems.append(Problem("<snapshot>", "extends", "a snapshot cannot extend a profile"))
         for key in ("name", "title"):
@@ -260,19 +296,27 @@ class Ruleset:
                 problems.append(Problem("<snapshot>", key, "missing"))
         if problems:
             raise RulesetError(problems)
-        return _build(meta["name"], meta["title"], {**_defaults(), **values})
+        kept: tuple[Citation, ...] = ()
+        if CLAUSE_TABLE not in data:
+            kept = _shipped_citations(meta["name"])
+            clauses = {c.option: c.clause for c in kept}
+        return _build(meta["name"], meta["title"], {**_defaults(), **values}, clauses, kept)
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Ruleset:
         """A copy with some options changed for one game, validated like a profile file.
         Keys are option names (dotted for votes, or a nested `vote` table); `title` may change,
-        `name` stays (the game still says which profile it started from)."""
-        values, meta, problems = _validate(overrides, "<override>")
+        `name` stays (the game still says which profile it started from). A changed value
+        leaves the document behind: its clause is no longer cited."""
+        values, meta, clauses, problems = _validate(overrides, "<override>")
         for key in ("name", "extends"):
             if key in meta:
                 problems.append(Problem("<override>", key, "cannot be overridden"))
+        if clauses:
+            problems.append(Problem("<override>", CLAUSE_TABLE, "cannot be overridden: a clause is the document's"))
         if problems:
             raise RulesetError(problems)
-        return _build(self.name, meta.get("title", self.title), {**_flat_values(self), **values})
+        return _build(self.name, meta.get("title", self.title), {**_flat_values(self), **values},
+                      _clauses_of(self), self.citations)
 
 
 # --- building and flattening ----------------------------------------------------------------
@@ -283,7 +327,14 @@ def _flat_values(ruleset: Ruleset) -> dict[str, Any]:
     return {name: ruleset.option(name) for name in OPTIONS}
 
 
-def _build(name: str, title: str, values: Mapping[str, Any]) -> Ruleset:
+def _clauses_of(ruleset: Ruleset) -> dict[str, str]:
+    return {c.option: c.clause for c in ruleset.citations}
+
+
+def _build(name: str, title: str, values: Mapping[str, Any], clauses: Mapping[str, str] | None = None,
+           kept: tuple[Citation, ...] = ()) -> Ruleset:
+    """`clauses`: option -> clause, cited for the values built here, except where `kept` (the
+    citations of the ruleset these values come from) holds a document value they no longer have."""
     vote = VoteRules(**{
         kind: VoteKindRules(
             uncast=values[f"vote.{kind}.uncast"],
@@ -293,7 +344,14 @@ def _build(name: str, title: str, values: Mapping[str, Any]) -> Ruleset:
         for kind in VOTE_KINDS
     })
     plain = {k: v for k, v in values.items() if "." not in k}
-    return Ruleset(name=name, title=title, vote=vote, **plain)
+    ruleset = Ruleset(name=name, title=title, vote=vote, **plain)
+    documented = {c.option: c.value for c in kept}
+    citations = []
+    for option, clause in sorted((clauses or {}).items()):
+        value = ruleset.option(option) if option in OPTIONS else getattr(ruleset, option)
+        if documented.get(option, value) == value:
+            citations.append(Citation(option, clause, value))
+    return replace(ruleset, citations=tuple(citations))
 
 
 def _defaults() -> dict[str, Any]:
@@ -326,14 +384,16 @@ def _flatten(raw: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def _validate(raw: Mapping[str, Any], source: str) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
-    """Parse every key; return (option values, meta keys, every problem found)."""
+def _validate(raw: Mapping[str, Any], source: str
+              ) -> tuple[dict[str, Any], dict[str, str], dict[str, str], list[Problem]]:
+    """Parse every key; return (option values, meta keys, clauses, every problem found)."""
     if not isinstance(raw, Mapping):
-        return {}, {}, [Problem(source, None, f"expected a table of options, got {type(raw).__name__}")]
+        return {}, {}, {}, [Problem(source, None, f"expected a table of options, got {type(raw).__name__}")]
     values: dict[str, Any] = {}
     meta: dict[str, str] = {}
     problems: list[Problem] = []
-    for key, value in _flatten(raw).items():
+    clauses = _parse_clauses(raw.get(CLAUSE_TABLE, {}), source, problems)
+    for key, value in _flatten({k: v for k, v in raw.items() if k != CLAUSE_TABLE}).items():
         if key in META_KEYS:
             if isinstance(value, str) and value.strip():
                 meta[key] = value
@@ -346,7 +406,25 @@ def _validate(raw: Mapping[str, Any], source: str) -> tuple[dict[str, Any], dict
                 problems.append(Problem(source, key, str(exc)))
         else:
             problems.append(Problem(source, key, "unknown option" + suggest_option(key)))
-    return values, meta, problems
+    return values, meta, clauses, problems
+
+
+def _parse_clauses(raw: object, source: str, problems: list[Problem]) -> dict[str, str]:
+    """The `clause` table: option -> the clause of the profile's document that decides it."""
+    if not isinstance(raw, Mapping):
+        problems.append(Problem(source, CLAUSE_TABLE, "expected a table of option = \"clause\""))
+        return {}
+    clauses: dict[str, str] = {}
+    for option, clause in _flatten(raw).items():
+        key = f"{CLAUSE_TABLE}.{option}"
+        if option not in OPTIONS and option not in DERIVED:
+            problems.append(Problem(source, key, "unknown option" + suggest_option(option)))
+        elif not isinstance(clause, str) or not _CLAUSE_ID.fullmatch(clause):
+            problems.append(Problem(source, key, "expected a document's clause, its number first, "
+                                                 f"e.g. \"000 III(6)\" or \"003 [10 a]\"; got {clause!r}"))
+        else:
+            clauses[option] = clause
+    return clauses
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -389,20 +467,33 @@ def _load(path: Path, search_dir: Path, chain: tuple[Path, ...]) -> Ruleset:
     except UnicodeDecodeError as exc:
         raise RulesetError([Problem(source, None, f"not UTF-8 text: {exc}")]) from None
 
-    values, meta, problems = _validate(raw, source)
+    values, meta, clauses, problems = _validate(raw, source)
     base = _defaults()
+    kept: tuple[Citation, ...] = ()
     if "extends" in meta:
         base_path = _resolve(meta["extends"], search_dir, relative_to=path.parent)
         if base_path.resolve() in chain + (path.resolve(),):
             problems.append(Problem(source, "extends", f"circular: {meta['extends']!r} extends this file"))
         else:
             try:
-                base = _flat_values(_load(base_path, search_dir, chain + (path.resolve(),)))
+                base_ruleset = _load(base_path, search_dir, chain + (path.resolve(),))
             except RulesetError as exc:  # report the base's problems together with ours
                 problems.extend(exc.problems)
                 problems.append(Problem(source, "extends", f"cannot load {meta['extends']!r}"))
+            else:
+                base = _flat_values(base_ruleset)
+                # the base document's clauses hold where this file keeps the base's values
+                kept = tuple(c for c in base_ruleset.citations if c.option not in clauses)
+                clauses = {**_clauses_of(base_ruleset), **clauses}
     if problems:
         raise RulesetError(problems)
     name = meta.get("name", path.stem)
-    return _build(name, meta.get("title", name), {**base, **values})
+    return _build(name, meta.get("title", name), {**base, **values}, clauses, kept)
 
+
+@functools.cache
+def _shipped_citations(name: str) -> tuple[Citation, ...]:
+    """The citations of the shipped profile `name`, for a snapshot stored without its own."""
+    if name not in available_rulesets():
+        return ()
+    return load_ruleset(name).citations

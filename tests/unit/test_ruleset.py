@@ -56,7 +56,27 @@ def _flat_keys(table: dict[str, Any], prefix: str = "") -> set[str]:
 def test_shipped_file_states_every_option(name: str) -> None:
     """A GM reading one file sees the whole profile: no key is left to the defaults."""
     raw = tomllib.loads((RULESETS_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    raw.pop("clause", None)
     assert _flat_keys(raw) == set(OPTIONS) | {"name", "title"}
+
+
+DOCUMENTS = {"mhr": "000", "danivon": "001", "email_rules": "002", "scorpion": "003", "gwm": "004"}
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_each_clause_line_sits_below_its_key_and_cites_the_profiles_document(name: str) -> None:
+    """`clause.KEY = "000 III(6)"` right below `KEY = ...` (or below the comment on a derived
+    value), naming a clause of the profile's own document; `standard` has no document."""
+    lines = (RULESETS_DIR / f"{name}.toml").read_text(encoding="utf-8").splitlines()
+    cited = [(n, line) for n, line in enumerate(lines) if line.startswith("clause.")]
+    assert bool(cited) == (name != "standard")
+    for n, line in cited:
+        key = line.removeprefix("clause.").split(" = ")[0]
+        above = next(lines[m] for m in range(n - 1, -1, -1) if not lines[m].startswith((" ", "]")))
+        assert above.startswith((f"{key} = ", f"# {key}", "#   ", "# impossible_move_treatment")), (key, above)
+        assert line.split(" = ")[1].startswith(f'"{DOCUMENTS[name]} '), line
+    assert {c.option for c in load_ruleset(name).citations} == {
+        line.removeprefix("clause.").split(" = ")[0] for _, line in cited}
 
 
 @pytest.mark.parametrize("name", PROFILES)
@@ -66,7 +86,7 @@ def test_shipped_file_comments_every_key(name: str) -> None:
     prefix = "Default:" if name == "standard" else {"mhr": "000", "danivon": "001", "email_rules": "002",
                                                     "scorpion": "003", "gwm": "004"}[name]
     for n, line in enumerate(lines):
-        if line and not line.startswith(("#", " ", "]", "name =", "title =")):
+        if line and not line.startswith(("#", " ", "]", "name =", "title =", "clause.")):
             key = line.split(" = ")[0]
             block = []
             for above in reversed(lines[:n]):
@@ -85,7 +105,7 @@ def test_load_by_path() -> None:
 
 
 def test_dataclass_has_one_field_per_option() -> None:
-    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name", "title", "vote"}
+    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name", "title", "vote", "citations"}
     plain = {name for name in OPTIONS if "." not in name}
     assert fields == plain
     ruleset = default_ruleset()
@@ -440,7 +460,9 @@ def test_extends_starts_from_another_profile(tmp_path: Path) -> None:
     assert ruleset.unit_type_wrong == "ignore" and ruleset.vote.draw.uncast == "yes"
     assert ruleset.name == "mhr_lenient"
     assert dataclasses.replace(ruleset, name="mhr", title=mhr.title, unit_type_wrong=mhr.unit_type_wrong,
-                               vote=mhr.vote) == mhr
+                               vote=mhr.vote, citations=mhr.citations) == mhr
+    # 000 IV(1) still decides the options the variant keeps, not the one it changes
+    assert (ruleset.cites("unit_type_omitted"), ruleset.cites("unit_type_wrong")) == ("000 IV(1)", None)
 
 
 def test_extends_a_file_beside_it_and_chains(tmp_path: Path) -> None:
