@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gmserver.paths import RULESETS_DIR
+from gmserver.rules import ruleset_options as catalogue
 from gmserver.rules.ruleset_options import (
     OPTIONS,
     VOTE_KINDS,
@@ -81,104 +82,107 @@ class Citation:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One field per option of MATRIX section 2, named and valued as MATRIX spells them.
+    """One field per option of the catalogue, named and valued as the profiles spell them.
 
-    Sets are frozensets, lists tuples, "none"/"unlimited" counts None. The per-kind vote rules
-    (`vote.<kind>.<setting>` in MATRIX and in TOML) are `ruleset.vote.<kind>.<setting>`.
+    An option with a closed set of values is typed by its catalogue row's Literal (the row reads
+    its allowed values from that type with `Choice.of`), so a misspelt value is a type error in
+    code and a loading error in a profile. Sets are frozensets, lists tuples, "none"/"unlimited"
+    counts None. The per-kind vote rules (`vote.<kind>.<setting>` in TOML) are
+    `ruleset.vote.<kind>.<setting>`.
     """
 
     name: str
     title: str
     # 2.1 Order submission & identification
     subject_required_fields: frozenset[str]
-    subject_location: str
-    subject_template: str
-    nonconforming_subject_policy: str
-    season_mismatch_policy: str
-    recipient_header_rule: str
+    subject_location: catalogue.SubjectLocation
+    subject_template: catalogue.SubjectTemplate
+    nonconforming_subject_policy: catalogue.NonconformingSubjectPolicy
+    season_mismatch_policy: catalogue.SeasonMismatchPolicy
+    recipient_header_rule: catalogue.RecipientHeaderRule
     confirm_each_set: bool
-    invalid_set_feedback: str
+    invalid_set_feedback: catalogue.InvalidSetFeedback
     clarification_min_hours: int
     # 2.2 Sender & auth
-    sender_policy: str
-    address_change: str
-    gm_command_auth: str
-    proxy_policy: str
+    sender_policy: catalogue.SenderPolicy
+    address_change: catalogue.AddressChange
+    gm_command_auth: catalogue.GmCommandAuth
+    proxy_policy: catalogue.ProxyPolicy
     proxy_cancel_notifies_holder: bool
-    proxy_precedence: str
-    perpetual_orders: str
+    proxy_precedence: catalogue.ProxyPrecedence
+    perpetual_orders: catalogue.PerpetualOrders
     # 2.3 Order interpretation
-    interpretation_presumption: str
-    abbreviation_table: str
-    abbreviation_policy: str
-    partial_names: str
+    interpretation_presumption: catalogue.InterpretationPresumption
+    abbreviation_table: catalogue.AbbreviationTable
+    abbreviation_policy: catalogue.AbbreviationPolicy
+    partial_names: catalogue.PartialNames
     forbidden_abbreviations: tuple[str, ...]
     player_abbreviation_lists: bool
-    unit_location_matching: str
-    typo_tolerance: str
-    valid_name_typos: str
-    unit_type_omitted: str
-    unit_type_wrong: str
-    nationality_omitted: str
-    nationality_wrong: str
-    coast_omitted_move: str
-    coast_wrong_destination: str
-    coast_own_location: str
-    coast_support_omitted: str
-    coast_support_mismatch: str
-    multiple_orders_same_unit: str
+    unit_location_matching: catalogue.UnitLocationMatching
+    typo_tolerance: catalogue.TypoTolerance
+    valid_name_typos: catalogue.ValidNameTypos
+    unit_type_omitted: catalogue.UnitTypeOmitted
+    unit_type_wrong: catalogue.UnitTypeWrong
+    nationality_omitted: catalogue.NationalityOmitted
+    nationality_wrong: catalogue.NationalityWrong
+    coast_omitted_move: catalogue.CoastOmittedMove
+    coast_wrong_destination: catalogue.CoastWrongDestination
+    coast_own_location: catalogue.CoastOwnLocation
+    coast_support_omitted: catalogue.CoastSupportOmitted
+    coast_support_mismatch: catalogue.CoastSupportMismatch
+    multiple_orders_same_unit: catalogue.MultipleOrdersSameUnit
     multiple_orders_skip_illegal: bool
-    hold_plus_support: str
-    impossible_move_treatment: str
+    hold_plus_support: catalogue.HoldPlusSupport
+    impossible_move_treatment: catalogue.ImpossibleMoveTreatment
     convoy_possible_move_legal: bool
-    nonsense_order_treatment: str
-    parenthetical_order: str
-    implied_orders: str
-    combined_orders: str
-    orders_for_missing_units: str
-    conditional_movement_orders: str
-    contingent_minor_orders: str
-    conditional_adjustment_orders: str
+    nonsense_order_treatment: catalogue.NonsenseOrderTreatment
+    parenthetical_order: catalogue.ParentheticalOrder
+    implied_orders: catalogue.ImpliedOrders
+    combined_orders: catalogue.CombinedOrders
+    orders_for_missing_units: catalogue.OrdersForMissingUnits
+    conditional_movement_orders: catalogue.ConditionalMovementOrders
+    contingent_minor_orders: catalogue.ContingentMinorOrders
+    conditional_adjustment_orders: catalogue.ConditionalAdjustmentOrders
     # 2.4 Order sets & versions
-    set_combination: str
-    set_ordering: str
-    default_set_status: str
+    set_combination: catalogue.SetCombination
+    set_ordering: catalogue.SetOrdering
+    default_set_status: catalogue.DefaultSetStatus
     publish_overridden_orders: bool
-    report_order_sequence: str
+    report_order_sequence: catalogue.ReportOrderSequence
     # 2.5 Adjudication
-    rulebook: str
-    datc_4a1: str
-    datc_4a2: str
-    datc_4a3: str
-    datc_4a4: str
-    datc_4a5: str
-    datc_4a6: str
-    datc_4a7: str
-    convoy_against_own_unit: str
+    rulebook: catalogue.Rulebook
+    datc_4a1: catalogue.Datc4a1
+    datc_4a2: catalogue.Datc4a2
+    datc_4a3: catalogue.Datc4a3
+    datc_4a4: catalogue.Datc4a4
+    datc_4a5: catalogue.Datc4a5
+    datc_4a6: catalogue.Datc4a6
+    datc_4a7: catalogue.Datc4a7
+    convoy_against_own_unit: catalogue.ConvoyAgainstOwnUnit
     # 2.6 Retreats
-    nrr_default: str
-    illegal_retreat: str
-    multiple_retreat_orders: str
+    nrr_default: catalogue.NrrDefault
+    illegal_retreat: catalogue.IllegalRetreat
+    multiple_retreat_orders: catalogue.MultipleRetreatOrders
     hopeless_orders_exempt: bool
     nmr_counts_minor_turns: bool
     # 2.7 Adjustments & civil disorder
-    season_structure: str
-    two_season_retreat_timing: str
-    fall_retreats_and_adjustments: str
-    excess_adjustment_order: str
-    multiple_builds_same_centre: str
-    build_type_omitted: str
-    fleet_build_inland: str
-    army_build_with_coast: str
-    fleet_build_coast_omitted: str
-    nbr_default: str
-    removal_algorithm: str
-    danivon_within_class: str
-    alphabetical_key: str
-    cd_mode: str
+    season_structure: catalogue.SeasonStructure
+    two_season_retreat_timing: catalogue.TwoSeasonRetreatTiming
+    fall_retreats_and_adjustments: catalogue.FallRetreatsAndAdjustments
+    excess_adjustment_order: catalogue.ExcessAdjustmentOrder
+    multiple_builds_same_centre: catalogue.MultipleBuildsSameCentre
+    build_type_omitted: catalogue.BuildTypeOmitted
+    fleet_build_inland: catalogue.FleetBuildInland
+    army_build_with_coast: catalogue.ArmyBuildWithCoast
+    fleet_build_coast_omitted: catalogue.FleetBuildCoastOmitted
+    nbr_default: catalogue.NbrDefault
+    removal_algorithm: catalogue.RemovalAlgorithm
+    danivon_within_class: catalogue.DanivonWithinClass
+    alphabetical_key: catalogue.AlphabeticalKey
+    cd_mode: catalogue.CdMode
     cd_units_receive_hold_support: bool
     record_cd_on_player: bool
-    first_year_abandonment: str
+    first_year_abandonment: catalogue.FirstYearAbandonment
     cd_search_years: int | None
     # 2.8 Deadlines, reminders & NMR
     min_hours_movement: int
@@ -186,64 +190,64 @@ class Ruleset:
     min_hours_adjustment: int
     target_days_per_game_turn: int | None
     turn_length_vote: tuple[int, ...] | None  # day counts to choose from
-    early_processing: str
-    orders_accepted_until: str
-    adjudication_trigger: str
+    early_processing: catalogue.EarlyProcessing
+    orders_accepted_until: catalogue.OrdersAcceptedUntil
+    adjudication_trigger: catalogue.AdjudicationTrigger
     processing_grace_minutes: int
-    time_basis: str
-    late_with_proof: str
+    time_basis: catalogue.TimeBasis
+    late_with_proof: catalogue.LateWithProof
     reminders: tuple[Reminder, ...]
-    delay_policy: str
+    delay_policy: catalogue.DelayPolicy
     delay_hours: int
     max_auto_delays: int
-    nmr_movement: str
+    nmr_movement: catalogue.NmrMovement
     nmr_limit_to_cd: int | str | None  # 2, "gm_after_2" or None
     nmr_contact_window_hours: int | None
     nmr_replacement_after: int | None
-    s1901_policy: str
+    s1901_policy: catalogue.S1901Policy
     # 2.9 Press
     press_kinds: frozenset[str]
-    press_channel: str
-    grey_press_placement: str
-    white_press_placement: str
-    press_author_disclosure: str
+    press_channel: catalogue.PressChannel
+    grey_press_placement: catalogue.GreyPressPlacement
+    white_press_placement: catalogue.WhitePressPlacement
+    press_author_disclosure: catalogue.PressAuthorDisclosure
     press_reserved_labels: tuple[ReservedLabel, ...]
-    press_power_attribution: str
+    press_power_attribution: catalogue.PressPowerAttribution
     press_from_non_players: bool
-    press_editing: str
-    press_moderation: str
-    conditional_press: str
+    press_editing: catalogue.PressEditing
+    press_moderation: catalogue.PressModeration
+    conditional_press: catalogue.ConditionalPress
     press_before_first_turn: bool
     report_empty_retreat_season: bool
     # 2.10 Votes & game end
     vote_kinds: frozenset[str]
-    vote_due: str
-    vote_secrecy: str
+    vote_due: catalogue.VoteDue
+    vote_secrecy: catalogue.VoteSecrecy
     proposer_anonymous: bool
-    vote_publication: str
-    revised_votes: str
+    vote_publication: catalogue.VotePublication
+    revised_votes: catalogue.RevisedVotes
     end_proposals_per_player_per_turn: int | None  # None: unlimited
     proposal_gm_veto: bool
     gm_may_propose: bool
     concession_beneficiary_votes_yes: bool
-    multiple_passing_draws: str
-    draw_membership: str
-    voter_eligibility: str
+    multiple_passing_draws: catalogue.MultiplePassingDraws
+    draw_membership: catalogue.DrawMembership
+    voter_eligibility: catalogue.VoterEligibility
     cd_powers_vote: bool
     fall_proposals_resolved_after_winter: bool
     amend_proposals_on_elimination: bool
     stalemate_years: int | None
-    stalemate_action: str
+    stalemate_action: catalogue.StalemateAction
     solo_centres: int
     solo_check_after_spring: bool
     draw_revote_on_majority_complaint_days: int | None
     vote: VoteRules  # vote.<kind>.uncast / .abstention, vote.rule_change.gm_must_agree
     # 2.11 GM corrections
-    correction_window: str
-    season_replay: str
-    extension_after_correction: str
-    correction_broadcast: str
-    extra_unit_repair: str
+    correction_window: catalogue.CorrectionWindow
+    season_replay: catalogue.SeasonReplay
+    extension_after_correction: catalogue.ExtensionAfterCorrection
+    correction_broadcast: catalogue.CorrectionBroadcast
+    extra_unit_repair: catalogue.ExtraUnitRepair
     # the profile's `clause.KEY` lines, sorted by option; only those whose value the game keeps
     citations: tuple[Citation, ...] = ()
 

@@ -9,22 +9,25 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gmserver.paths import RULESETS_DIR
+from gmserver.rules import briefing, delays
 from gmserver.rules.ruleset import (
     Reminder,
     ReservedLabel,
     Ruleset,
     RulesetError,
+    VoteKindRules,
     available_rulesets,
     default_ruleset,
     load_ruleset,
 )
-from gmserver.rules.ruleset_options import OPTIONS, describe_options
+from gmserver.rules.ruleset_options import OPTIONS, Choice, describe_options
 
 PROFILES = ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")
 
@@ -557,3 +560,85 @@ def test_move_to_own_province_is_derived() -> None:
     assert changed.move_to_own_province == "failed_move_unsupportable"
     with pytest.raises(RulesetError, match="move_to_own_province: unknown option"):
         default_ruleset().with_overrides({"move_to_own_province": "hold_supportable"})
+
+
+# --- the clause each profile cites: data in its TOML (clause.KEY) ---------------------------
+
+
+def test_a_custom_profile_cites_the_clause_its_file_gives(tmp_path: Path) -> None:
+    """A profile's clause is data: a GM's own file that takes 000 VII(5) for delays cites it,
+    and its variant of mhr keeps the clauses of 000 for the values it keeps."""
+    path = tmp_path / "house.toml"
+    path.write_text('delay_policy = "auto_grant_gm_may_refuse"\nclause.delay_policy = "000 VII(5)"\n',
+                    encoding="utf-8")
+    assert delays.clause(load_ruleset(path)) == "house rules 000 VII(5)"
+    (tmp_path / "variant.toml").write_text('extends = "mhr"\ndelay_policy = "gm_decides"\n', encoding="utf-8")
+    variant = load_ruleset(tmp_path / "variant.toml")
+    assert variant.cites("proxy_policy") == "000 II(3)"
+    assert delays.clause(variant) == "this game's rules, where its house rules are silent"
+
+
+def test_a_misspelt_clause_key_or_a_clause_without_its_document_fails_with_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('clause.delay_polcy = "000 VII(5)"\nclause.proxy_policy = "II(3)"\n'
+                    'clause.subject_location = 3\ntypo_tolerance = "lenient"\n', encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    problems = {p.key: p.message for p in caught.value.problems}
+    assert set(problems) == {"clause.delay_polcy", "clause.proxy_policy", "clause.subject_location", "typo_tolerance"}
+    assert "did you mean 'delay_policy'?" in problems["clause.delay_polcy"]
+    assert "its number first" in problems["clause.proxy_policy"] and "'II(3)'" in problems["clause.proxy_policy"]
+    assert all(p.source == str(path) for p in caught.value.problems)
+
+
+def test_000_I_1_a_gm_override_of_a_value_cites_the_documents_clause_no_more() -> None:
+    """000 VII(6) ¶2 says two missed turns; a game whose GM chose three is not told the clause."""
+    mhr = load_ruleset("mhr")
+    assert briefing.cited_clause(mhr, "nmr_limit_to_cd") == " (000 VII(6) ¶2)"
+    changed = mhr.with_overrides({"nmr_limit_to_cd": 3})
+    assert briefing.cited_clause(changed, "nmr_limit_to_cd") == ""
+    assert briefing.cited_clause(dataclasses.replace(mhr, nmr_limit_to_cd=3), "nmr_limit_to_cd") == ""
+    assert Ruleset.from_snapshot(json.loads(json.dumps(changed.snapshot()))) == changed
+    with pytest.raises(RulesetError, match="<override>: clause: cannot be overridden"):
+        mhr.with_overrides({"clause": {"nmr_limit_to_cd": "000 VII(6)"}})
+
+
+def test_a_snapshot_stored_without_clauses_takes_its_profiles() -> None:
+    """Games started before profiles stated their clauses keep citing them (000 II(3))."""
+    mhr = load_ruleset("mhr")
+    old = mhr.snapshot()
+    del old["clause"]
+    assert Ruleset.from_snapshot(old) == mhr
+    old["proxy_policy"] = "forbidden"  # overridden by the GM then: 000 II(3) no longer decides it
+    assert Ruleset.from_snapshot(old).cites("proxy_policy") is None
+
+
+# --- fields typed from the catalogue --------------------------------------------------------
+
+
+def test_each_closed_option_is_typed_by_the_literal_its_catalogue_row_reads() -> None:
+    """A field whose option has a closed set of values is a Literal of exactly those values, in
+    the catalogue's order; no such field is left a plain str."""
+    hints = typing.get_type_hints(Ruleset)
+    vote_hints = typing.get_type_hints(VoteKindRules)
+    for name, spec in OPTIONS.items():
+        if not isinstance(spec.kind, Choice):
+            continue
+        hint = vote_hints[name.rsplit(".", 1)[1]] if name.startswith("vote.") else hints[name]
+        assert typing.get_origin(hint) is typing.Literal, name
+        assert typing.get_args(hint) == spec.kind.values, name
+    plain = {f.name for f in dataclasses.fields(Ruleset) if hints[f.name] is str}
+    assert plain == {"name", "title"}
+
+
+def test_a_misspelt_key_and_a_misspelt_value_each_fail_naming_the_file_key_and_allowed_values(
+        tmp_path: Path) -> None:
+    path = tmp_path / "typos.toml"
+    path.write_text('subject_locaton = "subject_only"\nsubject_location = "subject_onyl"\n', encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}: subject_locaton: unknown option; did you mean 'subject_location'?",
+        f"{path}: subject_location: 'subject_onyl' is not allowed; allowed: subject_only, subject_or_body; "
+        "did you mean 'subject_only'?",
+    ]
