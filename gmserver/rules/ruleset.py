@@ -352,7 +352,7 @@ def _build(name: str, title: str, values: Mapping[str, Any], clauses: Mapping[st
     documented = {c.option: c.value for c in kept}
     citations = []
     for option, clause in sorted((clauses or {}).items()):
-        value = ruleset.option(option) if option in OPTIONS else getattr(ruleset, option)
+        value = values[option] if option in values else getattr(ruleset, option)
         if documented.get(option, value) == value:
             citations.append(Citation(option, clause, value))
     return replace(ruleset, citations=tuple(citations))
