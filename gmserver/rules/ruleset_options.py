@@ -1,16 +1,18 @@
-"""The catalogue of ruleset options: one row per option of MATRIX.md section 2 (2.1 to 2.11).
+"""The catalogue of ruleset options: one row per house-rule option, by section (2.1 to 2.11).
 
 This table is the only place that knows an option's allowed values, default and whether gmserver
 applies it (`Support`: applied, partial or not applied, and what gmserver does instead);
 validation, defaults, snapshots, `gmserver ruleset show`, the warning of `gmserver game create`
-and docs/rulesets.md are all driven by it, so adding an option is one row here plus one field on
-`Ruleset`. The module is longer than the others on purpose: it is one table, and splitting the
-rows would split the one source of truth.
+and docs/rulesets.md are all driven by it. Adding an option is one row here (a closed set of
+values is a Literal just above the row, which `Choice.of` reads and the `Ruleset` field is typed
+by), its field on `Ruleset`, and its value in each profile, with the clause its document gives
+(`clause.KEY`). The module is longer than the others on purpose: it is one table, and splitting
+the rows would split the one source of truth.
 
-Values are kept as MATRIX spells them. A few value kinds exist beyond plain choices: counts that
-may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved press
-labels, per-kind vote rules). Every kind parses both the TOML spelling and the Python value, and
-dumps to something both TOML and JSON can hold, so a snapshot can be written back out as a file.
+Values are kept as the profiles spell them. A few value kinds exist beyond plain choices: counts
+that may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved
+press labels, per-kind vote rules). Every kind parses both the TOML spelling and the Python value,
+and dumps to something both TOML and JSON can hold, so a snapshot can be written back out as a file.
 
 Pure: standard library only, nothing done at import time beyond building the table.
 """

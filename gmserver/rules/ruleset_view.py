@@ -109,8 +109,8 @@ def show_text(ruleset: Ruleset, rows: list[dict[str, Any]]) -> list[str]:
 # own), and how each numbers its clauses: a clause id is the document's number, then the clause.
 SOURCE_DOCUMENTS = (
     ("000", "mhr", "The House Rules of Garry, Lord of the March (MHR)",
-     "section (Roman), rule (number), then a lettered part or a paragraph: `000 II(2) b` is section II, "
-     "rule (2), part b; `000 VII(6) ¶2` the second paragraph of VII(6)"),
+     "section (Roman), clause (number), then a lettered part or a paragraph: `000 II(2) b` is section "
+     "II, clause (2), part b; `000 VII(6) ¶2` the second paragraph of VII(6)"),
     ("001", "danivon", "Danivon's House Rules, v2.1 (24 June 2009), after David Cohen's DipPouch article",
      "as 000, whose outline it follows: `001 IV(4)`"),
     ("002", "email_rules", "Some Email Diplomacy Rules",
@@ -118,10 +118,10 @@ SOURCE_DOCUMENTS = (
      "(FORMAT OF ORDERS), `002 PRESS 6`, `002 DRAWS 5`; `002 Q&A 2` is the second of its answers to common "
      "questions about the rulebook"),
     ("003", "scorpion", "The Scorpion Houserules (GM Andreas Habicher; the UK two-season game)",
-     "the bracketed rule number, with a letter for a part of it: `003 [10 a]`; `003 [18] ¶3` the third "
+     "the bracketed clause number, with a letter for a part of it: `003 [10 a]`; `003 [18] ¶3` the third "
      "paragraph of [18]"),
     ("004", "gwm", "The order-correction rules \"by courtesy of General World Masters rules\" (order "
-     "correction only: silent on adjudication)", "section (Roman), rule (number), then a letter: `004 II(3)c`"),
+     "correction only: silent on adjudication)", "section (Roman), clause (number), then a letter: `004 II(3)c`"),
 )
 
 
