@@ -581,11 +581,13 @@ def test_a_custom_profile_cites_the_clause_its_file_gives(tmp_path: Path) -> Non
 def test_a_misspelt_clause_key_or_a_clause_without_its_document_fails_with_every_problem(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text('clause.delay_polcy = "000 VII(5)"\nclause.proxy_policy = "II(3)"\n'
-                    'clause.subject_location = 3\ntypo_tolerance = "lenient"\n', encoding="utf-8")
+                    'clause.subject_location = 3\ntypo_tolerance = "lenient"\n'
+                    'clause.sender_policy = "000 X(6)\\nBcc: all"\n', encoding="utf-8")
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
     problems = {p.key: p.message for p in caught.value.problems}
-    assert set(problems) == {"clause.delay_polcy", "clause.proxy_policy", "clause.subject_location", "typo_tolerance"}
+    assert set(problems) == {"clause.delay_polcy", "clause.proxy_policy", "clause.subject_location", "typo_tolerance",
+                             "clause.sender_policy"}  # one line: a clause goes into players' mails
     assert "did you mean 'delay_policy'?" in problems["clause.delay_polcy"]
     assert "its number first" in problems["clause.proxy_policy"] and "'II(3)'" in problems["clause.proxy_policy"]
     assert all(p.source == str(path) for p in caught.value.problems)
