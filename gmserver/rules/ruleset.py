@@ -42,8 +42,9 @@ __all__ = [
 META_KEYS = ("name", "title", "extends")
 CLAUSE_TABLE = "clause"
 # Not options but values derived from one (`Ruleset.move_to_own_province`); a document may still
-# give them a clause of their own (002 FORMAT 11 for "A Mun - Mun").
-DERIVED = ("move_to_own_province",)
+# give them a clause of their own (002 FORMAT 11 for "A Mun - Mun"). Each with the rulebook or
+# DATC sources of its values, as a catalogue row has them (`OptionSpec.sources`).
+DERIVED: dict[str, dict[str, str]] = {"move_to_own_province": {"hold_supportable": "DATC 6.A.4"}}
 # A published house-rule document's clause: its number (000 to 004), then the clause as that
 # document numbers it: "000 III(6)", "002 FORMAT 4", "003 [10 a]".
 _CLAUSE_ID = re.compile(r"\d{3} \S.*")

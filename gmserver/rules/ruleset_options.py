@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from gmserver.rules.geography import POWERS
@@ -395,6 +395,9 @@ class OptionSpec:
     kind: Kind
     default: Any  # already parsed: the value `Ruleset` holds
     support: Support
+    # value -> the rulebook or DATC section that gives it ("DATC 4.C.1", "RB2000"), cited for a
+    # profile that holds the value where its own document is silent (no `clause.KEY`)
+    sources: Mapping[Any, str] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -430,12 +433,20 @@ def _toml_text(value: Any) -> str:
 
 
 _rows: list[OptionSpec] = []
+# The sources of a value gmserver proposes where a document is silent: the rulebook and the
+# DATC's reading of it. A house-rule document is never cited for another profile's game.
+RULEBOOK_SOURCES = ("RB2000", "DATC ")
 
 
-def _opt(name: str, section: str, kind: Kind, default: Any, support: Support) -> None:
+def _opt(name: str, section: str, kind: Kind, default: Any, support: Support,
+         sources: Mapping[Any, str] | None = None) -> None:
     if support.same_as:
         kind.parse(support.same_as[0])  # a typo in the catalogue fails at import, not at a GM
-    _rows.append(OptionSpec(name, section, kind, kind.parse(default), support))
+    for value, source in (sources or {}).items():
+        kind.parse(value)
+        if not source.startswith(RULEBOOK_SOURCES):
+            raise ValueError(f"{name}: {source!r}: a house-rule document is cited by its profile's clause.KEY")
+    _rows.append(OptionSpec(name, section, kind, kind.parse(default), support, dict(sources or {})))
 
 
 VoteValue = Literal["yes", "no", "excluded"]  # vote.<kind>.uncast and .abstention
@@ -502,13 +513,13 @@ _opt("perpetual_orders", "2.2", Choice.of(PerpetualOrders), "forbidden",
 # 2.3 Order interpretation
 InterpretationPresumption = Literal["literal", "complete_valid_set"]
 _opt("interpretation_presumption", "2.3", Choice.of(InterpretationPresumption), "literal",
-     applied())
+     applied(), sources={"literal": "DATC 4.E.2"})
 AbbreviationTable = Literal["standard", "email_rules_list", "scorpion_list"]
 _opt("abbreviation_table", "2.3", Choice.of(AbbreviationTable), "standard",
      applied())
 AbbreviationPolicy = Literal["table_only", "any_unambiguous"]
 _opt("abbreviation_policy", "2.3", Choice.of(AbbreviationPolicy), "any_unambiguous",
-     applied())
+     applied(), sources={"any_unambiguous": "RB2000"})
 PartialNames = Literal["accept", "reject"]
 _opt("partial_names", "2.3", Choice.of(PartialNames), "accept", applied())
 _opt("forbidden_abbreviations", "2.3", Tokens(), [], applied())
@@ -521,51 +532,52 @@ _opt("typo_tolerance", "2.3", Choice.of(TypoTolerance), "unambiguous_only",
 ValidNameTypos = Literal["literal", "correct_if_illegal"]
 _opt("valid_name_typos", "2.3", Choice.of(ValidNameTypos), "literal", applied())
 UnitTypeOmitted = Literal["accept", "invalid"]
-_opt("unit_type_omitted", "2.3", Choice.of(UnitTypeOmitted), "accept", applied())
+_opt("unit_type_omitted", "2.3", Choice.of(UnitTypeOmitted), "accept", applied(), sources={"accept": "DATC 4.C.1"})
 UnitTypeWrong = Literal["ignore", "invalid"]
-_opt("unit_type_wrong", "2.3", Choice.of(UnitTypeWrong), "ignore", applied())
+_opt("unit_type_wrong", "2.3", Choice.of(UnitTypeWrong), "ignore", applied(), sources={"ignore": "DATC 4.C.2"})
 # invalid_for_supports: 003 [21] demands nationality for supports of foreign units only, while
 # convoys stay "silent -> accept"; MATRIX's two values cannot say that (see the TOML comment).
 NationalityOmitted = Literal["accept", "invalid", "invalid_for_supports"]
 _opt("nationality_omitted", "2.3", Choice.of(NationalityOmitted), "accept",
-     applied())
+     applied(), sources={"accept": "DATC 4.C.5"})
 NationalityWrong = Literal["ignore", "invalid"]
-_opt("nationality_wrong", "2.3", Choice.of(NationalityWrong), "ignore", applied())
+_opt("nationality_wrong", "2.3", Choice.of(NationalityWrong), "ignore", applied(), sources={"ignore": "DATC 4.C.6"})
 CoastOmittedMove = Literal["accept_if_unique", "always_invalid"]
 _opt("coast_omitted_move", "2.3", Choice.of(CoastOmittedMove), "accept_if_unique",
-     applied())
+     applied(), sources={"accept_if_unique": "DATC 4.B.1"})
 CoastWrongDestination = Literal["redirect_if_unique", "invalid"]
-_opt("coast_wrong_destination", "2.3", Choice.of(CoastWrongDestination), "invalid", applied())
+_opt("coast_wrong_destination", "2.3", Choice.of(CoastWrongDestination), "invalid", applied(),
+     sources={"invalid": "DATC 4.B.3"})
 CoastOwnLocation = Literal["ignore", "must_match_if_given"]
-_opt("coast_own_location", "2.3", Choice.of(CoastOwnLocation), "ignore", applied())
+_opt("coast_own_location", "2.3", Choice.of(CoastOwnLocation), "ignore", applied(), sources={"ignore": "DATC 4.B.5"})
 CoastSupportOmitted = Literal["accept_always", "accept_if_unique", "always_invalid"]
 _opt("coast_support_omitted", "2.3", Choice.of(CoastSupportOmitted),
-     "accept_always", applied())
+     "accept_always", applied(), sources={"accept_always": "DATC 4.B.4"})
 CoastSupportMismatch = Literal["ignore", "accept_if_unique", "invalid"]
 _opt("coast_support_mismatch", "2.3", Choice.of(CoastSupportMismatch), "invalid",
-     applied())
+     applied(), sources={"invalid": "DATC 4.B.4"})
 MultipleOrdersSameUnit = Literal["first", "last", "conflict_holds", "identical_ok_else_stand"]
 _opt("multiple_orders_same_unit", "2.3",
      Choice.of(MultipleOrdersSameUnit), "conflict_holds",
-     applied())
+     applied(), sources={"conflict_holds": "DATC 4.D.3"})
 _opt("multiple_orders_skip_illegal", "2.3", BOOL, False, applied())
 HoldPlusSupport = Literal["support_wins", "by_multiple_order_rule"]
 _opt("hold_plus_support", "2.3", Choice.of(HoldPlusSupport), "by_multiple_order_rule",
      applied())
 ImpossibleMoveTreatment = Literal["hold_supportable", "failed_move_unsupportable"]
 _opt("impossible_move_treatment", "2.3", Choice.of(ImpossibleMoveTreatment),
-     "hold_supportable", applied())
+     "hold_supportable", applied(), sources={"hold_supportable": "DATC 4.E.1"})
 # move_to_own_province is "derived: equals impossible_move_treatment": a property, not an option.
-_opt("convoy_possible_move_legal", "2.3", BOOL, True, applied())
+_opt("convoy_possible_move_legal", "2.3", BOOL, True, applied(), sources={True: "DATC 4.E.1"})
 NonsenseOrderTreatment = Literal["hold", "ignore_line"]
 _opt("nonsense_order_treatment", "2.3", Choice.of(NonsenseOrderTreatment), "hold", applied())
 ParentheticalOrder = Literal["use", "ignore"]
 _opt("parenthetical_order", "2.3", Choice.of(ParentheticalOrder), "use", applied())
 ImpliedOrders = Literal["none", "from_own_support", "from_own_support_and_convoy"]
 _opt("implied_orders", "2.3", Choice.of(ImpliedOrders), "none",
-     applied())
+     applied(), sources={"none": "DATC 4.E.3"})
 CombinedOrders = Literal["accept", "reject"]
-_opt("combined_orders", "2.3", Choice.of(CombinedOrders), "accept", applied())
+_opt("combined_orders", "2.3", Choice.of(CombinedOrders), "accept", applied(), sources={"accept": "RB2000"})
 OrdersForMissingUnits = Literal["void_and_report"]
 _opt("orders_for_missing_units", "2.3", Choice.of(OrdersForMissingUnits), "void_and_report", applied())
 ConditionalMovementOrders = Literal["strip_condition", "void_line"]
@@ -580,7 +592,7 @@ _opt("conditional_adjustment_orders", "2.3", Choice.of(ConditionalAdjustmentOrde
 # 2.4 Order sets & versions
 SetCombination = Literal["replace", "merge_per_unit", "replace_unless_marked_change"]
 _opt("set_combination", "2.4", Choice.of(SetCombination), "replace",
-     applied())
+     applied(), sources={"replace": "DATC 4.D.1"})
 SetOrdering = Literal["receipt_time", "version_then_receipt"]
 _opt("set_ordering", "2.4", Choice.of(SetOrdering), "receipt_time", applied())
 DefaultSetStatus = Literal["preliminary", "final"]
@@ -594,7 +606,7 @@ _opt("report_order_sequence", "2.4", Choice.of(ReportOrderSequence), "canonical"
 Rulebook = Literal["rb2000", "gibsons1989", "rb1982"]
 _opt("rulebook", "2.5", Choice.of(Rulebook), "rb2000",
      not_applied("orders are adjudicated by the 2000 rulebook, whichever rulebook the house rules name",
-                 "rb2000"))
+                 "rb2000"), sources={"rb2000": "RB2000"})
 Datc4a1 = Literal["all_routes", "any_route", "mhr_hybrid"]
 _opt("datc_4a1", "2.5", Choice.of(Datc4a1), "all_routes",
      partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
@@ -616,7 +628,8 @@ _opt("datc_4a5", "2.5", Choice.of(Datc4a5), "may_retreat",
      not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
 # rules/reading/moves.py keeps (or, required, demands) the route; rules/convoy_routes.py carries it out
 Datc4a6 = Literal["ignored", "allowed_not_required", "required"]
-_opt("datc_4a6", "2.5", Choice.of(Datc4a6), "ignored", applied())
+_opt("datc_4a6", "2.5", Choice.of(Datc4a6), "ignored", applied(),
+     sources={"ignored": "DATC 4.A.6", "allowed_not_required": "DATC 4.A.6", "required": "DATC 4.A.6"})
 Datc4a7 = Literal["head_to_head_only", "never"]
 _opt("datc_4a7", "2.5", Choice.of(Datc4a7), "head_to_head_only",
      not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
@@ -628,7 +641,7 @@ _opt("convoy_against_own_unit", "2.5", Choice.of(ConvoyAgainstOwnUnit), "allowed
 NrrDefault = Literal["disband", "danivon_auto_retreat"]
 _opt("nrr_default", "2.6", Choice.of(NrrDefault), "disband", applied())
 IllegalRetreat = Literal["disband"]
-_opt("illegal_retreat", "2.6", Choice.of(IllegalRetreat), "disband", applied())
+_opt("illegal_retreat", "2.6", Choice.of(IllegalRetreat), "disband", applied(), sources={"disband": "RB2000"})
 MultipleRetreatOrders = Literal["first", "last", "priority_list"]
 _opt("multiple_retreat_orders", "2.6", Choice.of(MultipleRetreatOrders), "first", applied())
 _opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless (A9): no reminder, no NMR counted
@@ -648,19 +661,23 @@ FallRetreatsAndAdjustments = Literal["separate", "combined_winter"]
 _opt("fall_retreats_and_adjustments", "2.7", Choice.of(FallRetreatsAndAdjustments), "separate",
      not_applied("fall retreats and winter adjustments are separate turns", "separate"))
 ExcessAdjustmentOrder = Literal["top_down", "bottom_up"]
-_opt("excess_adjustment_order", "2.7", Choice.of(ExcessAdjustmentOrder), "top_down", applied())
+_opt("excess_adjustment_order", "2.7", Choice.of(ExcessAdjustmentOrder), "top_down", applied(),
+     sources={"top_down": "DATC 4.D.4, 4.D.6"})
 MultipleBuildsSameCentre = Literal["first_top_down", "first_bottom_up"]
 _opt("multiple_builds_same_centre", "2.7", Choice.of(MultipleBuildsSameCentre), "first_top_down",
-     applied())
+     applied(), sources={"first_top_down": "DATC 4.D.5"})
 BuildTypeOmitted = Literal["no_build", "army_if_inland", "army_inland_fleet_if_coast"]
 _opt("build_type_omitted", "2.7", Choice.of(BuildTypeOmitted),
-     "army_inland_fleet_if_coast", applied())
+     "army_inland_fleet_if_coast", applied(), sources={"army_inland_fleet_if_coast": "DATC 4.C.3"})
 FleetBuildInland = Literal["no_build"]
-_opt("fleet_build_inland", "2.7", Choice.of(FleetBuildInland), "no_build", applied())
+_opt("fleet_build_inland", "2.7", Choice.of(FleetBuildInland), "no_build", applied(),
+     sources={"no_build": "DATC 4.C.4"})
 ArmyBuildWithCoast = Literal["ignore_coast", "no_build"]
-_opt("army_build_with_coast", "2.7", Choice.of(ArmyBuildWithCoast), "ignore_coast", applied())
+_opt("army_build_with_coast", "2.7", Choice.of(ArmyBuildWithCoast), "ignore_coast", applied(),
+     sources={"ignore_coast": "DATC 4.B.6"})
 FleetBuildCoastOmitted = Literal["no_build"]
-_opt("fleet_build_coast_omitted", "2.7", Choice.of(FleetBuildCoastOmitted), "no_build", applied())
+_opt("fleet_build_coast_omitted", "2.7", Choice.of(FleetBuildCoastOmitted), "no_build", applied(),
+     sources={"no_build": "DATC 4.B.7"})
 NbrDefault = Literal["waive", "danivon_auto_build"]
 _opt("nbr_default", "2.7", Choice.of(NbrDefault), "waive", applied())
 RemovalAlgorithm = Literal["rb2000", "mhr", "danivon", "scorpion", "gwm"]
