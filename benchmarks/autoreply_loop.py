@@ -27,8 +27,8 @@ from gmserver.db.models import OutboxMessage  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.reading import effective_orders  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services import intake  # noqa: E402
-from gmserver.services.ordersets import stored_sets  # noqa: E402
+from gmserver.services.inbox import runner as intake  # noqa: E402
+from gmserver.services.game.ordersets import stored_sets  # noqa: E402
 from tests.support.world import new_game, order_mail, player_address, services_for  # noqa: E402
 
 

@@ -10,7 +10,7 @@ games differ. Then, on each database asked for:
 - one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
   and the next phase, render and queue seven reports, advance; one transaction per game);
 - the ratio of the two, and the same with the players' copies of the reports written (the
-  outbox sender writes each when it sends it: services/report_mail.py), timed separately
+  outbox sender writes each when it sends it: services/base/report_copies.py), timed separately
   (`--skip-copies` leaves that out, for a quick run);
 - the FLOOR (benchmarks/bench_floor.py): the engine's public API alone for the same phases (Game
   from the stored state, orders set, process(), state and results read back) over process():
@@ -54,10 +54,11 @@ from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
 from gmserver.db.queries.phases import phase_record  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services import report_mail, turns  # noqa: E402
-from gmserver.services.outbox import mail_problems  # noqa: E402
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
-from gmserver.services.ordersets import orders_on_file  # noqa: E402
+from gmserver.services.base import report_copies as report_mail  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
+from gmserver.services.base.outbox import mail_problems  # noqa: E402
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
+from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
 from benchmarks.bench_floor import describe, floor  # noqa: E402
 

@@ -30,7 +30,7 @@ CHILD = r"""
 import email, email.policy, json, resource, sys, time
 from datetime import datetime, timezone
 from gmserver.db.migrate import upgrade
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import new_game, order_mail, services_for
 

@@ -30,13 +30,13 @@ from gmserver.config import Config, ImapConfig  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, PhaseRecord  # noqa: E402
 from gmserver.rules.ruleset import Ruleset  # noqa: E402
-from gmserver.services.ordersets import orders_on_file  # noqa: E402
+from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.mail.imap import ImapMailbox  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
-from gmserver.services import turns  # noqa: E402
-from gmserver.services.games import POWERS  # noqa: E402
-from gmserver.services.polling import poll_once  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
+from gmserver.services.game.games import POWERS  # noqa: E402
+from gmserver.services.inbox.polling import poll_once  # noqa: E402
 from tests.support.dovecot import Dovecot  # noqa: E402
 from tests.support.world import new_game, order_mail, services_for  # noqa: E402
 

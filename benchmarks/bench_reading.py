@@ -18,7 +18,7 @@ from gmserver import engine  # noqa: E402
 from gmserver.rules.position import Position  # noqa: E402
 from gmserver.rules.reading import extract_order_text, read_orders  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services.adjudication import adjudicate_with_defaults  # noqa: E402
+from gmserver.services.turn.adjudication import adjudicate_with_defaults  # noqa: E402
 
 
 def mid_game(seed: int = 11, phases: int = 14) -> tuple[Position, dict]:

@@ -1,5 +1,5 @@
 """What the schedule costs (issue 8): the pure next-deadline maths per call, and the sweep's
-"which games are due" query (services/schedule.due_games) with many games waiting in a minor
+"which games are due" query (services/game/schedule.due_games) with many games waiting in a minor
 turn, where early_processing = minor_when_all_final makes it read each game's position and sets.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_schedule.py [--games 500] [--database-url URL]
@@ -26,8 +26,8 @@ from gmserver.rules.deadlines import TurnLengths  # noqa: E402
 from gmserver.rules.position import Position  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
 from gmserver.rules.schedule import Schedule, next_deadline  # noqa: E402
-from gmserver.services import turns  # noqa: E402
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)

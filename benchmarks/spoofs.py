@@ -32,8 +32,8 @@ from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import OrderSet, OutboxMessage, Player  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
-from gmserver.services import intake  # noqa: E402
-from gmserver.services.context import SenderChecks  # noqa: E402
+from gmserver.services.inbox import runner as intake  # noqa: E402
+from gmserver.services.base.context import SenderChecks  # noqa: E402
 from tests.support.world import new_game, order_mail, services_for  # noqa: E402
 
 FRANCE = "france@players.test"

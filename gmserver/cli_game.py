@@ -12,9 +12,8 @@ from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
-    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, sessions_of, time_of_day, utcnow,
 )
-from gmserver.reports.words import plural
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -44,7 +43,7 @@ def _players_from_file(path: Path, abbreviations: dict[str, dict[str, str]]) -> 
 
 
 def cmd_game_create(args: argparse.Namespace) -> int:
-    from gmserver.services.games import GameSpec, open_game, parse_player, setup_notes  # noqa: PLC0415
+    from gmserver.services.game.games import GameSpec, open_game, parse_player, setup_notes  # noqa: PLC0415
 
     config = config_of(args)
     player_texts = list(args.player or [])
@@ -99,9 +98,9 @@ def cmd_game_create(args: argparse.Namespace) -> int:
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
-    from gmserver.services.games import list_games  # noqa: PLC0415
+    from gmserver.services.game.games import list_games  # noqa: PLC0415
 
-    games = list_games(services_of(config_of(args)).sessions)
+    games = list_games(sessions_of(config_of(args)))
     if args.json:
         print_json(games)
     elif not games:
@@ -114,10 +113,11 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(args: argparse.Namespace) -> int:
-    from gmserver.services.games import show_game  # noqa: PLC0415
+    from gmserver.reports.words import plural  # noqa: PLC0415
+    from gmserver.services.game.games import show_game  # noqa: PLC0415
 
     config = config_of(args)
-    summary = show_game(services_of(config).sessions, args.name, config.gm_address)
+    summary = show_game(sessions_of(config), args.name, config.gm_address)
     if args.json:
         print_json(summary)
         return 0
@@ -173,6 +173,8 @@ def _clarify_status(player: dict) -> str:
 def _print_nmr(summary: dict) -> None:
     """A Spring 1901 wait and the players replaced (issue 8); missed turns and civil disorder
     are on each power's line."""
+    from gmserver.reports.words import plural  # noqa: PLC0415
+
     for former in summary.get("former_players", ()):
         print(f"  formerly {former['power']:<8} {former['address']} until {former['left']} "
               f"({former['left_in_phase']}), {plural(former['missed_turns'], 'missed turn')}"
@@ -213,7 +215,7 @@ def _print_schedule(summary: dict) -> None:
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
-    from gmserver.services.games import player_abbreviations  # noqa: PLC0415
+    from gmserver.services.game.games import player_abbreviations  # noqa: PLC0415
 
     services = services_of(config_of(args))
     entries: dict[str, str] = {}

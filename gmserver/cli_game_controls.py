@@ -1,6 +1,6 @@
 """`gmserver game deadline|pause|resume|replace|address|cd|end|set|proxy|perpetual|clarify|actions`: the GM's controls
-(issue 8). Each is one call into services/gm_controls.py, recorded as done "by cli" and announced
-to the players; the same commands work by mail from the GM's address (services/gm_commands.py)."""
+(issue 8). Each is one call into services/commands/gm_controls.py, recorded as done "by cli" and announced
+to the players; the same commands work by mail from the GM's address (services/commands/gm_commands.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gmserver.cli_common import GAME, POWER, config_of, moment, print_json, serv
 
 def _run(args: argparse.Namespace, action_name: str, *values: object) -> int:
     from gmserver.reports.words import plural  # noqa: PLC0415
-    from gmserver.services import gm_controls  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
 
     services = services_of(config_of(args))
     done = gm_controls.act(services, args.name, getattr(gm_controls, action_name), *values, now=utcnow())
@@ -55,7 +55,8 @@ def cmd_set(args: argparse.Namespace) -> int:
 
 
 def cmd_veto(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
+    from gmserver.services.features import vote_gm  # noqa: PLC0415
 
     done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.veto, args.proposal, now=utcnow())
     print(f"{done.text}; {done.announced} player(s) told (mail queued)")
@@ -63,7 +64,8 @@ def cmd_veto(args: argparse.Namespace) -> int:
 
 
 def cmd_propose(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
+    from gmserver.services.features import vote_gm  # noqa: PLC0415
 
     done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.propose_by_gm, " ".join(args.words),
                            now=utcnow())
@@ -72,7 +74,8 @@ def cmd_propose(args: argparse.Namespace) -> int:
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
-    from gmserver.services import gm_controls, vote_gm  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
+    from gmserver.services.features import vote_gm  # noqa: PLC0415
 
     done = gm_controls.act(services_of(config_of(args)), args.name, vote_gm.vote_by_gm,
                            f"{args.proposal} {args.choice}", now=utcnow())
@@ -87,7 +90,7 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     if args.approve:
         return _run(args, "proxy_approve", args.power)
     if not args.holder:
-        from gmserver.services.games import GameError  # noqa: PLC0415
+        from gmserver.services.game.games import GameError  # noqa: PLC0415
 
         raise GameError("name the holder (a power or an address), or use --approve or --cancel")
     units = [u for u in (args.units or "").replace(",", " ").split() if u]
@@ -105,7 +108,7 @@ def cmd_clarify(args: argparse.Namespace) -> int:
 
 
 def cmd_actions(args: argparse.Namespace) -> int:
-    from gmserver.services.gm_controls import action_log  # noqa: PLC0415
+    from gmserver.services.commands.gm_controls import action_log  # noqa: PLC0415
 
     actions = action_log(services_of(config_of(args)), args.name)
     if args.json:

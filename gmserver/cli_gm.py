@@ -1,6 +1,6 @@
 """The GM's corrections from the command line (issue 8): `gmserver game orders | preview |
 rollback` and `gmserver inbox release | refuse`. Each is a thin call into a service
-(gmserver.services.corrections, .preview, .held); the commands join the `game` and `inbox`
+(gmserver.services.features.corrections, .preview, .held); the commands join the `game` and `inbox`
 groups that cli_game and cli_mail build."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from gmserver.cli_common import GAME, HELD_ID, POWER, CliError, config_of, momen
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
-    from gmserver.services.corrections import correct_orders  # noqa: PLC0415
+    from gmserver.services.features.corrections import correct_orders  # noqa: PLC0415
 
     if bool(args.set) == bool(args.file):
         raise CliError('give the orders with --set "A PAR - BUR" (repeat) or --file ORDERS.txt, not both')
@@ -30,7 +30,7 @@ def cmd_game_orders(args: argparse.Namespace) -> int:
 
 
 def cmd_game_preview(args: argparse.Namespace) -> int:
-    from gmserver.services.preview import preview  # noqa: PLC0415
+    from gmserver.services.turn.preview import preview  # noqa: PLC0415
 
     shown = preview(services_of(config_of(args)), args.name, utcnow())
     print(f"PREVIEW of {shown.game} {shown.phase} (nothing stored, nothing sent); it would open {shown.next_phase}")
@@ -47,7 +47,7 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
 
 
 def cmd_game_convoy(args: argparse.Namespace) -> int:
-    from gmserver.services.convoys import rule_convoy  # noqa: PLC0415
+    from gmserver.services.features.convoys import rule_convoy  # noqa: PLC0415
 
     done = rule_convoy(services_of(config_of(args)), args.name, args.move, args.ruling, utcnow())
     print(f"{done.game} {done.phase}: {done.move} {done.ruling} (the game's convoy rule); applied when "
@@ -56,7 +56,7 @@ def cmd_game_convoy(args: argparse.Namespace) -> int:
 
 
 def cmd_game_repair(args: argparse.Namespace) -> int:
-    from gmserver.services.repairs import repair_unit  # noqa: PLC0415
+    from gmserver.services.features.repairs import repair_unit  # noqa: PLC0415
 
     done = repair_unit(services_of(config_of(args)), args.name, args.power, args.unit, args.to, utcnow(),
                        confirm=args.confirm)
@@ -69,7 +69,7 @@ def cmd_game_repair(args: argparse.Namespace) -> int:
 
 
 def cmd_game_audit(args: argparse.Namespace) -> int:
-    from gmserver.services.audit import audit_game  # noqa: PLC0415
+    from gmserver.services.features.audit import audit_game  # noqa: PLC0415
 
     done = audit_game(services_of(config_of(args)), args.name, utcnow(), years=args.years, notify=not args.no_mail)
     print(f"{done.game}: replayed {', '.join(done.replayed) or 'no phase'} with their stored orders")
@@ -86,7 +86,7 @@ def cmd_game_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_game_rollback(args: argparse.Namespace) -> int:
-    from gmserver.services.corrections import rollback  # noqa: PLC0415
+    from gmserver.services.features.corrections import rollback  # noqa: PLC0415
 
     done = rollback(services_of(config_of(args)), args.name, utcnow(), deadline=args.deadline, replay=args.replay,
                     reported=args.reported_at)
@@ -101,7 +101,7 @@ def cmd_game_rollback(args: argparse.Namespace) -> int:
 
 
 def cmd_inbox_release(args: argparse.Namespace) -> int:
-    from gmserver.services.held import release  # noqa: PLC0415
+    from gmserver.services.features.held import release  # noqa: PLC0415
 
     done = release(services_of(config_of(args)), args.id, utcnow())
     print(f"message {done.inbound_id}: released; filed as {done.power}'s orders for {done.game} {done.phase} "
@@ -110,7 +110,7 @@ def cmd_inbox_release(args: argparse.Namespace) -> int:
 
 
 def cmd_inbox_refuse(args: argparse.Namespace) -> int:
-    from gmserver.services.held import refuse  # noqa: PLC0415
+    from gmserver.services.features.held import refuse  # noqa: PLC0415
 
     done = refuse(services_of(config_of(args)), args.id, utcnow(), reason=args.reason)
     print(f"message {done.inbound_id}: refused; the sender is told")

@@ -11,7 +11,7 @@ from gmserver.rules.mailkind import KINDS
 
 def cmd_outbox_send(args: argparse.Namespace) -> int:
     from gmserver.daemon import build_transport  # noqa: PLC0415
-    from gmserver.services.outbox import deliver_due  # noqa: PLC0415
+    from gmserver.services.base.outbox import deliver_due  # noqa: PLC0415
 
     if not args.once:
         raise CliError("use `gmserver outbox send --once` (the daemon, `gmserver run`, sends continuously)")
@@ -24,7 +24,7 @@ def cmd_outbox_send(args: argparse.Namespace) -> int:
 
 
 def cmd_outbox_retry(args: argparse.Namespace) -> int:
-    from gmserver.services.outbox import requeue_failed  # noqa: PLC0415
+    from gmserver.services.base.outbox import requeue_failed  # noqa: PLC0415
 
     services = services_of(config_of(args))
     count = requeue_failed(services.sessions, utcnow(), ids=args.ids or None)
@@ -33,7 +33,7 @@ def cmd_outbox_retry(args: argparse.Namespace) -> int:
 
 
 def cmd_outbox_list(args: argparse.Namespace) -> int:
-    from gmserver.services.views import outbox  # noqa: PLC0415
+    from gmserver.services.features.views import outbox  # noqa: PLC0415
 
     rows = outbox(services_of(config_of(args)).sessions, args.status)
     for row in rows:
@@ -51,7 +51,7 @@ def _cut(text: str, width: int) -> str:
 
 
 def cmd_inbox_list(args: argparse.Namespace) -> int:
-    from gmserver.services.views import inbox  # noqa: PLC0415
+    from gmserver.services.features.views import inbox  # noqa: PLC0415
 
     rows = inbox(services_of(config_of(args)).sessions, args.status, args.kind)
     for row in rows:
@@ -67,7 +67,7 @@ def cmd_inbox_list(args: argparse.Namespace) -> int:
 
 
 def cmd_inbox_show(args: argparse.Namespace) -> int:
-    from gmserver.services.intake import kept  # noqa: PLC0415
+    from gmserver.services.inbox.runner import kept  # noqa: PLC0415
 
     message = kept(services_of(config_of(args)), args.id)
     if message is None:
@@ -84,7 +84,7 @@ def cmd_inbox_show(args: argparse.Namespace) -> int:
 
 
 def cmd_inbox_replay(args: argparse.Namespace) -> int:
-    from gmserver.services.intake import replay  # noqa: PLC0415
+    from gmserver.services.inbox.runner import replay  # noqa: PLC0415
 
     outcome = replay(services_of(config_of(args)), args.id, utcnow())
     if outcome is None:

@@ -28,10 +28,14 @@ from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services import alerts, draw_complaints, intake, nmr, outbox, schedule, turns, views
-from gmserver.services.alerts import Outage, OutageTracker
-from gmserver.services.context import SenderChecks, Services
-from gmserver.services.polling import poll_once
+from gmserver.services.features import alerts, draw_complaints, nmr, views
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base import outbox
+from gmserver.services.game import schedule
+from gmserver.services.turn import turns
+from gmserver.services.features.alerts import Outage, OutageTracker
+from gmserver.services.base.context import SenderChecks, Services
+from gmserver.services.inbox.polling import poll_once
 
 log = logging.getLogger(__name__)
 

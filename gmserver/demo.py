@@ -25,8 +25,8 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import views
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
+from gmserver.services.features import views
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
 
 log = logging.getLogger("gmserver.demo")
 
@@ -166,7 +166,7 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     config_file.write_text(DEMO_CONFIG.format(db=(directory / "gmserver.db").resolve(), port=port,
                                               maildir=(directory / "maildir").resolve(), gm=GM_ADDRESS))
     config = load_config(config_file)
-    for noisy in ("gmserver.services.outbox", "gmserver.services.intake", "apscheduler"):
+    for noisy in ("gmserver.services.base.outbox", "gmserver.services.inbox.runner", "apscheduler"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     upgrade(config.database_url)
     daemon = Daemon(config)
@@ -196,12 +196,25 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
                       f"centres: {counts}; now {describe_phase(phase)}", flush=True)
             seen_phase = phase
             if status != "active" or (turns and adjudicated >= turns):
+                _wait_for_reports(daemon, stop)
                 break
     finally:
         bots.stop()
         daemon.stop()
     print(f"demo: stopped after {adjudicated} adjudication(s); the game and its mail stay in {directory}")
     return 0
+
+
+def _wait_for_reports(daemon: Daemon, stop: threading.Event, timeout: float = 120.0) -> None:
+    """Until the outbox has sent what the last adjudication queued: the console said the reports
+    were mailed, and `--turns N` stops only once they are in the Maildir."""
+    waited = 0.0
+    while _unsent(daemon) and waited < timeout and not stop.wait(0.2):
+        waited += 0.2
+
+
+def _unsent(daemon: Daemon) -> bool:
+    return any(row.status in ("pending", "sending") for row in views.outbox(daemon.services.sessions))
 
 
 def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:

@@ -196,7 +196,7 @@ class PhaseRecord(Base):
     orders: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     results: Mapped[list[Any] | None] = mapped_column(JSON)
     # 000 VIII(1): how many times this phase's adjudication was rolled back; each re-adjudication
-    # queues its reports under its own dedupe keys (services.turns)
+    # queues its reports under its own dedupe keys (services.turn.turns)
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # what each rolled-back adjudication said: [{adjudicated_at, rolled_back_at, orders, results}]
     superseded: Mapped[list[Any] | None] = mapped_column(JSON)
@@ -324,7 +324,7 @@ class OutboxMessage(Base):
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
 
-    # Writes a report row's bytes from its stored report (set by gmserver.services.report_mail,
+    # Writes a report row's bytes from its stored report (set by gmserver.services.base.report_copies,
     # which the db layer must not import): (row) -> bytes.
     writer: ClassVar[Callable[[OutboxMessage], bytes] | None] = None
 
@@ -335,20 +335,20 @@ class OutboxMessage(Base):
         if self.stored or self.report_id is None:
             return self.stored
         if OutboxMessage.writer is None:
-            raise RuntimeError("gmserver.services.report_mail is not loaded: a stored report cannot be written")
+            raise RuntimeError("gmserver.services.base.report_copies is not loaded: a stored report cannot be written")
         return OutboxMessage.writer(self)
 
 
 class StoredReport(Base):
     """A turn report as stored at the deadline, once per game: what every player's copy is
-    written from when it is sent (gmserver.services.report_mail)."""
+    written from when it is sent (gmserver.services.base.report_copies)."""
 
     __tablename__ = "reports"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     key: Mapped[str] = mapped_column(String(300), unique=True)  # "report:12:S1901M:" (+ "r1:" after a rollback)
-    payload: Mapped[str] = mapped_column(Text)  # JSON (services/report_mail.py: payload_of)
+    payload: Mapped[str] = mapped_column(Text)  # JSON (services/base/report_copies.py: payload_of)
     created_at: Mapped[datetime]
 
 

@@ -1,5 +1,5 @@
 """Frozen dataclasses as JSON values and back, driven by their fields' type hints: the stored turn
-report (services/report_mail.py) is JSON that any later gmserver knowing its version can read, a
+report (services/base/report_copies.py) is JSON that any later gmserver knowing its version can read, a
 GM can read with a database tool, and reading it runs no code (a pickle would run any).
 
 One pair of functions walks a value and its type hint together (`typing.get_type_hints` of each

@@ -1,6 +1,6 @@
 """The answers to a player's requests by mail (issue 9): status, history, map, house rules, own orders.
 
-Pure: the handler (gmserver.services.handlers.request_answers) reads the game and passes plain
+Pure: the handler (gmserver.services.inbox.handlers.request_answers) reads the game and passes plain
 values; each `build_*` returns an `Answer` that templates/player/request_answer.txt.j2 prints.
 Nothing here may tell a player another power's orders before they are adjudicated: the status
 names who has ordered, never what; the history holds adjudicated phases only (public from then).
@@ -39,7 +39,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class PlayerState:
-    """What the asking player is told of their own standing (services/nmr.py keeps it)."""
+    """What the asking player is told of their own standing (services/features/nmr.py keeps it)."""
 
     power: str
     missed_in_a_row: int = 0

@@ -146,7 +146,7 @@ class TurnReport:
     # the phase was adjudicated again after the GM rolled it back (000 VIII(1)): these results
     # replace those the players had, and the report must say so (two reports, one subject)
     corrected: bool = False
-    # the press the report publishes (gmserver.rules.press.ReportPress, services.press.press_for_report)
+    # the press the report publishes (gmserver.rules.press.ReportPress, services.features.press.press_for_report)
     press: tuple[ReportPress, ...] = ()
     # MATRIX 2.10: the proposals tallied at this deadline, in words (never whose vote was what),
     # and how a passed one ended the game
@@ -317,7 +317,7 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
             continue
         built = sum(1 for o in outcome.orders_of(power) if o.order.action == "build" and o.succeeded)
         if built < due:
-            # the builds ordered that could not be made, and why (services.adjudication.with_unused_lines)
+            # the builds ordered that could not be made, and why (services.turn.adjudication.with_unused_lines)
             why = "; ".join(note for owner, note in outcome.unused_builds if owner == power)
             lines.append(f"{power_name(power)}: {plural(due - built, 'build')} not used" + (f" ({why})" if why else ""))
     return tuple(lines)

@@ -1,6 +1,6 @@
 """The audit that finds a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3), MATRIX A15:
 "the server keeps every position and every stored order set, so it can replay adjudications
-... and compare"). Pure: services/audit.py replays each stored phase with its stored orders
+... and compare"). Pure: services/features/audit.py replays each stored phase with its stored orders
 through the engine and hands the two boards here.
 
 Each adjudicated phase is checked on its own: its stored start position, adjudicated again with

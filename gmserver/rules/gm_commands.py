@@ -4,7 +4,7 @@ Pure. The grammar mirrors the command line (`gmserver game deadline NAME ISO-TIM
 line `deadline NAME ISO-TIME`), in the manner of Mailman 3's email commands: one command per
 line, its first word the command; the game's name may be left out when the subject names the
 game. Lines that are not commands are listed back as ignored; a `Password:` line is the GM's
-secret, never a command. Which commands exist is the services' table (services/gm_commands.py):
+secret, never a command. Which commands exist is the services' table (services/commands/gm_commands.py):
 this module only reads lines against the names it is given.
 
 MATRIX 2.2 `gm_command_auth`: a GM command is carried out only from one of the GM's addresses,

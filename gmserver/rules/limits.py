@@ -6,7 +6,7 @@ a stranger's 140 KB Subject folded into lines of 60 `=?utf-8?q?A?=` words takes 
 plain 128 KB header about 80 MB, and multipart nested 1,000 deep raises RecursionError. So a
 message is measured first, with regular expressions and the old header parser, in time and memory
 that grow with its size alone; one over a bound is never parsed further but answered (see
-gmserver.services.intake).
+gmserver.services.inbox.runner).
 
 Every bound is several times what real mail needs (measured on these machines:
 benchmarks/bench_hostile.py prints the cost of mail at and over the bounds).
@@ -24,7 +24,7 @@ from email.policy import compat32
 # base64-encoded, and a player's orders with a map attached must still be read: the parser's cost
 # grows with the size alone (about 100 MB for 32 MB). The one bound on a message, wherever it
 # comes from: the SMTP/LMTP listener refuses a larger one in the transaction (552, its
-# data_size_limit), IMAP fetches at most this much per batch (services.polling; a larger message
+# data_size_limit), IMAP fetches at most this much per batch (services.inbox.polling; a larger message
 # comes alone) and intake answers a larger one it was handed anyway.
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 # One header section (the message's, or one part's). Gmail and Outlook headers run 5-20 KB, a

@@ -2,7 +2,7 @@
 
 Pure: the caller passes the subject, the body split by gmserver.rules.reading.message (the text
 read for orders, and the press sections), the names of the games the subject may name and
-whether the sender is the GM. Each kind has one handler (gmserver.services.handlers), in the
+whether the sender is the GM. Each kind has one handler (gmserver.services.inbox.handlers), in the
 manner of Mailman 3's email commands: the first word of a line names what the line is for.
 
 The seeds name the things players mail the GM but give no syntax for them, so the grammar is
@@ -63,7 +63,7 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
     "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
-    "proxy": ("request", "proxy"),  # MATRIX 2.2 proxy_policy: "PROXY England", "PROXY cancel" (services/proxies.py)
+    "proxy": ("request", "proxy"),  # MATRIX 2.2 proxy_policy: "PROXY England", "PROXY cancel" (services/features/proxies.py)
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
@@ -79,13 +79,13 @@ PHRASES: Mapping[tuple[str, str], tuple[Kind, str]] = MappingProxyType({
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 
 # MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
-# and issue 8's GM controls (services/gm_commands.py carries them out)
+# and issue 8's GM controls (services/commands/gm_commands.py carries them out)
 GM_COMMANDS: Mapping[str, str] = MappingProxyType({
     "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
     "proxy": "proxy", "perpetual": "perpetual", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
     "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
     "convoy": "convoy", "release": "release", "refuse": "refuse",
-    "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/votes.py)
+    "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/features/votes.py)
 })
 
 _ORDERS_WORD = "orders"

@@ -5,7 +5,7 @@ is sticking out a hopeless 1-unit position to keep the flow going)").
 The GM marks a power's set perpetual; at each later movement deadline where the power sent
 nothing, the orders of that set that still fit the board stand in for the missed set; orders
 that have become impossible are dropped (MATRIX 2.2: "dropping orders that have become
-illegal"). Pure: the services keep the set (services/perpetual.py).
+illegal"). Pure: the services keep the set (services/features/perpetual.py).
 """
 
 from __future__ import annotations

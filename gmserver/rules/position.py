@@ -138,7 +138,7 @@ class PhaseOutcome:
     # units removed by the engine itself (removals nobody ordered), for the report
     engine_removals: tuple[str, ...] = ()
     # (power, "ordered: BUILD A BEL; not possible: ...") for the builds ordered that could not be
-    # made, for the report's builds not used (services.adjudication.with_unused_lines)
+    # made, for the report's builds not used (services.turn.adjudication.with_unused_lines)
     unused_builds: tuple[tuple[str, str], ...] = ()
 
     def orders_of(self, power: str) -> tuple[OrderOutcome, ...]:

@@ -9,7 +9,7 @@ write a proxy ... Only the GM and the player concerned will be informed"): in fo
 the player concerned"): after a silent cancellation the holder's sets are still taken and
 confirmed exactly as before, and simply not used.
 
-Pure: the services keep the proxies (services/proxies.py); this module decides.
+Pure: the services keep the proxies (services/features/proxies.py); this module decides.
 """
 
 from __future__ import annotations

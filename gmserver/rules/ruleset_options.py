@@ -465,7 +465,7 @@ _opt("subject_template", "2.1", Choice.of(SubjectTemplate), "default",
 NonconformingSubjectPolicy = Literal["reject_with_reply", "hold_for_gm", "accept_with_warning"]
 _opt("nonconforming_subject_policy", "2.1",
      Choice.of(NonconformingSubjectPolicy), "reject_with_reply",
-     applied())  # hold_for_gm: gmserver.services.held (`gmserver inbox release | refuse`)
+     applied())  # hold_for_gm: gmserver.services.features.held (`gmserver inbox release | refuse`)
 SeasonMismatchPolicy = Literal["reject_with_reply", "hold_for_gm"]
 _opt("season_mismatch_policy", "2.1", Choice.of(SeasonMismatchPolicy), "reject_with_reply",
      applied())
@@ -492,11 +492,11 @@ _opt("sender_policy", "2.2", Choice.of(SenderPolicy), "registered_with_fallback"
      applied())
 AddressChange = Literal["from_known_address", "gm_only"]
 _opt("address_change", "2.2", Choice.of(AddressChange), "from_known_address",
-     applied())  # a player's "ADDRESS new@..." request (services/handlers/requests.py); the GM: game address
+     applied())  # a player's "ADDRESS new@..." request (services/inbox/handlers/requests.py); the GM: game address
 GmCommandAuth = Literal["gm_address_and_secret", "gm_address_only"]
 _opt("gm_command_auth", "2.2", Choice.of(GmCommandAuth), "gm_address_and_secret",
-     applied())  # services/gm_commands.py; the secret is the game's GM secret on a "Password:" line
-# services/proxies.py, rules/proxies.py: "PROXY holder" by mail, `gmserver game proxy`, intake of the holder's mail
+     applied())  # services/commands/gm_commands.py; the secret is the game's GM secret on a "Password:" line
+# services/features/proxies.py, rules/proxies.py: "PROXY holder" by mail, `gmserver game proxy`, intake of the holder's mail
 ProxyPolicy = Literal["forbidden", "gm_approval", "allowed_with_notice"]
 _opt("proxy_policy", "2.2", Choice.of(ProxyPolicy), "forbidden",
      applied())  # a whole power or some units (followed as they move), one turn, N turns or until cancelled
@@ -508,7 +508,7 @@ PerpetualOrders = Literal["forbidden", "gm_approval", "allowed"]
 _opt("perpetual_orders", "2.2", Choice.of(PerpetualOrders), "forbidden",
      partial("the GM keeps a power's set (`gmserver game perpetual`, 000 II(4)); a player cannot mark their own "
              "set perpetual by mail: under `allowed` they ask the GM",
-             honoured=lambda value: value != "allowed"))  # services/perpetual.py, rules/perpetual.py
+             honoured=lambda value: value != "allowed"))  # services/features/perpetual.py, rules/perpetual.py
 
 # 2.3 Order interpretation
 InterpretationPresumption = Literal["literal", "complete_valid_set"]
@@ -694,9 +694,9 @@ _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # 
 _opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorded, kept in player_history
 FirstYearAbandonment = Literal["normal", "suspend_and_replace"]
 _opt("first_year_abandonment", "2.7", Choice.of(FirstYearAbandonment), "normal",
-     applied())  # services/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
+     applied())  # services/features/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
-     applied())  # `game cd NAME POWER search`; services/nmr.py tells the GM when the search ends
+     applied())  # `game cd NAME POWER search`; services/features/nmr.py tells the GM when the search ends
 
 # 2.8 Deadlines, reminders & NMR
 # enforced as minimums at game create and for a deadline the GM sets (rules/schedule.py)
@@ -708,11 +708,11 @@ _opt("min_hours_adjustment", "2.8", Count(1), 24, applied())
 # when chosen lengths or a deadline make a Turn longer; nothing is refused for it
 _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
 # the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
-# or when every player has voted, sets the movement turn length (services/turn_length.py, 003 [23])
+# or when every player has voted, sets the movement turn length (services/features/turn_length.py, 003 [23])
 _opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 EarlyProcessing = Literal["never", "minor_gm_discretion", "minor_when_all_final"]
 _opt("early_processing", "2.8", Choice.of(EarlyProcessing), "never",
-     applied())  # services/schedule.py: adjudicated early, or the GM told once per turn
+     applied())  # services/game/schedule.py: adjudicated early, or the GM told once per turn
 OrdersAcceptedUntil = Literal["deadline", "adjudication_start"]
 _opt("orders_accepted_until", "2.8", Choice.of(OrdersAcceptedUntil), "deadline", applied())
 AdjudicationTrigger = Literal["automatic_at_deadline", "gm_command"]
@@ -722,11 +722,11 @@ _opt("processing_grace_minutes", "2.8", Count(0), 0, applied())
 TimeBasis = Literal["receipt"]
 _opt("time_basis", "2.8", Choice.of(TimeBasis), "receipt", applied())  # intake judges by `received_at`
 # rules/late_proof.py, rules/intake._late_with_proof: held for the GM with the evidence; released
-# after `game rollback` it is filed as a correction (services/held.py)
+# after `game rollback` it is filed as a correction (services/features/held.py)
 LateWithProof = Literal["never", "gm_discretion"]
 _opt("late_with_proof", "2.8", Choice.of(LateWithProof), "never", applied())
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
-# rules/delays.py decide_delay, services/delays.py (a player's DELAY line)
+# rules/delays.py decide_delay, services/features/delays.py (a player's DELAY line)
 DelayPolicy = Literal["none", "gm_decides", "auto_grant_gm_may_refuse"]
 _opt("delay_policy", "2.8", Choice.of(DelayPolicy), "gm_decides", applied())
 _opt("delay_hours", "2.8", Count(1), 48, applied())  # the grant; under gm_decides the length the GM is offered
@@ -735,14 +735,14 @@ NmrMovement = Literal["hold"]
 _opt("nmr_movement", "2.8", Choice.of(NmrMovement), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
-     applied())  # services/nmr.py check_contact_windows: the GM is told of an abandoned position
+     applied())  # services/features/nmr.py check_contact_windows: the GM is told of an abandoned position
 _opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
 S1901Policy = Literal["normal", "preliminary_required", "suspend_until_replaced"]
 _opt("s1901_policy", "2.8", Choice.of(S1901Policy), "normal",
-     applied())  # services/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
+     applied())  # services/features/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
-# rules/press.py judges each item; services/press.py stores, mails or publishes it (issue 9)
+# rules/press.py judges each item; services/features/press.py stores, mails or publishes it (issue 9)
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"], applied())
 PressChannel = Literal["any_message", "in_order_set_last_only"]
 _opt("press_channel", "2.9", Choice.of(PressChannel), "any_message",
@@ -755,17 +755,17 @@ _opt("white_press_placement", "2.9", Choice.of(WhitePressPlacement), "press_sect
      applied())  # under the author's orders in the turn report (000 X(1))
 PressAuthorDisclosure = Literal["never", "gm_after_game"]
 _opt("press_author_disclosure", "2.9", Choice.of(PressAuthorDisclosure), "never",
-     applied())  # services/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
+     applied())  # services/features/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
 PressPowerAttribution = Literal["own_power_only", "players_and_eliminated"]
 _opt("press_power_attribution", "2.9", Choice.of(PressPowerAttribution), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
-     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/press.plan_press (002 PRESS 2)
+     applied())  # rules/intake.decide accepts it as NON_PLAYER; services/features/press.plan_press (002 PRESS 2)
 PressEditing = Literal["none", "spelling_unless_declined"]
 _opt("press_editing", "2.9", Choice.of(PressEditing), "none",
-     applied())  # `gmserver press edit` (services/press_moderation.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
+     applied())  # `gmserver press edit` (services/features/press_moderation.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
 # the GM approves or drops press not yet published (gmserver press approve/drop) and edits it where
 # press_editing allows (000 X(1) allows refusing, not editing; 003 [9] asks only that insults go unpublished)
 PressModeration = Literal["auto_with_gm_withhold", "gm_approval"]
@@ -777,24 +777,24 @@ _opt("conditional_press", "2.9", Choice.of(ConditionalPress), "none",
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
 _opt("report_empty_retreat_season", "2.9", BOOL, False,
-     applied())  # services/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
+     applied())  # services/turn/turns._with_empty_retreat_turn, rules/schedule.empty_retreat_turn (002 PRESS 7)
 
 # 2.10 Votes & game end
 # each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
 # (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
 VoteDue = Literal["next_deadline"]
-_opt("vote_due", "2.10", Choice.of(VoteDue), "next_deadline", applied())  # services/votes.tally_due
+_opt("vote_due", "2.10", Choice.of(VoteDue), "next_deadline", applied())  # services/features/vote_tally.tally_due
 VoteSecrecy = Literal["nothing_revealed", "yes_count_only"]
 _opt("vote_secrecy", "2.10", Choice.of(VoteSecrecy), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
 VotePublication = Literal["instead_if_passed", "with_adjudication"]
 _opt("vote_publication", "2.10", Choice.of(VotePublication), "instead_if_passed",
-     applied())  # services/votes.tally_before (instead of the turn) or tally_due (with the report)
+     applied())  # services/features/vote_tally.tally_before (instead of the turn) or tally_due (with the report)
 RevisedVotes = Literal["allowed"]
 _opt("revised_votes", "2.10", Choice.of(RevisedVotes), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
-_opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/votes.py)
+_opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/features/votes.py)
 _opt("gm_may_propose", "2.10", BOOL, False, applied())  # `gmserver game propose`, "propose" by mail
 _opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, applied())  # 000 IX(5)
 MultiplePassingDraws = Literal["all_fail"]
@@ -812,13 +812,13 @@ _opt("stalemate_action", "2.10", Choice.of(StalemateAction),
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
-# services/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
+# services/features/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
 # a majority reopens the game for one revote (002 DRAWS 5)
 _opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())
 # Per-kind vote rules (the table under 2.10). Defaults: the "004 / default" column, and "no" for
 # the kinds whose default is n/a (a custom profile offering them gets plain unanimity).
 # Every kind is counted by rules/votes.tally; a rule change is proposed in words ("RULE CHANGE: ...",
-# services/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
+# services/features/votes.record_terms) and the GM votes on it where gm_must_agree (`gmserver game vote`).
 VOTE_RULE_SUPPORT = {kind: applied() for kind in VOTE_KINDS}
 for _kind in VOTE_KINDS:
     _opt(f"vote.{_kind}.uncast", "2.10", YES_NO_EXCLUDED, "no", VOTE_RULE_SUPPORT[_kind])
@@ -835,7 +835,7 @@ _opt("correction_window", "2.11", Choice.of(CorrectionWindow),
 SeasonReplay = Literal["never"]
 _opt("season_replay", "2.11", Choice.of(SeasonReplay), "never", applied())
 # on_single_request: the first DELAY request in the turn after a correction extends it for everyone
-# (a whole turn from the request [P]: 002 GM ERRORS 3 names no length); services.corrections
+# (a whole turn from the request [P]: 002 GM ERRORS 3 names no length); services.features.corrections
 ExtensionAfterCorrection = Literal["gm_decides", "on_single_request"]
 _opt("extension_after_correction", "2.11", Choice.of(ExtensionAfterCorrection), "gm_decides", applied())
 CorrectionBroadcast = Literal["all_players"]

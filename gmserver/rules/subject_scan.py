@@ -48,7 +48,7 @@ def _words(text: str) -> list[_Word]:
 def name_words(text: str) -> list[str]:
     """The words of a subject or a game name as every matcher compares them: accents dropped
     ("Café" is "cafe"), lower case, split at anything but ASCII letters and digits. One function,
-    so that the quick look for the games a subject may name (services.intake) and the exact
+    so that the quick look for the games a subject may name (services.inbox.runner) and the exact
     reading here never disagree about a word."""
     return [word for _, word in _words(_normalise(text))]
 

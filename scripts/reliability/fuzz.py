@@ -301,9 +301,10 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     from gmserver.db.models import InboundMessage, OutboxMessage
     from gmserver.db.session import transaction
     from gmserver.rules.ruleset import load_ruleset
-    from gmserver.services import intake, turns
-    from gmserver.services.games import GameSpec, PlayerSpec, create_game
-    from gmserver.services.reply_limits import NOTICE_KIND, NOTICES_PER_HOUR
+    from gmserver.services.inbox import runner as intake
+    from gmserver.services.turn import turns
+    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.base.reply_limits import NOTICE_KIND, NOTICES_PER_HOUR
     from tests.integration.test_hostile_mail import HOSTILE
 
     import logging

@@ -226,11 +226,11 @@ def classify(log_text: str) -> str:
     for line in reversed(log_text.splitlines()):
         if " gmserver" not in line:
             continue
-        if "adjudicated" in line or "gmserver.services.turns" in line:
+        if "adjudicated" in line or "gmserver.services.turn.turns" in line:
             return "adjudication"
-        if "gmserver.services.outbox" in line:
+        if "gmserver.services.base.outbox" in line:
             return "delivery"
-        if "gmserver.services.intake" in line or "gmserver.mail.listener: could not" in line:
+        if "gmserver.services.inbox.runner" in line or "gmserver.mail.listener: could not" in line:
             return "intake"
         if "listening for" in line or "running;" in line:
             return "start-up"
@@ -353,7 +353,9 @@ def _finish_in_process(config: Path) -> datetime:
     mail whose send a kill interrupted (its lease runs 5 minutes: deliver as if they had passed)."""
     from gmserver.config import load_config
     from gmserver.daemon import build_services, build_transport
-    from gmserver.services import intake, outbox, turns
+    from gmserver.services.inbox import runner as intake
+    from gmserver.services.base import outbox
+    from gmserver.services.turn import turns
 
     loaded = load_config(config)
     services = build_services(loaded)

@@ -41,7 +41,7 @@ def create_games(url: str, count: int, seed: int) -> float:
     from gmserver.daemon import build_services
     from gmserver.db.session import transaction
     from gmserver.rules.ruleset import load_ruleset
-    from gmserver.services.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
 
     services = build_services(Config(database_url=url, gm_address=common.GM))
     rng = random.Random(seed)

@@ -16,10 +16,11 @@ from gmserver.db.session import transaction
 from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.subject import format_subject
-from gmserver.services import outbox, turns
-from gmserver.services.games import POWERS
-from gmserver.services.polling import poll_once
-from tests.e2e.test_play_by_mail import Table, imap_config
+from gmserver.services.base import outbox
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS
+from gmserver.services.inbox.polling import poll_once
+from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, order_mail, services_for
 
 pytestmark = pytest.mark.e2e

@@ -68,7 +68,7 @@ def test_game_show_says_the_deadline_and_the_turn_lengths_as_a_gm_reads_them(con
 def test_empty_lists_say_so_and_outgoing_rows_show_subject_and_time_queued(config: Path, tmp_path: Path,
                                                                            capsys) -> None:
     """QA: `inbox list --kind press` and `outbox list --status failed` printed nothing at all."""
-    from gmserver.services import gm_controls
+    from gmserver.services.commands import gm_controls
     from tests.support.world import new_game, services_for
 
     run(config, "db", "upgrade")
@@ -334,7 +334,7 @@ def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, ca
     """004 I(1) ¶2: a player's own list is matched before the standard table."""
     from gmserver.db.session import transaction
     from gmserver.db.models import OrderSet
-    from gmserver.services import intake
+    from gmserver.services.inbox import runner as intake
     from tests.support.world import order_mail, services_for
 
     run(config, "db", "upgrade")

@@ -11,7 +11,8 @@ from sqlalchemy import update
 from gmserver.cli import main
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
-from gmserver.services import alerts, intake
+from gmserver.services.features import alerts
+from gmserver.services.inbox import runner as intake
 from tests.support.world import order_mail, services_for
 
 pytestmark = pytest.mark.integration

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.world import order_mail, player_address, services_for
 from tests.support.cli import player_args, run, write_config
 

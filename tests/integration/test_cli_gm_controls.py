@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.services.games import POWERS
+from gmserver.services.game.games import POWERS
 from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration

@@ -12,7 +12,7 @@ from sqlalchemy import update
 from gmserver.cli import main
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import order_mail, services_for
 

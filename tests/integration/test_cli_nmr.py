@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.services.games import POWERS
+from gmserver.services.game.games import POWERS
 from tests.support.cli import player_args, run, write_config
 
 pytestmark = pytest.mark.integration
@@ -65,7 +65,7 @@ def test_game_show_says_a_scorpion_game_waits_for_new_players_003_14(config: Pat
     leaves the game waiting, and game show says for whom."""
     from gmserver.config import load_config  # noqa: PLC0415
     from gmserver.daemon import build_services  # noqa: PLC0415
-    from gmserver.services import turns  # noqa: PLC0415
+    from gmserver.services.turn import turns  # noqa: PLC0415
 
     players = player_args()
     assert run(config, "db", "upgrade") == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gmserver.cli import main
-from gmserver.services.games import POWERS
+from gmserver.services.game.games import POWERS
 
 pytestmark = pytest.mark.integration
 

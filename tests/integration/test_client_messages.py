@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.session import transaction
-from gmserver.services.polling import poll_once
+from gmserver.services.inbox.polling import poll_once
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

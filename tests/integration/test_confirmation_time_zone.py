@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

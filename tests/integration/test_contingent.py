@@ -20,8 +20,9 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -163,7 +164,7 @@ def test_a_false_condition_leaves_the_default_003_5_a(database_url, clock) -> No
 
 def test_no_reminder_for_a_power_whose_contingent_lines_stand_000_II_5(database_url, clock) -> None:
     """A power whose contingent retreat lines will be used has orders: it is not reminded."""
-    from gmserver.services import turns
+    from gmserver.services.turn import turns
 
     services = services_for(database_url)
     new_game(services, clock(), name="contingent", ruleset="danivon", position=SPRING, reminder_hours=12)

@@ -19,8 +19,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import gm_controls, intake, turns
-from gmserver.services.games import GameError
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.game.games import GameError
 from tests.support.cli import player_args, run, write_config
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -179,7 +181,7 @@ def test_a_rollback_withdraws_the_event_of_the_turn_its_report_opened_000_VIII_1
     the Spring deadline); the GM rolls Spring back an hour later: every correction notice
     withdraws that event (same UID, higher SEQUENCE, cancelled, no alarm), as a pause does, and the
     corrected report brings it back with a higher SEQUENCE again."""
-    from gmserver.services import corrections
+    from gmserver.services.features import corrections
 
     services = services_for(database_url)
     game_id = new_game(services, clock())

@@ -14,9 +14,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import gm_controls, intake
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
 from gmserver.cli import main
-from gmserver.services.games import POWERS, show_game
+from gmserver.services.game.games import POWERS, show_game
 from tests.support.intake_rows import deliver
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 

@@ -19,8 +19,8 @@ from gmserver.config import SmtpRelayConfig
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, maildir_name
-from gmserver.services import outbox as outbox_service
-from gmserver.services.outbox import deliver_due, queue
+from gmserver.services.base import outbox as outbox_service
+from gmserver.services.base.outbox import deliver_due, queue
 from tests.support.dovecot import free_port
 from tests.support.world import services_for
 

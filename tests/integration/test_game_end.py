@@ -13,8 +13,10 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import gm_controls, intake, turns
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

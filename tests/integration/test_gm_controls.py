@@ -16,10 +16,13 @@ from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services import gm_controls, intake, turns, views
-from gmserver.services.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
-from gmserver.services.gm_mail import queue_start_mails
-from gmserver.services.schedule import due_games
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.features import views
+from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
+from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.game.schedule import due_games
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -346,7 +349,8 @@ def test_the_other_gm_actions_are_recorded_in_gm_actions_too(world, clock) -> No
 def test_an_early_adjudication_forced_by_the_gm_is_a_gm_action(database_url, clock) -> None:
     """`gmserver adjudicate` before the deadline (force) is the GM's doing: `game actions` lists
     it, once, with the turn and how long before the deadline it came (QA walkthrough)."""
-    from gmserver.services import gm_controls, turns
+    from gmserver.services.commands import gm_controls
+    from gmserver.services.turn import turns
 
     services = services_for(database_url)
     game_id = new_game(services, clock(), movement_hours=48)

@@ -10,8 +10,9 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.services import convoys, corrections, preview, turns
-from tests.integration.test_gm_held import body_of
+from gmserver.services.features import convoys, corrections
+from gmserver.services.turn import preview, turns
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

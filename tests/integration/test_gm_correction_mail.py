@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, GmAction, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake, turns
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -17,8 +17,10 @@ from gmserver import engine
 from gmserver.db.models import Game, OrderSet, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import corrections, intake, preview, turns
-from tests.integration.test_gm_held import body_of
+from gmserver.services.features import corrections
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import preview, turns
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -228,7 +230,7 @@ def test_after_a_correction_one_request_is_enough_for_an_extension_002_GM_ERRORS
     with transaction(services.sessions) as session:  # Fall follows Spring here, without 002 PRESS 7's empty
         game = session.get(Game, game_id)  # retreat turn (tests/integration/test_press_email_rules.py)
         game.ruleset = {**game.ruleset, "report_empty_retreat_season": False}
-    # no correction yet: an ordinary delay, granted under 002 ORDERS 0 [P] (services/delays.py): Spring +48 h
+    # no correction yet: an ordinary delay, granted under 002 ORDERS 0 [P] (services/features/delays.py): Spring +48 h
     assert _delay(services, clock, "ITALY") == "delay-granted"
     turns.adjudicate(services, game_id, clock(), force=True)
     first = game_of(services, game_id).deadline

@@ -11,7 +11,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import held, intake, turns
+from gmserver.services.features import held
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -35,10 +38,7 @@ def _sets(services) -> list[tuple[str, str, list]]:
         return [(s.power, s.phase, s.orders) for s in session.scalars(select(OrderSet).order_by(OrderSet.id))]
 
 
-def body_of(raw: bytes) -> str:
-    """The text of an outgoing mail, decoded, its lines joined (templates fill paragraphs)."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
-    return " ".join(message.get_body(("plain",)).get_content().split())
+body_of = body_words
 
 
 def _mail(services, kind: str) -> list[tuple[str, str]]:
@@ -153,7 +153,7 @@ def test_a_release_and_a_refusal_at_once_decide_the_message_once(danivon, clock)
 def test_ending_the_game_refuses_what_is_held_for_it_saying_why(danivon, clock) -> None:
     """Held mail must not outlive its game (QA walkthrough): `game end` answers each held set
     with the reason, once, and nothing is left to release."""
-    from gmserver.services import gm_controls
+    from gmserver.services.commands import gm_controls
 
     row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
     assert _row(danivon, row_id)[0] == "held"

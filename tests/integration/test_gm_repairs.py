@@ -11,7 +11,9 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.services import correction_commands, corrections, gm_commands, repairs, turns
+from gmserver.services.commands import correction_commands, gm_commands
+from gmserver.services.features import corrections, repairs
+from gmserver.services.turn import turns
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -57,7 +57,7 @@ HOSTILE = {
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
-# issue 7: mail from the GM's own address is a GM command (gmserver.services.handlers), kept and answered
+# issue 7: mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
 OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused")
 
 
@@ -169,7 +169,7 @@ def test_any_text_from_a_player(sqlite_world, clock, subject: str, body: str) ->
 def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
     """RFC 5322 3.6.4 asks a reply to carry its parent's References: only well-formed message ids
     are kept, and only the last mails.MAX_REFERENCES of them, whatever the incoming header holds."""
-    from gmserver.services.mails import MAX_REFERENCES
+    from gmserver.services.base.mails import MAX_REFERENCES
 
     services = services_for(database_url)
     new_game(services, clock())

@@ -14,7 +14,9 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
-from gmserver.services import corrections, intake, preview, turns
+from gmserver.services.features import corrections
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import preview, turns
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

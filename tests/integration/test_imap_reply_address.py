@@ -14,8 +14,8 @@ from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.mail.imap import ImapMailbox
 from gmserver.rules.subject import format_subject
-from gmserver.services.context import SenderChecks
-from gmserver.services.polling import poll_once
+from gmserver.services.base.context import SenderChecks
+from gmserver.services.inbox.polling import poll_once
 from tests.support.dovecot import Dovecot, MailUser
 from tests.support.world import new_game, order_mail, player_address, services_for
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
 from gmserver.mail.listener import Listener
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.world import GM, order_mail, services_for
 

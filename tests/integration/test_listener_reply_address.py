@@ -10,8 +10,8 @@ from sqlalchemy import select
 from gmserver.db.models import Player
 from gmserver.db.session import transaction
 from gmserver.mail.listener import Listener
-from gmserver.services import intake
-from gmserver.services.context import SenderChecks
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import SenderChecks
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
 from tests.support.dovecot import free_port

@@ -1,4 +1,4 @@
-"""Each kind of mail reaches its own handler and gets its plain answer (gmserver.services.handlers),
+"""Each kind of mail reaches its own handler and gets its plain answer (gmserver.services.inbox.handlers),
 on a real database (SQLite and PostgreSQL): the row records the kind, nothing is dropped, and the
 limits on replies still hold."""
 
@@ -16,8 +16,8 @@ from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
-from gmserver.services.handlers import notice
+from gmserver.services.inbox import runner as intake
+from gmserver.services.inbox.handlers import notice
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -170,7 +170,7 @@ def test_automated_mail_and_strangers_get_no_kind_and_the_usual_answer(world, cl
 
 
 def test_a_game_name_with_an_accent_is_found_from_a_subject_without_it(database_url, clock) -> None:
-    """services.intake._game_views looked for the subject's words in the game's name without
+    """services.inbox.runner._game_views looked for the subject's words in the game's name without
     dropping accents, so "Zurich" never found "Zürich" (and a finished game's player was answered
     as a stranger); subject.name_words is now the one word function of both matchers."""
     services = services_for(database_url)

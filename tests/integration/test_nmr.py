@@ -11,9 +11,11 @@ from gmserver.db.models import Game, OutboxMessage, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, nmr, turns
-from gmserver.services.games import GameError, game_summary
-from gmserver.services.players import player_history, replace_player, set_civil_disorder
+from gmserver.services.inbox import runner as intake
+from gmserver.services.features import nmr
+from gmserver.services.turn import turns
+from gmserver.services.game.games import GameError, game_summary
+from gmserver.services.game.players import player_history, replace_player, set_civil_disorder
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -208,7 +210,7 @@ def winter_game(services, now, overrides: dict) -> int:
     """Winter 1901: Turkey owns no centre and must remove its army (a hopeless removal, A9);
     Russia has a build."""
     from gmserver.rules.position import Position
-    from gmserver.services.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
 
     position = Position.from_json({"phase": "W1901A", "units": {"TURKEY": ["A ARM"], "RUSSIA": ["A MOS"]},
                                    "centers": {"RUSSIA": ["MOS", "SEV"]}})
@@ -298,7 +300,7 @@ def test_a_player_who_writes_in_time_has_not_abandoned_001_V_1(database_url, clo
 def test_the_gm_s_replace_command_keeps_the_record_and_ends_the_spring_1901_wait_003_14(database_url, clock):
     """`gmserver game replace` (gm_controls.replace) goes through players.replace_player: the
     old player's record is kept and the waiting game gets its deadline."""
-    from gmserver.services import gm_controls
+    from gmserver.services.commands import gm_controls
 
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="darkside", ruleset="scorpion")
@@ -344,8 +346,8 @@ def test_civil_disorder_while_a_replacement_is_sought_then_permanent_001_V_3_ii(
     in Fall 1903; nobody is found; adjudicating Spring 1904 ends it and the GM is told the civil
     disorder is permanent."""
     from gmserver.rules.position import Position
-    from gmserver.services import gm_controls
-    from gmserver.services.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.commands import gm_controls
+    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
 
     services = services_for(database_url)
     position = Position.from_json({"phase": "F1903M", "units": {"RUSSIA": ["A MOS"], "TURKEY": ["A CON"]},
@@ -369,7 +371,7 @@ def test_civil_disorder_while_a_replacement_is_sought_then_permanent_001_V_3_ii(
 
 
 def test_the_gm_cannot_seek_a_replacement_for_a_period_the_rules_do_not_give(database_url, clock):
-    from gmserver.services import gm_controls
+    from gmserver.services.commands import gm_controls
 
     services = services_for(database_url)
     game_id = new_game(services, clock())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver.db.session import transaction
-from gmserver.services import ordersets
+from gmserver.services.game import ordersets
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.intake_rows import france_confirmations
 from tests.support.world import new_game, services_for

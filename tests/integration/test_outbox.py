@@ -18,8 +18,8 @@ from gmserver.config import SmtpRelayConfig
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport
-from gmserver.services import outbox as outbox_service
-from gmserver.services.outbox import BATCH, LEASE, deliver_due, queue, queue_all, requeue_failed
+from gmserver.services.base import outbox as outbox_service
+from gmserver.services.base.outbox import BATCH, LEASE, deliver_due, queue, queue_all, requeue_failed
 from tests.support.dovecot import free_port
 from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import services_for
@@ -340,7 +340,7 @@ def test_a_relay_refusing_the_session_is_retried_not_failed(database_url, clock,
         relay_options = {**relay_options, "tls_cert": dovecot.cert_path, "tls_key": dovecot.key_path}
     with SmtpRelay(**relay_options) as relay:
         bad, good = settings(relay, dovecot)
-        with caplog.at_level(logging.ERROR, logger="gmserver.services.outbox"):
+        with caplog.at_level(logging.ERROR, logger="gmserver.services.base.outbox"):
             report = deliver_due(services.sessions, SmtpTransport(bad), clock())
         # the pass stops at the first refusal: the next message would be refused the same way
         assert (report.sent, report.retrying, report.failed) == (0, 1, 0)

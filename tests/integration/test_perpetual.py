@@ -10,8 +10,10 @@ from sqlalchemy import select
 from gmserver.db.models import GmAction, Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import gm_controls, intake, turns
-from gmserver.services.games import GameError, show_game
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.game.games import GameError, show_game
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -17,7 +17,8 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
+from gmserver.services.game import filing
+from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -80,9 +81,9 @@ def test_claims_that_end_cleanly_do_not_count(database_url, clock, monkeypatch) 
                           source="smtp", now=clock()).id
 
     def moved(*args, **kwargs):
-        raise intake.PhaseMoved()
+        raise filing.PhaseMoved()
 
-    monkeypatch.setattr(intake, "_accept", moved)
+    monkeypatch.setattr(filing, "file_orders", moved)
     for _ in range(intake.MAX_ATTEMPTS + 2):
         assert intake.process_one(services, stored, clock()) is None
     assert (rows(services)[stored].status, rows(services)[stored].attempts) == ("pending", 0)
@@ -94,7 +95,8 @@ BOMB_CHILD = """
 import resource, sys
 from datetime import datetime
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[2]), int(sys.argv[2])))
-from gmserver.services import intake
+from gmserver.services.game import filing
+from gmserver.services.inbox import runner as intake
 from tests.support.world import services_for
 print(intake.process_pending(services_for(sys.argv[1]), datetime.fromisoformat(sys.argv[3])))
 """

@@ -12,8 +12,8 @@ from sqlalchemy import select
 from gmserver.db.models import InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import reply_address
-from gmserver.services import intake
-from gmserver.services.held import HELD
+from gmserver.services.inbox import runner as intake
+from gmserver.services.features.held import HELD
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

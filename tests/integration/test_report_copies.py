@@ -1,5 +1,5 @@
 """Issue 8's benchmark decision: a deadline stores one report per game and a light outbox row per
-player; the sender writes each player's copy when it sends it (services/report_mail.py). The
+player; the sender writes each player's copy when it sends it (services/base/report_copies.py). The
 outbox's promises hold for these rows as for every other: nothing lost, a retry sends the same
 bytes with the same Message-ID, a crash between claiming and sending loses nothing, and a
 player's copy carries that player's data only. On SQLite and PostgreSQL."""
@@ -17,9 +17,10 @@ from sqlalchemy import func, select, text
 from gmserver.db.models import OutboxMessage, Player, StoredReport
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, TransientError
-from gmserver.services import report_mail, turns
-from gmserver.services.games import POWERS
-from gmserver.services.outbox import LEASE, deliver_due
+from gmserver.services.base import report_copies as report_mail
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS
+from gmserver.services.base.outbox import LEASE, deliver_due
 from gmserver.rules.subject import format_subject
 from tests.support.world import new_game, player_address, services_for
 
@@ -81,7 +82,7 @@ def test_the_deadline_stores_one_report_and_a_light_row_per_player(adjudicated) 
 
 def test_the_stored_report_is_json_a_gm_reads_with_sql(adjudicated) -> None:
     """What a GM's database tool shows (plain SQL, no gmserver): text, JSON of version 2, the
-    report of the game's first turn, Spring 1901, whose next turn is Fall 1901 (services/report_mail.py)."""
+    report of the game's first turn, Spring 1901, whose next turn is Fall 1901 (services/base/report_copies.py)."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:
         key, payload = session.execute(text("SELECT key, payload FROM reports")).one()
@@ -200,7 +201,7 @@ def test_a_report_that_cannot_be_written_fails_its_copies_visibly_and_stops_noth
     report_mail.forget_written()
     enqueue_note = services.composer.compose(to="gm@gm.test", subject="a note", body="hello",
                                              auto_submitted="auto-generated", date=clock())
-    from gmserver.services.outbox import queue
+    from gmserver.services.base.outbox import queue
     with transaction(services.sessions) as session:
         queue(session, enqueue_note, kind="alert", dedupe_key="note", now=clock())
     transport = Recording()

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services import turns
+from gmserver.services.turn import turns
 from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -10,8 +10,9 @@ from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
-from tests.integration.test_gm_held import body_of
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -23,8 +23,11 @@ from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.subject import format_subject
-from gmserver.services import corrections, held, intake, schedule, turns, views
-from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.features import corrections, held, views
+from gmserver.services.inbox import runner as intake
+from gmserver.services.game import schedule
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
 

@@ -14,8 +14,9 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
-from gmserver.services.context import SenderChecks
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.base.context import SenderChecks
 from tests.support.dkim import new_dkim_key
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -264,7 +265,7 @@ def test_a_player_without_a_secret_gets_one_when_first_warned(world, clock) -> N
 def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> None:
     """A warning about an unproven message is a refusal too: once a player has had as many
     refusals as an hour allows, no warning is added on top (the fuzz run saw 6 in an hour)."""
-    from gmserver.services.reply_limits import PLAYER_REFUSALS_PER_HOUR
+    from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR
 
     for _ in range(PLAYER_REFUSALS_PER_HOUR):
         assert deliver(world, clock, order_mail(FRANCE, "lepanto France F1999M", "A PAR H\n")) == "rejected"
@@ -279,7 +280,7 @@ def test_a_proxy_holder_proves_their_own_address_with_their_own_password_000_II_
     """MATRIX 2.2 proxies in a verified mhr game: England holds France's proxy (the GM's ruling,
     000 II(3)); England's own password proves England's mail for France (France's is not England's
     to know), and a spoof of England's address is still refused."""
-    from gmserver.services import gm_controls  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
 
     services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
                                                                      dkim_lookup=offline_lookup))

@@ -16,8 +16,8 @@ from gmserver.db.models import OrderSet
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.db.models import GmAction
-from gmserver.services import gm_controls
-from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
+from gmserver.services.commands import gm_controls
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
 from tests.support.intake_rows import france_confirmations
 from tests.support.world import GM, new_game, player_address, services_for
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
-from gmserver.services import turns
+from gmserver.services.turn import turns
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration
@@ -30,7 +30,7 @@ def test_adjudicated_is_not_logged_when_the_commit_fails(database_url, clock, ca
         raise CommitRefused("the database went away at commit")
 
     event.listen(services.sessions, "before_commit", refuse_the_turn)
-    caplog.set_level(logging.INFO, logger="gmserver.services.turns")
+    caplog.set_level(logging.INFO, logger="gmserver.services.turn.turns")
     with pytest.raises(CommitRefused):
         turns.adjudicate(services, game_id, clock())
     assert not [r for r in caplog.records if "adjudicated" in r.getMessage()]

@@ -13,7 +13,8 @@ from gmserver.db.models import Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake, turns
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -246,7 +247,7 @@ def test_reports_carry_the_map_and_the_deadline_ics_and_no_chart_before_a_fall(w
 
 def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, clock, monkeypatch, request) -> None:
     from gmserver import mapimage
-    from gmserver.services import report_mail
+    from gmserver.services.base import report_copies as report_mail
 
     def broken(*args, **kwargs):
         raise OSError("no libcairo here")

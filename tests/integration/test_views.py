@@ -1,4 +1,4 @@
-"""What the command line, the daemon and the demo see (services/views.py) and the shared queries
+"""What the command line, the daemon and the demo see (services/features/views.py) and the shared queries
 (gmserver/db/queries), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from gmserver.db.session import transaction
 from gmserver.rules.deadlines import GameTiming
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import games, intake, turns, views
-from gmserver.services.outbox import queue
+from gmserver.services.game import games
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.features import views
+from gmserver.services.base.outbox import queue
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

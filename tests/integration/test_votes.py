@@ -17,8 +17,11 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import draw_complaints, gm_controls, intake, turns, vote_gm, votes
-from gmserver.services.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.features import draw_complaints, vote_gm, vote_tally, votes
+from gmserver.services.commands import gm_controls
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from tests.support.world import GM, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -196,7 +199,7 @@ def test_vote_secrecy_yes_count_only_and_fall_proposals_after_winter_002(databas
 
 
 def _adjudicated(phase: str, after_phase: str, before: dict, after: dict) -> list:
-    """What adjudicating `phase` produced, as services/votes.tally_due sees it (no engine needed)."""
+    """What adjudicating `phase` produced, as services/features/vote_tally.tally_due sees it (no engine needed)."""
     return [PhaseOutcome(phase=phase, before=Position.from_json({"phase": phase, **before}),
                          after=Position.from_json({"phase": after_phase, **after}), orders=(), state_after={})]
 
@@ -217,8 +220,8 @@ def _tally_as_france_falls(database_url, clock, profile: str, proposed_in: str, 
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         ruleset = load_ruleset(profile)
-        return [votes.tally_due(session, game, ruleset, _adjudicated("F1905M", "W1905A", THREE, after_fall), clock()),
-                votes.tally_due(session, game, ruleset, _adjudicated("W1905A", "S1906M", after_fall, TWO), clock())]
+        return [vote_tally.tally_due(session, game, ruleset, _adjudicated("F1905M", "W1905A", THREE, after_fall), clock()),
+                vote_tally.tally_due(session, game, ruleset, _adjudicated("W1905A", "S1906M", after_fall, TWO), clock())]
 
 
 def test_a_fall_draw_naming_a_power_eliminated_in_winter_is_void_002_draws_3(database_url, clock) -> None:

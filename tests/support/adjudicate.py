@@ -1,5 +1,5 @@
 """`engine.adjudicate` refuses incomplete orders: tests that give only some orders (the DATC
-cases, report fixtures) complete them with the rules' defaults first, as services.turns does."""
+cases, report fixtures) complete them with the rules' defaults first, as services.turn.turns does."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.ruleset import default_ruleset
-from gmserver.services.adjudication import adjudicate_with_defaults
+from gmserver.services.turn.adjudication import adjudicate_with_defaults
 
 
 def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], ruleset: Any = None,

@@ -15,7 +15,7 @@ import signal
 import sys
 from datetime import datetime
 
-from gmserver.services import intake
+from gmserver.services.inbox import runner as intake
 from tests.support.world import services_for
 
 

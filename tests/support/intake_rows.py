@@ -9,11 +9,12 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from gmserver.db.models import InboundMessage, OutboxMessage, Press
+from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player, Press
 from gmserver.db.session import transaction
+from gmserver.rules.authenticity import reply_address
 from gmserver.rules.subject import format_subject
-from gmserver.services import intake
-from gmserver.services.context import Services
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import Services
 from tests.support.world import order_mail, player_address
 
 
@@ -25,6 +26,19 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         row = session.get(InboundMessage, row_id)
         session.expunge(row)
         return row
+
+
+def without_headers(raw: bytes, *names: bytes) -> bytes:
+    """`raw` without the header lines that start with these names (e.g. b"Message-ID:"), as a mail
+    program that writes none of them sends it."""
+    return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(names))
+
+
+def player_reply_address(services: Services, power: str, game: str = "lepanto") -> str:
+    """The power's own reply address (gm+SECRET@...), which only the GM's mail gives out."""
+    with transaction(services.sessions) as session:
+        secret = session.scalar(select(Player.secret).join(Game).where(Game.name == game, Player.power == power))
+    return reply_address(services.composer.gm_address, secret)
 
 
 def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessage]:

@@ -22,10 +22,11 @@ from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services import outbox, turns
-from gmserver.services.context import Services
-from gmserver.services.games import POWERS
-from gmserver.services.polling import poll_once
+from gmserver.services.base import outbox
+from gmserver.services.turn import turns
+from gmserver.services.base.context import Services
+from gmserver.services.game.games import POWERS
+from gmserver.services.inbox.polling import poll_once
 from tests.conftest import Clock
 from tests.support.world import order_mail
 

@@ -48,7 +48,7 @@ def midgame() -> PhaseOutcome:
 
 
 def midgame_parts():
-    """The stored report of the mid-game turn as a deadline stores it (services/report_mail.py):
+    """The stored report of the mid-game turn as a deadline stores it (services/base/report_copies.py):
     a report with a deadline in a time zone other than UTC, press of two kinds, vote results and
     the subject line mark, the outcome with an order of every kind the turn has, and a centre
     chart of two phases. Imports inside: most users of this module want the outcome only."""
@@ -60,7 +60,7 @@ def midgame_parts():
     from gmserver.reports import build_turn_report
     from gmserver.reports.turn import with_subject_template
     from gmserver.rules.press import ReportPress
-    from gmserver.services.report_mail import parts_for
+    from gmserver.services.base.report_copies import parts_for
 
     outcome = midgame()
     deadline = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)

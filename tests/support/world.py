@@ -15,8 +15,8 @@ from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import offline_lookup
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.context import SenderChecks, Services
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.context import SenderChecks, Services
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 
 GM = "gm@gm.test"
 

@@ -64,7 +64,7 @@ def test_headers_and_body(composer):
                                                     (None, None)])
 @pytest.mark.parametrize("body", ["Hello Zürich\n", "plain ASCII report\n" * 40, ("x" * 990 + "\n") * 3])
 def test_readdress_gives_the_bytes_compose_gives(composer, first_secret, secret, body):
-    """One report per player (services.mails.turn_reports): the copy for another player is the
+    """One report per player (services.turn.turn_report.turn_report): the copy for another player is the
     very message `compose` would have made for them, byte for byte."""
     first = compose(composer, to="anna@example.org", subject="lepanto England S1901M results", body=body,
                     reply_secret=first_secret, references=["<a@x.example>"], in_reply_to="<b@x.example>")

@@ -1,4 +1,4 @@
-"""The defaults through the engine (services/adjudication.py): what reaches the board, and how
+"""The defaults through the engine (services/turn/adjudication.py): what reaches the board, and how
 the outcome marks what the server supplied. Hand-made positions; expected values from the clauses."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from gmserver import engine
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.adjudication import adjudicate_with_defaults
+from gmserver.services.turn.adjudication import adjudicate_with_defaults
 
 
 def test_two_retreats_to_one_province_both_disband_003_7() -> None:

@@ -100,7 +100,7 @@ def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command
     """A word both in COMMANDS and NOT_BY_MAIL was answered "not carried out by mail yet" (the
     merge of issue 8's branches left rollback, preview, convoy, release and refuse in both),
     though the README says the GM may mail them."""
-    from gmserver.services.gm_commands import COMMANDS, NOT_BY_MAIL
+    from gmserver.services.commands.gm_commands import COMMANDS, NOT_BY_MAIL
 
     assert not set(COMMANDS) & set(NOT_BY_MAIL)
     assert {"release", "refuse", "orders", "preview", "rollback", "convoy"} <= set(COMMANDS)

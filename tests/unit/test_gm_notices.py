@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmserver.services.alerts import describe
+from gmserver.services.features.alerts import describe
 
 
 @pytest.mark.parametrize(("key", "words"), [

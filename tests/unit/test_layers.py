@@ -5,6 +5,10 @@
 - gmserver/engine.py is the only module that imports the `diplomacy` engine (AGPL, slow to load).
 - cli.py (with its command groups, cli_*.py), daemon.py and demo.py reach the database through the
   services: they import neither SQLAlchemy nor the models nor the queries.
+- gmserver/services is built in floors (FLOORS, low to high): a module imports only its own floor
+  or a lower one, and every services module is on a floor.
+- No import cycle among gmserver's modules (imports for type checking only left out), and no
+  services module imports another module's private (underscore) name.
 
 Every import counts, at the top of a module or inside a function. Allowed exceptions: none.
 """
@@ -38,17 +42,39 @@ ENTRY_POINTS = (*sorted(path.name for path in PACKAGE.glob("cli*.py")), "daemon.
 DATABASE_MODULES = ("sqlalchemy", "gmserver.db.models", "gmserver.db.queries")
 
 
+# The floors of gmserver/services, low to high: a module may import its own floor and those below.
+FLOORS = (
+    "gmserver.services.base",  # context, outbox, every outgoing mail, the GM's recorded actions
+    "gmserver.services.game",  # games, players, order sets, schedule, filing an order set
+    "gmserver.services.features",  # press, votes, proxies, delays, held mail, corrections, ending...
+    "gmserver.services.turn",  # the deadline orchestrator, preview
+    "gmserver.services.commands",  # the GM's commands
+    "gmserver.services.inbox",  # store, runner, routing, polling, the handlers
+)
+
+
 def module_name(path: Path, root: Path = PACKAGE) -> str:
     parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_modules(path: Path, root: Path = PACKAGE) -> Iterator[tuple[int, str]]:
+def typing_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under `if TYPE_CHECKING:` (never imported when the code runs)."""
+    return {id(inner) for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)}
+
+
+def imported_modules(path: Path, root: Path = PACKAGE, *, runtime_only: bool = False) -> Iterator[tuple[int, str]]:
     """(line, module) for every import in the file: `from a import b` yields a.b as well as a,
-    since b may be a module (`from gmserver import engine`)."""
+    since b may be a module (`from gmserver import engine`). `runtime_only`: without the imports
+    under `if TYPE_CHECKING:`."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = module_name(path, root) if path.name == "__init__.py" else module_name(path, root).rpartition(".")[0]
+    skipped = typing_only(tree) if runtime_only else set()
     for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -95,6 +121,148 @@ def entry_point_violations(root: Path = PACKAGE) -> list[str]:
             if within(module, DATABASE_MODULES):
                 found.append(f"{path.relative_to(root.parent)}:{line} imports {module}")
     return found
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """module -> the gmserver modules it imports when it runs (at the top or inside a function).
+    `from a import b`, b a module, is an import of a.b alone; a module's own packages are left
+    out (Python imports them before the module anyway)."""
+    paths = {module_name(path, root): path for path in modules(root)}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        found = {module for _, module in imported_modules(path, root, runtime_only=True) if module in paths}
+        graph[name] = {module for module in found
+                       if module != name and not name.startswith(module + ".")
+                       and not any(other.startswith(module + ".") and other in found for other in found)}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def floor_of(module: str) -> int | None:
+    return next((number for number, floor in enumerate(FLOORS) if within(module, (floor,))), None)
+
+
+def floor_violations(root: Path = PACKAGE) -> list[str]:
+    found = []
+    for path in modules(root / "services"):
+        module = module_name(path, root)
+        floor = floor_of(module)
+        if floor is None:
+            if path.name != "__init__.py" or path.parent != root / "services":
+                found.append(f"{path.relative_to(root.parent)} is on no floor")
+            continue
+        for line, imported in imported_modules(path, root, runtime_only=True):
+            if (higher := floor_of(imported)) is not None and higher > floor:
+                found.append(f"{path.relative_to(root.parent)}:{line} imports {imported} from a higher floor")
+    return sorted(set(found))
+
+
+def private_imports(root: Path = PACKAGE) -> list[str]:
+    """In gmserver/services: `from x import _name` of another gmserver module, or `x._name`
+    through an imported module."""
+    names = {module_name(path, root) for path in modules(root)}
+    found = []
+    for path in modules(root / "services"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        aliases = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and within(node.module, ("gmserver",)):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.relative_to(root.parent)}:{node.lineno} imports "
+                                     f"{node.module}.{alias.name}")
+                    elif f"{node.module}.{alias.name}" in names:
+                        aliases.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                aliases.update(alias.asname for alias in node.names if alias.asname and alias.name in names)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno} uses {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_import_cycle_among_gmserver_modules() -> None:
+    """Imports inside functions count (they run): only those for type checking do not."""
+    assert cycles(import_graph()) == []
+
+
+def test_each_services_floor_imports_only_its_own_floor_or_a_lower_one() -> None:
+    assert floor_violations() == []
+
+
+def test_no_services_module_imports_a_private_name_of_another() -> None:
+    assert private_imports() == []
+
+
+def test_the_graph_checks_see_cycles_floors_and_private_names(tmp_path: Path) -> None:
+    """The three checks above would pass on a scan that sees nothing: this one shows what they see."""
+    root = tmp_path / "gmserver"
+    for floor in ("base", "turn"):
+        (root / "services" / floor).mkdir(parents=True)
+        (root / "services" / floor / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "services" / "base" / "outbox.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from gmserver.services.turn import turns\n"
+        "def later():\n"
+        "    from gmserver.services.turn.turns import _due\n")
+    (root / "services" / "base" / "mails.py").write_text(
+        "from gmserver.services.base import outbox\nx = outbox._queue\n")
+    (root / "services" / "turn" / "turns.py").write_text("from gmserver.services.base import outbox\n")
+    (root / "services" / "loose.py").write_text("")
+    assert cycles(import_graph(root)) == [["gmserver.services.base.outbox", "gmserver.services.turn.turns"]]
+    assert floor_violations(root) == [
+        "gmserver/services/base/outbox.py:5 imports gmserver.services.turn.turns from a higher floor",
+        "gmserver/services/base/outbox.py:5 imports gmserver.services.turn.turns._due from a higher floor",
+        "gmserver/services/loose.py is on no floor",
+    ]
+    assert sorted(private_imports(root)) == [
+        "gmserver/services/base/mails.py:2 uses outbox._queue",
+        "gmserver/services/base/outbox.py:5 imports gmserver.services.turn.turns._due",
+    ]
 
 
 def test_the_rules_import_no_adapter_service_engine_or_io_library() -> None:

@@ -8,7 +8,7 @@ import email.policy
 
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.services.outbox import mail_problems
+from gmserver.services.base.outbox import mail_problems
 
 COMPOSER = Composer(TEMPLATES_DIR, gm_name="Test GM", gm_address="gm@gm.test")
 

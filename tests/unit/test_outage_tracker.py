@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from gmserver.services.alerts import OUTAGE_ALERT_AFTER, Outage, OutageTracker
+from gmserver.services.features.alerts import OUTAGE_ALERT_AFTER, Outage, OutageTracker
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 

@@ -1,4 +1,4 @@
-"""The stored turn report is JSON (services/report_mail.py, reports/codec.py): the mid-game report
+"""The stored turn report is JSON (services/base/report_copies.py, reports/codec.py): the mid-game report
 (tests/support/midgame.py) comes back equal from its payload, the mail written from the payload
 is the mail written from the report itself, the JSON says what a GM would look for in plain
 words, and a payload that is not one of this version fails with a reason, running nothing."""
@@ -17,7 +17,7 @@ import pytest
 from gmserver.reports.codec import CodecError, from_json, to_json
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome
-from gmserver.services import report_mail
+from gmserver.services.base import report_copies as report_mail
 from tests.support.midgame import midgame_parts
 
 

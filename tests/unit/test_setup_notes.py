@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.games import POWERS, GameSpec, PlayerSpec, setup_notes
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, setup_notes
 
 
 def spec(*players: tuple[str, str], position: Position | None = None) -> GameSpec:

@@ -1,11 +1,11 @@
-"""services.adjudication.with_unused_lines: the report says what was ordered where a line of the
+"""services.turn.adjudication.with_unused_lines: the report says what was ordered where a line of the
 set could not be used, and why (QA walkthrough, mhr). Pure: outcomes and stored line readings."""
 
 from __future__ import annotations
 
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
-from gmserver.services.adjudication import with_unused_lines
+from gmserver.services.turn.adjudication import with_unused_lines
 
 
 def _outcome(phase: str, *orders: OrderOutcome) -> PhaseOutcome:

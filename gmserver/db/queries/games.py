@@ -47,7 +47,7 @@ def active_games(session: Session, game_id: int | None = None) -> list[Game]:
 
 def past_deadline(session: Session, now: datetime) -> list[Game]:
     """Every active game whose deadline has passed, earliest deadline first (whether each is due
-    yet depends on its ruleset's grace period and trigger: services/schedule.py decides); a paused
+    yet depends on its ruleset's grace period and trigger: services/game/schedule.py decides); a paused
     game is never due (issue 8)."""
     return list(session.scalars(select(Game).where(Game.status == "active", Game.paused.is_(False),
                                                    Game.deadline <= now).order_by(Game.deadline)))

@@ -38,6 +38,19 @@ def stored_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> in
                           .order_by(InboundMessage.id).limit(1))
 
 
+def first_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> InboundMessage | None:
+    """The oldest stored message with one of these fingerprints."""
+    return session.scalar(select(InboundMessage).where(InboundMessage.fingerprint.in_(fingerprints))
+                          .order_by(InboundMessage.id).limit(1))
+
+
+def stored_at_uid(session: Session, mailbox: str | None, uidvalidity: int, uid: int) -> int | None:
+    """The id of the message stored from this IMAP folder, UIDVALIDITY and UID, if any."""
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.mailbox == mailbox, InboundMessage.uidvalidity == uidvalidity, InboundMessage.uid == uid)
+        .order_by(InboundMessage.id).limit(1))
+
+
 def pending_ids(session: Session) -> list[int]:
     return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
                                 .order_by(InboundMessage.id)))
@@ -45,7 +58,7 @@ def pending_ids(session: Session) -> list[int]:
 
 def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is still pending, locked until the transaction ends; waits for the lock
-    (no SKIP LOCKED: services.intake.process_one says why) and tests the status after the wait."""
+    (no SKIP LOCKED: services.inbox.runner.process_one says why) and tests the status after the wait."""
     return session.scalar(select(InboundMessage)
                           .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
                           .with_for_update())

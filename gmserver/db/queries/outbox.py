@@ -1,5 +1,5 @@
 """Outgoing mail as stored: listing, duplicates, and how much of a kind went out lately (the
-rate limits). Claiming and recording deliveries stays in services/outbox.py, with its locking."""
+rate limits). Claiming and recording deliveries stays in services/base/outbox.py, with its locking."""
 
 from __future__ import annotations
 

@@ -1,0 +1,434 @@
+"""The stored outbox: mail is queued in the transaction that caused it, then delivered.
+
+Delivery is at-least-once, made as close to exactly-once as the transport allows. A row is
+leased before sending, and marked sent in its own commit right after the transport returns, with
+nothing in between (the log line and the SMTP QUIT come after that commit). A crash between the
+relay's "250" and that commit resends the same message (same Message-ID, so mail readers fold the
+copies) once the lease runs out; the Maildir transport stores such a resend only once. RFC 1047
+describes this window: the receiver has taken the message, the sender has not yet recorded it,
+and no protocol step closes it.
+
+Several senders may share one database (two daemons, or the daemon and `gmserver outbox send`).
+Each claims a small batch at a time (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite's writers
+queue on the database lock) and leases it. Just before sending a row it renews that row's lease
+with a compare-and-set on the `lease_until` it wrote itself, counting the attempt in the same
+update: if another sender took the row over after the lease ran out, the compare fails and this
+sender skips the row, so a long batch never sends a row someone else has taken. An attempt that
+never finishes (the sender crashed, or sending it crashes the sender) has still been counted, so
+a row that keeps doing that ends as `failed`.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Any, NamedTuple
+
+from sqlalchemy import insert, or_, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from gmserver.db.models import OutboxMessage, StoredReport
+from gmserver.rules.envelope import is_plain_address
+from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
+from gmserver.db.session import transaction
+from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
+from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=5)
+# Rows claimed at once: small, so that a claimed row waits at most a few sends for its turn
+BATCH = 20
+
+# Leases run on `now` plus the real time the call has taken (tests replace this clock).
+monotonic: Callable[[], float] = time.monotonic
+# Seconds between tries to record a delivered message as sent (tests replace `pause`)
+RECORD_RETRY_WAITS = (0.5, 2.0)
+pause: Callable[[float], None] = time.sleep
+
+
+def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
+          game_id: int | None = None) -> bool:
+    """Add `message` to the outbox unless a message with `dedupe_key` is already there."""
+    if dedupe_key_taken(session, dedupe_key):
+        return False
+    row = _outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id)
+    session.add(OutboxMessage(**row))
+    return True
+
+
+def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *, kind: str, now: datetime,
+              game_id: int | None = None) -> int:
+    """`queue` for several (message, dedupe key) at once, e.g. a deadline's reports: one query for
+    the keys already there and one INSERT for the rows (issue 8's benchmark: one query and one
+    INSERT per report, each a round trip to PostgreSQL); how many were added."""
+    taken = dedupe_keys_taken(session, [key for _, key in messages])
+    rows = []
+    for message, dedupe_key in messages:
+        if dedupe_key in taken:
+            continue
+        taken.add(dedupe_key)
+        rows.append(_outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id))
+    if rows:
+        session.execute(insert(OutboxMessage), rows)
+    return len(rows)
+
+
+# built once, on the tables: each deadline stores a report and its copies, plain values the ORM's
+# INSERT would only pass on at a cost (issue 8's benchmark). Column names: `raw` is the row's `stored`
+_INSERT_REPORT = insert(StoredReport.__table__).returning(StoredReport.__table__.c.id)
+_INSERT_ROWS = insert(OutboxMessage.__table__)
+
+
+class ReportCopy(NamedTuple):
+    """One player's copy of a stored report, as its outbox row keeps it."""
+
+    recipient: str
+    subject: str
+    reply_secret: str | None
+    message_id: str  # fixed now: a resend is recognisably the same message
+    dedupe_key: str
+    power: str | None  # whose own subject line for the next orders the copy shows (issue 9)
+
+
+def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
+                 now: datetime, game_id: int | None = None) -> int:
+    """Store a turn report once and queue a light row for each of `copies`; the sender writes each
+    copy when it sends it (services/base/report_copies.py). One query for the keys already there, one
+    INSERT for the report and one for the rows (issue 8's benchmark); how many rows were added."""
+    taken = dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
+    fresh = [copy for copy in copies if copy.dedupe_key not in taken]
+    for copy in fresh:
+        if not is_plain_address(copy.recipient):  # what mail_problems says again of the written copy
+            raise MalformedMail(f"report {parts.key} not queued: the recipient {copy.recipient[:80]!r} is not a "
+                                "plain address")
+    if not fresh:
+        return 0
+    report = session.scalar(select(StoredReport.id).where(StoredReport.key == parts.key)) if taken else None
+    report = report or session.scalar(_INSERT_REPORT, {"key": parts.key, "game_id": game_id,
+                                                        "payload": payload_of(parts), "created_at": now})
+    session.execute(_INSERT_ROWS, [
+        {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
+         "sender": sender, "recipient": copy.recipient, "raw": b"", "report_id": report,
+         "addressing": {"subject": copy.subject, "power": copy.power,
+                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {})},
+         "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
+        for copy in fresh])
+    return len(fresh)
+
+
+def _outbox_row(message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
+                game_id: int | None) -> dict[str, Any]:
+    """The outbox row's values for `message`, checked (`mail_problems`)."""
+    recipient = str(message["To"].addresses[0].addr_spec)
+    # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
+    # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
+    # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
+    raw = message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8)
+    if problems := mail_problems(raw, recipient):
+        # Every mail gmserver sends passes here: one built from hostile input that came out
+        # malformed is never sent; the exception parks the message that caused it, for the GM.
+        raise MalformedMail(f"{kind} {dedupe_key} not queued: {'; '.join(problems)}")
+    return {"message_id": str(message["Message-ID"]), "dedupe_key": dedupe_key, "kind": kind, "game_id": game_id,
+            "sender": str(message["From"].addresses[0].addr_spec), "recipient": recipient, "stored": raw,
+            "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
+
+
+class MalformedMail(ValueError):
+    """A message gmserver built is not fit to send (see `mail_problems`)."""
+
+
+_ONE_EACH = ("From", "To", "Subject", "Message-ID", "Date", "Auto-Submitted")
+
+
+def mail_problems(raw: bytes, recipient: str) -> list[str]:
+    """What makes an outgoing message unfit to send: a header line broken by a stray CR or LF,
+    a header gmserver always writes missing or doubled, a To that is not the one plain address
+    the row is sent to, a Cc or Bcc (the fuzz run of issue 6 found a few such replies to hostile
+    mail among 100,000)."""
+    problems = []
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    if any(b"\r" in line or b"\n" in line for line in head.split(b"\r\n")):
+        problems.append("a stray CR or LF in a header")
+    if not is_plain_address(recipient):
+        problems.append(f"the recipient {recipient[:80]!r} is not a plain address")
+    # only the header block: what is checked here is all in it, and a report's parts are large
+    parsed = email.message_from_bytes(head + b"\r\n\r\n", policy=email.policy.compat32)
+    for name in _ONE_EACH:
+        if len(parsed.get_all(name) or []) != 1:
+            problems.append(f"{len(parsed.get_all(name) or [])} {name} headers")
+    for name in ("Cc", "Bcc"):
+        if parsed.get(name) is not None:
+            problems.append(f"a {name} header")
+    return problems
+
+
+def backoff(attempts: int) -> timedelta:
+    """1, 2, 4 ... minutes, at most an hour, after the n-th failed attempt."""
+    return timedelta(minutes=min(2 ** max(attempts - 1, 0), 60))
+
+
+@dataclass(frozen=True)
+class DeliveryReport:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+    # why the pass stopped early: the relay itself could not be used (RelayError), else None
+    relay_error: str | None = None
+
+    @property
+    def attempted(self) -> int:
+        return self.sent + self.retrying + self.failed
+
+
+class _Claimed(NamedTuple):
+    id: int
+    message_id: str
+    kind: str
+    sender: str
+    recipient: str
+    raw: bytes  # empty: a player's copy of a stored report, written at this attempt (`payload`, `addressing`)
+    attempts: int  # before this attempt
+    payload: str | None = None  # the stored report's JSON
+    addressing: dict[str, Any] | None = None
+
+
+def deliver_due(sessions: sessionmaker[Session], transport: Transport, now: datetime, *,
+                max_attempts: int = 8, limit: int = 200) -> DeliveryReport:
+    """Send up to `limit` messages that are due at `now`, claiming `BATCH` at a time.
+
+    One call is one pass, for `outbox send --once` and the daemon (which calls it until nothing
+    was attempted). When the relay itself is unusable (`RelayError`: unreachable, TLS, AUTH,
+    MAIL FROM refused) the pass stops after that message, and the rest of its batch waits as
+    long as that message does.
+    """
+    started = monotonic()
+
+    def lease_end() -> datetime:
+        return now + timedelta(seconds=monotonic() - started) + LEASE
+
+    try:
+        return _deliver_batches(sessions, transport, now, lease_end, max_attempts, limit)
+    finally:
+        transport.close()  # e.g. the last SMTP session's QUIT, after its message was recorded
+
+
+def _deliver_batches(sessions: sessionmaker[Session], transport: Transport, now: datetime,
+                     lease_end: Callable[[], datetime], max_attempts: int, limit: int) -> DeliveryReport:
+    sent = retrying = failed = 0
+    left = limit
+    while left > 0:
+        size = min(BATCH, left)
+        lease = lease_end()
+        batch, gave_up = _claim(sessions, now, lease, size, max_attempts)
+        failed += gave_up
+        left -= len(batch) + gave_up
+        for index, row in enumerate(batch):
+            outcome, relay_error = _deliver_one(sessions, transport, row, lease, lease_end(), now,
+                                                max_attempts)
+            if outcome == "sent":
+                sent += 1
+            elif outcome == "failed":
+                failed += 1
+            elif outcome == "retrying":
+                retrying += 1
+            if relay_error is not None:
+                _release(sessions, batch[index + 1:], lease, now + backoff(row.attempts + 1))
+                return DeliveryReport(sent, retrying, failed, relay_error)
+        if len(batch) + gave_up < size:
+            break  # nothing more is due
+    return DeliveryReport(sent, retrying, failed)
+
+
+def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size: int,
+           max_attempts: int) -> tuple[list[_Claimed], int]:
+    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed."""
+    claimed: list[_Claimed] = []
+    gave_up = 0
+    with transaction(sessions) as session:
+        rows = session.scalars(
+            select(OutboxMessage)
+            .where(or_(
+                (OutboxMessage.status == "pending") & (OutboxMessage.next_attempt_at <= now),
+                (OutboxMessage.status == "sending") & (OutboxMessage.lease_until < now),
+            ))
+            .order_by(OutboxMessage.id)
+            .limit(size)
+            .with_for_update(skip_locked=True)
+        ).all()
+        for row in rows:
+            if row.status == "sending" and row.attempts >= max_attempts:
+                row.status, row.lease_until = "failed", None
+                row.last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
+                                  f"stopped while sending); it may or may not have been delivered"
+                                  + (f"; before that: {row.last_error}" if row.last_error else ""))
+                gave_up += 1
+                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
+                continue
+            row.status, row.lease_until = "sending", lease
+            written_later = not row.stored and row.report is not None
+            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.stored, row.attempts,
+                                    row.report.payload if written_later else None, row.addressing))
+    return claimed, gave_up
+
+
+def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
+                 renewed: datetime, now: datetime, max_attempts: int) -> tuple[str, str | None]:
+    """Write the message if it is a copy of a stored report; renew the lease (counting the
+    attempt, and keeping the bytes written: a retry sends the same bytes); send; record. Returns
+    "sent", "retrying", "failed" or "skipped" (another sender has the row), and the RelayError's
+    text when the relay itself is unusable (else None)."""
+    row, unfit = _written(row)
+    if not _renew(sessions, row, held, renewed, keep=row.payload is not None and not unfit):
+        log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
+                    "leaving it to that one", row.kind, row.id, row.recipient)
+        return "skipped", None
+    attempts = row.attempts + 1
+
+    outcome, error, note, relay_unusable = ("failed", unfit, "", False) if unfit else _send(transport, row)
+    if outcome == "retrying" and attempts >= max_attempts:
+        outcome = "failed"
+
+    if outcome == "sent":
+        _record_sent(sessions, row.id, now)
+        log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
+        return outcome, None
+
+    with transaction(sessions) as session:
+        status = "failed" if outcome == "failed" else "pending"
+        values: dict[str, object] = {"status": status, "lease_until": None, "last_error": error}
+        if status == "pending":
+            values["next_attempt_at"] = now + backoff(attempts)
+        recorded = session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == renewed)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    if relay_unusable:
+        log.error("outbox: the relay cannot be used: a relay configuration problem (or the relay is "
+                  "down), not a problem with the message; check the [outbound.smtp] settings. %s", error)
+    if not recorded:
+        log.warning("outbox: %s %d to %s: %s; not recorded, another sender has taken the row over",
+                    row.kind, row.id, row.recipient, error)
+    elif outcome == "failed":
+        log.error("outbox: giving up on %s %d to %s after %d attempt(s): %s",
+                  row.kind, row.id, row.recipient, attempts, error)
+    elif relay_unusable:
+        log.warning("outbox: %s %d to %s and the rest of its batch wait until %s", row.kind, row.id,
+                    row.recipient, values["next_attempt_at"])
+    else:
+        log.warning("outbox: %s %d to %s will be retried at %s: %s", row.kind, row.id, row.recipient,
+                    values["next_attempt_at"], error)
+    return outcome, error if relay_unusable else None
+
+
+def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renewed: datetime, keep: bool) -> bool:
+    """Compare-and-set the lease this sender holds, counting the attempt (and, with `keep`,
+    keeping the bytes just written); False if another sender has taken the row over."""
+    with transaction(sessions) as session:
+        return bool(session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **({"stored": row.raw} if keep else {}))
+            .execution_options(synchronize_session=False)
+        ).rowcount)
+
+
+def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
+    """`row` with its bytes: as stored, or a player's copy of a stored report written now
+    (services/base/report_copies.py), checked as every queued message is (`mail_problems`); and why it
+    cannot be sent, if it cannot."""
+    if row.payload is None or row.addressing is None:
+        return row, None
+    try:
+        raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
+                         reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
+                         power=row.addressing.get("power"))
+    except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
+        log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
+        return row, f"the report could not be written: {type(problem).__name__}: {problem}"
+    if problems := mail_problems(raw, row.recipient):
+        return row, f"not sent: {'; '.join(problems)}"
+    return row._replace(raw=raw), None
+
+
+def _send(transport: Transport, row: _Claimed) -> tuple[str, str | None, str, bool]:
+    """Hand the message to the relay: ("sent", None, the relay's note, False), or "failed" /
+    "retrying" with the error, and whether the relay itself is unusable (a RelayError)."""
+    try:
+        return "sent", None, transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id), False
+    except PermanentError as problem:
+        return "failed", str(problem), "", False
+    except RelayError as problem:
+        return "retrying", str(problem), "", True
+    except TransientError as problem:
+        return "retrying", str(problem), "", False
+    except Exception as problem:  # one message must not stop the outbox
+        log.exception("outbox: sending %s %d to %s raised", row.kind, row.id, row.recipient)
+        return "retrying", f"sending raised {type(problem).__name__}: {problem}", "", False
+
+
+def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
+    """The first thing after the relay's 250, in its own commit: delivered, whoever holds the
+    lease now. A database that fails for a moment is tried again at once (a few times, a few
+    seconds in all): each failure left standing means the message is sent again after the lease."""
+    for wait in (*RECORD_RETRY_WAITS, None):
+        try:
+            with transaction(sessions) as session:
+                session.execute(
+                    update(OutboxMessage).where(OutboxMessage.id == row_id)
+                    .values(status="sent", sent_at=now, lease_until=None, last_error=None)
+                    .execution_options(synchronize_session=False))
+            return
+        except (OperationalError, InterfaceError) as error:
+            if wait is None:
+                log.error("outbox: message %d was delivered but cannot be recorded as sent (%s); it will be "
+                          "sent again (same Message-ID) when its lease runs out", row_id, error.orig)
+                raise
+            log.warning("outbox: message %d was delivered; recording it failed (%s); trying again in %s s",
+                        row_id, error.orig, wait)
+            pause(wait)
+
+
+def _release(sessions: sessionmaker[Session], rows: Iterable[_Claimed], held: datetime,
+             retry_at: datetime) -> None:
+    """Give back claimed rows that were not tried, due again at `retry_at`; no attempt counted."""
+    ids = [row.id for row in rows]
+    if not ids:
+        return
+    with transaction(sessions) as session:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(ids), OutboxMessage.status == "sending",
+                   OutboxMessage.lease_until == held)
+            .values(status="pending", lease_until=None, next_attempt_at=retry_at)
+            .execution_options(synchronize_session=False))
+
+
+def requeue_failed(sessions: sessionmaker[Session], now: datetime, ids: Iterable[int] | None = None) -> int:
+    """Put failed messages back in the queue, due at `now` with no attempts counted (for
+    `gmserver outbox retry`, after the GM fixed what made them fail); all of them, or only
+    `ids`. Returns how many were requeued. Each keeps its Message-ID and its last error."""
+    query = update(OutboxMessage).where(OutboxMessage.status == "failed")
+    if ids is not None:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return 0
+        query = query.where(OutboxMessage.id.in_(wanted))
+    with transaction(sessions) as session:
+        count = session.execute(
+            query.values(status="pending", attempts=0, next_attempt_at=now, lease_until=None)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    if count:
+        log.info("outbox: %d failed message(s) queued again", count)
+    return count

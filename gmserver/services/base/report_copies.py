@@ -1,0 +1,236 @@
+"""A turn report stored once per game at the deadline; each player's copy written from it when
+the outbox sends it (issue 8's benchmark).
+
+Why: a deadline that composed, serialised and checked seven multipart mails, and drew the map,
+spent more than 90 % of its time on mail (docs/performance.md). Now the deadline's transaction
+stores the report's values once (`StoredReport`: the report contexts already built, the outcome
+the map is drawn from, the centre chart's points, the date) and one light outbox row per player
+with its Message-ID fixed there and then. The sender writes the player's copy at its first
+attempt (`write_copy`) and keeps the bytes in the row, so a retry sends the same bytes.
+
+The writing is deterministic, so that the bytes do not depend on when or how often they are
+written: the Date is the deadline's `now`, the Message-ID the row's, the MIME boundaries and the
+images' Content-IDs are derived from the report, the map and chart are drawn from stored values.
+Each player's copy differs from the others only in To, Reply-To (the player's own secret),
+Subject, Message-ID and the subject line the player gives the next orders (issue 9): nothing
+else in a report is private.
+
+The payload is JSON (`{"version": 2, "report": {...}}`, reports/codec.py), not a pickle: a report
+stored before an upgrade is sent after it, so the payload must stay readable by a later gmserver
+that knows its version, whatever became of the classes it was written from; reading it runs no
+code, whoever could write to the database; and a GM can read it with a database tool
+(`SELECT payload FROM reports`). A payload of another version, or not JSON (version 1 was a
+pickle), fails that row visibly (the GM sees it with `gmserver outbox list`), never silently.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email.policy
+import functools
+import hashlib
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from gmserver import centrechart, mapboard, mapimage
+from gmserver.db.models import OutboxMessage
+from gmserver.mail.compose import Composer, add_html, with_text_edited
+from gmserver.reports import TurnReport
+from gmserver.reports.codec import from_json, to_json
+from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.turn import with_orders_subject
+from gmserver.rules.position import PhaseOutcome
+
+log = logging.getLogger(__name__)
+
+# bump when ReportParts, or a dataclass it holds, changes shape: a payload of another version is
+# refused with a clear error (version 1 was a pickle)
+VERSION = 2
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """What every player's copy of one turn report is written from."""
+
+    key: str  # the report's key, "report:12:S1901M:" (+ "r1:" after a rollback)
+    game_name: str
+    contexts: tuple[TurnReport, ...]  # the phases reported, built at the deadline
+    outcome: PhaseOutcome  # the first phase's outcome, for the map (its engine state left out)
+    centre_points: tuple[tuple[str, Mapping[str, int]], ...]  # for the centre chart
+    deadline: datetime | None  # the next deadline (the .ics)
+    now: datetime  # the deadline's time: the Date of every copy
+    templates_dir: str
+    gm_name: str
+    gm_address: str
+    # the game's reminder lead, when the .ics alarms (None or 0: an hour before). Added with a
+    # default, so a report stored before it reads back (as an hour): no new VERSION
+    alarm_seconds: int | None = None
+
+
+def parts_for(composer: Composer, *, key: str, game_name: str, contexts: Sequence[TurnReport],
+              outcome: PhaseOutcome, centre_points: Sequence[tuple[str, Mapping[str, int]]],
+              deadline: datetime | None, now: datetime, alarm_seconds: int | None = None) -> ReportParts:
+    return ReportParts(key=key, game_name=game_name, contexts=tuple(contexts),
+                       outcome=dataclasses.replace(outcome, state_after={}),
+                       centre_points=tuple((phase, dict(counts)) for phase, counts in centre_points),
+                       deadline=deadline, now=now, templates_dir=str(composer.templates_dir),
+                       gm_name=composer.gm_name, gm_address=composer.gm_address, alarm_seconds=alarm_seconds)
+
+
+def payload_of(parts: ReportParts) -> str:
+    """The stored report: JSON text, ASCII (what is not ASCII is escaped) so that it stores alike in
+    a database of any encoding; its keys in the dataclasses' order, so the same parts give the same
+    text (the MIME boundaries are derived from it)."""
+    return json.dumps({"version": VERSION, "report": to_json(parts, ReportParts)})
+
+
+def parts_of(payload: str) -> ReportParts:
+    """The stored report read back; ValueError saying why it cannot be, in words the GM can act on."""
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        raise ValueError("the stored report is not JSON: damaged, or written by a gmserver before report "
+                         f"version {VERSION} (a pickle); this copy cannot be written") from None
+    version = data.get("version") if isinstance(data, dict) else None
+    if version != VERSION:
+        raise ValueError(f"stored report of version {version}; this gmserver reads version {VERSION}")
+    return from_json(data.get("report"), ReportParts, "report")
+
+
+def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: datetime | None) -> str:
+    """The text part: the `::` lines mail filters read (issue 9), then each phase's report."""
+    first, last = contexts[0], contexts[-1]
+    header = machine_header(first.game_name, first.phase, last.next_phase, deadline)
+    return header + "\n" + "\n".join(composer.render(c.template, c) for c in contexts)
+
+
+def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
+               power: str | None = None) -> bytes:
+    """One player's copy of the stored report, as sent: the same bytes whenever it is written.
+    `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
+    reports.with_orders_subject); None shows the GM's wording."""
+    base, composer, parts = _base_message(payload)
+    last = parts.contexts[-1]
+    own = with_text_edited(base, lambda subtype, text: with_orders_subject(text, last, power, html=subtype == "html"))
+    copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
+    policy = _smtp_policy(to)
+    if own is not base:  # the player's own line is in the text and HTML parts: written whole
+        return copy.as_bytes(policy=policy)
+    # nothing of the player's own in the parts (no next turn to order for): what copy.as_bytes
+    # writes (email.generator.BytesGenerator: the headers folded one by one, a blank line, the
+    # parts), with the parts, the same in every copy, written once per report
+    head = b"".join(policy.fold_binary(name, value) for name, value in copy.raw_items())
+    return head + b"\r\n" + _parts_bytes(payload, policy.utf8)
+
+
+def write_row(row: OutboxMessage) -> bytes:
+    """`OutboxMessage.raw` of a player's copy not yet sent (tests and `gmserver outbox` read it)."""
+    assert row.report is not None and row.addressing is not None
+    return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
+                      reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
+                      power=row.addressing.get("power"))
+
+
+OutboxMessage.writer = write_row
+
+
+def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:
+    # as services.base.outbox writes every other message: CRLF; UTF-8 headers for a non-ASCII address
+    return email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8
+
+
+@functools.lru_cache(maxsize=4)
+def _composer(templates_dir: str, gm_name: str, gm_address: str) -> Composer:
+    return Composer(Path(templates_dir), gm_name=gm_name, gm_address=gm_address)
+
+
+@functools.lru_cache(maxsize=8)
+def _parts_bytes(payload: str, utf8: bool) -> bytes:
+    """Everything after the header block of the report's mail, as the SMTP policy writes it."""
+    base, _, _ = _base_message(payload)
+    policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
+    return base.as_bytes(policy=policy).split(b"\r\n\r\n", 1)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _base_message(payload: str) -> tuple[EmailMessage, Composer, ReportParts]:
+    """The report as one mail, before it is addressed: built once per report and process (the
+    seven copies of a game are sent one after the other), drawn and rendered once."""
+    parts = parts_of(payload)
+    composer = _composer(parts.templates_dir, parts.gm_name, parts.gm_address)
+    return report_message(composer, parts, hashlib.sha256(payload.encode()).hexdigest()), composer, parts
+
+
+def report_message(composer: Composer, parts: ReportParts, digest: str) -> EmailMessage:
+    """The report's mail from its parts, with the MIME boundaries derived from `digest`."""
+    message = composer.compose(to=parts.gm_address, subject="", body=text_body(composer, parts.contexts,
+                                                                                 parts.deadline),
+                               auto_submitted="auto-generated", date=parts.now, message_id="<report@invalid>")
+    message = _with_html(composer, parts, message)
+    _fix_boundaries(message, digest)
+    return message
+
+
+def _with_html(composer: Composer, parts: ReportParts, message: EmailMessage) -> EmailMessage:
+    """The HTML part with the map and the centre chart inline, and the next deadline as an .ics.
+    A map that cannot be drawn costs the image, never the report."""
+    digest = hashlib.sha256(parts.key.encode()).hexdigest()[:24]
+    history = centre_history(parts.centre_points)
+    images: list[tuple[str, bytes]] = []
+    map_cid = chart_cid = None
+    try:
+        map_cid = f"map.{digest}@{composer.domain}"
+        images.append((map_cid, mapimage.map_png(parts.outcome)))
+        if len(history[0]) > 1:
+            chart_cid = f"chart.{digest}@{composer.domain}"
+            images.append((chart_cid, centrechart.centre_chart(*history)))
+    except Exception as error:  # noqa: BLE001  (a missing libcairo or a drawing bug must not hold the turn's mail)
+        _images_failed(parts.game_name, error)
+        images, map_cid, chart_cid = [], None, None
+    last = parts.contexts[-1]
+    attachments = []
+    if parts.deadline is not None and last.next_phase and last.next_phase_name:
+        attachments.append(("deadline.ics", "text/calendar", deadline_calendar(
+            game_name=parts.game_name, phase=last.next_phase, phase_name=last.next_phase_name,
+            deadline=parts.deadline, now=parts.now, domain=composer.domain,
+            subject_hint="Send your orders to the GM by mail before then.",
+            alarm_before=timedelta(seconds=parts.alarm_seconds) if parts.alarm_seconds else None)))
+    html = composer.render("player/report.html.j2", {
+        "reports": list(parts.contexts), "map_cid": map_cid, "chart_cid": chart_cid, "history": history,
+        "calendar": bool(attachments), "colours": mapboard.power_colours() if chart_cid else {}})
+    return add_html(message, html, images=images, attachments=attachments)
+
+
+def _fix_boundaries(message: EmailMessage, digest: str) -> None:
+    """MIME boundaries from the payload's digest, not from the global `random` (which the engine
+    reseeds): every writing of a copy gives the same bytes. No text in the report (press a player
+    wrote included) can contain its own payload's digest, so no part can hold a boundary."""
+    for number, part in enumerate(message.walk()):
+        if part.is_multipart():
+            part.set_boundary(f"=_gm{number}_{digest[:48]}")
+
+
+_IMAGE_FAILURES: set[str] = set()
+
+
+def _images_failed(game_name: str, error: Exception) -> None:
+    """Say once per process and kind of failure why reports go without their map (typically
+    Debian's libcairo2 missing: `scripts/install-test-services.sh` installs it), not once a report."""
+    kind = f"{type(error).__name__}: {error}"
+    if kind in _IMAGE_FAILURES:
+        log.debug("%s: report images not drawn (%s)", game_name, kind)
+        return
+    _IMAGE_FAILURES.add(kind)
+    log.warning("%s: the report's map and chart could not be drawn, so reports go without them (%s); "
+                "is libcairo2 installed?", game_name, kind, exc_info=error)
+
+
+def forget_written() -> None:
+    """Empty this process's caches of written reports (a test, or a benchmark timing the writing)."""
+    _base_message.cache_clear()
+    _parts_bytes.cache_clear()

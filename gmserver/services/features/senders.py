@@ -1,0 +1,134 @@
+"""The sender check of a "verified" game, run after intake has accepted a message for a power
+(gmserver.rules.authenticity says what proves a sender).
+
+A message that proves nothing is not used. The power's registered address is told, never an
+address the message chose, and at most once an hour, so that a forger's flood does not flood
+the player.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email.utils
+import logging
+from datetime import datetime, timedelta
+from email.message import Message
+
+from sqlalchemy.orm import Session
+
+from gmserver.db.models import Game, InboundMessage
+from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.players import player_of
+from gmserver.mail.dkim import verified_domains
+from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
+from gmserver.rules.envelope import Envelope
+from gmserver.rules.intake import Accept
+from gmserver.rules.reading.message import body_text
+from gmserver.services.base import mails
+from gmserver.services.base.context import Services
+from gmserver.services.game.games import new_secret
+from gmserver.services.base.gm_mail import copy_to_gm
+from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
+
+log = logging.getLogger(__name__)
+
+WARNING_INTERVAL = timedelta(hours=1)
+WARNING_KEY = "unverified:"
+# where a message's recipients show over IMAP (the listener records RCPT TO itself)
+RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
+MAX_RECIPIENTS = 50
+
+
+def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
+                 now: datetime) -> str | None:
+    """None when the message may be used as `decision.power`'s orders; otherwise the row's
+    outcome ("unverified"), after telling the real player (rate-limited)."""
+    game = session.get(Game, decision.game.id)
+    if game is None or game.sender_check != "verified":
+        return None
+    player = player_of(session, game.id, decision.power)
+    assert player is not None, f"{game.name} has no player for {decision.power}"
+    if not player.secret:  # a player from before secrets existed, in a game switched to "verified"
+        player.secret = new_secret()
+    settings = services.sender_checks
+    evidence = Evidence(
+        sender=envelope.sender,
+        authentication_results=tuple(header_values(envelope.message, "Authentication-Results")),
+        recipients=recipients(row, envelope.message),
+        passwords=passwords_in(body_text(envelope.message)),
+        single_from=single_from(envelope),
+    )
+
+    # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
+    # secret if they play here (never the owner's, which they do not know), else by DKIM alone
+    secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
+
+    def judged(evidence: Evidence) -> Verified | Unverified:
+        return verify_sender(evidence, secret=secret, gm_address=services.composer.gm_address,
+                             trusted_authserv_ids=settings.trusted_authserv_ids)
+
+    verdict = judged(evidence)
+    if not isinstance(verdict, Verified):
+        # DKIM costs a DNS lookup: only when nothing cheaper proved the sender
+        verdict = judged(dataclasses.replace(evidence, dkim_domains=verified_domains(row.raw, settings.dkim_lookup)))
+    if isinstance(verdict, Verified):
+        log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,
+                 decision.power, verdict.proof)
+        return None
+    row.game_id, row.power = game.id, decision.power
+    if (_warnings_since(session, player.address, now - WARNING_INTERVAL) >= 1
+            # a warning is a refusal too: the player's hourly limit on them holds for both together
+            or replies_since(session, player.address, REFUSAL_KINDS, now - timedelta(hours=1))
+            >= PLAYER_REFUSALS_PER_HOUR):
+        log.warning("inbound %s: unverified message from %s for %s %s not used; the player was sent a warning "
+                    "within the hour already, or as many refusals as an hour allows", row.id, envelope.sender,
+                    game.name, decision.power)
+        return "unverified"
+    log.warning("inbound %s: unverified message from %s for %s %s not used; warning %s", row.id,
+                envelope.sender, game.name, decision.power, player.address)
+    warning = mails.unverified_sender(services, game, player, envelope, verdict.findings, now)
+    queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
+    copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
+    return "unverified"
+
+
+def _holder_secret(game: Game, address: str) -> str | None:
+    return next((p.secret for p in game.players if address in (p.address, p.fallback_address)), None)
+
+
+def _warnings_since(session: Session, address: str, since: datetime) -> int:
+    return queued_since(session, since, kinds=("rejection",), recipient=address, key_prefix=WARNING_KEY)
+
+
+def recipients(row: InboundMessage, message: Message) -> tuple[str, ...]:
+    """Where the message was sent: the listener's RCPT TO list, and the headers that tell it
+    over IMAP (Delivered-To, X-Original-To added by the receiving server; To, Cc). A secret
+    found in any of them proves the sender knew it."""
+    found = [str(address) for address in (row.envelope_to or [])]
+    for name in RECIPIENT_HEADERS:
+        found += [address for _, address in _addresses(header_values(message, name)) if address]
+    return tuple(found[:MAX_RECIPIENTS])
+
+
+def single_from(envelope: Envelope) -> bool:
+    """One From line, naming one address: the one intake matched to the power."""
+    values = header_values(envelope.message, "From")
+    addresses = _addresses(values)
+    return len(values) == 1 and len(addresses) == 1 and addresses[0][1].strip().lower() == envelope.sender
+
+
+def _addresses(values: list[str]) -> list[tuple[str, str]]:
+    try:
+        return email.utils.getaddresses(values)
+    except Exception:  # noqa: BLE001  hostile headers prove nothing, and must not park the message
+        return []
+
+
+def header_values(message: Message, name: str) -> list[str]:
+    """Every `name` header's raw value, top first, unfolded; never raises on hostile headers."""
+    values = []
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            values.append(" ".join(str(value).split()))
+    return values

@@ -1,0 +1,65 @@
+"""The plain answer to a message that is not an order set, under a limit like every reply's.
+
+One answer per message (dedupe key `notice:<inbound id>`), to the sender, as a reply in its
+thread, never to automated mail (intake ignores that before any handler runs), and at most
+NOTICES_PER_HOUR to one address: a robot that answers every answer with a "STATUS" cannot make
+the GM's server a mail loop (issue 6's rule for confirmations and refusals).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any, Mapping, Sequence
+
+from gmserver.rules.position import describe_phase
+from gmserver.rules.press import NON_PLAYER
+from gmserver.reports.words import format_time
+from gmserver.services.base import mails
+from gmserver.services.inbox.handlers.mail import Mail
+from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_limits import (
+    NOTICE_KIND as KIND, NOTICES_PER_HOUR, STRANGER_NOTICE_KIND, replies_since, stranger_may_be_answered,
+)
+
+log = logging.getLogger(__name__)
+
+
+def answer(mail: Mail, template: str, context: Mapping[str, Any],
+           attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False) -> bool:
+    """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
+    name, bytes), a .png or a .ics); False when the limit held it back (the message is kept all the same).
+    `stranger`: the sender plays no power in the game (press from a non-player, 002 PRESS 2), so
+    the limits on answering strangers apply (services.base.reply_limits)."""
+    address = mail.envelope.sender
+    since = mail.now - timedelta(hours=1)
+    if stranger:
+        if not stranger_may_be_answered(mail.session, address, mail.now):
+            log.warning("inbound %s from non-player %s kept without a reply: limits on answering strangers",
+                        mail.row.id, address)
+            return False
+    elif (sent := replies_since(mail.session, address, (KIND,), since)) >= NOTICES_PER_HOUR:
+        log.warning("inbound %s from %s (%s) kept without a reply: %d answers already sent to it since %s",
+                    mail.row.id, address, mail.kind.kind, sent, since.isoformat(timespec="minutes"))
+        return False
+    body = mail.services.composer.render(template, {**common_context(mail), **context})
+    message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now, attachments)
+    game = mail.game
+    return queue(mail.session, message, kind=STRANGER_NOTICE_KIND if stranger else KIND,
+                 dedupe_key=f"notice:{mail.row.id}", now=mail.now, game_id=game.id if game is not None else None)
+
+
+def common_context(mail: Mail) -> dict[str, Any]:
+    """What every answer may say: the message answered, and where its game stands."""
+    game = mail.game
+    return {
+        "inbound_id": mail.row.id,
+        "original_subject": mail.envelope.subject or "(no subject)",
+        "original_date": mail.envelope.date,
+        "game_name": game.name if game is not None else None,
+        "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
+                       else None),
+        "phase": describe_phase(game.phase) if game is not None else None,
+        "deadline": format_time(game.deadline, game.timezone) if game is not None and game.deadline is not None else None,
+        "more_text": mail.kind.more_text,
+    }

@@ -1,0 +1,133 @@
+"""Inbound mail: store it first, then process each message in its own transaction.
+
+DESIGN "a message's life": the raw bytes are committed before anything else happens (and
+before the IMAP server is told \\Seen or the SMTP client gets its 250: services.inbox.store);
+processing claims a pending row, does everything the message causes (order set, replies in the
+outbox: services.inbox.routing, then a handler) and marks it done in one transaction; an
+exception parks the row as `failed` with its traceback. Filing an order set is
+services/game/filing.py (`file_orders`, which the orders handler calls), with PhaseMoved, which
+it raises and process_one catches.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from datetime import datetime
+
+from gmserver.db.queries.inbound import (
+    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, requeue_failed,
+    set_attempts, uncount_claim,
+)
+from gmserver.db.session import transaction
+from gmserver.services.base.context import Services
+from gmserver.services.game.filing import PhaseMoved
+# what callers and tests know as intake's: storing, reading one message, the GM's view of it
+from gmserver.services.inbox.routing import ORDER_KINDS, Kept, gm_addresses, handle as _handle, kept  # noqa: F401
+from gmserver.services.game.games import game_view  # noqa: F401
+from gmserver.services.inbox.store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
+from gmserver.services.features.held import HELD
+from gmserver.services.base.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
+    CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
+    STRANGER_REPLY_INTERVAL,
+)
+
+log = logging.getLogger(__name__)
+
+
+def pending_ids(sessions) -> list[int]:
+    with transaction(sessions) as session:
+        return pending_inbound_ids(session)
+
+
+def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
+    """Process every pending message, oldest first, until none is left (messages stored while
+    this runs included); returns (id, outcome) for each one done."""
+    done: list[tuple[int, str | None]] = []
+    tried: set[int] = set()
+    while ids := [row_id for row_id in pending_ids(services.sessions) if row_id not in tried]:
+        for row_id in ids:
+            tried.add(row_id)
+            if (outcome := process_one(services, row_id, now)) is not None:
+                done.append((row_id, outcome))
+    return done
+
+
+# Claims of one message that may end without a word (the process killed: out of memory, SIGKILL,
+# a crash in C code) before it is parked unread: one bad message must never block those after it
+# for ever, and a message that fails by chance (the host rebooted) gets two more tries.
+MAX_ATTEMPTS = 3
+
+
+def process_one(services: Services, inbound_id: int, now: datetime) -> str | None:
+    """Process one stored message exactly once; None if someone else has it or it is done.
+
+    The claim is counted in its own committed transaction before the work starts, so that a
+    message that kills the process is known as such on the next try; after MAX_ATTEMPTS such
+    claims it is parked as failed without being read again. The work itself holds the row lock
+    (FOR UPDATE), so two workers never process one message. It waits for that lock rather than
+    skipping a locked row: the claim was counted, and a worker that skipped here could find the
+    row locked only by another's claim bookkeeping (_count_claim, _uncount_claim), so that every
+    worker skipped it and a pending message was left for the next poll. The wait is short: a
+    worker that is processing the message holds its lock from before our claim, which then
+    finds it "busy"."""
+    match _count_claim(services, inbound_id, now):
+        case "busy":
+            return None
+        case "parked":
+            return "failed"
+    try:
+        with transaction(services.sessions) as session:
+            # no SKIP LOCKED here (see above); after the wait the status is tested again
+            row = pending_for_update(session, inbound_id)
+            if row is not None:
+                outcome = _handle(session, services, row, now)
+                # hold_for_gm: the message waits for the GM (`gmserver inbox release` or `refuse`)
+                row.status = "held" if outcome == HELD else "done"
+                row.outcome, row.processed_at = outcome, now
+                return outcome
+        _uncount_claim(services, inbound_id)  # another worker took it between our two transactions
+        return None
+    except PhaseMoved:
+        log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
+        _uncount_claim(services, inbound_id)
+        return None
+    except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
+        summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
+        error = summary + "\n\n" + traceback.format_exc()
+        log.error("inbound message %s parked: %s", inbound_id, summary)
+        with transaction(services.sessions) as session:
+            park(session, inbound_id, error, now, only_pending=True)
+        return "failed"
+
+
+def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
+    """"counted" (go on), "busy" (another worker has it, or it is no longer pending) or
+    "parked" (it ended MAX_ATTEMPTS claims without a word: parked unread)."""
+    with transaction(services.sessions) as session:
+        attempts = pending_attempts_for_update(session, inbound_id)
+        if attempts is None:
+            return "busy"
+        if attempts >= MAX_ATTEMPTS:
+            error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
+                     "before it could finish: out of memory?); parked without reading it again. "
+                     "`gmserver inbox replay` tries it once more.")
+            log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
+            park(session, inbound_id, error, now, only_pending=False)
+            return "parked"
+        set_attempts(session, inbound_id, attempts + 1)
+        return "counted"
+
+
+def _uncount_claim(services: Services, inbound_id: int) -> None:
+    """A claim that ended without reading the message to its end, but cleanly (the message stays
+    queued): it must not count towards MAX_ATTEMPTS."""
+    with transaction(services.sessions) as session:
+        uncount_claim(session, inbound_id)
+
+
+def replay(services: Services, inbound_id: int, now: datetime) -> str | None:
+    """Put a parked message back in the queue and process it (after the GM fixed the cause)."""
+    with transaction(services.sessions) as session:
+        requeue_failed(session, inbound_id)
+    return process_one(services, inbound_id, now)

@@ -1,0 +1,371 @@
+"""Deadlines: adjudicate a phase exactly once, queue the reports, open the next phase.
+
+DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LOCKED on
+PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
+engine, stores the result and the next phase, queues every report and advances the game. A
+second worker, a replayed job or a restart finds the phase already advanced and does nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from gmserver import engine
+from gmserver.db import queries
+from gmserver.db.models import Game, PhaseRecord
+from gmserver.db.session import transaction
+from gmserver.rules.corrections import deadline_after_correction
+from gmserver.rules.order import Order
+from gmserver.rules.perpetual import note as perpetual_note
+from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
+from gmserver.rules.reading import contingent_source, read_contingent
+from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
+from gmserver.services.turn import adjudication
+from gmserver.services.features import convoys, nmr, press, revalidate
+from gmserver.services.game import endgame
+from gmserver.services.turn import turn_report
+from gmserver.services.base.context import Services
+from gmserver.services.base.gm_mail import copy_to_gm
+from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
+from gmserver.services.base.outbox import ReportCopy, queue_report
+from gmserver.services.game import actions
+from gmserver.services.features import ending, perpetual, proxies, reminders, vote_gm, vote_tally, votes
+from gmserver.services.game import schedule
+from gmserver.rules.schedule import empty_retreat_turn
+from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
+    Due, following_deadline, is_due, lengths_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    game: str
+    phase: str
+    next_phase: str
+    deadline: datetime | None
+    reports: int
+
+
+def due_games(sessions, now: datetime) -> list[Due]:
+    """Games due now: past deadline and grace with an automatic trigger, or ready early."""
+    with transaction(sessions) as session:
+        return schedule.due_games(session, now)
+
+
+def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
+    """Every game that is due (services/game/schedule.py: deadline plus grace, automatic trigger, or
+    early under 000 VII(2)); one game's failure is logged and does not stop the others (it is
+    tried again at the next sweep)."""
+    done = []
+    for due in due_games(services.sessions, now):
+        try:
+            if (result := adjudicate(services, due.game_id, now, expected_phase=due.phase,
+                                     early=due.early)) is not None:
+                done.append(result)
+        except Exception:  # noqa: BLE001  the GM sees the traceback in the log
+            log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
+    return done
+
+
+def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
+               force: bool = False, wait: bool = False, early: bool = False, by: str | None = None) -> TurnDone | None:
+    """Adjudicate the game's current phase if it is due (or `force`; or, with `early`, ready
+    early under 000 VII(2)); None if there is nothing to do: not due, already done by someone
+    else, or (unless `wait`) locked by another worker right now, e.g. one storing an order set:
+    the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
+    with transaction(services.sessions) as session:
+        game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
+        if game is None or game.status != "active" or game.paused:
+            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
+        if expected_phase is not None and game.phase != expected_phase:
+            return None
+        if not force and not is_due(session, game, now, early=early):
+            return None
+        # with it, whether the game has proxies, open proposals, press for the report: most have none
+        record, besides = queries.phases.record_at_deadline(session, game)
+        assert record.adjudicated_at is None
+        if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
+            actions.record_forced_adjudication(session, game, now, by=by)
+        ruleset = queries.games.ruleset_of(game)
+        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+        # MATRIX 2.10 vote_publication (no proposal open: nothing to tally, before or after)
+        early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
+                       else votes.VoteResults())
+        if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
+            return TurnDone(game.name, game.phase, game.phase, None, vote_tally.end_by_vote(session, services, game,
+                                                                                          early_votes, now))
+        first_record = record
+        outcome = _process_phase(session, services, game, record, ruleset, now, besides)
+        first, minor = outcome, []
+        while processed_at_once(ruleset, outcome):
+            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+            # the retreats and builds sent with the moves are applied now, in this transaction.
+            record = open_at_once(session, game, outcome, now)
+            outcome = _process_phase(session, services, game, record, ruleset, now, besides)
+            minor.append(outcome)
+        if not minor and not outcome.winners:
+            first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
+        # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
+        ballots = (vote_tally.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+                   if besides.open_proposals else early_votes)  # adjudicating opens no proposal
+        vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
+        if ballots.ended:  # a passed draw or concession ends the game, as a solo does
+            outcome = vote_tally.finish(outcome, ballots)
+            first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
+        finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
+        deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
+        queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
+        game.phase, game.deadline = outcome.after.phase, deadline
+        if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
+            revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
+                                                   first_record.revision, now)
+        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
+        if finished:
+            ending.finish_game(session, services, game, now, by="turn",
+                               reason=f"{game.name} has ended, so orders for it can no longer be used.")
+        reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
+                                 now, besides.press_for_report)
+        for reported in (first, *minor) if besides.press_for_report else ():
+            press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
+        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
+    # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
+    log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
+             done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
+    return done
+
+
+def _with_empty_retreat_turn(ruleset: Ruleset, outcome: PhaseOutcome) -> PhaseOutcome:
+    """report_empty_retreat_season (002 PRESS 7): a season with nothing to retreat still has its
+    retreat turn, with its own deadline and report, so that press may be sent in it; nobody owes
+    orders there, so it is never adjudicated early (minor_turn_complete) and misses no turn."""
+    retreat = empty_retreat_turn(ruleset, outcome.phase, outcome.after.phase)
+    if retreat is None:
+        return outcome
+    state = engine.at_retreat_phase(outcome.state_after, retreat)
+    return dataclasses.replace(outcome, after=engine.position_from_state(state), state_after=state)
+
+
+def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_record: PhaseRecord,
+                   now: datetime) -> datetime | None:
+    """issue 8: from the schedule (this phase's deadline), never from when processing happened; a
+    corrected turn (000 VIII(1)) per extension_after_correction (002 GM ERRORS 3)."""
+    deadline = following_deadline(game, ruleset, outcome.after.phase, now)
+    if first_record.revision and deadline is not None:
+        deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
+                                             now=now)
+    return deadline
+
+
+def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
+                   deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime,
+                   with_press: bool = True) -> int:
+    """Store the turn's report once (one mail for the phases processed together) and queue every
+    player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
+    reports (the first ones were sent). The copies are written when they are sent
+    (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
+    first, minor = phases[0], phases[1:]
+    key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
+    parts, copies = turn_report.turn_report(services, game, first, deadline, now, key, then=minor,
+                                      corrected=bool(revision_number), votes=ballots,
+                                      centre_points=_centre_points(session, game, phases[-1]), press=with_press)
+    reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, copy.player.secret,
+                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power)
+                                            for copy in copies],
+                           sender=services.composer.gm_address, now=now, game_id=game.id)
+    if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
+        copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
+    return reports
+
+
+def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
+    """(phase, power -> centres) at the start of every game year so far and after `last`: the
+    report's centre chart (issue 9)."""
+    points = [(phase, {p: len(c) for p, c in centres.items() if c})  # as position_from_state counts them
+              for phase, centres in queries.phases.spring_centres(session, game.id)]
+    if not points or points[-1][0] != last.after.phase:
+        points.append((last.after.phase, {p: len(c) for p, c in last.after.centers.items()}))
+    return points
+
+
+def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                   now: datetime, besides: queries.phases.Besides) -> PhaseOutcome:
+    """Adjudicate the game's current phase and record its orders, results and missed turns."""
+    computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
+    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+        nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+        perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
+        if besides.proxies:
+            proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
+    outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
+    record.adjudicated_at = now
+    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
+    # JSON keeps engine notation: str(order) at this edge
+    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
+    record.results = results_rows(outcome)
+    convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
+    return outcome
+
+
+@dataclass(frozen=True)
+class Computed:
+    orders: dict[str, tuple[Order, ...]]  # the orders given, before the defaults (GM convoy rulings applied)
+    outcome: PhaseOutcome
+    ordered: frozenset[str]  # the powers with a set on file, or contingent lines standing in
+    sent: frozenset[str] = frozenset()  # the powers with a set on file for this phase
+
+
+def compute_outcome(session: Session, services: Services, game: Game, record: PhaseRecord,
+                    ruleset: Ruleset, *, has_proxies: bool = True) -> Computed:
+    """What the engine makes of the game's current phase: the sets on file, contingent lines,
+    void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
+    Stores nothing (`game preview` shows it without publishing). `has_proxies` False: the
+    game has no proxy (the deadline knows it), so none is read."""
+    on_file = orders_on_file(session, game.id, game.phase, ruleset, None if has_proxies else {})
+    contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
+    # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
+    standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
+    orders, voided = void_hold_supports({**on_file.orders, **contingent, **standing}, on_file.unsupportable)
+    notes = dict.fromkeys(voided, unsupportable_note(ruleset))  # 000 III(5) ¶1, 003 [10 b]: said why
+    orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
+    voided += mismatched
+    orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
+    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
+    # The engine gets an order for every unit, build and removal: the house rules' defaults
+    # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
+    complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
+                                                      civil_disorder=nmr.civil_disorder_of(game))
+    # the profile's solo count decides the winner (services.game.endgame), not the engine's 18
+    outcome = engine.adjudicate(record.state, complete_texts, engine_decides_solo=False)
+    if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
+        outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
+    outcome = adjudication.mark_defaults(outcome, complete)
+    outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided, notes), orders, ruled)
+    outcome = convoys.with_route_notes(outcome, route_notes)
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    outcome = _with_standing_notes(outcome, standing, ruleset)
+    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
+                    frozenset(on_file.versions))
+
+
+def first_next_deadline(record: PhaseRecord) -> datetime | None:
+    """The deadline the first adjudication of a rolled-back phase gave the turn after it."""
+    first = (record.superseded or [{}])[0].get("next_deadline")
+    return datetime.fromisoformat(first) if first else None
+
+
+def _spring_1901_wait(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      now: datetime) -> tuple[str, ...]:
+    """003 [14]: the powers silent at the Spring 1901 deadline, for which the game waits (none: go on)."""
+    if ruleset.s1901_policy != "suspend_until_replaced" or game.phase != "S1901M":
+        return ()
+    ordered = set(orders_on_file(session, game.id, game.phase, ruleset).versions)
+    return nmr.spring_1901_wait(session, services, game, record.state, ruleset, ordered, now)
+
+
+def results_rows(outcome: PhaseOutcome) -> list[dict]:
+    """A phase's results as its record keeps them (engine notation in the database JSON)."""
+    return [{"power": o.power, "order": str(o.order), "results": list(o.results),
+             "defaulted": o.defaulted, **({"note": o.note} if o.note else {})}
+            for o in outcome.orders]
+
+
+def open_at_once(session: Session, game: Game, outcome: PhaseOutcome, now: datetime) -> PhaseRecord:
+    """The retreat or adjustment phase after `outcome`, opened to be processed at once (003 [5]):
+    it has no deadline of its own."""
+    record = queries.phases.open_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), None, now)
+    game.phase = outcome.after.phase
+    return record
+
+
+def processed_at_once(ruleset: Ruleset, outcome: PhaseOutcome) -> bool:
+    """003 [5] (uk_two_season, `two_season_retreat_timing = same_turn`): the retreat and
+    adjustment phases that follow a movement phase are processed with it, from the lines sent
+    with the moves. (`with_next_turn` is not carried out: those phases are processed at once too.)"""
+    return (ruleset.season_structure == "uk_two_season" and not outcome.winners
+            and phase_type(outcome.after.phase) in ("R", "A"))
+
+
+def _with_standing_notes(outcome: PhaseOutcome, standing: dict[str, tuple[Order, ...]],
+                         ruleset: Ruleset) -> PhaseOutcome:
+    """Say in the report which orders came from a perpetual set (000 II(4))."""
+    if not standing:
+        return outcome
+    note = perpetual_note(ruleset)
+    return dataclasses.replace(outcome, orders=tuple(
+        dataclasses.replace(o, note=note) if not o.defaulted and o.order in standing.get(o.power, ()) else o
+        for o in outcome.orders))
+
+
+def _with_contingent_notes(outcome: PhaseOutcome, contingent: dict[str, tuple[Order, ...]],
+                           source: str | None) -> PhaseOutcome:
+    """Say in the report which orders came from the contingent lines sent with the moves."""
+    if not contingent or source is None:
+        return outcome
+    note = f"from the orders sent with the {SEASON_NAMES[source[0]]} {source[1:5]} moves"
+    return dataclasses.replace(outcome, orders=tuple(
+        dataclasses.replace(o, note=note) if not o.defaulted and o.order in contingent.get(o.power, ()) else o
+        for o in outcome.orders))
+
+
+def _contingent_orders(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                       on_file: OnFile) -> dict[str, tuple[Order, ...]]:
+    """contingent_minor_orders = accepted (000 II(5), 001 II(6)): in a retreat or adjustment
+    phase, each power that owes orders and sent no set for it gets the orders read from the
+    contingent lines of its sets for the movement phase before (S..R <- S..M; F..R and W..A <-
+    F..M), against this phase's position, conditions evaluated (`conditional_adjustment_orders`).
+    A set sent for this phase replaces them. power -> orders; powers with none are left out."""
+    kept = contingent_for(session, game.id, game.phase, ruleset)
+    if not kept:
+        return {}
+    source = contingent_source(game.phase) or ""  # a minor phase here: `kept` is empty otherwise
+    position = engine.position_from_state(record.state)
+    turn = movement_turn(session, game.id, game.phase)
+    used: dict[str, tuple[Order, ...]] = {}
+    for power in position.powers_to_order():
+        if power in on_file.versions or power not in kept:
+            continue  # a set for this phase replaces the contingent lines; no lines, nothing to read
+        reading = read_contingent(kept[power], position=position, power=power, ruleset=ruleset,
+                                  geography=services.geography, turn=turn)
+        log.info("%s %s: %s sent no set for this phase; from the contingent orders sent with the %s %s moves: %s",
+                 game.name, game.phase, power, SEASON_NAMES[source[0]], source[1:5],
+                 ", ".join(map(str, reading.orders)) or "nothing usable")
+        for line in reading.lines:
+            if line.status == "rejected":
+                log.info("%s %s: %s contingent line %r not used: %s", game.name, game.phase, power, line.text,
+                         line.message)
+        if reading.orders:
+            used[power] = reading.orders
+    return used
+
+
+def _with_void_supports(outcome: PhaseOutcome, voided: list[Order],
+                        notes: dict[Order, str] | None = None) -> PhaseOutcome:
+    """Report each voided support as written, with the result "void", not as the hold
+    the engine was given instead; `notes`: why, where the orders on the report cannot say it."""
+    if not voided:
+        return outcome
+    by_unit = {order.unit: order for order in voided}
+    notes = notes or {}
+    orders = tuple(
+        dataclasses.replace(o, order=by_unit[o.order.unit], results=("void",),
+                            note=notes.get(by_unit[o.order.unit], o.note))
+        if o.order.action == "hold" and o.order.unit in by_unit else o
+        for o in outcome.orders
+    )
+    return dataclasses.replace(outcome, orders=orders)
+
+
+def queue_reminders(services: Services, now: datetime) -> int:
+    """Every reminder of every game's profile that is due (services/features/reminders.py), once per
+    phase and power."""
+    return reminders.queue_reminders(services, now)
