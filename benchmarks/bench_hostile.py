@@ -10,8 +10,10 @@ imported and the database is ready).
 - after: the whole intake of one stored message today (intake.process_one on SQLite: the bounds,
   the header glance, the refusal queued);
 - a real order mail through the same path, for scale.
+- DKIM look-ups for domains that never answer (`RESULT dkim_...`, SQLite and PostgreSQL): a forged
+  mail with 4 such signatures, and how long another player's proven order mail waited behind it.
 
-    .venv/bin/python benchmarks/bench_hostile.py [--skip-before]
+    .venv/bin/python benchmarks/bench_hostile.py [--skip-before] [--only-dkim]
 """
 
 from __future__ import annotations
@@ -77,11 +79,94 @@ def measure(kind: str, case: str) -> dict:
     return json.loads(child.stdout)
 
 
+DKIM_CHILD = r"""
+import json, os, sys, tempfile, time
+from datetime import datetime, timezone
+from pathlib import Path
+import dkim
+from sqlalchemy import select, update
+from gmserver.db.migrate import upgrade
+from gmserver.db.models import InboundMessage, Player
+from gmserver.db.session import transaction
+from gmserver.rules.subject import format_subject
+from gmserver.services.inbox import runner as intake
+from gmserver.services.base.context import SenderChecks
+from tests.support.databases import PostgresSessionDatabase
+from tests.support.world import new_game, order_mail, services_for
+
+backend = sys.argv[1]
+if backend == "sqlite":
+    url = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.db'}"
+    upgrade(url)
+    database = None
+else:
+    database = PostgresSessionDatabase(os.environ.get("GMSERVER_TEST_PG_URL",
+                                                      "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"))
+    url = database.fresh()
+
+
+def dead_dns(name, timeout=5):  # a domain whose servers never answer: the whole timeout, then nothing
+    time.sleep(timeout)
+    raise dkim.DnsTimeoutError("no answer")
+
+
+now = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)
+services = services_for(url, sender_checks=SenderChecks(dkim_lookup=dead_dns))
+new_game(services, now, sender_check="verified")
+subject = lambda power: format_subject(template="standard", game_name="lepanto", power=power, phase="S1901M",
+                                       purpose="orders")
+# signatures of the From domain's own subdomains (only those are looked up) whose DNS never answers
+forged = b"".join(b"DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/simple; d=dead%d.players.test; s=sel; "
+                  b"h=from:to:subject:date; bh=AAAA; b=AAAA\r\n" % n for n in range(4)) + order_mail(
+    "france@players.test", subject("FRANCE"), "F BRE - ENG\n", date=now)
+with transaction(services.sessions) as session:
+    secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
+proven = order_mail("germany@players.test", subject("GERMANY"), "A BER - KIE\n", date=now, to=f"gm+{secret}@gm.test")
+first = intake.store(services.sessions, forged, source="smtp", now=now).id
+second = intake.store(services.sessions, proven, source="smtp", now=now).id
+start = time.perf_counter()
+outcomes = {}
+for row_id in (first, second):
+    outcomes[row_id] = intake.process_one(services, row_id, now)
+    if row_id == first:
+        forged_seconds = time.perf_counter() - start
+waited = time.perf_counter() - start
+again_seconds = []  # the same domains again: those asked before are known dead
+for body in (b"F BRE - MAO", b"F BRE - PIC"):
+    again = intake.store(services.sessions, forged.replace(b"F BRE - ENG", body), source="smtp", now=now).id
+    start = time.perf_counter()
+    intake.process_one(services, again, now)
+    again_seconds.append(time.perf_counter() - start)
+if database is not None:
+    database.close()
+print(json.dumps({"forged": forged_seconds, "waited": waited, "again": again_seconds,
+                  "outcomes": [outcomes[first], outcomes[second]]}))
+"""
+
+
+def dkim_dead_lookups(backend: str) -> dict:
+    """One forged mail with 4 DKIM signatures from domains that never answer, then another
+    player's order mail proven by their reply address, processed in turn: how long the forged
+    one took, how long the proven one waited until it was done, and how long a second and a
+    third forged mail from the same domains took."""
+    child = subprocess.run([sys.executable, "-c", DKIM_CHILD, backend], cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": os.environ.get("HOME", "/tmp")},
+                           capture_output=True, text=True)
+    if child.returncode != 0:
+        return {"forged": float("nan"), "waited": float("nan"), "again": [float("nan")] * 2,
+                "outcomes": [f"died ({child.returncode}): {child.stderr.strip().splitlines()[-1:]}"]}
+    return json.loads(child.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip-before", action="store_true",
                         help="skip the old parse (the 280 KB bomb takes about 2.7 GB and 6 s)")
+    parser.add_argument("--only-dkim", action="store_true", help="only the mail signed by domains that never answer")
     args = parser.parse_args()
+    if args.only_dkim:
+        print_dkim_dead_lookups()
+        return
     print(f"{'message':<12} {'bytes':>8} {'step':<34} {'seconds':>8} {'peak MB':>8}  outcome")
     for case in ("bomb-140KB", "bomb-280KB", "nested-1000", "order-mail"):
         kinds = ["after"] if args.skip_before or case == "order-mail" else ["before", "after"]
@@ -90,6 +175,15 @@ def main() -> None:
             figures = measure(kind, case)
             print(f"{case:<12} {figures['bytes']:>8} {step:<34} {figures['seconds']:>8.3f} {figures['mb']:>8.1f}  "
                   f"{figures['outcome']}")
+    print_dkim_dead_lookups()
+
+
+def print_dkim_dead_lookups() -> None:
+    for backend in ("sqlite", "postgresql"):
+        figures = dkim_dead_lookups(backend)
+        print(f"RESULT dkim_dead_lookups_s={figures['forged']:.2f} dkim_proven_waited_s={figures['waited']:.2f} "
+              f"dkim_dead_again_s={'/'.join(f'{t:.2f}' for t in figures['again'])} backend={backend} "
+              f"outcomes={','.join(map(str, figures['outcomes']))}")
 
 
 if __name__ == "__main__":

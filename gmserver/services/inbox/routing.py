@@ -103,7 +103,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                       read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
                       after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
                       body=order_text, gm_address=services.composer.gm_address,
-                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address))
+                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address),
+                      trusted_receivers=services.sender_checks.trusted_receivers)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"

@@ -27,6 +27,7 @@ from gmserver.services.inbox.routing import ORDER_KINDS, Kept, gm_addresses, han
 from gmserver.services.game.games import game_view  # noqa: F401
 from gmserver.services.inbox.store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.features.held import HELD
+from gmserver.services.features.senders import DkimNeeded
 from gmserver.services.base.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
     STRANGER_REPLY_INTERVAL,
@@ -92,6 +93,11 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
         _uncount_claim(services, inbound_id)
         return None
+    except DkimNeeded as needed:
+        # DNS look-ups outside the transaction, then once more with their result remembered
+        _uncount_claim(services, inbound_id)
+        needed.verify()
+        return process_one(services, inbound_id, now)
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
         error = summary + "\n\n" + traceback.format_exc()
