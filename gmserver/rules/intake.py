@@ -190,7 +190,7 @@ def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], repl
     if game.ruleset.subject_location == "subject_or_body":
         return {game.id: _read(f"{game.name} {power.title()} {envelope.subject}", game, orders, heading)}
     reading = _read(envelope.subject, game, orders, heading)
-    clause = _SUBJECT_ONLY_CLAUSES.get(getattr(game.ruleset, "name", "") or "")
+    clause = game.ruleset.cites("subject_location")
     because = (f"Your message went to your own reply address for {game.name} ({power.title()}), but the house "
                "rules ask for the game, turn and power in the Subject line itself, whatever the address"
                + (f" (house rules {clause})." if clause else "."))
@@ -344,19 +344,8 @@ def _same_mailbox(address: str, gm_address: str) -> bool:
     return domain == gm_domain and local.partition("+")[0] == gm_local.partition("+")[0]
 
 
-# option -> profile -> clause (MATRIX 2.1); absent: the profile is silent and nothing is cited
-_CLAUSES: Mapping[str, Mapping[str, str]] = {
-    "recipient_header_rule": {"mhr": "000 II(2) a"},
-    "subject_location": {"scorpion": "003 [10]"},
-}
-
-
-# subject_location = subject_only: the clause that asks for the Subject line (MATRIX 2.1)
-_SUBJECT_ONLY_CLAUSES: Mapping[str, str] = {"mhr": "000 II(2) b", "danivon": "001 II(4)"}
-
-
 def _cite(ruleset: Ruleset, option: str) -> str:
-    clause = _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+    clause = ruleset.cites(option)
     return f" (house rules {clause})" if clause else ""
 
 

@@ -188,10 +188,10 @@ def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: b
     """MATRIX 2.8 min_hours_*, enforced as minimums: the turn lengths, and the first turn when
     the GM gave its deadline (otherwise it is a full turn long)."""
     minimums = minimums_of(rules)
-    problems = length_problems(lengths_of(game), minimums, rules.name)
+    problems = length_problems(lengths_of(game), minimums, rules)
     if game.deadline is not None and first_given:
         problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now, minimums=minimums,
-                                      profile=rules.name, zone=game.timezone)
+                                      ruleset=rules, zone=game.timezone)
     return problems
 
 
