@@ -3,7 +3,9 @@
 The services, the database layer, the daemon and the mail adapters load SQLAlchemy and the
 mail libraries (about a second together), the order reader builds its tables: they are imported
 inside the commands that use them, so that `--help` and a mistyped command answer at once and
-`orders read` does not load the database. Everything else is imported here.
+`orders read` does not load the database (nor the engine: the map facts it needs are cached on
+disk, see `engine.engine_facts`). Everything else is imported here. benchmarks/bench_cli.py
+measures what each command costs.
 """
 
 from __future__ import annotations
@@ -18,14 +20,19 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset, engine
+from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset
 from gmserver.cli_common import GAME, CliError, config_of, print_json, services_of, utcnow
-from gmserver.config import ConfigError
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
-from gmserver.rules.ruleset import RulesetError, load_ruleset
+from gmserver.rules.ruleset import load_ruleset
 
 log = logging.getLogger("gmserver")
+
+# The errors a user can act on, each printed as one line: "module:class". A command that never
+# loaded a module cannot have raised its error, so main() catches only those of loaded modules and
+# loads none itself (the daemon's module alone costs half a second).
+USER_ERRORS = ("gmserver.cli_common:CliError", "gmserver.config:ConfigError", "gmserver.daemon:DaemonError",
+               "gmserver.services.game.games:GameError", "gmserver.rules.ruleset:RulesetError")
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
@@ -114,11 +121,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
+    from gmserver import engine  # noqa: PLC0415  (its map facts come from the cache: the engine stays unloaded)
     from gmserver.rules.reading import extract_order_text, read_orders, reading_to_json  # noqa: PLC0415
 
     try:
         position = (Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
-                    if args.position else engine.position_from_state(engine.initial_state()))
+                    if args.position else engine.opening_position())
     except (OSError, json.JSONDecodeError, ValueError) as error:
         raise CliError(f"--position {args.position}: {error}") from None
     previous: list[Order] = []
@@ -237,24 +245,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
-    from gmserver.daemon import DaemonError  # noqa: PLC0415
-    from gmserver.db.session import DATABASE_UNREACHABLE, unreachable_reason  # noqa: PLC0415
-    from gmserver.services.game.games import GameError  # noqa: PLC0415
-
     try:
         return args.func(args)
     except BrokenPipeError:
         # the reader went away (`gmserver ruleset list | head`): no traceback, and none at exit either
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # what a shell reports for SIGPIPE
-    except (CliError, ConfigError, DaemonError, GameError, RulesetError) as error:
-        print(f"gmserver: error: {error}", file=sys.stderr)
-        return 2
-    except DATABASE_UNREACHABLE as error:
-        print(f"gmserver: error: cannot use the database: {unreachable_reason(error)}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if isinstance(error, _loaded(USER_ERRORS)):
+            print(f"gmserver: error: {error}", file=sys.stderr)
+            return 2
+        database = sys.modules.get("gmserver.db.session")
+        if database is not None and isinstance(error, database.DATABASE_UNREACHABLE):
+            print(f"gmserver: error: cannot use the database: {database.unreachable_reason(error)}", file=sys.stderr)
+            return 2
+        raise
+
+
+def _loaded(names: Sequence[str]) -> tuple[type[Exception], ...]:
+    """The classes named "module:class" whose modules are loaded."""
+    found = []
+    for name in names:
+        module, _, attribute = name.partition(":")
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], attribute))
+    return tuple(found)
 
 
 if __name__ == "__main__":

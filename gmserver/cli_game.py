@@ -12,9 +12,8 @@ from pathlib import Path
 
 from gmserver import cli_game_controls, cli_ruleset
 from gmserver.cli_common import (
-    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, time_of_day, utcnow,
+    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, sessions_of, time_of_day, utcnow,
 )
-from gmserver.reports.words import plural
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -84,10 +83,10 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
-              "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
-              "players that address if they write new messages:")
+              "player has Reply-To set to the player's reply address of that turn (a plain reply proves it); "
+              "a new message proves it with the line 'Password: PASSWORD' (in each player's start mail):")
         for power, player in summary["players"].items():
-            print(f"  {power:<8} {player['address']:<30} {player.get('reply_address', '-')}")
+            print(f"  {power:<8} {player['address']:<30} {player.get('password', '-')}")
         if not config.trusted_authserv_ids:
             print("note: no [inbound] trusted_authserv_ids is configured, so the receiving server's "
                   "Authentication-Results headers are not believed; proof comes from gmserver's own DKIM check, "
@@ -101,7 +100,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
 def cmd_game_list(args: argparse.Namespace) -> int:
     from gmserver.services.game.games import list_games  # noqa: PLC0415
 
-    games = list_games(services_of(config_of(args)).sessions)
+    games = list_games(sessions_of(config_of(args)))
     if args.json:
         print_json(games)
     elif not games:
@@ -114,16 +113,19 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(args: argparse.Namespace) -> int:
+    from gmserver.reports.words import plural  # noqa: PLC0415
     from gmserver.services.game.games import show_game  # noqa: PLC0415
 
     config = config_of(args)
-    summary = show_game(services_of(config).sessions, args.name, config.gm_address)
+    summary = show_game(sessions_of(config), args.name, config.gm_address)
     if args.json:
         print_json(summary)
         return 0
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
           f"deadline {_deadline_words(summary)}, senders "
-          + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
+          + ("verified" if summary["sender_check"] == "verified" else
+             f"not verified (From alone: anyone can forge it; `gmserver game set {summary['name']} sender-check "
+             "verified` checks them)"))
     _print_schedule(summary)
     for power, player in summary["players"].items():
         units = ", ".join(summary["units"].get(power, [])) or "no units"
@@ -156,9 +158,9 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
-        print("reply addresses (tell each player only their own):")
+        print("passwords and this turn's reply addresses (tell each player only their own):")
         for power, player in summary["players"].items():
-            print(f"  {power:<8} {player.get('reply_address') or '-'}")
+            print(f"  {power:<8} {player.get('password') or '-':<18} {player.get('reply_address') or '-'}")
     return 0
 
 
@@ -173,6 +175,8 @@ def _clarify_status(player: dict) -> str:
 def _print_nmr(summary: dict) -> None:
     """A Spring 1901 wait and the players replaced (issue 8); missed turns and civil disorder
     are on each power's line."""
+    from gmserver.reports.words import plural  # noqa: PLC0415
+
     for former in summary.get("former_players", ()):
         print(f"  formerly {former['power']:<8} {former['address']} until {former['left']} "
               f"({former['left_in_phase']}), {plural(former['missed_turns'], 'missed turn')}"

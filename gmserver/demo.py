@@ -196,12 +196,25 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
                       f"centres: {counts}; now {describe_phase(phase)}", flush=True)
             seen_phase = phase
             if status != "active" or (turns and adjudicated >= turns):
+                _wait_for_reports(daemon, stop)
                 break
     finally:
         bots.stop()
         daemon.stop()
     print(f"demo: stopped after {adjudicated} adjudication(s); the game and its mail stay in {directory}")
     return 0
+
+
+def _wait_for_reports(daemon: Daemon, stop: threading.Event, timeout: float = 120.0) -> None:
+    """Until the outbox has sent what the last adjudication queued: the console said the reports
+    were mailed, and `--turns N` stops only once they are in the Maildir."""
+    waited = 0.0
+    while _unsent(daemon) and waited < timeout and not stop.wait(0.2):
+        waited += 0.2
+
+
+def _unsent(daemon: Daemon) -> bool:
+    return any(row.status in ("pending", "sending") for row in views.outbox(daemon.services.sessions))
 
 
 def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:

@@ -12,19 +12,29 @@ the two engine bugs it works around (`_fix_convoy_dislodged_retreats`, hand-made
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import importlib.metadata
+import importlib.util
+import json
 import logging
 import os
+import re
+import tempfile
 import threading
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
+from gmserver.paths import cache_dir
 from gmserver.rules.defaults import missing_orders
 from gmserver.rules.geography import MapInfo, Province
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_location
 
 EngineState = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 # The engine caches map data at class level without a lock; one game at a time per process.
 _ENGINE_LOCK = threading.RLock()
@@ -57,9 +67,94 @@ def _game_from_state(state: Mapping[str, Any]):
 # Map
 
 
+# What gmserver derives from the engine's map and needs in nearly every process: building it
+# loads the engine and its map (about a second of CPU), reading it back from disk a few
+# milliseconds. Kept as JSON in cache_dir(), one file per engine version and FACTS_FORMAT: raise
+# FACTS_FORMAT whenever what built_facts() builds, or MapInfo itself, changes.
+FACTS_FORMAT = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineFacts:
+    geography: MapInfo
+    opening: Position  # the standard opening, Spring 1901 movement
+
+    def to_json(self) -> dict[str, Any]:
+        return {"map": self.geography.to_json(), "opening": self.opening.to_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "EngineFacts":
+        return cls(geography=MapInfo.from_json(data["map"]), opening=Position.from_json(data["opening"]))
+
+
+def engine_version() -> str:
+    """The installed engine's version, read without importing it."""
+    return importlib.metadata.version("diplomacy")
+
+
 @functools.lru_cache(maxsize=1)
+def engine_facts() -> EngineFacts:
+    """The map facts of the installed engine: from the cache, else built (and cached)."""
+    return cached_facts(cache_dir(), engine_version())
+
+
+def cached_facts(directory: Path, version: str) -> EngineFacts:
+    """The facts kept in `directory` for engine `version`; built and written there when missing or
+    unreadable. A directory that cannot be written costs the build in every process, nothing else."""
+    path = directory / f"engine-facts-{FACTS_FORMAT}-{re.sub(r'[^A-Za-z0-9.+-]', '_', version)}.json"
+    try:
+        with path.open(encoding="utf-8") as file:
+            status = os.fstat(file.fileno())
+            # the order reader trusts these facts: only a file this user wrote and nobody else may change
+            if status.st_uid != os.getuid() or status.st_mode & 0o022:
+                raise ValueError("written by another user, or writable by others")
+            data = json.load(file)
+        if data.get("engine") == version and data.get("format") == FACTS_FORMAT:
+            return EngineFacts.from_json(data)
+        log.warning("%s is not for engine %s, format %s: building the map facts again", path, version, FACTS_FORMAT)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning("%s is not used (%s): building the map facts again", path, error)
+    facts = built_facts()
+    try:
+        _write_atomically(path, json.dumps({"engine": version, "format": FACTS_FORMAT, **facts.to_json()}))
+    except OSError as error:
+        log.warning("cannot keep the engine's map facts in %s (%s): every process builds them", directory, error)
+    return facts
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    # processes may start together: each writes its own file and renames it into place, so a
+    # reader sees a whole file or none
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def map_info() -> MapInfo:
-    """The standard map as plain data (built once per process, about 50 ms)."""
+    """The standard map as plain data."""
+    return engine_facts().geography
+
+
+def opening_position() -> Position:
+    """The standard opening, Spring 1901 movement, as plain data (no engine call)."""
+    return engine_facts().opening
+
+
+def built_facts() -> EngineFacts:
+    """The facts as the engine gives them now (about half a second of CPU, the engine's import included)."""
+    return EngineFacts(geography=_built_map_info(), opening=position_from_state(initial_state()))
+
+
+def _built_map_info() -> MapInfo:
     with _ENGINE_LOCK:
         game = _new_game()
         emap = game.map
@@ -483,7 +578,8 @@ def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]
 def map_svg() -> str:
     """The engine's drawing of the standard map (SVG text with its province coordinates): the
     report map (gmserver/mapimage.py) rasterises the board from it once and reads where units stand."""
-    import pathlib  # noqa: PLC0415
-
-    path = pathlib.Path(_diplomacy().__file__).parent / "maps" / "svg" / "standard.svg"
+    spec = importlib.util.find_spec("diplomacy")  # where it is, without loading it (a second of CPU)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the diplomacy engine is not installed")
+    path = Path(spec.submodule_search_locations[0]) / "maps" / "svg" / "standard.svg"
     return path.read_text(encoding="utf-8")

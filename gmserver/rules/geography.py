@@ -1,14 +1,15 @@
 """The map as plain data: provinces, coasts, adjacency, centres and names.
 
-Built once per process from the engine's map by `gmserver.engine.map_info()`; the rules layer
-(order reading, house-rule defaults, reports) uses only this value and never imports the engine.
+Built from the engine's map by `gmserver.engine.map_info()`, once per engine version (it is kept
+on disk as `MapInfo.to_json()`); the rules layer (order reading, house-rule defaults, reports)
+uses only this value and never imports the engine.
 Locations use the engine's notation: upper-case three-letter codes, coasts as `SPA/NC`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Mapping
 
 ProvinceKind = Literal["land", "coast", "water", "shut"]
 
@@ -40,6 +41,32 @@ class MapInfo:
     aliases: Mapping[str, str] = field(default_factory=dict)
     # upper-case power name or adjective -> power ("FRENCH" -> "FRANCE")
     power_words: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (sorted, so that the same map always gives the same text)."""
+        return {
+            "name": self.name,
+            "powers": list(self.powers),
+            "provinces": {code: asdict(province) for code, province in sorted(self.provinces.items())},
+            "army_moves": {loc: sorted(moves) for loc, moves in sorted(self.army_moves.items())},
+            "fleet_moves": {loc: sorted(moves) for loc, moves in sorted(self.fleet_moves.items())},
+            "aliases": dict(sorted(self.aliases.items())),
+            "power_words": dict(sorted(self.power_words.items())),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "MapInfo":
+        """The map `to_json` wrote; KeyError or TypeError if `data` is not that."""
+        return cls(
+            name=data["name"],
+            powers=tuple(data["powers"]),
+            provinces={code: Province(**{**fields, "coasts": tuple(fields["coasts"])})
+                       for code, fields in data["provinces"].items()},
+            army_moves={loc: frozenset(moves) for loc, moves in data["army_moves"].items()},
+            fleet_moves={loc: frozenset(moves) for loc, moves in data["fleet_moves"].items()},
+            aliases=dict(data["aliases"]),
+            power_words=dict(data["power_words"]),
+        )
 
     def province_of(self, location: str) -> str:
         """`SPA/NC` -> `SPA`."""

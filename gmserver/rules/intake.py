@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Collection, Mapping, Sequence
 
+from gmserver.rules.authenticity import reply_token, reply_tokens
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.position import describe_phase
@@ -34,9 +35,12 @@ class GameView:
     status: str
     # power -> (primary address, fallback address or None), addresses lower-cased
     players: Mapping[str, tuple[str, str | None]]
-    # power -> the player's secret, for the Reply-To (gm+SECRET@...) of mail sent to that
-    # player's own addresses (gmserver.rules.authenticity); None for games made before issue 6
+    # power -> the player's password, from which the tokens of their reply addresses (gm+TOKEN@...)
+    # are derived (gmserver.rules.authenticity); None for games made before sender checks
     secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    # the periods whose reply tokens are accepted, the current one first (the current turn and
+    # the one before); empty: the current phase alone
+    periods: tuple[str, ...] = field(default=(), compare=False, repr=False)
     # (phase, deadline) of the turn adjudicated last, for a late set that names it
     # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
@@ -50,6 +54,20 @@ class GameView:
         """Powers whose orders this address sends as proxy holder (a silently cancelled proxy
         included: 003 [19], its sets are taken as before and not used)."""
         return tuple(sorted(power for power, proxy in self.proxies.items() if proxy.holder == address))
+
+    def reply_token(self, power: str | None) -> str | None:
+        """The token of the power's reply address in mail sent now (None: the game has no password for it)."""
+        secret = self.secrets.get(power) if power else None
+        return reply_token(secret, self.phase) if secret else None
+
+    def reply_tokens(self, power: str) -> tuple[str, ...]:
+        """The tokens of the power's reply addresses that still prove the sender."""
+        return reply_tokens(self.secrets.get(power), self.periods or (self.phase,))
+
+    def secrets_of(self, power: str) -> tuple[str, ...]:
+        """The power's password and the reply tokens still accepted: what nothing published may hold."""
+        password = self.secrets.get(power)
+        return (password, *self.reply_tokens(power)) if password else ()
 
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
@@ -105,7 +123,8 @@ Decision = Accept | Reject | Ignore | Hold
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
            orders: bool = True, press: bool = False, read_only: bool = False, after_end: bool = False,
-           body: str = "", gm_address: str | None = None, reply_secrets: Collection[str] = ()) -> Decision:
+           body: str = "", gm_address: str | None = None, reply_secrets: Collection[str] = (),
+           trusted_receivers: Collection[str] = ()) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
@@ -118,7 +137,9 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
     subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
     line where the house rules say so; `reply_secrets` the secrets of the players' reply addresses
-    (gm+SECRET@...) the message was sent to, which name a game and power as a subject does."""
+    (gm+SECRET@...) the message was sent to, which name a game and power as a subject does;
+    `trusted_receivers` the receiving servers whose Received header proves a late set's sending
+    time (rules/late_proof.py)."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -147,8 +168,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         return Accept(game=game, power=power, phase=game.phase, subject=reading)
     if (misaddressed := _recipient_refusal(envelope, game, power, gm_address)) is not None:
         return misaddressed
-    decision = _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
-                                                                                            received_at)
+    decision = (_late_with_proof(game, power, reading, received_at, envelope, trusted_receivers)
+                or _order_set(game, power, reading, received_at))
     return _by_proxy(decision) if power not in game.powers_of(envelope.sender) else decision
 
 
@@ -161,8 +182,8 @@ def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], repl
     Subject line (subject_only: 000 II(2) b, 001 II(4)) the game is known but the subject still
     lacks them, and the nonconforming-subject rule decides, with the reason said in words."""
     wanted = {secret.lower() for secret in reply_secrets}
-    addressed = [(game, power) for game in games for power, secret in game.secrets.items()
-                 if secret and secret.lower() in wanted and power in game.powers_of(envelope.sender)]
+    addressed = [(game, power) for game in games for power in game.secrets
+                 if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(envelope.sender)]
     if len(addressed) != 1:
         return {}
     game, power = addressed[0]
@@ -289,11 +310,12 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
 
 
 def _late_with_proof(game: GameView, power: str, reading: SubjectReading, received_at: datetime,
-                     envelope: Envelope) -> Hold | None:
+                     envelope: Envelope, trusted_receivers: Collection[str]) -> Hold | None:
     """late_with_proof = gm_discretion (000 VII(1), 001 IV(1)): a late set proven sent in time
     is held for the GM with the evidence (rules/late_proof.py says when)."""
     found = late_set_proven(game.ruleset, envelope.message, wrong_turn=reading.wrong_turn, named=reading.phase,
-                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at)
+                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at,
+                            trusted_receivers=trusted_receivers)
     if found is None:
         return None
     phase, reason = found  # no subject to suggest: the turn is over, sending again would not help

@@ -19,6 +19,7 @@ Pure: no I/O. Every refusal is a sentence a player can read, the rule in words a
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Iterable
@@ -46,14 +47,20 @@ _CLAUSES: dict[str, dict[str, str]] = {
     "report_empty_retreat_season": {"email_rules": "002 PRESS 7"},
 }
 
+# TO and FROM in either order ("BLACK PRESS FROM Italy TO England"); a signature with "to" or "if"
+# in it is written in quotes (PRESS FROM "Back to the Future")
 _HEADING = re.compile(
     r"^\s*(?:[-=*#]{2,}\s*)?(?P<kind>white|grey|gray|dark\s+gr[ae]y|black|broadcast|anonymous)?\s*press\b"
-    r"(?:\s+(?:to|for)\s+(?P<to>.*?))?(?:\s+(?:from|signed|as)\s+(?P<sign>.*?))?"
+    r"(?:\s+(?:to|for)\s+(?P<to>.*?))?(?:\s+(?:from|signed|as)\s+(?P<sign>\"[^\"]+\"|.*?))?"
+    r"(?:\s+(?:to|for)\s+(?P<to_after>.*?))?"
     r"(?:\s+(?P<if>if|unless)\s+(?P<cond>.*?))?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
+# what a refusal of a heading shows would have been read
+EXAMPLE_HEADING = "BLACK PRESS FROM The Pope TO England, Italy"
 # 002 PRESS 2 (press_from_non_players): the author of press from someone who plays no power in the
 # game; it is never shown, and such press is grey: it "claims to come from no particular country"
 NON_PLAYER = "NON-PLAYER"
+NON_PLAYER_HEADING = "From someone who plays no power"
 _ALL = {"all", "everyone", "everybody", "all powers", "all players"}
 # the names players write for powers: the name and its first three letters ("Eng", "Fra")
 _POWER_NAMES = {**{power.casefold(): power for power in POWERS},
@@ -106,34 +113,95 @@ def power_named(word: str) -> str | None:
     return _POWER_NAMES.get(" ".join(word.split()).casefold().strip(" .,;"))
 
 
+# A signature that is a power's name in another language, its adjective, or the name misspelt,
+# spaced out or written with look-alike letters claims to come from that power as much as the name
+# itself ("Frankreich", "Ital y", "Itа1y"): 002 PRESS 2 reserves such press for the game's players.
+_POWER_ALIASES = {
+    "AUSTRIA": ("austrian", "austriahungary", "austrohungary", "austrohungarian", "osterreich", "oesterreich",
+                "autriche", "oostenrijk", "avstriya", "австрия"),
+    "ENGLAND": ("english", "britain", "greatbritain", "british", "unitedkingdom", "angleterre", "inghilterra",
+                "inglaterra", "engeland", "anglia", "англия"),
+    "FRANCE": ("french", "frankreich", "francia", "franca", "frankrijk", "francja", "frankrike", "франция"),
+    "GERMANY": ("german", "deutschland", "allemagne", "germania", "alemania", "alemanha", "duitsland", "niemcy",
+                "tyskland", "prussia", "preussen", "германия"),
+    "ITALY": ("italian", "italia", "italien", "italie", "wlochy", "италия"),
+    "RUSSIA": ("russian", "russland", "russie", "rusia", "rusland", "rosja", "ryssland", "россия"),
+    "TURKEY": ("turkish", "turkei", "turquie", "turchia", "turquia", "turkije", "turcja", "turkiye", "ottoman",
+               "ottomanempire", "ottomans", "турция"),
+}
+# letters and digits written for the Latin letters they look like
+_LOOK_ALIKES = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s", "@": "a",
+                              "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
+                              "к": "k", "т": "t", "н": "h", "м": "m", "в": "b", "ı": "i"})
+_ALIASES = {alias: power for power, aliases in _POWER_ALIASES.items() for alias in aliases}
+
+
+def _letters(text: str) -> str:
+    """`text` as bare lower-case letters: accents, spaces and punctuation dropped."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if char.isalpha() and not unicodedata.combining(char))
+
+
+def power_claimed(signature: str) -> str | None:
+    """The power a press signature claims to come from, however written: its name or abbreviation
+    (power_named), the name in another language or its adjective, spaced out, with look-alike
+    letters, one letter off ("Itlay") or as one word of it ("The Italian"); None for a label that
+    claims no power ("The Pope")."""
+    if (power := power_named(signature)) is not None:
+        return power
+    # a power's name as one word of it ("The Italian", "Voice of Russia")
+    for word in re.split(r"[\s,;:/]+", signature):
+        written = _letters(word.casefold().translate(_LOOK_ALIKES))
+        if len(written) >= 4 and (power := _POWER_NAMES.get(written) or _ALIASES.get(written)) is not None:
+            return power
+    for written in {_letters(signature), _letters(signature.casefold().translate(_LOOK_ALIKES)),
+                    _letters(signature.casefold().replace("1", "i").translate(_LOOK_ALIKES))}:
+        if (power := _POWER_NAMES.get(written) or _ALIASES.get(written)) is not None:
+            return power
+        for power in POWERS:
+            name = power.casefold()
+            if len(written) >= 5 and SequenceMatcher(None, written, name).ratio() >= 0.8 and (
+                    abs(len(written) - len(name)) <= 1):
+                return power
+    return None
+
+
 def read_item(heading: str, text: str, author: str) -> PressItem | str:
     """The press item a heading and its text make, or why the heading cannot be read (in words)."""
     found = _HEADING.match(heading or "press")
     if found is None:
-        return f"the press heading \"{heading.strip()}\" could not be read"
+        return f"the press heading \"{heading.strip()}\" could not be read{_HEADINGS_READ}"
+    if found["to"] and found["to_after"]:
+        return f"\"{heading.strip()}\" names its recipients twice{_HEADINGS_READ}"
     word = " ".join((found["kind"] or "").casefold().split()).replace("gray", "grey")
     recipients: list[str] = []
-    for name in re.split(r"\s*(?:,|\band\b|&|/)\s*", (found["to"] or "").strip()):
+    # a name that is no power is refused: press meant for some powers is never sent to all
+    for name in re.split(r"\s*(?:,|\band\b|&|/)\s*", (found["to"] or found["to_after"] or "").strip()):
         if not name or name.casefold() in _ALL:
             continue
         power = power_named(name)
         if power is None:
-            return f"\"{name}\" in \"{heading.strip()}\" is not one of the powers"
+            return f"\"{name}\" in \"{heading.strip()}\" is not one of the powers{_HEADINGS_READ}"
         if power != author and power not in recipients:
             recipients.append(power)
-    signature = (found["sign"] or "").strip() or None
+    signature = (found["sign"] or "").strip().strip('"').strip() or None
     condition = (found["cond"] or "").strip() or None
     return PressItem(_kind(word, signature, author), tuple(recipients), signature, text.strip("\n"),
                      condition, (found["if"] or "").casefold() == "unless")
 
 
+_HEADINGS_READ = f"; a heading like \"{EXAMPLE_HEADING}\" would have been read"
+
+
 def _kind(word: str, signature: str | None, author: str) -> str:
     if word == "dark grey":
         return "dark_grey"
-    if word in ("grey", "anonymous"):
+    signed_as = power_claimed(signature) if signature else None
+    if word in ("grey", "anonymous") and (signed_as is None or signed_as == author):
         return "grey"
-    signed_as = power_named(signature) if signature else None
-    if word == "black" or (signed_as is not None and signed_as != author):
+    # grey press "claims to come from no particular country" (002 PRESS 1): signed as another
+    # power, however spelt, it is black press
+    if word in ("black", "grey", "anonymous") or (signed_as is not None and signed_as != author):
         return "black"
     if signature is not None and signed_as is None:
         return "grey"  # a label that is not a power (reserved labels are checked in judge)
@@ -179,7 +247,11 @@ def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bo
                                   f"({cite(ruleset, 'conditional_press')})")
     if item.kind not in ruleset.press_kinds:
         allowed = " and ".join(KIND_WORDS[kind] for kind in KINDS if kind in ruleset.press_kinds) or "no press"
-        return Verdict("refused", f"{KIND_WORDS[item.kind]} is not accepted in this game, only {allowed} "
+        # why a label reads as another power's black press, where it is not that power's name as written
+        claimed = power_claimed(item.signature) if item.kind == "black" and item.signature else None
+        read_as = (f" (the signature \"{item.signature}\" reads as {claimed.title()})"
+                   if claimed is not None and power_named(item.signature or "") is None else "")
+        return Verdict("refused", f"{KIND_WORDS[item.kind]}{read_as} is not accepted in this game, only {allowed} "
                                   f"({cite(ruleset, 'press_kinds')})")
     if (refusal := _signature_refusal(ruleset, item, author, may_sign_as_players)) is not None:
         return Verdict("refused", refusal)
@@ -202,10 +274,11 @@ def _signature_refusal(ruleset: Any, item: PressItem, author: str, may_sign_as_p
                 f"({cite(ruleset, 'press_power_attribution')})")
     if holder in POWERS and holder != author:
         return f"the signature \"{item.signature}\" is reserved for {holder.title()} ({clause})"
-    if not may_sign_as_players and item.signature and power_named(item.signature) is not None:
+    if not may_sign_as_players and item.signature and (claimed := power_claimed(item.signature)) is not None:
         # 002 PRESS 2: only current and eliminated players may sign as one of the seven powers
-        return ("press signed with a power's name is accepted only from the game's current and "
-                f"eliminated players ({cite(ruleset, 'press_power_attribution')})")
+        return (f"the signature \"{item.signature}\" reads as {claimed.title()}, and press signed with a power's name "
+                "is accepted only from the game's current and eliminated players "
+                f"({cite(ruleset, 'press_power_attribution')})")
     if item.kind in ("black", "dark_grey") and item.signature is None:
         return f"{KIND_WORDS[item.kind]} must say whose name it carries, e.g. \"BLACK PRESS FROM ITALY\""
     if item.kind == "black":
@@ -220,9 +293,19 @@ def shown_author(item: PressItem, author: str) -> str | None:
     dark grey, nothing for grey (its author is never revealed, 003 [9], 000 X(2))."""
     if item.kind == "white":
         return author.title()
-    if item.kind == "grey":
-        return item.signature  # a free label, never the author
-    return item.signature
+    if item.kind == "black":
+        return signed_name(item.signature)
+    return item.signature  # grey: a free label, never the author
+
+
+def signed_name(signature: str | None) -> str | None:
+    """How black press is signed: a power written as a player writes it ("ita") under the power's
+    name, as white press is (002 PRESS 1: the two are not told apart); anything else exactly as the
+    author wrote it ("The Pope", "Frankreich"), never replaced by the author's own power."""
+    if signature is None:
+        return None
+    power = power_named(signature)
+    return power.title() if power is not None else signature
 
 
 def recipients_of(item: PressItem, author: str, powers: Iterable[str]) -> tuple[str, ...]:
@@ -246,17 +329,24 @@ class ReportPress:
 def report_placement(ruleset: Any, kind: str, signature: str | None, author: str) -> ReportPress:
     """Where and under which name the report prints a press item (MATRIX 2.9 placements)."""
     if kind == "grey":
-        heading = f"Signed \"{signature}\"" if signature else "Anonymous"
+        # 002 PRESS 2: press from someone who plays no power says so, so that nobody takes a
+        # stranger's words for a fellow player's anonymous press
+        heading = (f"Signed \"{signature}\"" if signature
+                   else NON_PLAYER_HEADING if author == NON_PLAYER else "Anonymous")
         place = "anonymous" if ruleset.grey_press_placement == "anonymous_section" else "press"
         return ReportPress(place, None, heading, "")
     if kind == "dark_grey":
         return ReportPress("press", None, f"From {signature} (unverified)", "")
-    # black press is published exactly like white press (000 X(1) "officially", 002 PRESS 1)
-    shown = power_named(signature) if kind == "black" and signature else author
-    shown = shown or author
-    if ruleset.white_press_placement == "with_author_orders":
+    if kind == "black":
+        # published like white press (000 X(1) "officially", 002 PRESS 1) under the name the
+        # author chose, never the author's own
+        shown = power_named(signature or "")
+        if shown is None or ruleset.white_press_placement != "with_author_orders":
+            return ReportPress("press", None, f"From {signed_name(signature) or 'nobody named'}", "")
         return ReportPress("orders", shown, f"Press from {shown.title()}", "")
-    return ReportPress("press", None, f"From {shown.title()}", "")
+    if ruleset.white_press_placement == "with_author_orders":
+        return ReportPress("orders", author, f"Press from {author.title()}", "")
+    return ReportPress("press", None, f"From {author.title()}", "")
 
 
 # --- the GM's edits (press_editing, 002 PRESS 1 "Press may be edited", 3) -------------------------

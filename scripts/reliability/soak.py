@@ -71,7 +71,7 @@ class Sender(threading.Thread):
         self._state: dict[str, tuple[str, str, dict]] = {}  # game -> (status, phase, state)
         self._state_read = 0.0
         self._previous_phase: dict[str, str] = {}
-        # players write to their own reply address gm+SECRET@ (the games' senders are verified)
+        # players write to their own reply address gm+TOKEN@ (the games' senders are verified)
         self._secrets: dict[tuple[str, str], str] = {}
 
     # -- what to send --------------------------------------------------------------------------
@@ -127,7 +127,7 @@ class Sender(threading.Thread):
 
     def make(self) -> tuple[str, str, bytes, str]:
         """(Message-ID, envelope sender, raw message, kind)."""
-        from gmserver.rules.authenticity import reply_address
+        from gmserver.rules.authenticity import reply_address, reply_token
         from gmserver.rules.subject import format_subject
 
         self._refresh()
@@ -144,7 +144,8 @@ class Sender(threading.Thread):
         status, phase, state = self._state[game]
         power = self.rng.choice(POWERS)
         address = player_address(power, game)
-        reply_to = reply_address(common.GM, self._secrets[(game, power)])
+        # the reply address of a mail sent this turn: its token is derived from the password and the phase
+        reply_to = reply_address(common.GM, reply_token(self._secrets[(game, power)], phase))
         if kind == "orders" and status == "active":
             subject = format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
             body = self._orders(game, power, phase, state)

@@ -33,8 +33,8 @@ from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
+from tests.support.datc import CASES, MISSING, board_of, move_target, unit_named
 from tests.support.world import order_mail, services_for
-from tests.unit.test_engine_datc import CASES, MISSING, _board, _target, _unit_of
 
 pytestmark = pytest.mark.e2e
 
@@ -164,17 +164,17 @@ def _result_in_report(reported: list[tuple[str, str]], order: str) -> str:
     """What the report says of a listed order: "succeeds" when the unit's reported order is the
     listed one (same kind and destination; an army's coast ignored, DATC 6.B.12) and was carried out."""
     words = order.split()
-    unit = _unit_of(order)
+    unit = unit_named(order)
     province = unit.split()[1].split("/")[0]
     for got, result in reported:
         got_words = got.split()
         if words[-1] in ("B", "D"):
-            if _unit_of(got) == unit and got_words[-1] == words[-1]:
+            if unit_named(got) == unit and got_words[-1] == words[-1]:
                 return "succeeds" if result in _SUCCESS_WORDS else "fails"
             continue
         if got_words[1].split("/")[0] != province:
             continue
-        target, got_target = _target(order), _target(got)
+        target, got_target = move_target(order), move_target(got)
         if target is None or got_target is None:
             return "fails"
         if words[0] == "A" or "/" not in target or "/" not in got_target:
@@ -185,8 +185,8 @@ def _result_in_report(reported: list[tuple[str, str]], order: str) -> str:
 
 def _check_phase(report: str, shown: Mapping[str, Any], expect: Mapping[str, Any], moved: bool) -> list[str]:
     problems = []
-    if _board(shown["units"]) != _board(expect["units_after"]):
-        problems.append(f"units after {_board(shown['units'])}, expected {_board(expect['units_after'])}")
+    if board_of(shown["units"]) != board_of(expect["units_after"]):
+        problems.append(f"units after {board_of(shown['units'])}, expected {board_of(expect['units_after'])}")
     if moved:
         waiting = sorted(u for units in shown["dislodged"].values() for u in units)
         reported = sorted(_reported_dislodged(report))
@@ -223,13 +223,13 @@ def test_datc_case_by_mail(case: Mapping[str, Any] | None, database: tuple[Path,
         if shown["phase"] != case["phase"]:
             # nobody dislodged could retreat: the engine skipped the retreat phase (DATC 6.H.15)
             assert not any(case["orders"].values()), "retreat orders given for a phase the engine skipped"
-            assert _board(shown["units"]) == _board(case["expect"]["units_after"])
+            assert board_of(shown["units"]) == board_of(case["expect"]["units_after"])
             assert not problems, "\n".join(problems)
             return
     else:
         table.create({key: case[key] for key in ("phase", "units", "centers", "dislodged") if key in case})
         shown = table.show(capsys)
-        assert shown["phase"] == case["phase"] and _board(shown["units"]) == _board(case["units"])
+        assert shown["phase"] == case["phase"] and board_of(shown["units"]) == board_of(case["units"])
     table.mail_orders(case["phase"], case["orders"])
     report = table.adjudicate()
     shown = table.show(capsys)
@@ -253,7 +253,7 @@ def test_datc_6_B_9_follows_coast_support_mismatch_accept_if_unique_000_IV_7(
     table.mail_orders(case["phase"], case["orders"])
     report = table.adjudicate()
     shown = table.show(capsys)
-    assert _board(shown["units"]) == {"FRANCE": ["F MAO", "F POR"], "ITALY": ["F LYO", "F WES"]}
+    assert board_of(shown["units"]) == {"FRANCE": ["F MAO", "F POR"], "ITALY": ["F LYO", "F WES"]}
     reported = _reported_orders(report)
     # the engine writes the support to the province: the coast is the fleet's own
     assert [result for order, result in reported if order.startswith("F POR S F MAO - SPA")] == ["support given"]

@@ -20,7 +20,7 @@ from gmserver.services.base import outbox
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
-from tests.e2e.test_play_by_mail import Table, imap_config
+from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, order_mail, services_for
 
 pytestmark = pytest.mark.e2e

@@ -30,18 +30,16 @@ from PIL import Image
 
 from gmserver.config import ImapConfig, SmtpRelayConfig
 from gmserver.mail.outbound import SmtpTransport
-from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.base import outbox
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
 from tests.support.mail_game import Run, Table
+from tests.support.outgoing import ADJECTIVES, plain
 from tests.support.world import services_for
 
 pytestmark = pytest.mark.e2e
 
 GAME = "lepanto"
-ADJECTIVES = {"AUSTRIA": "Austrian", "ENGLAND": "English", "FRANCE": "French", "GERMANY": "German",
-              "ITALY": "Italian", "RUSSIA": "Russian", "TURKEY": "Turkish"}
 NAME_WORDS = ("austria", "england", "english", "france", "french", "germany", "german", "italy", "italian",
               "russia", "russian", "turkey", "turkish")
 
@@ -70,12 +68,6 @@ SPRING_VOTES = f"VOTES A draw between {ALL} failed. NEXT:"
 THE_END = (f"A draw between {ALL} passed. The game has ended by vote: a draw between {ALL}. The game ends where "
            "it stood before the deadline: the Fall 1901 Movement orders were not adjudicated, the result of the "
            "vote being published instead (house rules 000 IX(4)).")
-
-
-def plain(message: email.message.EmailMessage) -> str:
-    """The plain text, words only, without gmserver's marker lines (issue 10)."""
-    text = message.get_body(("plain",)).get_content().replace(GM_MAIL_START, "").replace(GM_MAIL_END, "")
-    return " ".join(text.split())
 
 
 def html(message: email.message.EmailMessage) -> str:

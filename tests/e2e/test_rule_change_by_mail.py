@@ -24,8 +24,8 @@ from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.base import outbox
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
-from tests.e2e.test_press_votes_requests import ADJECTIVES, plain
 from tests.support.mail_game import Run, Table
+from tests.support.outgoing import ADJECTIVES, plain
 from tests.support.world import services_for
 
 pytestmark = pytest.mark.e2e

@@ -34,6 +34,7 @@ from gmserver.services.base import outbox
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
 from tests.support.mail_game import Run, Table
+from tests.support.outgoing import ADJECTIVES
 from tests.support.world import services_for
 
 pytestmark = pytest.mark.e2e
@@ -76,8 +77,6 @@ DANIVON_TURNS = {"S1901M": "1901, Spring, Movement", "S1901R": "1901, Spring, Re
                  "F1901M": "1901, Fall, Movement", "W1901A": "1901, Winter, Adjustments",
                  "S1902M": "1902, Spring, Movement", "F1902M": "1902, Fall, Movement"}
 MHR_TURNS = {"S1901M": "S01", "S1901R": "Su01", "F1901M": "F01", "W1901A": "W01", "S1902M": "S02", "F1902M": "F02"}
-ADJECTIVES = {"AUSTRIA": "Austrian", "ENGLAND": "English", "FRANCE": "French", "GERMANY": "German",
-              "ITALY": "Italian", "RUSSIA": "Russian", "TURKEY": "Turkish"}
 
 # Who mails orders in which turn (Italy never does).
 SENDERS = {

@@ -15,6 +15,7 @@ from gmserver.rules.reading import effective_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.inbox import runner as intake
 from gmserver.services.game.ordersets import stored_sets
+from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -79,7 +80,7 @@ def test_an_out_of_office_reply_is_never_answered_and_wipes_nothing(world, clock
 
 
 @pytest.mark.parametrize("headers", [
-    {"X-Autoreply": "yes"}, {"X-Autorespond": "yes"}, {"X-Auto-Response-Suppress": "All"},
+    {"X-Autoreply": "yes"}, {"X-Autorespond": "yes"},
     {"Precedence": "auto_reply"}, {"Return-Path": "<>"},
 ], ids=lambda headers: next(iter(headers)))
 def test_autoresponder_headers_are_never_answered(world, clock, headers) -> None:
@@ -292,11 +293,7 @@ def test_a_message_with_no_orders_keeps_the_contingent_lines_of_the_moves(databa
 
 
 def germany_reply_address(world) -> str:
-    from gmserver.db.models import Player
-    from gmserver.rules.authenticity import reply_address
-    with transaction(world.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
-    return reply_address(world.composer.gm_address, secret)
+    return player_reply_address(world, "GERMANY")
 
 
 @pytest.mark.parametrize("subject", [
@@ -321,11 +318,60 @@ def test_without_a_message_id_the_same_body_to_two_reply_addresses_is_two_messag
     and vanished. Without a Message-ID the addressees tell two messages apart; the same message
     arriving twice is still stored once."""
     def without_message_id(to: str) -> bytes:
-        raw = order_mail(GERMANY, "", ORDERS, to=to)
-        return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(b"Message-ID:"))
+        return without_headers(order_mail(GERMANY, "", ORDERS, to=to), b"Message-ID:")
 
     first = intake.store(world.sessions, without_message_id("gm+alpha1@gm.test"), source="smtp", now=clock())
     second = intake.store(world.sessions, without_message_id("gm+beta22@gm.test"), source="smtp", now=clock())
     again = intake.store(world.sessions, without_message_id("gm+beta22@gm.test"), source="imap", now=clock())
     assert not first.duplicate and not second.duplicate and second.id != first.id
     assert again.duplicate and again.id == second.id
+
+
+@pytest.mark.parametrize(("subject", "headers"), [
+    (SUBJECT, {"X-Auto-Response-Suppress": "All"}),
+    (SUBJECT, {"X-Auto-Response-Suppress": "DR, RN, NRN, OOF, AutoReply"}),
+    (SUBJECT, {"X-MS-Exchange-Inbox-Rules-Loop": GERMANY}),
+    ("Absence: lepanto Germany S1901M", {}),
+    ("Auto: lepanto Germany S1901M", {}),
+], ids=["suppress all", "suppress list", "inbox rules loop", "absence", "auto"])
+def test_outlook_headers_or_a_personal_subject_do_not_drop_a_players_orders(world, clock, subject, headers) -> None:
+    """Outlook and Exchange put X-Auto-Response-Suppress (and, through an inbox rule,
+    X-MS-Exchange-Inbox-Rules-Loop) on ordinary mail: they ask others not to auto-reply, they do
+    not make the mail automated. The player's orders to the reply address, with such a header or a
+    subject "Absence: ..." or "Auto: ...", are filed and confirmed, not ignored in silence."""
+    to = germany_reply_address(world)
+    assert send(world, clock, order_mail(GERMANY, subject, ORDERS, headers=headers, to=to)) == "accepted"
+    assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
+    assert [row.recipient for row in outbox(world, "confirmation")] == [GERMANY]
+
+
+@pytest.mark.parametrize("headers", [{"X-Auto-Response-Suppress": "All"},
+                                     {"X-MS-Exchange-Inbox-Rules-Loop": GERMANY}], ids=["suppress", "rules loop"])
+def test_outlook_headers_on_mail_to_the_gm_address_do_not_drop_a_players_orders(world, clock, headers) -> None:
+    """The same headers on orders sent to the GM's own address (a game whose senders are checked by
+    From): filed and confirmed, never ignored in silence."""
+    assert send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS, headers=headers)) == "accepted"
+    assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
+    assert [row.recipient for row in outbox(world, "confirmation")] == [GERMANY]
+
+
+def test_an_out_of_office_with_outlook_headers_to_the_reply_address_is_still_never_answered(world, clock) -> None:
+    """What still marks it: Outlook's own automatic reply says so in its subject (or Auto-Submitted)."""
+    send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
+    before = len(outbox(world))
+    to = germany_reply_address(world)
+    for subject, headers in (("Automatic reply: lepanto report", {"X-Auto-Response-Suppress": "All"}),
+                             ("Auto: Re: lepanto Germany S1901M", {"X-Auto-Response-Suppress": "All"}),
+                             (SUBJECT, {"Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All"})):
+        assert send(world, clock, order_mail(GERMANY, subject, "A BER H\nAway until Monday.", headers=headers,
+                                             to=to)) == "ignored"
+    assert len(outbox(world)) == before
+    assert germany_on_file(world) == (1, ("A BER - KIE", "A MUN - RUH", "F KIE - DEN"))
+
+
+def test_a_player_writing_absence_to_the_reply_address_is_answered(world, clock) -> None:
+    """"Absence" alone is a subject a person writes (a player announcing a holiday): to the reply
+    address it is answered like any mail of the player's, not taken for an autoresponder."""
+    to = germany_reply_address(world)
+    assert send(world, clock, order_mail(GERMANY, "Absence", "Away from 3 to 10 May.", to=to)) == "rejected"
+    assert [row.recipient for row in outbox(world, "rejection")] == [GERMANY]

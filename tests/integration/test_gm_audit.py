@@ -14,7 +14,7 @@ from gmserver.rules.position import Position
 from gmserver.services.features import audit, corrections, repairs
 from gmserver.services.commands import correction_commands, gm_commands
 from gmserver.services.turn import turns
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

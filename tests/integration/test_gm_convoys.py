@@ -13,7 +13,7 @@ from gmserver.rules.position import Position
 from gmserver.services.features import convoys, corrections
 from gmserver.services.turn import preview, turns
 from gmserver.services.base.outbox import message_bytes
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

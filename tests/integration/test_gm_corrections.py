@@ -21,7 +21,7 @@ from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
 from gmserver.services.base.outbox import message_bytes
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

@@ -14,6 +14,7 @@ from gmserver.db.session import transaction
 from gmserver.services.features import held
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
+from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -37,10 +38,7 @@ def _sets(services) -> list[tuple[str, str, list]]:
         return [(s.power, s.phase, s.orders) for s in session.scalars(select(OrderSet).order_by(OrderSet.id))]
 
 
-def body_of(raw: bytes) -> str:
-    """The text of an outgoing mail, decoded, its lines joined (templates fill paragraphs)."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
-    return " ".join(message.get_body(("plain",)).get_content().split())
+body_of = body_words
 
 
 def _mail(services, kind: str) -> list[tuple[str, str]]:

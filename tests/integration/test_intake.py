@@ -15,6 +15,8 @@ from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.game import filing
 from gmserver.services.inbox import runner as intake
+from tests.support.hostile import nested_multipart
+from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -48,6 +50,41 @@ def test_a_message_is_stored_once_even_when_delivered_twice(world, clock) -> Non
     assert not first.duplicate and again.duplicate and again.id == first.id
     with transaction(world.sessions) as session:
         assert session.scalar(select(func.count(InboundMessage.id))) == 1
+
+
+def test_without_a_message_id_going_back_to_an_earlier_set_is_not_dropped_as_a_duplicate(world, clock) -> None:
+    """A CON H, A CON - BUL, A CON H from a mail program that writes no Message-ID nor Date: the
+    third is the player's set, not a redelivery of the first (same words, same path, nothing that
+    marks one sending). The orders on file are A CON H."""
+    def turkish(orders: str) -> bytes:
+        return without_headers(order_mail(player_address("TURKEY"), subject("TURKEY"), orders), b"Message-ID:")
+
+    stored = [intake.store(world.sessions, turkish(orders), source="smtp", now=clock())
+              for orders in ("A CON H", "A CON - BUL", "A CON H")]
+    assert [s.duplicate for s in stored] == [False, False, False] and len({s.id for s in stored}) == 3
+    assert [outcome for _, outcome in intake.process_pending(world, clock())] == ["accepted"] * 3
+    with transaction(world.sessions) as session:
+        latest = session.scalars(select(OrderSet).order_by(OrderSet.version.desc())).first()
+        assert (latest.version, latest.orders) == (3, ["A CON H"])
+
+
+def test_without_a_message_id_a_redelivery_is_still_stored_once(world, clock) -> None:
+    """What a server redelivers: the same IMAP folder, UIDVALIDITY and UID; a relay's retry with
+    the same first-hop Received line; the same message along the other path. A new sending of the
+    same words through a relay carries a new Received line and is a message of its own."""
+    bare = without_headers(order_mail(player_address("TURKEY"), subject("TURKEY"), "A CON H"), b"Message-ID:")
+    first = intake.store(world.sessions, bare, source="imap", now=clock(), mailbox="INBOX", uidvalidity=7, uid=41)
+    assert intake.store(world.sessions, bare, source="imap", now=clock(), mailbox="INBOX", uidvalidity=7,
+                        uid=41) == intake.Stored(first.id, True)
+    assert intake.store(world.sessions, bare, source="smtp", now=clock()) == intake.Stored(first.id, True)
+
+    def relayed(queue_id: str) -> bytes:
+        return (f"Received: from pc.players.test by mx.players.test id {queue_id}; "
+                "Fri, 27 Nov 2026 14:00:00 +0000\r\n").encode() + bare
+    second = intake.store(world.sessions, relayed("4AbC1"), source="smtp", now=clock())
+    assert not second.duplicate
+    assert intake.store(world.sessions, relayed("4AbC1"), source="smtp", now=clock()) == intake.Stored(second.id, True)
+    assert not intake.store(world.sessions, relayed("9XyZ2"), source="smtp", now=clock()).duplicate
 
 
 def test_accepted_orders_are_stored_as_a_version_and_confirmed(world, clock) -> None:
@@ -278,6 +315,42 @@ def test_no_order_set_is_stored_for_a_phase_that_moved_on_meanwhile(world, clock
     # PostgreSQL: the reader saw the old phase, waited for the lock and put the message back;
     # SQLite: writers queue, so it was read after the change and refused as the wrong turn
     assert (outcome, status) in ((None, "pending"), ("rejected", "done"))
+
+
+def test_forged_mail_in_a_players_name_does_not_spend_the_players_own_refusals(world, clock) -> None:
+    """Anyone can write France's address in From: forged mail with a bad subject in France's name
+    gets at most PLAYER_REFUSALS_PER_HOUR refusals an hour, counted apart from those of mail that
+    proves its sender. France's own mistaken mail, sent to her reply address, is still answered,
+    up to its own limit."""
+    france = player_address("FRANCE")
+    forged = intake.PLAYER_REFUSALS_PER_HOUR + 2
+    for n in range(forged):
+        intake.store(world.sessions, order_mail(france, f"Orders for lepanto, take {n}", "A PAR - BUR"),
+                     source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 2
+    own = player_reply_address(world, "FRANCE")
+    for n in range(intake.PLAYER_REFUSALS_PER_HOUR + 1):
+        intake.store(world.sessions, order_mail(france, f"My lepanto orders, try {n}", "A PAR - BUR", to=own),
+                     source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"]
+    assert [row.recipient for row in outbox(world)] == [france] * 2 * intake.PLAYER_REFUSALS_PER_HOUR
+
+
+def test_forged_unreadable_mail_in_a_players_name_does_not_spend_the_players_own_refusals(world, clock) -> None:
+    """The same for mail too deep to read (refused from a glance at its headers): forged copies in
+    France's name do not silence France's own, sent to her reply address (RCPT TO)."""
+    france = player_address("FRANCE")
+    for n in range(intake.PLAYER_REFUSALS_PER_HOUR + 1):
+        intake.store(world.sessions, nested_multipart(1000, france.encode(), b"lepanto %d" % n), source="smtp",
+                     now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["refused"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"]
+    intake.store(world.sessions, nested_multipart(1000, france.encode(), b"lepanto mine"), source="smtp",
+                 now=clock(), envelope_from=france, envelope_to=[player_reply_address(world, "FRANCE")])
+    assert [o for _, o in intake.process_pending(world, clock())] == ["refused"]
+    assert len(outbox(world)) == intake.PLAYER_REFUSALS_PER_HOUR + 1
 
 
 def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, clock) -> None:

@@ -13,10 +13,11 @@ from sqlalchemy import select
 
 from gmserver.config import Config, ListenerConfig
 from gmserver.daemon import Daemon
-from gmserver.db.models import InboundMessage, OutboxMessage
+from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
+from tests.support.intake_rows import without_headers
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -58,7 +59,33 @@ def test_a_bounce_through_the_real_listener_is_stored_with_its_envelope_and_neve
     assert [(row.envelope_from, row.envelope_to, row.outcome) for row in rows] == [
         ("", [GM], "ignored"), (germany, [GM], "accepted")]
     with transaction(services.sessions) as session:
-        assert [row.kind for row in session.scalars(select(OutboxMessage))] == ["confirmation"]
+        # besides the GM's notice that this game's senders are not verified (sent once per game)
+        assert [row.kind for row in session.scalars(select(OutboxMessage)) if row.kind != "alert"] == ["confirmation"]
+
+
+def test_without_a_message_id_a_set_sent_again_through_the_listener_is_filed(database_url, tmp_path) -> None:
+    """A CON H, A CON - BUL, A CON H through the daemon's listener from a mail program that writes
+    no Message-ID nor Date: three SMTP transactions are three messages, none dropped as a
+    duplicate, and the set on file is the last one sent."""
+    services = services_for(database_url)
+    new_game(services, datetime.now(timezone.utc))
+    config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
+                    maildir_path=str(tmp_path / "maildir"))
+    daemon = Daemon(config, services=services)
+    turkey = player_address("TURKEY")
+    daemon.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", config.listener.port, timeout=10) as client:
+            for orders in ("A CON H", "A CON - BUL", "A CON H"):
+                raw = without_headers(order_mail(turkey, "lepanto Turkey S1901M", orders), b"Message-ID:")
+                assert client.sendmail(turkey, [GM], raw) == {}
+        rows = wait_until_processed(services, 3)
+    finally:
+        daemon.stop()
+    assert [row.outcome for row in rows] == ["accepted"] * 3
+    with transaction(services.sessions) as session:
+        latest = session.scalars(select(OrderSet).order_by(OrderSet.version.desc())).first()
+        assert (latest.version, latest.orders) == (3, ["A CON H"])
 
 
 def test_the_listener_hands_over_the_envelope(clock) -> None:

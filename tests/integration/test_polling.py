@@ -7,7 +7,6 @@ import base64
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from imapclient import IMAPClient
 from sqlalchemy import func, select
 
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
@@ -17,12 +16,12 @@ from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake, polling
 from gmserver.services.inbox.polling import poll_once
-from tests.support.dovecot import Dovecot, MailUser
+from tests.support.dovecot import append_all, seen
+from tests.support.intake_rows import without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
-SEEN = b"\\Seen"
 MiB = 1024 * 1024
 
 
@@ -34,22 +33,6 @@ def stranger_mail(number: int, padding: int = 0) -> bytes:
     body = "".join("y" * 76 + "\n" for _ in range(padding // 77))
     return order_mail(f"stranger{number}@elsewhere.test", f"hello {number}", f"Message {number}\n{body}",
                       message_id=f"<stranger.{number}@elsewhere.test>")
-
-
-def append_all(dovecot: Dovecot, user: MailUser, messages: list[bytes],
-               when: datetime | None = None) -> list[int]:
-    """APPEND the messages in one session (optionally with an INTERNALDATE); their UIDs."""
-    uids = []
-    with IMAPClient(dovecot.host, dovecot.imap_port, ssl=False, timeout=30) as client:
-        client.login(user.address, user.password)
-        for raw in messages:
-            response = client.append("INBOX", raw, msg_time=when)
-            uids.append(int(response.split(b"]")[0].split()[-1]))
-    return uids
-
-
-def seen(dovecot: Dovecot, user: MailUser) -> dict[int, bool]:
-    return {uid: SEEN in flags for uid, flags, _ in dovecot.messages(user.address)}
 
 
 def stored(services) -> list[InboundMessage]:
@@ -201,6 +184,25 @@ def test_a_pass_ends_even_when_seen_does_not_stick(
     assert report.fetched == 5
     assert sorted(row.uid for row in stored(services)) == uids
     assert poll_once(services, mailbox, clock, batch_messages=2) == polling.PollReport(5, 0, 0)  # next pass: again
+
+
+def test_without_a_message_id_a_set_sent_again_is_filed_and_a_refetch_is_not(
+    dovecot, mail_user, mailbox, services, clock, monkeypatch
+) -> None:
+    """A CON H, A CON - BUL, A CON H with no Message-ID nor Date, over real IMAP: three messages,
+    the third the set on file; fetched again (\\Seen lost), the same UIDs are the same messages."""
+    new_game(services, clock())
+    raws = [without_headers(order_mail(player_address("TURKEY"), subject("TURKEY"), orders), b"Message-ID:")
+            for orders in ("A CON H", "A CON - BUL", "A CON H")]
+    uids = append_all(dovecot, mail_user, raws)
+    monkeypatch.setattr(mailbox, "mark_seen", lambda *args, **kwargs: None)  # a server forgetting flags
+
+    assert poll_once(services, mailbox, clock) == polling.PollReport(fetched=3, new=3, processed=3)
+    assert [row.uid for row in stored(services)] == uids
+    assert poll_once(services, mailbox, clock) == polling.PollReport(fetched=3, new=0, processed=0)
+    with transaction(services.sessions) as session:
+        latest = session.scalars(select(OrderSet).order_by(OrderSet.version.desc())).first()
+        assert (latest.version, latest.orders) == (3, ["A CON H"])
 
 
 def test_messages_stored_earlier_are_processed_when_nothing_is_fetched(mailbox, services, clock) -> None:

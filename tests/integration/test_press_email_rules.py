@@ -30,8 +30,9 @@ def words(row: OutboxMessage) -> str:
 
 def test_002_press_2_a_non_player_sends_press_published_without_a_name(database_url, clock) -> None:
     """002 PRESS 2 "Anyone (including non-players) may send press from other sources": a stranger's
-    unsigned press is grey press, kept for the report and published as anonymous; the stranger is
-    answered once (the limits on answering strangers)."""
+    unsigned press is grey press, kept for the report and published as from someone who plays no
+    power, never like a player's anonymous press; the stranger is answered once (the limits on
+    answering strangers)."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), ruleset="email_rules")
     row = send(services, order_mail(OUTSIDER, "lepanto", "PRESS\nThe gnomes are watching.\nEND PRESS"), clock())
@@ -42,7 +43,9 @@ def test_002_press_2_a_non_player_sends_press_published_without_a_name(database_
     assert "You play no power in this game" in words(answer) and "(house rules 002 PRESS 2)" in words(answer)
     turns.adjudicate(services, game_id, clock(), force=True)
     report = text(outbox(services, "report")[0])
-    assert report.index("Anonymous") < report.index("The gnomes are watching.")
+    # not "Anonymous", as a player's grey press: nobody takes a stranger's words for a fellow player's
+    assert report.index("From someone who plays no power:") < report.index("The gnomes are watching.")
+    assert "Anonymous" not in report
     assert "kibitzer" not in report and "NON-PLAYER" not in report
     # the GM, and only the GM, sees who sent it
     assert [item.author for item in press_moderation.press_list(services, "lepanto")] == [f"NON-PLAYER {OUTSIDER}"]
@@ -62,6 +65,34 @@ def test_002_press_2_a_non_player_may_not_sign_as_a_power_nor_as_zurich(database
     assert ("the signature \"England\" is reserved for the game's current and eliminated players "
             "(house rules 002 PRESS 2)") in told
     assert "the signature \"Zurich\" is reserved for the GM (house rules 002 PRESS 6)" in told
+
+
+def test_002_press_2_a_non_players_partial_press_says_it_comes_from_no_player(database_url, clock) -> None:
+    """002 PRESS 2: a stranger's unsigned press mailed at once to the powers it names is headed as
+    from someone who plays no power, never as a player's "Anonymous press"."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(OUTSIDER, "lepanto", "PRESS TO England\nThe gnomes are watching.\nEND PRESS"), clock())
+    [mail] = outbox(services, "press")
+    assert mail.recipient == player_address("ENGLAND")
+    assert "Press from someone who plays no power in lepanto" in words(mail)
+    assert "Anonymous" not in words(mail) and "kibitzer" not in mail.raw.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("label", ["Ital y", "Frankreich", "Itа1y", "The Italian"])
+def test_002_press_2_a_non_player_may_not_sign_with_a_power_name_however_spelt(database_url, clock, label) -> None:
+    """002 PRESS 2: press "purporting to be from one of the seven powers" is for the game's players
+    alone; a power's name spaced out, in another language or with look-alike letters purports so
+    as much as the name itself, and is refused with the power it reads as."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(OUTSIDER, "lepanto", f"PRESS FROM {label}\nI am Italy, trust me.\nEND PRESS"), clock())
+    [(author, _, status)] = press_rows(services)
+    assert (author, status) == ("NON-PLAYER", "refused")
+    told = words(outbox(services, "stranger-notice")[0])
+    power = "France" if label == "Frankreich" else "Italy"
+    assert (f"the signature \"{label}\" reads as {power}, and press signed with a power's name is accepted only "
+            "from the game's current and eliminated players (house rules 002 PRESS 2)") in told
 
 
 def test_002_press_2_orders_from_a_non_player_are_refused_and_its_press_kept(database_url, clock) -> None:
@@ -97,6 +128,54 @@ def test_002_press_2_a_player_of_the_game_still_signs_as_a_power(database_url, c
     send(services, order_mail(player_address("GERMANY"), "lepanto", "PRESS FROM France\nVive moi.\nEND PRESS"),
          clock())
     assert press_rows(services) == [("GERMANY", "black", "report")]
+
+
+@pytest.mark.parametrize("signature", ["The Pope", "Italia", "Rome"])
+def test_002_press_1_black_press_is_published_under_the_name_its_author_chose(database_url, clock, signature) -> None:
+    """002 PRESS 1 (black press "claims to be from France but is really from Germany"; "Black press
+    and White press are not differentiated by GMs"): the signature is the author's chosen text,
+    published as the author was told, never replaced by the author's own power."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              f"BLACK PRESS FROM {signature}\nRepent, Europe.\nEND PRESS"), clock())
+    assert press_rows(services) == [("FRANCE", "black", "report")]
+    assert f"will be published signed \"{signature}\" with the turn report" in words(outbox(services, "notice")[0])
+    turns.adjudicate(services, game_id, clock(), force=True)
+    report = text(outbox(services, "report")[0])
+    assert report.index(f"From {signature}:") < report.index("Repent, Europe.")
+    assert "From France" not in report
+
+
+def test_002_press_1_a_partial_black_heading_goes_to_the_named_power_only(database_url, clock) -> None:
+    """BLACK PRESS FROM Italy TO England: press to England alone, signed Italy (002 PRESS 1), never
+    widened to every power nor published under its author's name."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              "BLACK PRESS FROM Italy TO England\nI shall take Trieste.\nEND PRESS"), clock())
+    assert press_rows(services) == [("FRANCE", "black", "sent")]
+    [mail] = outbox(services, "press")
+    assert mail.recipient == player_address("ENGLAND")
+    assert "Press from Italy in lepanto" in words(mail) and "I shall take Trieste." in words(mail)
+    assert "france" not in mail.raw.decode("utf-8", "replace").lower()
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert "I shall take Trieste." not in text(outbox(services, "report")[0])
+
+
+def test_002_press_1_a_heading_that_cannot_be_read_is_refused_not_widened(database_url, clock) -> None:
+    """A recipient that is no power is refused, with a heading that would have been read; the press
+    is sent to nobody rather than to everybody."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), ruleset="email_rules")
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              "BLACK PRESS FROM Italy TO Englnad\nI shall take Trieste.\nEND PRESS"), clock())
+    assert outbox(services, "press") == []
+    told = words(outbox(services, "notice")[0])
+    assert ("\"Englnad\" in \"BLACK PRESS FROM Italy TO Englnad\" is not one of the powers; a heading like "
+            "\"BLACK PRESS FROM The Pope TO England, Italy\" would have been read") in told
+    turns.adjudicate(services, game_id, clock(), force=True)
+    assert "I shall take Trieste." not in text(outbox(services, "report")[0])
 
 
 def test_without_press_from_non_players_a_stranger_is_refused(database_url, clock) -> None:

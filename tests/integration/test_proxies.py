@@ -21,8 +21,13 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, show_game
 from gmserver.services.game.ordersets import orders_on_file
-from tests.integration.test_requests import text
+from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
+
+
+def words_of(row: OutboxMessage) -> str:
+    return body_words(row.raw)
+
 
 pytestmark = pytest.mark.integration
 _n = itertools.count()
@@ -71,11 +76,11 @@ def test_003_19_a_proxy_by_mail_is_in_force_at_once_and_only_the_gm_and_holder_t
     # 003 [19]: "Only the GM and the player concerned will be informed" (and the asker's answer)
     assert sorted(m.recipient for m in queued) == sorted([EN, FR, services.composer.gm_address])
     answer = next(m for m in queued if m.recipient == FR)
-    assert "(house rules 003 [19])" in text(answer) and "proxy_policy" not in text(answer)
+    assert "(house rules 003 [19])" in words_of(answer) and "proxy_policy" not in words_of(answer)
     with transaction(services.sessions) as session:
         assert [(a.action, a.by) for a in session.scalars(select(GmAction))] == [("proxy", FR)]
     outcome, queued = send(services, FR, "lepanto", "PROXY Germany", clock())  # one proxy at a time
-    assert outcome == "proxy-refused" and "has a proxy already" in text(queued[0])
+    assert outcome == "proxy-refused" and "has a proxy already" in words_of(queued[0])
     # the holder's set counts over the owner's, whichever came last (holder_then_owner [P])
     assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
     assert send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H", clock())[0] == "accepted"
@@ -101,7 +106,7 @@ def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, c
     services = world(database_url, clock, "mhr")
     outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
     assert outcome == "proxy-requested"
-    assert "(house rules 000 II(3))" in text(next(m for m in queued if m.recipient == FR))
+    assert "(house rules 000 II(3))" in words_of(next(m for m in queued if m.recipient == FR))
     assert any(m.recipient == services.composer.gm_address and m.kind == "alert" for m in queued)
     refused, _ = send(services, EN, orders_subject("mhr", "FRANCE"), "A PAR - BUR", clock())
     assert refused != "accepted"  # not in force before the GM's ruling
@@ -114,7 +119,7 @@ def test_000_II_3_a_proxy_request_waits_for_the_gms_final_ruling(database_url, c
 def test_001_II_5_a_proxy_is_refused_by_mail_and_by_the_gm_where_forbidden(database_url, clock) -> None:
     services = world(database_url, clock, "danivon")
     outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
-    assert outcome == "proxy-refused" and "(house rules 001 II(5))" in text(queued[0])
+    assert outcome == "proxy-refused" and "(house rules 001 II(5))" in words_of(queued[0])
     with pytest.raises(GameError, match="may not be sent by proxy"):
         gm_controls.act(services, "lepanto", gm_controls.proxy_give, "FRANCE", "ENGLAND", now=clock())
 
@@ -144,7 +149,7 @@ def test_proxy_cancel_notifies_holder_true_tells_the_holder_and_refuses_their_ma
     outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
     assert outcome == "proxy-cancelled"
     assert sorted(m.recipient for m in queued) == sorted([EN, FR, services.composer.gm_address])
-    assert "cancelled" in text(next(m for m in queued if m.recipient == EN))
+    assert "cancelled" in words_of(next(m for m in queued if m.recipient == EN))
     assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - PIC", clock())[0] != "accepted"
 
 
@@ -174,19 +179,19 @@ def test_000_II_3_the_gm_approves_a_proxy_request_by_mail_with_the_games_secret(
 def test_003_19_a_proxy_for_one_unit_by_mail_uses_the_holders_order_for_that_unit_only(database_url, clock) -> None:
     services = world(database_url, clock, "scorpion")
     outcome, queued = send(services, FR, "lepanto", "PROXY England PAR", clock())
-    assert outcome == "proxy-given" and "for the units in PAR" in text(next(m for m in queued if m.recipient == EN))
+    assert outcome == "proxy-given" and "for the units in PAR" in words_of(next(m for m in queued if m.recipient == EN))
     send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR\nA MAR - SPA", clock())
     send(services, FR, orders_subject("scorpion", "FRANCE"), "A PAR H\nA MAR - PIE\nF BRE - MAO", clock())
     assert sorted(france_on_file(services, "scorpion")) == ["A MAR - PIE", "A PAR - BUR", "F BRE - MAO"]
     outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
     outcome, queued = send(services, FR, "lepanto", "PROXY England KIE", clock())
-    assert outcome == "proxy-refused" and "FRANCE has no unit in KIE" in text(queued[0])
+    assert outcome == "proxy-refused" and "FRANCE has no unit in KIE" in words_of(queued[0])
 
 
 def test_003_19_a_proxy_for_a_preset_period_lapses_when_it_ends(database_url, clock) -> None:
     services = world(database_url, clock, "scorpion")
     outcome, queued = send(services, FR, "lepanto", "PROXY England 1 turn", clock())
-    assert outcome == "proxy-given" and "until the end of Spring 1901" in text(next(m for m in queued if m.recipient == EN))
+    assert outcome == "proxy-given" and "until the end of Spring 1901" in words_of(next(m for m in queued if m.recipient == EN))
     assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
     assert turns.adjudicate(services, 1, clock(), force=True).next_phase == "F1901M"
     fall = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="F1901M", purpose="orders")

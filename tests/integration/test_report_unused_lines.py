@@ -13,7 +13,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.outbox import message_bytes
-from tests.integration.test_gm_held import body_of
+from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

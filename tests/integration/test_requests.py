@@ -22,6 +22,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.engine import initial_state, position_from_state
 from gmserver.services.inbox.handlers import notice
+from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -55,7 +56,7 @@ def parsed(row: OutboxMessage) -> email.message.EmailMessage:
 
 def text(row: OutboxMessage) -> str:
     """The answer's words, whatever the line breaks."""
-    return " ".join(parsed(row).get_body(preferencelist=("plain",)).get_content().split())
+    return body_words(row.raw)
 
 
 _asked = itertools.count()

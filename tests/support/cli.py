@@ -3,6 +3,10 @@ players' --player arguments."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,3 +32,19 @@ def run(config: Path, *args: str) -> int:
 def player_args(address: Callable[[str], str] = lambda power: f"{power.lower()}@players.test") -> list[str]:
     """--player POWER=ADDRESS for each of the seven powers."""
     return [arg for power in POWERS for arg in ("--player", f"{power}={address(power)}")]
+
+
+def modules_loaded_by(argv: list[str], cache: Path, stdin: str = "") -> list[str]:
+    """The modules `gmserver ARGV` has loaded when it ends (exit included: --help ends with one),
+    run in a fresh interpreter with the engine's map facts kept in `cache`."""
+    code = ("import json, sys\nfrom gmserver.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+            "    pass\nsys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code, *argv], input=stdin, capture_output=True, text=True,
+                          cwd=Path(__file__).parents[2], env={**os.environ, "GMSERVER_CACHE_DIR": str(cache)},
+                          check=True)
+    return json.loads(done.stderr.rpartition("\nMODULES ")[2])
+
+
+def modules_among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The `modules` that are one of `names` or inside one of them."""
+    return [m for m in modules if any(m == name or m.startswith(name + ".") for name in names)]

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Self
 
@@ -462,3 +463,22 @@ def _wait_gone(pids: list[int], timeout: float) -> bool:
             return False
         time.sleep(0.01)
     return True
+
+
+SEEN = b"\\Seen"
+
+
+def append_all(dovecot: Dovecot, user: MailUser, messages: list[bytes],
+               when: datetime | None = None) -> list[int]:
+    """APPEND the messages in one session (optionally with an INTERNALDATE); their UIDs."""
+    uids = []
+    with IMAPClient(dovecot.host, dovecot.imap_port, ssl=False, timeout=30) as client:
+        client.login(user.address, user.password)
+        for raw in messages:
+            response = client.append("INBOX", raw, msg_time=when)
+            uids.append(int(response.split(b"]")[0].split()[-1]))
+    return uids
+
+
+def seen(dovecot: Dovecot, user: MailUser) -> dict[int, bool]:
+    return {uid: SEEN in flags for uid, flags, _ in dovecot.messages(user.address)}

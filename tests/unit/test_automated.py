@@ -27,8 +27,6 @@ def message(subject: str = "lepanto Germany S1901M", **headers: str):
     {"X-Auto-Reply": "yes"},
     {"Auto-Reply": "yes"},
     {"X-Mail-Autoreply": "yes"},
-    {"X-Auto-Response-Suppress": "All"},  # Outlook's and Exchange's own automatic replies
-    {"X-MS-Exchange-Inbox-Rules-Loop": "germany@players.test"},
     {"X-MS-Exchange-Generated-Message-Source": "Mailbox Rules Agent"},
     {"Precedence": "auto_reply"},
     {"Return-Path": "<>"},
@@ -107,3 +105,18 @@ def test_an_auto_reply_subject_to_a_reply_address_is_automated_without_in_reply_
     from gmserver.rules.automated import automated_reason
     assert automated_reason(message(subject), to_reply_address=True) is not None
     assert automated_reason(message(subject)) is None  # to gm@...: the prefix alone could be a person's subject
+
+
+@pytest.mark.parametrize(("subject", "headers"), [
+    ("lepanto Germany S1901M", {"X-Auto-Response-Suppress": "All"}),
+    ("lepanto Germany S1901M", {"X-MS-Exchange-Inbox-Rules-Loop": "germany@players.test"}),
+    ("Absence", {}),
+    ("Auto: lepanto Germany S1901M", {"In-Reply-To": OUR_ID}),
+    ("Abwesend: bis Montag", {}),
+])
+def test_headers_and_subjects_a_person_writes_too_mark_nothing_on_mail_to_a_reply_address(subject, headers) -> None:
+    """These headers ask others not to auto-reply; "Auto" and "Absence" are subjects people write:
+    on mail to a player's reply address they alone do not make it automated."""
+    from gmserver.rules.automated import automated_reason
+    assert automated_reason(message(subject, **{k.replace("-", "_"): v for k, v in headers.items()}),
+                            own_domain=GM_DOMAIN, to_reply_address=True) is None

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from gmserver.rules.press import (PressItem, judge, read_item, recipients_of, report_placement,
+from gmserver.rules.press import (PressItem, Verdict, judge, power_claimed, read_item, recipients_of, report_placement,
                                   reserved_holder, shown_author, with_own_label)
 from gmserver.rules.reading.message import press_sections, split_message
 from gmserver.rules.ruleset import load_ruleset
@@ -41,7 +41,34 @@ def test_a_press_heading_says_kind_recipients_and_signature(heading, kind, recip
 
 
 def test_a_heading_naming_no_power_is_refused_in_words() -> None:
-    assert read_item("press to Narnia", "hi", "FRANCE") == '"Narnia" in "press to Narnia" is not one of the powers'
+    assert read_item("press to Narnia", "hi", "FRANCE") == (
+        '"Narnia" in "press to Narnia" is not one of the powers; '
+        'a heading like "BLACK PRESS FROM The Pope TO England, Italy" would have been read')
+
+
+@pytest.mark.parametrize(("heading", "kind", "recipients", "signature"), [
+    ("BLACK PRESS FROM Italy TO England", "black", ("ENGLAND",), "Italy"),  # FROM before TO
+    ("press from \"Back to the Future\" to Russia", "grey", ("RUSSIA",), "Back to the Future"),
+    ("black press from The Pope", "black", (), "The Pope"),
+    ("grey press from Ital y", "black", (), "Ital y"),  # grey claims no country (002 PRESS 1)
+    ("press from Frankreich", "white", (), "Frankreich"),  # the author's own power, in German
+])
+def test_headings_with_from_first_quoted_labels_and_power_names_however_spelt(heading, kind, recipients,
+                                                                              signature) -> None:
+    found = item(heading)
+    assert (found.kind, found.recipients, found.signature) == (kind, recipients, signature)
+
+
+def test_a_heading_naming_recipients_twice_is_refused() -> None:
+    assert "names its recipients twice" in read_item("press to France from Italy to England", "hi", "GERMANY")
+
+
+def test_black_press_is_shown_under_the_signature_it_carries_never_the_author() -> None:
+    """002 PRESS 1: black press is published like white press, under the name the author chose."""
+    rules = load_ruleset("email_rules")
+    assert report_placement(rules, "black", "The Pope", "FRANCE").heading == "From The Pope"
+    assert report_placement(rules, "black", "ita", "FRANCE").heading == "From Italy"
+    assert shown_author(item("black press from Rome"), "FRANCE") == "Rome"
 
 
 def test_sections_keep_their_headings_and_orders_are_kept_apart() -> None:
@@ -134,3 +161,23 @@ def test_000_x_1_grey_press_in_an_anonymous_section_and_white_press_with_its_aut
     scorpion = load_ruleset("scorpion")
     assert report_placement(scorpion, "grey", None, "FRANCE").placement == "press"
     assert report_placement(scorpion, "white", None, "FRANCE").placement == "press"
+
+
+def test_003_9_a_label_that_reads_as_another_power_is_black_press_and_refused_in_words() -> None:
+    """003 [9] reserves the country names for the seven players and refuses black press: "Ital y"
+    from England is black press, and the refusal says what it read."""
+    verdict = judge(load_ruleset("scorpion"), item("press from Ital y", "ENGLAND"), "ENGLAND")
+    assert verdict == Verdict("refused", "black press (signed with another power's name) (the signature \"Ital y\" "
+                                         "reads as Italy) is not accepted in this game, only white press and grey "
+                                         "(anonymous) press (house rules 003 [9])")
+
+
+@pytest.mark.parametrize(("signature", "power"), [
+    ("Italy", "ITALY"), ("Ital y", "ITALY"), ("Italia", "ITALY"), ("Itlay", "ITALY"), ("Itа1y", "ITALY"),
+    ("The Italian", "ITALY"), ("Frankreich", "FRANCE"), ("Österreich", "AUSTRIA"), ("Prussia", "GERMANY"),
+    ("Voice of Russia", "RUSSIA"), ("Ottoman Sultan", "TURKEY"),
+    ("The Pope", None), ("Rome", None), ("Zurich", None), ("The Oracle", None), ("Back to the Future", None),
+])
+def test_002_press_2_the_power_a_signature_claims_however_spelt(signature, power) -> None:
+    """002 PRESS 2: press "purporting to be from one of the seven powers" is the players' alone."""
+    assert power_claimed(signature) == power

@@ -38,9 +38,28 @@ def stored_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> in
                           .order_by(InboundMessage.id).limit(1))
 
 
+def first_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> InboundMessage | None:
+    """The oldest stored message with one of these fingerprints."""
+    return session.scalar(select(InboundMessage).where(InboundMessage.fingerprint.in_(fingerprints))
+                          .order_by(InboundMessage.id).limit(1))
+
+
+def stored_at_uid(session: Session, mailbox: str | None, uidvalidity: int, uid: int) -> int | None:
+    """The id of the message stored from this IMAP folder, UIDVALIDITY and UID, if any."""
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.mailbox == mailbox, InboundMessage.uidvalidity == uidvalidity, InboundMessage.uid == uid)
+        .order_by(InboundMessage.id).limit(1))
+
+
 def pending_ids(session: Session) -> list[int]:
     return list(session.scalars(select(InboundMessage.id).where(InboundMessage.status == "pending")
                                 .order_by(InboundMessage.id)))
+
+
+def pending_raw(session: Session, inbound_id: int) -> bytes | None:
+    """The raw bytes of the message if it is still pending (no lock: read before its processing)."""
+    return session.scalar(select(InboundMessage.raw)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending"))
 
 
 def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:

@@ -30,6 +30,13 @@ def games_of_address(session: Session, address: str) -> list[int]:
         Game.status == "active", or_(Player.address == address, Player.fallback_address == address))))
 
 
+def players_of_address(session: Session, address: str) -> list[Player]:
+    """The players with a password whose address or fallback is `address` (lower case)."""
+    return list(session.scalars(select(Player).where(
+        Player.secret.is_not(None),
+        or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address))))
+
+
 def plays_in_an_active_game(session: Session, address: str) -> bool:
     """Whether `address` (lower case) is a player's address or fallback in an active game, in any case."""
     return session.scalar(select(Player.id).join(Game).where(

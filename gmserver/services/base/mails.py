@@ -13,7 +13,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.mail.compose import fill
-from gmserver.rules.authenticity import reply_address
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, Reject
@@ -24,6 +24,7 @@ from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -74,34 +75,43 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
     context = reports.build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
         # the player's own reply address: a message sent there proves its sender (issue 6)
-        expected_subject=expected, order_address=(reply_address(services.composer.gm_address, player.secret)
-                                                  if player.secret else services.composer.gm_address),
+        expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)
+                                                  if (token := token_of(player, game.phase))
+                                                  else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
         has_orders=has_orders,
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")
     return outgoing.message(services, to=player.address, subject=subject,
-                            body=services.composer.render(context.template, context), now=now, secret=player.secret)
+                            body=services.composer.render(context.template, context), now=now,
+                            secret=token_of(player, game.phase))
 
 
 def unverified_sender(services: Services, game: Game, player: Player, envelope: Envelope,
                       findings: tuple[str, ...], now: datetime) -> EmailMessage:
     """To the power's registered address when a message in its name proved nothing (issue 6).
 
-    It holds the player's secret (reply address and password line): it goes only to the
-    player's own address, never to the sender of the refused message, and every mail the GM
-    sends that address carries the secret in its Reply-To anyway."""
+    It holds the player's password and current reply address: it goes only to the player's own
+    address, never to the sender of the refused message."""
     assert player.secret, "a verified game's players have secrets"
     body = services.composer.render("player/unverified.txt.j2", {
         "power_name": player.power.title(), "game_name": game.name, "claimed_from": envelope.sender,
         "original_subject": envelope.subject or "(no subject)", "original_date": envelope.date,
-        "findings": findings, "reply_address": reply_address(services.composer.gm_address, player.secret),
+        "findings": findings,
+        "reply_address": reply_address(services.composer.gm_address, reply_token(player.secret, game.phase)),
         "password": player.secret,
     })
     return outgoing.message(services, to=player.address,
                             subject=f"{game.name}: a message in your name was not accepted", body=body, now=now,
-                            secret=player.secret, auto_submitted="auto-replied")
+                            secret=reply_token(player.secret, game.phase), auto_submitted="auto-replied")
+
+
+def one_time(services: Services, *, to: str, subject: str, body: str, token: str | None,
+             now: datetime) -> EmailMessage:
+    """A mail whose Reply-To carries a one-time token (an address change's confirmation or
+    cancellation, services.address_changes) instead of the player's reply token."""
+    return outgoing.message(services, to=to, subject=subject, body=body, now=now, secret=token)
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,

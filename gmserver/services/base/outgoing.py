@@ -6,8 +6,8 @@ use case builds its context; the message around a body is made here and nowhere 
 - a reply is threaded once, hardened once: Re: the sender's subject, In-Reply-To its Message-ID,
   and only the last MAX_REFERENCES well-formed ids of its References (a hostile header must not
   make the reply huge or carry anything but message ids; RFC 5322 3.6.4);
-- the player's secret (the Reply-To gm+SECRET@domain that proves the sender of a plain reply) is
-  given only for mail to that player's own registered addresses (`reply_secret`);
+- the player's reply token (the Reply-To gm+TOKEN@domain that proves the sender of a plain reply)
+  is given only for mail to that player's own registered addresses (`reply_secret`);
 - everything is marked automatic (RFC 3834 Auto-Submitted), so well-behaved responders stay silent.
 
 Queueing is the outbox's (services/base/outbox.py `queue`, `queue_all`, `queue_report`); a turn
@@ -45,14 +45,14 @@ def reply_subject(envelope: Envelope) -> str:
 
 
 def reply_secret(decision: Accept | Reject | None, envelope: Envelope) -> str | None:
-    """The power's secret when the reply goes to one of that power's own registered addresses
-    (never to anyone else: the secret is what proves a sender in a "verified" game)."""
+    """The token of the power's reply address when the reply goes to one of that power's own
+    registered addresses (never to anyone else: it proves a sender in a "verified" game)."""
     if decision is None:
         return None
     game, power = decision.game, decision.power
     if game is None or power is None or envelope.sender not in (game.players.get(power) or ()):
         return None
-    return game.secrets.get(power)
+    return game.reply_token(power)
 
 
 def reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
@@ -66,8 +66,9 @@ def reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
 
 def message(services: Services, *, to: str, subject: str, body: str, now: datetime, secret: str | None = None,
             auto_submitted: AutoSubmitted = "auto-generated", message_id: str | None = None) -> EmailMessage:
-    """A mail gmserver sends of its own accord (not an answer): to a player, with the player's
-    `secret` (to the player's own registered address only), or to the GM or anyone else without.
+    """A mail gmserver sends of its own accord (not an answer): to a player, with the token of the
+    player's reply address as `secret` (to the player's own registered address only), or to the
+    GM or anyone else without.
     `message_id`: given only when the message is already on record (a report's copy)."""
     return services.composer.compose(to=to, subject=subject, body=body, auto_submitted=auto_submitted, date=now,
                                      reply_secret=secret, message_id=message_id)

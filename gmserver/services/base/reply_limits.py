@@ -31,6 +31,10 @@ STRANGER_REFUSALS_PER_HOUR = 10
 CONFIRMATIONS_PER_HOUR = 12
 
 REFUSAL_KINDS = ("rejection", "stranger-refusal")
+# A refusal of mail that proves its sender (sent to the player's own reply address) carries a
+# dedupe key that starts so. Refusals of unproven mail are counted apart from these: anyone can
+# forge a player's From, and five forged mistakes must not silence the player's own for an hour.
+PROVEN_REFUSAL_KEY = "reject:proven:"
 # What strangers are sent: refusals, and the answer to press from a non-player (002 PRESS 2,
 # press_from_non_players), which obeys the same limits (once a day an address, STRANGER_REFUSALS_PER_HOUR
 # for all together): a forged From must not make that answer backscatter either.
@@ -47,6 +51,13 @@ NOTICE_KIND = "notice"  # the outbox kind of these answers
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""
     return queued_since(session, since, kinds=kinds, recipient=address)
+
+
+def player_refusals_since(session: Session, address: str, since: datetime, *, proven: bool) -> int:
+    """Refusals (and sender warnings) queued to the player at `address` after `since`, of mail
+    that proved its sender (`proven`) or of any other mail: each kind has its own hourly limit."""
+    mine = queued_since(session, since, kinds=REFUSAL_KINDS, recipient=address, key_prefix=PROVEN_REFUSAL_KEY)
+    return mine if proven else replies_since(session, address, REFUSAL_KINDS, since) - mine
 
 
 def stranger_may_be_answered(session: Session, address: str, now: datetime) -> bool:

@@ -21,13 +21,13 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time, plural
-from gmserver.rules.gm_commands import address_change_problem
+from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.features import perpetual, proxies
 from gmserver.services.game import players, schedule
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, find_game
+from gmserver.services.game.games import GameError, find_game, new_secret
 from gmserver.services.base.gm_mail import deadline_event, queue_start_mails
 from gmserver.services.game.ordersets import invalid_records
 from gmserver.services.game.actions import (  # noqa: F401  (Done: as the command table knows it)
@@ -40,7 +40,7 @@ def _when(game: Game, moment: datetime | None) -> str:
     return str(format_time(moment, game.timezone)) if moment is not None else "none"
 
 
-def _addresses(text: str) -> tuple[str, str | None]:
+def addresses_of(text: str) -> tuple[str, str | None]:
     primary, _, fallback = text.partition(",")
     primary, fallback = primary.strip().lower(), fallback.strip().lower() or None
     for address in (primary, fallback):
@@ -110,7 +110,7 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
             now: datetime) -> Done:
     """Replace a player; the new one gets the start mail, the others are told."""
     _active(game)
-    address, fallback = _addresses(addresses)
+    address, fallback = addresses_of(addresses)
     seated = next((p for p in game.players if p.power == power.strip().upper()), None)
     if seated is not None and address == seated.address:
         raise GameError(f"{address} already plays {seated.power}")
@@ -132,14 +132,19 @@ def change_address(session: Session, services: Services, game: Game, power: str,
                    now: datetime) -> Done:
     """The same player at a new address (and fallback); told at the new address."""
     _active(game)
-    address, fallback = _addresses(addresses)
+    address, fallback = addresses_of(addresses)
     player = _player(game, power)
     before = {"address": player.address, "fallback": player.fallback_address}
     if address == player.address and fallback == player.fallback_address:
         raise GameError(f"{player.power}'s address is {address} already")
-    # the old address is told too: a change the player did not ask for does not go unnoticed
-    old = Addressee(player.power, player.address, player.secret)
+    # the old address is told too, a change the player did not ask for does not go unnoticed; but
+    # with no reply address: it plays no power any more
+    old = Addressee(player.power, player.address, None)
     player.address, player.fallback_address = address, fallback
+    # every secret is new: whatever the old address saw (password, reply addresses) opens nothing now
+    player.secret = new_secret()
+    # the new password, at the new address
+    queue_start_mails(session, services, game, now, powers=[player.power], occasion=f":address:{now.isoformat()}")
     return _record(session, services, game, "address", {"power": player.power, "address": address,
                    "fallback": fallback, "before": before}, by, now,
                    f"{player.power}'s address is now {address}" + (f" (fallback {fallback})" if fallback else ""),
@@ -214,12 +219,18 @@ def clarify(session: Session, services: Services, game: Game, power: str, on: bo
                    "invalid": record.invalid, "sets": record.sets}, by, now, text)
 
 
-SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM"}
+SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM",
+            "sender-check": "what proves that a player's mail is theirs: verified or from"}
+SENDER_CHECK_NAMES = ("sender-check", "sender_check")
 
 
 def set_setting(session: Session, services: Services, game: Game, name: str, value: str, *, by: str,
                 now: datetime) -> Done:
-    """A game setting the GM may change: `gm_copies on|off`. Not announced: it concerns the GM."""
+    """A game setting the GM may change: `gm_copies on|off` (not announced: it concerns the GM)
+    or `sender-check verified|from` (a switch to verified is announced: it changes what players
+    must do)."""
+    if name.lower() in SENDER_CHECK_NAMES:
+        return _set_sender_check(session, services, game, value.strip().lower(), by=by, now=now)
     if name not in SETTINGS:
         raise GameError(f"no setting {name!r} (settings: {', '.join(SETTINGS)})")
     if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
@@ -227,6 +238,32 @@ def set_setting(session: Session, services: Services, game: Game, name: str, val
     game.gm_copies = value.lower() in ("on", "true", "yes")
     return _record(session, services, game, "set", {"name": name, "value": game.gm_copies}, by, now,
                    f"{name} is on: {SETTINGS[name]}" if game.gm_copies else f"{name} is off: no copies go to the GM")
+
+
+def _set_sender_check(session: Session, services: Services, game: Game, value: str, *, by: str,
+                      now: datetime) -> Done:
+    if value not in SENDER_CHECKS:
+        raise GameError(f"sender-check is {' or '.join(SENDER_CHECKS)}, not {value!r}")
+    if value == game.sender_check:
+        raise GameError(f"{game.name} already uses sender-check {value}")
+    game.sender_check = value
+    arguments = {"name": "sender-check", "value": value}
+    if value == "from":
+        return _record(session, services, game, "set", arguments, by, now,
+                       f"sender-check is from in {game.name}: a mail whose From line names a player is taken as "
+                       "theirs, and anyone can write that line")
+    for player in game.players:
+        if not player.secret:  # a player from before reply addresses existed
+            player.secret = new_secret()
+    return _record(session, services, game, "set", arguments, by, now,
+                   f"sender-check is verified in {game.name}: a player's mail is used only with proof that they "
+                   "sent it",
+                   headline="Your mail to the GM is now checked",
+                   paragraphs=("From now on a mail from your address is used only when it proves that you sent "
+                               "it, so that nobody can send orders in your name.",
+                               "Reply to this mail, or to any mail from the GM, and it is always accepted: the "
+                               "reply goes to your own reply address. A signature of your mail provider "
+                               "(DKIM) also proves it, but not every provider signs."))
 
 
 def act(services: Services, name: str, action: Callable[..., Done], *args: Any, by: str = "cli",
@@ -244,24 +281,6 @@ def action_log(services: Services, name: str) -> list[dict[str, Any]]:
         game = find_game(session, name)
         return [{"at": row.at.isoformat(), "by": row.by, "action": row.action, "arguments": row.arguments,
                  "result": row.result} for row in queries.gm_actions.actions_of(session, game.id)]
-
-
-def player_changes_address(session: Session, services: Services, game_id: int, power: str, argument: str, *,
-                           by: str, now: datetime) -> tuple[str, str]:
-    """A player's own address change by mail (MATRIX 2.2 `address_change`): (what to answer,
-    the inbound outcome). Recorded like a GM action, by the player's address."""
-    game = queries.games.game_for_update(session, game_id, skip_locked=False)
-    assert game is not None
-    ruleset = queries.games.ruleset_of(game)
-    if (problem := address_change_problem(ruleset.address_change)) is not None:
-        return problem, "address-refused"
-    try:
-        done = change_address(session, services, game, power, argument.split()[0] if argument.split() else "",
-                              by=by, now=now)
-    except GameError as error:
-        return f"Your address was not changed: {error}. Write: ADDRESS new@example.org[,fallback@example.org]", \
-            "address-refused"
-    return f"Done: {done.text}.", "address-changed"
 
 
 def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,

@@ -36,6 +36,7 @@ from gmserver.services.game.schedule import fresh_deadline
 from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.base.outbox import queue
 from gmserver.db.session import transaction
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[st
     })
     return outgoing.message(services, to=player.address,
                             subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
-                            body=body, now=now, secret=player.secret)
+                            body=body, now=now, secret=token_of(player, game.phase))
 
 
 # --- rolling back the last adjudication -------------------------------------------------------
@@ -228,7 +229,7 @@ def _announce(session: Session, services: Services, game: Game, record: PhaseRec
     for player in game.players:
         message = outgoing.message(services, to=player.address,
                                    subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
-                                   now=now, secret=player.secret)
+                                   now=now, secret=token_of(player, game.phase))
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="correction", now=now, game_id=game.id,

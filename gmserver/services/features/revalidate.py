@@ -19,6 +19,7 @@ from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.game.ordersets import orders_on_file
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_tokens import token_of
 
 
 def revalidate_after_correction(session: Session, services: Services, game: Game, state: Mapping[str, Any],
@@ -41,7 +42,7 @@ def revalidate_after_correction(session: Session, services: Services, game: Game
         })
         message = outgoing.message(services, to=player.address,
                                    subject=f"{game.name}: your orders for {describe_phase(game.phase)} after the correction",
-                                   body=body, now=now, secret=player.secret)
+                                   body=body, now=now, secret=token_of(player, game.phase))
         told += queue(session, message, kind="revalidated", now=now, game_id=game.id,
                       dedupe_key=f"revalidated:{game.id}:{corrected}:{revision}:{player.power}")
     return told

@@ -25,6 +25,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue_all
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +182,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
         subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
                                  phase=game.phase, purpose="orders")
         message = outgoing.message(services, to=player.address, subject=f"Proposal: {subject}", body=body, now=now,
-                                   secret=player.secret)
+                                   secret=token_of(player, game.phase))
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
 

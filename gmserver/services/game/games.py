@@ -15,7 +15,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
+from gmserver.rules.authenticity import SENDER_CHECKS, reply_address, reply_token
 from gmserver.rules.schedule import (
     deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
 )
@@ -29,6 +29,7 @@ from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.base.reply_tokens import reply_periods
 from gmserver.services.game.ordersets import invalid_records, orders_on_file, proxy_states
 from gmserver.services.game.schedule import lengths_of, pace_warnings, schedule_of
 
@@ -241,8 +242,8 @@ def find_game(session: Session, name: str) -> Game:
 
 def game_summary(session: Session, game: Game, gm_address: str | None = None) -> dict[str, Any]:
     """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
-    `gm_address`, each player's own reply address (gm+SECRET@domain: the GM tells it to the
-    player, it proves the sender in a "verified" game)."""
+    `gm_address`, each player's password and this turn's reply address (gm+TOKEN@domain): the GM
+    tells them to the player only; they prove the sender in a "verified" game."""
     record = queries.phases.current_record(session, game)
     position = engine.position_from_state(record.state).to_json()
     ruleset = queries.games.ruleset_of(game)
@@ -295,7 +296,9 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
 def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, ProxyState],
                     invalid: InvalidRecord) -> dict[str, Any]:
     return {"address": p.address, "fallback": p.fallback_address,
-            **({"reply_address": reply_address(gm_address, p.secret)} if gm_address and p.secret else {}),
+            # this turn's reply address (its token changes every turn) and the password, which does not
+            **({"reply_address": reply_address(gm_address, reply_token(p.secret, p.game.phase)),
+                "password": p.secret} if gm_address and p.secret else {}),
             **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
             # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
             **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
@@ -379,6 +382,8 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},
+        # the current turn's reply tokens and the last one's prove a sender, no older ones
+        periods=reply_periods(session, game) if session is not None else (),
         previous=previous,
         # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},

@@ -23,7 +23,7 @@ from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
 from gmserver.rules.press import NON_PLAYER
-from gmserver.rules.reading.message import split_message
+from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
 from gmserver.services.inbox import handlers
@@ -33,13 +33,15 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.inbox.handlers import press as press_handler, requests
 from gmserver.services.inbox.handlers.mail import Mail
-from gmserver.services.game.games import game_view
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import (
-    PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND, STRANGER_REFUSALS_PER_HOUR,
-    STRANGER_REPLY_INTERVAL, replies_since as _replies_since,
+    PLAYER_REFUSALS_PER_HOUR, PROVEN_REFUSAL_KEY, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND,
+    STRANGER_REFUSALS_PER_HOUR, STRANGER_REPLY_INTERVAL, player_refusals_since, replies_since as _replies_since,
 )
 from gmserver.services.features.senders import check_sender
+from gmserver.services.game.games import game_view
+from gmserver.services.base.reply_tokens import tokens_of_address
+from gmserver.services.commands import address_changes
 
 log = logging.getLogger(__name__)
 
@@ -72,13 +74,37 @@ def kept(services: Services, inbound_id: int) -> Kept | None:
                     safe_text(text), safe_text(press))
 
 
-def handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
-    if (excess := first_excess(row.raw)) is not None:
-        return _refuse_unreadable(session, services, row, excess, now)
-    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain,
+@dataclass(frozen=True)
+class Prepared:
+    """What intake reads of a message before its transaction opens: parsing and converting text
+    takes CPU that grows with the message (under gmserver.rules.limits and the reading bounds of
+    gmserver.rules.reading.message), and on SQLite a transaction holds the database's write lock
+    from its first statement, so none of it may happen inside one."""
+
+    excess: Excess | None  # the bound the message exceeds: then it is never parsed
+    envelope: Envelope | None
+    text: MessageText | None
+
+
+def prepare(raw: bytes) -> Prepared:
+    """Pure: `raw` measured, parsed and its text read."""
+    if (excess := first_excess(raw)) is not None:
+        return Prepared(excess, None, None)
+    return Prepared(None, parse_envelope(raw), read_message(raw))
+
+
+def handle(session: Session, services: Services, row: InboundMessage, now: datetime,
+           prepared: Prepared | None = None) -> str:
+    """Carry out the message in `row`, read beforehand as `prepared` (read here if None)."""
+    if prepared is None:
+        prepared = prepare(row.raw)
+    if prepared.excess is not None:
+        return _refuse_unreadable(session, services, row, prepared.excess, now)
+    assert prepared.envelope is not None and prepared.text is not None
+    envelope = _with_transport_facts(prepared.envelope, row, services.composer.domain,
                                      services.composer.gm_address)
     games = _game_views(session, envelope)
-    order_text, press_text = split_message(row.raw)
+    order_text, press_text = prepared.text.orders, prepared.text.press
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
     kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
                     game_names=[game.name for game in games], from_gm=from_gm)
@@ -93,6 +119,12 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # deadlock against a command locking that row for update (see the note below)
         row.game_id = named[0].id if len(named) == 1 else None
         return outcome
+    # a reply to an address change's one-time address (services.commands.address_changes): the new address
+    # confirming, or the old one cancelling; the new address plays no power yet
+    if (tokens := _reply_secrets(row, envelope, services.composer.gm_address)) and (
+            outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
+        row.kind = "request"
+        return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
         row.kind = kind.kind  # issue 9: a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
@@ -103,7 +135,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                       read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
                       after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
                       body=order_text, gm_address=services.composer.gm_address,
-                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address))
+                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address),
+                      trusted_receivers=services.sender_checks.trusted_receivers)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -131,7 +164,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # while asking for the game row's update lock deadlock (PostgreSQL).
         row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                order_text=order_text, press_text=press_text))
+                                order_text=order_text, press_text=press_text, unread=prepared.text.unread))
 
 
 def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,
@@ -139,12 +172,14 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     """The refusal, under the limits of services.base.reply_limits, and the GM's copy (gm_copies)."""
     if decision.game is not None:
         row.game_id, row.power = decision.game.id, decision.power
-    if not _may_refuse(session, row, envelope, decision, now):
+    proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
+    if not _may_refuse(session, row, envelope, decision, now, proven=proven):
         return "ignored"
     log.info("inbound %s from %s rejected: %s", row.id, envelope.sender, " ".join(decision.reasons))
     refusal = mails.rejection(services, envelope, decision, now)
     queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
-          dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id if decision.game else None)
+          dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now,
+          game_id=decision.game.id if decision.game else None)
     if decision.game is not None:  # the game's gm_copies setting (issue 8)
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
@@ -178,10 +213,12 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         "Please send your orders in a plain new message: the orders as text, without attachments, "
         "not as a reply to or a forward of other mail.",
     ), stranger=not plays_in_an_active_game(session, envelope.sender))
-    if not _may_refuse(session, row, envelope, decision, now):
+    proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
+    if not _may_refuse(session, row, envelope, decision, now, proven=proven):
         return "ignored"
     queue(session, mails.rejection(services, envelope, decision, now),
-          kind="stranger-refusal" if decision.stranger else "rejection", dedupe_key=f"reject:{row.id}", now=now)
+          kind="stranger-refusal" if decision.stranger else "rejection",
+          dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now)
     return "refused"
 
 
@@ -189,13 +226,17 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     """What the headers alone cannot show: the SMTP envelope sender the listener kept ("" for a
     bounce) and whether an auto-reply answers one of gmserver's own Message-IDs or was sent to a
     player's reply address (RCPT TO or To: gm+SECRET@..., which only the GM's mail gives out)."""
-    if envelope.automated:
-        return envelope
     to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
-    reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
-                              to_reply_address=to_reply_address)
-    if reason is None:
+    if envelope.automated and not to_reply_address:
         return envelope
+    try:
+        reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                                  to_reply_address=to_reply_address)
+    except Exception:  # noqa: BLE001  headers too hostile to classify: never answered (as parse_envelope)
+        reason = "headers that cannot be classified"
+    if reason is None:
+        # to a reply address, headers a person's mail carries too mark nothing (rules.automated)
+        return dataclasses.replace(envelope, automated=False) if envelope.automated else envelope
     log.info("inbound %s from %s is automated: %s", row.id, envelope.sender or "?", reason)
     return dataclasses.replace(envelope, automated=True)
 
@@ -207,14 +248,26 @@ def _reply_secrets(row: InboundMessage, envelope: Envelope, gm_address: str) -> 
     return tuple(secret for secret in found if secret)
 
 
-def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime) -> bool:
-    """Whether the refusal may be sent under the limits of services.base.reply_limits; logs why not."""
+def _proves_sender(session: Session, row: InboundMessage, envelope: Envelope, gm_address: str) -> bool:
+    """Whether the message went to a reply address still accepted (gm+TOKEN@..., of this turn or
+    the last) of a player whose address sent it: only that player, who got the address in the
+    GM's mail, can have written it."""
+    secrets = set(_reply_secrets(row, envelope, gm_address))
+    return bool(secrets) and bool(secrets & tokens_of_address(session, envelope.sender))
+
+
+def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime, *,
+                proven: bool) -> bool:
+    """Whether the refusal may be sent under the limits of services.base.reply_limits; logs why not.
+    `proven`: the message proved its sender, whose refusals are counted apart from those of
+    unproven mail in the player's name (a forger cannot spend them)."""
     hour_ago = now - timedelta(hours=1)
     if not decision.stranger:
-        if _replies_since(session, envelope.sender, REFUSAL_KINDS, hour_ago) < PLAYER_REFUSALS_PER_HOUR:
+        if player_refusals_since(session, envelope.sender, hour_ago, proven=proven) < PLAYER_REFUSALS_PER_HOUR:
             return True
-        log.warning("inbound %s from %s refused without a reply: %d refusals already sent to it since %s",
-                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, hour_ago.isoformat(timespec="minutes"))
+        log.warning("inbound %s from %s refused without a reply: %d refusals of %s mail already sent to it since %s",
+                    row.id, envelope.sender, PLAYER_REFUSALS_PER_HOUR, "proven" if proven else "unproven",
+                    hour_ago.isoformat(timespec="minutes"))
         return False
     since = now - STRANGER_REPLY_INTERVAL
     if _replies_since(session, envelope.sender, (*REFUSAL_KINDS, STRANGER_NOTICE_KIND), since) >= 1:
