@@ -12,13 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from gmserver.db.models import OutboxMessage, Player
+from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import reply_address
 from gmserver.services.base.outgoing import MAX_REFERENCES
 from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb, nested_multipart
-from tests.support.intake_rows import outbox_rows
+from tests.support.intake_rows import outbox_rows, player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -188,14 +187,12 @@ def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
 def test_the_orders_unchanged_reply_is_threaded_and_addressed_as_every_reply(database_url, clock) -> None:
     """A message with no order lines keeps the set on file and is answered "orders unchanged": that
     answer keeps only the last well-formed References, as every reply does, and in a verified game
-    its Reply-To is the player's own reply address (a plain reply to it proves its sender), as the
-    confirmation's is. It had its own copy of the threading, which echoed the whole header, and no
+    its Reply-To is the player's own reply address of this turn (a plain reply to it proves its
+    sender), as the confirmation's is. It had its own copy of the threading, which echoed the whole header, and no
     Reply-To."""
     services = services_for(database_url)
-    game_id = new_game(services, clock(), sender_check="verified")
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.game_id == game_id, Player.power == "FRANCE"))
-    to = reply_address(GM, secret)
+    new_game(services, clock(), sender_check="verified")
+    to = player_reply_address(services, "FRANCE")
     assert process(services, clock, order_mail(player_address("FRANCE"), "lepanto France S1901M", "A PAR - BUR",
                                                to=to)) == "accepted"
     junk = " ".join([f"<id{n}@players.test>" for n in range(500)] + ["not-an-id", "Bcc:x@y"])
