@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #   words: all the words left (the command reads them itself)
 Kind = Literal["power", "word", "addresses", "choice", "moment", "hours", "words"]
 
-POWER_HELP = "a power of the game, e.g. FRANCE or France"
+POWER_HELP = "a power of the game, e.g. FRANCE or France"  # as gmserver.cli.common.POWER says it
 
 
 class UsageError(ValueError):

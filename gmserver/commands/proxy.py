@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gmserver.commands.command import Arg, Call, Command
-from gmserver.rules.proxies import read_proxy_words
 
 if TYPE_CHECKING:
     from gmserver.services.game.actions import Done
 
 
 def run(call: Call) -> Done:
-    from gmserver.services.commands import gm_controls  # noqa: PLC0415  (imported when it runs)
+    from gmserver.rules.proxies import read_proxy_words  # noqa: PLC0415  (imported when it runs)
+    from gmserver.services.commands import gm_controls  # noqa: PLC0415
 
     args, session, services, game = call.values["words"], call.session, call.services, call.game
     if len(args) == 2 and args[1].lower() in ("approve", "cancel"):

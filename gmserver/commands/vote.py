@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gmserver.commands.command import Arg, Call, Command
-from gmserver.rules.votes import GM_VOTE
+from gmserver.commands.usage import VOTE
 
 if TYPE_CHECKING:
     from gmserver.services.game.actions import Done
@@ -25,4 +25,4 @@ def run(call: Call) -> Done:
 COMMAND = Command("vote", ("vote",), "the GM's vote on a proposal where the house rules make the GM an elector "
                   "(000 IX(3): a rule change needs the GM's agreement)",
                   (Arg("words", "words", "the proposal's number, then yes, no or abstain"),), run, ("game", "vote"),
-                  usage_text=GM_VOTE)
+                  usage_text=VOTE)

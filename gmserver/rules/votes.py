@@ -28,10 +28,6 @@ GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the
 GAME_ENDING = ("draw", "concession", "end_game_any_terms", "draw_revote")  # a revote: 002 DRAWS 5
 CHANGES = ("deadline_change", "rule_change")  # proposals that change the game, naming no power
 WORDED = ("rule_change", "end_game_any_terms")  # written in words (rules/vote_changes.read_terms)
-# the GM's proposal and vote by mail, as the GM writes them (gmserver/commands/propose.py, vote.py)
-GM_PROPOSE = ("propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER | propose [GAME] RULE CHANGE WORDS | "
-              "propose [GAME] END GAME TERMS")
-GM_VOTE = "vote [GAME] PROPOSAL yes|no|abstain"
 _POWER_WORDS = {**{p.lower(): p for p in POWERS},
                 **{a: p for p, a in (("AUSTRIA", "austrian"), ("ENGLAND", "english"), ("FRANCE", "french"),
                                      ("GERMANY", "german"), ("ITALY", "italian"), ("RUSSIA", "russian"),

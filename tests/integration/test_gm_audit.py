@@ -12,7 +12,7 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.services.features import audit, corrections, repairs
-from gmserver.commands import BY_WORD
+from gmserver.commands.registry import BY_WORD
 from gmserver.commands.command import Call
 from gmserver.services.turn import turns
 from tests.support.outgoing import body_words as body_of

@@ -11,7 +11,7 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.commands import BY_WORD
+from gmserver.commands.registry import BY_WORD
 from gmserver.commands.command import Call
 from gmserver.services.features import corrections, repairs
 from gmserver.services.turn import turns

@@ -4,14 +4,17 @@ mail-kind classifier are all built from it, so that none of them can leave a com
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
-from gmserver.cli import build_parser
-from gmserver.commands import BY_WORD, COMMANDS, MAIL_WORDS
+from gmserver.cli import build_parser, chosen_group
+from gmserver.commands.registry import BY_WORD, COMMANDS, MAIL_WORDS
 from gmserver.commands.command import UsageError, read_mail_words
 from gmserver.rules.mailkind import classify
 from gmserver.services.commands import gm_commands
+
+CLI = Path(__file__).resolve().parents[2] / "gmserver" / "cli"
 
 
 def _cli_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
@@ -57,3 +60,30 @@ def test_mail_words_are_read_by_the_command_s_argument_specs() -> None:
         "power": "FRANCE", "orders": ("A", "PAR", "H")}
     # `set` leaves its value to the setting's own check, which takes yes and no too
     assert read_mail_words(BY_WORD["set"], ("gm_copies", "yes")) == {"setting": "gm_copies", "value": "yes"}
+
+
+def test_the_command_line_uses_no_argparse_private() -> None:
+    """The groups were found through argparse's private `_actions`; each group's module now builds
+    its own actions, and the GM commands come from the registry."""
+    sources = {path.name: path.read_text(encoding="utf-8") for path in [*CLI.glob("*.py"), *CLI.parent.glob("cli*.py")]}
+    assert "__init__.py" in sources
+    assert {name for name, text in sources.items()
+            if any(private in text for private in ("._actions", "_SubParsersAction", "_choices_actions"))} == set()
+
+
+@pytest.mark.parametrize("argv, group", [
+    (["--help"], None), (["game", "show", "x"], "game"), (["--config", "game", "inbox", "list"], "inbox"),
+    (["--conf", "f.toml", "-v", "orders", "read"], "orders"), (["--config=f.toml", "db", "upgrade"], "db"),
+    (["-v", "--", "run"], "run"),
+])
+def test_the_group_is_found_before_its_parser_is_built(argv: list[str], group: str | None) -> None:
+    assert chosen_group(argv) == group
+
+
+def test_a_command_built_from_its_specs_has_the_arguments_mail_has() -> None:
+    """`game cd`: the command line and mail read the same specs (on, off, search; on by default)."""
+    args = build_parser("game").parse_args(["game", "cd", "lepanto", "FRANCE"])
+    assert (args.name, args.power, args.state) == ("lepanto", "FRANCE", "on")
+    with pytest.raises(SystemExit):
+        build_parser("game").parse_args(["game", "cd", "lepanto", "FRANCE", "maybe"])
+    assert read_mail_words(BY_WORD["cd"], ("FRANCE",)) == {"power": "FRANCE", "state": "on"}

@@ -101,7 +101,7 @@ def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command
     "not carried out by mail yet" (the merge of issue 8's branches left rollback, preview, convoy,
     release and refuse in both), though the README says the GM may mail them. One registry now:
     each word names one command, carried out by mail or not."""
-    from gmserver.commands import BY_WORD
+    from gmserver.commands.registry import BY_WORD
 
     assert {word for word in ("release", "refuse", "orders", "preview", "rollback", "convoy")
             if BY_WORD[word].by_mail} == {"release", "refuse", "orders", "preview", "rollback", "convoy"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.commands import MAIL_WORDS
+from gmserver.commands.registry import MAIL_WORDS
 from gmserver.rules import mailkind
 from gmserver.rules.mailkind import KINDS, MailKind, classify
 from gmserver.rules.reading.message import split_message

@@ -1,6 +1,6 @@
 """GM commands by mail (issue 8): carrying out one GM message.
 
-The commands are the registry's (gmserver.commands, one module each): a line's first word names
+The commands are the registry's (gmserver.commands.registry, one module each): a line's first word names
 the command, its other words are read by the command's argument specs, and the command's `run`
 returns a Done or raises GameError (or UsageError) saying why not. A command that is not carried
 out by mail is answered with the command line that does the same.
@@ -17,7 +17,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.commands import BY_WORD
+from gmserver.commands.registry import BY_WORD
 from gmserver.commands.command import Call, UsageError, read_mail_words
 from gmserver.db import queries
 from gmserver.reports.words import plural

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from gmserver.commands import MAIL_WORDS
+from gmserver.commands.registry import MAIL_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
