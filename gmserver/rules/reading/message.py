@@ -4,16 +4,18 @@ text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>
 "On ... wrote:" blocks, Outlook "-----Original Message-----" and "From: / Sent: / To:" headers,
 copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
 forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
-whatever text could be decoded.
+whatever text could be decoded. Bounded: at most MAX_READ_BYTES of the message, MAX_HTML_CHARS of
+HTML and MAX_TEXT_CHARS of text are read, each in time that grows with its length alone.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import html
 import re
+from dataclasses import dataclass
 from email.message import Message
-from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.reading.flowed import unflow
@@ -37,50 +39,93 @@ _PRESS_START = re.compile(
     r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpress)\b.*$", re.IGNORECASE)
-# The reader reads orders from the first 2 MB of a message (the orders come before any map or
-# attachment); the bound on a whole message is gmserver.rules.limits.MAX_MESSAGE_BYTES.
+# What of a message is read, each bound several times what a player's mail needs (orders and
+# press fill a few KB, and they come before any quoted thread, map or attachment); the rest is not
+# read, and the reply says so (MessageText.unread). The bound on a whole message is
+# gmserver.rules.limits.MAX_MESSAGE_BYTES; these keep the reading of one message to a fraction of
+# a second of CPU, whatever its 40 MB hold (benchmarks/bench_hostile.py).
+# The raw message: its first 2 MB.
 MAX_READ_BYTES = 2_000_000
+# HTML converted to text when a message has no plain text: Outlook's HTML of a short message with
+# a quoted thread runs 50-300 KB.
+MAX_HTML_CHARS = 1_000_000
+# The text read for orders and press.
+MAX_TEXT_CHARS = 100_000
+
+
+@dataclass(frozen=True)
+class MessageText:
+    """What a message gives the reader."""
+
+    orders: str  # the text read for orders
+    sections: tuple[tuple[str, str], ...]  # (heading line, text) of each press section
+    unread: str  # "", or in words what of the message was not read
+
+    @property
+    def press(self) -> str:
+        return "\n".join(text for _, text in self.sections).strip("\n")
 
 
 def extract_order_text(message: bytes | str) -> str:
     """The body text to read for orders (see the module doc)."""
-    text, _ = split_message(message)
-    return text
+    return read_message(message).orders
 
 
 def extract_press_text(message: bytes | str) -> str:
     """The press sections of a message, for the press handler."""
-    _, press = split_message(message)
-    return press
+    return read_message(message).press
 
 
 def split_message(message: bytes | str) -> tuple[str, str]:
     """(order text, press text) of a message."""
+    text = read_message(message)
+    return text.orders, text.press
+
+
+def read_message(message: bytes | str) -> MessageText:
+    """The order text and press sections of a message, read within the bounds above."""
+    unread: list[str] = []
+    if len(message) > MAX_READ_BYTES:
+        unread.append(f"only its first {MAX_READ_BYTES:,} bytes were read (orders come before any "
+                      "attachment)")
     try:
-        body = _body(message)
+        body, html_cut = _body(message)
     except Exception:  # noqa: BLE001  a broken message must still give text
-        body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
+        raw = message[:MAX_READ_BYTES]
+        body, html_cut = (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
+    if html_cut:
+        unread.append(f"only the first {MAX_HTML_CHARS:,} characters of its HTML were read (it has "
+                      "no plain text)")
+    if len(body) > MAX_TEXT_CHARS:
+        body = _cut_at_line(body, MAX_TEXT_CHARS)
+        unread.append(f"only the first {MAX_TEXT_CHARS:,} characters of its text were read")
     orders, sections = _clean(body)
-    return orders, "\n".join(text for _, text in sections).strip("\n")
+    words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
+             + "; the rest was not read.") if unread else ""
+    return MessageText(orders, tuple(sections), words)
 
 
 def press_sections(message: bytes | str) -> list[tuple[str, str]]:
     """(heading line, text) of each press section of a message, in order (gmserver.rules.press
     reads the heading: kind, recipients, signature)."""
-    try:
-        body = _body(message)
-    except Exception:  # noqa: BLE001  a broken message must still give text
-        body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
-    return [(heading, text.strip("\n")) for heading, text in _clean(body)[1] if text.strip()]
+    return [(heading, text.strip("\n")) for heading, text in read_message(message).sections if text.strip()]
 
 
 def body_text(message: Message) -> str:
-    """The whole readable body of a parsed message (text/plain, else HTML as text), quotes and
-    signatures included. Never raises."""
+    """The readable body of a parsed message (text/plain, else HTML as text), quotes and
+    signatures included, up to MAX_TEXT_CHARS. Never raises."""
     try:
-        return _message_text(message)
+        return _cut_at_line(_message_text(message)[0], MAX_TEXT_CHARS)
     except Exception:  # noqa: BLE001  a broken message has no text to look at
         return ""
+
+
+def _cut_at_line(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, at a line end if one is in the last quarter."""
+    if len(text) <= limit:
+        return text
+    end = text.rfind("\n", limit * 3 // 4, limit)
+    return text[:end if end >= 0 else limit]
 
 
 def _looks_like_email(text: str) -> bool:
@@ -92,17 +137,18 @@ def _looks_like_email(text: str) -> bool:
         _HEADER_LINE.match(line) or line[:1] in (" ", "\t") for line in block.splitlines() if line)
 
 
-def _body(message: bytes | str) -> str:
+def _body(message: bytes | str) -> tuple[str, bool]:
+    """(the body text, whether its HTML was cut at MAX_HTML_CHARS)."""
     if isinstance(message, bytes):
         raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
-            return _decode_bytes(raw)
+            return _decode_bytes(raw), False
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):
-            return text
+            return text, False
         parsed = email.message_from_string(text, policy=email.policy.default)
     return _message_text(parsed)
 
@@ -114,9 +160,10 @@ def _decode_bytes(raw: bytes) -> str:
         return raw.decode("cp1252", "replace")
 
 
-def _message_text(message: Message) -> str:
+def _message_text(message: Message) -> tuple[str, bool]:
+    """(the body text, whether its HTML was cut at MAX_HTML_CHARS)."""
     plain: str | None = None
-    html: str | None = None
+    markup: str | None = None
     for part in _parts(message):
         kind = part.get_content_type()
         disposition = str(part.get("Content-Disposition", "")).lower()
@@ -126,13 +173,13 @@ def _message_text(message: Message) -> str:
             plain = _part_text(part)
             if str(part.get_param("format", "")).lower() == "flowed":  # RFC 3676: soft breaks undone
                 plain = unflow(plain, str(part.get_param("delsp", "")).lower() == "yes")
-        elif kind == "text/html" and html is None:
-            html = _part_text(part)
+        elif kind == "text/html" and markup is None:
+            markup = _part_text(part)
     if plain is not None and plain.strip():
-        return plain
-    if html is not None:
-        return html_to_text(html)
-    return plain or ""
+        return plain, False
+    if markup is not None:
+        return _html_text(markup)
+    return plain or "", False
 
 
 def _parts(message: Message):
@@ -158,21 +205,22 @@ def _part_text(part: Message) -> str:
         return str(part.get_payload())
 
 
-class _HtmlText(HTMLParser):
+class _HtmlText:
+    """HTML as the lines a reader sees: blocks end lines, list items get "- ", scripts, styles,
+    quoted replies (blockquote, Gmail's, Thunderbird's and Yahoo's quote divs) are left out."""
+
     _BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
     _SKIP = {"script", "style", "head", "title", "blockquote"}
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.skipping = 0
         self.quote_divs: list[int] = []
         self.depth = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, classes: str) -> None:
         if tag == "div":
             self.depth += 1
-            classes = dict(attrs).get("class") or ""
             if "gmail_quote" in classes or "moz-cite-prefix" in classes or "yahoo_quoted" in classes:
                 self.quote_divs.append(self.depth)
                 self.skipping += 1
@@ -183,11 +231,11 @@ class _HtmlText(HTMLParser):
         if tag == "li" and not self.skipping:
             self.out.append("- ")
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str) -> None:
         if tag == "br":
             self.out.append("\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self._SKIP and self.skipping:
             self.skipping -= 1
         if tag == "div":
@@ -198,21 +246,86 @@ class _HtmlText(HTMLParser):
         if tag in self._BLOCKS:
             self.out.append("\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self.skipping:
-            self.out.append(data.replace("\xa0", " "))
+            self.out.append(html.unescape(data).replace("\xa0", " "))
+
+    def feed(self, markup: str) -> None:
+        """One left-to-right scan: each character is looked at a bounded number of times (no
+        backtracking, no rescanning), so the time grows with the length alone. html.parser took
+        42 s for 100 KB of "<a<a<a..." and the old fallback regex as long for a run of "<"."""
+        lower = markup.lower()
+        text_from = search = 0  # the text not yet handed on starts at text_from
+        # a "<" not followed by a letter, "/", "!" or "?" is text ("<3", "a < b")
+        while (start := _TAG_START.search(markup, search)) is not None:
+            opening = start.start()
+            after = markup[opening + 1]
+            if opening > text_from:
+                self.handle_data(markup[text_from:opening])
+            if markup.startswith("<!--", opening):
+                closing = markup.find("-->", opening + 4)
+                if closing < 0:
+                    return  # a comment never closed hides the rest, as in a browser
+                text_from = search = closing + 3
+                continue
+            # a ">" inside a quoted attribute value does not end the tag, within _QUOTED_TAG_CHARS
+            quoted = _QUOTED_TAG.match(markup, opening, opening + _QUOTED_TAG_CHARS)
+            closing = quoted.end() - 1 if quoted else markup.find(">", opening)
+            if closing < 0:
+                self.handle_data(markup[opening:])  # a tag never closed is text, as html.parser read it
+                return
+            inside = markup[opening + 1:closing]
+            text_from = search = closing + 1
+            if after in "!?":
+                continue  # <!DOCTYPE ...>, <![if ...]>, <?xml ...?>
+            name_match = _TAG_NAME.match(inside, 1 if after == "/" else 0)
+            tag = name_match.group().lower() if name_match else ""
+            if after == "/":
+                self.handle_endtag(tag)
+            elif inside.endswith("/"):
+                self.handle_startendtag(tag)
+            else:
+                self.handle_starttag(tag, _classes(inside) if tag == "div" else "")
+                if tag in ("script", "style"):  # their content is never text, even with "<" in it
+                    closing = lower.find("</" + tag, search)
+                    if closing < 0:
+                        return
+                    text_from = search = closing
+        if text_from < len(markup):
+            self.handle_data(markup[text_from:])
 
 
-def html_to_text(html: str) -> str:
+_TAG_START = re.compile(r"<[A-Za-z/!?]")
+# A tag up to its ">", its quoted values whole. Each character can be matched one way only (no
+# backtracking to speak of); a tag longer than _QUOTED_TAG_CHARS, or a quote never closed, ends
+# at its first ">" instead, so that no part of the HTML is scanned more than that many times.
+_QUOTED_TAG = re.compile(r"""<[^>"']*+(?:(?:"[^"]*+"|'[^']*+')[^>"']*+)*+>""")
+_QUOTED_TAG_CHARS = 2000
+_TAG_NAME = re.compile(r"[A-Za-z][^\s/>]*")
+_CLASS = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+# A div's class is looked for in the first characters of its tag only (a quote never closed would
+# otherwise have each "class=" read to the end of the tag).
+_CLASS_SCAN_CHARS = 2000
+
+
+def _classes(tag: str) -> str:
+    match = _CLASS.search(tag, 0, _CLASS_SCAN_CHARS)
+    return html.unescape(next((group for group in match.groups() if group is not None), "")) if match else ""
+
+
+def html_to_text(markup: str) -> str:
+    """The text of an HTML body (its first MAX_HTML_CHARS characters), a line per block."""
+    return _html_text(markup)[0]
+
+
+def _html_text(markup: str) -> tuple[str, bool]:
+    """(the text, whether the HTML was cut at MAX_HTML_CHARS)."""
+    cut = len(markup) > MAX_HTML_CHARS
     parser = _HtmlText()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # noqa: BLE001
-        return re.sub(r"<[^>]*>", " ", html)
+    parser.feed(markup[:MAX_HTML_CHARS] if cut else markup)
     text = "".join(parser.out)
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in lines if line), cut
 
 
 def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:

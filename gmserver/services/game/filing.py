@@ -52,11 +52,14 @@ class PhaseMoved(Exception):
 
 
 def file_orders(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False) -> str:
+                decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False,
+                order_text: str | None = None) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
-    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says."""
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says.
+    `order_text`: the message's text as read before the transaction (services.inbox.routing.prepare);
+    read from the row if not given."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -76,7 +79,8 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-    reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
+    text = extract_order_text(row.raw) if order_text is None else order_text
+    reading = read_orders(text, position=position, power=decision.power,
                           ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
                           previous=earlier, turn=turn,
                           player_abbreviations=_player_abbreviations(session, game, decision.power))

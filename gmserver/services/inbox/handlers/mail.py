@@ -27,6 +27,7 @@ class Mail:
     order_text: str = ""  # the text read for orders (gmserver.rules.reading.message)
     press_text: str = ""  # its press sections
     named_game: GameView | None = None  # the game a GM command's subject names, if one
+    unread: str = ""  # in words, what of the message was not read (gmserver.rules.reading.message bounds)
 
     @property
     def game(self) -> GameView | None:
