@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from gmserver.cli.commands import add_arguments, add_registry_command, print_done, run_command
-from gmserver.cli.common import GAME, POWER, Subcommands, add_command, config_of, print_json, services_of, utcnow
+from gmserver.cli.common import POWER, Subcommands, config_of, print_json, services_of, utcnow
 from gmserver.commands import perpetual, propose, veto, vote
 from gmserver.commands.command import Command
 
@@ -108,8 +108,7 @@ def add_perpetual(game: Subcommands, command: Command) -> None:
     parser.set_defaults(func=cmd_perpetual)
 
 
-def add_actions(game: Subcommands) -> None:
-    actions = add_command(game, "actions", help="list the GM actions recorded for a game")
-    actions.add_argument("name", **GAME)
+def add_actions(game: Subcommands, command: Command) -> None:
+    actions = add_registry_command(game, command)
     actions.add_argument("--json", action="store_true", help="print JSON")
     actions.set_defaults(func=cmd_actions)

@@ -247,7 +247,7 @@ def cmd_game_abbreviations(args: argparse.Namespace) -> int:
 # the registry's game commands whose command line is not their mail words (the rest: add_spec_command)
 BUILDERS: dict[str, Callable[[Subcommands, Command], None]] = {
     "veto": controls.add_veto, "propose": controls.add_propose, "vote": controls.add_vote,
-    "proxy": controls.add_proxy, "perpetual": controls.add_perpetual,
+    "proxy": controls.add_proxy, "perpetual": controls.add_perpetual, "actions": controls.add_actions,
     "correct": gm.add_orders, "preview": gm.add_preview, "convoy": gm.add_convoy, "repair": gm.add_repair,
     "audit": gm.add_audit, "rollback": gm.add_rollback,
 }
@@ -314,7 +314,6 @@ def build(parser: argparse.ArgumentParser) -> None:
     abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
     abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
     abbreviations.set_defaults(func=cmd_game_abbreviations)
-    controls.add_actions(game)
     for command in in_group("game"):
         if command.cli_from_spec:
             add_spec_command(game, command)

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Mapping
 
 from gmserver.commands import (
-    address, audit, cd, clarify, convoy, correct, deadline, delay, end, pause, perpetual, preview, process, propose,
-    proxy, refuse, release, repair, replace, resume, rollback, setting, veto, vote,
+    actions, address, audit, cd, clarify, convoy, correct, deadline, delay, end, pause, perpetual, preview, process,
+    propose, proxy, refuse, release, repair, replace, resume, rollback, setting, veto, vote,
 )
 from gmserver.commands.command import Command
 
@@ -23,7 +23,7 @@ COMMANDS: tuple[Command, ...] = (
     cd.COMMAND, setting.COMMAND,
     # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3))
     veto.COMMAND, propose.COMMAND, vote.COMMAND,
-    proxy.COMMAND, perpetual.COMMAND, clarify.COMMAND,
+    proxy.COMMAND, perpetual.COMMAND, clarify.COMMAND, actions.COMMAND,
     # corrections
     correct.COMMAND, preview.COMMAND, convoy.COMMAND, repair.COMMAND, audit.COMMAND, rollback.COMMAND,
     release.COMMAND, refuse.COMMAND,
