@@ -5,7 +5,7 @@ click's command tree).
 Pure at import: the command's implementation (the services, SQLAlchemy) is imported by its `run`
 when it runs, so that the registry costs `gmserver --help` and the mail-kind classifier nothing.
 Arguments are typed specs; each adapter reads them its own way: mail words here
-(`read_mail_words`), argparse in gmserver.cli.common (`add_arguments`).
+(`read_mail_words`), argparse in gmserver.cli.commands (`add_arguments`).
 """
 
 from __future__ import annotations
