@@ -97,16 +97,20 @@ def chosen_group(argv: Sequence[str]) -> str | None:
 
 
 @functools.cache
-def _parser(group: str | None) -> argparse.ArgumentParser:
+def _parser(group: str) -> argparse.ArgumentParser:
     """Built once per process and group (argparse's gettext look-ups cost most of it): a process
     that runs many commands, as the tests do, parses each with the same parser, which keeps no
-    state."""
-    return build_parser(group if group in {g.name for g in GROUPS} else "")
+    state. "": no group built (`--help`, or a word that names none: argparse says so)."""
+    return build_parser(group)
+
+
+_NAMES = frozenset(group.name for group in GROUPS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = _parser(chosen_group(argv)).parse_args(argv)
+    group = chosen_group(argv)
+    args = _parser(group if group in _NAMES else "").parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # one line per plugin, every run
