@@ -203,7 +203,7 @@ def html_bombs(databases: list[str]) -> dict[str, float]:
 
 
 DKIM_CHILD = r"""
-import json, os, sys, tempfile, time
+import json, os, sys, tempfile, threading, time
 from datetime import datetime, timezone
 from pathlib import Path
 import dkim
@@ -247,13 +247,22 @@ with transaction(services.sessions) as session:
 proven = order_mail("germany@players.test", subject("GERMANY"), "A BER - KIE\n", date=now, to=f"gm+{secret}@gm.test")
 first = intake.store(services.sessions, forged, source="smtp", now=now).id
 second = intake.store(services.sessions, proven, source="smtp", now=now).id
+# the daemon's intake job (process_pending) takes both, the forged one first; when is each done?
 start = time.perf_counter()
-outcomes = {}
-for row_id in (first, second):
-    outcomes[row_id] = intake.process_one(services, row_id, now)
-    if row_id == first:
-        forged_seconds = time.perf_counter() - start
-waited = time.perf_counter() - start
+job = threading.Thread(target=intake.process_pending, args=(services, now))
+job.start()
+finished = {}
+while len(finished) < 2:
+    with transaction(services.sessions) as session:
+        for row_id, status, outcome in session.execute(select(InboundMessage.id, InboundMessage.status,
+                                                              InboundMessage.outcome)
+                                                       .where(InboundMessage.id.in_((first, second)))):
+            if status != "pending" and row_id not in finished:
+                finished[row_id] = (time.perf_counter() - start, outcome)
+    time.sleep(0.01)
+job.join()
+forged_seconds, waited = finished[first][0], finished[second][0]
+outcomes = {row_id: outcome for row_id, (_, outcome) in finished.items()}
 again_seconds = []  # the same domains again: those asked before are known dead
 for body in (b"F BRE - MAO", b"F BRE - PIC"):
     again = intake.store(services.sessions, forged.replace(b"F BRE - ENG", body), source="smtp", now=now).id

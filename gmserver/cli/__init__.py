@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from gmserver import __version__
-from gmserver.cli.common import sentence
+from gmserver.cli.common import ArgumentParser, sentence
 
 # The errors a user can act on, each printed as one line: "module:class". A command that never
 # loaded a module cannot have raised its error, so main() catches only those of loaded modules and
@@ -64,7 +64,7 @@ GROUPS: tuple[Group, ...] = (
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command tree; `only`: just that group's actions built (the others listed)."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="gmserver",
         description="Game Master server for play-by-email Diplomacy.",
         epilog="Configuration: --config FILE or $GMSERVER_CONFIG (see config/gmserver.example.toml); "

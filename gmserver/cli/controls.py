@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from gmserver.cli.commands import add_arguments, add_registry_command, print_done, run_command
-from gmserver.cli.common import POWER, Subcommands, config_of, print_json, services_of, utcnow
+from gmserver.cli.common import POWER, Subcommands, config_of, count, print_json, services_of, utcnow
 from gmserver.commands import perpetual, propose, veto, vote
 from gmserver.commands.command import Command
 
@@ -92,7 +92,7 @@ def add_proxy(game: Subcommands, command: Command) -> None:
                        help="who sends the orders: another power of the game, or an address; "
                             "leave it out with --approve or --cancel")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
-    proxy.add_argument("--turns", type=int, metavar="N", help="for N game turns, this one counted (003 [19])")
+    proxy.add_argument("--turns", type=count, metavar="N", help="for N game turns, this one counted (003 [19])")
     proxy.add_argument("--units", metavar="PROVINCES", help="only the power's units in these provinces, e.g. PAR,MAR "
                        "(003 [19]); all its units if left out")
     group = proxy.add_mutually_exclusive_group()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli.common import CliError, add_command, config_of, cut, services_of, utcnow
+from gmserver.cli.common import CliError, add_command, config_of, cut, row_id, services_of, utcnow
 
 
 def cmd_outbox_send(args: argparse.Namespace) -> int:
@@ -50,7 +50,7 @@ def build(parser: argparse.ArgumentParser) -> None:
     send.add_argument("--once", action="store_true", help="deliver everything due, then exit")
     send.set_defaults(func=cmd_outbox_send)
     retry = add_command(out, "retry", help="queue failed mail again (after fixing the relay settings)")
-    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="only these messages (default: every failed one)")
+    retry.add_argument("ids", nargs="*", type=row_id, metavar="ID", help="only these messages (default: every failed one)")
     retry.set_defaults(func=cmd_outbox_retry)
     out_list = add_command(out, "list", help="list outgoing mail")
     out_list.add_argument("--status", choices=["pending", "sending", "sent", "failed"])

@@ -169,7 +169,7 @@ def test_any_text_from_a_player(sqlite_world, clock, subject: str, body: str) ->
 def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
     """RFC 5322 3.6.4 asks a reply to carry its parent's References: only well-formed message ids
     are kept, and only the last mails.MAX_REFERENCES of them, whatever the incoming header holds."""
-    from gmserver.services.base.outgoing import MAX_REFERENCES
+    from gmserver.services.base.mails import MAX_REFERENCES
 
     services = services_for(database_url)
     new_game(services, clock())

@@ -6,19 +6,22 @@ orders. Real keys and signatures (dkimpy), the DNS answered by the test, SQLite 
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from contextlib import closing
 
 import dkim
 import pytest
 from sqlalchemy import select, text
 
-from gmserver.db.models import OrderSet
+from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.session import make_engine, transaction
 from gmserver.rules.subject import format_subject
+from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.context import SenderChecks
 from tests.support.dkim import new_dkim_key
-from tests.support.intake_rows import deliver as deliver_row, outbox_rows, plain_text
+from tests.support.intake_rows import deliver as deliver_row, outbox_rows, plain_text, player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -193,6 +196,51 @@ def test_dkim_look_ups_run_outside_the_transaction(database_url, clock, dkim_key
     assert deliver(services, clock, signed(order_mail(FRANCE, subject("S1901M"), "A PAR - BUR\n", date=clock()),
                                            private)) == "accepted"
     assert seen == [False, False]
+
+
+def test_a_players_mail_is_answered_while_a_forgers_dkim_look_ups_hang(database_url, clock) -> None:
+    """A forged mail whose DKIM key look-up never answers waits on a look-up thread: the proven
+    order mail queued behind it is read and answered meanwhile, not after the look-up's budget."""
+    hanging, asked = threading.Event(), threading.Event()
+
+    def lookup(name, timeout=5):
+        asked.set()
+        hanging.wait(60)  # released by the test once the proven mail is done
+        return None
+
+    services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=lookup))
+    new_game(services, clock(), sender_check="verified")
+    forged = (b"DKIM-Signature: v=1; a=rsa-sha256; d=mx.players.test; s=sel; h=from:to:subject:date; bh=AAAA; "
+              b"b=AAAA\r\n" + order_mail(FRANCE, subject("S1901M"), "F BRE - ENG\n", date=clock()))
+    first = intake.store(services.sessions, forged, source="smtp", now=clock()).id
+    proven = order_mail(ENGLAND, format_subject(template="standard", game_name="lepanto", power="ENGLAND",
+                                                phase="S1901M", purpose="orders"), "F LON - NTH\n",
+                        to=player_reply_address(services, "ENGLAND"))
+    second = intake.store(services.sessions, proven, source="smtp", now=clock()).id
+    job = threading.Thread(target=intake.process_pending, args=(services, clock()))
+    job.start()
+    try:
+        assert asked.wait(30)
+        assert wait_for(lambda: status_of(services, second) == "done", timeout=30), "England's mail waited"
+        assert status_of(services, first) == "pending"  # its look-up still hangs
+    finally:
+        hanging.set()
+        job.join(60)
+    assert status_of(services, first) == "done"
+
+
+def status_of(services, inbound_id: int) -> str:
+    with transaction(services.sessions) as session:
+        return session.get(InboundMessage, inbound_id).status
+
+
+def wait_for(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_signatures_of_other_domains_cost_no_look_up(database_url, clock) -> None:

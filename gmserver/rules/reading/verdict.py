@@ -14,6 +14,7 @@ from gmserver.rules.reading.board import Board
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.options import clause, option
 from gmserver.rules.reading.provinces import NameTable, Place, suggestions
+from gmserver.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class Rejected(Exception):
 class Context:
     board: Board
     power: str
-    ruleset: Any
+    ruleset: Ruleset
     table: NameTable
     geography: MapInfo
     policy: Any = None  # provinces.Policy for this ruleset
@@ -259,7 +260,7 @@ CONTINGENT_KEPT_AT_ONCE = "kept for the retreats and builds processed at once af
 CONTINGENT_REFUSED = "Retreat and adjustment orders are sent in their own turn; this line was not used."
 
 
-def minor_turns_at_once(ruleset: Any) -> bool:
+def minor_turns_at_once(ruleset: Ruleset) -> bool:
     """003 [5] (season_structure = uk_two_season, two_season_retreat_timing = same_turn): the
     retreats and builds are processed in the moves' adjudication, never opened for a set."""
     return (option(ruleset, "season_structure") == "uk_two_season"
