@@ -78,6 +78,7 @@ class Ruleset:
     confirm_each_set: bool
     invalid_set_feedback: str
     clarification_min_hours: int
+    text_attachments: bool
     # 2.2 Sender & auth
     sender_policy: str
     address_change: str
@@ -95,6 +96,7 @@ class Ruleset:
     player_abbreviation_lists: bool
     unit_location_matching: str
     typo_tolerance: str
+    province_languages: frozenset[str]
     valid_name_typos: str
     unit_type_omitted: str
     unit_type_wrong: str

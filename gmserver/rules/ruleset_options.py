@@ -464,6 +464,9 @@ _opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "r
      applied())
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
+# text_attachments [P]: no seed speaks of attached files; read or not, the answer names each one
+# (rules/reading/message.read_message)
+_opt("text_attachments", "2.1", BOOL, False, applied())
 
 # 2.2 Sender & auth
 _opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",
@@ -496,6 +499,10 @@ _opt("player_abbreviation_lists", "2.3", BOOL, False, applied())
 _opt("unit_location_matching", "2.3", _choice("map_only", "own_units"), "map_only", applied())
 _opt("typo_tolerance", "2.3", _choice("none", "unambiguous_only", "generous"), "unambiguous_only",
      applied())
+# province_languages [P]: the names of the published French, German and Italian editions read
+# besides English (rules/reading/foreign_names.py); a known name of another province is never
+# typo-corrected into an English one, whatever this says
+_opt("province_languages", "2.3", Subset(("fr", "de", "it")), [], applied())
 _opt("valid_name_typos", "2.3", _choice("literal", "correct_if_illegal"), "literal", applied())
 _opt("unit_type_omitted", "2.3", _choice("accept", "invalid"), "accept", applied())
 _opt("unit_type_wrong", "2.3", _choice("ignore", "invalid"), "ignore", applied())

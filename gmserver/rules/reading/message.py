@@ -5,6 +5,12 @@ text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>
 copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
 forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
 whatever text could be decoded.
+
+`read_message` also says what else the message held that a player may take for orders: a
+forward of the player's own order mail is read as their orders (anything else forwarded is said
+not to be read), and each attached file is named, read when it is text and the caller allows it
+(`text_attachments`), never passed over in silence. A line the client wrapped in the middle of
+a sentence is joined again.
 """
 
 from __future__ import annotations
@@ -12,12 +18,14 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+from dataclasses import dataclass
 from email.message import Message
+from email.utils import parseaddr
 from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.reading.flowed import unflow
-from gmserver.rules.reading.quoting import after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
+from gmserver.rules.reading.quoting import _FROM, after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 
 # a header may be empty (Outlook writes "X-MS-Has-Attach:" with nothing after it)
 _HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,60}:(?:[ \t]|\r?\n|\r?$)")
@@ -41,11 +49,60 @@ _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpres
 # attachment); the bound on a whole message is gmserver.rules.limits.MAX_MESSAGE_BYTES.
 MAX_READ_BYTES = 2_000_000
 
+# the line a forward opens with: Gmail's and Thunderbird's rule, Apple Mail's sentence
+_FORWARD_MARK = re.compile(r"^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded message:)\s*$", re.IGNORECASE)
+# Outlook marks a forward by its subject alone ("FW:"; localised "TR:", "WG:", "RV:", "I:", "ENC:")
+_FORWARD_SUBJECT = re.compile(r"^\s*(?:(?:re|aw|sv)\s*:\s*)*(?:fwd?|fw|tr|wg|rv|i|enc)\s*:", re.IGNORECASE)
+_QUOTED_HEADER = re.compile(r"^\s*\*?[^\W\d_][\w-]{1,24}\s*:\*?(?:\s|$)")
+_ADDRESS = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
+# a client wraps plain text at 72 to 78 characters; a hand-written line is rarely that long
+_WRAP_MIN, _WRAP_WIDTH, _WRAP_MAX = 60, 72, 80
+# a new line that starts with a unit is an order of its own ("fleet in Naples" goes on a sentence)
+_UNIT_START = re.compile(r"^\s*(?:[AF]|Army|Fleet|ARMY|FLEET)\s")
+_LIST_START = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+_SENTENCE_END = re.compile(r"[.!?:;]\s*$")
+
+
+@dataclass(frozen=True)
+class MessageText:
+    """What a message gives the order reader: the text to read for orders, the press sections
+    (heading, text), and `notes` for the player on what else it held (a forward, an attached
+    file) and what was done with it."""
+
+    orders: str
+    sections: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+    subject: str = ""
+
+    @property
+    def press(self) -> str:
+        return "\n".join(text for _, text in self.sections).strip("\n")
+
+
+def read_message(message: bytes | str, *, attachments: bool = False) -> MessageText:
+    """The text of `message` to read for orders, its press and notes (see the module doc).
+    `attachments`: read an attached text file's orders after the message's own text (the
+    ruleset's `text_attachments`); otherwise the file is named as not read."""
+    try:
+        parsed, body = _parse(message)
+    except Exception:  # noqa: BLE001  a broken message must still give text
+        parsed, body = None, (message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message))
+    sender = subject = ""
+    if parsed is not None:
+        sender = _header_address(parsed, "From")
+        subject = _header(parsed, "Subject")
+    orders, sections, notes = _clean(body, sender=sender, subject=subject)
+    if parsed is not None:
+        extra, attached_notes = _attachments(parsed, sender=sender, read_text=attachments)
+        notes += attached_notes
+        if extra:
+            orders = "\n\n".join(part for part in (orders, *extra) if part)
+    return MessageText(orders, tuple((heading, text) for heading, text in sections), tuple(notes), subject)
+
 
 def extract_order_text(message: bytes | str) -> str:
-    """The body text to read for orders (see the module doc)."""
-    text, _ = split_message(message)
-    return text
+    """The body text to read for orders, attached files left out (see the module doc)."""
+    return read_message(message).orders
 
 
 def extract_press_text(message: bytes | str) -> str:
@@ -55,23 +112,17 @@ def extract_press_text(message: bytes | str) -> str:
 
 
 def split_message(message: bytes | str) -> tuple[str, str]:
-    """(order text, press text) of a message."""
-    try:
-        body = _body(message)
-    except Exception:  # noqa: BLE001  a broken message must still give text
-        body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
-    orders, sections = _clean(body)
-    return orders, "\n".join(text for _, text in sections).strip("\n")
+    """(order text, press text) of a message, for telling what kind of mail it is: an attached
+    text file counts as text, so that a mail of orders in `orders.txt` is taken as orders (and
+    answered, read or not as the game's rules say) rather than as an empty request."""
+    text = read_message(message, attachments=True)
+    return text.orders, text.press
 
 
 def press_sections(message: bytes | str) -> list[tuple[str, str]]:
     """(heading line, text) of each press section of a message, in order (gmserver.rules.press
     reads the heading: kind, recipients, signature)."""
-    try:
-        body = _body(message)
-    except Exception:  # noqa: BLE001  a broken message must still give text
-        body = message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
-    return [(heading, text.strip("\n")) for heading, text in _clean(body)[1] if text.strip()]
+    return [(heading, text.strip("\n")) for heading, text in read_message(message).sections if text.strip()]
 
 
 def body_text(message: Message) -> str:
@@ -92,19 +143,98 @@ def _looks_like_email(text: str) -> bool:
         _HEADER_LINE.match(line) or line[:1] in (" ", "\t") for line in block.splitlines() if line)
 
 
-def _body(message: bytes | str) -> str:
+def _parse(message: bytes | str) -> tuple[Message | None, str]:
+    """(the parsed message, or None for a bare body; the body text)."""
     if isinstance(message, bytes):
         raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
-            return _decode_bytes(raw)
+            return None, _decode_bytes(raw)
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):
-            return text
+            return None, text
         parsed = email.message_from_string(text, policy=email.policy.default)
-    return _message_text(parsed)
+    return parsed, _message_text(parsed)
+
+
+def _header(message: Message, name: str) -> str:
+    try:
+        return " ".join(str(message.get(name, "") or "").split())
+    except Exception:  # noqa: BLE001  a header that cannot be decoded names nothing
+        return ""
+
+
+def _header_address(message: Message, name: str) -> str:
+    return parseaddr(_header(message, name))[1].lower()
+
+
+def _attachments(message: Message, *, sender: str, read_text: bool) -> tuple[list[str], list[str]]:
+    """(texts to read, notes) for the files attached to `message` and the messages attached to
+    it (a forward as attachment): every one is named in a note."""
+    texts: list[str] = []
+    notes: list[str] = []
+    for part in _attached(message):
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload()
+            inner = inner[0] if isinstance(inner, list) and inner else inner
+            if not isinstance(inner, Message):
+                continue
+            author = _header_address(inner, "From")
+            if sender and author == sender:
+                text, _, _ = _clean(_message_text(inner), sender=sender)
+                texts.append(text)
+                notes.append(_OWN_FORWARD_NOTE)
+            else:
+                notes.append(_other_forward_note(author))
+            continue
+        name = _file_name(part)
+        if part.get_content_type() == "text/plain" or name.lower().endswith(".txt"):
+            if read_text:
+                text, _, _ = _clean(_part_text(part), sender=sender)
+                texts.append(text)
+                notes.append(f"The attached file {name} was read for orders, after the text of your mail.")
+            else:
+                notes.append(f"The attached file {name} was not read: this game reads orders in the text of "
+                             "the mail only. To send them, reply to this mail with the orders written in it.")
+        else:
+            notes.append(f"The attached file {name} was not read: orders are read from text only. To send them, "
+                         "reply to this mail with the orders written in it.")
+    return texts, notes
+
+
+def _attached(message: Message):
+    """The parts sent as attachments (not those shown inline, such as a signature's logo), and
+    attached messages."""
+    if not message.is_multipart():
+        return
+    for part in message.get_payload():
+        if not isinstance(part, Message):
+            continue
+        if part.get_content_type() == "message/rfc822":
+            yield part
+        elif part.is_multipart():
+            yield from _attached(part)
+        elif str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
+            yield part
+
+
+def _file_name(part: Message) -> str:
+    try:
+        name = part.get_filename()
+    except Exception:  # noqa: BLE001  a broken parameter names no file
+        name = None
+    return f'"{" ".join(str(name).split())[:80]}"' if name else f"({part.get_content_type()})"
+
+
+_OWN_FORWARD_NOTE = "The message you forwarded is your own mail: its orders were read as yours."
+
+
+def _other_forward_note(author: str) -> str:
+    who = f"from {author}" if author else "whose sender it does not show"
+    return (f"A forwarded message ({who}) was not read: only your own order mail is read when you forward it. "
+            "To use its orders, reply to this mail with them written in it.")
 
 
 def _decode_bytes(raw: bytes) -> str:
@@ -215,11 +345,14 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
+def _clean(body: str, *, sender: str = "", subject: str = "") -> tuple[str, list[tuple[str, str]], list[str]]:
+    """(order text, press sections, notes) of a body; `sender` and `subject` tell a forward of
+    the sender's own mail from other quoted mail."""
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     press: list[str] = []
     sections: list[tuple[str, list[str]]] = []
+    notes: list[str] = []
     in_press = False
     i = 0
     while i < len(lines):
@@ -235,8 +368,19 @@ def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
             # (its footer "If anything above ..." would be a conditional order)
             i = after_gm_mail(lines, i)
             continue
-        if _SIGNATURE.match(line) or _FORWARD.match(line) or is_reply_header(lines, i):
-            # issue 10: below an Outlook "From: / Sent: / To:" block is the message replied to
+        if _FORWARD.match(line) or is_reply_header(lines, i):
+            forward = _forward_at(lines, i, subject)
+            if forward is not None:
+                author, start = forward
+                if sender and author == sender:
+                    # a player's own order mail sent again ("in case it got lost") is their orders
+                    notes.append(_OWN_FORWARD_NOTE)
+                    i = start
+                    continue
+                notes.append(_other_forward_note(author))
+            # below an Outlook "From: / Sent: / To:" block is the message replied to
+            break
+        if _SIGNATURE.match(line):
             break
         wrote = wrote_at(lines, i)
         if wrote:
@@ -271,4 +415,45 @@ def _clean(body: str) -> tuple[str, list[tuple[str, str]]]:
         kept.pop()
     while kept and not kept[0].strip():
         kept.pop(0)
-    return "\n".join(kept), [(heading, "\n".join(text)) for heading, text in sections]
+    return "\n".join(_unwrapped(kept)), [(heading, "\n".join(text)) for heading, text in sections], notes
+
+
+def _forward_at(lines: list[str], i: int, subject: str) -> tuple[str, int] | None:
+    """(the forwarded message's sender address, the index of its first body line) when lines[i]
+    opens a forwarded message; None when it opens a quoted reply."""
+    if _FORWARD_MARK.match(lines[i]):
+        j = i + 1
+    elif _FORWARD_SUBJECT.match(subject):
+        j = i + 1 if _FORWARD.match(lines[i]) and not _FROM.match(lines[i]) else i
+    else:
+        return None
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    author = ""
+    headers = 0
+    while j < len(lines) and _QUOTED_HEADER.match(lines[j]) and headers < 12:
+        if _FROM.match(lines[j]) and not author:
+            found = _ADDRESS.search(lines[j]) or (_ADDRESS.search(lines[j + 1]) if j + 1 < len(lines) else None)
+            author = found.group(0).lower() if found else ""
+        headers += 1
+        j += 1
+    return author, j
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """The lines with those a client wrapped at its width joined again: a long line (60 to 80
+    characters) that stops mid-sentence where the next word would not have fitted in 72, followed
+    by a line that goes on with the sentence (not a list item, not an order of its own)."""
+    out: list[str] = []
+    previous = ""  # the line as the client wrote it, before any joining
+    for line in lines:
+        width = len(previous.rstrip())
+        first_word = line.split()[0] if line.split() else ""
+        if (out and first_word and _WRAP_MIN <= width <= _WRAP_MAX and width + 1 + len(first_word) > _WRAP_WIDTH
+                and not _SENTENCE_END.search(previous) and not _LIST_START.match(line)
+                and not _LIST_START.match(out[-1]) and not _UNIT_START.match(line)):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+        previous = line
+    return out

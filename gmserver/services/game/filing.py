@@ -29,7 +29,7 @@ from gmserver.rules.intake import Accept, GameView, Reject, heading_lines_read
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
-    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
+    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, read_mail,
 )
 from gmserver.rules.reading.options import clause
 from gmserver.rules.reading.rule_words import rules_in_words
@@ -76,10 +76,10 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-    reading = read_orders(extract_order_text(row.raw), position=position, power=decision.power,
-                          ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
-                          previous=earlier, turn=turn,
-                          player_abbreviations=_player_abbreviations(session, game, decision.power))
+    reading = read_mail(row.raw, position=position, power=decision.power,
+                        ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
+                        previous=earlier, turn=turn,
+                        player_abbreviations=_player_abbreviations(session, game, decision.power))
     # 003 [10] subject_or_body: the first lines the subject was read with are no order lines
     reading = dataclasses.replace(reading, lines=heading_lines_read(reading.lines, decision.subject, game.ruleset))
     row.game_id, row.power = game.id, decision.power
