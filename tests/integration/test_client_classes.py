@@ -7,6 +7,7 @@ expectation lists (or none), and its answer says what its expectation says."""
 
 from __future__ import annotations
 
+import io
 import json
 from email import policy
 from email.parser import BytesParser
@@ -16,6 +17,7 @@ import pytest
 from imapclient import IMAPClient
 from sqlalchemy import select
 
+from gmserver.cli import main
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.inbox.polling import poll_once
@@ -68,3 +70,17 @@ def test_class_messages_over_imap_file_the_orders_and_say_what_was_not_read(
 def _message_id(name: str) -> str:
     message = BytesParser(policy=policy.default).parsebytes((CLASSES / name).read_bytes(), headersonly=True)
     return str(message["Message-ID"]).strip()
+
+
+@pytest.mark.parametrize("name", sorted(name for name, case in EXPECTED.items() if case["kind"] == "orders"))
+def test_orders_read_reads_a_whole_stored_message_as_intake_does(name: str, monkeypatch, capsys) -> None:
+    """`gmserver orders read` given the message as stored (headers and MIME) reads it by intake's
+    path: forwards, attached files and sentences included, with the same words."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((CLASSES / name).read_bytes())))
+    assert main(["orders", "read", "--power", EXPECTED[name]["power"]]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert sorted(reading["set_orders"]) == sorted(EXPECTED[name]["orders"])
+    said = " ".join([*reading["notes"], *(line["message"] or "" for line in reading["lines"])])
+    for words in EXPECTED[name]["answer_says"]:
+        if "reply to this mail" not in words:  # the template's words, not the reader's
+            assert words in said

@@ -18,7 +18,7 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import Message
 from email.utils import parseaddr
 from html.parser import HTMLParser
@@ -72,7 +72,12 @@ class MessageText:
     orders: str
     sections: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
-    subject: str = ""
+    headers: _Headers | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def subject(self) -> str:
+        """The message's Subject ("" for a bare body), parsed when asked for."""
+        return self.headers.subject if self.headers is not None else ""
 
     @property
     def press(self) -> str:
@@ -87,17 +92,39 @@ def read_message(message: bytes | str, *, attachments: bool = False) -> MessageT
         parsed, body = _parse(message)
     except Exception:  # noqa: BLE001  a broken message must still give text
         parsed, body = None, (message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message))
-    sender = subject = ""
+    headers = _Headers(parsed) if parsed is not None else _NO_HEADERS
+    orders, sections, notes = _clean(body, headers)
     if parsed is not None:
-        sender = _header_address(parsed, "From")
-        subject = _header(parsed, "Subject")
-    orders, sections, notes = _clean(body, sender=sender, subject=subject)
-    if parsed is not None:
-        extra, attached_notes = _attachments(parsed, sender=sender, read_text=attachments)
+        extra, attached_notes = _attachments(parsed, headers, read_text=attachments)
         notes += attached_notes
         if extra:
             orders = "\n\n".join(part for part in (orders, *extra) if part)
-    return MessageText(orders, tuple((heading, text) for heading, text in sections), tuple(notes), subject)
+    return MessageText(orders, tuple((heading, text) for heading, text in sections), tuple(notes), headers)
+
+
+class _Headers:
+    """The outer From address and Subject, parsed only when a forward asks for them (the
+    email package's header parsing costs more than reading a dozen orders)."""
+
+    def __init__(self, message: Message | None) -> None:
+        self.message = message
+        self._sender: str | None = None
+        self._subject: str | None = None
+
+    @property
+    def sender(self) -> str:
+        if self._sender is None:
+            self._sender = _header_address(self.message, "From") if self.message is not None else ""
+        return self._sender
+
+    @property
+    def subject(self) -> str:
+        if self._subject is None:
+            self._subject = _header(self.message, "Subject") if self.message is not None else ""
+        return self._subject
+
+
+_NO_HEADERS = _Headers(None)
 
 
 def extract_order_text(message: bytes | str) -> str:
@@ -170,7 +197,7 @@ def _header_address(message: Message, name: str) -> str:
     return parseaddr(_header(message, name))[1].lower()
 
 
-def _attachments(message: Message, *, sender: str, read_text: bool) -> tuple[list[str], list[str]]:
+def _attachments(message: Message, headers: _Headers, *, read_text: bool) -> tuple[list[str], list[str]]:
     """(texts to read, notes) for the files attached to `message` and the messages attached to
     it (a forward as attachment): every one is named in a note."""
     texts: list[str] = []
@@ -182,8 +209,8 @@ def _attachments(message: Message, *, sender: str, read_text: bool) -> tuple[lis
             if not isinstance(inner, Message):
                 continue
             author = _header_address(inner, "From")
-            if sender and author == sender:
-                text, _, _ = _clean(_message_text(inner), sender=sender)
+            if headers.sender and author == headers.sender:
+                text, _, _ = _clean(_message_text(inner), headers)
                 texts.append(text)
                 notes.append(_OWN_FORWARD_NOTE)
             else:
@@ -192,7 +219,7 @@ def _attachments(message: Message, *, sender: str, read_text: bool) -> tuple[lis
         name = _file_name(part)
         if part.get_content_type() == "text/plain" or name.lower().endswith(".txt"):
             if read_text:
-                text, _, _ = _clean(_part_text(part), sender=sender)
+                text, _, _ = _clean(_part_text(part), headers)
                 texts.append(text)
                 notes.append(f"The attached file {name} was read for orders, after the text of your mail.")
             else:
@@ -345,9 +372,9 @@ def html_to_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _clean(body: str, *, sender: str = "", subject: str = "") -> tuple[str, list[tuple[str, str]], list[str]]:
-    """(order text, press sections, notes) of a body; `sender` and `subject` tell a forward of
-    the sender's own mail from other quoted mail."""
+def _clean(body: str, headers: _Headers = _NO_HEADERS) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """(order text, press sections, notes) of a body; the message's sender and subject tell a
+    forward of the sender's own mail from other quoted mail."""
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     press: list[str] = []
@@ -369,10 +396,10 @@ def _clean(body: str, *, sender: str = "", subject: str = "") -> tuple[str, list
             i = after_gm_mail(lines, i)
             continue
         if _FORWARD.match(line) or is_reply_header(lines, i):
-            forward = _forward_at(lines, i, subject)
+            forward = _forward_at(lines, i, headers)
             if forward is not None:
                 author, start = forward
-                if sender and author == sender:
+                if headers.sender and author == headers.sender:
                     # a player's own order mail sent again ("in case it got lost") is their orders
                     notes.append(_OWN_FORWARD_NOTE)
                     i = start
@@ -418,12 +445,12 @@ def _clean(body: str, *, sender: str = "", subject: str = "") -> tuple[str, list
     return "\n".join(_unwrapped(kept)), [(heading, "\n".join(text)) for heading, text in sections], notes
 
 
-def _forward_at(lines: list[str], i: int, subject: str) -> tuple[str, int] | None:
+def _forward_at(lines: list[str], i: int, headers: _Headers) -> tuple[str, int] | None:
     """(the forwarded message's sender address, the index of its first body line) when lines[i]
     opens a forwarded message; None when it opens a quoted reply."""
     if _FORWARD_MARK.match(lines[i]):
         j = i + 1
-    elif _FORWARD_SUBJECT.match(subject):
+    elif _FORWARD_SUBJECT.match(headers.subject):
         j = i + 1 if _FORWARD.match(lines[i]) and not _FROM.match(lines[i]) else i
     else:
         return None
