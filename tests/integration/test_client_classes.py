@@ -20,6 +20,7 @@ from sqlalchemy import select
 from gmserver.cli import main
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
+from gmserver.rules.position import Position
 from gmserver.services.inbox.polling import poll_once
 from tests.support.outgoing import parsed_mail, plain
 from tests.support.world import new_game, services_for
@@ -27,6 +28,8 @@ from tests.support.world import new_game, services_for
 pytestmark = pytest.mark.integration
 
 CLASSES = Path(__file__).resolve().parents[1] / "data" / "clients" / "classes"
+TRAFALGAR = Position.from_json({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A BUR", "F MAO"], "GERMANY": ["A MUN"]},
+                                "centers": {"FRANCE": ["BRE", "MAR", "PAR"], "GERMANY": ["BER", "KIE", "MUN"]}})
 EXPECTED = {name: case for name, case in json.loads((CLASSES / "expected.json").read_text()).items()
             if name.endswith(".eml")}
 
@@ -39,6 +42,7 @@ def test_class_messages_over_imap_file_the_orders_and_say_what_was_not_read(
         database_url, dovecot, mail_user, mailbox, clock) -> None:
     services = services_for(database_url, gm_address="gm@gm.test")
     new_game(services, clock())
+    new_game(services, clock(), name="trafalgar", position=TRAFALGAR)  # the same seven players
     with IMAPClient(dovecot.host, dovecot.imap_port, ssl=False, timeout=30) as client:
         client.login(mail_user.address, mail_user.password)
         for name in sorted(EXPECTED):
@@ -72,7 +76,7 @@ def _message_id(name: str) -> str:
     return str(message["Message-ID"]).strip()
 
 
-@pytest.mark.parametrize("name", sorted(name for name, case in EXPECTED.items() if case["kind"] == "orders"))
+@pytest.mark.parametrize("name", sorted(name for name, case in EXPECTED.items() if case["orders"] is not None))
 def test_orders_read_reads_a_whole_stored_message_as_intake_does(name: str, monkeypatch, capsys) -> None:
     """`gmserver orders read` given the message as stored (headers and MIME) reads it by intake's
     path: forwards, attached files and sentences included, with the same words."""

@@ -12,13 +12,15 @@ import pytest
 
 from gmserver.rules.mailkind import classify
 from gmserver.rules.reading import read_mail
+from gmserver.rules.position import Position
+from gmserver.rules.reading.elsewhere import belongs_elsewhere
 from gmserver.rules.reading.message import read_message
 from tests.unit.reading.support import PROFILES, geography, opening, read, ruleset
 
 CLASSES = Path(__file__).resolve().parents[2] / "data" / "clients" / "classes"
 EXPECTED = {name: case for name, case in json.loads((CLASSES / "expected.json").read_text()).items()
             if name.endswith(".eml")}
-ORDER_MAILS = sorted(name for name, case in EXPECTED.items() if case["kind"] == "orders")
+ORDER_MAILS = sorted(name for name, case in EXPECTED.items() if case["orders"] is not None)
 
 
 def read_file(name: str, profile: str = "standard", **options):
@@ -153,3 +155,19 @@ def test_province_languages_reads_the_names_of_the_editions(languages, text, ord
     rules = dataclasses.replace(ruleset("standard"), province_languages=frozenset(languages))
     reading = read_mail(text, position=opening(), power="ITALY", ruleset=rules, geography=geography())
     assert sorted(map(str, reading.set_orders)) == orders
+
+
+TRAFALGAR = Position(phase="S1901M", units={"FRANCE": ("A PAR", "A BUR", "F MAO"), "GERMANY": ("A MUN",)}, centers={})
+
+
+def test_orders_for_the_players_other_game_belong_there_even_one_line_that_fits_here() -> None:
+    """The subject names lepanto, the units are France's in trafalgar: "A Par - Pic" fits both
+    boards, and is not merged into lepanto alone."""
+    name = "apple_mail_other_game.eml"
+    here = read_file(name)
+    there = read_mail((CLASSES / name).read_bytes(), position=TRAFALGAR, power="FRANCE", ruleset=ruleset("standard"),
+                      geography=geography())
+    assert list(map(str, here.set_orders)) == ["A PAR - PIC"]
+    assert belongs_elsewhere(here, {"trafalgar": there}) == "trafalgar"
+    assert belongs_elsewhere(there, {"lepanto": here}) is None
+    assert belongs_elsewhere(here, {"trafalgar": there, "salamis": there}) is None  # which one: not guessed
