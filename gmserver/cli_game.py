@@ -123,7 +123,9 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         return 0
     print(f"{summary['name']}: ruleset {summary['ruleset']}, {summary['status']}, phase {summary['phase']}, "
           f"deadline {_deadline_words(summary)}, senders "
-          + ("verified" if summary["sender_check"] == "verified" else "not verified (From alone)"))
+          + ("verified" if summary["sender_check"] == "verified" else
+             f"not verified (From alone: anyone can forge it; `gmserver game set {summary['name']} sender-check "
+             "verified` checks them)"))
     _print_schedule(summary)
     for power, player in summary["players"].items():
         units = ", ".join(summary["units"].get(power, [])) or "no units"

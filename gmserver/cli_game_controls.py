@@ -153,12 +153,16 @@ def add_commands(game: argparse._SubParsersAction) -> None:
     cd.add_argument("state", choices=["on", "off", "search"], nargs="?", default="on",
                     help="on (the default), off, or search while a new player is sought")
     cd.set_defaults(func=cmd_cd)
-    setting = game.add_parser("set", help="change a game setting: gm_copies on|off",
+    setting = game.add_parser("set", help="change a game setting: gm_copies on|off, sender-check verified|from",
                               description="gm_copies: a copy of every report and every refusal goes to the GM "
-                                          "([gm] alert_address, else [gm] address).")
+                                          "([gm] alert_address, else [gm] address). sender-check: verified "
+                                          "(a player's mail is used only with proof that they sent it; the "
+                                          "players are told) or from (the From line alone, which anyone can "
+                                          "forge).")
     setting.add_argument("name", **GAME)
-    setting.add_argument("setting", choices=["gm_copies"], help="the setting to change")
-    setting.add_argument("value", choices=["on", "off"], help="its new value")
+    setting.add_argument("setting", choices=["gm_copies", "sender-check"], help="the setting to change")
+    setting.add_argument("value", choices=["on", "off", "verified", "from"],
+                         help="its new value: on|off for gm_copies, verified|from for sender-check")
     setting.set_defaults(func=cmd_set)
     veto = game.add_parser("veto", help="refuse to put a proposal to the vote (000 IX(5)); its number is in "
                            "the notice the GM got when it was made")

@@ -42,6 +42,9 @@ class ListenerConfig:
     host: str = "127.0.0.1"
     port: int = 2525
     protocol: Literal["smtp", "lmtp"] = "smtp"
+    # addresses of the trusted receiving server when it relays to this listener: only mail from
+    # them keeps Authentication-Results headers of [inbound] trusted_authserv_ids (RFC 8601 s. 5)
+    trusted_relays: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class Config:
     # Authentication-Results headers believed in a "verified" game (gmserver.rules.authenticity):
     # only those of these authserv-ids, and only the topmost; empty: never believed
     trusted_authserv_ids: tuple[str, ...] = ()
+    # host names the receiving server writes after `by` in its Received header: its topmost one
+    # proves when a late set reached the GM's side (gmserver.rules.late_proof); empty: never
+    trusted_receivers: tuple[str, ...] = ()
 
     @property
     def alerts_to(self) -> str:
@@ -102,11 +108,13 @@ _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("database",): {"url": ("database_url", str)},
     ("gm",): {"address": ("gm_address", str), "name": ("gm_name", str), "alert_address": ("alert_address", str),
               "command_addresses": ("gm_command_addresses", tuple)},
-    ("inbound",): {"mode": ("inbound_mode", str), "trusted_authserv_ids": ("trusted_authserv_ids", tuple)},
+    ("inbound",): {"mode": ("inbound_mode", str), "trusted_authserv_ids": ("trusted_authserv_ids", tuple),
+                   "trusted_receivers": ("trusted_receivers", tuple)},
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
         ("folder", str), ("idle", bool), ("poll_seconds", int), ("ca_file", str)]},
-    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str)]},
+    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str),
+                                                 ("trusted_relays", tuple)]},
     ("outbound",): {"mode": ("outbound_mode", str), "max_attempts": ("outbox_max_attempts", int),
                     "interval_seconds": ("outbox_interval_seconds", int)},
     ("outbound", "smtp"): {k: (k, t) for k, t in [

@@ -29,6 +29,7 @@ from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
 from gmserver.services.features import alerts, draw_complaints, nmr, views
+from gmserver.services.features import senders
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base import outbox
 from gmserver.services.game import schedule
@@ -48,7 +49,8 @@ def build_services(config: Config) -> Services:
     sessions = make_session_factory(make_engine(config.database_url))
     composer = Composer(TEMPLATES_DIR, gm_name=config.gm_name, gm_address=config.gm_address)
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
-                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids),
+                    sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
+                                               trusted_receivers=config.trusted_receivers),
                     gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
 
 
@@ -187,7 +189,10 @@ class Daemon:
     def _start_listener(self) -> None:
         settings = self.config.listener
         listener = Listener(settings.host, settings.port, settings.protocol, self._store_from_listener,
-                            accepted_recipients={self.config.gm_address})
+                            accepted_recipients={self.config.gm_address},
+                            trusted_authserv_ids=self.config.trusted_authserv_ids,
+                            trusted_receivers=self.config.trusted_receivers,
+                            trusted_relays=settings.trusted_relays)
         try:
             listener.start()
         except OSError as error:
@@ -274,6 +279,7 @@ class Daemon:
         reminded += nmr.check_contact_windows(self.services, self.clock())  # 001 V(1): notices for the GM
         reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         reminded += draw_complaints.close_windows(self.services, self.clock())  # 002 DRAWS 5: the draw stands
+        reminded += senders.tell_gm_of_from_games(self.services, self.clock())  # once per game still on "from"
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)

@@ -24,7 +24,7 @@ import re
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gmserver.paths import cache_dir
 from gmserver.rules.defaults import missing_orders

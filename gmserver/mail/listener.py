@@ -10,14 +10,14 @@ import asyncio
 import logging
 import socket
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Collection
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from gmserver.rules.limits import MAX_MESSAGE_BYTES
-from gmserver.rules.authenticity import is_gm_recipient
+from gmserver.rules.authenticity import is_gm_recipient, obscure_claimed_results
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,13 @@ class StoringHandler:
     """aiosmtpd handler: accepts mail for the GM's addresses and hands the raw bytes, with the
     envelope they came in, to `store`."""
 
-    def __init__(self, store: Callable[[bytes, SmtpEnvelope], None], accepted_recipients: set[str]) -> None:
+    def __init__(self, store: Callable[[bytes, SmtpEnvelope], None], accepted_recipients: set[str], *,
+                 trusted_authserv_ids: Collection[str] = (), trusted_receivers: Collection[str] = (),
+                 trusted_relays: Collection[str] = ()) -> None:
         self._store = store
         self._recipients = {address.lower() for address in accepted_recipients}
+        self._trusted_ids, self._receivers = tuple(trusted_authserv_ids), tuple(trusted_receivers)
+        self._relays = frozenset(trusted_relays)
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
@@ -52,6 +56,10 @@ class StoringHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        peer = session.peer[0] if isinstance(session.peer, tuple) else session.peer
+        if peer not in self._relays:
+            # RFC 8601 section 5: a trusted server's verdict (or time stamp) reaches us only from that server
+            raw = obscure_claimed_results(raw, self._trusted_ids, self._receivers)
         received = SmtpEnvelope(mail_from=_reverse_path(envelope.mail_from), rcpt_tos=tuple(envelope.rcpt_tos))
         try:
             # the database call blocks: keep it off the event loop
@@ -75,8 +83,10 @@ class _LmtpController(Controller):
 
 class Listener:
     def __init__(self, host: str, port: int, protocol: str, store: Callable[[bytes, SmtpEnvelope], None],
-                 accepted_recipients: set[str]) -> None:
-        handler = StoringHandler(store, accepted_recipients)
+                 accepted_recipients: set[str], *, trusted_authserv_ids: Collection[str] = (),
+                 trusted_receivers: Collection[str] = (), trusted_relays: Collection[str] = ()) -> None:
+        handler = StoringHandler(store, accepted_recipients, trusted_authserv_ids=trusted_authserv_ids,
+                                 trusted_receivers=trusted_receivers, trusted_relays=trusted_relays)
         controller_class = _LmtpController if protocol == "lmtp" else Controller
         self._controller = controller_class(handler, hostname=host, port=port,
                                             data_size_limit=MAX_MESSAGE_BYTES, ready_timeout=10)

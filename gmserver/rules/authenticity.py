@@ -13,6 +13,13 @@ The From header is written by the sender, so anyone can put a player's address i
       GM sends a player carries it in Reply-To, so a plain reply proves the sender);
   (d) a line `Password: SECRET` in the body.
 
+(a) and (b) vouch for a message only when it is bound to the GM and to now: a DKIM verifier
+checks the bottom-most copy of each signed header while gmserver reads the topmost, and a
+signature stays valid for ever. So no header that RFC 5322 allows once may appear twice, and
+every DKIM signature of the From domain must cover From, To, Subject and Date, the whole body
+(no l=), with the Date in this turn and the GM in To; else mail the player signed for someone
+else, or for an earlier turn, could be re-sent as their orders.
+
 Pure: the caller gathers the evidence (headers, the SMTP envelope, its own DKIM result, the
 body's password lines) and passes it in.
 """
@@ -23,10 +30,13 @@ import functools
 import hmac
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Collection, Iterable, Sequence
 
 import authres
 from publicsuffixlist import PublicSuffixList
+
+from gmserver.rules.late_proof import CLOCK_SKEW, received_by
 
 SENDER_CHECKS = ("from", "verified")
 
@@ -36,6 +46,14 @@ PASSWORD_LINE = re.compile(r"^\s*pass(?:word|phrase)\s*[:=]\s*(\S{1,200})\s*$", 
 # A real Authentication-Results header is a few hundred bytes; a longer one is not parsed.
 MAX_RESULTS_HEADER = 8_000
 _AUTHSERV_ID = re.compile(r"^\s*(?:\([^()]*\)\s*)*([^\s;()]+)")
+# RFC 5322 3.6: headers a message has at most once. gmserver reads the topmost copy and a DKIM
+# verifier the bottom-most one a signature covers: with two, a signature vouches for one copy
+# while gmserver reads the other.
+SINGLE_HEADERS = ("From", "To", "Cc", "Subject", "Date", "Message-ID")
+# what a signature must cover to vouch that the player sent this text to the GM in this turn
+MUST_SIGN = ("from", "to", "subject", "date")
+# a signed Date older than this before the message arrived is old mail re-sent
+MAX_DATE_AGE = timedelta(hours=24)
 
 
 def reply_address(gm_address: str, secret: str) -> str:
@@ -149,6 +167,42 @@ def trusted_results(headers: Sequence[str], trusted_ids: Collection[str]) -> Tru
     return None
 
 
+# what a header claiming a trusted server is renamed to where that server did not write it
+UNVOUCHED = b"X-Gmserver-Unvouched-"
+OBSCURED_RESULTS = UNVOUCHED + b"Authentication-Results"
+_RESULTS_NAME = re.compile(rb"^authentication-results[ \t]*:", re.IGNORECASE)
+_RECEIVED_NAME = re.compile(rb"^received[ \t]*:", re.IGNORECASE)
+
+
+def obscure_claimed_results(raw: bytes, trusted_ids: Collection[str], trusted_receivers: Collection[str] = ()) -> bytes:
+    """RFC 8601 section 5: a border server renames (here) or removes every Authentication-Results
+    header that claims an authserv-id it speaks for, since it did not write it; likewise every
+    Received header "by" a receiving server the GM trusts (rules.late_proof believes its time
+    stamp). The rest of the message is left byte for byte. For gmserver's own listener when its
+    client is not the trusted server."""
+    trusted = {name.strip().lower() for name in trusted_ids if name.strip()}
+    receivers = {host.strip().rstrip(".").lower() for host in trusted_receivers if host.strip()}
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=len(raw))
+    head, body = raw[:end], raw[end:]
+    if not (trusted or receivers) or not re.search(rb"(?im)^(?:authentication-results|received)[ \t]*:", head):
+        return raw
+    fields: list[bytes] = []
+    for line in head.splitlines(keepends=True):
+        if fields and line[:1] in (b" ", b"\t"):
+            fields[-1] += line
+        else:
+            fields.append(line)
+    for index, field in enumerate(fields):
+        if (name := _RESULTS_NAME.match(field)) is not None:
+            value = " ".join(field[name.end():].decode("latin-1").split())
+            if (match := _AUTHSERV_ID.match(value)) is not None and match.group(1).lower() in trusted:
+                fields[index] = OBSCURED_RESULTS + b":" + field[name.end():]
+        elif (name := _RECEIVED_NAME.match(field)) is not None:
+            if received_by(field[name.end():].decode("latin-1")) in receivers:
+                fields[index] = UNVOUCHED + b"Received:" + field[name.end():]
+    return b"".join(fields) + body
+
+
 def _parse_results(value: str) -> tuple[AuthResult, ...]:
     if len(value) > MAX_RESULTS_HEADER:
         return ()
@@ -174,6 +228,90 @@ def _proves(result: AuthResult, from_domain: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# what binds a signed message to the GM and to now
+
+
+@dataclass(frozen=True)
+class DkimSignature:
+    """The tags of a DKIM-Signature header that say what it vouches for (RFC 6376 3.5)."""
+
+    domain: str  # d=, lower-cased
+    signed: tuple[str, ...]  # h=, lower-cased, in order (a name twice: over-signed)
+    length_limited: bool  # l= present: only the first part of the body is signed
+
+
+def read_signature(value: str) -> DkimSignature | None:
+    """A DKIM-Signature header's value read for its d=, h= and l= tags; None without d= or h=."""
+    tags: dict[str, str] = {}
+    for part in value[:MAX_RESULTS_HEADER].split(";"):
+        name, equals, tag_value = part.partition("=")
+        if equals:
+            tags.setdefault(name.strip().lower(), "".join(tag_value.split()))
+    domain, signed = tags.get("d", "").rstrip(".").lower(), tags.get("h", "")
+    if not domain or not signed:
+        return None
+    return DkimSignature(domain, tuple(name.strip().lower() for name in signed.split(":") if name.strip()),
+                         "l" in tags)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """When the message says it was written and to whom, against when it reached the GM."""
+
+    dated: datetime | None  # its Date header; None when missing or unreadable
+    to_gm: bool  # its To header names the GM's address or a reply address
+    received_at: datetime
+    turn_opened: datetime | None = None  # the current turn's start (the last adjudication)
+    # the Date of the power's newest set on file this turn: a mail written before it is an older
+    # mail sent again (by anyone who saw a copy), never a newer set
+    newest_on_file: datetime | None = None
+
+    def window(self) -> tuple[datetime, datetime]:
+        """The earliest and latest Date a message arriving now may carry."""
+        earliest = self.received_at - MAX_DATE_AGE
+        if self.turn_opened is not None and self.turn_opened <= self.received_at:
+            earliest = max(earliest, self.turn_opened - CLOCK_SKEW)
+        return earliest, self.received_at + CLOCK_SKEW
+
+
+def signature_fault(signature: DkimSignature, binding: Binding | None) -> str | None:
+    """Why `signature` cannot vouch for this message, in words; None when it can."""
+    if signature.length_limited:
+        return ("Its DKIM signature covers only the first part of the text (l=), so lines may have been "
+                "added below it.")
+    missing = [name.title() for name in MUST_SIGN if name not in signature.signed]
+    if missing:
+        return (f"Its DKIM signature does not cover its {', '.join(missing)} header"
+                f"{'s' if len(missing) > 1 else ''}, so it may be other mail of yours re-sent.")
+    if binding is None or binding.dated is None:
+        return "It has no readable Date header, so its signature may be old mail of yours re-sent."
+    earliest, latest = binding.window()
+    if not earliest <= binding.dated <= latest:
+        return (f"Its Date ({binding.dated:%Y-%m-%d %H:%M %z}) is not within this turn and the day before it "
+                "arrived, so it may be old mail of yours re-sent.")
+    if binding.newest_on_file is not None and binding.dated < binding.newest_on_file:
+        return (f"Its Date ({binding.dated:%Y-%m-%d %H:%M %z}) is older than that of the orders you have on "
+                "file this turn, so it may be an earlier mail of yours re-sent.")
+    if not binding.to_gm:
+        return "It was not addressed To the GM, so it may be mail of yours to someone else re-sent."
+    return None
+
+
+def vouching_faults(evidence: Evidence) -> tuple[str, ...]:
+    """Why no signature and no mail server's verdict can vouch for this message's From, in
+    words; () when they may. A reply address or password line still proves the sender."""
+    if not evidence.single_from:
+        return ("It had more than one From line or address, so no signature or mail server could vouch for it.",)
+    if evidence.repeated:
+        return (f"It had more than one {', '.join(evidence.repeated)} header, so no signature or mail server "
+                "could vouch for what was read.",)
+    from_domain = domain_of(evidence.sender)
+    faults = [fault for signature in evidence.signatures if aligned(signature.domain, from_domain)
+              if (fault := signature_fault(signature, evidence.binding)) is not None]
+    return tuple(dict.fromkeys(faults))
+
+
+# ---------------------------------------------------------------------------------------------
 # the decision
 
 
@@ -189,6 +327,9 @@ class Evidence:
     # exactly one From line naming exactly `sender`: a signature or a server's verdict vouches for
     # "the" From domain, and a second From (or address) could make it vouch for the wrong one
     single_from: bool = True
+    repeated: tuple[str, ...] = ()  # SINGLE_HEADERS the message has more than once
+    signatures: tuple[DkimSignature, ...] = ()  # every DKIM-Signature header it carries, read (not verified)
+    binding: Binding | None = None
 
 
 @dataclass(frozen=True)
@@ -211,10 +352,8 @@ def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
             return Verified("the player's password line")
     from_domain = domain_of(evidence.sender)
     findings: list[str] = []
-    if not evidence.single_from:
-        return Unverified((
-            "It had more than one From line or address, so no signature or mail server could vouch for it.",
-            *_secret_findings(evidence)))
+    if faults := vouching_faults(evidence):
+        return Unverified((*faults, *_secret_findings(evidence)))
     header = trusted_results(evidence.authentication_results, trusted_authserv_ids)
     if header is not None:
         if any(_proves(result, from_domain) for result in header.results):

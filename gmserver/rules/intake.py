@@ -105,7 +105,8 @@ Decision = Accept | Reject | Ignore | Hold
 
 def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime, *,
            orders: bool = True, press: bool = False, read_only: bool = False, after_end: bool = False,
-           body: str = "", gm_address: str | None = None, reply_secrets: Collection[str] = ()) -> Decision:
+           body: str = "", gm_address: str | None = None, reply_secrets: Collection[str] = (),
+           trusted_receivers: Collection[str] = ()) -> Decision:
     """What to do with a message that reached the GM at `received_at`.
 
     `orders=False` for press, requests and votes (gmserver.rules.mailkind): the subject rules of
@@ -118,7 +119,9 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
     subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
     line where the house rules say so; `reply_secrets` the secrets of the players' reply addresses
-    (gm+SECRET@...) the message was sent to, which name a game and power as a subject does."""
+    (gm+SECRET@...) the message was sent to, which name a game and power as a subject does;
+    `trusted_receivers` the receiving servers whose Received header proves a late set's sending
+    time (rules/late_proof.py)."""
     if envelope.automated:
         # RFC 3834: automated mail is never answered, or two robots could talk forever.
         return Ignore("automated message (Auto-Submitted, bounce or list mail): not answered")
@@ -147,8 +150,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
         return Accept(game=game, power=power, phase=game.phase, subject=reading)
     if (misaddressed := _recipient_refusal(envelope, game, power, gm_address)) is not None:
         return misaddressed
-    decision = _late_with_proof(game, power, reading, received_at, envelope) or _order_set(game, power, reading,
-                                                                                            received_at)
+    decision = (_late_with_proof(game, power, reading, received_at, envelope, trusted_receivers)
+                or _order_set(game, power, reading, received_at))
     return _by_proxy(decision) if power not in game.powers_of(envelope.sender) else decision
 
 
@@ -289,11 +292,12 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
 
 
 def _late_with_proof(game: GameView, power: str, reading: SubjectReading, received_at: datetime,
-                     envelope: Envelope) -> Hold | None:
+                     envelope: Envelope, trusted_receivers: Collection[str]) -> Hold | None:
     """late_with_proof = gm_discretion (000 VII(1), 001 IV(1)): a late set proven sent in time
     is held for the GM with the evidence (rules/late_proof.py says when)."""
     found = late_set_proven(game.ruleset, envelope.message, wrong_turn=reading.wrong_turn, named=reading.phase,
-                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at)
+                            current=(game.phase, game.deadline), previous=game.previous, received_at=received_at,
+                            trusted_receivers=trusted_receivers)
     if found is None:
         return None
     phase, reason = found  # no subject to suggest: the turn is over, sending again would not help

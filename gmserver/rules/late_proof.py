@@ -2,23 +2,27 @@
 000 VII(1), 001 IV(1): "the GM will have the discretion to accept late orders if it is proven to
 the satisfaction of the GM that the orders were sent prior to the deadline").
 
-MATRIX 2.8: the evidence is the message's Date header and its earliest Received header (the one
-the sender's own mail server added, the last in the header section), both before the deadline.
-Both are needed: the Date is written by the sender, the Received by a server. Pure: the message
-is already parsed; a header that cannot be read proves nothing.
+The best evidence is the Received header of a receiving server the GM trusts (`[inbound]
+trusted_receivers`), the topmost one: its time stamp before the deadline says the message had
+reached the GM's side in time. Without it the evidence is the message's Date header and its
+earliest Received header (the last in the header section), both before the deadline, and the GM
+is told that both are the sender's own: anything below the trusted server's header, Received
+headers included, may have been written by the sender. Pure: the message is already parsed; a
+header that cannot be read proves nothing.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 from email.message import Message
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, Collection
 
 from gmserver.rules.position import describe_phase
 
 
-def _moment(text: str | None) -> datetime | None:
+def header_moment(text: str | None) -> datetime | None:
     """An RFC 5322 date-time, aware; None if absent, unreadable or without a zone."""
     if not text:
         return None
@@ -39,20 +43,60 @@ def earliest_received(message: Message) -> datetime | None:
     if not received:
         return None
     _, semicolon, stamp = str(received[-1]).rpartition(";")
-    return _moment(stamp) if semicolon else None
+    return header_moment(stamp) if semicolon else None
+
+
+# the host after `by` (RFC 5321 4.4), comments removed first: the client's HELO sits in one
+_COMMENT = re.compile(r"\([^()]*\)")
+_BY_HOST = re.compile(r"(?:^|\s)by\s+([^\s;]+)", re.IGNORECASE)
+
+
+def trusted_receipt(message: Message, trusted_receivers: Collection[str]) -> tuple[str, datetime] | None:
+    """(host, time stamp) of the topmost Received header when a server the GM trusts wrote it;
+    None otherwise. Only the topmost: a sender can write any header below it, "by" the GM's
+    own server too."""
+    trusted = {host.strip().rstrip(".").lower() for host in trusted_receivers if host.strip()}
+    if not trusted:
+        return None
+    try:
+        received = message.get_all("Received") or []
+    except Exception:  # noqa: BLE001  a header the parser cannot give back proves nothing
+        return None
+    if not received:
+        return None
+    host = received_by(str(received[0]))
+    if host is None or host not in trusted:
+        return None
+    moment = header_moment(str(received[0]).rpartition(";")[2])
+    return (host, moment) if moment is not None else None
+
+
+def received_by(value: str) -> str | None:
+    """The lower-cased host after `by` in a Received header's value; None when it has no time stamp."""
+    route, semicolon, _ = " ".join(value.split()).rpartition(";")
+    while (uncommented := _COMMENT.sub(" ", route)) != route:
+        route = uncommented
+    match = _BY_HOST.search(route)
+    return match.group(1).rstrip(".").lower() if semicolon and match is not None else None
 
 
 # how far a sender's clock may run ahead of ours before its time stamps prove nothing
 CLOCK_SKEW = timedelta(minutes=15)
 
 
-def sent_before(message: Message, deadline: datetime, arrived: datetime | None = None) -> str | None:
+def sent_before(message: Message, deadline: datetime, arrived: datetime | None = None,
+                trusted_receivers: Collection[str] = ()) -> str | None:
     """The evidence, in words for the GM, that `message` was sent before `deadline`; None when
-    its Date header or its earliest Received header is missing, unreadable or not earlier, or
-    (given when it `arrived`) written later than the message reached the GM, which no genuine
-    stamp is (a wrong clock or a forgery)."""
+    there is none: no trusted server's time stamp before the deadline, and its Date header or its
+    earliest Received header missing, unreadable or not earlier, or (given when it `arrived`)
+    written later than the message reached the GM, which no genuine stamp is (a wrong clock or a
+    forgery)."""
+    receipt = trusted_receipt(message, trusted_receivers)
+    if receipt is not None and receipt[1] < deadline and (arrived is None or receipt[1] <= arrived + CLOCK_SKEW):
+        return (f"your mail server {receipt[0]} received it at {_utc(receipt[1])}, before the deadline "
+                f"({_utc(deadline)}), by its own Received header")
     try:
-        dated = _moment(message.get("Date"))
+        dated = header_moment(message.get("Date"))
     except Exception:  # noqa: BLE001
         dated = None
     received = earliest_received(message)
@@ -61,7 +105,9 @@ def sent_before(message: Message, deadline: datetime, arrived: datetime | None =
     if arrived is not None and max(dated, received) > arrived + CLOCK_SKEW:
         return None
     return (f"its Date header ({_utc(dated)}) and the first mail server's Received header ({_utc(received)}) "
-            f"are both before the deadline ({_utc(deadline)})")
+            f"are both before the deadline ({_utc(deadline)}); both are the sender's own evidence, since no mail "
+            "server you trust ([inbound] trusted_receivers) received it before the deadline, and a sender can "
+            "write either")
 
 
 def _utc(moment: datetime) -> str:
@@ -70,7 +116,7 @@ def _utc(moment: datetime) -> str:
 
 def late_set_proven(ruleset: Any, message: Message, *, wrong_turn: bool, named: str | None,
                     current: tuple[str, datetime | None], previous: tuple[str, datetime | None] | None,
-                    received_at: datetime) -> tuple[str, str] | None:
+                    received_at: datetime, trusted_receivers: Collection[str] = ()) -> tuple[str, str] | None:
     """(the turn, the reason for the GM) when an order set reached the GM after its turn's
     cut-off but is proven sent before that turn's deadline, under late_with_proof =
     gm_discretion; None otherwise. Late means: after the deadline under orders_accepted_until =
@@ -90,7 +136,7 @@ def late_set_proven(ruleset: Any, message: Message, *, wrong_turn: bool, named: 
         late = f"after the deadline of {describe_phase(phase)}"
     else:
         return None
-    evidence = sent_before(message, deadline, received_at) if deadline is not None else None
+    evidence = sent_before(message, deadline, received_at, trusted_receivers) if deadline is not None else None
     if evidence is None:
         return None
     return phase, f"It reached the GM {late}, but {evidence}: the GM decides whether it is used."

@@ -285,8 +285,14 @@ def reply_problems(raw: bytes) -> list[str]:
         for name in ("Cc", "Bcc"):
             if message[name] is not None:
                 problems.append(f"a {name} header")
-        if not message.get_content():
+        # a turn report is multipart (text, HTML, the map): its text/plain part is the body, and
+        # every part must decode
+        body = message.get_body(("plain",))
+        if body is None or not body.get_content().strip():
             problems.append("an empty body")
+        for part in message.walk():
+            if not part.is_multipart():
+                part.get_content()
     except Exception as error:  # noqa: BLE001  a reply that does not parse is the finding
         problems.append(f"does not parse: {type(error).__name__}: {error}")
     return problems

@@ -186,8 +186,10 @@ def test_a_dkim_signature_of_the_players_domain_is_checked_here(database_url, cl
     new_game(services, clock(), sender_check="verified")
 
     def signed(body: str, domain: str) -> bytes:
-        message = order_mail(FRANCE, SUBJECT, body)
-        return dkim.sign(message, b"sel", domain.encode(), private, include_headers=[b"from", b"subject"]) + message
+        # as a provider signs: what binds the mail to the GM and to now (tests/integration/test_sender_proof.py)
+        message = order_mail(FRANCE, SUBJECT, body, date=clock())
+        return dkim.sign(message, b"sel", domain.encode(), private,
+                         include_headers=[b"from", b"to", b"subject", b"date"]) + message
 
     assert deliver(services, clock, signed("A PAR - BUR\n", "players.test")) == "accepted"
     assert deliver(services, clock, signed("A PAR - PIC\n", "attacker.test")) == "unverified"

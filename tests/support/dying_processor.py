@@ -23,10 +23,10 @@ def main() -> None:
     url, marker, now = sys.argv[1], sys.argv[2].encode(), datetime.fromisoformat(sys.argv[3])
     real_handle = intake._handle
 
-    def deadly_handle(session, services, row, when):  # type: ignore[no-untyped-def]
+    def deadly_handle(session, services, row, when, prepared=None):  # type: ignore[no-untyped-def]
         if marker in row.raw:
             os.kill(os.getpid(), signal.SIGKILL)
-        return real_handle(session, services, row, when)
+        return real_handle(session, services, row, when, prepared)
 
     intake._handle = deadly_handle
     print(json.dumps(intake.process_pending(services_for(url), now)))

@@ -24,3 +24,20 @@ def nested_multipart(depth: int, sender: bytes = b"germany@players.test",
     levels = b"".join(b"--b%d\r\nContent-Type: multipart/mixed; boundary=b%d\r\n\r\n" % (i, i + 1)
                       for i in range(depth - 1))
     return head + levels + b"--b%d\r\nContent-Type: text/plain\r\n\r\nA PAR H\r\n" % (depth - 1)
+
+
+# The two shapes of HTML that took time growing with the square of their size to convert:
+# html.parser on "<a<a<a..." and the old fallback regex on a run of "<" never closed.
+HTML_BOMB_SHAPES = {"tags never closed": "<a", "brackets never closed": "<"}
+
+
+def html_bomb(size: int, shape: str = "tags never closed", sender: bytes = b"stranger@elsewhere.test") -> bytes:
+    """An HTML-only message whose body is `size` characters of one of HTML_BOMB_SHAPES (sent as
+    quoted-printable lines, as a mail client would, so that an SMTP server takes it)."""
+    unit = HTML_BOMB_SHAPES[shape].encode()
+    body = unit * (size // len(unit))
+    lines = b"=\r\n".join(body[i:i + 72] for i in range(0, len(body), 72))
+    return (b"From: " + sender + b"\r\nTo: " + GM + b"\r\nMessage-ID: <html-bomb." + str(size).encode()
+            + b"." + str(len(unit)).encode() + b"@elsewhere.test>\r\nSubject: hello\r\nMIME-Version: 1.0\r\n"
+            b"Content-Type: text/html; charset=us-ascii\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+            + lines + b"\r\n")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from gmserver.rules.authenticity import (
-    Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient, is_password_line, passwords_in,
-    reply_address, trusted_results, verify_sender,
+    Binding, DkimSignature, Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient,
+    is_password_line, passwords_in, read_signature, reply_address, trusted_results, verify_sender,
 )
 
 GM = "gm@gm.test"
@@ -128,3 +130,66 @@ def test_password_lines():
     text = "F PAR - BUR\nPassword: abc123\n  password = Def456  \nA MAR H\nmy password: is not a line"
     assert passwords_in(text) == ("abc123", "Def456")
     assert is_password_line("PASSWORD:xyz") and not is_password_line("F PAR - BUR")
+
+
+# what binds a signed message to the GM and to now -------------------------------------------
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+GOOD_SIGNATURE = DkimSignature("players.test", ("from", "to", "subject", "date", "message-id"), False)
+
+
+def bound(dated=NOW, *, to_gm=True, turn_opened=None, signature=GOOD_SIGNATURE, **evidence) -> Verified | Unverified:
+    return check(dkim_domains=("players.test",), signatures=(signature,),
+                 binding=Binding(dated, to_gm, received_at=NOW, turn_opened=turn_opened), **evidence)
+
+
+@pytest.mark.parametrize("what, outcome", [
+    ("a provider's signature, dated now, to the GM", bound()),
+    ("dated a minute ago, after the turn opened", bound(NOW - timedelta(minutes=1), turn_opened=NOW - timedelta(hours=2))),
+    ("a sender's clock a few minutes fast", bound(NOW + timedelta(minutes=10))),
+    ("over-signed", bound(signature=DkimSignature("players.test", ("from", "to", "subject", "date") * 2, False))),
+    ("an unaligned signature's tags do not matter",
+     check(dkim_domains=("players.test",), signatures=(GOOD_SIGNATURE, DkimSignature("relay.test", ("from",), True)),
+           binding=Binding(NOW, True, received_at=NOW))),
+])
+def test_a_bound_signature_proves_the_sender(what, outcome):
+    assert isinstance(outcome, Verified), outcome
+
+
+@pytest.mark.parametrize("what, outcome, said", [
+    ("l= body length", bound(signature=DkimSignature("players.test", ("from", "to", "subject", "date"), True)),
+     "(l=)"),
+    ("To not signed", bound(signature=DkimSignature("players.test", ("from", "subject", "date"), False)),
+     "does not cover its To header"),
+    ("Subject and Date not signed", bound(signature=DkimSignature("players.test", ("from", "to"), False)),
+     "does not cover its Subject, Date headers"),
+    ("no Date", bound(None), "no readable Date"),
+    ("dated before the turn opened (a replay of last turn's mail)",
+     bound(NOW - timedelta(hours=3), turn_opened=NOW - timedelta(hours=2)), "not within this turn"),
+    ("dated more than a day before it arrived", bound(NOW - timedelta(hours=25)), "not within this turn"),
+    ("dated in the future", bound(NOW + timedelta(hours=1)), "not within this turn"),
+    ("not addressed to the GM", bound(to_gm=False), "not addressed To the GM"),
+    ("a second Subject (the server's pass too)",
+     check(authentication_results=(PASS_DMARC,), repeated=("Subject",)), "more than one Subject header"),
+    ("a trusted pass for a message whose aligned signature has l=",
+     check(authentication_results=(PASS_DMARC,), binding=Binding(NOW, True, received_at=NOW),
+           signatures=(DkimSignature("players.test", ("from", "to", "subject", "date"), True),)), "(l=)"),
+])
+def test_a_signature_or_pass_that_could_be_reused_proves_nothing(what, outcome, said):
+    assert isinstance(outcome, Unverified) and said in " ".join(outcome.findings), outcome
+    assert "reply address" in " ".join(outcome.findings)
+
+
+def test_the_reply_address_proves_the_sender_whatever_the_headers():
+    assert isinstance(bound(to_gm=False, repeated=("To",), recipients=(f"gm+{SECRET}@gm.test",)), Verified)
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("v=1; a=rsa-sha256; d=Players.Test; s=sel; h=From : To:Subject:\r\n Date; bh=x; b=y",
+     DkimSignature("players.test", ("from", "to", "subject", "date"), False)),
+    ("v=1; d=players.test; l=120; h=from:from; b=y", DkimSignature("players.test", ("from", "from"), True)),
+    ("v=1; d=players.test; b=y", None),
+    ("garbage", None),
+])
+def test_read_signature(value, expected):
+    assert read_signature(value) == expected

@@ -7,7 +7,9 @@ from __future__ import annotations
 import dkim
 import pytest
 
-from gmserver.mail.dkim import offline_lookup, verified_domains
+from gmserver.mail.dkim import (
+    DEAD_DOMAIN_SECONDS, DNS_TIMEOUT_SECONDS, MESSAGE_BUDGET_SECONDS, KeyLookups, offline_lookup, verified_domains,
+)
 from tests.support.dkim import new_dkim_key
 from tests.support.world import order_mail
 
@@ -89,3 +91,67 @@ def test_a_signature_without_a_key_is_no_error_in_the_log(key, caplog):
     with caplog.at_level("DEBUG"):
         assert verified_domains(signed(MESSAGE, private), offline_lookup) == ()
     assert caplog.records and all(record.levelname in ("DEBUG", "INFO") for record in caplog.records)
+
+
+# -- domains whose DNS never answers ---------------------------------------------------------------
+
+def dead_signatures(*domains: str) -> bytes:
+    return b"".join(b"DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/simple; d=%s; s=sel; h=from:to:subject:date; "
+                    b"bh=AAAA; b=AAAA\r\n" % domain.encode() for domain in domains) + MESSAGE
+
+
+class DeadDns:
+    """A resolver that never answers: each look-up 'waits' its whole timeout on a clock the test
+    keeps (nothing sleeps), then fails as dnspython does."""
+
+    def __init__(self) -> None:
+        self.now, self.asked = 1000.0, []
+
+    def clock(self) -> float:
+        return self.now
+
+    def __call__(self, name, timeout=5):
+        self.asked.append((name.decode() if isinstance(name, bytes) else name, timeout))
+        self.now += timeout
+        raise dkim.DnsTimeoutError("no answer")
+
+
+def test_four_dead_domains_cost_one_message_budget_not_four_timeouts():
+    dns_ = DeadDns()
+    lookups = KeyLookups(dns_, clock=dns_.clock)
+    assert lookups.verify(dead_signatures("a.test", "b.test", "c.test", "d.test")) == ()
+    assert dns_.now - 1000.0 <= MESSAGE_BUDGET_SECONDS
+    assert all(timeout <= DNS_TIMEOUT_SECONDS for _, timeout in dns_.asked)
+
+
+def test_a_domain_that_did_not_answer_is_not_asked_again_for_a_while():
+    dns_ = DeadDns()
+    lookups = KeyLookups(dns_, clock=dns_.clock, budget_seconds=60)
+    lookups.verify(dead_signatures("a.test", "b.test"))
+    assert [name for name, _ in dns_.asked] == ["sel._domainkey.a.test.", "sel._domainkey.b.test."]
+    dns_.asked.clear()
+    assert lookups.verify(dead_signatures("a.test", "b.test", "c.test")) == ()
+    assert [name for name, _ in dns_.asked] == ["sel._domainkey.c.test."]  # a and b: no time spent
+    dns_.now += DEAD_DOMAIN_SECONDS + 1
+    dns_.asked.clear()
+    lookups.verify(dead_signatures("a.test"))
+    assert [name for name, _ in dns_.asked] == ["sel._domainkey.a.test."]
+
+
+def test_a_quick_no_key_answer_does_not_mark_the_domain_dead(key):
+    """A forger's unknown selector at a real player's domain must not cost the player their proof."""
+    private, record = key
+    answers = dns({"sel._domainkey.players.test.": record})
+    lookups = KeyLookups(answers)
+    forged = b"DKIM-Signature: v=1; a=rsa-sha256; d=players.test; s=nope; h=from; bh=AAAA; b=AAAA\r\n" + MESSAGE
+    assert lookups.verify(forged) == ()
+    assert lookups.verify(signed(MESSAGE, private)) == ("players.test",)
+
+
+def test_the_result_is_remembered_for_the_transaction_that_follows(key):
+    private, record = key
+    lookups = KeyLookups(dns({"sel._domainkey.players.test.": record}))
+    message = signed(MESSAGE, private)
+    assert lookups.remembered(message) is None
+    assert lookups.verify(message) == ("players.test",)
+    assert lookups.remembered(message) == ("players.test",)

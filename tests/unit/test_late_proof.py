@@ -12,7 +12,7 @@ import pytest
 
 from gmserver.rules.envelope import parse_envelope
 from gmserver.rules.intake import GameView, Hold, Reject, decide
-from gmserver.rules.late_proof import earliest_received, sent_before
+from gmserver.rules.late_proof import earliest_received, received_by, sent_before, trusted_receipt
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
@@ -56,7 +56,9 @@ def test_the_earliest_received_header_is_the_last() -> None:
     assert earliest_received(msg) == datetime(2026, 11, 24, 17, 55, 2, tzinfo=timezone.utc)
     assert sent_before(msg, DEADLINE) == (
         "its Date header (2026-11-24 17:55 UTC) and the first mail server's Received header (2026-11-24 17:55 UTC) "
-        "are both before the deadline (2026-11-24 18:00 UTC)")
+        "are both before the deadline (2026-11-24 18:00 UTC); both are the sender's own evidence, since no mail "
+        "server you trust ([inbound] trusted_receivers) received it before the deadline, and a sender can write "
+        "either")
 
 
 # -- in the intake decision ----------------------------------------------------------------------------
@@ -115,3 +117,56 @@ def test_000_VII_1_headers_dated_after_the_message_arrived_prove_nothing() -> No
     later = DEADLINE - timedelta(minutes=5)  # before the deadline, but hours after the message arrived
     decision = decide(_envelope(subject, later, later), [_mhr_game_after_spring()], arrived)
     assert isinstance(decision, Reject)
+
+
+# -- whose Received header is believed -------------------------------------------------------------
+
+SENDERS_OWN = "Received: from pc by smtp.players.test; Tue, 24 Nov 2026 17:55:02 +0000\n"
+
+
+def test_000_VII_1_a_received_header_below_the_trusted_servers_is_called_the_senders_own() -> None:
+    """The bottom-most Received header can be written by the sender: when the GM's own server
+    (trusted, topmost) got the message after the deadline, the GM is told the rest is the sender's word."""
+    msg = message("Tue, 24 Nov 2026 17:55:00 +0000", RELAY, SENDERS_OWN)
+    said = sent_before(msg, DEADLINE, trusted_receivers=("gm.test",))
+    assert said is not None and "the sender's own evidence" in said and "a sender can write either" in said
+
+
+def test_000_VII_1_the_trusted_servers_own_time_stamp_before_the_deadline_proves_it() -> None:
+    """No Date header needed: the GM's own server says when the message reached it."""
+    ours = "Received: from smtp.players.test (smtp.players.test [192.0.2.1]) by MX.GM.TEST. (Postfix) with ESMTPS " \
+           "id 4Xy; Tue, 24 Nov 2026 17:58:00 +0000\n"
+    said = sent_before(message(None, ours, SENDERS_OWN), DEADLINE, trusted_receivers=("mx.gm.test",))
+    assert said == ("your mail server mx.gm.test received it at 2026-11-24 17:58 UTC, before the deadline "
+                    "(2026-11-24 18:00 UTC), by its own Received header")
+    assert sent_before(message(None, ours, SENDERS_OWN), DEADLINE) is None  # not configured: not believed
+
+
+@pytest.mark.parametrize("received, expected", [
+    pytest.param((RELAY, "Received: from pc by mx.gm.test; Tue, 24 Nov 2026 17:50:00 +0000\n"), None,
+                 id="a header 'by' the GM's server below the topmost was written by the sender"),
+    pytest.param(("Received: from x (helo by mx.gm.test) by evil.test; Tue, 24 Nov 2026 17:50:00 +0000\n",), None,
+                 id="'by' inside a comment is the client's word"),
+    pytest.param(("Received: from x by mx.gm.test\n",), None, id="no time stamp"),
+])
+def test_000_VII_1_only_the_topmost_received_header_of_a_trusted_server_counts(received, expected) -> None:
+    assert trusted_receipt(message("Tue, 24 Nov 2026 17:55:00 +0000", *received), ("mx.gm.test",)) == expected
+
+
+def test_received_by_reads_the_host_after_by() -> None:
+    assert received_by("from a (b [1.2.3.4]) by MX.Example.ORG (Postfix) with ESMTP; Tue, 24 Nov 2026 1:00 +0000") \
+        == "mx.example.org"
+    assert received_by("from a by b") is None
+
+
+def test_000_VII_1_the_intake_decision_believes_the_trusted_server_given() -> None:
+    subject = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="S1901M",
+                             purpose="orders")
+    late = DEADLINE + timedelta(minutes=10)
+    # no Date at all, only the GM's own server's stamp two minutes before the deadline
+    raw = order_mail("fr@p.test", subject, "A PAR H", headers={
+        "Received": f"from smtp.p.test by mx.gm.test; {format_datetime(DEADLINE - timedelta(minutes=2))}"})
+    envelope, game = parse_envelope(raw), _game(late_with_proof="gm_discretion")
+    assert isinstance(decide(envelope, [game], late), Reject)
+    decision = decide(envelope, [game], late, trusted_receivers=("mx.gm.test",))
+    assert isinstance(decision, Hold) and "your mail server mx.gm.test received it" in decision.reasons[0]

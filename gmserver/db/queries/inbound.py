@@ -56,6 +56,12 @@ def pending_ids(session: Session) -> list[int]:
                                 .order_by(InboundMessage.id)))
 
 
+def pending_raw(session: Session, inbound_id: int) -> bytes | None:
+    """The raw bytes of the message if it is still pending (no lock: read before its processing)."""
+    return session.scalar(select(InboundMessage.raw)
+                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending"))
+
+
 def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is still pending, locked until the transaction ends; waits for the lock
     (no SKIP LOCKED: services.inbox.runner.process_one says why) and tests the status after the wait."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import OrderSet
+from gmserver.db.models import InboundMessage, OrderSet
 
 # Built once: every deadline reads each game's sets (building the statement cost more than
 # running it on SQLite: issue 8's benchmark)
@@ -24,3 +24,11 @@ def players_sets(session: Session, game_id: int) -> list[OrderSet]:
     return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.by_gm.is_(False),
                                                        OrderSet.by_proxy.is_(False))
                                 .order_by(OrderSet.received_at.desc(), OrderSet.id.desc())))
+
+
+def newest_set_message(session: Session, game_id: int, power: str, phase: str) -> bytes | None:
+    """The raw mail of the power's newest set this phase that came by mail, if any."""
+    return session.scalar(select(InboundMessage.raw).join(OrderSet, OrderSet.inbound_id == InboundMessage.id)
+                          .where(OrderSet.game_id == game_id, OrderSet.power == power, OrderSet.phase == phase,
+                                 OrderSet.by_gm.is_(False))
+                          .order_by(OrderSet.version.desc()).limit(1))

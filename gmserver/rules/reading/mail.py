@@ -15,20 +15,22 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.condition_facts import TurnFacts
-from gmserver.rules.reading.message import read_message
+from gmserver.rules.reading.message import MessageText, read_message
 from gmserver.rules.reading.model import Reading
 from gmserver.rules.reading.options import option
 from gmserver.rules.reading.reader import read_orders
 from gmserver.rules.reading.sets import StoredSet
 
 
-def read_mail(message: bytes | str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
-              previous: Sequence[StoredSet] | Sequence[Order] = (), subject: str | None = None,
+def read_mail(message: bytes | str | MessageText, *, position: Position, power: str, ruleset: Any,
+              geography: MapInfo, previous: Sequence[StoredSet] | Sequence[Order] = (), subject: str | None = None,
               player_abbreviations: Mapping[str, str] | None = None, turn: TurnFacts | None = None) -> Reading:
-    """Read `message` (a whole email or a bare body) for `power`, as `read_orders` reads a body.
-    `subject`: the subject as the envelope read it; None takes the message's own."""
-    text = read_message(message, attachments=bool(option(ruleset, "text_attachments")))
-    reading = read_orders(text.orders, position=position, power=power, ruleset=ruleset, geography=geography,
+    """Read `message` (a whole email or a bare body, or it as `read_message` read it already) for
+    `power`, as `read_orders` reads a body. `subject`: the subject as the envelope read it; None
+    takes the message's own."""
+    text = message if isinstance(message, MessageText) else read_message(message)
+    orders, notes = text.for_orders(bool(option(ruleset, "text_attachments")))
+    reading = read_orders(orders, position=position, power=power, ruleset=ruleset, geography=geography,
                           previous=previous, subject=text.subject if subject is None else subject,
                           player_abbreviations=player_abbreviations, turn=turn)
-    return replace(reading, notes=(*text.notes, *reading.notes)) if text.notes else reading
+    return replace(reading, notes=(*notes, *reading.notes)) if notes else reading

@@ -4,24 +4,26 @@ text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>
 "On ... wrote:" blocks, Outlook "-----Original Message-----" and "From: / Sent: / To:" headers,
 copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
 forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
-whatever text could be decoded.
+whatever text could be decoded. Bounded: at most MAX_READ_BYTES of the message, MAX_HTML_CHARS of
+HTML and MAX_TEXT_CHARS of text are read, each in time that grows with its length alone.
 
 `read_message` also says what else the message held that a player may take for orders: a
 forward of the player's own order mail is read as their orders (anything else forwarded is said
-not to be read), and each attached file is named, read when it is text and the caller allows it
-(`text_attachments`), never passed over in silence. A line the client wrapped in the middle of
-a sentence is joined again.
+not to be read), and each attached file is named, its text kept apart (`MessageText.for_orders`
+reads it where the ruleset's `text_attachments` allows), never passed over in silence. A line the
+client wrapped in the middle of a sentence is joined again; in an HTML table a row is a line and
+its cells are words.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import html
 import re
 from dataclasses import dataclass, field
 from email.message import Message
 from email.utils import parseaddr
-from html.parser import HTMLParser
 
 from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.reading.flowed import unflow
@@ -45,10 +47,18 @@ _PRESS_START = re.compile(
     r"(?:\s+(?:to|for|from|signed|as|if|unless)\b[^:]*)?"
     r"\s*:?\s*(?:[-=*#]{2,})?\s*$", re.IGNORECASE)
 _PRESS_END = re.compile(r"^\s*(?:[-=*#]{2,}\s*)?(?:end\s*(?:of\s*)?press|endpress)\b.*$", re.IGNORECASE)
-# The reader reads orders from the first 2 MB of a message (the orders come before any map or
-# attachment); the bound on a whole message is gmserver.rules.limits.MAX_MESSAGE_BYTES.
+# What of a message is read, each bound several times what a player's mail needs (orders and
+# press fill a few KB, and they come before any quoted thread, map or attachment); the rest is not
+# read, and the reply says so (MessageText.unread). The bound on a whole message is
+# gmserver.rules.limits.MAX_MESSAGE_BYTES; these keep the reading of one message to a fraction of
+# a second of CPU, whatever its 40 MB hold (benchmarks/bench_hostile.py).
+# The raw message: its first 2 MB.
 MAX_READ_BYTES = 2_000_000
-
+# HTML converted to text when a message has no plain text: Outlook's HTML of a short message with
+# a quoted thread runs 50-300 KB.
+MAX_HTML_CHARS = 1_000_000
+# The text read for orders and press.
+MAX_TEXT_CHARS = 100_000
 # the line a forward opens with: Gmail's and Thunderbird's rule, Apple Mail's sentence
 _FORWARD_MARK = re.compile(r"^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded message:)\s*$", re.IGNORECASE)
 # Outlook marks a forward by its subject alone ("FW:"; localised "TR:", "WG:", "RV:", "I:", "ENC:")
@@ -63,48 +73,9 @@ _LIST_START = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
 _SENTENCE_END = re.compile(r"[.!?:;]\s*$")
 
 
-@dataclass(frozen=True)
-class MessageText:
-    """What a message gives the order reader: the text to read for orders, the press sections
-    (heading, text), and `notes` for the player on what else it held (a forward, an attached
-    file) and what was done with it."""
-
-    orders: str
-    sections: tuple[tuple[str, str], ...] = ()
-    notes: tuple[str, ...] = ()
-    headers: _Headers | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def subject(self) -> str:
-        """The message's Subject ("" for a bare body), parsed when asked for."""
-        return self.headers.subject if self.headers is not None else ""
-
-    @property
-    def press(self) -> str:
-        return "\n".join(text for _, text in self.sections).strip("\n")
-
-
-def read_message(message: bytes | str, *, attachments: bool = False) -> MessageText:
-    """The text of `message` to read for orders, its press and notes (see the module doc).
-    `attachments`: read an attached text file's orders after the message's own text (the
-    ruleset's `text_attachments`); otherwise the file is named as not read."""
-    try:
-        parsed, body = _parse(message)
-    except Exception:  # noqa: BLE001  a broken message must still give text
-        parsed, body = None, (message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message))
-    headers = _Headers(parsed) if parsed is not None else _NO_HEADERS
-    orders, sections, notes = _clean(body, headers)
-    if parsed is not None:
-        extra, attached_notes = _attachments(parsed, headers, read_text=attachments)
-        notes += attached_notes
-        if extra:
-            orders = "\n\n".join(part for part in (orders, *extra) if part)
-    return MessageText(orders, tuple((heading, text) for heading, text in sections), tuple(notes), headers)
-
-
 class _Headers:
-    """The outer From address and Subject, parsed only when a forward asks for them (the
-    email package's header parsing costs more than reading a dozen orders)."""
+    """The outer From address and Subject, parsed only when asked for (the email package's header
+    parsing costs more than reading a dozen orders)."""
 
     def __init__(self, message: Message | None) -> None:
         self.message = message
@@ -127,23 +98,84 @@ class _Headers:
 _NO_HEADERS = _Headers(None)
 
 
+@dataclass(frozen=True)
+class MessageText:
+    """What a message gives the reader."""
+
+    orders: str  # the text read for orders: the message's own, a forward of the sender's own mail included
+    sections: tuple[tuple[str, str], ...]  # (heading line, text) of each press section
+    unread: str = ""  # "", or in words what of the message was not read
+    notes: tuple[str, ...] = ()  # for the player: a forward not read, an attached file that is not text
+    attached: tuple[tuple[str, str], ...] = ()  # (file name as shown, text) of each attached text file
+    headers: _Headers = field(default=_NO_HEADERS, repr=False, compare=False)
+
+    @property
+    def press(self) -> str:
+        return "\n".join(text for _, text in self.sections).strip("\n")
+
+    @property
+    def subject(self) -> str:
+        """The message's Subject ("" for a bare body), parsed when asked for."""
+        return self.headers.subject
+
+    def for_orders(self, attachments: bool) -> tuple[str, tuple[str, ...]]:
+        """(the text to read for orders, the notes for the player): under `attachments` (the
+        ruleset's `text_attachments`) each attached text file is read after the message's own
+        text; otherwise it is named as not read."""
+        text, notes = self.orders, list(self.notes)
+        for name, attached in self.attached:
+            if attachments:
+                text = "\n\n".join(part for part in (text, attached) if part)
+                notes.append(f"The attached file {name} was read for orders, after the text of your mail.")
+            else:
+                notes.append(f"The attached file {name} was not read: this game reads orders in the text of "
+                             "the mail only. To send them, reply to this mail with the orders written in it.")
+        return text, tuple(notes)
+
+
 def extract_order_text(message: bytes | str) -> str:
-    """The body text to read for orders, attached files left out (see the module doc)."""
+    """The body text to read for orders (see the module doc)."""
     return read_message(message).orders
 
 
 def extract_press_text(message: bytes | str) -> str:
     """The press sections of a message, for the press handler."""
-    _, press = split_message(message)
-    return press
+    return read_message(message).press
 
 
 def split_message(message: bytes | str) -> tuple[str, str]:
-    """(order text, press text) of a message, for telling what kind of mail it is: an attached
-    text file counts as text, so that a mail of orders in `orders.txt` is taken as orders (and
-    answered, read or not as the game's rules say) rather than as an empty request."""
-    text = read_message(message, attachments=True)
+    """(order text, press text) of a message."""
+    text = read_message(message)
     return text.orders, text.press
+
+
+def read_message(message: bytes | str) -> MessageText:
+    """The order text and press sections of a message, read within the bounds above."""
+    unread: list[str] = []
+    if len(message) > MAX_READ_BYTES:
+        unread.append(f"only its first {MAX_READ_BYTES:,} bytes were read (orders come before any "
+                      "attachment)")
+    try:
+        parsed, body, html_cut = _body(message)
+    except Exception:  # noqa: BLE001  a broken message must still give text
+        raw = message[:MAX_READ_BYTES]
+        parsed, body, html_cut = None, (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
+    if html_cut:
+        unread.append(f"only the first {MAX_HTML_CHARS:,} characters of its HTML were read (it has "
+                      "no plain text)")
+    if len(body) > MAX_TEXT_CHARS:
+        body = _cut_at_line(body, MAX_TEXT_CHARS)
+        unread.append(f"only the first {MAX_TEXT_CHARS:,} characters of its text were read")
+    headers = _Headers(parsed) if parsed is not None else _NO_HEADERS
+    orders, sections, notes = _clean(body, headers)
+    attached: list[tuple[str, str]] = []
+    if parsed is not None:
+        forwarded, attached, attached_notes = _attachments(parsed, headers)
+        orders = "\n\n".join(part for part in (orders, *forwarded) if part)
+        notes += attached_notes
+    words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
+             + "; the rest was not read.") if unread else ""
+    return MessageText(orders, tuple(sections), words, tuple(notes), tuple(attached), headers)
 
 
 def press_sections(message: bytes | str) -> list[tuple[str, str]]:
@@ -153,12 +185,20 @@ def press_sections(message: bytes | str) -> list[tuple[str, str]]:
 
 
 def body_text(message: Message) -> str:
-    """The whole readable body of a parsed message (text/plain, else HTML as text), quotes and
-    signatures included. Never raises."""
+    """The readable body of a parsed message (text/plain, else HTML as text), quotes and
+    signatures included, up to MAX_TEXT_CHARS. Never raises."""
     try:
-        return _message_text(message)
+        return _cut_at_line(_message_text(message)[0], MAX_TEXT_CHARS)
     except Exception:  # noqa: BLE001  a broken message has no text to look at
         return ""
+
+
+def _cut_at_line(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, at a line end if one is in the last quarter."""
+    if len(text) <= limit:
+        return text
+    end = text.rfind("\n", limit * 3 // 4, limit)
+    return text[:end if end >= 0 else limit]
 
 
 def _looks_like_email(text: str) -> bool:
@@ -170,20 +210,21 @@ def _looks_like_email(text: str) -> bool:
         _HEADER_LINE.match(line) or line[:1] in (" ", "\t") for line in block.splitlines() if line)
 
 
-def _parse(message: bytes | str) -> tuple[Message | None, str]:
-    """(the parsed message, or None for a bare body; the body text)."""
+def _body(message: bytes | str) -> tuple[Message | None, str, bool]:
+    """(the parsed message, None for a bare body; the body text; whether its HTML was cut at
+    MAX_HTML_CHARS)."""
     if isinstance(message, bytes):
         raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
-            return None, _decode_bytes(raw)
+            return None, _decode_bytes(raw), False
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):
-            return None, text
+            return None, text, False
         parsed = email.message_from_string(text, policy=email.policy.default)
-    return parsed, _message_text(parsed)
+    return (parsed, *_message_text(parsed))
 
 
 def _header(message: Message, name: str) -> str:
@@ -197,10 +238,11 @@ def _header_address(message: Message, name: str) -> str:
     return parseaddr(_header(message, name))[1].lower()
 
 
-def _attachments(message: Message, headers: _Headers, *, read_text: bool) -> tuple[list[str], list[str]]:
-    """(texts to read, notes) for the files attached to `message` and the messages attached to
-    it (a forward as attachment): every one is named in a note."""
-    texts: list[str] = []
+def _attachments(message: Message, headers: _Headers) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """(texts of attached forwards of the sender's own mail, (name, text) of attached text files,
+    notes) for what is attached to `message`: every file and message attached is named."""
+    forwarded: list[str] = []
+    texts: list[tuple[str, str]] = []
     notes: list[str] = []
     for part in _attached(message):
         if part.get_content_type() == "message/rfc822":
@@ -210,25 +252,18 @@ def _attachments(message: Message, headers: _Headers, *, read_text: bool) -> tup
                 continue
             author = _header_address(inner, "From")
             if headers.sender and author == headers.sender:
-                text, _, _ = _clean(_message_text(inner), headers)
-                texts.append(text)
+                forwarded.append(_clean(_cut_at_line(_message_text(inner)[0], MAX_TEXT_CHARS), headers)[0])
                 notes.append(_OWN_FORWARD_NOTE)
             else:
                 notes.append(_other_forward_note(author))
             continue
         name = _file_name(part)
-        if part.get_content_type() == "text/plain" or name.lower().endswith(".txt"):
-            if read_text:
-                text, _, _ = _clean(_part_text(part), headers)
-                texts.append(text)
-                notes.append(f"The attached file {name} was read for orders, after the text of your mail.")
-            else:
-                notes.append(f"The attached file {name} was not read: this game reads orders in the text of "
-                             "the mail only. To send them, reply to this mail with the orders written in it.")
+        if part.get_content_type() == "text/plain" or name.lower().endswith('.txt"'):
+            texts.append((name, _clean(_cut_at_line(_part_text(part), MAX_TEXT_CHARS), headers)[0]))
         else:
             notes.append(f"The attached file {name} was not read: orders are read from text only. To send them, "
                          "reply to this mail with the orders written in it.")
-    return texts, notes
+    return forwarded, texts, notes
 
 
 def _attached(message: Message):
@@ -264,6 +299,9 @@ def _other_forward_note(author: str) -> str:
             "To use its orders, reply to this mail with them written in it.")
 
 
+
+
+
 def _decode_bytes(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
@@ -271,9 +309,10 @@ def _decode_bytes(raw: bytes) -> str:
         return raw.decode("cp1252", "replace")
 
 
-def _message_text(message: Message) -> str:
+def _message_text(message: Message) -> tuple[str, bool]:
+    """(the body text, whether its HTML was cut at MAX_HTML_CHARS)."""
     plain: str | None = None
-    html: str | None = None
+    markup: str | None = None
     for part in _parts(message):
         kind = part.get_content_type()
         disposition = str(part.get("Content-Disposition", "")).lower()
@@ -283,13 +322,13 @@ def _message_text(message: Message) -> str:
             plain = _part_text(part)
             if str(part.get_param("format", "")).lower() == "flowed":  # RFC 3676: soft breaks undone
                 plain = unflow(plain, str(part.get_param("delsp", "")).lower() == "yes")
-        elif kind == "text/html" and html is None:
-            html = _part_text(part)
+        elif kind == "text/html" and markup is None:
+            markup = _part_text(part)
     if plain is not None and plain.strip():
-        return plain
-    if html is not None:
-        return html_to_text(html)
-    return plain or ""
+        return plain, False
+    if markup is not None:
+        return _html_text(markup)
+    return plain or "", False
 
 
 def _parts(message: Message):
@@ -315,21 +354,22 @@ def _part_text(part: Message) -> str:
         return str(part.get_payload())
 
 
-class _HtmlText(HTMLParser):
+class _HtmlText:
+    """HTML as the lines a reader sees: blocks end lines, list items get "- ", scripts, styles,
+    quoted replies (blockquote, Gmail's, Thunderbird's and Yahoo's quote divs) are left out."""
+
     _BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
     _SKIP = {"script", "style", "head", "title", "blockquote"}
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.skipping = 0
         self.quote_divs: list[int] = []
         self.depth = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, classes: str) -> None:
         if tag == "div":
             self.depth += 1
-            classes = dict(attrs).get("class") or ""
             if "gmail_quote" in classes or "moz-cite-prefix" in classes or "yahoo_quoted" in classes:
                 self.quote_divs.append(self.depth)
                 self.skipping += 1
@@ -340,11 +380,11 @@ class _HtmlText(HTMLParser):
         if tag == "li" and not self.skipping:
             self.out.append("- ")
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str) -> None:
         if tag == "br":
             self.out.append("\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self._SKIP and self.skipping:
             self.skipping -= 1
         if tag == "div":
@@ -355,21 +395,86 @@ class _HtmlText(HTMLParser):
         if tag in self._BLOCKS:
             self.out.append("\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self.skipping:
-            self.out.append(data.replace("\xa0", " "))
+            self.out.append(html.unescape(data).replace("\xa0", " "))
+
+    def feed(self, markup: str) -> None:
+        """One left-to-right scan: each character is looked at a bounded number of times (no
+        backtracking, no rescanning), so the time grows with the length alone. html.parser took
+        42 s for 100 KB of "<a<a<a..." and the old fallback regex as long for a run of "<"."""
+        lower = markup.lower()
+        text_from = search = 0  # the text not yet handed on starts at text_from
+        # a "<" not followed by a letter, "/", "!" or "?" is text ("<3", "a < b")
+        while (start := _TAG_START.search(markup, search)) is not None:
+            opening = start.start()
+            after = markup[opening + 1]
+            if opening > text_from:
+                self.handle_data(markup[text_from:opening])
+            if markup.startswith("<!--", opening):
+                closing = markup.find("-->", opening + 4)
+                if closing < 0:
+                    return  # a comment never closed hides the rest, as in a browser
+                text_from = search = closing + 3
+                continue
+            # a ">" inside a quoted attribute value does not end the tag, within _QUOTED_TAG_CHARS
+            quoted = _QUOTED_TAG.match(markup, opening, opening + _QUOTED_TAG_CHARS)
+            closing = quoted.end() - 1 if quoted else markup.find(">", opening)
+            if closing < 0:
+                self.handle_data(markup[opening:])  # a tag never closed is text, as html.parser read it
+                return
+            inside = markup[opening + 1:closing]
+            text_from = search = closing + 1
+            if after in "!?":
+                continue  # <!DOCTYPE ...>, <![if ...]>, <?xml ...?>
+            name_match = _TAG_NAME.match(inside, 1 if after == "/" else 0)
+            tag = name_match.group().lower() if name_match else ""
+            if after == "/":
+                self.handle_endtag(tag)
+            elif inside.endswith("/"):
+                self.handle_startendtag(tag)
+            else:
+                self.handle_starttag(tag, _classes(inside) if tag == "div" else "")
+                if tag in ("script", "style"):  # their content is never text, even with "<" in it
+                    closing = lower.find("</" + tag, search)
+                    if closing < 0:
+                        return
+                    text_from = search = closing
+        if text_from < len(markup):
+            self.handle_data(markup[text_from:])
 
 
-def html_to_text(html: str) -> str:
+_TAG_START = re.compile(r"<[A-Za-z/!?]")
+# A tag up to its ">", its quoted values whole. Each character can be matched one way only (no
+# backtracking to speak of); a tag longer than _QUOTED_TAG_CHARS, or a quote never closed, ends
+# at its first ">" instead, so that no part of the HTML is scanned more than that many times.
+_QUOTED_TAG = re.compile(r"""<[^>"']*+(?:(?:"[^"]*+"|'[^']*+')[^>"']*+)*+>""")
+_QUOTED_TAG_CHARS = 2000
+_TAG_NAME = re.compile(r"[A-Za-z][^\s/>]*")
+_CLASS = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+# A div's class is looked for in the first characters of its tag only (a quote never closed would
+# otherwise have each "class=" read to the end of the tag).
+_CLASS_SCAN_CHARS = 2000
+
+
+def _classes(tag: str) -> str:
+    match = _CLASS.search(tag, 0, _CLASS_SCAN_CHARS)
+    return html.unescape(next((group for group in match.groups() if group is not None), "")) if match else ""
+
+
+def html_to_text(markup: str) -> str:
+    """The text of an HTML body (its first MAX_HTML_CHARS characters), a line per block."""
+    return _html_text(markup)[0]
+
+
+def _html_text(markup: str) -> tuple[str, bool]:
+    """(the text, whether the HTML was cut at MAX_HTML_CHARS)."""
+    cut = len(markup) > MAX_HTML_CHARS
     parser = _HtmlText()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # noqa: BLE001
-        return re.sub(r"<[^>]*>", " ", html)
+    parser.feed(markup[:MAX_HTML_CHARS] if cut else markup)
     text = "".join(parser.out)
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in lines if line), cut
 
 
 def _clean(body: str, headers: _Headers = _NO_HEADERS) -> tuple[str, list[tuple[str, str]], list[str]]:

@@ -28,7 +28,7 @@ _QUOTE_PREFIX = re.compile(r"^[\s>|]*")
 # "Il giorno lun 23 nov 2026 alle ore 18:02 Anna <a@x> ha scritto:", "Op ma 23 nov. 2026 om
 # 18:02 schreef Anna <a@x>:", "Em seg., 23 de nov. de 2026 às 18:02, Anna <a@x> escreveu:".
 WROTE = re.compile(
-    r"^\s*(?:On\b.{0,300}\bwrote:|.{0,300}\b(?:wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu"
+    r"^\s*+(?:On\b.{0,300}\bwrote:|.{0,300}\b(?:wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu"
     r"|napisał\(a\)|napisał|skrev|kirjoitti)(?:\s+[^:]{0,120})?\s*:)\s*$", re.IGNORECASE)
 WROTE_START = re.compile(r"^\s*(?:On|Le|Am|El|Il giorno|Op|Em|W dniu|Den)\b.{0,200}$", re.IGNORECASE)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.mail.compose import Composer
-from gmserver.mail.dkim import TxtLookup
+from gmserver.mail.dkim import KeyLookups, TxtLookup
 from gmserver.rules.geography import MapInfo
 
 
@@ -17,8 +17,16 @@ class SenderChecks:
 
     # authserv-ids whose Authentication-Results header is believed (config [inbound]); none: never
     trusted_authserv_ids: tuple[str, ...] = ()
+    # host names of the receiving servers whose topmost Received header proves when a late set
+    # reached the GM's side (config [inbound] trusted_receivers; rules.late_proof)
+    trusted_receivers: tuple[str, ...] = ()
     # DKIM key lookup (name -> TXT record); None: the DNS. Tests pass their own: no network there.
     dkim_lookup: TxtLookup | None = None
+    # the look-ups through dkim_lookup, with their budget and memories (made from it)
+    dkim: KeyLookups = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dkim", KeyLookups(self.dkim_lookup))
 
 
 @dataclass(frozen=True)

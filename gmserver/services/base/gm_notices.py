@@ -25,6 +25,7 @@ _KINDS = {
     "delay": "a player's delay request (000 VII(5))",
     "proxy": "a proxy asked for, given or cancelled (000 II(3), 003 [19])",
     "pressauthors": "the authors of anonymous press, after the game (000 X(2))",
+    "fromsender": "senders not verified (From alone)",
 }
 
 

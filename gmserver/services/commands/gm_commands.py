@@ -142,8 +142,11 @@ def _vote(session, services, game, args, by, now):
     return vote_gm.vote_by_gm(session, services, game, " ".join(args), by=by, now=now)
 
 
+SET_USAGE = "set [GAME] gm_copies on|off, or set [GAME] sender-check verified|from"
+
+
 def _set(session, services, game, args, by, now):
-    name, value = _args(args, 2, "set [GAME] SETTING on|off")
+    name, value = _args(args, 2, SET_USAGE)
     return gm_controls.set_setting(session, services, game, name, value, by=by, now=now)
 
 
@@ -159,7 +162,7 @@ COMMANDS: Mapping[str, MailCommand] = MappingProxyType({
     "address": MailCommand("address [GAME] POWER ADDRESS[,FALLBACK]",
                            _player_change(gm_controls.change_address, "address [GAME] POWER ADDRESS[,FALLBACK]")),
     "cd": MailCommand("cd [GAME] POWER [on|off|search]", _cd),
-    "set": MailCommand("set [GAME] gm_copies on|off", _set),
+    "set": MailCommand(SET_USAGE, _set),
     "proxy": MailCommand(PROXY, _proxy),
     "clarify": MailCommand("clarify [GAME] POWER on|off", _clarify),  # 000 III(1) (a)
     "perpetual": MailCommand("perpetual [GAME] POWER [on|off]", _perpetual),  # 000 II(4)  # MATRIX 2.2 proxy_policy (services/features/proxies.py)

@@ -22,12 +22,13 @@ from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time, plural
 from gmserver.rules.gm_commands import address_change_problem
+from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.features import perpetual, proxies
 from gmserver.services.game import players, schedule
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, find_game
+from gmserver.services.game.games import GameError, find_game, new_secret
 from gmserver.services.base.gm_mail import deadline_event, queue_start_mails
 from gmserver.services.game.ordersets import invalid_records
 from gmserver.services.game.actions import (  # noqa: F401  (Done: as the command table knows it)
@@ -214,12 +215,18 @@ def clarify(session: Session, services: Services, game: Game, power: str, on: bo
                    "invalid": record.invalid, "sets": record.sets}, by, now, text)
 
 
-SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM"}
+SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM",
+            "sender-check": "what proves that a player's mail is theirs: verified or from"}
+SENDER_CHECK_NAMES = ("sender-check", "sender_check")
 
 
 def set_setting(session: Session, services: Services, game: Game, name: str, value: str, *, by: str,
                 now: datetime) -> Done:
-    """A game setting the GM may change: `gm_copies on|off`. Not announced: it concerns the GM."""
+    """A game setting the GM may change: `gm_copies on|off` (not announced: it concerns the GM)
+    or `sender-check verified|from` (a switch to verified is announced: it changes what players
+    must do)."""
+    if name.lower() in SENDER_CHECK_NAMES:
+        return _set_sender_check(session, services, game, value.strip().lower(), by=by, now=now)
     if name not in SETTINGS:
         raise GameError(f"no setting {name!r} (settings: {', '.join(SETTINGS)})")
     if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
@@ -227,6 +234,32 @@ def set_setting(session: Session, services: Services, game: Game, name: str, val
     game.gm_copies = value.lower() in ("on", "true", "yes")
     return _record(session, services, game, "set", {"name": name, "value": game.gm_copies}, by, now,
                    f"{name} is on: {SETTINGS[name]}" if game.gm_copies else f"{name} is off: no copies go to the GM")
+
+
+def _set_sender_check(session: Session, services: Services, game: Game, value: str, *, by: str,
+                      now: datetime) -> Done:
+    if value not in SENDER_CHECKS:
+        raise GameError(f"sender-check is {' or '.join(SENDER_CHECKS)}, not {value!r}")
+    if value == game.sender_check:
+        raise GameError(f"{game.name} already uses sender-check {value}")
+    game.sender_check = value
+    arguments = {"name": "sender-check", "value": value}
+    if value == "from":
+        return _record(session, services, game, "set", arguments, by, now,
+                       f"sender-check is from in {game.name}: a mail whose From line names a player is taken as "
+                       "theirs, and anyone can write that line")
+    for player in game.players:
+        if not player.secret:  # a player from before reply addresses existed
+            player.secret = new_secret()
+    return _record(session, services, game, "set", arguments, by, now,
+                   f"sender-check is verified in {game.name}: a player's mail is used only with proof that they "
+                   "sent it",
+                   headline="Your mail to the GM is now checked",
+                   paragraphs=("From now on a mail from your address is used only when it proves that you sent "
+                               "it, so that nobody can send orders in your name.",
+                               "Reply to this mail, or to any mail from the GM, and it is always accepted: the "
+                               "reply goes to your own reply address. A signature of your mail provider "
+                               "(DKIM) also proves it, but not every provider signs."))
 
 
 def act(services: Services, name: str, action: Callable[..., Done], *args: Any, by: str = "cli",

@@ -28,7 +28,6 @@ from email.parser import BytesHeaderParser
 from typing import NamedTuple
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.queries.inbound import parked_to_alert

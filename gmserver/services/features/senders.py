@@ -9,25 +9,36 @@ the player.
 from __future__ import annotations
 
 import dataclasses
+import email.policy
 import email.utils
+import functools
 import logging
 from datetime import datetime, timedelta
 from email.message import Message
+from email.parser import BytesHeaderParser
 
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
+from gmserver.db.session import transaction
+from gmserver.db.queries.games import active_games
+from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
+from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
-from gmserver.mail.dkim import verified_domains
-from gmserver.rules.authenticity import Evidence, Unverified, Verified, passwords_in, verify_sender
+from gmserver.rules.authenticity import (
+    SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, aligned, domain_of, is_gm_recipient,
+    passwords_in, read_signature, verify_sender, vouching_faults,
+)
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
+from gmserver.rules.late_proof import header_moment
 from gmserver.rules.reading.message import body_text
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import new_secret
 from gmserver.services.base.gm_mail import copy_to_gm
+from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 
@@ -38,6 +49,22 @@ WARNING_KEY = "unverified:"
 # where a message's recipients show over IMAP (the listener records RCPT TO itself)
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 MAX_RECIPIENTS = 50
+# signature headers read for what they cover (a message carrying more is a forger's)
+MAX_SIGNATURES_READ = 20
+
+
+class DkimNeeded(Exception):
+    """The sender check needs the message's DKIM signatures verified: DNS look-ups that may take
+    seconds, which must not hold the transaction (and on SQLite the database's write lock). The
+    caller rolls back, runs `verify()` and processes the message again."""
+
+    def __init__(self, services: Services, raw: bytes, from_domain: str) -> None:
+        super().__init__("DKIM signatures to verify")
+        self.services, self.raw, self.from_domain = services, raw, from_domain
+
+    def verify(self) -> None:
+        """Only keys of domains aligned with From are looked up: no other signature proves anything."""
+        self.services.sender_checks.dkim.verify(self.raw, functools.partial(aligned, from_domain=self.from_domain))
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
@@ -58,6 +85,13 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         recipients=recipients(row, envelope.message),
         passwords=passwords_in(body_text(envelope.message)),
         single_from=single_from(envelope),
+        repeated=repeated_headers(envelope.message),
+        signatures=signatures(envelope.message),
+        binding=Binding(dated=_dated(envelope.message),
+                        to_gm=any(is_gm_recipient(address, services.composer.gm_address)
+                                  for _, address in _addresses(header_values(envelope.message, "To"))),
+                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, game.id),
+                        newest_on_file=_newest_on_file(session, game.id, decision.power, decision.phase)),
     )
 
     # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
@@ -69,9 +103,14 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                              trusted_authserv_ids=settings.trusted_authserv_ids)
 
     verdict = judged(evidence)
-    if not isinstance(verdict, Verified):
-        # DKIM costs a DNS lookup: only when nothing cheaper proved the sender
-        verdict = judged(dataclasses.replace(evidence, dkim_domains=verified_domains(row.raw, settings.dkim_lookup)))
+    if not isinstance(verdict, Verified) and not vouching_faults(evidence):
+        # DKIM costs DNS lookups: only when nothing cheaper proved the sender and a signature may vouch
+        from_domain = domain_of(envelope.sender)
+        if not any(aligned(signature.domain, from_domain) for signature in evidence.signatures):
+            domains = ()  # no signature of the From domain: nothing to look up
+        elif (domains := settings.dkim.remembered(row.raw)) is None:
+            raise DkimNeeded(services, row.raw, from_domain)  # looked up outside the transaction (services.inbox.runner)
+        verdict = judged(dataclasses.replace(evidence, dkim_domains=domains))
     if isinstance(verdict, Verified):
         log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,
                  decision.power, verdict.proof)
@@ -91,6 +130,31 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
     copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
     return "unverified"
+
+
+FROM_GAME_KEY = "gm:fromsender:"
+
+
+def tell_gm_of_from_games(services: Services, now: datetime) -> int:
+    """Once per game (its notice's dedupe key): an active game whose senders are not verified
+    (games from before sender proof keep "from") is a game where a forged From line moves a
+    power, or changes its player's address. How many notices were queued."""
+    told = 0
+    with transaction(services.sessions) as session:
+        for game in active_games(session):
+            if game.sender_check != "from":
+                continue
+            told += notify_gm(session, services, key=f"{FROM_GAME_KEY}{game.id}", game_id=game.id, now=now,
+                              subject=f"{game.name}: players' mail is not verified",
+                              paragraphs=(
+                                  f"In {game.name} a mail is taken as a player's when its From line names them, "
+                                  "and anyone can write that line: a stranger can send orders for a power, or "
+                                  "move it to another address with ADDRESS.",
+                                  f"`gmserver game set {game.name} sender-check verified` (or the mail command "
+                                  f"`set {game.name} sender-check verified`) uses a player's mail only with proof "
+                                  "that they sent it: a reply to the GM's mail always is. The players are told.",
+                                  "This notice is sent once per game."))
+    return told
 
 
 def _holder_secret(game: Game, address: str) -> str | None:
@@ -116,6 +180,28 @@ def single_from(envelope: Envelope) -> bool:
     values = header_values(envelope.message, "From")
     addresses = _addresses(values)
     return len(values) == 1 and len(addresses) == 1 and addresses[0][1].strip().lower() == envelope.sender
+
+
+def repeated_headers(message: Message) -> tuple[str, ...]:
+    """The headers of SINGLE_HEADERS that the message has more than once."""
+    names = [key.lower() for key in message.keys()]
+    return tuple(name for name in SINGLE_HEADERS if names.count(name.lower()) > 1)
+
+
+def signatures(message: Message) -> tuple[DkimSignature, ...]:
+    """Every DKIM-Signature header's d=, h= and l= (a header without d= or h= vouches for nothing)."""
+    read = (read_signature(value) for value in header_values(message, "DKIM-Signature")[:MAX_SIGNATURES_READ])
+    return tuple(signature for signature in read if signature is not None)
+
+
+def _dated(message: Message) -> datetime | None:
+    values = header_values(message, "Date")
+    return header_moment(values[0]) if len(values) == 1 else None
+
+
+def _newest_on_file(session: Session, game_id: int, power: str, phase: str) -> datetime | None:
+    raw = newest_set_message(session, game_id, power, phase)
+    return None if raw is None else _dated(BytesHeaderParser(policy=email.policy.default).parsebytes(raw))
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:

@@ -32,6 +32,7 @@ from gmserver.rules.reading import (
     Reading, StoredSet, contingent_source, effective_contingent, effective_orders, read_mail,
 )
 from gmserver.rules.reading.elsewhere import belongs_elsewhere
+from gmserver.rules.reading.message import MessageText
 from gmserver.rules.reading.options import clause
 from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.verdict import minor_turns_at_once
@@ -54,11 +55,14 @@ class PhaseMoved(Exception):
 
 
 def file_orders(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False) -> str:
+                decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False,
+                text: MessageText | None = None) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
-    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says."""
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says.
+    `text`: the message as read before the transaction (services.inbox.routing.prepare); read from
+    the row if not given."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -78,7 +82,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-    reading = read_mail(row.raw, position=position, power=decision.power,
+    reading = read_mail(row.raw if text is None else text, position=position, power=decision.power,
                         ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
                         previous=earlier, turn=turn,
                         player_abbreviations=_player_abbreviations(session, game, decision.power))

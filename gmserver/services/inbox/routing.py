@@ -23,7 +23,7 @@ from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import classify
 from gmserver.rules.press import NON_PLAYER
-from gmserver.rules.reading.message import split_message
+from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
 from gmserver.services.inbox import handlers
@@ -72,13 +72,37 @@ def kept(services: Services, inbound_id: int) -> Kept | None:
                     safe_text(text), safe_text(press))
 
 
-def handle(session: Session, services: Services, row: InboundMessage, now: datetime) -> str:
-    if (excess := first_excess(row.raw)) is not None:
-        return _refuse_unreadable(session, services, row, excess, now)
-    envelope = _with_transport_facts(parse_envelope(row.raw), row, services.composer.domain,
+@dataclass(frozen=True)
+class Prepared:
+    """What intake reads of a message before its transaction opens: parsing and converting text
+    takes CPU that grows with the message (under gmserver.rules.limits and the reading bounds of
+    gmserver.rules.reading.message), and on SQLite a transaction holds the database's write lock
+    from its first statement, so none of it may happen inside one."""
+
+    excess: Excess | None  # the bound the message exceeds: then it is never parsed
+    envelope: Envelope | None
+    text: MessageText | None
+
+
+def prepare(raw: bytes) -> Prepared:
+    """Pure: `raw` measured, parsed and its text read."""
+    if (excess := first_excess(raw)) is not None:
+        return Prepared(excess, None, None)
+    return Prepared(None, parse_envelope(raw), read_message(raw))
+
+
+def handle(session: Session, services: Services, row: InboundMessage, now: datetime,
+           prepared: Prepared | None = None) -> str:
+    """Carry out the message in `row`, read beforehand as `prepared` (read here if None)."""
+    if prepared is None:
+        prepared = prepare(row.raw)
+    if prepared.excess is not None:
+        return _refuse_unreadable(session, services, row, prepared.excess, now)
+    assert prepared.envelope is not None and prepared.text is not None
+    envelope = _with_transport_facts(prepared.envelope, row, services.composer.domain,
                                      services.composer.gm_address)
     games = _game_views(session, envelope)
-    order_text, press_text = split_message(row.raw)
+    order_text, press_text = prepared.text.orders, prepared.text.press
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
     kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
                     game_names=[game.name for game in games], from_gm=from_gm)
@@ -103,7 +127,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                       read_only=kind.kind == "request" and kind.topic in requests.READ_ONLY,
                       after_end=kind.topic == "draw_complaint",  # 002 DRAWS 5: after the draw ended the game
                       body=order_text, gm_address=services.composer.gm_address,
-                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address))
+                      reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address),
+                      trusted_receivers=services.sender_checks.trusted_receivers)
     if isinstance(decision, Ignore):
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
@@ -131,7 +156,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # while asking for the game row's update lock deadlock (PostgreSQL).
         row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                order_text=order_text, press_text=press_text))
+                                order_text=order_text, press_text=press_text, unread=prepared.text.unread,
+                                text=prepared.text))
 
 
 def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,

@@ -12,21 +12,26 @@ it raises and process_one catches.
 from __future__ import annotations
 
 import logging
+import time
 import traceback
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import datetime
 
 from gmserver.db.queries.inbound import (
-    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, requeue_failed,
-    set_attempts, uncount_claim,
+    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, pending_raw,
+    requeue_failed, set_attempts, uncount_claim,
 )
 from gmserver.db.session import transaction
 from gmserver.services.base.context import Services
 from gmserver.services.game.filing import PhaseMoved
 # what callers and tests know as intake's: storing, reading one message, the GM's view of it
-from gmserver.services.inbox.routing import ORDER_KINDS, Kept, gm_addresses, handle as _handle, kept  # noqa: F401
+from gmserver.services.inbox.routing import (  # noqa: F401
+    ORDER_KINDS, Kept, Prepared, gm_addresses, handle as _handle, kept, prepare,
+)
 from gmserver.services.game.games import game_view  # noqa: F401
 from gmserver.services.inbox.store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 from gmserver.services.features.held import HELD
+from gmserver.services.features.senders import DkimNeeded
 from gmserver.services.base.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
     STRANGER_REPLY_INTERVAL,
@@ -40,17 +45,40 @@ def pending_ids(sessions) -> list[int]:
         return pending_inbound_ids(session)
 
 
+# DKIM key look-ups run beside the queue, never in front of it: a forger's signatures from
+# domains whose DNS never answers cost their budget (mail/dkim.py) on a thread of their own while
+# the players' mail behind them is read and answered.
+LOOKUP_THREADS = 4
+_LOOKUP_POLL_SECONDS = 0.2
+
+
 def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
     """Process every pending message, oldest first, until none is left (messages stored while
-    this runs included); returns (id, outcome) for each one done."""
+    this runs included); returns (id, outcome) for each one done. A message whose sender check
+    needs DNS look-ups waits for them on a look-up thread, and is processed once they are done."""
     done: list[tuple[int, str | None]] = []
     tried: set[int] = set()
-    while ids := [row_id for row_id in pending_ids(services.sessions) if row_id not in tried]:
-        for row_id in ids:
-            tried.add(row_id)
-            if (outcome := process_one(services, row_id, now)) is not None:
-                done.append((row_id, outcome))
-    return done
+    with ThreadPoolExecutor(max_workers=LOOKUP_THREADS, thread_name_prefix="dkim") as lookups:
+        waiting: dict[Future[None], int] = {}
+        while True:
+            if ids := [row_id for row_id in pending_ids(services.sessions) if row_id not in tried]:
+                for row_id in ids:
+                    tried.add(row_id)
+                    try:
+                        outcome = process_one(services, row_id, now, defer_lookups=True)
+                    except DkimNeeded as needed:
+                        waiting[lookups.submit(needed.verify)] = row_id
+                        continue
+                    if outcome is not None:
+                        done.append((row_id, outcome))
+                continue
+            if not waiting:
+                return done
+            finished, _ = wait(waiting, timeout=_LOOKUP_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in finished:
+                row_id = waiting.pop(future)
+                if (outcome := process_one(services, row_id, now)) is not None:
+                    done.append((row_id, outcome))
 
 
 # Claims of one message that may end without a word (the process killed: out of memory, SIGKILL,
@@ -59,8 +87,10 @@ def process_pending(services: Services, now: datetime) -> list[tuple[int, str | 
 MAX_ATTEMPTS = 3
 
 
-def process_one(services: Services, inbound_id: int, now: datetime) -> str | None:
+def process_one(services: Services, inbound_id: int, now: datetime, *, defer_lookups: bool = False) -> str | None:
     """Process one stored message exactly once; None if someone else has it or it is done.
+    `defer_lookups`: a message that needs DNS look-ups raises DkimNeeded (its claim undone) for
+    the caller to run them, instead of running them here.
 
     The claim is counted in its own committed transaction before the work starts, so that a
     message that kills the process is known as such on the next try; after MAX_ATTEMPTS such
@@ -77,11 +107,12 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         case "parked":
             return "failed"
     try:
+        prepared = _prepare(services, inbound_id)
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
             row = pending_for_update(session, inbound_id)
             if row is not None:
-                outcome = _handle(session, services, row, now)
+                outcome = _handle(session, services, row, now, prepared)
                 # hold_for_gm: the message waits for the GM (`gmserver inbox release` or `refuse`)
                 row.status = "held" if outcome == HELD else "done"
                 row.outcome, row.processed_at = outcome, now
@@ -92,6 +123,13 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         log.info("inbound message %s: its game was adjudicated meanwhile; it stays queued", inbound_id)
         _uncount_claim(services, inbound_id)
         return None
+    except DkimNeeded as needed:
+        # DNS look-ups outside the transaction, then once more with their result remembered
+        _uncount_claim(services, inbound_id)
+        if defer_lookups:
+            raise
+        needed.verify()
+        return process_one(services, inbound_id, now)
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
         error = summary + "\n\n" + traceback.format_exc()
@@ -99,6 +137,27 @@ def process_one(services: Services, inbound_id: int, now: datetime) -> str | Non
         with transaction(services.sessions) as session:
             park(session, inbound_id, error, now, only_pending=True)
         return "failed"
+
+
+def _prepare(services: Services, inbound_id: int) -> Prepared | None:
+    """The message read (services.inbox.routing.prepare) outside any transaction: on SQLite each
+    holds the write lock from its start (BEGIN IMMEDIATE), and a stranger's message must not keep
+    players' mail from being stored meanwhile. None if it is no longer pending."""
+    with transaction(services.sessions) as session:
+        raw = pending_raw(session, inbound_id)
+    if raw is None:
+        return None
+    started = time.thread_time()
+    prepared = prepare(raw)
+    if (seconds := time.thread_time() - started) > READ_CPU_SECONDS:
+        log.warning("inbound message %s took %.1f s of CPU to read (%d bytes)", inbound_id, seconds, len(raw))
+    return prepared
+
+
+# What reading one message (parsing it, converting its text) should cost at most, in CPU seconds:
+# the bounds of gmserver.rules.limits and gmserver.rules.reading.message keep the worst hostile
+# message measured under a third of it (benchmarks/bench_hostile.py); more is logged.
+READ_CPU_SECONDS = 1.0
 
 
 def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:

@@ -64,7 +64,7 @@ def test_an_attached_file_that_is_not_text_is_named_never_passed_over() -> None:
            b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
            b"Orders attached\n--b\nContent-Type: application/pdf\nContent-Disposition: attachment; "
            b"filename=orders.pdf\nContent-Transfer-Encoding: base64\n\nJVBERi0=\n--b--\n")
-    assert read_message(raw, attachments=True).notes == (
+    assert read_message(raw).notes == (
         'The attached file "orders.pdf" was not read: orders are read from text only. To send them, reply to this '
         "mail with the orders written in it.",)
 

@@ -13,8 +13,9 @@ def handle(mail: Mail) -> str:
     assert mail.decision is not None, "orders come from a power"
     with_press = mail.kind.kind == "orders+press"
     planned = press.plan_press(mail.session, mail.decision, mail.row.raw, "") if with_press else []
+    notes = ((mail.unread,) if mail.unread else ()) + tuple(plan.words for plan in planned)
     outcome = filing.file_orders(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
-                                 notes=tuple(plan.words for plan in planned))
+                                 notes=notes, text=mail.text)
     if outcome in ("accepted", "unchanged"):
         # 003 [9]: the set now on file carries this press, or none: earlier press is replaced
         press.store_press(mail.session, mail.services, mail.decision, planned, mail.row.id, mail.now)
