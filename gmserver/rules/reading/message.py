@@ -356,7 +356,10 @@ def _part_text(part: Message) -> str:
 
 class _HtmlText:
     """HTML as the lines a reader sees: blocks end lines, list items get "- ", scripts, styles,
-    quoted replies (blockquote, Gmail's, Thunderbird's and Yahoo's quote divs) are left out."""
+    quoted replies (blockquote, Gmail's, Thunderbird's and Yahoo's quote divs) are left out. In a
+    table a row is a line and its cells are words ("F Ank | - | Bla" is "F Ank - Bla", though Word
+    puts each cell in a paragraph of its own), unless a cell holds several lines: a table used for
+    layout (a whole message in one cell) keeps its lines."""
 
     _BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
     _SKIP = {"script", "style", "head", "title", "blockquote"}
@@ -366,6 +369,29 @@ class _HtmlText:
         self.skipping = 0
         self.quote_divs: list[int] = []
         self.depth = 0
+        self.tables = 0  # tables open
+        self.rows: list[tuple[int, list[list[str]]]] = []  # open rows: (their table, their cells' text)
+
+    def _emit(self, text: str) -> None:
+        if not self.rows:
+            self.out.append(text)
+            return
+        cells = self.rows[-1][1]
+        if not cells:
+            cells.append([])
+        cells[-1].append(text)
+
+    def _end_row(self) -> None:
+        _, cells = self.rows.pop()
+        texts = ["\n".join(line for line in "".join(cell).splitlines() if line.strip()) for cell in cells]
+        texts = [text for text in texts if text]
+        layout = any("\n" in text for text in texts)
+        self._emit("\n" + ("\n" if layout else " ").join(texts) + "\n")
+
+    def close(self) -> None:
+        """Rows left open (HTML may omit </tr> and </table>) end with the text."""
+        while self.rows:
+            self._end_row()
 
     def handle_starttag(self, tag: str, classes: str) -> None:
         if tag == "div":
@@ -375,14 +401,27 @@ class _HtmlText:
                 self.skipping += 1
         if tag in self._SKIP:
             self.skipping += 1
+        if tag == "table":
+            self.tables += 1
+        elif tag == "tr" and self.tables <= _TABLE_DEPTH:
+            if self.rows and self.rows[-1][0] == self.tables:
+                self._end_row()  # the row before it was never closed
+            self.rows.append((self.tables, []))
+            return
+        elif tag in ("td", "th"):
+            if self.rows and self.rows[-1][0] == self.tables:
+                self.rows[-1][1].append([])
+            else:
+                self._emit(" ")  # a cell of a table nested too deep: a word boundary still
+            return
         if tag in self._BLOCKS:
-            self.out.append("\n")
+            self._emit("\n")
         if tag == "li" and not self.skipping:
-            self.out.append("- ")
+            self._emit("- ")
 
     def handle_startendtag(self, tag: str) -> None:
         if tag == "br":
-            self.out.append("\n")
+            self._emit("\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self._SKIP and self.skipping:
@@ -392,12 +431,19 @@ class _HtmlText:
                 self.quote_divs.pop()
                 self.skipping = max(0, self.skipping - 1)
             self.depth -= 1
+        if tag == "tr" and self.rows and self.rows[-1][0] == self.tables:
+            self._end_row()
+            return
+        if tag == "table" and self.tables:
+            while self.rows and self.rows[-1][0] == self.tables:
+                self._end_row()
+            self.tables -= 1
         if tag in self._BLOCKS:
-            self.out.append("\n")
+            self._emit("\n")
 
     def handle_data(self, data: str) -> None:
         if not self.skipping:
-            self.out.append(html.unescape(data).replace("\xa0", " "))
+            self._emit(html.unescape(data).replace("\xa0", " "))
 
     def feed(self, markup: str) -> None:
         """One left-to-right scan: each character is looked at a bounded number of times (no
@@ -444,6 +490,10 @@ class _HtmlText:
             self.handle_data(markup[text_from:])
 
 
+# Rows of tables nested deeper than this are read as plain blocks: each level of nesting reads
+# the text of the rows inside it once more, so the depth bounds the work (a run of
+# "<table><tr><td>" would otherwise cost the square of its length).
+_TABLE_DEPTH = 4
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
 # A tag up to its ">", its quoted values whole. Each character can be matched one way only (no
 # backtracking to speak of); a tag longer than _QUOTED_TAG_CHARS, or a quote never closed, ends
@@ -472,6 +522,7 @@ def _html_text(markup: str) -> tuple[str, bool]:
     cut = len(markup) > MAX_HTML_CHARS
     parser = _HtmlText()
     parser.feed(markup[:MAX_HTML_CHARS] if cut else markup)
+    parser.close()
     text = "".join(parser.out)
     lines = [" ".join(line.split()) for line in text.splitlines()]
     return "\n".join(line for line in lines if line), cut

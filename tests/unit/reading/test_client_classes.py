@@ -14,7 +14,7 @@ from gmserver.rules.mailkind import classify
 from gmserver.rules.reading import read_mail
 from gmserver.rules.position import Position
 from gmserver.rules.reading.elsewhere import belongs_elsewhere
-from gmserver.rules.reading.message import read_message
+from gmserver.rules.reading.message import html_to_text, read_message
 from tests.unit.reading.support import PROFILES, geography, opening, read, ruleset
 
 CLASSES = Path(__file__).resolve().parents[2] / "data" / "clients" / "classes"
@@ -187,3 +187,22 @@ def test_a_forward_as_attachment_of_the_players_own_mail_is_read_and_anyone_else
     other = read_message(_forwarded_as_attachment("Franz <austria@players.test>"))
     assert other.orders == "Sending again."
     assert other.notes[0].startswith("A forwarded message (from austria@players.test) was not read")
+
+
+@pytest.mark.parametrize("markup, text", [
+    ("<table><tr><td><p>A Par</p></td><td><p>-</p></td><td><p>Bur</p></td></tr>"
+     "<tr><td><p>F Bre</p></td><td><p>- Mao</p></td></tr></table>", "A Par - Bur\nF Bre - Mao"),
+    # HTML may leave </td>, </tr> and </table> out
+    ("<table><tr><td>A Par<td>-<td>Bur<tr><td>F Bre<td>- Mao</table><p>Anna", "A Par - Bur\nF Bre - Mao\nAnna"),
+    # a table for layout: a whole message in one cell keeps its lines
+    ("<table><tr><td><p>Hi GM,</p><p>A Par - Bur</p><p>F Bre - Mao</p></td></tr></table>",
+     "Hi GM,\nA Par - Bur\nF Bre - Mao"),
+])
+def test_in_an_html_table_a_row_is_a_line_and_its_cells_are_words(markup: str, text: str) -> None:
+    assert html_to_text(markup) == text
+
+
+def test_tables_nested_past_the_depth_read_are_still_read_as_blocks() -> None:
+    """Past a few levels of nesting (each level reads its rows' text once more) rows are plain
+    blocks and cells words: nothing is lost, and a run of "<table><tr><td>" costs its length."""
+    assert html_to_text("<table><tr><td>x" * 2000).split() == ["x"] * 2000
