@@ -31,6 +31,7 @@ from sqlalchemy import create_engine, func, select, text  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import OrderSet, OutboxMessage, Player  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
+from gmserver.rules.authenticity import reply_token  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
 from gmserver.services.inbox import runner as intake  # noqa: E402
 from gmserver.services.base.context import SenderChecks  # noqa: E402
@@ -76,10 +77,12 @@ def messages(n: int, secret: str, other_secret: str, private: bytes) -> tuple[di
             mail(sender="evil@players.test"), "players.test"),
         "display-name trick": mail(sender="france@players.test <evil@attacker.test>"),
         "guessed password": mail(body="A PAR - PIC\nPassword: letmein"),
-        "another player's reply address": mail(Delivered_To=f"gm+{other_secret}@gm.test"),
+        "another player's reply address": mail(Delivered_To=f"gm+{reply_token(other_secret, 'S1901M')}@gm.test"),
+        "the password as a reply address": mail(Delivered_To=f"gm+{secret}@gm.test"),
     }
     genuine = {
-        "reply to the reply address": mail(body="A PAR - BUR", Delivered_To=f"gm+{secret}@gm.test"),
+        "reply to the reply address": mail(body="A PAR - BUR",
+                                           Delivered_To=f"gm+{reply_token(secret, 'S1901M')}@gm.test"),
         "password line": mail(body=f"A PAR - BUR\nPassword: {secret}"),
         "players.test DKIM signature": signed(mail(body="A PAR - BUR"), "players.test"),
         "trusted dmarc=pass": mail(body="A PAR - BUR", Authentication_Results=f"{TRUSTED}; dmarc=pass "

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gmserver import __version__, cli_game, cli_gm, cli_mail, cli_press, cli_ruleset
-from gmserver.cli_common import GAME, CliError, config_of, print_json, services_of, utcnow
+from gmserver.cli_common import GAME, ArgumentParser, CliError, config_of, print_json, services_of, utcnow
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
@@ -156,7 +156,7 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="gmserver",
         description="Game Master server for play-by-email Diplomacy.",
         epilog="Configuration: --config FILE or $GMSERVER_CONFIG (see config/gmserver.example.toml); "

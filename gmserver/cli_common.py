@@ -6,14 +6,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from datetime import datetime, time, timedelta, timezone
-from typing import Any
+from typing import Any, NoReturn
 
 from gmserver.config import Config, config_path_from, load_config
 
 
 class CliError(Exception):
     """A problem the user can fix; printed without a traceback."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, with a wrong argument said in one line: the whole usage of `game create` (a
+    dozen lines) buried the one line that said what was wrong. Subcommands' parsers are of this
+    class too (argparse makes them of their parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists what it takes)\n")
 
 
 def utcnow() -> datetime:
@@ -61,13 +71,27 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
 
 
+# The longest duration a command takes: a turn or a reminder lead of more than a year is a typing
+# mistake, and `1e308` hours would overflow every date computed from it.
+MAX_HOURS = 24 * 366
+# The dates a command takes: deadlines are computed from a date by adding turns, which must stay
+# far inside the calendar (year 9999 is its end).
+YEARS = range(1970, 3000)
+# Every stored row's number fits a 32-bit integer column (PostgreSQL's `integer`).
+MAX_ROW_ID = 2**31 - 1
+
+
 def hours(value: str) -> timedelta:
     try:
         hours = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of hours") from None
+    if math.isnan(hours):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of hours")
     if hours < 0:
         raise argparse.ArgumentTypeError("a duration cannot be negative")
+    if hours > MAX_HOURS:
+        raise argparse.ArgumentTypeError(f"{value!r} hours is too long: at most {MAX_HOURS} (a year)")
     return timedelta(hours=hours)
 
 
@@ -86,16 +110,41 @@ def moment(value: str) -> datetime:
         raise argparse.ArgumentTypeError(f"{value!r} is not an ISO 8601 date and time") from None
     if moment.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{value!r} needs a time zone, e.g. {value}+00:00")
+    if moment.year not in YEARS:
+        raise argparse.ArgumentTypeError(f"{value!r} is out of range: give a date in the years "
+                                         f"{YEARS.start} to {YEARS.stop - 1}")
     return moment.astimezone(timezone.utc)
+
+
+def row_id(value: str) -> int:
+    """A stored message's or press item's number, as the listings show it."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 1 <= number <= MAX_ROW_ID:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a stored number (they run from 1 to {MAX_ROW_ID})")
+    return number
+
+
+def count(value: str) -> int:
+    """A small positive count (turns, years)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if not 1 <= number <= 1000:
+        raise argparse.ArgumentTypeError(f"{value!r} is out of range: give a whole number from 1 to 1000")
+    return number
 
 
 # The positional arguments most commands share, named and explained once (`--help` showed a bare
 # `name` before): `parser.add_argument("name", **GAME)`.
 GAME: dict[str, str] = {"metavar": "GAME", "help": "the game's name (`gmserver game list` shows them)"}
 # a stored message's and a press item's number, as their listings show it
-MESSAGE_ID: dict[str, Any] = {"metavar": "ID", "type": int,
+MESSAGE_ID: dict[str, Any] = {"metavar": "ID", "type": row_id,
                               "help": "the message's number (`gmserver inbox list` shows it)"}
 HELD_ID: dict[str, Any] = {**MESSAGE_ID, "help": "the message's number (`gmserver inbox list --status held` shows it)"}
-PRESS_ID: dict[str, Any] = {"metavar": "ID", "type": int,
+PRESS_ID: dict[str, Any] = {"metavar": "ID", "type": row_id,
                             "help": "the press item's number (`gmserver press list GAME` shows it)"}
 POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}

@@ -83,10 +83,10 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     if summary["sender_check"] == "verified":
         print("senders are verified: each player's orders must prove their sender. Every mail the GM sends a "
-              "player has Reply-To set to the player's own reply address (a plain reply proves it); tell "
-              "players that address if they write new messages:")
+              "player has Reply-To set to the player's reply address of that turn (a plain reply proves it); "
+              "a new message proves it with the line 'Password: PASSWORD' (in each player's start mail):")
         for power, player in summary["players"].items():
-            print(f"  {power:<8} {player['address']:<30} {player.get('reply_address', '-')}")
+            print(f"  {power:<8} {player['address']:<30} {player.get('password', '-')}")
         if not config.trusted_authserv_ids:
             print("note: no [inbound] trusted_authserv_ids is configured, so the receiving server's "
                   "Authentication-Results headers are not believed; proof comes from gmserver's own DKIM check, "
@@ -158,9 +158,9 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
-        print("reply addresses (tell each player only their own):")
+        print("passwords and this turn's reply addresses (tell each player only their own):")
         for power, player in summary["players"].items():
-            print(f"  {power:<8} {player.get('reply_address') or '-'}")
+            print(f"  {power:<8} {player.get('password') or '-':<18} {player.get('reply_address') or '-'}")
     return 0
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli_common import GAME, POWER, config_of, moment, print_json, services_of, utcnow
+from gmserver.cli_common import GAME, POWER, config_of, count, moment, print_json, services_of, utcnow
 
 
 def _run(args: argparse.Namespace, action_name: str, *values: object) -> int:
@@ -195,7 +195,7 @@ def add_commands(game: argparse._SubParsersAction) -> None:
                        help="who sends the orders: another power of the game, or an address; "
                             "leave it out with --approve or --cancel")
     proxy.add_argument("--turn", action="store_true", help="for the current turn only")
-    proxy.add_argument("--turns", type=int, metavar="N", help="for N game turns, this one counted (003 [19])")
+    proxy.add_argument("--turns", type=count, metavar="N", help="for N game turns, this one counted (003 [19])")
     proxy.add_argument("--units", metavar="PROVINCES", help="only the power's units in these provinces, e.g. PAR,MAR "
                        "(003 [19]); all its units if left out")
     group = proxy.add_mutually_exclusive_group()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli_common import MESSAGE_ID, CliError, config_of, services_of, utcnow
+from gmserver.cli_common import MESSAGE_ID, CliError, config_of, row_id, services_of, utcnow
 from gmserver.rules.mailkind import KINDS
 
 
@@ -100,7 +100,7 @@ def add_outbox_commands(commands: argparse._SubParsersAction) -> None:
     send.add_argument("--once", action="store_true", help="deliver everything due, then exit")
     send.set_defaults(func=cmd_outbox_send)
     retry = out.add_parser("retry", help="queue failed mail again (after fixing the relay settings)")
-    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="only these messages (default: every failed one)")
+    retry.add_argument("ids", nargs="*", type=row_id, metavar="ID", help="only these messages (default: every failed one)")
     retry.set_defaults(func=cmd_outbox_retry)
     out_list = out.add_parser("list", help="list outgoing mail")
     out_list.add_argument("--status", choices=["pending", "sending", "sent", "failed"])

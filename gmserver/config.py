@@ -7,6 +7,7 @@ documents every key. Loading reports every problem at once, each with its key.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -45,6 +46,11 @@ class ListenerConfig:
     # addresses of the trusted receiving server when it relays to this listener: only mail from
     # them keeps Authentication-Results headers of [inbound] trusted_authserv_ids (RFC 8601 s. 5)
     trusted_relays: tuple[str, ...] = ()
+    # Connections served at once, at once from one client address, and new ones a minute from one
+    # address; past them a client is answered 421 and tries again later (gmserver.mail.listener)
+    max_connections: int = 100
+    max_connections_per_client: int = 20
+    client_connections_per_minute: int = 120
 
 
 @dataclass(frozen=True)
@@ -113,8 +119,9 @@ _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
     ("inbound", "imap"): {k: (k, t) for k, t in [
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
         ("folder", str), ("idle", bool), ("poll_seconds", int), ("ca_file", str)]},
-    ("inbound", "smtp"): {k: (k, t) for k, t in [("host", str), ("port", int), ("protocol", str),
-                                                 ("trusted_relays", tuple)]},
+    ("inbound", "smtp"): {k: (k, t) for k, t in [
+        ("host", str), ("port", int), ("protocol", str), ("trusted_relays", tuple), ("max_connections", int),
+        ("max_connections_per_client", int), ("client_connections_per_minute", int)]},
     ("outbound",): {"mode": ("outbound_mode", str), "max_attempts": ("outbox_max_attempts", int),
                     "interval_seconds": ("outbox_interval_seconds", int)},
     ("outbound", "smtp"): {k: (k, t) for k, t in [
@@ -140,6 +147,11 @@ def load_config(path: Path | None, environ: Mapping[str, str] = os.environ) -> C
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ConfigError(f"configuration file {path} not found") from None
+        except IsADirectoryError:
+            raise ConfigError(f"configuration file {path} is a directory: give the TOML file in it") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(f"configuration file {path} cannot be read: "
+                              f"{getattr(error, 'strerror', None) or error}") from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{path}: not valid TOML: {error}") from None
     for variable, key_path in ENV_OVERRIDES.items():
@@ -200,8 +212,40 @@ def _build(data: Mapping[str, Any], source: str) -> Config:
     return config
 
 
+# The databases gmserver runs on, with the drivers it installs; any other URL failed deep inside
+# SQLAlchemy with a traceback.
+_DATABASE_URL = re.compile(r"(sqlite(\+pysqlite)?|postgresql(\+psycopg)?)://")
+# (key, value, smallest, largest) of every number a key takes: a negative count or interval was
+# accepted and misbehaved (a negative sweep interval, no attempt ever made), and a port or an
+# interval out of range failed only when used.
+_PORT = (1, 65535)
+
+
+def _ranges(config: Config) -> list[tuple[str, int, int, int]]:
+    return [
+        ("inbound.imap.port", config.imap.port, *_PORT),
+        ("inbound.imap.poll_seconds", config.imap.poll_seconds, 1, 86400),
+        ("inbound.smtp.port", config.listener.port, *_PORT),
+        ("inbound.smtp.max_connections", config.listener.max_connections, 1, 10000),
+        ("inbound.smtp.max_connections_per_client", config.listener.max_connections_per_client, 1, 10000),
+        ("inbound.smtp.client_connections_per_minute", config.listener.client_connections_per_minute, 1, 100000),
+        ("outbound.smtp.port", config.smtp.port, *_PORT),
+        ("outbound.smtp.timeout", config.smtp.timeout, 1, 3600),
+        ("outbound.max_attempts", config.outbox_max_attempts, 1, 1000),
+        ("outbound.interval_seconds", config.outbox_interval_seconds, 1, 86400),
+        ("daemon.sweep_interval_seconds", config.sweep_interval_seconds, 1, 86400),
+    ]
+
+
 def _check(config: Config, source: str) -> None:
     problems = []
+    if not _DATABASE_URL.match(config.database_url):
+        # the URL is not repeated: it may hold a password
+        problems.append("database.url (or $GMSERVER_DATABASE_URL) must start with sqlite:/// (a file) or "
+                        "postgresql:// (e.g. postgresql://gm@localhost/gmserver)")
+    for key, value, low, high in _ranges(config):
+        if not low <= value <= high:
+            problems.append(f"{key} must be from {low} to {high}, not {value}")
     if "@" not in config.gm_address:
         problems.append(f"gm.address must be an email address, not {config.gm_address!r}")
     elif not config.gm_address.isascii():

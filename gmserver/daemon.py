@@ -23,7 +23,7 @@ from gmserver import engine
 from gmserver.config import Config
 from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_factory, unreachable_reason
 from gmserver.mail.compose import Composer
-from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError
+from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError, reconnect_delay
 from gmserver.mail.listener import Listener, SmtpEnvelope
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
@@ -154,6 +154,8 @@ class Daemon:
         self._listener: Listener | None = None
         self._imap_thread: threading.Thread | None = None
         self._imap_mailbox: ImapMailbox | None = None
+        # how long the IMAP watcher waits after so many failed tries in a row
+        self.imap_backoff: Callable[[int], float] = reconnect_delay
         self._outages = OutageTracker()
         self._outages_lock = threading.Lock()
         self._outage_alerts: list[Outage] = []  # alerts not stored yet (the database was the outage)
@@ -192,7 +194,9 @@ class Daemon:
                             accepted_recipients={self.config.gm_address},
                             trusted_authserv_ids=self.config.trusted_authserv_ids,
                             trusted_receivers=self.config.trusted_receivers,
-                            trusted_relays=settings.trusted_relays)
+                            trusted_relays=settings.trusted_relays, max_connections=settings.max_connections,
+                            max_connections_per_client=settings.max_connections_per_client,
+                            client_connections_per_minute=settings.client_connections_per_minute)
         try:
             listener.start()
         except OSError as error:
@@ -390,8 +394,10 @@ class Daemon:
             except MailboxError as error:
                 self.observe("imap", False, str(error))
                 failures += 1
-                delay = min(5 * 2 ** min(failures, 6), 300)
-                log.error("imap: %s; retrying in %d s", error, delay)
+                delay = self.imap_backoff(failures)
+                # the outage tracker reports an outage that lasts; one line a minute or so here
+                log.log(logging.ERROR if failures == 1 or failures % 12 == 0 else logging.DEBUG,
+                        "imap: %s; retrying in %g s (try %d)", error, delay, failures)
                 self._stopping.wait(delay)
             except DATABASE_UNREACHABLE as error:
                 reason = unreachable_reason(error)

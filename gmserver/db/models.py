@@ -387,3 +387,39 @@ class VoteRow(Base):
     choice: Mapped[str] = mapped_column(String(10))  # yes | no | abstain
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
     cast_at: Mapped[datetime]
+
+
+class AddressChange(Base):
+    """A player's own address change by mail (`ADDRESS new@...`): nothing changes until the new
+    address answers the mail whose Reply-To carries `confirm_token`; meanwhile the old address,
+    told with `cancel_token` in its Reply-To, may cancel it (or undo it, once confirmed, for a
+    while). `status`: pending, confirmed, cancelled, undone, lapsed, or replaced."""
+
+    __tablename__ = "address_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    power: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(320))
+    fallback: Mapped[str | None] = mapped_column(String(320))
+    old_address: Mapped[str] = mapped_column(String(320))
+    old_fallback: Mapped[str | None] = mapped_column(String(320))
+    confirm_token: Mapped[str] = mapped_column(String(32), unique=True)
+    cancel_token: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    requested_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+
+
+class GmCommandMail(Base):
+    """A GM command carried out from a mail, by the digest of what the mail cannot vary for the
+    same command (its sender, Date and command line): a re-sent copy, whatever its Message-ID,
+    is not carried out again."""
+
+    __tablename__ = "gm_command_mails"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
+    at: Mapped[datetime]

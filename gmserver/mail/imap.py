@@ -48,6 +48,18 @@ SEEN = b"\\Seen"
 INTERRUPT_CHECK_SECONDS = 1.0
 
 
+# Seconds the watcher waits before its next try after 1, 2, 3... failed tries in a row; the
+# last is repeated for as long as the outage lasts, and a success starts the count again. The
+# wait once grew to 300 s, so mail sent as the server came back waited up to that long (40 s
+# after a one-minute outage); a try costs the server one refused or accepted connection.
+RECONNECT_DELAYS = (1.0, 2.0, 3.0, 5.0)
+
+
+def reconnect_delay(failures: int) -> float:
+    """How long to wait after `failures` (1 or more) failed tries in a row."""
+    return RECONNECT_DELAYS[max(0, min(failures, len(RECONNECT_DELAYS)) - 1)]
+
+
 class MailboxError(Exception):
     """The IMAP server could not be reached, refused us, or failed a command."""
 

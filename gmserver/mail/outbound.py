@@ -11,8 +11,11 @@ Maildir makes that harmless (the file is named after the Message-ID and written 
 it cannot be (RFC 1047): once the relay has said 250 to DATA the message is on its way, and
 nothing we do before our commit can take it back. `SmtpTransport` keeps that window as short as
 it can be: `send` returns as soon as the 250 is read, and the session's QUIT waits for the next
-`send` or for `close`, both after the outbox's commit. What is left is the time the commit
-takes; a message re-sent then keeps its Message-ID, so mail readers fold the two copies into one.
+`send` or for `close`, both after the outbox's commit. The outbox may also hand `send` a
+`before_end_of_data` step: it is run after the relay's 354, before the message's last line is
+sent, so that the outbox's "sent" mark is written (not committed) while the relay cannot yet have
+answered; after the 250 only that commit is left. What is left is the time the commit takes; a
+message re-sent then keeps its Message-ID, so mail readers fold the two copies into one.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import smtplib
 import ssl
 import uuid
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from gmserver.config import SmtpRelayConfig
 
@@ -141,6 +144,36 @@ def _fsync_directory(path: Path) -> None:
         os.close(descriptor)
 
 
+class _StagingSession:
+    """An SMTP session whose DATA runs `before_end_of_data` (when set) after the relay's 354 and
+    before the message is sent: the relay cannot have taken the message yet. smtplib's own DATA
+    otherwise: dot-stuffed (RFC 5321 4.5.2), ended by CRLF.CRLF."""
+
+    before_end_of_data: Callable[[], None] | None = None
+
+    def data(self, msg: bytes) -> tuple[int, bytes]:  # type: ignore[override]
+        if self.before_end_of_data is None:
+            return super().data(msg)  # type: ignore[misc]
+        self.putcmd("data")  # type: ignore[attr-defined]
+        code, reply = self.getreply()  # type: ignore[attr-defined]
+        if code != 354:
+            raise smtplib.SMTPDataError(code, reply)
+        body = re.sub(rb"(?m)^\.", b"..", msg)
+        if not body.endswith(b"\r\n"):
+            body += b"\r\n"
+        self.before_end_of_data()
+        self.send(body + b".\r\n")  # type: ignore[attr-defined]
+        return self.getreply()  # type: ignore[attr-defined]
+
+
+class _Smtp(_StagingSession, smtplib.SMTP):
+    pass
+
+
+class _SmtpSsl(_StagingSession, smtplib.SMTP_SSL):
+    pass
+
+
 class SmtpTransport:
     """One SMTP session per message.
 
@@ -175,9 +208,9 @@ class SmtpTransport:
         step = "connecting"
         try:
             if s.tls == "ssl":
-                client = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=self._context())
+                client = _SmtpSsl(s.host, s.port, timeout=s.timeout, context=self._context())
             else:
-                client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+                client = _Smtp(s.host, s.port, timeout=s.timeout)
                 if s.tls == "starttls":
                     step = "STARTTLS"
                     client.starttls(context=self._context())
@@ -197,7 +230,10 @@ class SmtpTransport:
         if client is not None:
             _close(client)
 
-    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str,
+             before_end_of_data: Callable[[], None] | None = None) -> str:
+        """`before_end_of_data`: run once the relay is ready for the message and before it can
+        have accepted it (see the module docstring); what it raises ends the send."""
         self.close()  # the previous message's session: that message is recorded by now
         where = self.where
         for role, address in (("sender", sender), ("recipient", recipient)):
@@ -214,6 +250,7 @@ class SmtpTransport:
                         f"{where} does not offer SMTPUTF8, which the address "
                         f"{sender if not sender.isascii() else recipient!r} needs (it is not ASCII)")
                 options.append("SMTPUTF8")
+            client.before_end_of_data = before_end_of_data  # type: ignore[attr-defined]
             refused = client.sendmail(sender, [recipient], raw, mail_options=options)
             delivered = not refused
         except smtplib.SMTPSenderRefused as error:

@@ -9,9 +9,12 @@ The From header is written by the sender, so anyone can put a player's address i
       dmarc=pass for the From domain, or dkim=pass for a domain aligned with it (RFC 8601,
       RFC 7489 relaxed alignment);
   (b) a DKIM signature gmserver verified itself, from a domain aligned with the From domain;
-  (c) the message was sent to the player's own reply address, gm+SECRET@domain (every mail the
-      GM sends a player carries it in Reply-To, so a plain reply proves the sender);
-  (d) a line `Password: SECRET` in the body.
+  (c) the message was sent to the player's own reply address, gm+TOKEN@domain (every mail the
+      GM sends a player carries it in Reply-To, so a plain reply proves the sender). TOKEN is not
+      the password: it is derived from it for one period (the phase the mail was sent in) and is
+      accepted for the current turn and the one before only, so a mail seen by someone else (a
+      forward, an ally in Cc) is no key for the rest of the game;
+  (d) a line `Password: SECRET` in the body (the password, kept by the player, never in a header).
 
 (a) and (b) vouch for a message only when it is bound to the GM and to now: a DKIM verifier
 checks the bottom-most copy of each signed header while gmserver reads the topmost, and a
@@ -26,7 +29,9 @@ body's password lines) and passes it in.
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import hmac
 import re
 from dataclasses import dataclass
@@ -62,6 +67,19 @@ def reply_address(gm_address: str, secret: str) -> str:
     return f"{local}+{secret}@{domain}"
 
 
+def reply_token(password: str, period: str) -> str:
+    """The token of a player's reply address for one period (the phase a mail is sent in): a
+    one-way function of the password, so the token shows nothing of it, and 80 bits as 16
+    lower-case base32 characters, as the password (an address's case may be changed in transit)."""
+    digest = hmac.new(password.strip().lower().encode(), f"reply-to:{period}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode("ascii").lower()
+
+
+def reply_tokens(password: str | None, periods: Iterable[str]) -> tuple[str, ...]:
+    """The tokens of the periods whose reply addresses still prove the sender (none without a password)."""
+    return tuple(reply_token(password, period) for period in periods) if password else ()
+
+
 def address_secret(address: str, gm_address: str) -> str | None:
     """SECRET from `gm+SECRET@domain` (any case, angle brackets allowed); None for any other address."""
     address = address.strip().strip("<>").strip().lower()
@@ -91,6 +109,24 @@ def passwords_in(text: str) -> tuple[str, ...]:
             if len(found) >= 5:
                 break
     return tuple(found)
+
+
+def without_secret_lines(text: str, secrets: Iterable[str | None]) -> tuple[str, tuple[str, ...]]:
+    """`text` without every line that holds one of `secrets` (any case, anywhere in the line: a
+    near-miss `Password: SECRET (do not share)` or `Passwort: SECRET` is no password line, but must
+    not be published either), and the removed lines with each secret masked, to tell the author."""
+    wanted = [secret.strip().lower() for secret in secrets if secret and secret.strip()]
+    kept, removed = [], []
+    for line in text.splitlines(keepends=True):
+        found = [secret for secret in wanted if secret in line.lower()]
+        if not found:
+            kept.append(line)
+            continue
+        masked = line.strip()
+        for secret in found:
+            masked = re.sub(re.escape(secret), "[your secret]", masked, flags=re.IGNORECASE)
+        removed.append(masked)
+    return "".join(kept), tuple(removed)
 
 
 def same_secret(candidate: str, secret: str) -> bool:
@@ -343,17 +379,21 @@ class Unverified:
 
 
 def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
-                  trusted_authserv_ids: Collection[str]) -> Verified | Unverified:
-    """Does the message prove that the owner of `evidence.sender` sent it?"""
+                  trusted_authserv_ids: Collection[str], periods: Sequence[str] = ()) -> Verified | Unverified:
+    """Does the message prove that the owner of `evidence.sender` sent it? `secret` is the
+    player's password; `periods` those whose reply tokens are accepted (the current turn and the
+    one before): a reply address of an older mail, or the password itself as a reply address,
+    proves nothing."""
     if secret:
-        if any(same_secret(token, secret) for token in _tokens(evidence.recipients, gm_address)):
+        accepted = reply_tokens(secret, periods)
+        if any(same_secret(token, wanted) for token in _tokens(evidence.recipients, gm_address) for wanted in accepted):
             return Verified("sent to the player's reply address")
         if any(same_secret(candidate, secret) for candidate in evidence.passwords):
             return Verified("the player's password line")
     from_domain = domain_of(evidence.sender)
     findings: list[str] = []
     if faults := vouching_faults(evidence):
-        return Unverified((*faults, *_secret_findings(evidence)))
+        return Unverified((*faults, *_secret_findings(evidence, gm_address)))
     header = trusted_results(evidence.authentication_results, trusted_authserv_ids)
     if header is not None:
         if any(_proves(result, from_domain) for result in header.results):
@@ -367,11 +407,13 @@ def verify_sender(evidence: Evidence, *, secret: str | None, gm_address: str,
         findings.append(f"It carried no valid DKIM signature of {from_domain}"
                         + (f" (only of {', '.join(sorted(set(evidence.dkim_domains)))})." if evidence.dkim_domains
                            else "."))
-    return Unverified((*findings, *_secret_findings(evidence)))
+    return Unverified((*findings, *_secret_findings(evidence, gm_address)))
 
 
-def _secret_findings(evidence: Evidence) -> tuple[str, ...]:
-    return ("It was not sent to your own reply address at the GM.",
+def _secret_findings(evidence: Evidence, gm_address: str) -> tuple[str, ...]:
+    return ("It was sent to a reply address of an older mail from the GM (or of someone else's), which no longer "
+            "proves who sent it: reply to the newest mail from the GM." if _tokens(evidence.recipients, gm_address)
+            else "It was not sent to your own reply address at the GM.",
             "It had no password line with your password." if not evidence.passwords
             else "Its password line did not hold your password.")
 

@@ -8,40 +8,26 @@ of a clause ("[P]": gmserver's proposal).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from gmserver.rules.delays import how_to_ask
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
 from gmserver.rules.press import NO_EDITS_WORDS, clause_of
+from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import turn_length_invitation
 
-# option -> profile -> clause (MATRIX 2.1, 2.2, 2.8); absent: the profile is silent [P]
-_CLAUSES: Mapping[str, Mapping[str, str]] = {
-    "subject_location": {"mhr": "000 II(2) b", "danivon": "001 II(4)", "scorpion": "003 [10]"},
-    "orders_accepted_until": {"mhr": "000 VII(3)", "danivon": "001 IV(3)", "email_rules": "002 ORDERS 0",
-                              "scorpion": "003 [10]"},
-    "min_hours_movement": {"mhr": "000 VII(4)", "danivon": "001 IV(4)", "scorpion": "003 [23]"},
-    "nmr_movement": {"mhr": "000 VII(6)", "danivon": "001 V(1)", "email_rules": "002 ORDERS 0",
-                     "scorpion": "003 [12]", "gwm": "004 I(6)a"},
-    "nmr_limit_to_cd": {"mhr": "000 VII(6) ¶2", "danivon": "001 V(2)", "email_rules": "002 ORDERS 0",
-                        "scorpion": "003 [13]"},
-    "nmr_replacement_after": {"email_rules": "002 ORDERS 0"},
-    "sender_policy": {"scorpion": "003 [4]"},
-    "turn_length_vote": {"scorpion": "003 [23]"},
-}
-
-
-def cited_clause(ruleset: Any, option: str) -> str:
-    """" (000 VII(6) ¶2)": the clause of the game's own profile for `option`, "" where it is silent."""
-    clause = _CLAUSES.get(option, {}).get(str(getattr(ruleset, "name", "")))
+def cited_clause(ruleset: Ruleset, option: str) -> str:
+    """" (000 VII(6) ¶2)": the clause of the game's own profile for `option` (its `clause.KEY`
+    line), "" where it is silent or the GM changed the value."""
+    clause = ruleset.cites(option)
     return f" ({clause})" if clause else ""
 
 
 _cite = cited_clause  # the short name the key points below use
 
 
-def subject_rule(ruleset: Any) -> str:
+def subject_rule(ruleset: Ruleset) -> str:
     """Where orders name their game, power and turn (000 II(2) b, 003 [10]), in words with the
     clause, for text that shows the subject line just before it (the start mail, a refusal)."""
     if ruleset.subject_location == "subject_only":
@@ -51,7 +37,7 @@ def subject_rule(ruleset: Any) -> str:
             f"first lines of the message{_cite(ruleset, 'subject_location')}.")
 
 
-def key_points(ruleset: Any) -> list[str]:
+def key_points(ruleset: Ruleset) -> list[str]:
     """The house rules a new player must know first, in words, each followed by its clause."""
     points = [subject_rule(ruleset)]
     if ruleset.orders_accepted_until == "adjudication_start":
@@ -81,7 +67,7 @@ def key_points(ruleset: Any) -> list[str]:
     return points
 
 
-def civil_disorder_rule(ruleset: Any) -> str | None:
+def civil_disorder_rule(ruleset: Ruleset) -> str | None:
     """What missed turns in a row lead to (MATRIX 2.7 `nmr_limit_to_cd`, else 2.8
     `nmr_replacement_after`), in words with its clause; None when the profile sets neither. Also
     told to a player asking for the status."""

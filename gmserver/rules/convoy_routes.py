@@ -19,10 +19,11 @@ that case, and 000 VI(4)'s rule on routes, are flagged by rules/convoys.py dispu
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
+from gmserver.rules.ruleset import Ruleset
 
 
 def touches(geography: MapInfo, fleet: str, province: str) -> bool:
@@ -57,7 +58,7 @@ def _convoys_of(orders: Mapping[str, Sequence[Order]], move: Order) -> list[Orde
             if o.action == "convoy" and o.other == move.unit and o.target_province == move.target_province]
 
 
-def follow_routes(orders: Mapping[str, Sequence[Order]], ruleset: Any, geography: MapInfo,
+def follow_routes(orders: Mapping[str, Sequence[Order]], ruleset: Ruleset, geography: MapInfo,
                   ) -> tuple[dict[str, tuple[Order, ...]], dict[Order, str]]:
     """The orders with every written route carried out (see the module's docstring), and a note
     in words for each order changed, keyed by the order the engine gets instead. Under

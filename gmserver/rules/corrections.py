@@ -11,44 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from gmserver.rules.position import describe_phase
+from gmserver.rules.ruleset import Ruleset
 
 # 000 VIII(1): "within 24 hours"
 MHR_WINDOW = timedelta(hours=24)
 
-# option -> profile -> clause; a profile absent here is silent (MATRIX 2.11 proposes the value)
-_CLAUSES: dict[str, dict[str, str]] = {
-    "correction_window": {"mhr": "000 VIII(1)", "danivon": "001 VI(1)", "email_rules": "002 GM ERRORS 2",
-                          "scorpion": "003 [16]"},
-    "season_replay": {"email_rules": "002 GM ERRORS 5", "scorpion": "003 [16]"},
-    "extension_after_correction": {"email_rules": "002 GM ERRORS 3"},
-    "correction_broadcast": {"email_rules": "002 GM ERRORS 4"},
-    "nonconforming_subject_policy": {"mhr": "000 II(2) c", "danivon": "001 II(4)", "scorpion": "003 [10]"},
-    "season_mismatch_policy": {"mhr": "000 II(2) b", "danivon": "001 II(4)", "scorpion": "003 [10]"},
-    "late_with_proof": {"mhr": "000 VII(1)", "danivon": "001 IV(1)"},
-}
-# the value each document gives (a GM override of it is no longer the document's rule)
-_DOCUMENT_VALUES: dict[str, dict[str, str]] = {
-    "correction_window": {"mhr": "24h_and_before_next", "danivon": "until_next_adjudication",
-                          "email_rules": "until_next_adjudication", "scorpion": "until_next_adjudication"},
-    "extension_after_correction": {"email_rules": "on_single_request"},
-    "nonconforming_subject_policy": {"mhr": "reject_with_reply", "danivon": "hold_for_gm",
-                                     "scorpion": "accept_with_warning"},
-    "season_mismatch_policy": {"mhr": "reject_with_reply", "danivon": "reject_with_reply",
-                               "scorpion": "reject_with_reply"},
-    "late_with_proof": {"mhr": "gm_discretion", "danivon": "gm_discretion"},
-}
-
-
-def cite(ruleset: Any, option: str) -> str:
+def cite(ruleset: Ruleset, option: str) -> str:
     """"house rules 000 VIII(1)" where the game's document decides `option` as the game has it;
     otherwise words that say it is this server's rule (never the option's key: players read it)."""
-    profile = getattr(ruleset, "name", None)
-    cited = _CLAUSES.get(option, {}).get(profile or "")
-    document_value = _DOCUMENT_VALUES.get(option, {}).get(profile or "")
-    if cited and (document_value is None or document_value == getattr(ruleset, option, None)):
+    cited = ruleset.cites(option)
+    if cited:
         return f"house rules {cited}"
     return "this game's rules, where its house rules are silent"
 
@@ -64,7 +38,7 @@ class Adjudicated:
     followed_by_another: bool
 
 
-def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, replay: bool = False,
+def rollback_refusal(ruleset: Ruleset, last: Adjudicated | None, now: datetime, *, replay: bool = False,
                      reopened: str | None = None, reported: datetime | None = None) -> str | None:
     """Why the GM may not roll back `last` now, in words with the clause; None if they may.
     `reopened`: the current turn, when it is itself a rolled-back turn awaiting re-adjudication;
@@ -96,7 +70,7 @@ def rollback_refusal(ruleset: Any, last: Adjudicated | None, now: datetime, *, r
     return None
 
 
-def deadline_after_correction(ruleset: Any, *, first: datetime | None, fresh: datetime | None,
+def deadline_after_correction(ruleset: Ruleset, *, first: datetime | None, fresh: datetime | None,
                               now: datetime) -> datetime | None:
     """The deadline of the turn that follows a corrected (re-adjudicated) turn: the one the first
     adjudication gave it stands (the GM may move it; under on_single_request one player's request
@@ -106,7 +80,7 @@ def deadline_after_correction(ruleset: Any, *, first: datetime | None, fresh: da
     return first
 
 
-def extension_on_request(ruleset: Any, *, deadline: datetime | None, fresh: datetime | None, after_correction: bool,
+def extension_on_request(ruleset: Ruleset, *, deadline: datetime | None, fresh: datetime | None, after_correction: bool,
                          extended_before: bool) -> datetime | None:
     """extension_after_correction = on_single_request (002 GM ERRORS 3: "A player may ask for an
     extension after the GM corrects an error. Only one request is necessary"): the new deadline

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from gmserver.rules.distance import Distances, home_country
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
 from gmserver.rules.removals import CLAUSES, RULE_WORDS, alphabetical, choose_removals
+from gmserver.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class CompleteOrders:
         return {(power, str(d.order)): d.note for power, ds in self.defaults.items() for d in ds}
 
 
-def complete_orders(position: Position, on_file: Mapping[str, Sequence[Order]], ruleset: Any, geography: MapInfo,
+def complete_orders(position: Position, on_file: Mapping[str, Sequence[Order]], ruleset: Ruleset, geography: MapInfo,
                     civil_disorder: frozenset[str] = frozenset()) -> CompleteOrders:
     """The orders on file completed by the ruleset's defaults for the phase of `position`.
 
@@ -87,7 +87,7 @@ def _movement_defaults(position: Position, power: str, own: Sequence[Order], in_
             for u in position.units.get(power, ()) if Unit.parse(u).province not in ordered]
 
 
-def _retreat_defaults(position: Position, power: str, own: Sequence[Order], ruleset: Any,
+def _retreat_defaults(position: Position, power: str, own: Sequence[Order], ruleset: Ruleset,
                       distances: Distances) -> list[Default]:
     """A dislodged unit without a retreat order: `nrr_default`. A unit with no legal retreat
     (a hopeless retreat, 002 ORDERS 4) needs no order from the player and is disbanded."""
@@ -112,7 +112,7 @@ def _retreat_defaults(position: Position, power: str, own: Sequence[Order], rule
 
 
 def auto_retreat(unit: Unit, power: str, options: Sequence[str], used: set[str], distances: Distances,
-                 ruleset: Any) -> str | None:
+                 ruleset: Ruleset) -> str | None:
     """001 V(4), A6: the first of the unit's legal retreats, not already taken by the player's
     own retreats [P], from the first non-empty class: (i) an SC of the home country, (ii) a non-SC
     province of the home country, (iii) another SC, (iv) any other province; alphabetically
@@ -143,7 +143,7 @@ def _one_way_adjustments(position: Position, power: str, own: Sequence[Order]) -
     return ()
 
 
-def _adjustment_defaults(position: Position, power: str, own: Sequence[Order], ruleset: Any,
+def _adjustment_defaults(position: Position, power: str, own: Sequence[Order], ruleset: Ruleset,
                          distances: Distances) -> list[Default]:
     due = position.adjustments.get(power, 0)
     if due > 0:
@@ -160,7 +160,7 @@ def _adjustment_defaults(position: Position, power: str, own: Sequence[Order], r
             for unit in choose_removals(remaining, power, shortfall, ruleset, distances)]
 
 
-def _build_defaults(position: Position, power: str, own: Sequence[Order], due: int, ruleset: Any,
+def _build_defaults(position: Position, power: str, own: Sequence[Order], due: int, ruleset: Ruleset,
                     geography: MapInfo) -> list[Default]:
     """Builds not ordered: `nbr_default`. `waive` [P RB2000, DATC 4.D.7]; `danivon_auto_build`
     (001 V(5) ¶1) only when the player sent no adjustment orders at all (A7)."""
@@ -249,7 +249,7 @@ def hopeless_powers(position: Position, geography: MapInfo) -> frozenset[str]:
     return frozenset(p for p in position.powers_to_order() if hopeless(position, p, geography))
 
 
-def owing_orders(position: Position, ruleset: Any, geography: MapInfo) -> tuple[str, ...]:
+def owing_orders(position: Position, ruleset: Ruleset, geography: MapInfo) -> tuple[str, ...]:
     """The powers that must send orders this phase: those with something to order, less those
     whose retreats or removals are hopeless where `hopeless_orders_exempt` (002 ORDERS 4)."""
     powers = position.powers_to_order()

@@ -20,17 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import Literal
 from zoneinfo import ZoneInfo
+
+from gmserver.rules.ruleset import Ruleset
 
 Outcome = Literal["granted", "to_gm", "refused"]
 
-# the clause each profile takes its delay_policy from (MATRIX 2.8)
-_CLAUSES = {"mhr": "000 VII(5)", "danivon": "001 IV(5)", "email_rules": "002 ORDERS 0", "scorpion": "003 [10]"}
-# what each profile's document says about its delay_policy value, so that a game whose GM
-# changed the value is not told its document says so
-_DOCUMENT_POLICY = {"mhr": "auto_grant_gm_may_refuse", "danivon": "auto_grant_gm_may_refuse",
-                    "email_rules": "auto_grant_gm_may_refuse", "scorpion": "gm_decides"}
 
 
 @dataclass(frozen=True)
@@ -53,15 +49,15 @@ class DelayDecision:
     last_automatic: bool = False  # granted, and the player's last automatic delay this year
 
 
-def clause(ruleset: Any) -> str:
+def clause(ruleset: Ruleset) -> str:
     """"house rules 000 VII(5)" where the game's document says what its delay_policy does."""
-    profile = getattr(ruleset, "name", "")
-    if profile in _CLAUSES and _DOCUMENT_POLICY.get(profile) == ruleset.delay_policy:
-        return f"house rules {_CLAUSES[profile]}"
+    cited = ruleset.cites("delay_policy")
+    if cited:
+        return f"house rules {cited}"
     return "this game's rules, where its house rules are silent"
 
 
-def how_to_ask(ruleset: Any) -> str:
+def how_to_ask(ruleset: Ruleset) -> str:
     """The start mail's key point on delays (rules/briefing.py): how to ask and what follows."""
     cited = clause(ruleset)
     cited = f" ({cited.removeprefix('house rules ')})" if cited.startswith("house rules") else ""
@@ -91,7 +87,7 @@ def delayed_deadline(deadline: datetime, hours: int, zone: str) -> datetime:
     return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
 
 
-def decide_delay(ruleset: Any, request: DelayRequest) -> DelayDecision:
+def decide_delay(ruleset: Ruleset, request: DelayRequest) -> DelayDecision:
     """What becomes of one delay request (see the module doc)."""
     cited = clause(ruleset)
     policy = ruleset.delay_policy
@@ -107,7 +103,7 @@ def decide_delay(ruleset: Any, request: DelayRequest) -> DelayDecision:
     return _automatic(ruleset, request, cited)
 
 
-def _automatic(ruleset: Any, request: DelayRequest, cited: str) -> DelayDecision:
+def _automatic(ruleset: Ruleset, request: DelayRequest, cited: str) -> DelayDecision:
     """auto_grant_gm_may_refuse: granted at once before the deadline, within the allowance."""
     assert request.deadline is not None
     allowance = ruleset.max_auto_delays

@@ -9,11 +9,19 @@ this module only reads lines against the names it is given.
 
 MATRIX 2.2 `gm_command_auth`: a GM command is carried out only from one of the GM's addresses,
 and, under `gm_address_and_secret` [P], only with the game's GM secret in a password line.
+
+A mail is carried out once: its Date must be recent when it arrives, and a command line is known
+by the digest of the game, the sender, that Date and the line (`command_digest`), so a copy sent
+again (a new Message-ID, the same mail) is refused; changing the Date makes a new mail, which
+again needs the GM secret.
 """
 
 from __future__ import annotations
 
+import email.utils
+import hashlib
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Collection, Iterable
 
 from gmserver.rules.authenticity import is_password_line, passwords_in, same_secret
@@ -91,3 +99,41 @@ def address_change_problem(rule: str) -> str | None:
     if rule == "from_known_address":
         return None
     return "In this game only the GM changes a player's address: please ask the GM."
+
+
+# how old a GM command mail may be when it reaches the GM (a slow relay, a laptop sending its
+# queue), and how far ahead of the server's clock its Date may be (a sender's clock off)
+COMMAND_MAIL_AGE = timedelta(hours=24)
+COMMAND_MAIL_AHEAD = timedelta(hours=1)
+
+
+def mail_date(value: str | None) -> datetime | None:
+    """The Date header as an aware UTC time; None when there is none or it cannot be read."""
+    try:
+        moment = email.utils.parsedate_to_datetime(value) if value else None
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment is None or moment.tzinfo is None:  # RFC 5322 "-0000": no zone known
+        return None
+    return moment.astimezone(timezone.utc)
+
+
+def date_problem(date: datetime | None, received_at: datetime) -> str | None:
+    """Why a GM command mail with this Date may not be carried out, in words (None: it may)."""
+    if date is None:
+        return ("a GM command mail must carry a readable Date line (every mail program writes one), so that "
+                "a copy sent again later is known; this one had none")
+    if date < received_at - COMMAND_MAIL_AGE:
+        return (f"the mail is dated {date:%Y-%m-%d %H:%M} UTC, more than {COMMAND_MAIL_AGE.days * 24} hours "
+                "before it arrived: an old GM mail is not carried out (it may be a copy sent again); "
+                "send the command in a new mail")
+    if date > received_at + COMMAND_MAIL_AHEAD:
+        return (f"the mail is dated {date:%Y-%m-%d %H:%M} UTC, ahead of the server's clock: check the clock "
+                "of the computer that sent it, and send the command in a new mail")
+    return None
+
+
+def command_digest(game: str, sender: str, date: datetime, line: str) -> str:
+    """What a re-sent copy of a GM command mail cannot change without becoming a new mail."""
+    text = "\n".join((game.lower(), sender.strip().lower(), date.isoformat(), " ".join(line.split()).lower()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

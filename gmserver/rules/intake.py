@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Collection, Mapping, Sequence
 
+from gmserver.rules.authenticity import reply_token, reply_tokens
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.late_proof import late_set_proven
 from gmserver.rules.position import describe_phase
@@ -34,9 +35,12 @@ class GameView:
     status: str
     # power -> (primary address, fallback address or None), addresses lower-cased
     players: Mapping[str, tuple[str, str | None]]
-    # power -> the player's secret, for the Reply-To (gm+SECRET@...) of mail sent to that
-    # player's own addresses (gmserver.rules.authenticity); None for games made before issue 6
+    # power -> the player's password, from which the tokens of their reply addresses (gm+TOKEN@...)
+    # are derived (gmserver.rules.authenticity); None for games made before sender checks
     secrets: Mapping[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    # the periods whose reply tokens are accepted, the current one first (the current turn and
+    # the one before); empty: the current phase alone
+    periods: tuple[str, ...] = field(default=(), compare=False, repr=False)
     # (phase, deadline) of the turn adjudicated last, for a late set that names it
     # (late_with_proof, 000 VII(1)); None where it is not needed or there is none
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
@@ -50,6 +54,20 @@ class GameView:
         """Powers whose orders this address sends as proxy holder (a silently cancelled proxy
         included: 003 [19], its sets are taken as before and not used)."""
         return tuple(sorted(power for power, proxy in self.proxies.items() if proxy.holder == address))
+
+    def reply_token(self, power: str | None) -> str | None:
+        """The token of the power's reply address in mail sent now (None: the game has no password for it)."""
+        secret = self.secrets.get(power) if power else None
+        return reply_token(secret, self.phase) if secret else None
+
+    def reply_tokens(self, power: str) -> tuple[str, ...]:
+        """The tokens of the power's reply addresses that still prove the sender."""
+        return reply_tokens(self.secrets.get(power), self.periods or (self.phase,))
+
+    def secrets_of(self, power: str) -> tuple[str, ...]:
+        """The power's password and the reply tokens still accepted: what nothing published may hold."""
+        password = self.secrets.get(power)
+        return (password, *self.reply_tokens(power)) if password else ()
 
     def powers_of(self, address: str) -> tuple[str, ...]:
         """Powers this address may order for (every profile has a `sender_policy`, e.g. 003 [4])."""
@@ -164,15 +182,15 @@ def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], repl
     Subject line (subject_only: 000 II(2) b, 001 II(4)) the game is known but the subject still
     lacks them, and the nonconforming-subject rule decides, with the reason said in words."""
     wanted = {secret.lower() for secret in reply_secrets}
-    addressed = [(game, power) for game in games for power, secret in game.secrets.items()
-                 if secret and secret.lower() in wanted and power in game.powers_of(envelope.sender)]
+    addressed = [(game, power) for game in games for power in game.secrets
+                 if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(envelope.sender)]
     if len(addressed) != 1:
         return {}
     game, power = addressed[0]
     if game.ruleset.subject_location == "subject_or_body":
         return {game.id: _read(f"{game.name} {power.title()} {envelope.subject}", game, orders, heading)}
     reading = _read(envelope.subject, game, orders, heading)
-    clause = _SUBJECT_ONLY_CLAUSES.get(getattr(game.ruleset, "name", "") or "")
+    clause = game.ruleset.cites("subject_location")
     because = (f"Your message went to your own reply address for {game.name} ({power.title()}), but the house "
                "rules ask for the game, turn and power in the Subject line itself, whatever the address"
                + (f" (house rules {clause})." if clause else "."))
@@ -326,19 +344,8 @@ def _same_mailbox(address: str, gm_address: str) -> bool:
     return domain == gm_domain and local.partition("+")[0] == gm_local.partition("+")[0]
 
 
-# option -> profile -> clause (MATRIX 2.1); absent: the profile is silent and nothing is cited
-_CLAUSES: Mapping[str, Mapping[str, str]] = {
-    "recipient_header_rule": {"mhr": "000 II(2) a"},
-    "subject_location": {"scorpion": "003 [10]"},
-}
-
-
-# subject_location = subject_only: the clause that asks for the Subject line (MATRIX 2.1)
-_SUBJECT_ONLY_CLAUSES: Mapping[str, str] = {"mhr": "000 II(2) b", "danivon": "001 II(4)"}
-
-
 def _cite(ruleset: Ruleset, option: str) -> str:
-    clause = _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+    clause = ruleset.cites(option)
     return f" (house rules {clause})" if clause else ""
 
 

@@ -17,9 +17,10 @@ import re
 from datetime import datetime, timedelta, timezone
 from email.message import Message
 from email.utils import parsedate_to_datetime
-from typing import Any, Collection
+from typing import Collection
 
 from gmserver.rules.position import describe_phase
+from gmserver.rules.ruleset import Ruleset
 
 
 def header_moment(text: str | None) -> datetime | None:
@@ -114,7 +115,7 @@ def _utc(moment: datetime) -> str:
     return f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
 
 
-def late_set_proven(ruleset: Any, message: Message, *, wrong_turn: bool, named: str | None,
+def late_set_proven(ruleset: Ruleset, message: Message, *, wrong_turn: bool, named: str | None,
                     current: tuple[str, datetime | None], previous: tuple[str, datetime | None] | None,
                     received_at: datetime, trusted_receivers: Collection[str] = ()) -> tuple[str, str] | None:
     """(the turn, the reason for the GM) when an order set reached the GM after its turn's

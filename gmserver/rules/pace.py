@@ -14,20 +14,14 @@ least the minimum 001 IV(4) also sets).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from gmserver.rules.deadlines import DAY, TurnLengths
+from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.schedule import turn_length
 
-_CLAUSES = {"danivon": "house rules 001 IV(4)"}
-_DOCUMENT_TARGET = {"danivon": 7}
-
-
-def clause(ruleset: Any) -> str:
-    profile = getattr(ruleset, "name", "")
-    if _DOCUMENT_TARGET.get(profile) == ruleset.target_days_per_game_turn:
-        return _CLAUSES[profile]
-    return "this game's rules"
+def clause(ruleset: Ruleset) -> str:
+    cited = ruleset.cites("target_days_per_game_turn")
+    return f"house rules {cited}" if cited else "this game's rules"
 
 
 def _days(length: timedelta) -> str:
@@ -36,7 +30,7 @@ def _days(length: timedelta) -> str:
     return f"{shown} day" + ("" if shown == "1" else "s")
 
 
-def lengths_over_target(ruleset: Any, lengths: TurnLengths) -> list[str]:
+def lengths_over_target(ruleset: Ruleset, lengths: TurnLengths) -> list[str]:
     """The GM's turn lengths against the guide (game create): a Fall Turn with its retreat and
     adjustment turns longer than the target, in words; [] when within it or without a target."""
     target = ruleset.target_days_per_game_turn
@@ -52,7 +46,7 @@ def lengths_over_target(ruleset: Any, lengths: TurnLengths) -> list[str]:
             "takes a week\"); the players may expect a faster pace"]
 
 
-def deadline_over_target(ruleset: Any, turn_began: datetime, deadline: datetime, zone: str = "UTC") -> str | None:
+def deadline_over_target(ruleset: Ruleset, turn_began: datetime, deadline: datetime, zone: str = "UTC") -> str | None:
     """A deadline (set by the GM, or moved by a delay) that makes the current Turn, begun at
     `turn_began` (when its movement turn opened), longer than the guide; None when it does not.
     Counted on the game's clocks, as the schedule counts turns."""

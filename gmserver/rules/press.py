@@ -22,30 +22,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any, Iterable
+from typing import Iterable
 
 from gmserver.rules.geography import POWERS
+from gmserver.rules.ruleset import Ruleset
 
 KINDS = ("white", "grey", "dark_grey", "black")
 KIND_WORDS = {"white": "white press", "grey": "grey (anonymous) press", "dark_grey": "dark grey press",
               "black": "black press (signed with another power's name)"}
-
-# the clause each profile's document gives for an option (MATRIX 2.9 cells)
-_CLAUSES: dict[str, dict[str, str]] = {
-    "press_kinds": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 1",
-                    "scorpion": "003 [9]"},
-    "press_reserved_labels": {"email_rules": "002 PRESS 6", "scorpion": "003 [9]"},
-    "press_power_attribution": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 2",
-                                "scorpion": "003 [9]"},
-    "press_moderation": {"mhr": "000 X(1)", "danivon": "001 VII(1)", "email_rules": "002 PRESS 1",
-                         "scorpion": "003 [9]"},
-    "press_before_first_turn": {"email_rules": "002 PRESS 5"},
-    "press_channel": {"scorpion": "003 [9]"},
-    "conditional_press": {"email_rules": "002 PRESS 4", "scorpion": "003 [9]"},
-    "press_from_non_players": {"email_rules": "002 PRESS 2"},
-    "press_editing": {"email_rules": "002 PRESS 3"},
-    "report_empty_retreat_season": {"email_rules": "002 PRESS 7"},
-}
 
 # TO and FROM in either order ("BLACK PRESS FROM Italy TO England"); a signature with "to" or "if"
 # in it is written in quotes (PRESS FROM "Back to the Future")
@@ -98,12 +82,12 @@ class Verdict:
     reason: str = ""
 
 
-def clause_of(ruleset: Any, option: str) -> str | None:
+def clause_of(ruleset: Ruleset, option: str) -> str | None:
     """The clause of the game's profile for a press option ("002 PRESS 3"), None where it is silent."""
-    return _CLAUSES.get(option, {}).get(getattr(ruleset, "name", "") or "")
+    return ruleset.cites(option)
 
 
-def cite(ruleset: Any, option: str) -> str:
+def cite(ruleset: Ruleset, option: str) -> str:
     cited = clause_of(ruleset, option)
     return f"house rules {cited}" if cited else "this game's rules, where its house rules are silent"
 
@@ -216,7 +200,7 @@ def as_non_player(item: PressItem) -> PressItem:
     return item
 
 
-def reserved_holder(ruleset: Any, label: str | None) -> str | None:
+def reserved_holder(ruleset: Ruleset, label: str | None) -> str | None:
     """Who alone may sign with `label` (MATRIX 2.15), or None when it is free."""
     if not label:
         return None
@@ -226,7 +210,7 @@ def reserved_holder(ruleset: Any, label: str | None) -> str | None:
     return None
 
 
-def with_own_label(ruleset: Any, item: PressItem, author: str) -> PressItem:
+def with_own_label(ruleset: Ruleset, item: PressItem, author: str) -> PressItem:
     """Press signed with a label reserved for the author's own power ("Lon" from England, 003 [9])
     is white press: it names its author."""
     if item.kind == "grey" and item.signature and reserved_holder(ruleset, item.signature) == author:
@@ -234,7 +218,7 @@ def with_own_label(ruleset: Any, item: PressItem, author: str) -> PressItem:
     return item
 
 
-def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bool = True,
+def judge(ruleset: Ruleset, item: PressItem, author: str, *, may_sign_as_players: bool = True,
           game_started: bool = True) -> Verdict:
     """Whether the game's rules accept `item` from `author` (a power). `may_sign_as_players`: the
     author is a current player or one eliminated in this game (002 PRESS 2); `game_started`: the
@@ -263,7 +247,7 @@ def judge(ruleset: Any, item: PressItem, author: str, *, may_sign_as_players: bo
     return Verdict("send")
 
 
-def _signature_refusal(ruleset: Any, item: PressItem, author: str, may_sign_as_players: bool) -> str | None:
+def _signature_refusal(ruleset: Ruleset, item: PressItem, author: str, may_sign_as_players: bool) -> str | None:
     holder = reserved_holder(ruleset, item.signature)
     clause = cite(ruleset, "press_reserved_labels")
     if holder == "gm":
@@ -326,7 +310,7 @@ class ReportPress:
     text: str
 
 
-def report_placement(ruleset: Any, kind: str, signature: str | None, author: str) -> ReportPress:
+def report_placement(ruleset: Ruleset, kind: str, signature: str | None, author: str) -> ReportPress:
     """Where and under which name the report prints a press item (MATRIX 2.9 placements)."""
     if kind == "grey":
         # 002 PRESS 2: press from someone who plays no power says so, so that nobody takes a
@@ -364,7 +348,7 @@ def declines_edits(text: str) -> bool:
     return bool(_NO_EDITS.search(text))
 
 
-def editing_words(ruleset: Any, text: str) -> str:
+def editing_words(ruleset: Ruleset, text: str) -> str:
     """What the author is told about the GM's edits, after the press confirmation's sentence."""
     if ruleset.press_editing == "none":
         return ""
@@ -375,7 +359,7 @@ def editing_words(ruleset: Any, text: str) -> str:
             "press asks the GM not to.")
 
 
-def edit_refusal(ruleset: Any, original: str, edited: str) -> str | None:
+def edit_refusal(ruleset: Ruleset, original: str, edited: str) -> str | None:
     """Why the GM may not replace `original` with `edited` (press_editing), or None."""
     if ruleset.press_editing == "none":
         return f"press is published exactly as written in this game ({cite(ruleset, 'press_editing')})"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import PhaseOutcome
@@ -17,9 +17,10 @@ from gmserver.rules.reading.condition_facts import TurnFacts, evaluate, facts_fo
 from gmserver.rules.reading.conditions import Unreadable, parse_condition
 from gmserver.rules.reading.reader import reading_context
 from gmserver.rules.reading.text import tokens
+from gmserver.rules.ruleset import Ruleset
 
 
-def condition_holds(condition: str, negated: bool, author: str, outcome: PhaseOutcome, ruleset: Any,
+def condition_holds(condition: str, negated: bool, author: str, outcome: PhaseOutcome, ruleset: Ruleset,
                     geography: MapInfo) -> tuple[bool, str | None]:
     """(holds, why it could not be tested) for `author`'s press condition on `outcome`."""
     ctx = reading_context(outcome.before, author, ruleset, geography)

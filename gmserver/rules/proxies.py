@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gmserver.rules.reading.options import profile_of
 from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome
@@ -144,11 +143,10 @@ _WORDS = {
     "gm_approval": "orders may be sent by proxy only where the GM allows it",
     "allowed_with_notice": "a player may name a proxy to send their orders; only the GM and the proxy are told",
 }
-# profile -> the clause of its proxy rule (MATRIX 2.2); a silent profile cites the DATC [P]
-_CLAUSES = {"mhr": "000 II(3)", "danivon": "001 II(5)", "scorpion": "003 [19]"}
 
 
 def policy_words(ruleset: Ruleset) -> str:
     """The proxy rule in words with its clause, e.g. "... (000 II(3))": players never read keys."""
-    cited = _CLAUSES.get(profile_of(ruleset) or "", "DATC 4.E.5" if ruleset.proxy_policy == "forbidden" else "")
+    # a profile silent on proxies cites the DATC [P] for forbidding them
+    cited = ruleset.cites("proxy_policy") or ("DATC 4.E.5" if ruleset.proxy_policy == "forbidden" else "")
     return _WORDS[ruleset.proxy_policy] + (f" ({rule_in_words(cited)})" if cited else "")

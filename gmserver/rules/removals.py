@@ -8,10 +8,10 @@ candidates, the distance target and the tie-breaks. Pure.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from gmserver.rules.distance import Distances, home_country
 from gmserver.rules.order import Unit
+from gmserver.rules.ruleset import Ruleset
 
 # The clause each algorithm carries out and the rule in words, as reports say it.
 CLAUSES = {
@@ -31,7 +31,7 @@ RULE_WORDS = {
 }
 
 
-def alphabetical(distances: Distances, ruleset: Any) -> Callable[[str], str]:
+def alphabetical(distances: Distances, ruleset: Ruleset) -> Callable[[str], str]:
     """`alphabetical_key`: English province names [P RB2000], or the system's three-letter
     codes, coast ignored (004 III(4) ¶3: Liverpool before London, but LON before LVP)."""
     if ruleset.alphabetical_key == "system_codes":
@@ -40,7 +40,7 @@ def alphabetical(distances: Distances, ruleset: Any) -> Callable[[str], str]:
     return lambda province: provinces[province].name if province in provinces else province
 
 
-def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Any,
+def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Ruleset,
                     distances: Distances) -> tuple[Unit, ...]:
     """The `count` units of `power` (out of `units`, those not already ordered removed) that
     `removal_algorithm` removes, in the order it removes them."""
@@ -80,7 +80,7 @@ def _scorpion_ranked(units: Sequence[Unit], power: str, distances: Distances,
     return off_centres + on_centres
 
 
-def _danivon_key(unit: Unit, power: str, ruleset: Any, distances: Distances, alpha: Callable[[str], str]) -> tuple:
+def _danivon_key(unit: Unit, power: str, ruleset: Ruleset, distances: Distances, alpha: Callable[[str], str]) -> tuple:
     """001 V(5) ¶2 classes, emptied in turn: (i) non-SC outside the home country, (ii) SC outside
     it, (iii) non-SC inside it, (iv) home SCs. In (i) and (ii) the farthest from the home country
     first (`danivon_within_class = distance_then_alphabetical`, [P]), then alphabetically by the

@@ -14,13 +14,13 @@ VIII(2), too many builds, is the GM naming the unit the excess-build rule would 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from gmserver.rules.distance import Distances
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Unit
 from gmserver.rules.position import Position
 from gmserver.rules.removals import CLAUSES, RULE_WORDS, choose_removals
+from gmserver.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class RepairError(ValueError):
     """A repair the position does not allow; says why in words."""
 
 
-def plan_repair(position: Position, power: str, unit: Unit | None, move_to: str | None, ruleset: Any,
+def plan_repair(position: Position, power: str, unit: Unit | None, move_to: str | None, ruleset: Ruleset,
                 geography: MapInfo) -> Repair:
     """The repair of one surplus unit of `power` (module docstring); RepairError if it cannot be."""
     if position.phase_type == "R":  # the dislodged units are in the air: repair after the retreats

@@ -1,16 +1,18 @@
-"""The catalogue of ruleset options: one row per option of MATRIX.md section 2 (2.1 to 2.11).
+"""The catalogue of ruleset options: one row per house-rule option, by section (2.1 to 2.11).
 
 This table is the only place that knows an option's allowed values, default and whether gmserver
 applies it (`Support`: applied, partial or not applied, and what gmserver does instead);
 validation, defaults, snapshots, `gmserver ruleset show`, the warning of `gmserver game create`
-and docs/rulesets.md are all driven by it, so adding an option is one row here plus one field on
-`Ruleset`. The module is longer than the others on purpose: it is one table, and splitting the
-rows would split the one source of truth.
+and docs/rulesets.md are all driven by it. Adding an option is one row here (a closed set of
+values is a Literal just above the row, which `Choice.of` reads and the `Ruleset` field is typed
+by), its field on `Ruleset`, and its value in each profile, with the clause its document gives
+(`clause.KEY`). The module is longer than the others on purpose: it is one table, and splitting
+the rows would split the one source of truth.
 
-Values are kept as MATRIX spells them. A few value kinds exist beyond plain choices: counts that
-may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved press
-labels, per-kind vote rules). Every kind parses both the TOML spelling and the Python value, and
-dumps to something both TOML and JSON can hold, so a snapshot can be written back out as a file.
+Values are kept as the profiles spell them. A few value kinds exist beyond plain choices: counts
+that may be "none" (or "unlimited"), sets, token lists, and three structures (reminders, reserved
+press labels, per-kind vote rules). Every kind parses both the TOML spelling and the Python value,
+and dumps to something both TOML and JSON can hold, so a snapshot can be written back out as a file.
 
 Pure: standard library only, nothing done at import time beyond building the table.
 """
@@ -19,9 +21,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
 
 from gmserver.rules.geography import POWERS
 
@@ -70,8 +72,8 @@ class ReservedLabel:
 class VoteKindRules:
     """`vote.<kind>.*`: the effective vote of a missing vote and of a declared abstention."""
 
-    uncast: str
-    abstention: str
+    uncast: VoteValue
+    abstention: VoteValue
     gm_must_agree: bool = False  # an option only for rule_change (000 IX(3)); False elsewhere
 
 
@@ -123,6 +125,11 @@ class Kind:
 @dataclass(frozen=True)
 class Choice(Kind):
     values: tuple[str, ...]
+
+    @classmethod
+    def of(cls, literal: Any) -> Choice:
+        """The choice of a Literal type's values: the type `Ruleset` gives the option's field."""
+        return cls(get_args(literal))
 
     def parse(self, raw: object) -> str:
         if not isinstance(raw, str):
@@ -388,6 +395,9 @@ class OptionSpec:
     kind: Kind
     default: Any  # already parsed: the value `Ruleset` holds
     support: Support
+    # value -> the rulebook or DATC section that gives it ("DATC 4.C.1", "RB2000"), cited for a
+    # profile that holds the value where its own document is silent (no `clause.KEY`)
+    sources: Mapping[Any, str] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -423,34 +433,44 @@ def _toml_text(value: Any) -> str:
 
 
 _rows: list[OptionSpec] = []
+# The sources of a value gmserver proposes where a document is silent: the rulebook and the
+# DATC's reading of it. A house-rule document is never cited for another profile's game.
+RULEBOOK_SOURCES = ("RB2000", "DATC ")
 
 
-def _opt(name: str, section: str, kind: Kind, default: Any, support: Support) -> None:
+def _opt(name: str, section: str, kind: Kind, default: Any, support: Support,
+         sources: Mapping[Any, str] | None = None) -> None:
     if support.same_as:
         kind.parse(support.same_as[0])  # a typo in the catalogue fails at import, not at a GM
-    _rows.append(OptionSpec(name, section, kind, kind.parse(default), support))
+    for value, source in (sources or {}).items():
+        kind.parse(value)
+        if not source.startswith(RULEBOOK_SOURCES):
+            raise ValueError(f"{name}: {source!r}: a house-rule document is cited by its profile's clause.KEY")
+    _rows.append(OptionSpec(name, section, kind, kind.parse(default), support, dict(sources or {})))
 
 
-def _choice(*values: str) -> Choice:
-    return Choice(values)
-
-
-YES_NO_EXCLUDED = _choice("yes", "no", "excluded")
+VoteValue = Literal["yes", "no", "excluded"]  # vote.<kind>.uncast and .abstention
+YES_NO_EXCLUDED = Choice.of(VoteValue)
 BOOL = Flag()
 
 # 2.1 Order submission & identification
 _opt("subject_required_fields", "2.1", Subset(("game", "year", "season", "phase", "power", "version")),
      ["game", "year", "season", "power"], applied())
-_opt("subject_location", "2.1", _choice("subject_only", "subject_or_body"), "subject_or_body",
+SubjectLocation = Literal["subject_only", "subject_or_body"]
+_opt("subject_location", "2.1", Choice.of(SubjectLocation), "subject_or_body",
      applied())  # gmserver.rules.intake._read: the first lines of the message (body_heading)
-_opt("subject_template", "2.1", _choice("default", "mhr", "danivon", "email_rules", "scorpion"), "default",
+SubjectTemplate = Literal["default", "mhr", "danivon", "email_rules", "scorpion"]
+_opt("subject_template", "2.1", Choice.of(SubjectTemplate), "default",
      applied())
+NonconformingSubjectPolicy = Literal["reject_with_reply", "hold_for_gm", "accept_with_warning"]
 _opt("nonconforming_subject_policy", "2.1",
-     _choice("reject_with_reply", "hold_for_gm", "accept_with_warning"), "reject_with_reply",
+     Choice.of(NonconformingSubjectPolicy), "reject_with_reply",
      applied())  # hold_for_gm: gmserver.services.features.held (`gmserver inbox release | refuse`)
-_opt("season_mismatch_policy", "2.1", _choice("reject_with_reply", "hold_for_gm"), "reject_with_reply",
+SeasonMismatchPolicy = Literal["reject_with_reply", "hold_for_gm"]
+_opt("season_mismatch_policy", "2.1", Choice.of(SeasonMismatchPolicy), "reject_with_reply",
      applied())
-_opt("recipient_header_rule", "2.1", _choice("to_only", "any"), "any",
+RecipientHeaderRule = Literal["to_only", "any"]
+_opt("recipient_header_rule", "2.1", Choice.of(RecipientHeaderRule), "any",
      applied())  # gmserver.rules.intake._recipient_refusal (000 II(2) a)
 # confirm_each_set = false: a set read exactly as written is filed without a reply; any other set
 # is confirmed (rules/set_feedback.py). Either way at most 12 confirmations an hour per player.
@@ -460,7 +480,8 @@ _opt("confirm_each_set", "2.1", BOOL, True, applied())
 # (`gmserver game clarify`, players.clarifications; `game show` gives the GM how many of the
 # player's sets had invalid lines), (b) clarification_min_hours remain, (c) the set is not meant
 # as written; otherwise a receipt saying which condition failed (MATRIX 2.1)
-_opt("invalid_set_feedback", "2.1", _choice("echo_always", "conditional_mhr", "receipt_only"), "echo_always",
+InvalidSetFeedback = Literal["echo_always", "conditional_mhr", "receipt_only"]
+_opt("invalid_set_feedback", "2.1", Choice.of(InvalidSetFeedback), "echo_always",
      applied())
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
@@ -469,147 +490,217 @@ _opt("clarification_min_hours", "2.1", Count(0), 12,
 _opt("text_attachments", "2.1", BOOL, False, applied())
 
 # 2.2 Sender & auth
-_opt("sender_policy", "2.2", _choice("registered_only", "registered_with_fallback"), "registered_with_fallback",
+SenderPolicy = Literal["registered_only", "registered_with_fallback"]
+_opt("sender_policy", "2.2", Choice.of(SenderPolicy), "registered_with_fallback",
      applied())
-_opt("address_change", "2.2", _choice("from_known_address", "gm_only"), "from_known_address",
+AddressChange = Literal["from_known_address", "gm_only"]
+_opt("address_change", "2.2", Choice.of(AddressChange), "from_known_address",
      applied())  # a player's "ADDRESS new@..." request (services/inbox/handlers/requests.py); the GM: game address
-_opt("gm_command_auth", "2.2", _choice("gm_address_and_secret", "gm_address_only"), "gm_address_and_secret",
+GmCommandAuth = Literal["gm_address_and_secret", "gm_address_only"]
+_opt("gm_command_auth", "2.2", Choice.of(GmCommandAuth), "gm_address_and_secret",
      applied())  # services/commands/gm_commands.py; the secret is the game's GM secret on a "Password:" line
 # services/features/proxies.py, rules/proxies.py: "PROXY holder" by mail, `gmserver game proxy`, intake of the holder's mail
-_opt("proxy_policy", "2.2", _choice("forbidden", "gm_approval", "allowed_with_notice"), "forbidden",
+ProxyPolicy = Literal["forbidden", "gm_approval", "allowed_with_notice"]
+_opt("proxy_policy", "2.2", Choice.of(ProxyPolicy), "forbidden",
      applied())  # a whole power or some units (followed as they move), one turn, N turns or until cancelled
 _opt("proxy_cancel_notifies_holder", "2.2", BOOL, False, applied())
-_opt("proxy_precedence", "2.2", _choice("holder_then_owner", "holder_only"), "holder_then_owner",
+ProxyPrecedence = Literal["holder_then_owner", "holder_only"]
+_opt("proxy_precedence", "2.2", Choice.of(ProxyPrecedence), "holder_then_owner",
      applied())  # rules/proxies.py sets_that_count
-_opt("perpetual_orders", "2.2", _choice("forbidden", "gm_approval", "allowed"), "forbidden",
+PerpetualOrders = Literal["forbidden", "gm_approval", "allowed"]
+_opt("perpetual_orders", "2.2", Choice.of(PerpetualOrders), "forbidden",
      partial("the GM keeps a power's set (`gmserver game perpetual`, 000 II(4)); a player cannot mark their own "
              "set perpetual by mail: under `allowed` they ask the GM",
              honoured=lambda value: value != "allowed"))  # services/features/perpetual.py, rules/perpetual.py
 
 # 2.3 Order interpretation
-_opt("interpretation_presumption", "2.3", _choice("literal", "complete_valid_set"), "literal",
+InterpretationPresumption = Literal["literal", "complete_valid_set"]
+_opt("interpretation_presumption", "2.3", Choice.of(InterpretationPresumption), "literal",
+     applied(), sources={"literal": "DATC 4.E.2"})
+AbbreviationTable = Literal["standard", "email_rules_list", "scorpion_list"]
+_opt("abbreviation_table", "2.3", Choice.of(AbbreviationTable), "standard",
      applied())
-_opt("abbreviation_table", "2.3", _choice("standard", "email_rules_list", "scorpion_list"), "standard",
-     applied())
-_opt("abbreviation_policy", "2.3", _choice("table_only", "any_unambiguous"), "any_unambiguous",
-     applied())
-_opt("partial_names", "2.3", _choice("accept", "reject"), "accept", applied())
+AbbreviationPolicy = Literal["table_only", "any_unambiguous"]
+_opt("abbreviation_policy", "2.3", Choice.of(AbbreviationPolicy), "any_unambiguous",
+     applied(), sources={"any_unambiguous": "RB2000"})
+PartialNames = Literal["accept", "reject"]
+_opt("partial_names", "2.3", Choice.of(PartialNames), "accept", applied())
 _opt("forbidden_abbreviations", "2.3", Tokens(), [], applied())
 _opt("player_abbreviation_lists", "2.3", BOOL, False, applied())
-_opt("unit_location_matching", "2.3", _choice("map_only", "own_units"), "map_only", applied())
-_opt("typo_tolerance", "2.3", _choice("none", "unambiguous_only", "generous"), "unambiguous_only",
+UnitLocationMatching = Literal["map_only", "own_units"]
+_opt("unit_location_matching", "2.3", Choice.of(UnitLocationMatching), "map_only", applied())
+TypoTolerance = Literal["none", "unambiguous_only", "generous"]
+_opt("typo_tolerance", "2.3", Choice.of(TypoTolerance), "unambiguous_only",
      applied())
 # province_languages [P]: the names of the published French, German and Italian editions read
 # besides English (rules/reading/foreign_names.py); a known name of another province is never
 # typo-corrected into an English one, whatever this says
 _opt("province_languages", "2.3", Subset(("fr", "de", "it")), [], applied())
-_opt("valid_name_typos", "2.3", _choice("literal", "correct_if_illegal"), "literal", applied())
-_opt("unit_type_omitted", "2.3", _choice("accept", "invalid"), "accept", applied())
-_opt("unit_type_wrong", "2.3", _choice("ignore", "invalid"), "ignore", applied())
+ValidNameTypos = Literal["literal", "correct_if_illegal"]
+_opt("valid_name_typos", "2.3", Choice.of(ValidNameTypos), "literal", applied())
+UnitTypeOmitted = Literal["accept", "invalid"]
+_opt("unit_type_omitted", "2.3", Choice.of(UnitTypeOmitted), "accept", applied(), sources={"accept": "DATC 4.C.1"})
+UnitTypeWrong = Literal["ignore", "invalid"]
+_opt("unit_type_wrong", "2.3", Choice.of(UnitTypeWrong), "ignore", applied(), sources={"ignore": "DATC 4.C.2"})
 # invalid_for_supports: 003 [21] demands nationality for supports of foreign units only, while
 # convoys stay "silent -> accept"; MATRIX's two values cannot say that (see the TOML comment).
-_opt("nationality_omitted", "2.3", _choice("accept", "invalid", "invalid_for_supports"), "accept",
-     applied())
-_opt("nationality_wrong", "2.3", _choice("ignore", "invalid"), "ignore", applied())
-_opt("coast_omitted_move", "2.3", _choice("accept_if_unique", "always_invalid"), "accept_if_unique",
-     applied())
-_opt("coast_wrong_destination", "2.3", _choice("redirect_if_unique", "invalid"), "invalid", applied())
-_opt("coast_own_location", "2.3", _choice("ignore", "must_match_if_given"), "ignore", applied())
-_opt("coast_support_omitted", "2.3", _choice("accept_always", "accept_if_unique", "always_invalid"),
-     "accept_always", applied())
-_opt("coast_support_mismatch", "2.3", _choice("ignore", "accept_if_unique", "invalid"), "invalid",
-     applied())
+NationalityOmitted = Literal["accept", "invalid", "invalid_for_supports"]
+_opt("nationality_omitted", "2.3", Choice.of(NationalityOmitted), "accept",
+     applied(), sources={"accept": "DATC 4.C.5"})
+NationalityWrong = Literal["ignore", "invalid"]
+_opt("nationality_wrong", "2.3", Choice.of(NationalityWrong), "ignore", applied(), sources={"ignore": "DATC 4.C.6"})
+CoastOmittedMove = Literal["accept_if_unique", "always_invalid"]
+_opt("coast_omitted_move", "2.3", Choice.of(CoastOmittedMove), "accept_if_unique",
+     applied(), sources={"accept_if_unique": "DATC 4.B.1"})
+CoastWrongDestination = Literal["redirect_if_unique", "invalid"]
+_opt("coast_wrong_destination", "2.3", Choice.of(CoastWrongDestination), "invalid", applied(),
+     sources={"invalid": "DATC 4.B.3"})
+CoastOwnLocation = Literal["ignore", "must_match_if_given"]
+_opt("coast_own_location", "2.3", Choice.of(CoastOwnLocation), "ignore", applied(), sources={"ignore": "DATC 4.B.5"})
+CoastSupportOmitted = Literal["accept_always", "accept_if_unique", "always_invalid"]
+_opt("coast_support_omitted", "2.3", Choice.of(CoastSupportOmitted),
+     "accept_always", applied(), sources={"accept_always": "DATC 4.B.4"})
+CoastSupportMismatch = Literal["ignore", "accept_if_unique", "invalid"]
+_opt("coast_support_mismatch", "2.3", Choice.of(CoastSupportMismatch), "invalid",
+     applied(), sources={"invalid": "DATC 4.B.4"})
+MultipleOrdersSameUnit = Literal["first", "last", "conflict_holds", "identical_ok_else_stand"]
 _opt("multiple_orders_same_unit", "2.3",
-     _choice("first", "last", "conflict_holds", "identical_ok_else_stand"), "conflict_holds",
-     applied())
+     Choice.of(MultipleOrdersSameUnit), "conflict_holds",
+     applied(), sources={"conflict_holds": "DATC 4.D.3"})
 _opt("multiple_orders_skip_illegal", "2.3", BOOL, False, applied())
-_opt("hold_plus_support", "2.3", _choice("support_wins", "by_multiple_order_rule"), "by_multiple_order_rule",
+HoldPlusSupport = Literal["support_wins", "by_multiple_order_rule"]
+_opt("hold_plus_support", "2.3", Choice.of(HoldPlusSupport), "by_multiple_order_rule",
      applied())
-_opt("impossible_move_treatment", "2.3", _choice("hold_supportable", "failed_move_unsupportable"),
-     "hold_supportable", applied())
+ImpossibleMoveTreatment = Literal["hold_supportable", "failed_move_unsupportable"]
+_opt("impossible_move_treatment", "2.3", Choice.of(ImpossibleMoveTreatment),
+     "hold_supportable", applied(), sources={"hold_supportable": "DATC 4.E.1"})
 # move_to_own_province is "derived: equals impossible_move_treatment": a property, not an option.
-_opt("convoy_possible_move_legal", "2.3", BOOL, True, applied())
-_opt("nonsense_order_treatment", "2.3", _choice("hold", "ignore_line"), "hold", applied())
-_opt("parenthetical_order", "2.3", _choice("use", "ignore"), "use", applied())
-_opt("implied_orders", "2.3", _choice("none", "from_own_support", "from_own_support_and_convoy"), "none",
+_opt("convoy_possible_move_legal", "2.3", BOOL, True, applied(), sources={True: "DATC 4.E.1"})
+NonsenseOrderTreatment = Literal["hold", "ignore_line"]
+_opt("nonsense_order_treatment", "2.3", Choice.of(NonsenseOrderTreatment), "hold", applied())
+ParentheticalOrder = Literal["use", "ignore"]
+_opt("parenthetical_order", "2.3", Choice.of(ParentheticalOrder), "use", applied())
+ImpliedOrders = Literal["none", "from_own_support", "from_own_support_and_convoy"]
+_opt("implied_orders", "2.3", Choice.of(ImpliedOrders), "none",
+     applied(), sources={"none": "DATC 4.E.3"})
+CombinedOrders = Literal["accept", "reject"]
+_opt("combined_orders", "2.3", Choice.of(CombinedOrders), "accept", applied(), sources={"accept": "RB2000"})
+OrdersForMissingUnits = Literal["void_and_report"]
+_opt("orders_for_missing_units", "2.3", Choice.of(OrdersForMissingUnits), "void_and_report", applied())
+ConditionalMovementOrders = Literal["strip_condition", "void_line"]
+_opt("conditional_movement_orders", "2.3", Choice.of(ConditionalMovementOrders), "void_line",
      applied())
-_opt("combined_orders", "2.3", _choice("accept", "reject"), "accept", applied())
-_opt("orders_for_missing_units", "2.3", _choice("void_and_report"), "void_and_report", applied())
-_opt("conditional_movement_orders", "2.3", _choice("strip_condition", "void_line"), "void_line",
-     applied())
-_opt("contingent_minor_orders", "2.3", _choice("accepted", "rejected"), "accepted", applied())
-_opt("conditional_adjustment_orders", "2.3", _choice("none", "objective_only"), "objective_only",
+ContingentMinorOrders = Literal["accepted", "rejected"]
+_opt("contingent_minor_orders", "2.3", Choice.of(ContingentMinorOrders), "accepted", applied())
+ConditionalAdjustmentOrders = Literal["none", "objective_only"]
+_opt("conditional_adjustment_orders", "2.3", Choice.of(ConditionalAdjustmentOrders), "objective_only",
      applied())
 
 # 2.4 Order sets & versions
-_opt("set_combination", "2.4", _choice("replace", "merge_per_unit", "replace_unless_marked_change"), "replace",
-     applied())
-_opt("set_ordering", "2.4", _choice("receipt_time", "version_then_receipt"), "receipt_time", applied())
-_opt("default_set_status", "2.4", _choice("preliminary", "final"), "final", applied())
+SetCombination = Literal["replace", "merge_per_unit", "replace_unless_marked_change"]
+_opt("set_combination", "2.4", Choice.of(SetCombination), "replace",
+     applied(), sources={"replace": "DATC 4.D.1"})
+SetOrdering = Literal["receipt_time", "version_then_receipt"]
+_opt("set_ordering", "2.4", Choice.of(SetOrdering), "receipt_time", applied())
+DefaultSetStatus = Literal["preliminary", "final"]
+_opt("default_set_status", "2.4", Choice.of(DefaultSetStatus), "final", applied())
 _opt("publish_overridden_orders", "2.4", BOOL, False,
      not_applied("results list only the orders that stood", False))
-_opt("report_order_sequence", "2.4", _choice("canonical", "as_written"), "canonical", applied())
+ReportOrderSequence = Literal["canonical", "as_written"]
+_opt("report_order_sequence", "2.4", Choice.of(ReportOrderSequence), "canonical", applied())
 
 # 2.5 Adjudication (the engine implements only the defaults; see MATRIX 2.16, 2.17)
-_opt("rulebook", "2.5", _choice("rb2000", "gibsons1989", "rb1982"), "rb2000",
+Rulebook = Literal["rb2000", "gibsons1989", "rb1982"]
+_opt("rulebook", "2.5", Choice.of(Rulebook), "rb2000",
      not_applied("orders are adjudicated by the 2000 rulebook, whichever rulebook the house rules name",
-                 "rb2000"))
-_opt("datc_4a1", "2.5", _choice("all_routes", "any_route", "mhr_hybrid"), "all_routes",
+                 "rb2000"), sources={"rb2000": "RB2000"})
+Datc4a1 = Literal["all_routes", "any_route", "mhr_hybrid"]
+_opt("datc_4a1", "2.5", Choice.of(Datc4a1), "all_routes",
      partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
              "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "
              "finds each convoy the rule says was disrupted and flags it to the GM with the result it would give "
              "(MATRIX 2.16: the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
              "again); it does not apply the rule by itself", lambda v: True))
-_opt("datc_4a2", "2.5", _choice("szykman", "rb2000_all_hold_backup"), "szykman",
+Datc4a2 = Literal["szykman", "rb2000_all_hold_backup"]
+_opt("datc_4a2", "2.5", Choice.of(Datc4a2), "szykman",
      applied())  # rb2000_all_hold_backup: rules/paradoxes.py resolves the paradox before the engine sees it
-_opt("datc_4a3", "2.5", _choice("rb2000_intent"), "rb2000_intent",
+Datc4a3 = Literal["rb2000_intent"]
+_opt("datc_4a3", "2.5", Choice.of(Datc4a3), "rb2000_intent",
      not_applied("the engine's own rule", "rb2000_intent"))
-_opt("datc_4a4", "2.5", _choice("not_cut", "cut"), "not_cut",
+Datc4a4 = Literal["not_cut", "cut"]
+_opt("datc_4a4", "2.5", Choice.of(Datc4a4), "not_cut",
      not_applied("the engine's own rule (support is not cut)", "not_cut"))
-_opt("datc_4a5", "2.5", _choice("may_retreat", "may_not"), "may_retreat",
+Datc4a5 = Literal["may_retreat", "may_not"]
+_opt("datc_4a5", "2.5", Choice.of(Datc4a5), "may_retreat",
      not_applied("the engine's own rule (the unit may retreat)", "may_retreat"))
 # rules/reading/moves.py keeps (or, required, demands) the route; rules/convoy_routes.py carries it out
-_opt("datc_4a6", "2.5", _choice("ignored", "allowed_not_required", "required"), "ignored", applied())
-_opt("datc_4a7", "2.5", _choice("head_to_head_only", "never"), "head_to_head_only",
+Datc4a6 = Literal["ignored", "allowed_not_required", "required"]
+_opt("datc_4a6", "2.5", Choice.of(Datc4a6), "ignored", applied(),
+     sources={"ignored": "DATC 4.A.6", "allowed_not_required": "DATC 4.A.6", "required": "DATC 4.A.6"})
+Datc4a7 = Literal["head_to_head_only", "never"]
+_opt("datc_4a7", "2.5", Choice.of(Datc4a7), "head_to_head_only",
      not_applied("the engine's own rule (head-to-head only)", "head_to_head_only"))
-_opt("convoy_against_own_unit", "2.5", _choice("allowed"), "allowed",
+ConvoyAgainstOwnUnit = Literal["allowed"]
+_opt("convoy_against_own_unit", "2.5", Choice.of(ConvoyAgainstOwnUnit), "allowed",
      not_applied("the engine's own rule", "allowed"))
 
 # 2.6 Retreats
-_opt("nrr_default", "2.6", _choice("disband", "danivon_auto_retreat"), "disband", applied())
-_opt("illegal_retreat", "2.6", _choice("disband"), "disband", applied())
-_opt("multiple_retreat_orders", "2.6", _choice("first", "last", "priority_list"), "first", applied())
+NrrDefault = Literal["disband", "danivon_auto_retreat"]
+_opt("nrr_default", "2.6", Choice.of(NrrDefault), "disband", applied())
+IllegalRetreat = Literal["disband"]
+_opt("illegal_retreat", "2.6", Choice.of(IllegalRetreat), "disband", applied(), sources={"disband": "RB2000"})
+MultipleRetreatOrders = Literal["first", "last", "priority_list"]
+_opt("multiple_retreat_orders", "2.6", Choice.of(MultipleRetreatOrders), "first", applied())
 _opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless (A9): no reminder, no NMR counted
 _opt("nmr_counts_minor_turns", "2.6", BOOL, False, applied())  # rules/nmr.py counts_phase
 
 # 2.7 Adjustments & civil disorder
-_opt("season_structure", "2.7", _choice("standard", "uk_two_season"), "standard", applied())
+SeasonStructure = Literal["standard", "uk_two_season"]
+_opt("season_structure", "2.7", Choice.of(SeasonStructure), "standard", applied())
 # MATRIX's Default column is n/a for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
-_opt("two_season_retreat_timing", "2.7", _choice("same_turn", "with_next_turn"), "same_turn",
+TwoSeasonRetreatTiming = Literal["same_turn", "with_next_turn"]
+_opt("two_season_retreat_timing", "2.7", Choice.of(TwoSeasonRetreatTiming), "same_turn",
      not_applied("retreats are sent with the moves they follow and applied in the same adjudication",
                  "same_turn"))
-_opt("fall_retreats_and_adjustments", "2.7", _choice("separate", "combined_winter"), "separate",
+FallRetreatsAndAdjustments = Literal["separate", "combined_winter"]
+_opt("fall_retreats_and_adjustments", "2.7", Choice.of(FallRetreatsAndAdjustments), "separate",
      not_applied("fall retreats and winter adjustments are separate turns", "separate"))
-_opt("excess_adjustment_order", "2.7", _choice("top_down", "bottom_up"), "top_down", applied())
-_opt("multiple_builds_same_centre", "2.7", _choice("first_top_down", "first_bottom_up"), "first_top_down",
-     applied())
-_opt("build_type_omitted", "2.7", _choice("no_build", "army_if_inland", "army_inland_fleet_if_coast"),
-     "army_inland_fleet_if_coast", applied())
-_opt("fleet_build_inland", "2.7", _choice("no_build"), "no_build", applied())
-_opt("army_build_with_coast", "2.7", _choice("ignore_coast", "no_build"), "ignore_coast", applied())
-_opt("fleet_build_coast_omitted", "2.7", _choice("no_build"), "no_build", applied())
-_opt("nbr_default", "2.7", _choice("waive", "danivon_auto_build"), "waive", applied())
-_opt("removal_algorithm", "2.7", _choice("rb2000", "mhr", "danivon", "scorpion", "gwm"), "rb2000", applied())
-_opt("danivon_within_class", "2.7", _choice("distance_then_alphabetical", "alphabetical_only"),
+ExcessAdjustmentOrder = Literal["top_down", "bottom_up"]
+_opt("excess_adjustment_order", "2.7", Choice.of(ExcessAdjustmentOrder), "top_down", applied(),
+     sources={"top_down": "DATC 4.D.4, 4.D.6"})
+MultipleBuildsSameCentre = Literal["first_top_down", "first_bottom_up"]
+_opt("multiple_builds_same_centre", "2.7", Choice.of(MultipleBuildsSameCentre), "first_top_down",
+     applied(), sources={"first_top_down": "DATC 4.D.5"})
+BuildTypeOmitted = Literal["no_build", "army_if_inland", "army_inland_fleet_if_coast"]
+_opt("build_type_omitted", "2.7", Choice.of(BuildTypeOmitted),
+     "army_inland_fleet_if_coast", applied(), sources={"army_inland_fleet_if_coast": "DATC 4.C.3"})
+FleetBuildInland = Literal["no_build"]
+_opt("fleet_build_inland", "2.7", Choice.of(FleetBuildInland), "no_build", applied(),
+     sources={"no_build": "DATC 4.C.4"})
+ArmyBuildWithCoast = Literal["ignore_coast", "no_build"]
+_opt("army_build_with_coast", "2.7", Choice.of(ArmyBuildWithCoast), "ignore_coast", applied(),
+     sources={"ignore_coast": "DATC 4.B.6"})
+FleetBuildCoastOmitted = Literal["no_build"]
+_opt("fleet_build_coast_omitted", "2.7", Choice.of(FleetBuildCoastOmitted), "no_build", applied(),
+     sources={"no_build": "DATC 4.B.7"})
+NbrDefault = Literal["waive", "danivon_auto_build"]
+_opt("nbr_default", "2.7", Choice.of(NbrDefault), "waive", applied())
+RemovalAlgorithm = Literal["rb2000", "mhr", "danivon", "scorpion", "gwm"]
+_opt("removal_algorithm", "2.7", Choice.of(RemovalAlgorithm), "rb2000", applied())
+DanivonWithinClass = Literal["distance_then_alphabetical", "alphabetical_only"]
+_opt("danivon_within_class", "2.7", Choice.of(DanivonWithinClass),
      "distance_then_alphabetical", applied())
-_opt("alphabetical_key", "2.7", _choice("english_names", "system_codes"), "english_names", applied())
-_opt("cd_mode", "2.7", _choice("permanent", "gm_chooses", "per_turn_then_replace"), "permanent",
+AlphabeticalKey = Literal["english_names", "system_codes"]
+_opt("alphabetical_key", "2.7", Choice.of(AlphabeticalKey), "english_names", applied())
+CdMode = Literal["permanent", "gm_chooses", "per_turn_then_replace"]
+_opt("cd_mode", "2.7", Choice.of(CdMode), "permanent",
      applied())  # rules/nmr.py after_turn; gm_chooses: the GM is told and decides with the game commands
 _opt("cd_units_receive_hold_support", "2.7", Flag((True,)), True, applied())  # the engine's rule
 _opt("record_cd_on_player", "2.7", BOOL, False, applied())  # players.cd_recorded, kept in player_history
-_opt("first_year_abandonment", "2.7", _choice("normal", "suspend_and_replace"), "normal",
+FirstYearAbandonment = Literal["normal", "suspend_and_replace"]
+_opt("first_year_abandonment", "2.7", Choice.of(FirstYearAbandonment), "normal",
      applied())  # services/features/nmr.py check_contact_windows: an abandonment in 1901 suspends the game
 _opt("cd_search_years", "2.7", Count(1, "none"), "none",
      applied())  # `game cd NAME POWER search`; services/features/nmr.py tells the GM when the search ends
@@ -626,53 +717,69 @@ _opt("target_days_per_game_turn", "2.8", Count(1, "none"), "none", applied())
 # the start mail asks for it (rules/briefing.py); "TURN LENGTH 14" by mail, counted at the first deadline
 # or when every player has voted, sets the movement turn length (services/features/turn_length.py, 003 [23])
 _opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
-_opt("early_processing", "2.8", _choice("never", "minor_gm_discretion", "minor_when_all_final"), "never",
+EarlyProcessing = Literal["never", "minor_gm_discretion", "minor_when_all_final"]
+_opt("early_processing", "2.8", Choice.of(EarlyProcessing), "never",
      applied())  # services/game/schedule.py: adjudicated early, or the GM told once per turn
-_opt("orders_accepted_until", "2.8", _choice("deadline", "adjudication_start"), "deadline", applied())
-_opt("adjudication_trigger", "2.8", _choice("automatic_at_deadline", "gm_command"), "automatic_at_deadline",
+OrdersAcceptedUntil = Literal["deadline", "adjudication_start"]
+_opt("orders_accepted_until", "2.8", Choice.of(OrdersAcceptedUntil), "deadline", applied())
+AdjudicationTrigger = Literal["automatic_at_deadline", "gm_command"]
+_opt("adjudication_trigger", "2.8", Choice.of(AdjudicationTrigger), "automatic_at_deadline",
      applied())
 _opt("processing_grace_minutes", "2.8", Count(0), 0, applied())
-_opt("time_basis", "2.8", _choice("receipt"), "receipt", applied())  # intake judges by `received_at`
+TimeBasis = Literal["receipt"]
+_opt("time_basis", "2.8", Choice.of(TimeBasis), "receipt", applied())  # intake judges by `received_at`
 # rules/late_proof.py, rules/intake._late_with_proof: held for the GM with the evidence; released
 # after `game rollback` it is filed as a correction (services/features/held.py)
-_opt("late_with_proof", "2.8", _choice("never", "gm_discretion"), "never", applied())
+LateWithProof = Literal["never", "gm_discretion"]
+_opt("late_with_proof", "2.8", Choice.of(LateWithProof), "never", applied())
 _opt("reminders", "2.8", Reminders(), [{"hours_before": 24, "audience": "powers_without_set"}], applied())
 # rules/delays.py decide_delay, services/features/delays.py (a player's DELAY line)
-_opt("delay_policy", "2.8", _choice("none", "gm_decides", "auto_grant_gm_may_refuse"), "gm_decides", applied())
+DelayPolicy = Literal["none", "gm_decides", "auto_grant_gm_may_refuse"]
+_opt("delay_policy", "2.8", Choice.of(DelayPolicy), "gm_decides", applied())
 _opt("delay_hours", "2.8", Count(1), 48, applied())  # the grant; under gm_decides the length the GM is offered
 _opt("max_auto_delays", "2.8", Count(0), 1, applied())  # per player per game year; then the GM decides
-_opt("nmr_movement", "2.8", _choice("hold"), "hold", applied())  # the engine holds a unit without orders
+NmrMovement = Literal["hold"]
+_opt("nmr_movement", "2.8", Choice.of(NmrMovement), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn
 _opt("nmr_contact_window_hours", "2.8", Count(1, "none"), "none",
      applied())  # services/features/nmr.py check_contact_windows: the GM is told of an abandoned position
 _opt("nmr_replacement_after", "2.8", Count(1, "none"), "none", applied())  # the GM is asked to seek one
-_opt("s1901_policy", "2.8", _choice("normal", "preliminary_required", "suspend_until_replaced"), "normal",
+S1901Policy = Literal["normal", "preliminary_required", "suspend_until_replaced"]
+_opt("s1901_policy", "2.8", Choice.of(S1901Policy), "normal",
      applied())  # services/features/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
 # rules/press.py judges each item; services/features/press.py stores, mails or publishes it (issue 9)
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"], applied())
-_opt("press_channel", "2.9", _choice("any_message", "in_order_set_last_only"), "any_message",
+PressChannel = Literal["any_message", "in_order_set_last_only"]
+_opt("press_channel", "2.9", Choice.of(PressChannel), "any_message",
      applied())  # in_order_set_last_only: a later set replaces earlier press (003 [9])
-_opt("grey_press_placement", "2.9", _choice("anonymous_section", "press_section"), "press_section",
+GreyPressPlacement = Literal["anonymous_section", "press_section"]
+_opt("grey_press_placement", "2.9", Choice.of(GreyPressPlacement), "press_section",
      applied())  # the turn report's "Anonymous Press" section (000 X(1))
-_opt("white_press_placement", "2.9", _choice("with_author_orders", "press_section"), "press_section",
+WhitePressPlacement = Literal["with_author_orders", "press_section"]
+_opt("white_press_placement", "2.9", Choice.of(WhitePressPlacement), "press_section",
      applied())  # under the author's orders in the turn report (000 X(1))
-_opt("press_author_disclosure", "2.9", _choice("never", "gm_after_game"), "never",
+PressAuthorDisclosure = Literal["never", "gm_after_game"]
+_opt("press_author_disclosure", "2.9", Choice.of(PressAuthorDisclosure), "never",
      applied())  # services/features/press.py disclose_authors: the GM is mailed the authors at the end (000 X(2))
 _opt("press_reserved_labels", "2.9", Labels(),
      [{"label": "GM", "holder": "gm"}, {"label": "Zurich", "holder": "gm"}], applied())
-_opt("press_power_attribution", "2.9", _choice("own_power_only", "players_and_eliminated"), "own_power_only",
+PressPowerAttribution = Literal["own_power_only", "players_and_eliminated"]
+_opt("press_power_attribution", "2.9", Choice.of(PressPowerAttribution), "own_power_only",
      applied())  # eliminated players keep their address in the game; resigned or replaced ones do not
 _opt("press_from_non_players", "2.9", BOOL, False,
      applied())  # rules/intake.decide accepts it as NON_PLAYER; services/features/press.plan_press (002 PRESS 2)
-_opt("press_editing", "2.9", _choice("none", "spelling_unless_declined"), "none",
+PressEditing = Literal["none", "spelling_unless_declined"]
+_opt("press_editing", "2.9", Choice.of(PressEditing), "none",
      applied())  # `gmserver press edit` (services/features/press_moderation.edit, rules/press.edit_refusal; 002 PRESS 1, 3)
 # the GM approves or drops press not yet published (gmserver press approve/drop) and edits it where
 # press_editing allows (000 X(1) allows refusing, not editing; 003 [9] asks only that insults go unpublished)
-_opt("press_moderation", "2.9", _choice("auto_with_gm_withhold", "gm_approval"), "auto_with_gm_withhold",
+PressModeration = Literal["auto_with_gm_withhold", "gm_approval"]
+_opt("press_moderation", "2.9", Choice.of(PressModeration), "auto_with_gm_withhold",
      applied())
-_opt("conditional_press", "2.9", _choice("none", "moves", "moves_and_press"), "none",
+ConditionalPress = Literal["none", "moves", "moves_and_press"]
+_opt("conditional_press", "2.9", Choice.of(ConditionalPress), "none",
      applied())  # rules/press_conditions.py: on the moves (003 [9]), on other press too (002 PRESS 4)
 _opt("press_before_first_turn", "2.9", BOOL, True,
      applied())  # press sent before the first adjudication is published with its report (002 PRESS 5)
@@ -683,24 +790,32 @@ _opt("report_empty_retreat_season", "2.9", BOOL, False,
 # each kind by mail (rules/mailkind.py): DRAW, CONCEDE, DEADLINE 14 (003 [18] ¶2), RULE CHANGE: words
 # (000 IX(3)), END GAME: terms (003 [18] ¶1; a DRAW or CONCEDE line there is a proposal on those terms)
 _opt("vote_kinds", "2.10", Subset(VOTE_KINDS), ["concession", "draw"], applied())
-_opt("vote_due", "2.10", _choice("next_deadline"), "next_deadline", applied())  # services/features/vote_tally.tally_due
-_opt("vote_secrecy", "2.10", _choice("nothing_revealed", "yes_count_only"), "nothing_revealed", applied())
+VoteDue = Literal["next_deadline"]
+_opt("vote_due", "2.10", Choice.of(VoteDue), "next_deadline", applied())  # services/features/vote_tally.tally_due
+VoteSecrecy = Literal["nothing_revealed", "yes_count_only"]
+_opt("vote_secrecy", "2.10", Choice.of(VoteSecrecy), "nothing_revealed", applied())
 _opt("proposer_anonymous", "2.10", BOOL, True, applied())  # rules/votes.announcement
-_opt("vote_publication", "2.10", _choice("instead_if_passed", "with_adjudication"), "instead_if_passed",
+VotePublication = Literal["instead_if_passed", "with_adjudication"]
+_opt("vote_publication", "2.10", Choice.of(VotePublication), "instead_if_passed",
      applied())  # services/features/vote_tally.tally_before (instead of the turn) or tally_due (with the report)
-_opt("revised_votes", "2.10", _choice("allowed"), "allowed", applied())  # the latest ballot replaces the one before
+RevisedVotes = Literal["allowed"]
+_opt("revised_votes", "2.10", Choice.of(RevisedVotes), "allowed", applied())  # the latest ballot replaces the one before
 _opt("end_proposals_per_player_per_turn", "2.10", Count(1, "unlimited"), "unlimited", applied())
 _opt("proposal_gm_veto", "2.10", BOOL, True, applied())  # `gmserver game veto`, "veto" by mail (services/features/votes.py)
 _opt("gm_may_propose", "2.10", BOOL, False, applied())  # `gmserver game propose`, "propose" by mail
 _opt("concession_beneficiary_votes_yes", "2.10", BOOL, True, applied())  # 000 IX(5)
-_opt("multiple_passing_draws", "2.10", _choice("all_fail"), "all_fail", applied())  # rules/votes.settle
-_opt("draw_membership", "2.10", _choice("all_survivors", "any_subset"), "any_subset", applied())
-_opt("voter_eligibility", "2.10", _choice("units_or_centres"), "units_or_centres", applied())  # rules/votes.survivors
+MultiplePassingDraws = Literal["all_fail"]
+_opt("multiple_passing_draws", "2.10", Choice.of(MultiplePassingDraws), "all_fail", applied())  # rules/votes.settle
+DrawMembership = Literal["all_survivors", "any_subset"]
+_opt("draw_membership", "2.10", Choice.of(DrawMembership), "any_subset", applied())
+VoterEligibility = Literal["units_or_centres"]
+_opt("voter_eligibility", "2.10", Choice.of(VoterEligibility), "units_or_centres", applied())  # rules/votes.survivors
 _opt("cd_powers_vote", "2.10", BOOL, False, applied())
 _opt("fall_proposals_resolved_after_winter", "2.10", BOOL, False, applied())  # rules/votes.due
 _opt("amend_proposals_on_elimination", "2.10", BOOL, False, applied())  # rules/votes.amend
 _opt("stalemate_years", "2.10", Count(1, "none"), "none", applied())  # a notice to the GM (rules/game_end.py)
-_opt("stalemate_action", "2.10", _choice("gm_may_declare_dias_after_warning", "gm_may_impose_settlement"),
+StalemateAction = Literal["gm_may_declare_dias_after_warning", "gm_may_impose_settlement"]
+_opt("stalemate_action", "2.10", Choice.of(StalemateAction),
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
 _opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
@@ -719,16 +834,21 @@ for _kind in VOTE_KINDS:
         _opt("vote.rule_change.gm_must_agree", "2.10", BOOL, False, VOTE_RULE_SUPPORT[_kind])
 
 # 2.11 GM corrections
-_opt("correction_window", "2.11", _choice("until_next_adjudication", "24h_and_before_next"),
+CorrectionWindow = Literal["until_next_adjudication", "24h_and_before_next"]
+_opt("correction_window", "2.11", Choice.of(CorrectionWindow),
      "until_next_adjudication", applied())  # `gmserver game rollback` (gmserver.rules.corrections)
 # a phase is adjudicated exactly once; a rollback re-adjudicates the orders on file, which
 # players cannot replace (their sets for a rolled-back turn are refused)
-_opt("season_replay", "2.11", _choice("never"), "never", applied())
+SeasonReplay = Literal["never"]
+_opt("season_replay", "2.11", Choice.of(SeasonReplay), "never", applied())
 # on_single_request: the first DELAY request in the turn after a correction extends it for everyone
 # (a whole turn from the request [P]: 002 GM ERRORS 3 names no length); services.features.corrections
-_opt("extension_after_correction", "2.11", _choice("gm_decides", "on_single_request"), "gm_decides", applied())
-_opt("correction_broadcast", "2.11", _choice("all_players"), "all_players", applied())
-_opt("extra_unit_repair", "2.11", _choice("gm_manual", "mhr"), "gm_manual",
+ExtensionAfterCorrection = Literal["gm_decides", "on_single_request"]
+_opt("extension_after_correction", "2.11", Choice.of(ExtensionAfterCorrection), "gm_decides", applied())
+CorrectionBroadcast = Literal["all_players"]
+_opt("correction_broadcast", "2.11", Choice.of(CorrectionBroadcast), "all_players", applied())
+ExtraUnitRepair = Literal["gm_manual", "mhr"]
+_opt("extra_unit_repair", "2.11", Choice.of(ExtraUnitRepair), "gm_manual",
      partial("under mhr the GM repairs a surplus unit with `gmserver game repair` (or the repair mail command): "
              "the named unit is removed or, 000 VIII(3), moved where it should be if that is free; with none "
              "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` (or "

@@ -105,6 +105,58 @@ def show_text(ruleset: Ruleset, rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+# The published house-rule documents the profiles encode (each profile file's header names its
+# own), and how each numbers its clauses: a clause id is the document's number, then the clause.
+SOURCE_DOCUMENTS = (
+    ("000", "mhr", "The House Rules of Garry, Lord of the March (MHR)",
+     "section (Roman), clause (number), then a lettered part or a paragraph: `000 II(2) b` is section "
+     "II, clause (2), part b; `000 VII(6) ¶2` the second paragraph of VII(6)"),
+    ("001", "danivon", "Danivon's House Rules, v2.1 (24 June 2009), after David Cohen's DipPouch article",
+     "as 000, whose outline it follows: `001 IV(4)`"),
+    ("002", "email_rules", "Some Email Diplomacy Rules",
+     "the document's heading, then its numbered item: `002 GM ERRORS 3`, `002 ORDERS 0`, `002 FORMAT 4` "
+     "(FORMAT OF ORDERS), `002 PRESS 6`, `002 DRAWS 5`; `002 Q&A 2` is the second of its answers to common "
+     "questions about the rulebook"),
+    ("003", "scorpion", "The Scorpion Houserules (GM Andreas Habicher; the UK two-season game)",
+     "the bracketed clause number, with a letter for a part of it: `003 [10 a]`; `003 [18] ¶3` the third "
+     "paragraph of [18]"),
+    ("004", "gwm", "The order-correction rules \"by courtesy of General World Masters rules\" (order "
+     "correction only: silent on adjudication)", "section (Roman), clause (number), then a letter: `004 II(3)c`"),
+)
+
+
+def _sources_section() -> list[str]:
+    out = ["", "## The house-rule documents and their clause ids", "",
+           "Each profile but `standard` encodes one published house-rule document. Players are shown the "
+           "clause that decides a rule as the document's number, then the clause as that document numbers it "
+           "(\"house rules 000 III(6)\").", "",
+           "| Number | Document | Profile | A clause id reads |", "|---|---|---|---|"]
+    out += [f"| {number} | {_cell(title)} | `{profile}` | {_cell(reads)} |"
+            for number, profile, title, reads in SOURCE_DOCUMENTS]
+    out += ["",
+            "Other sources: `RB2000` is the 2000 rulebook (4th edition, Avalon Hill/Hasbro), `standard`'s rules; "
+            "`DATC 4.D.3` a section of Kruijswijk's Diplomacy Adjudicator Test Cases (v3), whose preferences "
+            "`standard` takes. In a profile's comments, `silent → X [P]` marks a value the document does not "
+            "give: gmserver's proposal, for which no clause is cited.",
+            "",
+            "## Adding an option",
+            "",
+            "1. One row in the catalogue, `gmserver/rules/ruleset_options.py`: name, section, the values it may "
+            "take, default, and whether gmserver applies it. A closed set of values is a `Literal` type written "
+            "just above the row and read by `Choice.of`.",
+            "2. The field on `Ruleset` (`gmserver/rules/ruleset.py`), typed by that `Literal` "
+            "(`tests/unit/test_ruleset.py` fails until the field and the row agree).",
+            "3. The value in each profile of `config/rulesets/`, under a comment that gives the values it may "
+            "take and where the value comes from; and, where the profile's document decides it, the clause "
+            "right below: `clause.KEY = \"000 III(6)\"`. Code that tells players the rule cites "
+            "`ruleset.cites(\"KEY\")`, which gives the clause while the game keeps the document's value.",
+            "4. `gmserver ruleset docs > docs/rulesets.md`.",
+            "",
+            "A misspelt key, value or clause key in a profile fails loading, with every problem listed at once, "
+            "each naming the file, the key and what is allowed."]
+    return out
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -127,6 +179,11 @@ def docs_markdown(profiles: list[tuple[Ruleset, dict[str, str]]]) -> str:
         f"Of {sum(counts.values())} options, {counts[APPLIED]} are applied, {counts[PARTIAL]} partly applied and "
         f"{counts[NOT_APPLIED]} not applied. A value marked (!) below is one gmserver does not carry out: "
         "the option is not (fully) applied and the value asks for something other than what gmserver does.",
+    ]
+    out += _sources_section()
+    out += [
+        "",
+        "## The profiles",
         "",
         "| Profile | Title | Values not carried out |",
         "|---|---|---|",

@@ -17,15 +17,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.deadlines import DAY, TurnLengths
 from gmserver.rules.position import describe_phase, phase_type
+from gmserver.rules.ruleset import Ruleset
 
-# MATRIX 2.8 min_hours_*: the clause each profile takes its minimum turn lengths from.
-_LENGTH_CLAUSES = {"mhr": "house rules 000 VII(4)", "danivon": "house rules 001 IV(4)",
-                   "scorpion": "house rules 003 [23]"}
 _PHASE_WORDS = {"M": "a movement", "R": "a retreat", "A": "an adjustment"}
 
 
@@ -51,13 +48,13 @@ class Schedule:
         return length if floor is None else min(floor, length)
 
 
-def minimums_of(ruleset: Any) -> TurnLengths:
+def minimums_of(ruleset: Ruleset) -> TurnLengths:
     """The profile's minimum turn lengths (MATRIX 2.8 min_hours_movement/retreat/adjustment)."""
     return TurnLengths(timedelta(hours=ruleset.min_hours_movement), timedelta(hours=ruleset.min_hours_retreat),
                        timedelta(hours=ruleset.min_hours_adjustment))
 
 
-def default_lengths(ruleset: Any, movement: timedelta | None = None, retreat: timedelta | None = None,
+def default_lengths(ruleset: Ruleset, movement: timedelta | None = None, retreat: timedelta | None = None,
                     adjustment: timedelta | None = None) -> TurnLengths:
     """A new game's turn lengths: those the GM gives, the others derived from the profile.
 
@@ -189,17 +186,19 @@ def _hours(length: timedelta) -> str:
     return f"{shown} hour" + ("" if shown == "1" else "s")
 
 
-def _clause(profile: str | None) -> str:
-    return _LENGTH_CLAUSES.get(profile or "", "the minimum turn lengths of this game's house rules")
+def _clause(ruleset: Ruleset | None) -> str:
+    """The clause the profile takes its minimum turn lengths from (its min_hours_movement's)."""
+    cited = ruleset.cites("min_hours_movement") if ruleset is not None else None
+    return f"house rules {cited}" if cited else "the minimum turn lengths of this game's house rules"
 
 
-def length_problems(lengths: TurnLengths, minimums: TurnLengths, profile: str | None = None) -> list[str]:
+def length_problems(lengths: TurnLengths, minimums: TurnLengths, ruleset: Ruleset | None = None) -> list[str]:
     """A GM-chosen turn length shorter than the profile's minimum, in words (game create)."""
     problems = []
     for kind, word in _PHASE_WORDS.items():
         length, floor = getattr(lengths, _FIELDS[kind]), getattr(minimums, _FIELDS[kind])
         if length < floor:
-            problems.append(f"{word} turn must last at least {_hours(floor)} ({_clause(profile)}); "
+            problems.append(f"{word} turn must last at least {_hours(floor)} ({_clause(ruleset)}); "
                             f"{_hours(length)} is too short")
     return problems
 
@@ -208,7 +207,7 @@ _FIELDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 
 def deadline_problems(phase: str, deadline: datetime, *, opened_at: datetime, now: datetime,
-                      minimums: TurnLengths, profile: str | None = None, zone: str = "UTC") -> list[str]:
+                      minimums: TurnLengths, ruleset: Ruleset | None = None, zone: str = "UTC") -> list[str]:
     """Why a deadline the GM sets for `phase` (at game create, or `game deadline NAME ISO-TIME`)
     cannot be used, in words; [] when it can. The turn, from `opened_at` (when the phase opened;
     at create, now) to the deadline, must last the profile's minimum for its kind of phase, and
@@ -225,7 +224,7 @@ def deadline_problems(phase: str, deadline: datetime, *, opened_at: datetime, no
     floor = minimums.for_phase(phase)
     if floor is not None and turn_length(opened_at, deadline, zone) < floor:
         problems.append(
-            f"{_PHASE_WORDS[kind]} turn must last at least {_hours(floor)} ({_clause(profile)}): "
+            f"{_PHASE_WORDS[kind]} turn must last at least {_hours(floor)} ({_clause(ruleset)}): "
             f"{describe_phase(phase)} began {opened_at.isoformat(timespec='minutes')}, so its deadline may be "
             f"{(opened_at + floor).isoformat(timespec='minutes')} at the earliest")
     return problems
@@ -239,7 +238,7 @@ def _aware(moment: datetime, name: str) -> None:
 # -- when a turn is adjudicated (MATRIX 2.8) -------------------------------------------------------
 
 
-def adjudication_time(deadline: datetime | None, ruleset: Any) -> datetime | None:
+def adjudication_time(deadline: datetime | None, ruleset: Ruleset) -> datetime | None:
     """When the server adjudicates a phase by itself: the deadline plus `processing_grace_minutes`;
     None when nothing is automatic (no deadline, or adjudication_trigger = gm_command: the GM's
     `gmserver adjudicate NAME` starts it, and under adjudication_start orders are taken until then,
@@ -249,12 +248,12 @@ def adjudication_time(deadline: datetime | None, ruleset: Any) -> datetime | Non
     return deadline + timedelta(minutes=ruleset.processing_grace_minutes)
 
 
-def adjudication_due(deadline: datetime | None, ruleset: Any, now: datetime) -> bool:
+def adjudication_due(deadline: datetime | None, ruleset: Ruleset, now: datetime) -> bool:
     at = adjudication_time(deadline, ruleset)
     return at is not None and at <= now
 
 
-def empty_retreat_turn(ruleset: Any, phase: str, next_phase: str) -> str | None:
+def empty_retreat_turn(ruleset: Ruleset, phase: str, next_phase: str) -> str | None:
     """report_empty_retreat_season (002 PRESS 7 "Press will be allowed for the retreat season, even
     if there are no retreats that season"): the retreat turn to hold after movement `phase` when the
     engine went on to `next_phase` without one ("S1901R" after "S1901M" -> "F1901M"); None when the
@@ -271,7 +270,7 @@ def minor_turn_complete(phase: str, owing: set[str] | frozenset[str], ready: set
     return phase_type(phase) in ("R", "A") and bool(owing) and owing <= ready
 
 
-def early_adjudication_ready(ruleset: Any, phase: str, owing: set[str] | frozenset[str],
+def early_adjudication_ready(ruleset: Ruleset, phase: str, owing: set[str] | frozenset[str],
                              ready: set[str] | frozenset[str]) -> bool:
     """early_processing = minor_when_all_final (000 VII(2)): a complete minor turn is adjudicated
     before its deadline. (minor_gm_discretion only tells the GM, who decides.)"""
@@ -289,7 +288,7 @@ class DueReminder:
     audience: str  # powers_without_set | all_powers
 
 
-def clock_reminders(ruleset: Any, first_offset: timedelta | None = None) -> list[tuple[int, timedelta, str]]:
+def clock_reminders(ruleset: Ruleset, first_offset: timedelta | None = None) -> list[tuple[int, timedelta, str]]:
     """(number, how long before the deadline, audience) of each clock reminder of the profile, in
     list order. `first_offset`: the game's own offset for the first of them (`--reminder-hours`);
     zero switches the clock reminders off."""
@@ -302,7 +301,7 @@ def clock_reminders(ruleset: Any, first_offset: timedelta | None = None) -> list
     return [e for e in entries if e[1] > timedelta(0)]
 
 
-def due_reminders(ruleset: Any, deadline: datetime | None, opened_at: datetime, now: datetime,
+def due_reminders(ruleset: Ruleset, deadline: datetime | None, opened_at: datetime, now: datetime,
                   first_offset: timedelta | None = None) -> list[DueReminder]:
     """The clock reminders whose time has come: in [deadline - offset, deadline), for a phase
     that opened before that time (a turn shorter than the offset: its report just told them).
@@ -313,14 +312,14 @@ def due_reminders(ruleset: Any, deadline: datetime | None, opened_at: datetime, 
             if deadline - offset <= now and opened_at < deadline - offset]
 
 
-def reminder_times(ruleset: Any, deadline: datetime | None, first_offset: timedelta | None = None) -> list[datetime]:
+def reminder_times(ruleset: Ruleset, deadline: datetime | None, first_offset: timedelta | None = None) -> list[datetime]:
     """When each clock reminder of the phase falls, earliest first (for the scheduler's jobs)."""
     if deadline is None:
         return []
     return sorted(deadline - offset for _, offset, _ in clock_reminders(ruleset, first_offset))
 
 
-def report_reminders(ruleset: Any) -> list[str]:
+def report_reminders(ruleset: Ruleset) -> list[str]:
     """The audiences of the reminders sent with the report that opens a turn (003 [11]: "send
     provisional orders as soon as the adjudication arrives")."""
     return [r.audience for r in ruleset.reminders if r.hours_before is None]

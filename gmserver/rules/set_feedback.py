@@ -29,10 +29,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from gmserver.rules.reading.model import LineReading
 from gmserver.rules.reading.rule_words import rule_in_words
+from gmserver.rules.ruleset import Ruleset
 
 # (a) "such sets are unusual from this player" is the GM's to judge (MATRIX 2.1); to help, the GM
 # is shown, besides the count over the whole game, how many of the player's last RECENT_SETS sets
@@ -69,12 +69,12 @@ def says_as_written(texts: Sequence[str]) -> bool:
     return any(_AS_WRITTEN.search(text or "") for text in texts)
 
 
-def _rule(ruleset: Any) -> str:
+def _rule(ruleset: Ruleset) -> str:
     """The clause, as the reader cites it: 000 III(1) in an mhr game, the option in any other."""
     return CLAUSE if getattr(ruleset, "name", None) == "mhr" else "invalid_set_feedback = conditional_mhr"
 
 
-def with_as_written(ruleset: Any, lines: Sequence[LineReading]) -> tuple[LineReading, ...]:
+def with_as_written(ruleset: Ruleset, lines: Sequence[LineReading]) -> tuple[LineReading, ...]:
     """Under conditional_mhr, a line the reader ignored that says the orders are meant as written
     is said to be taken so (the reader itself calls it "Not an order.")."""
     if ruleset.invalid_set_feedback != "conditional_mhr":
@@ -84,7 +84,7 @@ def with_as_written(ruleset: Any, lines: Sequence[LineReading]) -> tuple[LineRea
                  if line.status == "ignored" and says_as_written([line.text]) else line for line in lines)
 
 
-def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str], clarify: bool,
+def set_feedback(ruleset: Ruleset, *, statuses: Sequence[str], texts: Sequence[str], clarify: bool,
                  deadline: datetime | None, now: datetime, has_remarks: bool = False) -> Feedback:
     """The confirmation a new set gets.
 
@@ -106,7 +106,7 @@ def set_feedback(ruleset: Any, *, statuses: Sequence[str], texts: Sequence[str],
     return Feedback(RECEIPT, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
 
 
-def _why_not_ask(ruleset: Any, texts: Sequence[str], clarify: bool, deadline: datetime | None,
+def _why_not_ask(ruleset: Ruleset, texts: Sequence[str], clarify: bool, deadline: datetime | None,
                  now: datetime) -> str | None:
     """The first of 000 III(1)'s conditions (c), (b), (a) that fails, in words; None if all hold."""
     if says_as_written(texts):  # (c)

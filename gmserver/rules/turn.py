@@ -9,6 +9,7 @@ from typing import Any
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.options import clause
 from gmserver.rules.reading.rule_words import rules_in_words
+from gmserver.rules.ruleset import Ruleset
 
 
 def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Iterable[Unit]
@@ -33,7 +34,7 @@ def void_hold_supports(orders: Mapping[str, Sequence[Order]], unsupportable: Ite
     return result, voided
 
 
-def unsupportable_note(ruleset: Any) -> str:
+def unsupportable_note(ruleset: Ruleset) -> str:
     """Why a hold support `void_hold_supports` voided is void, for the report: the bare "void"
     told the player nothing, and the supported unit's line shows only that it held."""
     return ("the supported unit was ordered to make a move it could not make: it stands, but may not "

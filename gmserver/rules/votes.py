@@ -221,12 +221,9 @@ def describe(proposal: Proposal) -> str:
     return f"{'a revote on ' if proposal.kind == 'draw_revote' else ''}a draw between {listed}"
 
 
-_RULE_CHANGE_CLAUSES = {"mhr": "000 IX(3)", "danivon": "001 VIII(3)", "scorpion": "003 [18]"}
-
-
 def rule_change_clause(ruleset: Ruleset) -> str:
     """"house rules 000 IX(3)": where the game's document says how its house rules change."""
-    clause = _RULE_CHANGE_CLAUSES.get(ruleset.name)
+    clause = ruleset.cites("vote.rule_change.gm_must_agree")
     return f"house rules {clause}" if clause else "this game's rules"
 
 

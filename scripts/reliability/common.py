@@ -23,7 +23,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -83,13 +83,20 @@ class Database:
 
 # -- gmserver as a subprocess ------------------------------------------------------------------
 
-def write_config(path: Path, *, url: str, port: int, maildir: Path, gm: str = GM, interval: int = 1) -> Path:
+def write_config(path: Path, *, url: str, port: int, maildir: Path, gm: str = GM, interval: int = 1,
+                 relay_port: int | None = None) -> Path:
+    """gmserver's configuration: mail out to the Maildir, or with `relay_port` through the SMTP
+    relay on that loopback port."""
+    outbound = (f'[outbound]\nmode = "smtp"\ninterval_seconds = {interval}\n'
+                f'[outbound.smtp]\nhost = "127.0.0.1"\nport = {relay_port}\ntls = "none"\n' if relay_port else
+                f'[outbound]\nmode = "maildir"\ninterval_seconds = {interval}\n[outbound.maildir]\npath = "{maildir}"\n')
     path.write_text(
         f'[database]\nurl = "{url}"\n'
         f'[gm]\naddress = "{gm}"\nname = "Reliability GM"\n'
         f'[inbound]\nmode = "smtp"\n[inbound.smtp]\nhost = "127.0.0.1"\nport = {port}\n'
-        f'[outbound]\nmode = "maildir"\ninterval_seconds = {interval}\n[outbound.maildir]\npath = "{maildir}"\n'
-        f'[daemon]\nsweep_interval_seconds = {interval}\n', encoding="utf-8")
+        # the scripts' one sender stands for every player and stranger: one address, many clients
+        f'max_connections_per_client = 10000\nclient_connections_per_minute = 100000\n'
+        + outbound + f'[daemon]\nsweep_interval_seconds = {interval}\n', encoding="utf-8")
     return path
 
 
@@ -206,6 +213,20 @@ def maildir_messages(*paths: Path) -> list[Delivered]:
                 found.append(Delivered(" ".join(str(headers.get("Message-ID", "")).split()),
                                        str(headers.get("Delivered-To", headers.get("To", ""))).strip(),
                                        str(headers.get("Subject", "")), str(file)))
+    return found
+
+
+def relay_messages(raws: Iterable[bytes]) -> list[Delivered]:
+    """Every message an SMTP relay accepted (answered 250 to DATA), headers only, in the order it
+    accepted them: unlike a Maildir, which keeps one file per Message-ID whatever it is handed, a
+    relay counts each delivery, so a message sent twice is seen twice."""
+    parser = email.parser.BytesHeaderParser(policy=email.policy.compat32)
+    found = []
+    for number, raw in enumerate(raws):
+        headers = parser.parsebytes(raw)
+        found.append(Delivered(" ".join(str(headers.get("Message-ID", "")).split()),
+                               str(headers.get("To", "")).strip(), str(headers.get("Subject", "")),
+                               f"relay #{number + 1}"))
     return found
 
 

@@ -37,7 +37,10 @@ def test_new_games_verify_senders_and_show_each_players_reply_address(tmp_path: 
     addresses = [shown["players"][power]["reply_address"] for power in POWERS]
     assert all(re.fullmatch(r"gm\+[a-z2-7]{16}@gm\.test", address) for address in addresses)
     assert len(set(addresses)) == 7  # one secret each
-    assert addresses[0] in created  # told at creation too
+    passwords = [shown["players"][power]["password"] for power in POWERS]
+    # the password, not a reply address (whose token changes every turn), is told at creation
+    assert passwords[0] in created and not any(password in address for password in passwords
+                                               for address in addresses)
     assert main(["--config", str(config), "game", "show", "lepanto"]) == 0
     text = capsys.readouterr().out
     assert "senders verified" in text and all(address in text for address in addresses)

@@ -212,7 +212,7 @@ def test_gm_commands_by_mail_attach_the_calendar_too(database_url, clock) -> Non
         secret = session.scalar(select(Game.gm_secret).where(Game.name == "lepanto"))
     later = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
     for command in (f"deadline {later.isoformat()}", "pause"):
-        raw = order_mail(GM, "lepanto", f"Password: {secret}\n{command}")
+        raw = order_mail(GM, "lepanto", f"Password: {secret}\n{command}", date=clock())
         intake.process_one(services, intake.store(services.sessions, raw, source="smtp", now=clock()).id,
                            clock.advance(minutes=1))
     moved, withdrawn = (event_of(m) for m in mails(services, "gm-action")[::7])

@@ -7,8 +7,11 @@ from __future__ import annotations
 import email
 import mailbox
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -22,7 +25,12 @@ from gmserver.mail.outbound import MaildirTransport, SmtpTransport, maildir_name
 from gmserver.services.base import outbox as outbox_service
 from gmserver.services.base.outbox import deliver_due, queue
 from tests.support.dovecot import free_port
+from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import services_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "reliability"))
+import common  # noqa: E402  the reliability scripts' own modules, as the soak imports them
+import soak  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -198,3 +206,91 @@ def test_a_database_hiccup_after_the_250_does_not_resend(database_url, clock, mo
         assert deliver_due(services.sessions, transport, clock()).sent == 1
     [row] = rows(services)
     assert failures == [0] and row.status == "sent" and relay.accepted == [row.message_id]
+
+
+class OrderedRelay(RecordingRelay):
+    """Also writes "250" into `events` as it answers DATA, beside the database's statements."""
+
+    def __init__(self, services, events: list[str]) -> None:
+        super().__init__(services)
+        self.events = events
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        self.events.append("250")
+        return answer
+
+
+def test_after_the_relays_250_only_the_commit_of_the_sent_mark_is_left(database_url, clock) -> None:
+    """The narrowest window SMTP allows: the "sent" mark is written once the relay has said 354
+    and before the message's last line goes out, so nothing but its COMMIT follows the 250 (it
+    was a new transaction: BEGIN, on SQLite a wait for the write lock, the UPDATE, the COMMIT)."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+    events: list[str] = []
+    engine = services.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: events.append(" ".join(statement.split()[:2])))
+    event.listen(engine, "commit", lambda conn: events.append("COMMIT"))
+    handler = OrderedRelay(services, events)
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        transport = SmtpTransport(SmtpRelayConfig(host="127.0.0.1", port=controller.port, timeout=5))
+        assert deliver_due(services.sessions, transport, clock()).sent == 1
+    finally:
+        controller.stop()
+    after = events[events.index("250") + 1:]
+    assert after[:1] == ["COMMIT"], events
+    assert events[:events.index("250")][-1] == "UPDATE outbox", events  # the mark, written and not committed
+    [row] = rows(services)
+    assert row.status == "sent" and handler.accepted == [row.message_id]
+
+
+def test_a_relay_refusing_the_message_leaves_no_sent_mark(database_url, clock) -> None:
+    """The mark written ahead is rolled back when DATA is refused: the row is retried."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+
+    class Refusing:
+        async def handle_DATA(self, server, session, envelope) -> str:
+            return "451 4.3.0 try again later"
+
+    controller = Controller(Refusing(), hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        transport = SmtpTransport(SmtpRelayConfig(host="127.0.0.1", port=controller.port, timeout=5))
+        assert deliver_due(services.sessions, transport, clock()).retrying == 1
+    finally:
+        controller.stop()
+    [row] = rows(services)
+    assert (row.status, row.sent_at, row.attempts) == ("pending", None, 1)
+
+
+def test_the_soaks_relay_counter_sees_a_copy_a_kill_made(database_url, clock) -> None:
+    """The soak's delivery check can fail: a kill between the relay's 250 and the outbox's commit
+    makes a second copy at a real relay (tests/support/smtp_relay), which the soak counts as an
+    extra copy and, with no kill to account for it, reports as broken."""
+    services = services_for(database_url)
+    enqueue(services, clock(), "p@players.test", "k")
+    with SmtpRelay() as relay:
+        transport = SmtpTransport(SmtpRelayConfig(host=relay.host, port=relay.port, timeout=5))
+        with pytest.raises(SenderKilled):
+            deliver_due(services.sessions, KilledAfterDelivering(transport), clock())
+        transport._delivered = None  # the killed process's session died with it
+        assert deliver_due(services.sessions, transport, clock.advance(minutes=6)).sent == 1
+        relayed = [message.raw for message in relay.messages]
+    outbox_rows = [(row.message_id, row.kind, row.status) for row in rows(services)]
+    columns = ("message_id", "kind", "status")
+    outbox_rows = [dict(zip(columns, values)) for values in outbox_rows]
+
+    def checked(kills: int) -> common.Report:
+        report = common.Report("relay")
+        soak.delivery_checks(report, [SimpleNamespace(**row) for row in outbox_rows], relayed, kills=kills)
+        return report
+
+    after_a_kill, without_one = checked(kills=1), checked(kills=0)
+    assert after_a_kill.figures["delivered twice at the relay (same Message-ID), extra copies"] == 1
+    assert after_a_kill.figures["extra copies by kind"] == {"confirmation": 1}
+    assert after_a_kill.broken == []
+    assert without_one.broken == ["at most one extra copy at the relay per kill"]

@@ -240,7 +240,7 @@ def test_every_player_gets_a_start_mail(database_url, clock) -> None:
 
 
 def gm_mail(services, body: str, now, subject: str = "lepanto") -> tuple[InboundMessage, str]:
-    row_id = intake.store(services.sessions, order_mail(GM, subject, body), source="smtp", now=now).id
+    row_id = intake.store(services.sessions, order_mail(GM, subject, body, date=now), source="smtp", now=now).id
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
         row = session.get(InboundMessage, row_id)
@@ -306,17 +306,23 @@ def player_mail(services, sender: str, body: str, now) -> tuple[str, list[Outbox
 
 def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> None:
     """MATRIX 2.2 address_change = from_known_address (every profile; 003 [4]): the player's
-    mail from the registered address changes it; the old and the new address are told."""
+    mail from the registered address changes it once the new address confirms it (a reply to
+    the mail carrying a one-time token); the old and the new address are told."""
     outcome, sent = player_mail(world, player_address("FRANCE"), "ADDRESS marianne@players.test", clock())
-    assert outcome == "address-changed"
-    assert sorted(m.recipient for m in sent if m.kind == "gm-action") == ["france@players.test",
-                                                                         "marianne@players.test"]
+    assert outcome == "address-pending"
     [answer] = [m for m in sent if m.kind == "notice"]
-    assert "Done: FRANCE's address is now marianne@players.test" in text(answer)
+    assert "Nothing has changed yet: a mail went to marianne@players.test" in " ".join(text(answer).split())
+    [check] = [m for m in sent if m.kind == "address-check" and m.recipient == "marianne@players.test"]
+    token_address = email.message_from_bytes(check.raw, policy=email.policy.default)["Reply-To"].addresses[0]
+    raw = order_mail("marianne@players.test", "Re: lepanto", "yes", to=token_address.addr_spec)
+    assert intake.process_one(world, intake.store(world.sessions, raw, source="smtp", now=clock()).id,
+                              clock()) == "address-changed"
+    assert sorted(m.recipient for m in outbox(world, "gm-action")) == ["france@players.test",
+                                                                      "marianne@players.test"]
     with transaction(world.sessions) as session:
         france = session.scalar(select(Player).where(Player.power == "FRANCE"))
         assert (france.address, france.fallback_address) == ("marianne@players.test", None)
-    assert actions(world) == [("address", player_address("FRANCE"))]
+    assert actions(world) == [("address", "marianne@players.test")]
 
 
 def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock) -> None:

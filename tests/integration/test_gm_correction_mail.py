@@ -26,7 +26,7 @@ def _text(raw: bytes) -> str:
 def _gm_mail(services, body: str, now, *, game: str = "lepanto") -> str:
     with transaction(services.sessions) as session:
         secret = session.scalar(select(Game.gm_secret).where(Game.name == game))
-    row_id = intake.store(services.sessions, order_mail(GM, game, f"{body}\nPassword: {secret}"), source="smtp",
+    row_id = intake.store(services.sessions, order_mail(GM, game, f"{body}\nPassword: {secret}", date=now), source="smtp",
                           now=now).id
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
@@ -77,7 +77,7 @@ def test_orders_preview_and_rollback_by_mail(database_url, clock) -> None:
     turns.adjudicate(services, game_id, clock(), force=True)
     answer = _gm_mail(services, "rollback", clock())
     assert "Done: the adjudication of S1901M was rolled back" in answer and "(7 players told)" in answer
-    answer = _gm_mail(services, "rollback", clock())
+    answer = _gm_mail(services, "rollback", clock.advance(minutes=1))  # a new mail, not a copy of the first
     assert "Not done: The adjudication of Spring 1901 Movement was rolled back already" in answer
     answer = _gm_mail(services, "convoy A LON - BEL fails", clock())
     assert "Not done: lepanto does not play the convoy rule of house rules 000 VI(4)" in answer

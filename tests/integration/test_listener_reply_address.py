@@ -5,16 +5,14 @@ from __future__ import annotations
 import smtplib
 
 import pytest
-from sqlalchemy import select
 
-from gmserver.db.models import Player
-from gmserver.db.session import transaction
 from gmserver.mail.listener import Listener
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import SenderChecks
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
 from tests.support.dovecot import free_port
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -43,9 +41,7 @@ def test_a_reply_through_the_listener_is_accepted_in_a_verified_game(database_ur
     name gm+SECRET (as a reply to the GM's Reply-To does), so this holds over IMAP as well."""
     services = services_for(database_url, sender_checks=SenderChecks(dkim_lookup=offline_lookup))
     new_game(services, clock(), sender_check="verified")
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == "FRANCE"))
-    reply_to = f"gm+{secret}@gm.test"
+    reply_to = player_reply_address(services, "FRANCE")
     subject = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M",
                              purpose="orders")
     raw = order_mail(player_address("FRANCE"), subject, "A PAR - BUR\n").replace(

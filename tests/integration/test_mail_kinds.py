@@ -135,7 +135,8 @@ def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:
     with transaction(services.sessions) as session:
         game = session.scalar(select(Game))
         secret, deadline = game.gm_secret, game.deadline
-    row, sent = send(services, order_mail("garry@home.test", "lepanto", f"extend lepanto 24\nPassword: {secret}"),
+    row, sent = send(services, order_mail("garry@home.test", "lepanto", f"extend lepanto 24\nPassword: {secret}",
+                                                date=clock()),
                      clock())
     assert (row.kind, row.outcome) == ("command", "command-done")
     with transaction(services.sessions) as session:

@@ -17,16 +17,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 
-from gmserver.db.models import Player
-from gmserver.db.session import transaction
-from gmserver.rules.authenticity import reply_address
 from gmserver.rules.subject import format_subject
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS
 from gmserver.services.base.outbox import deliver_due
-from tests.support.intake_rows import deliver, outbox_rows
+from tests.support.intake_rows import deliver, outbox_rows, player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -56,13 +52,11 @@ def fixed_randomness(monkeypatch):
 
 def sent_mail(database_url: str, clock) -> bytes:
     services = services_for(database_url)
-    game_id = new_game(services, clock(), sender_check="verified")
+    new_game(services, clock(), sender_check="verified")
     transport = Recording()
     deliver_due(services.sessions, transport, clock())
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.game_id == game_id, Player.power == "FRANCE"))
     subject = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
-    to = reply_address(services.composer.gm_address, secret)
+    to = player_reply_address(services, "FRANCE")
     body = "A PAR-BUR\nF BRE-MAO\nA MAR-SPA\n"
     clock.advance(minutes=10)
     deliver(services, order_mail(player_address("FRANCE"), subject, body, message_id="<one@players.test>", to=to,

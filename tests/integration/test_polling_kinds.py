@@ -82,7 +82,8 @@ def test_a_gm_command_by_mail_over_imap_moves_the_deadline(database_url, dovecot
     later = clock() + timedelta(days=6)
     append(dovecot, mail_user, [
         order_mail(GM, "lepanto", f"deadline {later.isoformat()}"),
-        order_mail(GM, "Re: lepanto", f"deadline {later.isoformat()}\n\nPassword: {secret}\n-- \nGarry"),
+        order_mail(GM, "Re: lepanto", f"deadline {later.isoformat()}\n\nPassword: {secret}\n-- \nGarry",
+                   date=clock()),
     ])
 
     report = poll_once(services, mailbox, clock)

@@ -9,11 +9,11 @@ import email.policy
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import InboundMessage, OutboxMessage, Player
+from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import reply_address
 from gmserver.services.inbox import runner as intake
 from gmserver.services.features.held import HELD
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -26,9 +26,7 @@ def play(database_url, clock, ruleset: str, subject: str = "", *, to_reply_addre
     """(outcome, the body of the one answer) for Germany's orders under `subject`."""
     services = services_for(database_url)
     new_game(services, clock(), ruleset=ruleset)
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
-    to = reply_address(services.composer.gm_address, secret) if to_reply_address else services.composer.gm_address
+    to = player_reply_address(services, "GERMANY") if to_reply_address else services.composer.gm_address
     intake.store(services.sessions, order_mail(GERMANY, subject, ORDERS, to=to), source="smtp", now=clock())
     [(_, outcome)] = intake.process_pending(services, clock())
     with transaction(services.sessions) as session:

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 from gmserver.db.models import OutboxMessage, Player, StoredReport
+from gmserver.rules.authenticity import reply_token
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, TransientError
 from gmserver.services.base import report_copies as report_mail
@@ -147,8 +148,10 @@ def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) ->
     in To, Reply-To, Subject, Message-ID and that line only."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:
-        players = {p.power: (p.address, p.secret) for p in session.scalars(select(Player).where(
+        # the reply token of the turn the report opens, and the password, which no mail carries
+        players = {p.power: (p.address, reply_token(p.secret, "F1901M")) for p in session.scalars(select(Player).where(
             Player.game_id == game_id))}
+        passwords = [p.secret for p in session.scalars(select(Player).where(Player.game_id == game_id))]
     assert all(secret for _, secret in players.values())
     own_line = {power: format_subject(template="standard", game_name="lepanto", power=power, phase="F1901M",
                                       purpose="orders") for power in players}
@@ -161,6 +164,7 @@ def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) ->
         assert message["To"] == recipient and players[power][1] in str(message["Reply-To"])
         text, html = (message.get_body((kind,)).get_content() for kind in ("plain", "html"))
         assert own_line[power] in text and own_line[power] in html
+        assert not any(password.encode() in raw for password in passwords)
         for other, (address, secret) in players.items():
             if other != power:
                 assert address.encode() not in raw and secret.encode() not in raw, (power, other)

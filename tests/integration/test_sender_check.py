@@ -18,6 +18,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.context import SenderChecks
 from tests.support.dkim import new_dkim_key
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -75,11 +76,12 @@ def test_the_spoof_from_the_issue_is_refused_and_the_real_player_told(world, clo
     [(row, warning)] = outbox(world)
     secret = secret_of(world, "FRANCE")
     assert row.recipient == FRANCE and "attacker" not in str(warning["To"])
-    assert warning["Reply-To"].addresses[0].addr_spec == f"gm+{secret}@gm.test"
+    assert warning["Reply-To"].addresses[0].addr_spec == player_reply_address(world, "FRANCE")
     body = warning.get_body(("plain",)).get_content()
     assert "was not accepted" in body and "dmarc=fail" in body and "mx.gm.test" in body
-    # the player's own ways in: their reply address and password line
-    assert f"gm+{secret}@gm.test" in body and f"Password: {secret}" in body
+    # the player's own ways in: their reply address and password line; the password is never the address
+    assert player_reply_address(world, "FRANCE") in body and f"Password: {secret}" in body
+    assert f"gm+{secret}" not in str(warning["Reply-To"])
     with transaction(world.sessions) as session:
         inbound = session.scalar(select(InboundMessage))
         assert (inbound.outcome, inbound.power) == ("unverified", "FRANCE")
@@ -108,32 +110,30 @@ def test_a_forger_flooding_does_not_flood_the_player(world, clock) -> None:
 
 
 def test_a_reply_to_the_players_reply_address_is_accepted(world, clock) -> None:
-    secret = secret_of(world, "FRANCE")
+    address = player_reply_address(world, "FRANCE")
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")
-    raw = raw.replace(f"To: {GM}".encode(), f"To: Test GM <gm+{secret}@gm.test>".encode())
+    raw = raw.replace(f"To: {GM}".encode(), f"To: Test GM <{address}>".encode())
     assert deliver(world, clock, raw) == "accepted"
     assert order_sets(world) == [("FRANCE", ["A PAR - BUR"])]
     [(row, confirmation)] = outbox(world)
     assert row.kind == "confirmation"
-    assert confirmation["Reply-To"].addresses[0].addr_spec == f"gm+{secret}@gm.test"
+    assert confirmation["Reply-To"].addresses[0].addr_spec == address
 
 
 def test_the_reply_address_in_rcpt_to_is_enough(world, clock) -> None:
-    secret = secret_of(world, "FRANCE")
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")  # To: the plain GM address
-    assert deliver(world, clock, raw, envelope_to=[f"gm+{secret}@gm.test"]) == "accepted"
+    assert deliver(world, clock, raw, envelope_to=[player_reply_address(world, "FRANCE")]) == "accepted"
 
 
 def test_the_reply_address_in_delivered_to_is_enough(world, clock) -> None:
-    secret = secret_of(world, "FRANCE")
-    raw = f"Delivered-To: gm+{secret}@gm.test\r\n".encode() + order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")
+    raw = (f"Delivered-To: {player_reply_address(world, 'FRANCE')}\r\n".encode()
+           + order_mail(FRANCE, SUBJECT, "A PAR - BUR\n"))
     assert deliver(world, clock, raw) == "accepted"
 
 
 def test_another_players_reply_address_proves_nothing(world, clock) -> None:
-    germany = secret_of(world, "GERMANY")
     raw = order_mail(FRANCE, SUBJECT, "A PAR - BUR\n")
-    assert deliver(world, clock, raw, envelope_to=[f"gm+{germany}@gm.test"]) == "unverified"
+    assert deliver(world, clock, raw, envelope_to=[player_reply_address(world, "GERMANY")]) == "unverified"
 
 
 def test_a_password_line_is_accepted_and_never_read_or_echoed(world, clock) -> None:
@@ -200,11 +200,10 @@ def test_a_dkim_signature_of_the_players_domain_is_checked_here(database_url, cl
 
 def test_every_mail_to_a_player_carries_their_reply_address(world, clock) -> None:
     """Refusals to the player (here: a wrong subject) too: a plain Reply then proves the sender."""
-    secret = secret_of(world, "FRANCE")
     assert deliver(world, clock, order_mail(FRANCE, "lepanto", "A PAR - BUR\n")) == "rejected"
     [(row, refusal)] = outbox(world)
     assert row.kind == "rejection"
-    assert refusal["Reply-To"].addresses[0].addr_spec == f"gm+{secret}@gm.test"
+    assert refusal["Reply-To"].addresses[0].addr_spec == player_reply_address(world, "FRANCE")
 
 
 def test_a_stranger_never_gets_a_reply_address(world, clock) -> None:
@@ -214,20 +213,23 @@ def test_a_stranger_never_gets_a_reply_address(world, clock) -> None:
 
 
 def test_reminders_and_reports_carry_each_players_own_reply_address(world, clock) -> None:
-    secrets = {power: secret_of(world, power) for power in ("FRANCE", "GERMANY")}
+    # the reminders are sent in Spring 1901, the reports open Fall 1901: each carries its turn's address
+    spring = {power: player_reply_address(world, power) for power in ("FRANCE", "GERMANY")}
     clock.advance(hours=47)
     assert turns.queue_reminders(world, clock()) == 7
     clock.advance(hours=2)
     turns.adjudicate_due(world, clock())
     mails = outbox(world)
     assert {row.kind for row, _ in mails} == {"reminder", "report"}
+    fall = {power: player_reply_address(world, power) for power in ("FRANCE", "GERMANY")}
     for row, message in mails:
         power = row.recipient.split("@")[0].upper()
-        if power in secrets:
-            assert message["Reply-To"].addresses[0].addr_spec == f"gm+{secrets[power]}@gm.test"
+        if power in spring:
+            address = (spring if row.kind == "reminder" else fall)[power]
+            assert message["Reply-To"].addresses[0].addr_spec == address
             if row.kind == "reminder":  # a new message may go straight to the reply address
-                assert f"gm+{secrets[power]}@gm.test" in message.get_body(("plain",)).get_content()
-    assert len({str(message["Reply-To"]) for _, message in mails}) == 7
+                assert address in message.get_body(("plain",)).get_content()
+    assert len({str(message["Reply-To"]) for _, message in mails}) == 14
 
 
 def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:

@@ -55,12 +55,13 @@ def test_an_old_game_switched_to_verified_refuses_a_forged_address_change(databa
         gm_controls.act(services, "lepanto", gm_controls.set_setting, "sender-check", "maybe", now=clock())
 
 
-def test_the_same_forgery_in_a_game_left_on_from_moves_the_address(database_url, clock) -> None:
-    """The hole the switch closes."""
+def test_the_same_forgery_in_a_game_left_on_from_starts_an_address_change(database_url, clock) -> None:
+    """The hole the switch closes: where any From line is believed, the forger's ADDRESS is taken
+    as France's request (the new address must still confirm it, and France is told and may cancel)."""
     services = services_for(database_url)
     new_game(services, clock(), sender_check="from")
-    assert forged_address_change(services, clock()) == "address-changed"
-    assert france_address(services) == "evil@attacker.test"
+    assert forged_address_change(services, clock()) == "address-pending"
+    assert france_address(services) == FRANCE
 
 
 def test_the_gm_is_told_once_of_each_game_still_on_from(database_url, clock) -> None:
@@ -96,8 +97,8 @@ def test_the_gm_switches_a_game_by_mail_too(database_url, clock) -> None:
     new_game(services, clock(), sender_check="from")
     with transaction(services.sessions) as session:
         secret = session.scalar(select(Game.gm_secret).where(Game.name == "lepanto"))
-    row = deliver(services, order_mail(GM, "lepanto", f"Password: {secret}\nset lepanto sender-check verified\n"),
-                  clock())
+    row = deliver(services, order_mail(GM, "lepanto", f"Password: {secret}\nset lepanto sender-check verified\n",
+                                       date=clock()), clock())
     assert row.outcome == "command-done"
     [answer] = [m for m in outbox_rows(services, "notice") if m.recipient == GM]
     assert "Done: sender-check is verified in lepanto" in " ".join(plain_text(answer).split())

@@ -264,7 +264,7 @@ def test_proposal_gm_veto_000_ix_5_the_gm_hears_of_a_proposal_and_vetoes_it_by_m
         assert notice is not None and notice.recipient == GM
         assert f"gmserver game veto votes {number}" in " ".join(notice.raw.decode().split())
         secret = session.get(Game, game_id).gm_secret
-    intake.store(services.sessions, order_mail(GM, "votes", f"veto votes {number}\nPassword: {secret}"),
+    intake.store(services.sessions, order_mail(GM, "votes", f"veto votes {number}\nPassword: {secret}", date=clock()),
                  source="smtp", now=clock())
     intake.process_pending(services, clock())
     with transaction(services.sessions) as session:
@@ -367,7 +367,7 @@ def _gm_mail(services, clock, game_id: int, line: str) -> str:
     """The GM's command by mail with the game's GM password; the answer, words joined."""
     with transaction(services.sessions) as session:
         secret = session.get(Game, game_id).gm_secret
-    row = intake.store(services.sessions, order_mail(GM, "votes", f"{line}\nPassword: {secret}"), source="smtp",
+    row = intake.store(services.sessions, order_mail(GM, "votes", f"{line}\nPassword: {secret}", date=clock()), source="smtp",
                        now=clock())
     intake.process_pending(services, clock())
     with transaction(services.sessions) as session:

@@ -29,6 +29,14 @@ def run(config: Path, *args: str) -> int:
     return main(["--config", str(config), *args])
 
 
+def exit_status(config: Path, *args: str) -> int:
+    """`run`, and the status of an argument argparse refused (it exits instead of returning)."""
+    try:
+        return run(config, *args)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+
+
 def player_args(address: Callable[[str], str] = lambda power: f"{power.lower()}@players.test") -> list[str]:
     """--player POWER=ADDRESS for each of the seven powers."""
     return [arg for power in POWERS for arg in ("--player", f"{power}={address(power)}")]

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import email
 import email.policy
+import smtplib
 from datetime import datetime
 
 from sqlalchemy import select
 
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player, Press
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import reply_address
+from gmserver.mail.listener import Listener
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
+from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address
 
 
@@ -28,17 +31,43 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         return row
 
 
+def through_listener(services: Services, raw: bytes, now: datetime, *, sender: str,
+                     recipients: list[str]) -> InboundMessage:
+    """`deliver`, the whole way in: smtplib to the built-in SMTP listener on 127.0.0.1 (which keeps
+    MAIL FROM and RCPT TO, as in production), then processed; the row (detached)."""
+    stored: list[int] = []
+    listener = Listener("127.0.0.1", free_port(), "smtp",
+                        lambda data, envelope: stored.append(intake.store(
+                            services.sessions, data, source="smtp", now=now, envelope_from=envelope.mail_from,
+                            envelope_to=envelope.rcpt_tos).id),
+                        accepted_recipients={services.composer.gm_address})
+    listener.start()
+    try:
+        with smtplib.SMTP(listener.host, listener.port, timeout=10) as client:
+            assert client.sendmail(sender, recipients, raw) == {}
+    finally:
+        listener.stop()
+    [row_id] = stored
+    intake.process_one(services, row_id, now)
+    with transaction(services.sessions) as session:
+        row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
 def without_headers(raw: bytes, *names: bytes) -> bytes:
     """`raw` without the header lines that start with these names (e.g. b"Message-ID:"), as a mail
     program that writes none of them sends it."""
     return b"".join(line for line in raw.splitlines(keepends=True) if not line.startswith(names))
 
 
-def player_reply_address(services: Services, power: str, game: str = "lepanto") -> str:
-    """The power's own reply address (gm+SECRET@...), which only the GM's mail gives out."""
+def player_reply_address(services: Services, power: str, game: str = "lepanto", phase: str | None = None) -> str:
+    """The power's own reply address (gm+TOKEN@...), which only the GM's mail gives out: in a mail
+    sent now, or sent in `phase` (its token changes every turn)."""
     with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).join(Game).where(Game.name == game, Player.power == power))
-    return reply_address(services.composer.gm_address, secret)
+        secret, current = session.execute(select(Player.secret, Game.phase).join(Game).where(
+            Game.name == game, Player.power == power)).one()
+    return reply_address(services.composer.gm_address, reply_token(secret, phase or current))
 
 
 def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessage]:

@@ -8,7 +8,7 @@ import email
 import email.policy
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from email.utils import make_msgid
 
 from sqlalchemy import select
@@ -43,10 +43,11 @@ class Table:
         for address in (self.server, self.gm, *self.players.values()):
             dovecot.add_user(address, "secret")
 
-    def send(self, sender: str, subject: str, body: str) -> str:
+    def send(self, sender: str, subject: str, body: str, date: datetime | None = None) -> str:
         """Mail the GM's server inbox; the message's Message-ID (to check that answers thread)."""
         message_id = make_msgid(domain="players.test")
-        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id, to=self.server))
+        self.dovecot.append(self.server, order_mail(sender, subject, body, message_id=message_id, to=self.server,
+                                                    date=date))
         return message_id
 
     def inbox(self, address: str) -> list[email.message.EmailMessage]:
@@ -77,7 +78,10 @@ class Run:
     def gm_mail(self, body: str) -> None:
         with transaction(self.services.sessions) as session:
             secret = session.get(Game, self.game_id).gm_secret
-        self.table.send(self.table.gm, self.game, f"{body}\n\nPassword: {secret}\n-- \nGarry")
+        # a GM command mail's Date must be near when it reached the GM: polling takes the earlier
+        # of Dovecot's real arrival time and the test's clock
+        sent = min(datetime.now(timezone.utc), self.clock())
+        self.table.send(self.table.gm, self.game, f"{body}\n\nPassword: {secret}\n-- \nGarry", date=sent)
 
     def poll(self) -> None:
         with ImapMailbox(imap_settings(Config(imap=self.imap))) as mailbox:

@@ -6,10 +6,10 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from gmserver import engine
-from gmserver.db.models import Game
+from gmserver.db.models import Game, Player
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import offline_lookup
@@ -71,3 +71,10 @@ def set_options(services: Services, game_id: int, **values) -> None:
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
         session.execute(update(Game).where(Game.id == game_id).values(ruleset={**game.ruleset, **values}))
+
+
+def password_of(services: Services, power: str, game: str = "lepanto") -> str:
+    """The power's password (its 'Password:' line), as `game show` prints it."""
+    with transaction(services.sessions) as session:
+        return session.scalar(select(Player.secret).join(Game).where(Game.name == game, Player.power == power))
+

@@ -8,13 +8,18 @@ import pytest
 
 from gmserver.rules.authenticity import (
     Binding, DkimSignature, Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient,
-    is_password_line, passwords_in, read_signature, reply_address, trusted_results, verify_sender,
+    is_password_line, passwords_in, read_signature, reply_address, reply_token, trusted_results, verify_sender,
+    without_secret_lines,
 )
 
 GM = "gm@gm.test"
 SECRET = "k3xq7m2pa5rtw4zd"
 FRANCE = "france@players.test"
 TRUSTED = ("mx.gm.test",)
+# the reply tokens accepted now: this turn's (F1901M) and the last one's (S1901M)
+PERIODS = ("F1901M", "S1901M")
+TOKEN, LAST_TURNS = reply_token(SECRET, "F1901M"), reply_token(SECRET, "S1901M")
+OLD_TOKEN = reply_token(SECRET, "W1900A")
 
 PASS_DMARC = "mx.gm.test; dkim=pass header.d=players.test; spf=pass smtp.mailfrom=players.test; " \
              "dmarc=pass header.from=players.test"
@@ -24,7 +29,7 @@ FAIL_ALL = "mx.gm.test; dkim=fail header.d=players.test; spf=fail smtp.mailfrom=
 
 def check(**evidence) -> Verified | Unverified:
     return verify_sender(Evidence(sender=FRANCE, **evidence), secret=SECRET, gm_address=GM,
-                         trusted_authserv_ids=TRUSTED)
+                         trusted_authserv_ids=TRUSTED, periods=PERIODS)
 
 
 CASES = [
@@ -54,16 +59,22 @@ CASES = [
         "mx.gm.test; dkim=pass ((((((", "mx.gm.test; dmarc=pass header.from=players.test")), False),
     ("own DKIM check: aligned signature", dict(dkim_domains=("players.test",)), True),
     ("own DKIM check: only the attacker's signature", dict(dkim_domains=("attacker.test",)), False),
-    ("reply address in RCPT TO / Delivered-To", dict(recipients=(f"gm+{SECRET}@gm.test",)), True),
-    ("reply address, upper-cased by some client", dict(recipients=(f"<GM+{SECRET.upper()}@GM.TEST>",)), True),
+    ("reply address in RCPT TO / Delivered-To", dict(recipients=(f"gm+{TOKEN}@gm.test",)), True),
+    ("reply address of the turn before (a reply just after the deadline)",
+     dict(recipients=(f"gm+{LAST_TURNS}@gm.test",)), True),
+    ("reply address of a mail two turns old: a leaked mail is no key for the game",
+     dict(recipients=(f"gm+{OLD_TOKEN}@gm.test",)), False),
+    ("the password as a reply address (before reply tokens): no longer proof",
+     dict(recipients=(f"gm+{SECRET}@gm.test",)), False),
+    ("reply address, upper-cased by some client", dict(recipients=(f"<GM+{TOKEN.upper()}@GM.TEST>",)), True),
     ("another player's reply address", dict(recipients=("gm+aaaaaaaaaaaaaaaa@gm.test",)), False),
-    ("the secret at another domain", dict(recipients=(f"gm+{SECRET}@attacker.test",)), False),
+    ("the token at another domain", dict(recipients=(f"gm+{TOKEN}@attacker.test",)), False),
     ("password line", dict(passwords=(SECRET,)), True),
     ("wrong password line", dict(passwords=("guess",)), False),
     ("nothing at all", dict(), False),
     ("two From lines: a pass proves nothing", dict(authentication_results=(PASS_DMARC,),
                                                    dkim_domains=("players.test",), single_from=False), False),
-    ("two From lines, but the reply address", dict(single_from=False, recipients=(f"gm+{SECRET}@gm.test",)), True),
+    ("two From lines, but the reply address", dict(single_from=False, recipients=(f"gm+{TOKEN}@gm.test",)), True),
     ("the spoof from the issue: failing results, attacker's signature, plain GM address",
      dict(authentication_results=(FAIL_ALL,), dkim_domains=("attacker.test",), recipients=(GM,)), False),
 ]
@@ -94,6 +105,18 @@ def test_the_findings_say_what_failed_and_never_hold_the_secret():
     assert "mx.gm.test" in text and "dmarc=fail" in text
     assert "attacker.test" in text and "reply address" in text and "password" in text
     assert SECRET not in text
+
+
+def test_a_reply_token_shows_nothing_of_the_password_and_differs_per_period():
+    assert len(TOKEN) == 16 and TOKEN == TOKEN.lower() and SECRET not in TOKEN
+    assert len({TOKEN, LAST_TURNS, OLD_TOKEN, reply_token("another0password", "F1901M")}) == 4
+    assert reply_token(SECRET.upper(), "F1901M") == TOKEN  # as the password line, in any case
+
+
+def test_an_expired_reply_address_is_answered_with_the_newest_mail_to_reply_to():
+    outcome = check(recipients=(f"gm+{OLD_TOKEN}@gm.test",))
+    assert isinstance(outcome, Unverified)
+    assert "reply to the newest mail from the GM" in " ".join(outcome.findings)
 
 
 def test_trusted_results_takes_only_the_topmost_trusted_header():
@@ -181,7 +204,7 @@ def test_a_signature_or_pass_that_could_be_reused_proves_nothing(what, outcome, 
 
 
 def test_the_reply_address_proves_the_sender_whatever_the_headers():
-    assert isinstance(bound(to_gm=False, repeated=("To",), recipients=(f"gm+{SECRET}@gm.test",)), Verified)
+    assert isinstance(bound(to_gm=False, repeated=("To",), recipients=(f"gm+{TOKEN}@gm.test",)), Verified)
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -193,3 +216,18 @@ def test_the_reply_address_proves_the_sender_whatever_the_headers():
 ])
 def test_read_signature(value, expected):
     assert read_signature(value) == expected
+
+
+@pytest.mark.parametrize("line", [
+    f"Password: {SECRET} (do not share)", f"Passwort: {SECRET}", f"my code is {SECRET.upper()}!",
+    f"write to gm+{TOKEN}@gm.test", f"pw={SECRET}",
+])
+def test_a_line_holding_the_password_or_a_reply_token_anywhere_is_taken_out(line):
+    text, removed = without_secret_lines(f"Hello all.\n{line}\nBye.\n", (SECRET, TOKEN))
+    assert text == "Hello all.\nBye.\n" and len(removed) == 1
+    assert SECRET not in removed[0].lower() and TOKEN not in removed[0].lower() and "[your secret]" in removed[0]
+
+
+def test_a_text_without_secrets_is_left_as_it_is():
+    assert without_secret_lines("Password: of course not\nsee you\n", (SECRET, None, "")) == (
+        "Password: of course not\nsee you\n", ())

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from gmserver.rules.briefing import example_orders, key_points
-from gmserver.rules.gm_commands import authorisation_problem, read_commands
+from gmserver.rules.gm_commands import authorisation_problem, command_digest, date_problem, mail_date, read_commands
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import OPTIONS
@@ -111,3 +112,30 @@ def test_turn_length_vote_none_the_start_mail_asks_for_no_vote() -> None:
     assert not any("TURN LENGTH" in point for point in key_points(load_ruleset("mhr")))
     ruleset = load_ruleset("mhr").with_overrides({"turn_length_vote": [7, 14]})
     assert any("7 or 14 days" in point for point in key_points(ruleset))
+
+
+RECEIVED = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("header, problem", [
+    ("Tue, 24 Nov 2026 11:58:00 +0000", None),
+    ("Tue, 24 Nov 2026 13:30:00 +0100", None),  # the same moment in another zone
+    ("Mon, 23 Nov 2026 12:30:00 +0000", None),  # a slow relay: within the day
+    (None, "readable Date line"),
+    ("yesterday", "readable Date line"),
+    ("Tue, 24 Nov 2026 11:58:00 -0000", "readable Date line"),  # RFC 5322: zone unknown
+    ("Sun, 22 Nov 2026 11:00:00 +0000", "more than 24 hours before it arrived"),
+    ("Tue, 24 Nov 2026 14:00:00 +0000", "ahead of the server's clock"),
+])
+def test_a_gm_command_mail_needs_a_recent_date(header, problem) -> None:
+    found = date_problem(mail_date(header), RECEIVED)
+    assert found is None if problem is None else problem in found
+
+
+def test_the_command_digest_is_the_same_for_a_copy_and_differs_for_a_new_mail() -> None:
+    date = mail_date("Tue, 24 Nov 2026 11:58:00 +0000")
+    assert date is not None
+    first = command_digest("lepanto", "gm@gm.test", date, "extend 24")
+    assert command_digest("Lepanto", "GM@gm.test", date, "extend   24") == first  # a copy, re-sent
+    assert command_digest("lepanto", "gm@gm.test", date + timedelta(seconds=1), "extend 24") != first
+    assert command_digest("lepanto", "gm@gm.test", date, "extend 48") != first

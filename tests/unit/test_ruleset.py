@@ -9,22 +9,25 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gmserver.paths import RULESETS_DIR
+from gmserver.rules import briefing, delays
 from gmserver.rules.ruleset import (
     Reminder,
     ReservedLabel,
     Ruleset,
     RulesetError,
+    VoteKindRules,
     available_rulesets,
     default_ruleset,
     load_ruleset,
 )
-from gmserver.rules.ruleset_options import OPTIONS, describe_options
+from gmserver.rules.ruleset_options import OPTIONS, Choice, describe_options
 
 PROFILES = ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")
 
@@ -56,7 +59,27 @@ def _flat_keys(table: dict[str, Any], prefix: str = "") -> set[str]:
 def test_shipped_file_states_every_option(name: str) -> None:
     """A GM reading one file sees the whole profile: no key is left to the defaults."""
     raw = tomllib.loads((RULESETS_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    raw.pop("clause", None)
     assert _flat_keys(raw) == set(OPTIONS) | {"name", "title"}
+
+
+DOCUMENTS = {"mhr": "000", "danivon": "001", "email_rules": "002", "scorpion": "003", "gwm": "004"}
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_each_clause_line_sits_below_its_key_and_cites_the_profiles_document(name: str) -> None:
+    """`clause.KEY = "000 III(6)"` right below `KEY = ...` (or below the comment on a derived
+    value), naming a clause of the profile's own document; `standard` has no document."""
+    lines = (RULESETS_DIR / f"{name}.toml").read_text(encoding="utf-8").splitlines()
+    cited = [(n, line) for n, line in enumerate(lines) if line.startswith("clause.")]
+    assert bool(cited) == (name != "standard")
+    for n, line in cited:
+        key = line.removeprefix("clause.").split(" = ")[0]
+        above = next(lines[m] for m in range(n - 1, -1, -1) if not lines[m].startswith((" ", "]")))
+        assert above.startswith((f"{key} = ", f"# {key}", "#   ", "# impossible_move_treatment")), (key, above)
+        assert line.split(" = ")[1].startswith(f'"{DOCUMENTS[name]} '), line
+    assert {c.option for c in load_ruleset(name).citations} == {
+        line.removeprefix("clause.").split(" = ")[0] for _, line in cited}
 
 
 @pytest.mark.parametrize("name", PROFILES)
@@ -66,7 +89,7 @@ def test_shipped_file_comments_every_key(name: str) -> None:
     prefix = "Default:" if name == "standard" else {"mhr": "000", "danivon": "001", "email_rules": "002",
                                                     "scorpion": "003", "gwm": "004"}[name]
     for n, line in enumerate(lines):
-        if line and not line.startswith(("#", " ", "]", "name =", "title =")):
+        if line and not line.startswith(("#", " ", "]", "name =", "title =", "clause.")):
             key = line.split(" = ")[0]
             block = []
             for above in reversed(lines[:n]):
@@ -85,7 +108,7 @@ def test_load_by_path() -> None:
 
 
 def test_dataclass_has_one_field_per_option() -> None:
-    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name", "title", "vote"}
+    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name", "title", "vote", "citations"}
     plain = {name for name in OPTIONS if "." not in name}
     assert fields == plain
     ruleset = default_ruleset()
@@ -442,7 +465,9 @@ def test_extends_starts_from_another_profile(tmp_path: Path) -> None:
     assert ruleset.unit_type_wrong == "ignore" and ruleset.vote.draw.uncast == "yes"
     assert ruleset.name == "mhr_lenient"
     assert dataclasses.replace(ruleset, name="mhr", title=mhr.title, unit_type_wrong=mhr.unit_type_wrong,
-                               vote=mhr.vote) == mhr
+                               vote=mhr.vote, citations=mhr.citations) == mhr
+    # 000 IV(1) still decides the options the variant keeps, not the one it changes
+    assert (ruleset.cites("unit_type_omitted"), ruleset.cites("unit_type_wrong")) == ("000 IV(1)", None)
 
 
 def test_extends_a_file_beside_it_and_chains(tmp_path: Path) -> None:
@@ -537,3 +562,87 @@ def test_move_to_own_province_is_derived() -> None:
     assert changed.move_to_own_province == "failed_move_unsupportable"
     with pytest.raises(RulesetError, match="move_to_own_province: unknown option"):
         default_ruleset().with_overrides({"move_to_own_province": "hold_supportable"})
+
+
+# --- the clause each profile cites: data in its TOML (clause.KEY) ---------------------------
+
+
+def test_a_custom_profile_cites_the_clause_its_file_gives(tmp_path: Path) -> None:
+    """A profile's clause is data: a GM's own file that takes 000 VII(5) for delays cites it,
+    and its variant of mhr keeps the clauses of 000 for the values it keeps."""
+    path = tmp_path / "house.toml"
+    path.write_text('delay_policy = "auto_grant_gm_may_refuse"\nclause.delay_policy = "000 VII(5)"\n',
+                    encoding="utf-8")
+    assert delays.clause(load_ruleset(path)) == "house rules 000 VII(5)"
+    (tmp_path / "variant.toml").write_text('extends = "mhr"\ndelay_policy = "gm_decides"\n', encoding="utf-8")
+    variant = load_ruleset(tmp_path / "variant.toml")
+    assert variant.cites("proxy_policy") == "000 II(3)"
+    assert delays.clause(variant) == "this game's rules, where its house rules are silent"
+
+
+def test_a_misspelt_clause_key_or_a_clause_without_its_document_fails_with_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('clause.delay_polcy = "000 VII(5)"\nclause.proxy_policy = "II(3)"\n'
+                    'clause.subject_location = 3\ntypo_tolerance = "lenient"\n'
+                    'clause.sender_policy = "000 X(6)\\nBcc: all"\n', encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    problems = {p.key: p.message for p in caught.value.problems}
+    assert set(problems) == {"clause.delay_polcy", "clause.proxy_policy", "clause.subject_location", "typo_tolerance",
+                             "clause.sender_policy"}  # one line: a clause goes into players' mails
+    assert "did you mean 'delay_policy'?" in problems["clause.delay_polcy"]
+    assert "its number first" in problems["clause.proxy_policy"] and "'II(3)'" in problems["clause.proxy_policy"]
+    assert all(p.source == str(path) for p in caught.value.problems)
+
+
+def test_000_I_1_a_gm_override_of_a_value_cites_the_documents_clause_no_more() -> None:
+    """000 VII(6) ¶2 says two missed turns; a game whose GM chose three is not told the clause."""
+    mhr = load_ruleset("mhr")
+    assert briefing.cited_clause(mhr, "nmr_limit_to_cd") == " (000 VII(6) ¶2)"
+    changed = mhr.with_overrides({"nmr_limit_to_cd": 3})
+    assert briefing.cited_clause(changed, "nmr_limit_to_cd") == ""
+    assert briefing.cited_clause(dataclasses.replace(mhr, nmr_limit_to_cd=3), "nmr_limit_to_cd") == ""
+    assert Ruleset.from_snapshot(json.loads(json.dumps(changed.snapshot()))) == changed
+    with pytest.raises(RulesetError, match="<override>: clause: cannot be overridden"):
+        mhr.with_overrides({"clause": {"nmr_limit_to_cd": "000 VII(6)"}})
+
+
+def test_a_snapshot_stored_without_clauses_takes_its_profiles() -> None:
+    """Games started before profiles stated their clauses keep citing them (000 II(3))."""
+    mhr = load_ruleset("mhr")
+    old = mhr.snapshot()
+    del old["clause"]
+    assert Ruleset.from_snapshot(old) == mhr
+    old["proxy_policy"] = "forbidden"  # overridden by the GM then: 000 II(3) no longer decides it
+    assert Ruleset.from_snapshot(old).cites("proxy_policy") is None
+
+
+# --- fields typed from the catalogue --------------------------------------------------------
+
+
+def test_each_closed_option_is_typed_by_the_literal_its_catalogue_row_reads() -> None:
+    """A field whose option has a closed set of values is a Literal of exactly those values, in
+    the catalogue's order; no such field is left a plain str."""
+    hints = typing.get_type_hints(Ruleset)
+    vote_hints = typing.get_type_hints(VoteKindRules)
+    for name, spec in OPTIONS.items():
+        if not isinstance(spec.kind, Choice):
+            continue
+        hint = vote_hints[name.rsplit(".", 1)[1]] if name.startswith("vote.") else hints[name]
+        assert typing.get_origin(hint) is typing.Literal, name
+        assert typing.get_args(hint) == spec.kind.values, name
+    plain = {f.name for f in dataclasses.fields(Ruleset) if hints[f.name] is str}
+    assert plain == {"name", "title"}
+
+
+def test_a_misspelt_key_and_a_misspelt_value_each_fail_naming_the_file_key_and_allowed_values(
+        tmp_path: Path) -> None:
+    path = tmp_path / "typos.toml"
+    path.write_text('subject_locaton = "subject_only"\nsubject_location = "subject_onyl"\n', encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}: subject_locaton: unknown option; did you mean 'subject_location'?",
+        f"{path}: subject_location: 'subject_onyl' is not allowed; allowed: subject_only, subject_or_body; "
+        "did you mean 'subject_only'?",
+    ]

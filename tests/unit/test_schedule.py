@@ -182,7 +182,7 @@ def test_default_lengths_001_IV_4_a_turn_takes_a_week(ruleset, given, expected) 
 
 
 def test_a_shorter_turn_length_is_refused_at_game_create_001_IV_4() -> None:
-    problems = length_problems(TurnLengths(48 * H, 24 * H, 12 * H), minimums_of(load_ruleset("danivon")), "danivon")
+    problems = length_problems(TurnLengths(48 * H, 24 * H, 12 * H), minimums_of(load_ruleset("danivon")), load_ruleset("danivon"))
     assert problems == [
         "a movement turn must last at least 72 hours (house rules 001 IV(4)); 48 hours is too short",
         "an adjustment turn must last at least 24 hours (house rules 001 IV(4)); 12 hours is too short",
@@ -211,7 +211,7 @@ MHR_MIN = TurnLengths(48 * H, 24 * H, 24 * H)
 ])
 def test_deadline_problems_000_VII_4(phase, deadline, now, expected) -> None:
     opened = utc(2026, 11, 22, 12)
-    assert deadline_problems(phase, deadline, opened_at=opened, now=now, minimums=MHR_MIN, profile="mhr") == expected
+    assert deadline_problems(phase, deadline, opened_at=opened, now=now, minimums=MHR_MIN, ruleset=load_ruleset("mhr")) == expected
 
 
 def test_a_deadline_without_a_time_zone_is_refused() -> None:

@@ -18,10 +18,6 @@ def game_by_name(session: Session, name: str) -> Game | None:
     return session.scalar(select(Game).where(Game.name == name))
 
 
-def name_taken(session: Session, name: str) -> bool:
-    return session.scalar(select(Game.id).where(Game.name == name)) is not None
-
-
 def game_names(session: Session) -> list[str]:
     return list(session.scalars(select(Game.name).order_by(Game.name)))
 

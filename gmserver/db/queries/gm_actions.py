@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import GmAction
+from gmserver.db.models import GmAction, GmCommandMail
 
 
 def record_action(session: Session, game_id: int, action: str, arguments: dict[str, Any], by: str,
@@ -22,3 +22,13 @@ def record_action(session: Session, game_id: int, action: str, arguments: dict[s
 def actions_of(session: Session, game_id: int) -> list[GmAction]:
     """The game's GM actions, oldest first."""
     return list(session.scalars(select(GmAction).where(GmAction.game_id == game_id).order_by(GmAction.id)))
+
+
+def command_mail(session: Session, digest: str) -> GmCommandMail | None:
+    """The GM command mail carried out under `digest` (rules.gm_commands.command_digest), if any."""
+    return session.scalar(select(GmCommandMail).where(GmCommandMail.digest == digest))
+
+
+def record_command_mail(session: Session, game_id: int, digest: str, inbound_id: int | None, at: datetime) -> None:
+    session.add(GmCommandMail(game_id=game_id, digest=digest, inbound_id=inbound_id, at=at))
+    session.flush()  # a second line the same in this mail finds it

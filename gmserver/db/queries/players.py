@@ -30,9 +30,9 @@ def games_of_address(session: Session, address: str) -> list[int]:
         Game.status == "active", or_(Player.address == address, Player.fallback_address == address))))
 
 
-def secrets_of_address(session: Session, address: str) -> set[str]:
-    """The reply-address secrets of the players whose address or fallback is `address` (lower case)."""
-    return set(session.scalars(select(Player.secret).where(
+def players_of_address(session: Session, address: str) -> list[Player]:
+    """The players with a password whose address or fallback is `address` (lower case)."""
+    return list(session.scalars(select(Player).where(
         Player.secret.is_not(None),
         or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address))))
 

@@ -39,6 +39,7 @@ from gmserver.rules.reading.provinces import Policy, table_for
 from gmserver.rules.reading.sentences import without_courtesy
 from gmserver.rules.reading.sets import StoredSet, file_set, is_change_marker, set_status_marker, version_marker
 from gmserver.rules.reading.text import tokens as tokenise
+from gmserver.rules.ruleset import Ruleset
 
 
 MAX_LINES = 2000  # a message longer than this is read by its first lines; the rest is reported once
@@ -48,7 +49,7 @@ _MARKER_WORDS = frozenset("FINAL PRELIMINARY PROVISIONAL PRELIM ORDERS ORDER SET
                           "CHANGES AMENDMENT".split())
 
 
-def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+def read_orders(text: str, *, position: Position, power: str, ruleset: Ruleset, geography: MapInfo,
                 previous: Sequence[StoredSet] | Sequence[Order] = (), subject: str = "",
                 player_abbreviations: Mapping[str, str] | None = None,
                 turn: TurnFacts | None = None) -> Reading:
@@ -65,7 +66,7 @@ def read_orders(text: str, *, position: Position, power: str, ruleset: Any, geog
                  subject=subject, player_abbreviations=player_abbreviations, turn=turn, contingent_use=False)
 
 
-def read_contingent(lines: Sequence[str], *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+def read_contingent(lines: Sequence[str], *, position: Position, power: str, ruleset: Ruleset, geography: MapInfo,
                     turn: TurnFacts | None = None) -> Reading:
     """contingent_minor_orders = accepted (000 II(5), 001 II(6)): the contingent lines a power
     sent with its moves (`Reading.contingent`), read in the retreat or adjustment turn that
@@ -76,7 +77,7 @@ def read_contingent(lines: Sequence[str], *, position: Position, power: str, rul
                  previous=(), subject="", player_abbreviations=None, turn=turn, contingent_use=True)
 
 
-def _read(text: str, *, position: Position, power: str, ruleset: Any, geography: MapInfo,
+def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geography: MapInfo,
           previous: Sequence[StoredSet] | Sequence[Order], subject: str, player_abbreviations: Mapping[str, str] | None,
           turn: TurnFacts | None, contingent_use: bool) -> Reading:
     ctx = _context(position, power, ruleset, geography, player_abbreviations)
@@ -203,7 +204,7 @@ def _status_from_lines(lines: Sequence[str]) -> str | None:
 _CONTEXTS: dict[tuple, tuple[Position, MapInfo, Any, Context]] = {}
 
 
-def _context(position: Position, power: str, ruleset: Any, geography: MapInfo,
+def _context(position: Position, power: str, ruleset: Ruleset, geography: MapInfo,
              player_abbreviations: Mapping[str, str] | None) -> Context:
     key = (id(position), id(geography), id(ruleset), power,
            tuple(sorted((player_abbreviations or {}).items())))
@@ -270,7 +271,7 @@ def _marker_message(raw: str) -> str:
     return f"Set marked {status}." if status else "Set marker."
 
 
-def reading_context(position: Position, power: str, ruleset: Any, geography: MapInfo) -> Context:
+def reading_context(position: Position, power: str, ruleset: Ruleset, geography: MapInfo) -> Context:
     """The reading context of `power` in `position`, for reading a condition outside an order set
     (conditional press, gmserver.rules.press_conditions)."""
     return _context(position, power, ruleset, geography, None)

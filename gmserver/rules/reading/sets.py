@@ -14,11 +14,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.options import clause, option
+from gmserver.rules.ruleset import Ruleset
 
 _VERSION = re.compile(
     r"(?:\[\s*(?P<a>\d+(?:\.\d+)*)\s*\]|\(\s*(?P<b>\d+(?:\.\d+)*)\s*\)|#\s*(?P<c>\d+(?:\.\d+)*)"
@@ -92,7 +93,7 @@ def _canonical_key(order: Order) -> tuple[bool, str]:
     return (order.action == "waive", order.province or "")
 
 
-def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
+def ordered_sets(sets: Sequence[StoredSet], ruleset: Ruleset) -> list[StoredSet]:
     """set_ordering (000 III(4) receipt, 001 II(7) ¶1 numbers first): the sets in the order they
     take effect, earliest first."""
     by_receipt = sorted(sets, key=lambda s: s.received)
@@ -111,7 +112,7 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Any) -> list[StoredSet]:
     return result
 
 
-def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Any) -> tuple[tuple[Order, ...], str]:
+def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Ruleset) -> tuple[tuple[Order, ...], str]:
     """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
     combination = option(ruleset, "set_combination")
     rule = rules_in_words(clause(ruleset, "set_combination"))
@@ -136,7 +137,7 @@ class Filing:
     notes: tuple[str, ...]
 
 
-def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Filing:
+def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Ruleset) -> Filing:
     """One arriving set (000 III(4), 001 II(7), 002 ORDERS 2): `new` is received after every set in `on_file`. Under
     `version_then_receipt` (001 II(7) ¶1, 002 ORDERS 2) a lower marker makes it count as an
     earlier set, so it may change nothing; under either ordering a marker not above one already
@@ -164,7 +165,7 @@ def file_set(on_file: Sequence[StoredSet], new: StoredSet, ruleset: Any) -> Fili
     return Filing(orders, tuple(notes))
 
 
-def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Order, ...]:
+def effective_orders(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[Order, ...]:
     """The orders to adjudicate from every set a player sent this turn (000 III(4), 001 II(7), 002 ORDERS 2)."""
     orders: tuple[Order, ...] = ()
     for stored in ordered_sets(sets, ruleset):
@@ -172,7 +173,7 @@ def effective_orders(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Order, ..
     return orders
 
 
-def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Unit, ...]:
+def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[Unit, ...]:
     """Units that may not be supported to hold (000 III(5), 003 [10 a, b]): those whose order in
     effect comes from a set that marked them unsupportable."""
     source: dict[Unit, StoredSet] = {}
@@ -187,7 +188,7 @@ def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Any) -> tuple[Un
     return tuple(sorted((unit for unit, stored in source.items() if unit in stored.unsupportable), key=str))
 
 
-def effective_contingent(sets: Sequence[StoredSet], ruleset: Any) -> tuple[str, ...]:
+def effective_contingent(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[str, ...]:
     """contingent_minor_orders (000 II(5), 001 II(6)): the contingent lines that stand after
     every movement set a power sent. They are not merged line by line: as merge_per_unit does for adjustment
     lines [P], a set that replaces the one on file replaces its contingent lines too (none if it
@@ -218,6 +219,6 @@ def out_of_order_versions(sets: Sequence[StoredSet]) -> list[StoredSet]:
     return flagged
 
 
-def set_status(stored: StoredSet, ruleset: Any) -> str:
+def set_status(stored: StoredSet, ruleset: Ruleset) -> str:
     """2.4 default_set_status unless the set is marked."""
     return stored.status or option(ruleset, "default_set_status")

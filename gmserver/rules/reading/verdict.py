@@ -15,6 +15,7 @@ from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.options import clause, option
 from gmserver.rules.reading.foreign_names import language_of
 from gmserver.rules.reading.provinces import NameTable, Place, suggestions
+from gmserver.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class Rejected(Exception):
 class Context:
     board: Board
     power: str
-    ruleset: Any
+    ruleset: Ruleset
     table: NameTable
     geography: MapInfo
     policy: Any = None  # provinces.Policy for this ruleset
@@ -269,7 +270,7 @@ CONTINGENT_KEPT_AT_ONCE = "kept for the retreats and builds processed at once af
 CONTINGENT_REFUSED = "Retreat and adjustment orders are sent in their own turn; this line was not used."
 
 
-def minor_turns_at_once(ruleset: Any) -> bool:
+def minor_turns_at_once(ruleset: Ruleset) -> bool:
     """003 [5] (season_structure = uk_two_season, two_season_retreat_timing = same_turn): the
     retreats and builds are processed in the moves' adjudication, never opened for a set."""
     return (option(ruleset, "season_structure") == "uk_two_season"

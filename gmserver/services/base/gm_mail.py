@@ -17,12 +17,13 @@ from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
 from gmserver.reports.extras import deadline_calendar, paused_calendar
 from gmserver.reports.words import format_time
-from gmserver.rules.authenticity import reply_address
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import example_orders, key_points
 from gmserver.rules.position import describe_phase
 from gmserver.rules.subject import format_subject
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_tokens import token_of
 
 
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
@@ -42,8 +43,8 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "paused": game.paused,
         "address": player.address, "fallback": player.fallback_address,
         "others": [(other.power.title(), other.address) for other in game.players if other.power != player.power],
-        "order_address": (reply_address(services.composer.gm_address, player.secret) if player.secret
-                          else services.composer.gm_address),
+        "order_address": (reply_address(services.composer.gm_address, token)
+                          if (token := token_of(player, game.phase)) else services.composer.gm_address),
         "expected_subject": subject_line,
         "example": example_orders(position, player.power, engine.legal_orders(state)),
         "password": player.secret if game.sender_check == "verified" else None,
@@ -52,12 +53,14 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: you play {player.power.title()}",
         body=services.composer.render("player/start.txt.j2", context), auto_submitted="auto-generated",
-        date=now, reply_secret=player.secret)
+        date=now, reply_secret=token)
 
 
 def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,
-                      powers: Sequence[str] | None = None, *, replacing: bool = False) -> int:
-    """Queue the start mail of every player (or of `powers`); how many were queued."""
+                      powers: Sequence[str] | None = None, *, replacing: bool = False, occasion: str = "") -> int:
+    """Queue the start mail of every player (or of `powers`); how many were queued. `occasion`
+    makes it a new mail where one went to the same address in this turn already (an address
+    change undone: the old address gets the new password)."""
     state = current_record(session, game).state
     queued = 0
     for player in game.players:
@@ -66,7 +69,7 @@ def queue_start_mails(session: Session, services: Services, game: Game, now: dat
         message = start_mail(services, game, player, state, now, replacing=replacing)
         # the address is in the key: a replacement player gets their own start mail
         queued += queue(session, message, kind="start", now=now, game_id=game.id,
-                        dedupe_key=f"start:{game.id}:{player.power}:{player.address}:{game.phase}")
+                        dedupe_key=f"start:{game.id}:{player.power}:{player.address}:{game.phase}{occasion}")
     return queued
 
 
@@ -90,7 +93,7 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
              paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None,
              calendar: bytes | None = None) -> int:
     """Tell the players (all of them unless `to`: players or anything with power, address and
-    secret) what the GM did: MATRIX 2.11
+    secret, the password, None for an address that is no player's any more) what the GM did:
     `correction_broadcast = all_players` in every profile. `calendar`: a `deadline.ics` attached
     (deadline_event). How many mails were queued; each is stored composed, attachment included."""
     active = game.deadline is not None and game.status == "active"
@@ -104,7 +107,9 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
     queued = 0
     for player in (game.players if to is None else to):
         message = services.composer.compose(to=player.address, subject=f"{game.name}: {headline}", body=body,
-                                            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+                                            auto_submitted="auto-generated", date=now,
+                                            reply_secret=reply_token(player.secret, game.phase) if player.secret
+                                            else None)
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,

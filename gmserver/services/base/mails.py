@@ -13,7 +13,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.mail.compose import fill
-from gmserver.rules.authenticity import reply_address
+from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope, usable_message_id
 from gmserver.rules.intake import Accept, Reject
@@ -23,6 +23,7 @@ from gmserver.rules.safetext import safe_text
 from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
 from gmserver.services.base.context import Services
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,12 @@ def _reply(services: Services, envelope: Envelope, subject: str, body: str, now:
 
 
 def _secret_of(decision: Accept | Reject, envelope: Envelope) -> str | None:
-    """The power's secret when the reply goes to one of that power's own registered addresses
-    (never to anyone else: the secret is what proves a sender in a "verified" game)."""
+    """The token of the power's reply address when the reply goes to one of that power's own
+    registered addresses (never to anyone else: it proves a sender in a "verified" game)."""
     game, power = decision.game, decision.power
     if game is None or power is None or envelope.sender not in (game.players.get(power) or ()):
         return None
-    return game.secrets.get(power)
+    return game.reply_token(power)
 
 
 def _reply_subject(envelope: Envelope) -> str:
@@ -108,8 +109,9 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
     context = reports.build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
         # the player's own reply address: a message sent there proves its sender (issue 6)
-        expected_subject=expected, order_address=(reply_address(services.composer.gm_address, player.secret)
-                                                  if player.secret else services.composer.gm_address),
+        expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)
+                                                  if (token := token_of(player, game.phase))
+                                                  else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
         has_orders=has_orders,
     )
@@ -117,26 +119,35 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                              purpose="reminder")
     return services.composer.compose(to=player.address, subject=subject,
                                      body=services.composer.render(context.template, context),
-                                     auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+                                     auto_submitted="auto-generated", date=now,
+                                     reply_secret=token_of(player, game.phase))
 
 
 def unverified_sender(services: Services, game: Game, player: Player, envelope: Envelope,
                       findings: tuple[str, ...], now: datetime) -> EmailMessage:
     """To the power's registered address when a message in its name proved nothing (issue 6).
 
-    It holds the player's secret (reply address and password line): it goes only to the
-    player's own address, never to the sender of the refused message, and every mail the GM
-    sends that address carries the secret in its Reply-To anyway."""
+    It holds the player's password and current reply address: it goes only to the player's own
+    address, never to the sender of the refused message."""
     assert player.secret, "a verified game's players have secrets"
     body = services.composer.render("player/unverified.txt.j2", {
         "power_name": player.power.title(), "game_name": game.name, "claimed_from": envelope.sender,
         "original_subject": envelope.subject or "(no subject)", "original_date": envelope.date,
-        "findings": findings, "reply_address": reply_address(services.composer.gm_address, player.secret),
+        "findings": findings,
+        "reply_address": reply_address(services.composer.gm_address, reply_token(player.secret, game.phase)),
         "password": player.secret,
     })
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: a message in your name was not accepted", body=body,
-        auto_submitted="auto-replied", date=now, reply_secret=player.secret)
+        auto_submitted="auto-replied", date=now, reply_secret=reply_token(player.secret, game.phase))
+
+
+def one_time(services: Services, *, to: str, subject: str, body: str, token: str | None,
+             now: datetime) -> EmailMessage:
+    """A mail whose Reply-To carries a one-time token (an address change's confirmation or
+    cancellation, services.address_changes) instead of the player's reply token."""
+    return services.composer.compose(to=to, subject=subject, body=body, auto_submitted="auto-generated", date=now,
+                                     reply_secret=token)
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,

@@ -2,11 +2,14 @@
 
 Delivery is at-least-once, made as close to exactly-once as the transport allows. A row is
 leased before sending, and marked sent in its own commit right after the transport returns, with
-nothing in between (the log line and the SMTP QUIT come after that commit). A crash between the
-relay's "250" and that commit resends the same message (same Message-ID, so mail readers fold the
-copies) once the lease runs out; the Maildir transport stores such a resend only once. RFC 1047
-describes this window: the receiver has taken the message, the sender has not yet recorded it,
-and no protocol step closes it.
+nothing in between (the log line and the SMTP QUIT come after that commit). Over SMTP the mark is
+written before that: once the relay has said 354 and before the message's last line is sent, in a
+transaction left open (holding the row, and on SQLite the database's write lock, until the relay
+answers), so that after the relay's "250" only the COMMIT is left; any other answer rolls it back.
+A crash between the relay's "250" and that commit resends the same message (same Message-ID, so
+mail readers fold the copies) once the lease runs out; the Maildir transport stores such a resend
+only once. RFC 1047 describes this window: the receiver has taken the message, the sender has not
+yet recorded it, and no protocol step closes it.
 
 Several senders may share one database (two daemons, or the daemon and `gmserver outbox send`).
 Each claims a small batch at a time (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite's writers
@@ -37,7 +40,7 @@ from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.rules.envelope import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
-from gmserver.mail.outbound import PermanentError, RelayError, TransientError, Transport
+from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
 from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy
 
 log = logging.getLogger(__name__)
@@ -291,12 +294,17 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
         return "skipped", None
     attempts = row.attempts + 1
 
-    outcome, error, note, relay_unusable = ("failed", unfit, "", False) if unfit else _send(transport, row)
+    mark = _SentMark(sessions, row.id, now)
+    try:
+        outcome, error, note, relay_unusable = ("failed", unfit, "", False) if unfit else _send(transport, row, mark)
+        if outcome == "sent" and not mark.commit():
+            _record_sent(sessions, row.id, now)
+    finally:
+        mark.discard()
     if outcome == "retrying" and attempts >= max_attempts:
         outcome = "failed"
 
     if outcome == "sent":
-        _record_sent(sessions, row.id, now)
         log.info("outbox: delivered %s %d to %s (%s)", row.kind, row.id, row.recipient, note)
         return outcome, None
 
@@ -361,10 +369,14 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
     return row._replace(raw=raw), None
 
 
-def _send(transport: Transport, row: _Claimed) -> tuple[str, str | None, str, bool]:
+def _send(transport: Transport, row: _Claimed, mark: _SentMark) -> tuple[str, str | None, str, bool]:
     """Hand the message to the relay: ("sent", None, the relay's note, False), or "failed" /
-    "retrying" with the error, and whether the relay itself is unusable (a RelayError)."""
+    "retrying" with the error, and whether the relay itself is unusable (a RelayError). Over
+    SMTP the "sent" mark is written while the relay cannot yet have taken the message."""
     try:
+        if isinstance(transport, SmtpTransport):
+            return "sent", None, transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id,
+                                                before_end_of_data=mark.write), False
         return "sent", None, transport.send(row.sender, row.recipient, row.raw, message_id=row.message_id), False
     except PermanentError as problem:
         return "failed", str(problem), "", False
@@ -377,6 +389,55 @@ def _send(transport: Transport, row: _Claimed) -> tuple[str, str | None, str, bo
         return "retrying", f"sending raised {type(problem).__name__}: {problem}", "", False
 
 
+def _sent(row_id: int, now: datetime) -> Any:
+    """The UPDATE that records a delivery: delivered, whoever holds the lease now."""
+    return (update(OutboxMessage).where(OutboxMessage.id == row_id)
+            .values(status="sent", sent_at=now, lease_until=None, last_error=None)
+            .execution_options(synchronize_session=False))
+
+
+class _SentMark:
+    """A row's "sent" mark written ahead, in a transaction of its own left open: `write` runs
+    before the relay can have accepted the message, `commit` is the first thing after its 250,
+    `discard` rolls back a mark not committed. A database that cannot take the mark ahead leaves
+    the recording to `_record_sent` after the 250, as without it."""
+
+    def __init__(self, sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
+        self._sessions, self._row_id, self._now = sessions, row_id, now
+        self._session: Session | None = None
+
+    def write(self) -> None:
+        session = self._sessions()
+        try:
+            session.begin()
+            session.execute(_sent(self._row_id, self._now))
+        except (OperationalError, InterfaceError) as error:
+            session.close()
+            log.warning("outbox: message %d: the sent mark could not be written ahead (%s); it is written "
+                        "after the relay's answer", self._row_id, error.orig)
+            return
+        self._session = session
+
+    def commit(self) -> bool:
+        session, self._session = self._session, None
+        if session is None:
+            return False
+        try:
+            session.commit()
+            return True
+        except (OperationalError, InterfaceError) as error:
+            log.warning("outbox: message %d was delivered; committing its sent mark failed (%s)", self._row_id,
+                        error.orig)
+            return False
+        finally:
+            session.close()
+
+    def discard(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            session.close()  # rolls the mark back
+
+
 def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
     """The first thing after the relay's 250, in its own commit: delivered, whoever holds the
     lease now. A database that fails for a moment is tried again at once (a few times, a few
@@ -384,10 +445,7 @@ def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) ->
     for wait in (*RECORD_RETRY_WAITS, None):
         try:
             with transaction(sessions) as session:
-                session.execute(
-                    update(OutboxMessage).where(OutboxMessage.id == row_id)
-                    .values(status="sent", sent_at=now, lease_until=None, last_error=None)
-                    .execution_options(synchronize_session=False))
+                session.execute(_sent(row_id, now))
             return
         except (OperationalError, InterfaceError) as error:
             if wait is None:

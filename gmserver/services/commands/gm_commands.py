@@ -23,7 +23,9 @@ from sqlalchemy.orm import Session
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.reports.words import plural
-from gmserver.rules.gm_commands import CommandLine, authorisation_problem, read_commands
+from gmserver.rules.gm_commands import (
+    CommandLine, authorisation_problem, command_digest, date_problem, mail_date, read_commands,
+)
 from gmserver.rules.proxies import read_proxy_words
 from gmserver.rules.reading.message import body_text
 from gmserver.services.commands import correction_commands, gm_controls
@@ -200,12 +202,21 @@ class Answer:
         return sum(1 for _, ok, _ in self.results if ok)
 
 
+@dataclass(frozen=True)
+class CommandMail:
+    """What makes a GM command mail single-use: its Date line, when it reached the GM, its row."""
+
+    date: str | None
+    received_at: datetime
+    inbound_id: int | None = None
+
+
 def carry_out(session: Session, services: Services, text: str, message_body: str, *, sender: str,
-              subject_game: str | None, now: datetime) -> Answer:
+              subject_game: str | None, now: datetime, mail: CommandMail) -> Answer:
     """Every command of one GM message, in order, in the message's transaction."""
     read = read_commands(text, known=set(COMMANDS) | set(NOT_BY_MAIL),
                          game_names=queries.games.game_names(session), subject_game=subject_game)
-    results = [_one(session, services, command, message_body, sender, now) for command in read.commands]
+    results = [_one(session, services, command, message_body, sender, now, mail) for command in read.commands]
     refused = None
     if results and all(reason.startswith(_REFUSED) for _, done, reason in results if not done) and not any(
             done for _, done, _ in results):
@@ -217,7 +228,7 @@ _REFUSED = "not from the GM: "
 
 
 def _one(session: Session, services: Services, command: CommandLine, body: str, sender: str,
-         now: datetime) -> tuple[str, bool, str]:
+         now: datetime, mail: CommandMail) -> tuple[str, bool, str]:
     if command.game is None:
         return command.line, False, "no game named: name it in the subject or after the command"
     if command.name in NOT_BY_MAIL:
@@ -231,6 +242,18 @@ def _one(session: Session, services: Services, command: CommandLine, body: str, 
                                     game_secret=game.gm_secret)
     if problem is not None:
         return command.line, False, _REFUSED + problem
+    # a GM mail is carried out once: a copy sent again (a new Message-ID) must not extend twice
+    date = mail_date(mail.date)
+    if (problem := date_problem(date, mail.received_at)) is not None:
+        return command.line, False, f"not carried out: {problem}"
+    assert date is not None
+    digest = command_digest(game.name, sender, date, command.line)
+    if (earlier := queries.gm_actions.command_mail(session, digest)) is not None:
+        return command.line, False, (
+            f"not carried out again: the same command, in a mail with the same Date, was read on "
+            f"{earlier.at:%Y-%m-%d %H:%M} UTC already, and a copy of a GM mail is never carried out twice; "
+            "to do it once more, send the command in a new mail")
+    queries.gm_actions.record_command_mail(session, game.id, digest, mail.inbound_id, now)
     try:
         done = COMMANDS[command.name].run(session, services, game, command.args, sender, now)
     except GameError as error:

@@ -21,7 +21,6 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time, plural
-from gmserver.rules.gm_commands import address_change_problem
 from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
@@ -41,7 +40,7 @@ def _when(game: Game, moment: datetime | None) -> str:
     return str(format_time(moment, game.timezone)) if moment is not None else "none"
 
 
-def _addresses(text: str) -> tuple[str, str | None]:
+def addresses_of(text: str) -> tuple[str, str | None]:
     primary, _, fallback = text.partition(",")
     primary, fallback = primary.strip().lower(), fallback.strip().lower() or None
     for address in (primary, fallback):
@@ -111,7 +110,7 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
             now: datetime) -> Done:
     """Replace a player; the new one gets the start mail, the others are told."""
     _active(game)
-    address, fallback = _addresses(addresses)
+    address, fallback = addresses_of(addresses)
     seated = next((p for p in game.players if p.power == power.strip().upper()), None)
     if seated is not None and address == seated.address:
         raise GameError(f"{address} already plays {seated.power}")
@@ -133,14 +132,19 @@ def change_address(session: Session, services: Services, game: Game, power: str,
                    now: datetime) -> Done:
     """The same player at a new address (and fallback); told at the new address."""
     _active(game)
-    address, fallback = _addresses(addresses)
+    address, fallback = addresses_of(addresses)
     player = _player(game, power)
     before = {"address": player.address, "fallback": player.fallback_address}
     if address == player.address and fallback == player.fallback_address:
         raise GameError(f"{player.power}'s address is {address} already")
-    # the old address is told too: a change the player did not ask for does not go unnoticed
-    old = Addressee(player.power, player.address, player.secret)
+    # the old address is told too, a change the player did not ask for does not go unnoticed; but
+    # with no reply address: it plays no power any more
+    old = Addressee(player.power, player.address, None)
     player.address, player.fallback_address = address, fallback
+    # every secret is new: whatever the old address saw (password, reply addresses) opens nothing now
+    player.secret = new_secret()
+    # the new password, at the new address
+    queue_start_mails(session, services, game, now, powers=[player.power], occasion=f":address:{now.isoformat()}")
     return _record(session, services, game, "address", {"power": player.power, "address": address,
                    "fallback": fallback, "before": before}, by, now,
                    f"{player.power}'s address is now {address}" + (f" (fallback {fallback})" if fallback else ""),
@@ -277,24 +281,6 @@ def action_log(services: Services, name: str) -> list[dict[str, Any]]:
         game = find_game(session, name)
         return [{"at": row.at.isoformat(), "by": row.by, "action": row.action, "arguments": row.arguments,
                  "result": row.result} for row in queries.gm_actions.actions_of(session, game.id)]
-
-
-def player_changes_address(session: Session, services: Services, game_id: int, power: str, argument: str, *,
-                           by: str, now: datetime) -> tuple[str, str]:
-    """A player's own address change by mail (MATRIX 2.2 `address_change`): (what to answer,
-    the inbound outcome). Recorded like a GM action, by the player's address."""
-    game = queries.games.game_for_update(session, game_id, skip_locked=False)
-    assert game is not None
-    ruleset = queries.games.ruleset_of(game)
-    if (problem := address_change_problem(ruleset.address_change)) is not None:
-        return problem, "address-refused"
-    try:
-        done = change_address(session, services, game, power, argument.split()[0] if argument.split() else "",
-                              by=by, now=now)
-    except GameError as error:
-        return f"Your address was not changed: {error}. Write: ADDRESS new@example.org[,fallback@example.org]", \
-            "address-refused"
-    return f"Done: {done.text}.", "address-changed"
 
 
 def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,

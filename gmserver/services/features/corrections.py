@@ -35,6 +35,7 @@ from gmserver.services.game.schedule import fresh_deadline
 from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.base.outbox import queue
 from gmserver.db.session import transaction
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[st
     })
     return services.composer.compose(
         to=player.address, subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
-        body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+        body=body, auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
 
 
 # --- rolling back the last adjudication -------------------------------------------------------
@@ -227,7 +228,7 @@ def _announce(session: Session, services: Services, game: Game, record: PhaseRec
     for player in game.players:
         message = services.composer.compose(
             to=player.address, subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
-            auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+            auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="correction", now=now, game_id=game.id,

@@ -29,6 +29,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.game.ordersets import counted_sets
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def _tell_players_the_game_waits(session: Session, services: Services, game: Gam
     for player in game.players:
         message = services.composer.compose(to=player.address, subject=f"{game.name}: Spring 1901 waits for new "
                                             "players", body=body, auto_submitted="auto-generated", date=now,
-                                            reply_secret=player.secret)
+                                            reply_secret=token_of(player, game.phase))
         queue(session, message, kind="game-notice", now=now, game_id=game.id,  # not a reply: no reply limit
               dedupe_key=f"s1901-wait:{game.id}:{stamp}:{player.power}:{player.address}")
 

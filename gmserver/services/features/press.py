@@ -23,6 +23,7 @@ from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
 from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
+from gmserver.rules.authenticity import without_secret_lines
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
@@ -37,6 +38,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_tokens import token_of
 
 TEMPLATE = "player/press_item.txt.j2"
 # 002 PRESS 2 lets anyone send press: a flood of it (a spammer forging a new From for every
@@ -70,6 +72,7 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
             planned.append(Planned(None, Verdict("refused", item), "refused", f"Press not sent: {item}."))
             continue
         item = with_own_label(ruleset, item, author) if author != NON_PLAYER else as_non_player(item)
+        item, removed = _without_secrets(item, decision.game.secrets_of(author))
         verdict = _verdict(ruleset, item, author, started)
         if verdict.action != "refused" and (refusal := _press_condition_refusal(session, decision, item)):
             verdict = Verdict("refused", refusal)
@@ -79,8 +82,24 @@ def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_te
         told = _told(ruleset, item, status, verdict, author)
         if status in ("report", "held") and (edits := editing_words(ruleset, item.text)):
             told = f"{told} {edits}"  # 002 PRESS 3: press not yet published may be edited
+        if removed:
+            told = f"{told} {_secret_lines_words(removed)}"
         planned.append(Planned(item, verdict, status, told))
     return planned
+
+
+def _without_secrets(item: PressItem, secrets: tuple[str, ...]) -> tuple[PressItem, tuple[str, ...]]:
+    """The item without any line that holds the author's password or reply token: press is read by
+    the other players, and such a line, password line or not, would hand them the author's orders."""
+    text, removed = without_secret_lines(item.text, secrets)
+    return (dataclasses.replace(item, text=text), removed) if removed else (item, ())
+
+
+def _secret_lines_words(removed: tuple[str, ...]) -> str:
+    lines = "; ".join(f'"{line}"' for line in removed)
+    return (f"{'This line was' if len(removed) == 1 else 'These lines were'} taken out first, since "
+            f"{'it holds' if len(removed) == 1 else 'they hold'} your password or reply address, which "
+            f"nobody else may see: {lines}.")
 
 
 def store_press(session: Session, services: Services, decision: Accept, planned: list[Planned],
@@ -185,7 +204,7 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
             "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
         message = services.composer.compose(
             to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
-            date=now, reply_secret=game.secrets.get(power))
+            date=now, reply_secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)
 
 
@@ -258,7 +277,7 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
     author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
-    addresses = {player.power: (player.address, player.secret) for player in game.players}
+    addresses = {player.power: (player.address, token_of(player, game.phase)) for player in game.players}
     dropped = 0
     for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:
         row.status, dropped = "condition_false", dropped + 1

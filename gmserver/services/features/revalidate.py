@@ -18,6 +18,7 @@ from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
 from gmserver.services.game.ordersets import orders_on_file
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.reply_tokens import token_of
 
 
 def revalidate_after_correction(session: Session, services: Services, game: Game, state: Mapping[str, Any],
@@ -40,7 +41,7 @@ def revalidate_after_correction(session: Session, services: Services, game: Game
         })
         message = services.composer.compose(
             to=player.address, subject=f"{game.name}: your orders for {describe_phase(game.phase)} after the correction",
-            body=body, auto_submitted="auto-generated", date=now, reply_secret=player.secret)
+            body=body, auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
         told += queue(session, message, kind="revalidated", now=now, game_id=game.id,
                       dedupe_key=f"revalidated:{game.id}:{corrected}:{revision}:{player.power}")
     return told

@@ -41,6 +41,7 @@ from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
+from gmserver.services.base.reply_tokens import reply_periods
 
 log = logging.getLogger(__name__)
 
@@ -97,10 +98,11 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
     # secret if they play here (never the owner's, which they do not know), else by DKIM alone
     secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
+    periods = decision.game.periods or reply_periods(session, game)
 
     def judged(evidence: Evidence) -> Verified | Unverified:
         return verify_sender(evidence, secret=secret, gm_address=services.composer.gm_address,
-                             trusted_authserv_ids=settings.trusted_authserv_ids)
+                             trusted_authserv_ids=settings.trusted_authserv_ids, periods=periods)
 
     verdict = judged(evidence)
     if not isinstance(verdict, Verified) and not vouching_faults(evidence):

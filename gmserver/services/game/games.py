@@ -15,13 +15,14 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from gmserver.rules.authenticity import SENDER_CHECKS, reply_address
+from gmserver.rules.authenticity import SENDER_CHECKS, reply_address, reply_token
 from gmserver.rules.schedule import (
     deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
 )
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import GameView
 from gmserver.rules.envelope import is_plain_address
+from gmserver.rules.game_names import name_problem
 from gmserver.rules.position import Position
 from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
@@ -29,6 +30,7 @@ from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.base.reply_tokens import reply_periods
 from gmserver.services.game.ordersets import invalid_records, orders_on_file, proxy_states
 from gmserver.services.game.schedule import lengths_of, pace_warnings, schedule_of
 
@@ -79,8 +81,8 @@ def parse_player(text: str) -> PlayerSpec:
 
 def check_spec(spec: GameSpec) -> list[str]:
     problems = []
-    if not spec.name or len(spec.name) > 100 or any(c in spec.name for c in "\r\n"):
-        problems.append("the game name must be 1 to 100 characters on one line")
+    if problem := name_problem(spec.name):
+        problems.append(problem)
     seen: set[str] = set()
     for player in spec.players:
         if player.power not in POWERS:
@@ -139,8 +141,8 @@ def _reminder(ruleset: Ruleset) -> timedelta:
 
 def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     problems = check_spec(spec)
-    if queries.games.name_taken(session, spec.name):
-        problems.append(f"a game called {spec.name!r} already exists")
+    if (problem := name_problem(spec.name, queries.games.game_names(session))) and problem not in problems:
+        problems.append(problem)
     if spec.position is not None:
         try:
             state = engine.state_from_position(spec.position)
@@ -186,10 +188,10 @@ def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: b
     """MATRIX 2.8 min_hours_*, enforced as minimums: the turn lengths, and the first turn when
     the GM gave its deadline (otherwise it is a full turn long)."""
     minimums = minimums_of(rules)
-    problems = length_problems(lengths_of(game), minimums, rules.name)
+    problems = length_problems(lengths_of(game), minimums, rules)
     if game.deadline is not None and first_given:
         problems += deadline_problems(game.phase, game.deadline, opened_at=now, now=now, minimums=minimums,
-                                      profile=rules.name, zone=game.timezone)
+                                      ruleset=rules, zone=game.timezone)
     return problems
 
 
@@ -241,8 +243,8 @@ def find_game(session: Session, name: str) -> Game:
 
 def game_summary(session: Session, game: Game, gm_address: str | None = None) -> dict[str, Any]:
     """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
-    `gm_address`, each player's own reply address (gm+SECRET@domain: the GM tells it to the
-    player, it proves the sender in a "verified" game)."""
+    `gm_address`, each player's password and this turn's reply address (gm+TOKEN@domain): the GM
+    tells them to the player only; they prove the sender in a "verified" game."""
     record = queries.phases.current_record(session, game)
     position = engine.position_from_state(record.state).to_json()
     ruleset = queries.games.ruleset_of(game)
@@ -295,7 +297,9 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
 def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, ProxyState],
                     invalid: InvalidRecord) -> dict[str, Any]:
     return {"address": p.address, "fallback": p.fallback_address,
-            **({"reply_address": reply_address(gm_address, p.secret)} if gm_address and p.secret else {}),
+            # this turn's reply address (its token changes every turn) and the password, which does not
+            **({"reply_address": reply_address(gm_address, reply_token(p.secret, p.game.phase)),
+                "password": p.secret} if gm_address and p.secret else {}),
             **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
             # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
             **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
@@ -379,6 +383,8 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in game.players},
         secrets={p.power: p.secret for p in game.players},
+        # the current turn's reply tokens and the last one's prove a sender, no older ones
+        periods=reply_periods(session, game) if session is not None else (),
         previous=previous,
         # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},

@@ -134,7 +134,7 @@ def new_deadline_problems(session: Session, game: Game, deadline: datetime, now:
     # a game created with short turns (demo, load test) was never held to the minimums: nor is its GM
     minimums = minimums_of(ruleset) if game.enforce_minimums else NO_MINIMUMS
     return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
-                             minimums=minimums, profile=ruleset.name, zone=game.timezone)
+                             minimums=minimums, ruleset=ruleset, zone=game.timezone)
 
 
 def pace_warnings(game: Game, ruleset: Ruleset) -> list[str]:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.players import games_of_address, plays_in_an_active_game, secrets_of_address
+from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
@@ -40,6 +40,8 @@ from gmserver.services.base.reply_limits import (
 )
 from gmserver.services.features.senders import check_sender
 from gmserver.services.game.games import game_view
+from gmserver.services.base.reply_tokens import tokens_of_address
+from gmserver.services.commands import address_changes
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +118,12 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # set after the handler: the foreign key's share lock on the game row, taken first, would
         # deadlock against a command locking that row for update (see the note below)
         row.game_id = named[0].id if len(named) == 1 else None
+        return outcome
+    # a reply to an address change's one-time address (services.commands.address_changes): the new address
+    # confirming, or the old one cancelling; the new address plays no power yet
+    if (tokens := _reply_secrets(row, envelope, services.composer.gm_address)) and (
+            outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
+        row.kind = "request"
         return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
         row.kind = kind.kind  # issue 9: a player in two games asking without naming one
@@ -242,10 +250,11 @@ def _reply_secrets(row: InboundMessage, envelope: Envelope, gm_address: str) -> 
 
 
 def _proves_sender(session: Session, row: InboundMessage, envelope: Envelope, gm_address: str) -> bool:
-    """Whether the message went to the reply address (gm+SECRET@...) of a player whose address sent
-    it: only that player, who got the address in the GM's mail, can have written it."""
+    """Whether the message went to a reply address still accepted (gm+TOKEN@..., of this turn or
+    the last) of a player whose address sent it: only that player, who got the address in the
+    GM's mail, can have written it."""
     secrets = set(_reply_secrets(row, envelope, gm_address))
-    return bool(secrets) and bool(secrets & secrets_of_address(session, envelope.sender))
+    return bool(secrets) and bool(secrets & tokens_of_address(session, envelope.sender))
 
 
 def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decision: Reject, now: datetime, *,

@@ -15,9 +15,10 @@ from gmserver import engine
 from gmserver.rules.defaults import CompleteOrders, complete_orders
 from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome
+from gmserver.rules.ruleset import Ruleset
 
 
-def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
+def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Ruleset,
               civil_disorder: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[str, ...]], CompleteOrders]:
     """(orders for the engine, the completion) for the phase of `state`. `orders` are the Order
     values on file (services.turn.turns) or engine notation (tests, benchmarks); a text line that is
@@ -45,7 +46,7 @@ def _as_order(line: Order | str, kind: str) -> Order | None:
     return dataclasses.replace(order, route=()) if order is not None and order.route else order
 
 
-def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Any,
+def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Ruleset,
                              civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
     """`engine.adjudicate` of the orders completed by the ruleset's defaults, defaults marked."""
     texts, complete = completed(state, orders, ruleset, civil_disorder)

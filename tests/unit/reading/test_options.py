@@ -223,14 +223,6 @@ def test_a_gm_override_is_not_cited_as_the_documents_clause():
     assert reading.lines[0].rule == "multiple_orders_same_unit = last"
 
 
-def test_the_documents_values_behind_each_cited_clause_are_the_profiles():
-    from gmserver.rules.reading.options import _CLAUSES, _DOCUMENT_VALUES
-
-    for name, cited in _CLAUSES.items():
-        for profile in cited:
-            assert _DOCUMENT_VALUES[name][profile] == getattr(ruleset(profile), name), (name, profile)
-
-
 def test_001_II_1_note_names_the_deciding_order():
     reading = read_orders("F Nth S F Kie - Hxl\nF Kie - Hel", position=GER_KIE, power="GERMANY",
                           ruleset=ruleset("danivon"), geography=geography())

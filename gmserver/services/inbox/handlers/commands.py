@@ -22,7 +22,8 @@ def handle(mail: Mail) -> str:
     game = mail.game
     answer = gm_commands.carry_out(
         mail.session, mail.services, mail.order_text, gm_commands.message_body(mail.envelope.message),
-        sender=mail.envelope.sender, subject_game=game.name if game is not None else None, now=mail.now)
+        sender=mail.envelope.sender, subject_game=game.name if game is not None else None, now=mail.now,
+        mail=gm_commands.CommandMail(mail.envelope.date, mail.row.received_at, mail.row.id))
     notice.answer(mail, TEMPLATE, {
         "results": answer.results, "ignored": answer.ignored, "refused": answer.refused,
         "commands": sorted(gm_commands.COMMANDS),

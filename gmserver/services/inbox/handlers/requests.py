@@ -20,11 +20,11 @@ from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import GameView, expected_subject, names_game
 from gmserver.services.features import delays
 from gmserver.services.features.corrections import extension_on_delay_request
-from gmserver.services.commands.gm_controls import player_changes_address
 from gmserver.services.base.gm_mail import deadline_event
 from gmserver.services.features.proxies import player_proxy
 from gmserver.services.inbox.handlers import notice, request_answers
 from gmserver.services.inbox.handlers.mail import Mail
+from gmserver.services.commands import address_changes
 
 DELAY_TEMPLATE = "player/delay.txt.j2"
 
@@ -84,11 +84,11 @@ def _delay(mail: Mail) -> str:
 
 def _address(mail: Mail) -> str:
     """MATRIX 2.2 `address_change`: `from_known_address` (003 [4]) changes the player's address
-    (and fallback) from a message sent by the registered address; `gm_only` refers them to the
-    GM. Both addresses are told, so that a change the player did not ask for is noticed."""
+    (and fallback) once the new address confirms it, unless the old one cancels it first
+    (services.commands.address_changes); `gm_only` refers them to the GM."""
     assert mail.decision is not None, "a request comes from a power"
-    said, outcome = player_changes_address(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
-                                           mail.kind.argument, by=mail.envelope.sender, now=mail.now)
+    said, outcome = address_changes.request(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
+                                            mail.kind.argument, now=mail.now)
     notice.answer(mail, ADDRESS_TEMPLATE, {"said": said})
     return outcome
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 
 from gmserver.rules import votes as rules
+from gmserver.rules.authenticity import without_secret_lines
 from gmserver.rules.vote_changes import read_deadline, read_terms
 from gmserver.services.features import draw_complaints, turn_length, vote_gm, votes
 from gmserver.services.inbox.handlers import notice
@@ -46,6 +47,10 @@ def handle(mail: Mail) -> str:
         record = votes.record_deadline
     elif topic in rules.WORDED:  # 000 IX(3) "RULE CHANGE: ...", 003 [18] ¶1 "END GAME: ..."; or "... 12 NO"
         line = read_terms(mail.kind.argument, _EXAMPLES[topic])
+        if not isinstance(line, str) and without_secret_lines(line.terms, mail.game.secrets_of(mail.decision.power))[1]:
+            # the words of a proposal go to every player: never the author's password or reply address
+            line = ("it holds your password or reply address, which every player would read; "
+                    "send the proposal again without it")
         record = functools.partial(votes.record_terms, kind=topic)
     else:
         line, record = rules.read_line(topic, mail.kind.argument), votes.record
