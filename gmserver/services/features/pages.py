@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver import engine
 from gmserver.db import queries
-from gmserver.db.models import Game, PageToken, Player
+from gmserver.db.models import Game
 from gmserver.db.queries import pages as page_queries
 from gmserver.db.session import transaction
 from gmserver.reports import TurnReport
@@ -29,6 +27,7 @@ from gmserver.reports.extras import centre_history
 from gmserver.reports.words import describe_order, format_time, power_name
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, describe_phase
+from gmserver.services.base.page_tokens import page_token, player_of_token
 from gmserver.services.base.report_copies import ReportParts, parts_of
 from gmserver.services.game.ordersets import orders_on_file
 
@@ -211,29 +210,6 @@ def phase_page(sessions: sessionmaker[Session], name: str, phase: str) -> PhaseP
         return None
 
 
-def _secret_digest(player: Player) -> str:
-    return hashlib.sha256((player.secret or "").encode()).hexdigest()
-
-
-def page_token(session: Session, player: Player, now: datetime) -> str:
-    """The player's private page token, issued now if the player has none bound to their present
-    secret: rotating the secret (address change, replacement, the GM's reset) ends the old link."""
-    digest = _secret_digest(player)
-    current = None
-    for row in page_queries.tokens_of_player(session, player.id):
-        if hmac.compare_digest(row.secret_digest, digest):
-            current = row
-        else:
-            session.delete(row)
-    if current is not None:
-        return current.token
-    token = secrets.token_urlsafe(32)
-    session.add(PageToken(game_id=player.game_id, player_id=player.id, token=token, secret_digest=digest,
-                          created_at=now))
-    session.flush()
-    return token
-
-
 def issue_page_token(sessions: sessionmaker[Session], name: str, power: str, now: datetime) -> str:
     """`page_token` in a transaction of its own (the command line, the demo, tests)."""
     with transaction(sessions) as session:
@@ -244,26 +220,11 @@ def issue_page_token(sessions: sessionmaker[Session], name: str, power: str, now
         return page_token(session, player, now)
 
 
-def _player_of_token(session: Session, game: Game, token: str) -> Player | None:
-    """The player whose present link is `token`: every token of the game is compared, in constant
-    time, whether or not one matched before; a token of a rotated secret matches nobody."""
-    given = token.encode()
-    found = None
-    players = {p.id: p for p in game.players}
-    for row in page_queries.tokens_of_game(session, game.id):
-        player = players.get(row.player_id)
-        same = hmac.compare_digest(row.token.encode(), given)
-        current = player is not None and hmac.compare_digest(row.secret_digest, _secret_digest(player))
-        if same and current:
-            found = player
-    return found
-
-
 def power_of_link(sessions: sessionmaker[Session], name: str, token: str) -> str | None:
     """The power whose present link in game `name` is `token`; None for a wrong or old token."""
     with transaction(sessions) as session:
         game = queries.games.game_by_name(session, name)
-        player = _player_of_token(session, game, token) if game is not None else None
+        player = player_of_token(session, game, token) if game is not None else None
         return player.power if player is not None else None
 
 
@@ -271,7 +232,7 @@ def player_page(sessions: sessionmaker[Session], name: str, token: str, geograph
     """The page of the player whose link is `token` in game `name`; None for a wrong or old token."""
     with transaction(sessions) as session:
         game = queries.games.game_by_name(session, name)
-        player = _player_of_token(session, game, token) if game is not None else None
+        player = player_of_token(session, game, token) if game is not None else None
         if game is None or player is None:
             return None
         power = player.power
@@ -308,7 +269,7 @@ def planned_outcome(sessions: sessionmaker[Session], name: str, token: str) -> P
     deadline what will be adjudicated; None for a wrong or old token."""
     with transaction(sessions) as session:
         game = queries.games.game_by_name(session, name)
-        player = _player_of_token(session, game, token) if game is not None else None
+        player = player_of_token(session, game, token) if game is not None else None
         if game is None or player is None:
             return None
         position = engine.position_from_state(queries.phases.current_record(session, game).state)
