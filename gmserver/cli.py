@@ -114,10 +114,34 @@ def _run_until_signal(daemon) -> None:  # type: ignore[no-untyped-def]
         daemon.stop()
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    """The read-only web pages alone, without the mail side (`gmserver run` serves them too)."""
+    from gmserver.web.auth import hash_password  # noqa: PLC0415
+    from gmserver.web.server import pages_app, serve  # noqa: PLC0415
+
+    if args.hash_password:
+        password = sys.stdin.readline().rstrip("\n")
+        if not password:
+            raise CliError("give the GM's password on standard input, e.g. `read -s p; echo \"$p\" | gmserver web "
+                           "--hash-password`")
+        print(hash_password(password))
+        return 0
+    config = config_of(args)
+    if not config.web.enabled:
+        raise CliError('the web pages are off: set [web] listen = "127.0.0.1:8080" in the configuration')
+    host, port = config.web.host_and_port
+    app = pages_app(config, services_of(config))
+    print(f"gmserver web pages at http://{host}:{port}/games/NAME ({config.web.base_url or 'no base_url'}); "
+          "Ctrl-C stops them", flush=True)
+    serve(app, host, port)
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from gmserver.demo import run_demo  # noqa: PLC0415
 
-    return run_demo(Path(args.dir), port=args.port, turn_seconds=args.turn_seconds, turns=args.turns)
+    return run_demo(Path(args.dir), port=args.port, turn_seconds=args.turn_seconds, turns=args.turns,
+                    web_port=args.web_port)
 
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
@@ -186,6 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli_gm.add_commands(commands)  # joins the game and inbox groups
 
     commands.add_parser("run", help="run the daemon (inbound mail, deadlines, outbox)").set_defaults(func=cmd_run)
+    web = commands.add_parser("web", help="serve the read-only web pages without the mail side",
+                              description="Serves the pages of [web] listen until Ctrl-C (`gmserver run` serves "
+                                          "them too). --hash-password reads the GM's password on standard "
+                                          "input and prints the value of [web] gm_password_hash.")
+    web.add_argument("--hash-password", action="store_true", help="print [web] gm_password_hash for a password")
+    web.set_defaults(func=cmd_web)
 
     demo = commands.add_parser("demo", help="a self-contained demo game played by seven bots",
                                description="Runs the daemon on SQLite with the SMTP listener and a Maildir "
@@ -193,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "seconds. Ctrl-C stops it.")
     demo.add_argument("--dir", default="demo-data", metavar="DIR", help="where the demo keeps its files (default: demo-data)")
     demo.add_argument("--port", type=int, default=2525, metavar="PORT", help="SMTP listener port (default: 2525)")
+    demo.add_argument("--web-port", type=int, default=8080, metavar="PORT",
+                      help="the web pages' port on 127.0.0.1 (default: 8080)")
     demo.add_argument("--turn-seconds", type=float, default=15.0, metavar="SECONDS",
                       help="length of a movement turn, in seconds (default: 15)")
     demo.add_argument("--turns", type=int, default=0, metavar="N", help="stop after this many adjudications (default: never)")

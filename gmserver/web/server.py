@@ -10,7 +10,22 @@ from typing import Any
 
 import uvicorn
 
+from gmserver.config import Config
+from gmserver.paths import TEMPLATES_DIR
+from gmserver.services.base.context import Services
+from gmserver.web.app import create_app
+
 log = logging.getLogger(__name__)
+
+
+def pages_app(config: Config, services: Services) -> Any:
+    """The pages' application as `[web]` configures it."""
+    return create_app(services, config.web, templates_dir=TEMPLATES_DIR, gm_name=config.gm_name)
+
+
+def web_thread(config: Config, services: Services) -> "WebThread":
+    host, port = config.web.host_and_port
+    return WebThread(pages_app(config, services), host, port)
 
 
 def _server(app: Any, host: str, port: int) -> uvicorn.Server:

@@ -5,6 +5,8 @@ The real-browser tests are tests/e2e/test_web_browser.py."""
 from __future__ import annotations
 
 import statistics
+import subprocess
+import sys
 import time
 
 import html5lib
@@ -23,7 +25,7 @@ from gmserver.web.app import CSP
 from gmserver.web.auth import hash_password
 from tests.support.dovecot import free_port
 from tests.support.intake_rows import deliver
-from tests.support.web import get, serving
+from tests.support.web import get, get_when_up, serving
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -255,3 +257,29 @@ def test_the_page_token_is_not_the_reply_secret_and_is_kept_until_the_secret_cha
     with transaction(services.sessions) as session:
         secrets = set(session.scalars(select(Player.secret)))
     assert token not in secrets and all(secret not in token for secret in secrets if secret)
+
+
+def test_gmserver_web_serves_the_pages_without_the_mail_side(played, tmp_path) -> None:
+    services, _ = played
+    url = services.sessions.kw["bind"].url.render_as_string(hide_password=False)
+    port = free_port()
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n\n[web]\nlisten = "127.0.0.1:{port}"\n')
+    process = subprocess.Popen([sys.executable, "-m", "gmserver", "--config", str(config), "web"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert f"gmserver web pages at http://127.0.0.1:{port}/games/NAME" in process.stdout.readline()
+        page = get_when_up(f"http://127.0.0.1:{port}/games/lepanto")
+        assert page.status == 200 and "22 units on the board." in page.text
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_gmserver_web_without_a_web_section_says_how_to_turn_it_on(tmp_path) -> None:
+    config = tmp_path / "gmserver.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path / "gm.db"}"\n')
+    result = subprocess.run([sys.executable, "-m", "gmserver", "--config", str(config), "web"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert 'the web pages are off: set [web] listen = "127.0.0.1:8080"' in result.stderr

@@ -3,6 +3,7 @@ plain HTTP client for them (urllib: what a browser sends, nothing more)."""
 
 from __future__ import annotations
 
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -58,3 +59,15 @@ def get(url: str, headers: dict[str, str] | None = None, method: str = "GET") ->
             return Answer(response.status, response.headers, response.read())
     except urllib.error.HTTPError as error:
         return Answer(error.code, error.headers, error.read())
+
+
+def get_when_up(url: str, timeout: float = 30.0) -> Answer:
+    """`get`, once the server that was just started listens (connections refused until then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return get(url)
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
