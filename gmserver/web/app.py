@@ -29,7 +29,9 @@ from starlette.routing import Route
 
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.config import WebConfig
+from gmserver.rules.game_names import name_problem
 from gmserver.services.base.context import Services
+from gmserver.services.base.page_tokens import game_link, page_link
 from gmserver.services.features import pages
 from gmserver.web.auth import basic_password, password_matches
 
@@ -50,7 +52,6 @@ IMMUTABLE = "public, max-age=31536000, immutable"  # a past phase whose report n
 # the latest adjudicated phase may still be rolled back and adjudicated again (000 VIII(1)): an hour
 LATEST = "public, max-age=3600"
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 PHASE = re.compile(r"[SFW][0-9]{4}[MRA]")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 STATIC = {"site.css": "text/css", "local-time.js": "text/javascript"}
@@ -133,6 +134,10 @@ def _environment(templates_dir: Path) -> jinja2.Environment:
     return environment
 
 
+def _is_name(name: str) -> bool:
+    return name_problem(name) is None
+
+
 def _not_found() -> Response:
     return PlainTextResponse("Not found.", 404, headers={"Cache-Control": "no-store"})
 
@@ -176,7 +181,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
 
     async def game(request: Request) -> Response:
         name = request.path_params["name"]
-        if not NAME.fullmatch(name) or not may_see(request):
+        if not _is_name(name) or not may_see(request):
             return _not_found()
         page = pages.game_page(sessions, name)
         if page is None:
@@ -184,11 +189,11 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         cache = NOW_CHANGES if web.public else PRIVATE
         if fresh(request, page.version):
             return Response(status_code=304, headers={"ETag": f'"{page.version}"', "Cache-Control": cache})
-        return render("game.html.j2", cache, page.version, game=page, base=f"/games/{name}", player=None)
+        return render("game.html.j2", cache, page.version, game=page, base=game_link("", name), player=None)
 
     async def game_map(request: Request) -> Response:
         name = request.path_params["name"]
-        if not NAME.fullmatch(name) or not may_see(request):
+        if not _is_name(name) or not may_see(request):
             return _not_found()
         page = pages.game_page(sessions, name)
         position = pages.current_position(sessions, name) if page else None
@@ -199,7 +204,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
 
     def phase_of(request: Request) -> pages.PhasePage | None:
         name, phase = request.path_params["name"], request.path_params["phase"]
-        if not (NAME.fullmatch(name) and PHASE.fullmatch(phase)):
+        if not (_is_name(name) and PHASE.fullmatch(phase)):
             return None
         return pages.phase_page(sessions, name, phase)
 
@@ -213,7 +218,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         if token is None:
             return may_see(request)
         name = request.path_params["name"]
-        return bool(TOKEN.fullmatch(token) and NAME.fullmatch(name)
+        return bool(TOKEN.fullmatch(token) and _is_name(name)
                     and pages.power_of_link(sessions, name, token) is not None)
 
     async def phase(request: Request) -> Response:
@@ -223,7 +228,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         if page is None:
             return _not_found()
         token = request.path_params.get("token")
-        base = f"/games/{page.game_name}" + (f"/p/{token}" if token else "")
+        base = page_link("", page.game_name, token) if token else game_link("", page.game_name)
         return render("phase.html.j2", PRIVATE if token else phase_cache(page), page.key.replace(":", "-"),
                       page=page, base=base)
 
@@ -242,17 +247,17 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
 
     async def player(request: Request) -> Response:
         name, token = request.path_params["name"], request.path_params["token"]
-        if not (NAME.fullmatch(name) and TOKEN.fullmatch(token)):
+        if not (_is_name(name) and TOKEN.fullmatch(token)):
             return _not_found()
         page = pages.player_page(sessions, name, token, geography)
         if page is None:
             return _not_found()
-        return render("player.html.j2", PRIVATE, game=page.game, own=page, base=f"/games/{name}/p/{token}",
+        return render("player.html.j2", PRIVATE, game=page.game, own=page, base=page_link("", name, token),
                       player=page)
 
     async def player_map(request: Request) -> Response:
         name, token = request.path_params["name"], request.path_params["token"]
-        if not (NAME.fullmatch(name) and TOKEN.fullmatch(token)):
+        if not (_is_name(name) and TOKEN.fullmatch(token)):
             return _not_found()
         planned = pages.planned_outcome(sessions, name, token)
         if planned is None:

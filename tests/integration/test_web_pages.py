@@ -283,3 +283,14 @@ def test_gmserver_web_without_a_web_section_says_how_to_turn_it_on(tmp_path) -> 
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert 'the web pages are off: set [web] listen = "127.0.0.1:8080"' in result.stderr
+
+
+def test_a_game_named_in_another_script_has_its_pages(database_url, clock) -> None:
+    services = services_for(database_url)
+    new_game(services, clock(), name="Zürich")
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    with serving(services) as base:
+        page = get(f"{base}/games/Z%C3%BCrich")
+        assert page.status == 200 and 'href="/games/Z%C3%BCrich/phases/S1901M"' in page.text
+        assert get(f"{base}/games/Z%C3%BCrich/phases/S1901M").status == 200

@@ -32,9 +32,10 @@ class Answer:
 
 @contextmanager
 def serving(services: Services, web: WebConfig | None = None) -> Iterator[str]:
-    """The pages of `services`' database served while the block runs; yields the base URL."""
-    port = free_port()
-    web = web or WebConfig(listen=f"127.0.0.1:{port}")
+    """The pages of `services`' database served while the block runs (on `web`'s listen address,
+    or a free port); yields the base URL."""
+    web = web or WebConfig(listen=f"127.0.0.1:{free_port()}")
+    _, port = web.host_and_port
     app = create_app(services, web, templates_dir=TEMPLATES_DIR, gm_name="Test GM")
     thread = WebThread(app, "127.0.0.1", port)
     thread.start()

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime
+from urllib.parse import quote
 
 from sqlalchemy.orm import Session
 
@@ -59,8 +60,8 @@ def player_of_token(session: Session, game: Game, token: str) -> Player | None:
 
 def page_link(base_url: str, game_name: str, token: str) -> str:
     """The player's private link under `[web] base_url`."""
-    return f"{base_url.rstrip('/')}/games/{game_name}/p/{token}"
+    return f"{game_link(base_url, game_name)}/p/{token}"
 
 
 def game_link(base_url: str, game_name: str) -> str:
-    return f"{base_url.rstrip('/')}/games/{game_name}"
+    return f"{base_url.rstrip('/')}/games/{quote(game_name, safe='')}"
