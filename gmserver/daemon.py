@@ -52,7 +52,8 @@ def build_services(config: Config) -> Services:
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
                                                trusted_receivers=config.trusted_receivers),
-                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
+                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
+                    web_base_url=config.web.base_url)
 
 
 def build_transport(config: Config) -> Transport:

@@ -4,6 +4,8 @@ The real-browser tests are tests/e2e/test_web_browser.py."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import statistics
 import subprocess
 import sys
@@ -11,20 +13,23 @@ import time
 
 import html5lib
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from gmserver.config import WebConfig
-from gmserver.db.models import Player
+from gmserver.db.models import Game, PageToken, Player
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.commands.gm_controls import act, change_address
+from gmserver.services.features.reminders import queue_reminders
 from gmserver.services.features import pages
 from gmserver.services.turn import turns
 from gmserver.web.app import CSP
 from gmserver.web.auth import hash_password
 from tests.support.dovecot import free_port
-from tests.support.intake_rows import deliver
+from tests.support.intake_rows import deliver, outbox_rows, plain_text
+from tests.support.outgoing import parsed_mail
 from tests.support.web import get, get_when_up, serving
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -294,3 +299,48 @@ def test_a_game_named_in_another_script_has_its_pages(database_url, clock) -> No
         page = get(f"{base}/games/Z%C3%BCrich")
         assert page.status == 200 and 'href="/games/Z%C3%BCrich/phases/S1901M"' in page.text
         assert get(f"{base}/games/Z%C3%BCrich/phases/S1901M").status == 200
+
+
+BASE_URL = "https://dip.example.org"
+LINK = re.compile(r"https://dip\.example\.org/games/lepanto/p/([A-Za-z0-9_-]{43})")
+
+
+def test_the_start_mail_reminders_and_reports_carry_the_players_own_link_when_base_url_is_set(
+        database_url, clock) -> None:
+    services = dataclasses.replace(services_for(database_url), web_base_url=BASE_URL)
+    game_id = new_game(services, clock())
+    with transaction(services.sessions) as session:
+        queue_start_mails(session, services, session.get(Game, game_id), clock())
+    start = next(row for row in outbox_rows(services, "start") if row.recipient == player_address("FRANCE"))
+    [token] = LINK.findall(plain_text(start))
+    clock.advance(hours=24)
+    assert queue_reminders(services, clock()) == 7
+    reminder = next(row for row in outbox_rows(services, "reminder") if row.recipient == player_address("FRANCE"))
+    assert LINK.findall(plain_text(reminder)) == [token]  # the same link while the secret stays
+    clock.advance(hours=24)
+    turns.adjudicate_due(services, clock())
+    report = next(row for row in outbox_rows(services, "report") if row.recipient == player_address("FRANCE"))
+    text = plain_text(report)
+    assert f"On the web: {BASE_URL}/games/lepanto/phases/S1901M" in text and LINK.findall(text) == [token]
+    html = parsed_mail(report.raw).get_body(("html",)).get_content()
+    assert f'<a href="{BASE_URL}/games/lepanto/p/{token}">your own page</a>' in html
+    germany = next(row for row in outbox_rows(services, "report") if row.recipient == player_address("GERMANY"))
+    assert token not in plain_text(germany)  # each player's copy carries their own link only
+    with serving(services) as base:
+        page = get(f"{base}/games/lepanto/p/{token}")
+        assert page.status == 200 and "Your page as France" in page.text
+
+
+def test_no_mail_carries_a_link_without_base_url(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    with transaction(services.sessions) as session:
+        queue_start_mails(session, services, session.get(Game, game_id), clock())
+    clock.advance(hours=24)
+    queue_reminders(services, clock())
+    clock.advance(hours=24)
+    turns.adjudicate_due(services, clock())
+    for row in outbox_rows(services):
+        assert "/games/" not in plain_text(row) and "own page" not in plain_text(row).lower(), row.kind
+    with transaction(services.sessions) as session:
+        assert session.scalar(select(func.count()).select_from(PageToken)) == 0

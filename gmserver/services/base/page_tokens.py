@@ -14,7 +14,7 @@ import secrets
 from datetime import datetime
 from urllib.parse import quote
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from gmserver.db.models import Game, PageToken, Player
 from gmserver.db.queries import pages as page_queries
@@ -65,3 +65,19 @@ def page_link(base_url: str, game_name: str, token: str) -> str:
 
 def game_link(base_url: str, game_name: str) -> str:
     return f"{base_url.rstrip('/')}/games/{quote(game_name, safe='')}"
+
+
+def own_link(base_url: str, player: Player, now: datetime) -> str | None:
+    """The player's own page link for a mail to them (in the player's session); None without
+    `[web] base_url`, so that no mail changes when the pages are off."""
+    if not base_url:
+        return None
+    session = object_session(player)
+    assert session is not None, "a player row of an open transaction"
+    return page_link(base_url, player.game.name, page_token(session, player, now))
+
+
+def report_links(base_url: str, player: Player, phase: str, now: datetime) -> tuple[str, ...]:
+    """The links of a player's copy of the report of `phase`: its page, then the player's own."""
+    own = own_link(base_url, player, now)
+    return (f"{game_link(base_url, player.game.name)}/phases/{phase}", own) if own else ()
