@@ -16,12 +16,13 @@ import pytest
 from sqlalchemy import func, select
 
 from gmserver.config import WebConfig
-from gmserver.db.models import Game, PageToken, Player
+from gmserver.db.models import Game, InboundMessage, PageToken, Player
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.commands.gm_controls import act, change_address
+from gmserver.services.features.alerts import queue_alerts
 from gmserver.services.features.reminders import queue_reminders
 from gmserver.services.features import pages
 from gmserver.services.turn import turns
@@ -344,3 +345,16 @@ def test_no_mail_carries_a_link_without_base_url(database_url, clock) -> None:
         assert "/games/" not in plain_text(row) and "own page" not in plain_text(row).lower(), row.kind
     with transaction(services.sessions) as session:
         assert session.scalar(select(func.count()).select_from(PageToken)) == 0
+
+
+def test_the_gm_page_lists_parked_mail_and_the_alerts_mailed_to_the_gm(played, clock) -> None:
+    services, _ = played
+    row = deliver(services, b"\xff\xfe not a mail at all", clock())
+    with transaction(services.sessions) as session:
+        session.get(InboundMessage, row.id).status = "failed"
+    queue_alerts(services, clock(), to="gm@gm.test")
+    web = WebConfig(listen=f"127.0.0.1:{free_port()}", gm_password_hash=hash_password("sesame", iterations=1000))
+    with serving(services, web) as base:
+        page = get(f"{base}/gm", {"Authorization": "Basic Z206c2VzYW1l"}).text
+    valid_html(page)
+    assert "Parked incoming mail: 1" in page and f"inbound message {row.id} parked" in page

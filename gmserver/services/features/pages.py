@@ -29,6 +29,7 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, describe_phase
 from gmserver.services.base.page_tokens import page_token, player_of_token
 from gmserver.services.base.report_copies import ReportParts, parts_of
+from gmserver.services.features.alerts import describe as describe_alert
 from gmserver.services.game.ordersets import orders_on_file
 
 
@@ -128,6 +129,7 @@ class GmPage:
     games: tuple[GmGameRow, ...]
     parked_mail: int  # inbound mail that failed processing (`gmserver inbox`)
     undeliverable_mail: int  # outgoing mail given up on (`gmserver outbox list --status failed`)
+    alerts: tuple[tuple[str, datetime], ...]  # the latest alerts mailed to the GM: parked, undeliverable, outages
 
 
 def _game_page(session: Session, game: Game) -> GamePage:
@@ -294,4 +296,5 @@ def gm_page(sessions: sessionmaker[Session]) -> GmPage:
                 not_ordered=not_ordered, held=len(queries.inbound.held_of_game(session, game.id)),
                 open_votes=len(queries.votes.open_proposals(session, game.id))))
         return GmPage(games=tuple(rows), parked_mail=page_queries.count_inbound(session, "failed"),
-                      undeliverable_mail=page_queries.count_outbox(session, "failed"))
+                      undeliverable_mail=page_queries.count_outbox(session, "failed"),
+                      alerts=tuple((describe_alert(key), at) for key, at in page_queries.recent_alerts(session, 20)))
