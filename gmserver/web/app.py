@@ -70,8 +70,8 @@ class RateLimit:
         times = self.seen.setdefault(client, deque())
         while times and times[0] <= now - 60:
             times.popleft()
-        if len(self.seen) > 10_000:  # forget the idle clients, so that many addresses cannot fill memory
-            for idle in [c for c, t in self.seen.items() if not t and c != client]:
+        if len(self.seen) > 10_000:  # forget the clients idle for a minute: many addresses cannot fill memory
+            for idle in [c for c, t in self.seen.items() if c != client and (not t or t[-1] <= now - 60)]:
                 del self.seen[idle]
         if len(times) >= self.per_minute:
             return False
