@@ -48,7 +48,13 @@ class WebThread:
     def __init__(self, app: Any, host: str, port: int) -> None:
         self.server = _server(app, host, port)
         # uvicorn installs signal handlers only in the main thread; the daemon keeps its own
-        self.thread = threading.Thread(target=self.server.run, name="gmserver-web", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="gmserver-web", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except SystemExit:  # uvicorn exits when it cannot bind (and logs why): `start` says so to the daemon
+            pass
 
     def start(self, timeout: float = 10.0) -> None:
         self.thread.start()

@@ -15,7 +15,8 @@ import html5lib
 import pytest
 from sqlalchemy import func, select
 
-from gmserver.config import WebConfig
+from gmserver.config import Config, ListenerConfig, WebConfig
+from gmserver.daemon import Daemon, DaemonError
 from gmserver.db.models import Game, InboundMessage, PageToken, Player
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
@@ -358,3 +359,21 @@ def test_the_gm_page_lists_parked_mail_and_the_alerts_mailed_to_the_gm(played, c
         page = get(f"{base}/gm", {"Authorization": "Basic Z206c2VzYW1l"}).text
     valid_html(page)
     assert "Parked incoming mail: 1" in page and f"inbound message {row.id} parked" in page
+
+
+def test_gmserver_run_serves_the_pages_when_web_is_configured_and_says_when_its_port_is_taken(
+        played, tmp_path) -> None:
+    services, token = played
+    url = services.sessions.kw["bind"].url.render_as_string(hide_password=False)
+    web = WebConfig(listen=f"127.0.0.1:{free_port()}")
+    config = Config(database_url=url, gm_address="gm@gm.test", listener=ListenerConfig(port=free_port()),
+                    maildir_path=str(tmp_path / "maildir"), sweep_interval_seconds=60, web=web)
+    daemon = Daemon(config, services=services)
+    daemon.start()
+    try:
+        assert get(f"http://{web.listen}/games/lepanto/p/{token}").status == 200
+        taken = Daemon(config.with_changes(listener=ListenerConfig(port=free_port())), services=services)
+        with pytest.raises(DaemonError, match=r"cannot serve the web pages on 127\.0\.0\.1:\d+: .*\[web\] listen"):
+            taken.start()
+    finally:
+        daemon.stop()
