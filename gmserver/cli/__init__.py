@@ -51,6 +51,9 @@ GROUPS: tuple[Group, ...] = (
     Group("inbox", "stored inbound mail, parked failures", "gmserver.cli.inbox:build"),
     Group("press", "a game's press: list, approve, drop, edit", "gmserver.cli.press:build"),
     Group("run", "run the daemon (inbound mail, deadlines, outbox)", "gmserver.cli.daemon:build_run"),
+    Group("web", "serve the read-only web pages without the mail side", "gmserver.cli.web:build",
+          "Serves the pages of [web] listen until Ctrl-C (`gmserver run` serves them too). --hash-password reads "
+          "the GM's password on standard input and prints the value of [web] gm_password_hash."),
     Group("demo", "a self-contained demo game played by seven bots", "gmserver.cli.daemon:build_demo",
           "Runs the daemon on SQLite with the SMTP listener and a Maildir outbox; seven bots mail orders; turns "
           "are adjudicated every few seconds. Ctrl-C stops it."),

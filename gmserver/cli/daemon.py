@@ -86,7 +86,8 @@ def _run_until_signal(daemon) -> None:  # type: ignore[no-untyped-def]
 def cmd_demo(args: argparse.Namespace) -> int:
     from gmserver.demo import run_demo  # noqa: PLC0415
 
-    return run_demo(Path(args.dir), port=args.port, turn_seconds=args.turn_seconds, turns=args.turns)
+    return run_demo(Path(args.dir), port=args.port, turn_seconds=args.turn_seconds, turns=args.turns,
+                    web_port=args.web_port)
 
 
 def build_poll(poll: argparse.ArgumentParser) -> None:
@@ -107,6 +108,8 @@ def build_run(run: argparse.ArgumentParser) -> None:
 def build_demo(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("--dir", default="demo-data", metavar="DIR", help="where the demo keeps its files (default: demo-data)")
     demo.add_argument("--port", type=int, default=2525, metavar="PORT", help="SMTP listener port (default: 2525)")
+    demo.add_argument("--web-port", type=int, default=8080, metavar="PORT",
+                      help="the web pages' port on 127.0.0.1 (default: 8080)")
     demo.add_argument("--turn-seconds", type=float, default=15.0, metavar="SECONDS",
                       help="length of a movement turn, in seconds (default: 15)")
     demo.add_argument("--turns", type=int, default=0, metavar="N", help="stop after this many adjudications (default: never)")

@@ -417,3 +417,20 @@ class GmCommandMail(Base):
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
     at: Mapped[datetime]
+
+
+class PageToken(Base):
+    """A player's private web page link (gmserver/web/): an unguessable token of its own, never the
+    reply-address secret (which travels in every Reply-To). It is bound to the player's secret as
+    it was when the token was issued (`secret_digest`): when the secret is rotated (an address
+    change, a new player, the GM's reset), the link is old and answers 404, and the next mail that
+    carries a link issues a new one."""
+
+    __tablename__ = "page_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    secret_digest: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]

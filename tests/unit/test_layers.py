@@ -3,8 +3,9 @@
 - gmserver/rules is the pure core: it imports from gmserver only gmserver.rules and
   gmserver.paths (where the ruleset profiles are), and no library that does I/O.
 - gmserver/engine.py is the only module that imports the `diplomacy` engine (AGPL, slow to load).
-- the command line (gmserver/cli/, a module per command group), daemon.py and demo.py reach the database through the
-  services: they import neither SQLAlchemy nor the models nor the queries.
+- the command line (gmserver/cli/, a module per command group), daemon.py, demo.py and the web pages
+  (web/) reach the database through the services: they import neither SQLAlchemy nor the models nor
+  the queries.
 - gmserver/services is built in floors (FLOORS, low to high): a module imports only its own floor
   or a lower one, and every services module is on a floor.
 - Every mail gmserver sends is made in gmserver/services/base/outgoing.py (a turn report's copies
@@ -40,7 +41,8 @@ IO_LIBRARIES = (
 
 # The modules that may only reach the database through gmserver.services.
 # every command-line module, found by name so that a new one cannot be left out of the check
-ENTRY_POINTS = (*sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.glob("cli/*.py")), "daemon.py", "demo.py")
+ENTRY_POINTS = (*sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.glob("cli/*.py")), "daemon.py",
+                "demo.py", *sorted(f"web/{path.name}" for path in (PACKAGE / "web").glob("*.py")))
 DATABASE_MODULES = ("sqlalchemy", "gmserver.db.models", "gmserver.db.queries")
 
 
@@ -318,6 +320,7 @@ def test_the_scan_finds_imports_anywhere_in_a_module(tmp_path: Path) -> None:
         "    from sqlalchemy.orm import Session\n")
     (root / "cli").mkdir()
     for name in ENTRY_POINTS:
+        (root / name).parent.mkdir(exist_ok=True)
         (root / name).write_text("def f():\n    from gmserver.db import models\n    import diplomacy.engine\n")
     assert rules_violations(root) == [
         "gmserver/rules/leaky.py:3 imports gmserver.engine",

@@ -24,6 +24,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
 
 
@@ -50,6 +51,7 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "example": example_orders(position, player.power, engine.legal_orders(state)),
         "password": player.secret if game.sender_check == "verified" else None,
         "key_points": key_points(ruleset),
+        "page_link": own_link(services.web_base_url, player, now),
     }
     return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
                             body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)

@@ -24,6 +24,7 @@ from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
+from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                                                   if (token := token_of(player, game.phase))
                                                   else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
-        has_orders=has_orders,
+        has_orders=has_orders, page_link=own_link(services.web_base_url, player, now),
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")

@@ -98,6 +98,7 @@ class ReportCopy(NamedTuple):
     message_id: str  # fixed now: a resend is recognisably the same message
     dedupe_key: str
     power: str | None  # whose own subject line for the next orders the copy shows (issue 9)
+    page_links: tuple[str, ...] = ()  # the phase's web page and the player's own ([web] base_url)
 
 
 def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
@@ -120,7 +121,8 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
         {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
          "sender": sender, "recipient": copy.recipient, "raw": b"", "report_id": report,
          "addressing": {"subject": copy.subject, "power": copy.power,
-                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {})},
+                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {}),
+                        **({"page_links": list(copy.page_links)} if copy.page_links else {})},
          "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
         for copy in fresh])
     return len(fresh)
@@ -366,7 +368,7 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
     try:
         raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
                          reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                         power=row.addressing.get("power"))
+                         power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
     except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
         log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
         return row, f"the report could not be written: {type(problem).__name__}: {problem}"

@@ -43,6 +43,7 @@ from gmserver.mail.compose import Composer, add_html, with_text_edited
 from gmserver.reports import TurnReport
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.links import with_page_links
 from gmserver.reports.turn import with_orders_subject
 from gmserver.rules.position import PhaseOutcome
 
@@ -110,13 +111,15 @@ def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: date
 
 
 def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
-               power: str | None = None) -> bytes:
+               power: str | None = None, page_links: tuple[str, ...] = ()) -> bytes:
     """One player's copy of the stored report, as sent: the same bytes whenever it is written.
     `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
-    reports.with_orders_subject); None shows the GM's wording."""
+    reports.with_orders_subject); None shows the GM's wording. `page_links`: the phase's web page
+    and the player's own (reports.links), when `[web] base_url` is set."""
     base, composer, parts = _base_message(payload)
     last = parts.contexts[-1]
-    own = with_text_edited(base, lambda subtype, text: with_orders_subject(text, last, power, html=subtype == "html"))
+    own = with_text_edited(base, lambda subtype, text: with_page_links(
+        with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"))
     copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
     policy = _smtp_policy(to)
     if own is not base:  # the player's own line is in the text and HTML parts: written whole
@@ -133,7 +136,7 @@ def write_row(row: OutboxMessage) -> bytes:
     assert row.report is not None and row.addressing is not None
     return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
                       reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                      power=row.addressing.get("power"))
+                      power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
 
 
 def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:

@@ -41,6 +41,7 @@ from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
     Due, following_deadline, is_due, lengths_of,
 )
+from gmserver.services.base.page_tokens import report_links
 from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,8 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=_centre_points(session, game, phases[-1]), press=with_press)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, token_of(copy.player, game.phase),
-                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power)
+                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power,
+                                                       report_links(services.web_base_url, copy.player, first.phase, now))
                                             for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
