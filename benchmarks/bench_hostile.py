@@ -5,7 +5,7 @@ Each figure comes from a fresh child process: the wall time of the step and how 
 the process's peak resident memory (ru_maxrss after the step minus ru_maxrss once everything is
 imported and the database is ready).
 
-- before: what intake did first until issue 6: parse the message with policy.default and read its
+- before: what intake did first first: parse the message with policy.default and read its
   envelope (the Subject of the bomb is where the memory goes);
 - after: the whole intake of one stored message today (intake.process_one on SQLite: the bounds,
   the header glance, the refusal queued);

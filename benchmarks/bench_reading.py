@@ -39,7 +39,7 @@ def mid_game(seed: int = 11, phases: int = 14) -> tuple[Position, dict]:
                 [u.split()[1] for u in position.dislodged.get(power, ())] if position.phase_type == "R" else \
                 [loc for loc in legal if any(o.endswith((" B", " D")) for o in legal[loc])]
             orders[power] = [rng.choice(legal[loc]) for loc in locs if loc in legal][:12]
-        # engine.adjudicate refuses incomplete orders: the rules' defaults complete them (issue 8)
+        # engine.adjudicate refuses incomplete orders: the rules' defaults complete them
         state = adjudicate_with_defaults(state, orders, load_ruleset("standard")).state_after
     assert best is not None
     return best

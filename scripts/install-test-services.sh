@@ -2,7 +2,7 @@
 # Install the real mail servers the integration tests run privately on 127.0.0.1:
 # Dovecot (IMAP + LMTP) from Debian's packages, openssl for the test certificate, and a
 # `vmail` system user that owns the test mailboxes; and libcairo2, which cairosvg needs to draw
-# the report map's board (gmserver/mapimage.py, issue 9) in the tests and the demo; and Chromium
+# the report map's board (gmserver/mapimage.py) in the tests and the demo; and Chromium
 # with its WebDriver, which the web pages' browser tests drive headless through Selenium.
 #
 # Idempotent, and fast (no apt, no network) when everything is already there.

@@ -1,4 +1,4 @@
-"""The GM's controls whose command line differs from their mail words (issue 8): `gmserver game
+"""The GM's controls whose command line differs from their mail words: `gmserver game
 veto|propose|vote|proxy|perpetual`, and `game actions`. Each runs the registry's command
 (gmserver.commands) or the same GM control (services/commands/gm_controls.py), recorded as done
 "by cli" and announced to the players; the controls whose command line is their mail words are

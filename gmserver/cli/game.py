@@ -74,7 +74,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         enforce_minimums=not args.short_turns_for_testing,
     )
     services = services_of(config)
-    # issue 8: the game starts by mail: every player's start mail is queued with the game
+    # the game starts by mail: every player's start mail is queued with the game
     _, summary = open_game(services.sessions, spec, utcnow(), config.gm_address, services=services)
     print(f"created game {summary['name']} ({summary['ruleset']}) at {summary['phase']}, "
           f"deadline {_deadline_words(summary)}, {len(summary['players'])} players")
@@ -155,12 +155,12 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     if summary.get("corrected"):  # 000 VIII(1)
         print(f"{summary['phase']} was rolled back for a correction: `gmserver adjudicate {summary['name']}` "
               "adjudicates it again")
-    for held in summary.get("held", ()):  # hold_for_gm (MATRIX 2.1)
+    for held in summary.get("held", ()):  # hold_for_gm
         print(f"held for you: message {held['id']} from {held['power']} for {held['phase']} "
               f"(gmserver inbox release {held['id']} | gmserver inbox refuse {held['id']})")
     if summary["rules_not_in_force"]:
         print(f"not in force: {', '.join(summary['rules_not_in_force'])} (see `gmserver ruleset show`)")
-    if summary.get("gm_secret"):  # MATRIX 2.2 gm_command_auth
+    if summary.get("gm_secret"):  # gm_command_auth
         print(f"GM commands by mail carry the line 'Password: {summary['gm_secret']}'")
     # what a player sends to (or replies to) so that the message proves its sender
     if any(player.get("reply_address") for player in summary["players"].values()):
@@ -179,7 +179,7 @@ def _clarify_status(player: dict) -> str:
 
 
 def _print_nmr(summary: dict) -> None:
-    """A Spring 1901 wait and the players replaced (issue 8); missed turns and civil disorder
+    """A Spring 1901 wait and the players replaced; missed turns and civil disorder
     are on each power's line."""
     from gmserver.reports.words import plural  # noqa: PLC0415
 

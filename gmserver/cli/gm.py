@@ -1,4 +1,4 @@
-"""The GM's corrections from the command line (issue 8): `gmserver game orders | preview | convoy |
+"""The GM's corrections from the command line: `gmserver game orders | preview | convoy |
 repair | audit | rollback` and `gmserver inbox release | refuse`. Each is a thin call into a
 service (gmserver.services.features.corrections, .preview, .held) and prints more than the answer
 by mail; its name, help and description are the registry's command (gmserver.commands), its
@@ -41,7 +41,7 @@ def cmd_game_preview(args: argparse.Namespace) -> int:
     print()
     print(shown.text)
     if shown.disputes:
-        print("CONVOYS TO RULE ON (the game's convoy rule, MATRIX 2.16):")
+        print("CONVOYS TO RULE ON (the game's convoy rule):")
         for dispute in shown.disputes:
             print(f"  - {dispute}")
     if shown.if_disrupted is not None:

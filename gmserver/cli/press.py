@@ -1,5 +1,5 @@
 """`gmserver press ...`: the GM reads a game's press, with its authors, and approves, drops or
-edits press not yet published (MATRIX 2.9 press_moderation; 003 [9]: insulting press is not
+edits press not yet published (press_moderation; 003 [9]: insulting press is not
 published; press_editing, 002 PRESS 3: spelling and punctuation corrected unless declined)."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def _clauses(name_or_path: str, relative_to: Path | None = None, depth: int = 0)
     try:
         text = path.read_text(encoding="utf-8")
         base = tomllib.loads(text).get("extends")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):  # the values still show, citing MATRIX
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):  # the values still show, citing no clause
         return {}
     inherited = _clauses(base, path.parent, depth + 1) if isinstance(base, str) and depth < 10 else {}
     return {**inherited, **ruleset_view.profile_clauses(text)}

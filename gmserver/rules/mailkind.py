@@ -19,9 +19,9 @@ a proposal [P practice], kept small enough that no order line can match it:
      (the player's own set on file; only as the whole text, since "Orders:" often heads an
      order set), `delay` or `extension` (000 VII(5),
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
-     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]), and `proxy` with
-     the holder or "cancel" (MATRIX 2.2 `proxy_policy`, 000 II(3), 003 [19]);
-   - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
+     `address` with the new address (`address_change`, 003 [4]), and `proxy` with
+     the holder or "cancel" (`proxy_policy`, 000 II(3), 003 [19]);
+   - votes: `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
      `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2), and the
      two-word keywords `rule change` (000 IX(3), 001 VIII(3), 003 [18] ¶3), `end game` (an end
      on any terms, 003 [18] ¶1) and `turn length` (the start-of-game vote, 003 [23]); `complain`
@@ -33,7 +33,7 @@ a proposal [P practice], kept small enough that no order line can match it:
    code: "lepanto France S1901M history lesson" is orders). A `press` subject makes the whole
    body press.
 4. Press sections: lines between a "PRESS" (or "Press to England:", "Grey press") line and an
-   "END PRESS" line or the end (MATRIX 2.9; 003 [9] writes press into the order set). A message
+   "END PRESS" line or the end (003 [9] writes press into the order set). A message
    with press sections and other text is orders with press; with press sections only, press.
 5. Everything else is orders: read as today, with replies for lines that are no orders.
 Two different keywords (a subject asking for the status and a body voting a draw) are not
@@ -63,8 +63,8 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "orders": ("request", "orders"),  # only as the whole text read for orders: see _ONLY_ALONE
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
-    "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
-    "proxy": ("request", "proxy"),  # MATRIX 2.2 proxy_policy: "PROXY England", "PROXY cancel" (services/features/proxies.py)
+    "address": ("request", "address"),  # address_change: "ADDRESS new@example.org[,fallback]"
+    "proxy": ("request", "proxy"),  # proxy_policy: "PROXY England", "PROXY cancel" (services/features/proxies.py)
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
@@ -160,7 +160,7 @@ def _rest(line: str) -> str:
     return rest.lstrip(":-– ").strip()
 
 
-# what makes a subject an order set's (MATRIX 2.14's seasons and years, engine phase codes)
+# what makes a subject an order set's (seasons and years, engine phase codes)
 _TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4})[mra]?|1[89]\d\d|20\d\d)")
 
 

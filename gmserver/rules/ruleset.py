@@ -256,7 +256,7 @@ class Ruleset:
 
     @property
     def move_to_own_province(self) -> str:
-        """MATRIX 2.3: "derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
+        """"derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
         not a separate option that could contradict it."""
         return self.impossible_move_treatment
 
@@ -270,7 +270,7 @@ class Ruleset:
         return None
 
     def option(self, name: str) -> Any:
-        """An option's value by its MATRIX name, dotted vote names included."""
+        """An option's value by its catalogue name, dotted vote names included."""
         if name not in OPTIONS:
             raise KeyError(f"unknown option {name!r}{suggest_option(name)}")
         if name.startswith("vote."):

@@ -1,4 +1,4 @@
-"""Every DATC case through the whole pipeline under the `standard` profile (issue 8, Acceptance).
+"""Every DATC case through the whole pipeline under the `standard` profile (Acceptance).
 
 For each case of `tests/data/datc/datc.json` (README there): `gmserver game create --position`
 starts a game at the case's position (a retreat case at the movement phase before it, whose

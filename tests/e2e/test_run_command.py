@@ -55,7 +55,7 @@ def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
     assert str(start["Subject"]) == "lepanto: you play France"
     assert str(reply["To"]) == "fr@players.test" and "A PAR - BUR" in reply.get_payload()
     assert "stopped" in err and "Traceback" not in err
-    # the outbox and sweep jobs ran every second: no line for each run (issue 7)
+    # the outbox and sweep jobs ran every second: no line for each run
     assert "apscheduler" not in err, err
 
 

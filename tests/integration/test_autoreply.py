@@ -303,7 +303,7 @@ def germany_reply_address(world) -> str:
 def test_an_auto_reply_subject_sent_to_a_players_reply_address_is_never_answered(world, clock, subject) -> None:
     """Mail to gm+SECRET@... answers the GM's mail by construction, with or without In-Reply-To:
     an auto-reply subject there is an autoresponder (RFC 3834 section 2), and it neither gets a
-    refusal (a mail loop) nor touches the orders on file (issue 1)."""
+    refusal (a mail loop) nor touches the orders on file."""
     send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
     before = len(outbox(world))
     to = germany_reply_address(world)

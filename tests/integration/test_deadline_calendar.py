@@ -103,7 +103,7 @@ def test_the_pause_mail_says_there_is_no_deadline_until_the_game_is_resumed(data
 
 
 def test_a_game_with_short_turns_lets_its_gm_set_a_short_deadline(database_url, clock) -> None:
-    """MATRIX 2.8 min_hours_movement (48 hours in the standard profile) binds a game that enforces
+    """min_hours_movement (48 hours in the standard profile) binds a game that enforces
     the minimums, not one created with short turns (enforce_minimums off, the demo's)."""
     services = services_for(database_url)
     new_game(services, clock(), name="quick", movement_hours=0.1, enforce_minimums=False)

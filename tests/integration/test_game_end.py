@@ -1,4 +1,4 @@
-"""Game end on a real database (issue 8): the solo at the profile's count, the Spring solo
+"""Game end on a real database: the solo at the profile's count, the Spring solo
 notice (003 [23]) and the stalemate notice (000 IX(2) ¶2)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The GM's controls (issue 8) on a real database (SQLite and PostgreSQL): every action recorded
+"""The GM's controls on a real database (SQLite and PostgreSQL): every action recorded
 and announced, a paused game never adjudicated nor reminded, replacement with the start mail,
-GM copies of reports and refusals, and GM commands by mail under MATRIX 2.2 `gm_command_auth`."""
+GM copies of reports and refusals, and GM commands by mail under `gm_command_auth`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
@@ -263,7 +263,7 @@ def test_a_gm_command_by_mail_needs_the_games_secret_matrix_2_2(world, clock) ->
 
 
 def test_gm_command_auth_gm_address_only_acts_on_the_address_alone(database_url, clock) -> None:
-    """MATRIX 2.2 gm_command_auth = gm_address_only (not any profile's value: set for this game)."""
+    """gm_command_auth = gm_address_only (not any profile's value: set for this game)."""
     services = services_for(database_url)
     with transaction(services.sessions) as session:
         create_game(session, GameSpec(
@@ -305,7 +305,7 @@ def player_mail(services, sender: str, body: str, now) -> tuple[str, list[Outbox
 
 
 def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> None:
-    """MATRIX 2.2 address_change = from_known_address (every profile; 003 [4]): the player's
+    """address_change = from_known_address (every profile; 003 [4]): the player's
     mail from the registered address changes it once the new address confirms it (a reply to
     the mail carrying a one-time token); the old and the new address are told."""
     outcome, sent = player_mail(world, player_address("FRANCE"), "ADDRESS marianne@players.test", clock())
@@ -326,7 +326,7 @@ def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> 
 
 
 def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock) -> None:
-    """MATRIX 2.2 address_change = gm_only (no profile's value: set for this game)."""
+    """address_change = gm_only (no profile's value: set for this game)."""
     services = services_for(database_url)
     with transaction(services.sessions) as session:
         create_game(session, GameSpec(

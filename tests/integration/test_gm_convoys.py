@@ -1,4 +1,4 @@
-"""000 VI(4) on a real database (datc_4a1 = mhr_hybrid, MATRIX 2.16): the disputed convoy is
+"""000 VI(4) on a real database (datc_4a1 = mhr_hybrid): the disputed convoy is
 flagged to the GM once, the GM rules it disrupted, and the re-adjudication applies the ruling."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_other_profiles_keep_the_engine_s_all_routes_rule_and_no_ruling_is_taken
 
 # DATC 6.F.17 (Pandin's extended paradox): the engine's Szykman rule fails the convoy; 000 VI(6)'s
 # 2000 rule keeps F LON's support of F WAL uncut, the Channel is a standoff (2 against 2), the
-# convoy succeeds and A BRE, supported by F YOR, dislodges F LON (MATRIX 2.16).
+# convoy succeeds and A BRE, supported by F YOR, dislodges F LON.
 PARADOX = Position.from_json({"phase": "S1901M", "centers": {"ENGLAND": ["LON"], "FRANCE": ["BRE"]},
                               "units": {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG", "F YOR"],
                                         "GERMANY": ["F BEL", "F NTH"]}})

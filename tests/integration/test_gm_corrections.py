@@ -1,4 +1,4 @@
-"""GM corrections on a real database (MATRIX 2.11): an order set written by the GM, a preview
+"""GM corrections on a real database: an order set written by the GM, a preview
 that publishes nothing, and the rollback of the last adjudication within the correction window,
 re-adjudicated exactly once with its own reports."""
 
@@ -143,7 +143,7 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
         assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
         # the Fall set sent before the correction stays on file, read against the corrected position
         assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 2
-    told = {to: text for to, _, text in mail(services, "revalidated")}  # MATRIX 2.11: their senders are told
+    told = {to: text for to, _, text in mail(services, "revalidated")}  # their senders are told
     assert set(told) == {player_address("FRANCE"), player_address("ITALY")}
     assert "THESE NO LONGER FIT THE POSITION" in told[player_address("FRANCE")]
     assert "A BUR - MUN" in told[player_address("FRANCE")]

@@ -59,7 +59,7 @@ HOSTILE = {
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
-# issue 7: mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
+# mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
 OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused")
 
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
@@ -130,7 +130,7 @@ def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:
     services = dataclasses.replace(services_for(database_url), gm_addresses=("Garry@Home.test",))
     new_game(services, clock())
     row, sent = send(services, order_mail("garry@home.test", "lepanto", "extend lepanto 24"), clock())
-    assert (row.kind, row.outcome) == ("command", "command-refused")  # no GM secret (MATRIX 2.2)
+    assert (row.kind, row.outcome) == ("command", "command-refused")  # no GM secret
     assert [m.recipient for m in sent] == ["garry@home.test"]
     with transaction(services.sessions) as session:
         game = session.scalar(select(Game))

@@ -1,4 +1,4 @@
-"""Missed orders, civil disorder, replacement and the Spring 1901 wait on a real database (issue 8)."""
+"""Missed orders, civil disorder, replacement and the Spring 1901 wait on a real database."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def test_a_hopeless_removal_is_reminded_and_counted_without_the_exemption(databa
 
 
 def test_a_missed_winter_is_not_counted_by_default(database_url, clock):
-    """MATRIX 2.6 nmr_counts_minor_turns false [P] (001 V(5): "An NBR/NDR is not considered to be
+    """nmr_counts_minor_turns false [P] (001 V(5): "An NBR/NDR is not considered to be
     an NMR"): Russia's missed build is no miss."""
     services = services_for(database_url)
     game_id = winter_game(services, clock(), {})

@@ -1,4 +1,4 @@
-"""Perpetual order sets on both databases (MATRIX 2.2 perpetual_orders; 000 II(4)): the GM keeps
+"""Perpetual order sets on both databases (perpetual_orders; 000 II(4)): the GM keeps
 France's set; at the next movement deadline France sends nothing and the orders that still fit
 the board are used, the report says so, and it ends when France sends orders."""
 

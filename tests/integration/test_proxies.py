@@ -1,4 +1,4 @@
-"""Proxies on both databases (MATRIX 2.2 proxy_policy, proxy_precedence,
+"""Proxies on both databases (proxy_policy, proxy_precedence,
 proxy_cancel_notifies_holder): a player's PROXY request by mail, the GM's ruling, the holder's
 order mail, whose set is adjudicated and who is told. Expectations from the seeds: 000 II(3)
 (the GM has final ruling), 001 II(5) (not permitted), 003 [19] (in force at once; "Only the GM

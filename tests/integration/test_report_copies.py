@@ -158,7 +158,7 @@ def test_a_crash_between_claiming_and_sending_loses_nothing(adjudicated, clock, 
 def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) -> None:
     """Each copy is addressed to its player, with that player's reply address (the secret that
     proves a sender in a verified game) and the subject line for that player's own next orders
-    (issue 9), and no other player's address, secret or subject line anywhere; the copies differ
+   , and no other player's address, secret or subject line anywhere; the copies differ
     in To, Reply-To, Subject, Message-ID and that line only."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:

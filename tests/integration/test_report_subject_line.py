@@ -1,4 +1,4 @@
-"""issue 9: the turn report gives "the next deadline with the exact subject line to use", and each
+"""the turn report gives "the next deadline with the exact subject line to use", and each
 player's copy shows that player's own subject line (with their power), in the text and the HTML,
 although the report is built once for everyone."""
 

@@ -216,7 +216,7 @@ def opening():
 
 
 def test_history_and_status_are_answered_after_the_game_has_ended_and_orders_are_refused(world, clock) -> None:
-    """issue 9: a finished game's history is still asked for; what would change the game (orders,
+    """a finished game's history is still asked for; what would change the game (orders,
     a delay) is refused with the reason: the game has ended."""
     now = clock()
     send(world, order_mail(player_address("FRANCE"), orders_subject("FRANCE"), "A PAR - BUR"), now)

@@ -1,4 +1,4 @@
-"""The schedule wired in, on both databases (issue 8: "A schedule, not a stopwatch"): the next
+"""The schedule wired in, on both databases ("A schedule, not a stopwatch"): the next
 deadline follows the previous deadline whenever the turn is processed, the profile's minimum
 turn lengths are enforced, the grace period and the trigger decide when a turn is due, minor
 turns are adjudicated early when the profile says so (000 VII(2)), and every reminder the

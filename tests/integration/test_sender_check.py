@@ -243,7 +243,7 @@ def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:
 
 
 def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(world, clock) -> None:
-    """`From: france@players.test <evil@attacker.test>` reads as France today (issue 6); whatever
+    """`From: france@players.test <evil@attacker.test>` reads as France today; whatever
     intake makes of it, the attacker's own passing checks do not prove France sent it."""
     raw = order_mail("france@players.test <evil@attacker.test>", SUBJECT, "A PAR - PIC\n", headers={
         "Authentication-Results": "mx.gm.test; dkim=pass header.d=attacker.test; spf=pass "

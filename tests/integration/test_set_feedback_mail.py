@@ -1,5 +1,5 @@
 """000 III(1) through intake: the confirmation of an mhr game asks about an invalid set only when
-(a) the GM has not switched clarifications off for the player (MATRIX 2.1: the GM judges whether
+(a) the GM has not switched clarifications off for the player (the GM judges whether
 such sets are unusual from the player, shown how often their sets had invalid lines), (b) time
 remains, (c) it is not meant as written; and confirm_each_set = false files a set read as written
 without a reply."""
@@ -42,7 +42,7 @@ def _record(services, game: str = "mh", power: str = "FRANCE") -> tuple[bool, di
 
 
 def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_url, clock) -> None:
-    """(a) is the GM's (MATRIX 2.1): France's second invalid set in a row is still asked about;
+    """(a) is the GM's: France's second invalid set in a row is still asked about;
     the GM, shown 2 of 2 sets with invalid lines, switches clarifications off and the third gets a
     receipt only that says why; switched on again, the fifth is asked about again."""
     services = services_for(database_url)

@@ -1,5 +1,5 @@
 """Votes by mail on a real database (SQLite and PostgreSQL): proposals and ballots recorded, the
-tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.10, A16)."""
+tally at the deadline, the game ended by a passed draw or concession (A16)."""
 
 from __future__ import annotations
 
@@ -405,7 +405,7 @@ def test_rule_change_000_ix_3_passes_when_the_gm_and_all_players_agree_and_the_g
     assert "recorded: an abstention" in vote(services, clock, "FRANCE", f"RULE CHANGE {number} ABSTAIN")
     assert "recorded: yes" in _gm_mail(services, clock, game_id, f"vote votes {number} yes")
     status, report, mails = deadline(services, clock, game_id)
-    assert status == "active"  # a rule change is published with the adjudication, never instead (MATRIX 2.10)
+    assert status == "active"  # a rule change is published with the adjudication, never instead
     assert ('A change of the house rules: "press may be sent in retreat seasons" passed. The GM will now apply the '
             "change (house rules 000 IX(3)): the server cannot change a rule written in words by itself") in report
     assert any("rule change" in m and "passed: apply it" in m for m in mails)

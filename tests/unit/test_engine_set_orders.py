@@ -1,5 +1,5 @@
 """engine._set_orders hands a movement phase's orders to the engine without its expansion
-(issue 8's benchmark): what the engine then holds and adjudicates must be exactly what the
+: what the engine then holds and adjudicates must be exactly what the
 plain `set_orders` gives, for every kind of order, canonical or not (coasts above all)."""
 
 from __future__ import annotations

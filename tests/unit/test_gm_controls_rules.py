@@ -1,4 +1,4 @@
-"""The pure parts of the GM controls (issue 8): reading GM command lines, MATRIX 2.2
+"""The pure parts of the GM controls: reading GM command lines.2
 `gm_command_auth`, and the start mail's key points. Expected values are worked out by hand from the clauses."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_at_most_twenty_lines_are_read() -> None:
 
 
 @pytest.mark.parametrize("rule, from_gm, body, allowed", [
-    # MATRIX 2.2 gm_command_auth = gm_address_and_secret [P]: the address and the game's secret
+    # gm_command_auth = gm_address_and_secret [P]: the address and the game's secret
     ("gm_address_and_secret", True, "pause\nPassword: abc123", True),
     ("gm_address_and_secret", True, "pause\npassword = ABC123", True),  # secrets compare in any case
     ("gm_address_and_secret", True, "pause", False),  # From alone is no longer enough

@@ -41,7 +41,7 @@ def _run_together(split: list[str], ctx: Context) -> Verdict:
                    valid=False)
 
 
-# What each profile's rules accept, in words, with the clause that says it (MATRIX: 000 III(2),
+# What each profile's rules accept, in words, with the clause that says it (000 III(2),
 # 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1) ¶1): the QA walkthrough found the refusal of an
 # order-like line citing no rule. The standard profile (the rulebook) has no such clause.
 _ACCEPTED: dict[str, tuple[str, str]] = {
@@ -165,7 +165,7 @@ def _read_written(words: list[str], ctx: Context, condition_note: tuple[str, str
             verdicts.append(item)
             continue
         if item.kind is None and not _is_nonsense_candidate(item):
-            # issue 10: "Paris is lovely in spring" is prose, not an order missing its action
+            # "Paris is lovely in spring" is prose, not an order missing its action
             prose = any(w[:1].isalpha() for w in item.extra)
             verdicts.extend(_not_an_order(words, "Not an order." if prose
                                           else "Not an order: no action follows the place name."))

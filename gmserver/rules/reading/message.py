@@ -547,7 +547,7 @@ def _clean(body: str, headers: _Headers = _NO_HEADERS) -> tuple[str, list[tuple[
             i += 1
             continue
         if is_gm_mail_start(line):
-            # issue 10: a copy of gmserver's own mail, quoted with or without "> ", is never read
+            # a copy of gmserver's own mail, quoted with or without "> ", is never read
             # (its footer "If anything above ..." would be a conditional order)
             i = after_gm_mail(lines, i)
             continue

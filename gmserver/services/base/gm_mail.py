@@ -1,4 +1,4 @@
-"""The mail the GM controls send (issue 8): the start mail of a player, the announcement of a GM
+"""The mail the GM controls send: the start mail of a player, the announcement of a GM
 action to the players, and the GM's copies of reports and refusals. Each is queued through the
 outbox with a dedupe key, in the caller's transaction."""
 
@@ -31,7 +31,7 @@ from gmserver.services.base.reply_tokens import token_of
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
                replacing: bool = False) -> EmailMessage:
     """A player's start mail: their power, the other players (primary addresses only: a
-    fallback is never published, MATRIX 2.2 `registered_with_fallback`), the first deadline, the
+    fallback is never published, `registered_with_fallback`), the first deadline, the
     exact subject line, a worked example and the house rules' key points."""
     ruleset = ruleset_of(game)
     position = engine.position_from_state(state)

@@ -75,7 +75,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                               purpose="orders")
     context = reports.build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
-        # the player's own reply address: a message sent there proves its sender (issue 6)
+        # the player's own reply address: a message sent there proves its sender
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)
                                                   if (token := token_of(player, game.phase))
                                                   else services.composer.gm_address),
@@ -91,7 +91,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
 
 def unverified_sender(services: Services, game: Game, player: Player, envelope: Envelope,
                       findings: tuple[str, ...], now: datetime) -> EmailMessage:
-    """To the power's registered address when a message in its name proved nothing (issue 6).
+    """To the power's registered address when a message in its name proved nothing.
 
     It holds the player's password and current reply address: it goes only to the player's own
     address, never to the sender of the refused message."""

@@ -1,5 +1,5 @@
 """A turn report stored once per game at the deadline; each player's copy written from it when
-the outbox sends it (issue 8's benchmark).
+the outbox sends it.
 
 Why: a deadline that composed, serialised and checked seven multipart mails, and drew the map,
 spent more than 90 % of its time on mail (docs/performance.md). Now the deadline's transaction
@@ -12,7 +12,7 @@ The writing is deterministic, so that the bytes do not depend on when or how oft
 written: the Date is the deadline's `now`, the Message-ID the row's, the MIME boundaries and the
 images' Content-IDs are derived from the report, the map and chart are drawn from stored values.
 Each player's copy differs from the others only in To, Reply-To (the player's own secret),
-Subject, Message-ID and the subject line the player gives the next orders (issue 9): nothing
+Subject, Message-ID and the subject line the player gives the next orders: nothing
 else in a report is private.
 
 The payload is JSON (`{"version": 2, "report": {...}}`, reports/codec.py), not a pickle: a report
@@ -104,7 +104,7 @@ def parts_of(payload: str) -> ReportParts:
 
 
 def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: datetime | None) -> str:
-    """The text part: the `::` lines mail filters read (issue 9), then each phase's report."""
+    """The text part: the `::` lines mail filters read, then each phase's report."""
     first, last = contexts[0], contexts[-1]
     header = machine_header(first.game_name, first.phase, last.next_phase, deadline)
     return header + "\n" + "\n".join(composer.render(c.template, c) for c in contexts)
@@ -113,7 +113,7 @@ def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: date
 def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
                power: str | None = None, page_links: tuple[str, ...] = ()) -> bytes:
     """One player's copy of the stored report, as sent: the same bytes whenever it is written.
-    `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
+    `power`: the player's, whose own subject line for the next orders the copy shows (
     reports.with_orders_subject); None shows the GM's wording. `page_links`: the phase's web page
     and the player's own (reports.links), when `[web] base_url` is set."""
     base, composer, parts = _base_message(payload)

@@ -1,4 +1,4 @@
-"""GM commands by mail (issue 8): carrying out one GM message.
+"""GM commands by mail: carrying out one GM message.
 
 The commands are the registry's (gmserver.commands.registry, one module each): a line's first word names
 the command, its other words are read by the command's argument specs, and the command's `run`

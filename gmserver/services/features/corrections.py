@@ -1,4 +1,4 @@
-"""GM corrections (MATRIX 2.11): an order set the GM writes for a power before the deadline, and
+"""GM corrections: an order set the GM writes for a power before the deadline, and
 the rollback of the last adjudication within the profile's correction window (000 VIII(1)).
 
 Each runs in the caller's transaction with the game row locked (`*_in`, for GM mail:

@@ -1,7 +1,7 @@
-"""Press (MATRIX 2.9): store each press item a player sends, deliver it as the game's rules say,
+"""Press: store each press item a player sends, deliver it as the game's rules say,
 and give the turn report the press it publishes.
 
-Press to every power is published with the next turn report (MATRIX 2.9: "press is queued for
+Press to every power is published with the next turn report ("press is queued for
 the next report"), where the profile places it (000 X(1): white press under its author's orders,
 grey press in an "Anonymous Press" section). Partial press, to named powers, is private to them:
 it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
@@ -110,7 +110,7 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
     game, author, phase = decision.game, decision.power, decision.phase
     if game.ruleset.press_channel == "in_order_set_last_only":
         # 003 [9]: only the press of the last set sent is published; a press-only message counts as
-        # a set without orders [P], so it replaces earlier press too (MATRIX 2.9)
+        # a set without orders [P], so it replaces earlier press too
         replace_press(session, game.id, phase, author)
     ids: list[int | None] = []
     for plan in planned:
@@ -188,7 +188,7 @@ def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> V
 def _status(ruleset: Ruleset, item: PressItem, verdict: Verdict) -> str:
     if verdict.action != "send":
         return verdict.action
-    # broadcast press is queued for the next report (MATRIX 2.9 press_moderation: "press is queued
+    # broadcast press is queued for the next report (press_moderation: "press is queued
     # for the next report"); partial press is private to its recipients, so it is mailed at once
     return "sent" if item.recipients else "report"
 
@@ -276,7 +276,7 @@ def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOut
 def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
-    author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
+    author told ("press whose condition is false is dropped and the author told")."""
     addresses = {player.power: (player.address, token_of(player, game.phase)) for player in game.players}
     dropped = 0
     for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:

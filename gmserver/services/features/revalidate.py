@@ -1,4 +1,4 @@
-"""MATRIX 2.11: "Orders already received for the following turn are re-validated against the
+""""Orders already received for the following turn are re-validated against the
 corrected position and their senders told." Run by services.turn.turns when a rolled-back turn has
 been adjudicated again: each power with orders on file for the turn it opened hears whether they
 all still fit the corrected position, and which do not (those are void at adjudication, as any

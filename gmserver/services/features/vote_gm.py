@@ -1,4 +1,4 @@
-"""The GM's part in votes (MATRIX 2.10): told of each proposal, the GM may veto one
+"""The GM's part in votes: told of each proposal, the GM may veto one
 (`proposal_gm_veto`, 000 IX(5)), propose one where the house rules allow it (`gm_may_propose`,
 003 [18] ¶1), vote where a rule change needs the GM's agreement (`vote.rule_change.gm_must_agree`,
 000 IX(3)), and is told to apply a rule change that passed. The same functions serve the command

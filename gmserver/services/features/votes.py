@@ -1,4 +1,4 @@
-"""Votes by mail (MATRIX 2.10; rules/votes.py decides).
+"""Votes by mail (rules/votes.py decides).
 
 A vote line records a proposal or a ballot in the mail's transaction; the tally at the deadline
 is services/features/vote_tally.py. No mail from here names a voter's vote. The

@@ -60,7 +60,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
-    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says.
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn.
     `text`: the message as read before the transaction (services.inbox.routing.prepare); read from
     the row if not given."""
     game = decision.game
@@ -76,7 +76,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
         return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
     every = stored_sets(session, game.id, game.phase).get(decision.power, [])
-    # a proxy holder's sets and the owner's are read apart (MATRIX 2.2 proxy_precedence): each
+    # a proxy holder's sets and the owner's are read apart (proxy_precedence): each
     # is confirmed with what its own sender has on file
     earlier = [s for s in every if s.by_proxy == decision.by_proxy]
     # objective_only conditions in a retreat or adjustment set may test what the moves before
@@ -107,7 +107,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     version = len(every) + 1
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
-    # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
+    # what is on file now, under the game's combination and ordering rules
     stored = [*earlier, as_stored(new_set)]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
@@ -118,7 +118,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    # the sender's own count: a proxy holder does not learn how many sets the owner sent (MATRIX 2.2)
+    # the sender's own count: a proxy holder does not learn how many sets the owner sent
     _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, now)
     return "accepted"
 
@@ -126,7 +126,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
              reading: Reading, version: int, position: Position, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
-    confirm_each_set say (MATRIX 2.1, 000 III(1): rules/set_feedback.py)."""
+    confirm_each_set say (000 III(1): rules/set_feedback.py)."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
@@ -204,7 +204,7 @@ def _refuse_during_correction(session: Session, services: Services, row: Inbound
                      "misread.",), game=game, power=decision.power)
     refusal = mails.rejection(services, envelope, reject, now)
     queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
-    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
+    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies
     return "rejected"
 
 

@@ -127,7 +127,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         row.kind = "request"
         return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
-        row.kind = kind.kind  # issue 9: a player in two games asking without naming one
+        row.kind = kind.kind  # a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
                                    mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
@@ -144,7 +144,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     if isinstance(decision, Reject):
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
-        # hold_for_gm (MATRIX 2.1, 001 II(4)): the sender is checked as for any order set first
+        # hold_for_gm (001 II(4)): the sender is checked as for any order set first
         if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
             return unverified
         row.kind = kind.kind
@@ -155,7 +155,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
         return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision, order_text,
                                                     press_text))
-    # issue 6: in a "verified" game the From address alone does not make a message the power's
+    # in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
     row.kind = kind.kind
@@ -182,12 +182,12 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
           dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now,
           game_id=decision.game.id if decision.game else None)
-    if decision.game is not None:  # the game's gm_copies setting (issue 8)
+    if decision.game is not None:  # the game's gm_copies setting
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
 
 
-# The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
+# The kinds read under the subject rules of order sets; the others need only the game.
 ORDER_KINDS = frozenset({"orders", "orders+press"})
 PRESS_KINDS = frozenset({"press", "orders+press"})
 

@@ -1,6 +1,6 @@
 """Orders, and orders with press: the orders are filed exactly as before kinds existed
 (services.game.filing.file_orders); the press is judged first, so that the confirmation says what became of
-it, and stored and delivered after the set is filed (services.features.press, MATRIX 2.9)."""
+it, and stored and delivered after the set is filed (services.features.press)."""
 
 from __future__ import annotations
 
