@@ -18,7 +18,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
 from tests.support.dovecot import free_port
-from tests.support.world import order_mail, player_address
+from tests.support.world import GM, order_mail, player_address
 
 
 def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
@@ -29,6 +29,13 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         row = session.get(InboundMessage, row_id)
         session.expunge(row)
         return row
+
+
+def deliver_queued(services: Services, raw: bytes, now: datetime) -> tuple[InboundMessage, list[OutboxMessage]]:
+    """`deliver`, and every mail queued while the message was processed (detached)."""
+    before = max((row.id for row in outbox_rows(services)), default=0)
+    row = deliver(services, raw, now)
+    return row, [row for row in outbox_rows(services) if row.id > before]
 
 
 def through_listener(services: Services, raw: bytes, now: datetime, *, sender: str,
@@ -51,6 +58,22 @@ def through_listener(services: Services, raw: bytes, now: datetime, *, sender: s
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
         row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
+def gm_mail(services: Services, body: str, now: datetime, subject: str = "lepanto") -> tuple[InboundMessage, str]:
+    """A mail from the GM's address, processed: its row (detached) and the words of the last
+    notice the GM got back, on one line."""
+    row = deliver(services, order_mail(GM, subject, body, date=now), now)
+    [answer] = [m for m in outbox_rows(services, "notice") if m.recipient == GM][-1:]
+    return row, " ".join(plain_text(answer).split())
+
+
+def game_row(services: Services, game: str = "lepanto") -> Game:
+    """The game's row (detached)."""
+    with transaction(services.sessions) as session:
+        row = session.scalar(select(Game).where(Game.name == game))
         session.expunge(row)
         return row
 
