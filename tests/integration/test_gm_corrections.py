@@ -20,6 +20,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from tests.support.intake_rows import send_orders
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -28,9 +29,7 @@ pytestmark = pytest.mark.integration
 
 def send(services, clock, power: str, body: str, phase: str, *, game: str = "lepanto",
          template: str = "standard") -> None:
-    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game=game, template=template)
 
 
 def mail(services, kind: str) -> list[tuple[str, str, str]]:

@@ -17,6 +17,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -36,9 +37,7 @@ FALL = Position.from_json({
 
 
 def _send(services, clock, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template="scorpion", game_name="uk", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    assert intake.process_pending(services, clock())[-1][1] == "accepted"
+    assert send_orders(services, clock(), power, body, phase, game="uk", template="scorpion")[-1][1] == "accepted"
 
 
 def _record(services, phase: str) -> PhaseRecord:

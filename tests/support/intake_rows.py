@@ -31,6 +31,15 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         return row
 
 
+def send_orders(services: Services, now: datetime, power: str, body: str, phase: str, *, game: str = "lepanto",
+                template: str = "standard", sender: str | None = None) -> list[tuple[int, str]]:
+    """The power's order mail for `phase` (the subject the `template` gives), from its player
+    (or `sender`), stored and processed with whatever else was waiting: (row id, outcome) of each."""
+    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
+    intake.store(services.sessions, order_mail(sender or player_address(power), subject, body), source="smtp", now=now)
+    return intake.process_pending(services, now)
+
+
 def deliver_queued(services: Services, raw: bytes, now: datetime) -> tuple[InboundMessage, list[OutboxMessage]]:
     """`deliver`, and every mail queued while the message was processed (detached)."""
     before = max((row.id for row in outbox_rows(services)), default=0)
