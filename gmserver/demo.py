@@ -175,27 +175,30 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # counted from the game's record of adjudicated phases, not by watching the phase change: a
+    # loaded host can run two adjudications between two looks
+    progress = views.game_progress(daemon.services.sessions, game_id)
+    assert progress is not None
+    already, adjudicated = len(progress.adjudicated), 0
     daemon.start()
     bots.start()
     print(f"demo: players mail the GM at smtp://127.0.0.1:{port}; everything the GM sends lands in the "
           f"Maildir {directory / 'maildir'}.\n"
           f"demo: from another terminal: gmserver --config {config_file} game show {game_name}\n"
           f"demo: Ctrl-C stops it; run it again to carry on with the same game.", flush=True)
-    adjudicated = 0
-    seen_phase = None
     try:
         while not stop.wait(0.5):
             game = views.game_progress(daemon.services.sessions, game_id)
             assert game is not None
-            phase, status = game.phase, game.status
-            if phase != seen_phase and seen_phase is not None:
-                adjudicated += 1
+            new = game.adjudicated[already + adjudicated:]
+            if new:
                 centres = engine.position_from_state(game.state).centers
                 counts = ", ".join(f"{p.title()[:3]} {len(c)}" for p, c in sorted(centres.items()))
-                print(f"demo: {describe_phase(game.adjudicated[-1])} adjudicated, reports mailed to the Maildir; "
-                      f"centres: {counts}; now {describe_phase(phase)}", flush=True)
-            seen_phase = phase
-            if status != "active" or (turns and adjudicated >= turns):
+                for phase in new:
+                    print(f"demo: {describe_phase(phase)} adjudicated, reports mailed to the Maildir", flush=True)
+                print(f"demo: centres: {counts}; now {describe_phase(game.phase)}", flush=True)
+                adjudicated += len(new)
+            if game.status != "active" or (turns and adjudicated >= turns):
                 _wait_for_reports(daemon, stop)
                 break
     finally:

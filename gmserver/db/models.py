@@ -8,8 +8,7 @@ compare-and-set on `games.phase`), and each outgoing mail is queued once (`outbo
 from __future__ import annotations
 
 from datetime import datetime
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from datetime import timezone
 
@@ -324,19 +323,14 @@ class OutboxMessage(Base):
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
 
-    # Writes a report row's bytes from its stored report (set by gmserver.services.base.report_copies,
-    # which the db layer must not import): (row) -> bytes.
-    writer: ClassVar[Callable[[OutboxMessage], bytes] | None] = None
-
     @property
     def raw(self) -> bytes:
-        """The message as sent: the stored bytes, or (a player's copy of a stored report not yet
-        sent) written from the report now, the same bytes the sender will write."""
-        if self.stored or self.report_id is None:
-            return self.stored
-        if OutboxMessage.writer is None:
-            raise RuntimeError("gmserver.services.base.report_copies is not loaded: a stored report cannot be written")
-        return OutboxMessage.writer(self)
+        """The message as stored. A player's copy of a stored report has no bytes until the sender
+        writes them: gmserver.services.base.outbox.message_bytes(row) writes them for a reader."""
+        if not self.stored and self.report_id is not None:
+            raise ValueError(f"outbox message {self.id} is a copy of a stored report, not written yet: "
+                             "gmserver.services.base.outbox.message_bytes(row) writes it")
+        return self.stored
 
 
 class StoredReport(Base):

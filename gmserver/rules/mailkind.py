@@ -8,9 +8,10 @@ manner of Mailman 3's email commands: the first word of a line names what the li
 The seeds name the things players mail the GM but give no syntax for them, so the grammar is
 a proposal [P practice], kept small enough that no order line can match it:
 
-1. GM command: any mail from one of the GM's own addresses (MATRIX 2.2 `gm_command_auth`, both
-   values: the GM's address is required). The first word of the first line is the command;
-   the commands 2.2 names are `process`, `delay` (or `extend`), `correct`, `cd` and `proxy`.
+1. GM command: any mail from one of the GM's own addresses (`gm_command_auth`, both values: the
+   GM's address is required). The first word of the first line is the command, one of the words
+   the caller passes (the registry's, gmserver.commands: `process`, `delay` or `extend`,
+   `orders` or `correct`, `cd`, `proxy`...).
 2. A keyword line: the first line of the text read for orders (quotes, signatures, password
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
@@ -78,16 +79,6 @@ PHRASES: Mapping[tuple[str, str], tuple[Kind, str]] = MappingProxyType({
 })
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
 
-# MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
-# and issue 8's GM controls (services/commands/gm_commands.py carries them out)
-GM_COMMANDS: Mapping[str, str] = MappingProxyType({
-    "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
-    "proxy": "proxy", "perpetual": "perpetual", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
-    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
-    "convoy": "convoy", "release": "release", "refuse": "refuse",
-    "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/features/votes.py)
-})
-
 _ORDERS_WORD = "orders"
 # keywords that are a request only when their line is all the text: "Orders:" heads many order sets
 _ONLY_ALONE = frozenset({"orders"})
@@ -106,13 +97,15 @@ class MailKind:
 
 
 def classify(*, subject: str, order_text: str, press_text: str, game_names: Iterable[str] = (),
-             from_gm: bool = False) -> MailKind:
-    """The kind of one message (see the module doc for the grammar)."""
+             from_gm: bool = False, gm_commands: Mapping[str, str] = MappingProxyType({})) -> MailKind:
+    """The kind of one message (see the module doc for the grammar). `gm_commands`: the words of
+    the GM's commands, each to its command's name (the caller passes gmserver.commands.MAIL_WORDS):
+    this module keeps no list of them."""
     lines = [line.strip() for line in order_text.splitlines() if line.strip()]
     first = lines[0] if lines else ""
     if from_gm:
         word = _first_word(first) or _first_word(subject)
-        return MailKind("command", GM_COMMANDS.get(word or ""), _rest(first), len(lines) > 1)
+        return MailKind("command", gm_commands.get(word or ""), _rest(first), len(lines) > 1)
     word = _first_word(first) or ""
     phrase = PHRASES.get(tuple(name_words(first[:200])[:2]))  # type: ignore[arg-type]
     in_body = phrase or (None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))

@@ -214,7 +214,7 @@ def test_every_argument_of_a_game_command_is_named_and_explained() -> None:
     import argparse
 
     from gmserver.cli import build_parser
-    from gmserver.cli_common import GAME, POWER
+    from gmserver.cli.common import GAME, POWER
 
     def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
         return next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -23,6 +23,7 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError
+from gmserver.services.base.outbox import message_bytes
 from tests.support.cli import player_args, run, write_config
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -35,7 +36,7 @@ def mails(services, kind: str) -> list[EmailMessage]:
     """The outbox's messages of `kind`, oldest first, as sent."""
     with transaction(services.sessions) as session:
         rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))
-        return [email.message_from_bytes(row.raw, policy=email.policy.default) for row in rows]
+        return [email.message_from_bytes(message_bytes(row), policy=email.policy.default) for row in rows]
 
 
 def event_of(message: EmailMessage) -> icalendar.Event:

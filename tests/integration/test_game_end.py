@@ -17,6 +17,7 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.world import order_mail, player_address, services_for
 
@@ -51,7 +52,7 @@ def france_takes_munich(services, clock, overrides: dict, phase: str, owned: lis
         report = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report"))
         alerts = [" ".join(m.raw.decode().split()) for m in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == "alert"))]
-        return done, game.status, " ".join(report.raw.decode().split()), alerts
+        return done, game.status, " ".join(message_bytes(report).decode().split()), alerts
 
 
 def test_solo_at_the_profile_s_count_of_seventeen(database_url, clock) -> None:

@@ -263,7 +263,7 @@ def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
     assert "Done: gm_copies is on" in answer
     assert "IGNORED (not commands) > hello" in answer
     # the word that is no command is answered with the commands there are (QA walkthrough)
-    assert "IGNORED (not commands) > hello The commands are: address, audit, cd," in answer
+    assert "IGNORED (not commands) > hello The commands are: actions, address, audit, cd," in answer
     assert game_row(world).gm_copies is True
 
 

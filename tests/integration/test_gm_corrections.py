@@ -20,6 +20,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -34,7 +35,7 @@ def send(services, clock, power: str, body: str, phase: str, *, game: str = "lep
 
 def mail(services, kind: str) -> list[tuple[str, str, str]]:
     with transaction(services.sessions) as session:
-        return [(m.recipient, m.dedupe_key, body_of(m.raw)) for m in session.scalars(
+        return [(m.recipient, m.dedupe_key, body_of(message_bytes(m))) for m in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
 
 

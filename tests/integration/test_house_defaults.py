@@ -17,6 +17,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -47,7 +48,7 @@ def _record(services, phase: str) -> PhaseRecord:
 
 def _reports(services) -> list[str]:
     with transaction(services.sessions) as session:
-        raws = [row.raw for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
+        raws = [message_bytes(row) for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     return [" ".join(raw.decode().split()) for raw in raws]
 
 

@@ -112,7 +112,7 @@ def test_mail_from_the_gm_is_a_command_never_orders_nor_a_strangers_mail(world, 
     row, sent = send(world, order_mail(GM, subject("FRANCE"), "A PAR - BUR"), clock())
     assert (row.kind, row.outcome) == ("command", "command-held") and sets(world) == []
     assert "IGNORED (not commands) > A PAR - BUR" in body(sent[-1])
-    assert "No command was found. The first word of a line names the command: address, audit, cd, clarify, convoy, correct, deadline" in body(sent[-1])
+    assert "No command was found. The first word of a line names the command: actions, address, audit, cd, clarify, convoy, correct, deadline" in body(sent[-1])
 
 
 def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:

@@ -16,6 +16,7 @@ from gmserver.services.features import nmr
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, game_summary
 from gmserver.services.game.players import player_history, replace_player, set_civil_disorder
+from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -49,7 +50,7 @@ def alerts(services) -> list[OutboxMessage]:
 
 
 def text(message: OutboxMessage) -> str:
-    return " ".join(message.raw.decode().split())
+    return " ".join(message_bytes(message).decode().split())
 
 
 def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_1901_003_14(database_url, clock):

@@ -28,6 +28,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.game import schedule
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
@@ -271,7 +272,7 @@ def test_the_report_asks_for_orders_at_once_003_11(database_url, clock) -> None:
     clock.now = game_row(services, game_id).deadline
     turns.adjudicate_due(services, clock())
     [report, *_] = outbox(services, "report")
-    assert b"Please send your orders now, provisional ones if need be" in report.raw
+    assert b"Please send your orders now, provisional ones if need be" in message_bytes(report)
 
 
 # -- late orders with proof of sending (000 VII(1)) --------------------------------------------------

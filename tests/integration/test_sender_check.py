@@ -17,6 +17,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.context import SenderChecks
+from gmserver.services.base.outbox import message_bytes
 from tests.support.dkim import new_dkim_key
 from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -64,7 +65,7 @@ def order_sets(services) -> list[tuple[str, list[str]]]:
 def outbox(services) -> list[tuple[OutboxMessage, email.message.EmailMessage]]:
     with transaction(services.sessions) as session:
         rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
-    return [(row, email.message_from_bytes(row.raw, policy=email.policy.default)) for row in rows]
+    return [(row, email.message_from_bytes(message_bytes(row), policy=email.policy.default)) for row in rows]
 
 
 def test_the_spoof_from_the_issue_is_refused_and_the_real_player_told(world, clock) -> None:

@@ -64,7 +64,7 @@ def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_ur
     assert "The GM confirms receipt only" not in fourth and "A PAR - BUR" in fourth.upper()  # no invalid line
     # newest first: [4] valid, [3] and [2] invalid: 2 of the last 3; 3 of all 4
     assert _record(services) == (False, {"invalid": 3, "sets": 4, "recent_invalid": 2, "recent": 3})
-    from gmserver.cli_game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
+    from gmserver.cli.game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
 
     assert _clarify_status(show_game(services.sessions, "mh")["players"]["FRANCE"]) == (
         ", lines not used in 3 of 4 sets (2 of the last 3), clarifications off (000 III(1))")

@@ -17,6 +17,7 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
+from gmserver.services.base.outbox import message_bytes
 from tests.support.dovecot import free_port
 from tests.support.world import GM, order_mail, player_address
 
@@ -112,8 +113,9 @@ def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessa
 
 
 def plain_text(row: OutboxMessage) -> str:
-    """The plain-text part of a queued mail, with Unix line ends."""
-    body = email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",))
+    """The plain-text part of a queued mail (a turn report's copy written as the sender will), with
+    Unix line ends."""
+    body = email.message_from_bytes(message_bytes(row), policy=email.policy.default).get_body(("plain",))
     return body.get_content().replace("\r\n", "\n")
 
 

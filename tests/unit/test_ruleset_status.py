@@ -17,7 +17,7 @@ from gmserver.rules.ruleset_view import option_rows, profile_clauses, single_val
 ROOT = Path(__file__).resolve().parents[2]
 # The catalogue, the loader and the views name every option without acting on any.
 # reading/options.py holds a table of the clause each profile cites per option (keys only).
-NOT_READERS = {"rules/ruleset_options.py", "rules/ruleset.py", "rules/ruleset_view.py", "cli_ruleset.py",
+NOT_READERS = {"rules/ruleset_options.py", "rules/ruleset.py", "rules/ruleset_view.py", "cli/ruleset.py",
                "rules/reading/options.py"}
 
 

@@ -21,6 +21,7 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import example_orders, key_points
 from gmserver.rules.position import describe_phase
 from gmserver.rules.subject import format_subject
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
@@ -50,10 +51,8 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "password": player.secret if game.sender_check == "verified" else None,
         "key_points": key_points(ruleset),
     }
-    return services.composer.compose(
-        to=player.address, subject=f"{game.name}: you play {player.power.title()}",
-        body=services.composer.render("player/start.txt.j2", context), auto_submitted="auto-generated",
-        date=now, reply_secret=token)
+    return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
+                            body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)
 
 
 def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,
@@ -106,10 +105,8 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
     })
     queued = 0
     for player in (game.players if to is None else to):
-        message = services.composer.compose(to=player.address, subject=f"{game.name}: {headline}", body=body,
-                                            auto_submitted="auto-generated", date=now,
-                                            reply_secret=reply_token(player.secret, game.phase) if player.secret
-                                            else None)
+        message = outgoing.message(services, to=player.address, subject=f"{game.name}: {headline}", body=body, now=now,
+                                   secret=reply_token(player.secret, game.phase) if player.secret else None)
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,
@@ -132,6 +129,6 @@ def copy_to_gm(session: Session, services: Services, game_id: int, message: Emai
         "what": what, "recipient": str(message["To"]), "subject": str(message["Subject"]),
         "body": plain_text(message),  # a report is multipart: its text part
     })
-    copy = services.composer.compose(to=copies_address(services), subject=f"[copy] {message['Subject']}",
-                                     body=body, auto_submitted="auto-generated", date=now)
+    copy = outgoing.message(services, to=copies_address(services), subject=f"[copy] {message['Subject']}", body=body,
+                            now=now)
     return queue(session, copy, kind="gm-copy", dedupe_key=f"copy:{dedupe_key}", now=now, game_id=game_id)

@@ -41,7 +41,7 @@ from gmserver.rules.envelope import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
-from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy
+from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy, write_row
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,12 @@ class MalformedMail(ValueError):
 
 
 _ONE_EACH = ("From", "To", "Subject", "Message-ID", "Date", "Auto-Submitted")
+
+
+def message_bytes(row: OutboxMessage) -> bytes:
+    """What is sent for `row`: its stored bytes or, for a player's copy of a stored report not sent
+    yet, the copy written now (the same bytes the sender will write: `_written`)."""
+    return write_row(row) if not row.stored and row.report_id is not None else row.stored
 
 
 def mail_problems(raw: bytes, recipient: str) -> list[str]:

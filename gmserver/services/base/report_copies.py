@@ -129,14 +129,11 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
 
 
 def write_row(row: OutboxMessage) -> bytes:
-    """`OutboxMessage.raw` of a player's copy not yet sent (tests and `gmserver outbox` read it)."""
+    """A player's copy not yet sent, as the sender will write it (services/base/outbox.message_bytes)."""
     assert row.report is not None and row.addressing is not None
     return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
                       reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
                       power=row.addressing.get("power"))
-
-
-OutboxMessage.writer = write_row
 
 
 def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:

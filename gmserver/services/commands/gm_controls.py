@@ -5,7 +5,7 @@ Each action runs in the caller's transaction with the game row locked (an adjudi
 run meanwhile), is recorded in `gm_actions` (what, arguments, by whom: "cli" or the GM's address,
 when, what came of it) and announced to the players (MATRIX 2.11 `correction_broadcast =
 all_players`, every profile). A request that cannot be carried out raises GameError saying why;
-nothing is recorded then. The command line (cli_game.py) and GM mail (services/commands/gm_commands.py)
+nothing is recorded then. The command line (gmserver/cli/) and GM mail (services/commands/gm_commands.py)
 both call these.
 """
 

@@ -35,6 +35,7 @@ from gmserver.rules.press_conditions import (Candidate, PressCondition, conditio
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
@@ -202,9 +203,8 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
         body = services.composer.render(TEMPLATE, {
             "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
             "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
-        message = services.composer.compose(
-            to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
-            date=now, reply_secret=game.reply_token(power))
+        message = outgoing.message(services, to=address, subject=f"{game.name} {row.phase}: press", body=body, now=now,
+                                   secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)
 
 
@@ -287,9 +287,8 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
         body = services.composer.render("player/press_condition.txt.j2", {
             "game_name": game.name, "phase": describe_phase(outcome.phase), "condition": row.condition,
             "text": row.text})
-        message = services.composer.compose(to=address, subject=f"{game.name} {outcome.phase}: your press",
-                                            body=body, auto_submitted="auto-generated", date=now,
-                                            reply_secret=secret)
+        message = outgoing.message(services, to=address, subject=f"{game.name} {outcome.phase}: your press", body=body,
+                                   now=now, secret=secret)
         queue(session, message, kind="notice", dedupe_key=f"presscond:{row.id}", now=now, game_id=game.id)
     return dropped
 

@@ -21,8 +21,6 @@ from gmserver.services.base.gm_mail import announce
 from gmserver.services.features.corrections import CorrectionError
 from gmserver.services.game.games import locked_game
 
-USAGE = "repair [GAME] POWER [UNIT [to LOCATION]] [confirm]"
-
 
 @dataclass(frozen=True)
 class Repaired:

@@ -37,7 +37,7 @@ from gmserver.rules.reading.verdict import minor_turns_at_once
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
-from gmserver.services.base import mails
+from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.outbox import queue
@@ -245,22 +245,9 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
         body = services.composer.render(context.template, context)
         if notes:
             body = "\n".join(notes) + "\n\n" + body
-        message = services.composer.compose(
-            to=envelope.sender, subject=_reply_subject(envelope.subject),
-            body=body, in_reply_to=envelope.message_id,
-            references=_references(envelope), auto_submitted="auto-replied", date=now)
+        message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
         queue(session, message, kind="orders-unchanged", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "unchanged"
-
-
-def _reply_subject(subject: str) -> str:
-    subject = subject or "(no subject)"
-    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
-
-
-def _references(envelope: Envelope) -> list[str]:
-    value = envelope.message.get("References")
-    return str(value).split() if value else []
 
 
 def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[str, str] | None:

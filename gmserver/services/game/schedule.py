@@ -23,6 +23,7 @@ from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.schedule import (
     Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
 )
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.game.ordersets import contingent_for, counted_sets
 from gmserver.services.base.outbox import queue
@@ -119,8 +120,8 @@ def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
                 "clause": "house rules 000 VII(2)" if ruleset.name == "mhr"
                 else "the house rules' early processing of minor turns",
                 "deadline": f"{game.deadline:%Y-%m-%d %H:%M} UTC"})
-            message = services.composer.compose(to=to, subject=f"{game.name} {game.phase}: ready to adjudicate early",
-                                                body=body, auto_submitted="auto-generated", date=now)
+            message = outgoing.message(services, to=to, subject=f"{game.name} {game.phase}: ready to adjudicate early",
+                                       body=body, now=now)
             queued += queue(session, message, kind="alert", dedupe_key=key, now=now, game_id=game.id)
     return queued
 

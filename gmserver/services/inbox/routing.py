@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from gmserver.commands.registry import MAIL_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
@@ -107,7 +108,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     order_text, press_text = prepared.text.orders, prepared.text.press
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
     kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
-                    game_names=[game.name for game in games], from_gm=from_gm)
+                    game_names=[game.name for game in games], from_gm=from_gm, gm_commands=MAIL_WORDS)
     if from_gm:
         # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
         named = [game for game in games if names_game(envelope.subject, game)]

@@ -24,6 +24,7 @@ from gmserver.rules.press import cite
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import report_copies
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.features.press import press_for_report
 from gmserver.services.features.votes import VoteResults
@@ -116,6 +117,6 @@ def report_text_copy(services: Services, parts: report_copies.ReportParts, copy:
     """A player's copy as text alone, with the player's own subject line (the GM's copy quotes the
     text part)."""
     text = report_copies.text_body(services.composer, parts.contexts, parts.deadline)
-    return services.composer.compose(to=copy.player.address, subject=copy.subject,
-                                     body=with_orders_subject(text, parts.contexts[-1], copy.player.power),
-                                     auto_submitted="auto-generated", date=parts.now, message_id=copy.message_id)
+    return outgoing.message(services, to=copy.player.address, subject=copy.subject,
+                            body=with_orders_subject(text, parts.contexts[-1], copy.player.power), now=parts.now,
+                            message_id=copy.message_id)

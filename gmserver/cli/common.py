@@ -1,6 +1,6 @@
 """What every `gmserver` command group shares: the error a user can fix, the clock, the
-configuration and services of a command, and argument types (cli.py says why the services are
-imported late)."""
+configuration and services of a command, argument types, and adding a command to a group
+(gmserver/cli/__init__.py says why the services are imported late)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 import json
 import math
 from datetime import datetime, time, timedelta, timezone
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from gmserver.config import Config, config_path_from, load_config
 
@@ -69,6 +69,11 @@ def check_database(config: Config) -> None:
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
+
+
+def cut(text: str, width: int) -> str:
+    """A listing's column: the text, shortened to `width` with "..." if longer."""
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 # The longest duration a command takes: a turn or a reminder lead of more than a year is a typing
@@ -148,3 +153,21 @@ HELD_ID: dict[str, Any] = {**MESSAGE_ID, "help": "the message's number (`gmserve
 PRESS_ID: dict[str, Any] = {"metavar": "ID", "type": row_id,
                             "help": "the press item's number (`gmserver press list GAME` shows it)"}
 POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}
+
+
+class Subcommands(Protocol):
+    """What `ArgumentParser.add_subparsers()` returns, as the groups use it."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+def sentence(text: str) -> str:
+    """A one-line help as the first sentence of a `--help` (argparse shows a subcommand's help only
+    in its parent's list)."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def add_command(actions: Subcommands, name: str, *, help: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A command of a group, its `--help` opening with its description or else its help."""
+    kwargs["description"] = kwargs.get("description") or sentence(help)
+    return actions.add_parser(name, help=help, **kwargs)

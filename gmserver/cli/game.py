@@ -1,4 +1,5 @@
-"""`gmserver game ...`: create games, list and show them, and players' own abbreviation lists."""
+"""`gmserver game ...`: create games, list and show them, players' own abbreviation lists, and the
+GM's commands on a game (the registry's, gmserver.commands)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import sys
 import tomllib
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
-from gmserver import cli_game_controls, cli_ruleset
-from gmserver.cli_common import (
-    GAME, POWER, CliError, config_of, hours, moment, print_json, services_of, sessions_of, time_of_day, utcnow,
+from gmserver.cli import controls, gm, ruleset as cli_ruleset
+from gmserver.cli.common import (
+    GAME, POWER, CliError, Subcommands, add_command, config_of, hours, moment, print_json, services_of, sessions_of,
+    time_of_day, utcnow,
 )
+from gmserver.cli.commands import add_spec_command
+from gmserver.commands.registry import in_group
+from gmserver.commands.command import Command
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -238,10 +244,19 @@ def cmd_game_abbreviations(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
-    game = commands.add_parser("game", help="create and inspect games").add_subparsers(
-        dest="game_command", metavar="ACTION", required=True)
-    create = game.add_parser("create", help="create a game",
+# the registry's game commands whose command line is not their mail words (the rest: add_spec_command)
+BUILDERS: dict[str, Callable[[Subcommands, Command], None]] = {
+    "veto": controls.add_veto, "propose": controls.add_propose, "vote": controls.add_vote,
+    "proxy": controls.add_proxy, "perpetual": controls.add_perpetual, "actions": controls.add_actions,
+    "correct": gm.add_orders, "preview": gm.add_preview, "convoy": gm.add_convoy, "repair": gm.add_repair,
+    "audit": gm.add_audit, "rollback": gm.add_rollback,
+}
+
+
+def build(parser: argparse.ArgumentParser) -> None:
+    """`gmserver game`: create and inspect games, and the GM's commands on a game (the registry's)."""
+    game = parser.add_subparsers(dest="game_command", metavar="ACTION", required=True)
+    create = add_command(game, "create", help="create a game",
                              description="Create a game. Turn lengths default to the ruleset's minimum lengths, or, where "
                                          "it sets a target length for a game Turn (001 IV(4): a week), to lengths "
                                          "that make a Fall Turn that long.")
@@ -280,18 +295,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                         help="send the GM a copy of every report and every refusal ([gm] alert_address, else "
                              "[gm] address); `game set NAME gm_copies on|off` changes it later")
     create.set_defaults(func=cmd_game_create)
-    listing = game.add_parser("list", help="list games")
+    listing = add_command(game, "list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=cmd_game_list)
-    show = game.add_parser("show", help="show a game's position, players and orders on file",
+    show = add_command(game, "show", help="show a game's position, players and orders on file",
                            description="The game's phase, deadline (in its time zone, then UTC), schedule, "
                                        "players with their units, centres and orders on file, and what waits "
                                        "for the GM.")
     show.add_argument("name", **GAME)
     show.add_argument("--json", action="store_true", help="print JSON (DATC position notation)")
     show.set_defaults(func=cmd_game_show)
-    abbreviations = game.add_parser(
-        "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
+    abbreviations = add_command(
+        game, "abbreviations", help="show or set a player's own abbreviation list (004 I(1))",
         description="A player's own abbreviations, matched before the standard table where the ruleset has "
                     "player_abbreviation_lists (004 I(1) ¶2). Without TOKEN=PLACE, shows the list.")
     abbreviations.add_argument("name", **GAME)
@@ -299,4 +314,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     abbreviations.add_argument("entries", nargs="*", metavar="TOKEN=PLACE", help="e.g. Mar=Marseilles or Wm=WES")
     abbreviations.add_argument("--clear", action="store_true", help="remove every entry")
     abbreviations.set_defaults(func=cmd_game_abbreviations)
-    cli_game_controls.add_commands(game)
+    for command in in_group("game"):
+        if command.cli_from_spec:
+            add_spec_command(game, command)
+        else:
+            BUILDERS[command.name](game, command)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli_common import GAME, PRESS_ID, CliError, config_of, services_of, utcnow
+from gmserver.cli.common import GAME, PRESS_ID, CliError, add_command, config_of, services_of, utcnow
 
 
 def cmd_press_list(args: argparse.Namespace) -> int:
@@ -57,20 +57,19 @@ def cmd_press_edit(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_press_commands(commands: argparse._SubParsersAction) -> None:
-    press = commands.add_parser("press", help="a game's press: list, approve, drop, edit").add_subparsers(
-        dest="press_command", metavar="ACTION", required=True)
-    listing = press.add_parser("list", help="the game's press, with its authors (for the GM only)")
+def build(parser: argparse.ArgumentParser) -> None:
+    press = parser.add_subparsers(dest="press_command", metavar="ACTION", required=True)
+    listing = add_command(press, "list", help="the game's press, with its authors (for the GM only)")
     listing.add_argument("game", **GAME)
     listing.add_argument("--status", choices=["held", "report", "sent", "refused", "replaced", "dropped"],
                          help="held: waiting for your approval")
     listing.set_defaults(func=cmd_press_list)
     for action, words in (("approve", "publish a held press item"), ("drop", "never publish a press item")):
-        parser = press.add_parser(action, help=words)
+        parser = add_command(press, action, help=words)
         parser.add_argument("game", **GAME)
         parser.add_argument("id", **PRESS_ID)
         parser.set_defaults(func=cmd_press_moderate)
-    editing = press.add_parser("edit", help="correct the spelling and punctuation of press not yet published "
+    editing = add_command(press, "edit", help="correct the spelling and punctuation of press not yet published "
                                             "(where the house rules allow it, 002 PRESS 3)")
     editing.add_argument("game", **GAME)
     editing.add_argument("id", **PRESS_ID)

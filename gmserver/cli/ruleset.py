@@ -11,6 +11,7 @@ import json
 import tomllib
 from pathlib import Path
 
+from gmserver.cli.common import add_command
 from gmserver.paths import RULESETS_DIR
 from gmserver.rules import ruleset_view
 from gmserver.rules.ruleset import Ruleset, available_rulesets, load_ruleset
@@ -81,17 +82,13 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
-    group = commands.add_parser(
-        "ruleset", help="house-rule profiles: their options and whether gmserver applies them",
-        description="House-rule profiles (config/rulesets/*.toml) and, for each option, whether gmserver "
-                    "applies it, applies it in part, or not yet, and what it does instead.",
-    ).add_subparsers(dest="ruleset_command", metavar="ACTION", required=True)
-    group.add_parser("list", help="the profiles, with how many of their values gmserver carries out",
-                     description="One line per profile: its title, the option counts by status and how many "
-                                 "of its values gmserver does not carry out.").set_defaults(func=cmd_list)
-    show = group.add_parser(
-        "show", help="every option of a profile: its value, clause and whether gmserver applies it",
+def build(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_subparsers(dest="ruleset_command", metavar="ACTION", required=True)
+    add_command(group, "list", help="the profiles, with how many of their values gmserver carries out",
+                description="One line per profile: its title, the option counts by status and how many "
+                            "of its values gmserver does not carry out.").set_defaults(func=cmd_list)
+    show = add_command(
+        group, "show", help="every option of a profile: its value, clause and whether gmserver applies it",
         description="Every option of PROFILE by section: whether gmserver applies it, its value, the clause "
                     "it comes from and, for options not (fully) applied, what gmserver does instead. "
                     "Values marked ! are not carried out.")
@@ -100,6 +97,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                       help='print {"profile", "options": [{"key", "value", "default", "clause", '
                            '"applied", "status", "instead", "misleads", "section"}]}')
     show.set_defaults(func=cmd_show)
-    group.add_parser("docs", help="print docs/rulesets.md (generated from the catalogue and the profiles)",
-                     description="Print the Markdown of docs/rulesets.md: "
-                                 "gmserver ruleset docs > docs/rulesets.md").set_defaults(func=cmd_docs)
+    add_command(group, "docs", help="print docs/rulesets.md (generated from the catalogue and the profiles)",
+                description="Print the Markdown of docs/rulesets.md: "
+                            "gmserver ruleset docs > docs/rulesets.md").set_defaults(func=cmd_docs)

@@ -1,14 +1,18 @@
-"""The GM's corrections from the command line (issue 8): `gmserver game orders | preview |
-rollback` and `gmserver inbox release | refuse`. Each is a thin call into a service
-(gmserver.services.features.corrections, .preview, .held); the commands join the `game` and `inbox`
-groups that cli_game and cli_mail build."""
+"""The GM's corrections from the command line (issue 8): `gmserver game orders | preview | convoy |
+repair | audit | rollback` and `gmserver inbox release | refuse`. Each is a thin call into a
+service (gmserver.services.features.corrections, .preview, .held) and prints more than the answer
+by mail; its name, help and description are the registry's command (gmserver.commands), its
+options its own. The `game` and `inbox` groups (gmserver/cli/game.py, inbox.py) add them."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from gmserver.cli_common import GAME, HELD_ID, POWER, CliError, config_of, moment, services_of, utcnow
+from gmserver.cli.commands import add_registry_command
+from gmserver.cli.common import HELD_ID, POWER, CliError, Subcommands, config_of, moment, services_of, utcnow
+from gmserver.commands.command import Command
+from gmserver.commands.convoy import RULINGS
 
 
 def cmd_game_orders(args: argparse.Namespace) -> int:
@@ -117,57 +121,45 @@ def cmd_inbox_refuse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _group(commands: argparse._SubParsersAction, name: str) -> argparse._SubParsersAction:
-    """The ACTION subcommands of the command group `name` (built by its own module)."""
-    parser = commands.choices[name]
-    return next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
-
-
-def add_commands(commands: argparse._SubParsersAction) -> None:
-    game = _group(commands, "game")
-    orders = game.add_parser("orders", help="file an order set for a power, as the GM (a correction)",
-                             description="File a new order set for POWER in the current phase, read as a player's "
-                                         "set is read and marked as the GM's; the player is told by mail.")
-    orders.add_argument("name", **GAME)
+def add_orders(game: Subcommands, command: Command) -> None:
+    orders = add_registry_command(game, command)
     orders.add_argument("power", **POWER)
     orders.add_argument("--set", action="append", metavar="ORDER", help='an order, e.g. "A PAR - BUR" (repeat)')
     orders.add_argument("--file", metavar="ORDERS.txt", help="the orders, one a line")
     orders.set_defaults(func=cmd_game_orders)
-    show = game.add_parser("preview", help="adjudicate the current phase without storing or sending anything",
-                           description="Adjudicate the current phase with the orders on file now and print the "
-                                       "report the players would get; nothing is stored and nobody is mailed.")
-    show.add_argument("name", **GAME)
-    show.set_defaults(func=cmd_game_preview)
-    convoy = game.add_parser("convoy", help="rule on a convoy under house rules 000 VI(4) (mhr) or the 1971 "
-                                            "rulebook's any-route rule",
-                             description="Rule on a convoyed army's move of the current phase: fails (the "
-                                         "convoy was disrupted: under house rules 000 VI(4) a fleet of the army's "
-                                         "own power on a possible route, or of the route the order named, was "
-                                         "dislodged; under the 1971 rulebook as the DATC reads it, 4.A.1, any "
-                                         "fleet on a possible route was) or stands (the engine's result). Applied "
-                                         "at adjudication.")
-    convoy.add_argument("name", **GAME)
+
+
+def add_preview(game: Subcommands, command: Command) -> None:
+    add_registry_command(game, command).set_defaults(func=cmd_game_preview)
+
+
+def add_convoy(game: Subcommands, command: Command) -> None:
+    convoy = add_registry_command(game, command)
     convoy.add_argument("move", metavar="MOVE", help='the army\'s move in engine notation, e.g. "A LON - BEL"')
-    convoy.add_argument("ruling", choices=["fails", "stands"],
+    convoy.add_argument("ruling", choices=list(RULINGS),
                         help="fails: the convoy was disrupted; stands: the engine's result")
     convoy.set_defaults(func=cmd_game_convoy)
-    repair = game.add_parser("repair", help="remove or move a surplus unit (house rules 000 VIII(2), VIII(3); mhr)",
-                             description="Repair a unit a power should not have, on the current phase's board: "
-                                         "remove the named UNIT (a GM error), move it --to where it should be if "
-                                         "that is free (000 VIII(3)), or with no UNIT remove the one the game's "
-                                         "civil-disorder removal rule picks (too few disbands, 000 VIII(2)). "
-                                         "Shows the proposal; --confirm does it and tells every player.")
-    repair.add_argument("name", **GAME)
+
+
+def add_repair(game: Subcommands, command: Command) -> None:
+    repair = add_registry_command(game, command)
     repair.add_argument("power", **POWER)
     repair.add_argument("unit", nargs="?", metavar="UNIT", help='the surplus unit, e.g. "A PAR"')
     repair.add_argument("--to", metavar="LOCATION", help="000 VIII(3): the province it should have been in")
     repair.add_argument("--confirm", action="store_true", help="do it (default: only show the proposal)")
     repair.set_defaults(func=cmd_game_repair)
-    _add_audit(game)
-    back = game.add_parser("rollback", help="undo the last adjudication, within the correction window",
-                           description="Undo the last adjudication (000 VIII(1)): its phase becomes current again "
-                                       "with its orders on file and every player gets a correction notice.")
-    back.add_argument("name", **GAME)
+
+
+def add_audit(game: Subcommands, command: Command) -> None:
+    audit = add_registry_command(game, command)
+    audit.add_argument("--years", type=int, default=1, metavar="N",
+                       help="how many game years before the current one to include (default: 1)")
+    audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")
+    audit.set_defaults(func=cmd_game_audit)
+
+
+def add_rollback(game: Subcommands, command: Command) -> None:
+    back = add_registry_command(game, command)
     back.add_argument("--deadline", type=moment, metavar="ISO-TIME",
                       help="adjudicate it again at this time (default: wait for `gmserver adjudicate NAME`)")
     back.add_argument("--reported-at", type=moment, metavar="ISO-TIME",
@@ -176,26 +168,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                       help="reopen the turn for new orders from the players (no house rules allow it)")
     back.set_defaults(func=cmd_game_rollback)
 
-    inbox = _group(commands, "inbox")
-    release = inbox.add_parser("release", help="accept a message held for the GM (file and confirm it)")
+
+def add_release(inbox: Subcommands, command: Command) -> None:
+    release = add_registry_command(inbox, command)
     release.add_argument("id", **HELD_ID)
     release.set_defaults(func=cmd_inbox_release)
-    refuse = inbox.add_parser("refuse", help="refuse a message held for the GM (the sender is told)")
+
+
+def add_refuse(inbox: Subcommands, command: Command) -> None:
+    refuse = add_registry_command(inbox, command)
     refuse.add_argument("id", **HELD_ID)
     refuse.add_argument("--reason", metavar="TEXT", help="what to tell the sender")
     refuse.set_defaults(func=cmd_inbox_refuse)
-
-
-def _add_audit(game: argparse._SubParsersAction) -> None:
-    audit = game.add_parser("audit", help="replay the last game year's stored orders and compare the boards "
-                                          "(house rules 000 VIII(2), VIII(3))",
-                            description="Adjudicate each stored phase of the last game year again with its stored "
-                                        "orders and compare the result with the board the game stored next: a unit "
-                                        "the orders do not give is a surplus unit (000 VIII(2)). Prints the "
-                                        "differences and the `game repair` commands 000 VIII proposes, and mails "
-                                        "them to the GM. Changes nothing. Exit status 1 when something differs.")
-    audit.add_argument("name", **GAME)
-    audit.add_argument("--years", type=int, default=1, metavar="N",
-                       help="how many game years before the current one to include (default: 1)")
-    audit.add_argument("--no-mail", action="store_true", help="print only; do not mail the GM")
-    audit.set_defaults(func=cmd_game_audit)
