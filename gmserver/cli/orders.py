@@ -16,7 +16,7 @@ from gmserver.rules.ruleset import load_ruleset
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
     from gmserver import engine  # noqa: PLC0415  (its map facts come from the cache: the engine stays unloaded)
-    from gmserver.rules.reading import extract_order_text, read_orders, reading_to_json  # noqa: PLC0415
+    from gmserver.rules.reading import read_mail, reading_to_json  # noqa: PLC0415
 
     try:
         position = (Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))
@@ -37,9 +37,10 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
     if power is None:
         raise CliError(f"--power {args.power!r}: not a power of the {geography.name} map "
                        f"({', '.join(p.title() for p in geography.powers)})")
+    # a whole message as stored (headers and MIME) is read as intake reads it; a bare body too
     message = sys.stdin.buffer.read()
-    reading = read_orders(extract_order_text(message), position=position, power=power,
-                          ruleset=load_ruleset(args.ruleset), geography=geography, previous=previous)
+    reading = read_mail(message, position=position, power=power, ruleset=load_ruleset(args.ruleset),
+                        geography=geography, previous=previous)
     print_json(reading_to_json(reading))
     return 0
 

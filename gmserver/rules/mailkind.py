@@ -109,7 +109,7 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     word = _first_word(first) or ""
     phrase = PHRASES.get(tuple(name_words(first[:200])[:2]))  # type: ignore[arg-type]
     in_body = phrase or (None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
-    in_subject = _subject_keywords(subject, game_names)
+    in_subject = _subject_keywords(subject, game_names, bool(_ORDER_NOTATION.search(order_text[:20000])))
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
@@ -164,12 +164,20 @@ def _rest(line: str) -> str:
 _TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4})[mra]?|1[89]\d\d|20\d\d)")
 
 
-def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kind, str]]:
+_ORDER_NOTATION = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?[AF]\s+[A-Za-z]{3}", re.MULTILINE)
+
+
+def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool = False) -> list[tuple[Kind, str]]:
     masked: set[str] = set()
     for name in game_names:
         masked |= set(name_words(name))
     words = [word for word in name_words(subject) if word not in masked]
-    if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
+    if _ORDERS_WORD in words:
         return []
+    if any(_TURN_WORD.fullmatch(word) for word in words):
+        # the order subject with "press" where "orders" stands ("lepanto: Germany press for Spring
+        # 1901") is press, its words ("Munich holds") never read as orders, unless the body is
+        # written as orders ("A PAR - BUR")
+        return [_SUBJECT_ONLY["press"]] if "press" in words and not order_lines else []
     table = {**KEYWORDS, **_SUBJECT_ONLY}
     return [table[word] for word in words if word in table and word not in _ONLY_ALONE | _BODY_ONLY]

@@ -104,6 +104,7 @@ class Ruleset:
     confirm_each_set: bool
     invalid_set_feedback: catalogue.InvalidSetFeedback
     clarification_min_hours: int
+    text_attachments: bool
     # 2.2 Sender & auth
     sender_policy: catalogue.SenderPolicy
     address_change: catalogue.AddressChange
@@ -121,6 +122,7 @@ class Ruleset:
     player_abbreviation_lists: bool
     unit_location_matching: catalogue.UnitLocationMatching
     typo_tolerance: catalogue.TypoTolerance
+    province_languages: frozenset[str]
     valid_name_typos: catalogue.ValidNameTypos
     unit_type_omitted: catalogue.UnitTypeOmitted
     unit_type_wrong: catalogue.UnitTypeWrong

@@ -485,6 +485,9 @@ _opt("invalid_set_feedback", "2.1", Choice.of(InvalidSetFeedback), "echo_always"
      applied())
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
+# text_attachments [P]: no seed speaks of attached files; read or not, the answer names each one
+# (rules/reading/message.read_message)
+_opt("text_attachments", "2.1", BOOL, False, applied())
 
 # 2.2 Sender & auth
 SenderPolicy = Literal["registered_only", "registered_with_fallback"]
@@ -529,6 +532,10 @@ _opt("unit_location_matching", "2.3", Choice.of(UnitLocationMatching), "map_only
 TypoTolerance = Literal["none", "unambiguous_only", "generous"]
 _opt("typo_tolerance", "2.3", Choice.of(TypoTolerance), "unambiguous_only",
      applied())
+# province_languages [P]: the names of the published French, German and Italian editions read
+# besides English (rules/reading/foreign_names.py); a known name of another province is never
+# typo-corrected into an English one, whatever this says
+_opt("province_languages", "2.3", Subset(("fr", "de", "it")), [], applied())
 ValidNameTypos = Literal["literal", "correct_if_illegal"]
 _opt("valid_name_typos", "2.3", Choice.of(ValidNameTypos), "literal", applied())
 UnitTypeOmitted = Literal["accept", "invalid"]

@@ -177,7 +177,7 @@ def test_a_crash_parks_the_message_with_its_traceback_and_replay_recovers(world,
     def broken(*args, **kwargs):
         raise RuntimeError("reader exploded")
 
-    monkeypatch.setattr(filing, "read_orders", broken)
+    monkeypatch.setattr(filing, "read_mail", broken)
     stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
                           source="smtp", now=clock())
     assert intake.process_pending(world, clock()) == [(stored.id, "failed")]

@@ -165,7 +165,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # while asking for the game row's update lock deadlock (PostgreSQL).
         row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                order_text=order_text, press_text=press_text, unread=prepared.text.unread))
+                                order_text=order_text, press_text=press_text, unread=prepared.text.unread,
+                                text=prepared.text))
 
 
 def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,

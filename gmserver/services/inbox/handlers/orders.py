@@ -15,7 +15,7 @@ def handle(mail: Mail) -> str:
     planned = press.plan_press(mail.session, mail.decision, mail.row.raw, "") if with_press else []
     notes = ((mail.unread,) if mail.unread else ()) + tuple(plan.words for plan in planned)
     outcome = filing.file_orders(mail.session, mail.services, mail.row, mail.envelope, mail.decision, mail.now,
-                                 notes=notes, order_text=mail.order_text)
+                                 notes=notes, text=mail.text)
     if outcome in ("accepted", "unchanged"):
         # 003 [9]: the set now on file carries this press, or none: earlier press is replaced
         press.store_press(mail.session, mail.services, mail.decision, planned, mail.row.id, mail.now)
