@@ -25,13 +25,6 @@ SUBJECT = "lepanto Germany S1901M"
 ORDERS = "A BER - KIE\nA MUN - RUH\nF KIE - DEN\n"
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def send(world, clock, raw: bytes, **kwargs) -> str | None:
     intake.store(world.sessions, raw, source=kwargs.pop("source", "smtp"), now=clock(), **kwargs)
     outcomes = [outcome for _, outcome in intake.process_pending(world, clock())]

@@ -24,6 +24,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -53,9 +54,7 @@ def _game(services, clock, name: str, ruleset: Ruleset, position: Position) -> N
 
 
 def _send(services, clock, game: str, template: str, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    assert intake.process_pending(services, clock())[-1][1] == "accepted"
+    assert send_orders(services, clock(), power, body, phase, game=game, template=template)[-1][1] == "accepted"
 
 
 def _next(services, clock, hours: float) -> str:

@@ -18,6 +18,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -36,9 +37,7 @@ def game_with(services, now, overrides: dict, position: Position | None = None) 
 
 
 def send(services, clock, power: str, body: str, phase: str) -> None:
-    subject = format_subject(template="standard", game_name="endgame", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game="endgame")
 
 
 def france_takes_munich(services, clock, overrides: dict, phase: str, owned: list[str]):

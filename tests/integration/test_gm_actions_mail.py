@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_gm_controls import game_row, gm_mail
+from tests.support.intake_rows import game_row, gm_mail
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

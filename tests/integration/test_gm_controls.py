@@ -23,16 +23,10 @@ from gmserver.services.features import views
 from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.game.schedule import due_games
+from tests.support.intake_rows import game_row, gm_mail
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())  # deadline: now + 48 h, reminders 24 h before
-    return services
 
 
 def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
@@ -48,13 +42,6 @@ def text(row: OutboxMessage) -> str:
 def actions(services) -> list[tuple[str, str]]:
     with transaction(services.sessions) as session:
         return [(a.action, a.by) for a in session.scalars(select(GmAction).order_by(GmAction.id))]
-
-
-def game_row(services) -> Game:
-    with transaction(services.sessions) as session:
-        game = session.scalar(select(Game).where(Game.name == "lepanto"))
-        session.expunge(game)
-        return game
 
 
 def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, clock) -> None:
@@ -237,16 +224,6 @@ def test_every_player_gets_a_start_mail(database_url, clock) -> None:
                   "(003 [23])", "never published (003 [4])", "Austria austria@players.test"):
         assert words in body, words
     assert "backup" not in body.replace("france.backup", "")  # only France's own fallback is shown to France
-
-
-def gm_mail(services, body: str, now, subject: str = "lepanto") -> tuple[InboundMessage, str]:
-    row_id = intake.store(services.sessions, order_mail(GM, subject, body, date=now), source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-    [answer] = [m for m in outbox(services, "notice") if m.recipient == GM][-1:]
-    return row, text(answer)
 
 
 def test_a_gm_command_by_mail_needs_the_games_secret_matrix_2_2(world, clock) -> None:

@@ -21,6 +21,7 @@ from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import game_row, send_orders
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -29,9 +30,7 @@ pytestmark = pytest.mark.integration
 
 def send(services, clock, power: str, body: str, phase: str, *, game: str = "lepanto",
          template: str = "standard") -> None:
-    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game=game, template=template)
 
 
 def mail(services, kind: str) -> list[tuple[str, str, str]]:
@@ -59,9 +58,9 @@ def units(services, game_id: int, phase: str) -> dict:
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    return services, new_game(services, clock())
+def world(make_world):
+    services = make_world()
+    return services, game_row(services).id
 
 
 def test_the_gm_files_a_corrected_set_read_like_a_player_s_and_the_player_is_told(world, clock) -> None:

@@ -18,6 +18,7 @@ from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -37,9 +38,7 @@ FALL = Position.from_json({
 
 
 def _send(services, clock, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template="scorpion", game_name="uk", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    assert intake.process_pending(services, clock())[-1][1] == "accepted"
+    assert send_orders(services, clock(), power, body, phase, game="uk", template="scorpion")[-1][1] == "accepted"
 
 
 def _record(services, phase: str) -> PhaseRecord:

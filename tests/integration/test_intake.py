@@ -26,13 +26,6 @@ def subject(power: str, phase: str = "S1901M", game: str = "lepanto") -> str:
     return format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def outbox(services) -> list[OutboxMessage]:
     with transaction(services.sessions) as session:
         return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))

@@ -18,6 +18,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.inbox.handlers import notice
+from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -27,21 +28,9 @@ def subject(power: str, game: str = "lepanto") -> str:
     return format_subject(template="standard", game_name=game, power=power, phase="S1901M", purpose="orders")
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def send(services, raw: bytes, now) -> tuple[InboundMessage, list[OutboxMessage]]:
     """Store and process one message; its row and every outgoing mail."""
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-        return row, list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+    return deliver(services, raw, now), outbox_rows(services)
 
 
 def body(row: OutboxMessage) -> str:

@@ -17,6 +17,7 @@ from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, game_summary
 from gmserver.services.game.players import player_history, replace_player, set_civil_disorder
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -26,11 +27,8 @@ ALL = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 def send(services, clock, game: str, ruleset: str, power: str, body: str, phase: str,
          address: str | None = None) -> None:
-    subject = format_subject(template=load_ruleset(ruleset).subject_template, game_name=game, power=power,
-                             phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(address or player_address(power), subject, body), source="smtp",
-                 now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game=game, template=load_ruleset(ruleset).subject_template,
+                sender=address)
 
 
 def hold_all(services, clock, game: str, ruleset: str, powers, phase: str) -> None:

@@ -29,6 +29,7 @@ from gmserver.services.game import schedule
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
 
@@ -54,9 +55,7 @@ def make_game(services, now: datetime, ruleset: Ruleset, **spec) -> int:
 
 
 def send(services, now: datetime, power: str, body: str, phase: str, template: str = "standard") -> None:
-    subject = format_subject(template=template, game_name="lepanto", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=now)
-    intake.process_pending(services, now)
+    send_orders(services, now, power, body, phase, template=template)
 
 
 def game_row(services, game_id: int) -> Game:

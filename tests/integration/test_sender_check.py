@@ -37,11 +37,9 @@ SPOOF_HEADERS = {
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
-                                                                     dkim_lookup=offline_lookup))
-    new_game(services, clock(), sender_check="verified")
-    return services
+def world(make_world):
+    return make_world(sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",), dkim_lookup=offline_lookup),
+                      sender_check="verified")
 
 
 def secret_of(services, power: str) -> str:

@@ -18,7 +18,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.db.models import GmAction
 from gmserver.services.commands import gm_controls
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
-from tests.support.intake_rows import france_confirmations
+from tests.support.intake_rows import france_confirmations, game_row, gm_mail
 from tests.support.world import GM, new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -95,8 +95,6 @@ def test_000_III_1_a_the_switch_is_the_players_own(database_url, clock) -> None:
 
 def test_000_III_1_a_clarify_by_gm_mail(database_url, clock) -> None:
     """The GM's mail command "clarify POWER off" does what `gmserver game clarify` does."""
-    from tests.integration.test_gm_controls import game_row, gm_mail  # noqa: PLC0415
-
     services = services_for(database_url)
     new_game(services, clock(), name="lepanto", ruleset="mhr", movement_hours=48)
     secret = game_row(services).gm_secret

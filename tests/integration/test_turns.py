@@ -16,6 +16,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -29,9 +30,7 @@ def world(database_url, clock):
 
 
 def send(services, clock, power: str, body: str, phase: str) -> None:
-    subject = format_subject(template="standard", game_name="lepanto", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase)
 
 
 def count(services, kind: str) -> int:
