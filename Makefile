@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test setup test-services bench reliability clean
+.PHONY: demo test setup test-services lint bench reliability clean
 
 demo: setup
 	$(BIN)/gmserver demo
@@ -17,8 +17,12 @@ WORKERS ?= 2
 # PYTHONDONTWRITEBYTECODE (set on some machines) would stop pytest caching the test modules it
 # rewrites: every run, and every worker, then rewrites and compiles them all again (collection:
 # 10 s of CPU instead of 3.5 s).
-test: setup test-services
+test: setup test-services lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+
+# ruff's rules are in pyproject.toml ([tool.ruff]); a lint error fails `make test`, and so CI
+lint: setup
+	$(BIN)/ruff check .
 
 setup: $(VENV)/.installed
 

@@ -15,27 +15,27 @@ import email
 import logging
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import select
 
-from gmserver.db.migrate import upgrade  # noqa: E402
-from gmserver.db.models import OutboxMessage  # noqa: E402
-from gmserver.db.session import transaction  # noqa: E402
-from gmserver.rules.reading import effective_orders  # noqa: E402
-from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services.inbox import runner as intake  # noqa: E402
-from gmserver.services.game.ordersets import stored_sets  # noqa: E402
-from tests.support.world import new_game, order_mail, player_address, services_for  # noqa: E402
+from gmserver.db.migrate import upgrade
+from gmserver.db.models import OutboxMessage
+from gmserver.db.session import transaction
+from gmserver.rules.reading import effective_orders
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.services.game.ordersets import stored_sets
+from gmserver.services.inbox import runner as intake
+from tests.support.world import new_game, order_mail, player_address, services_for
 
 
 def run(database_url: str, rounds: int, responder: str) -> None:
     upgrade(database_url)
     services = services_for(database_url)
-    now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
     game_id = new_game(services, now, name=f"lepanto-{responder}")
     germany = player_address("GERMANY")
     subject = f"lepanto-{responder} Germany S1901M"

@@ -96,8 +96,7 @@ def gmserver_command() -> list[str]:
 def cpu_seconds(command: list[str], *, stdin: bytes = b"", env: dict[str, str]) -> float:
     """User + sys CPU of one whole child process (it must succeed)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, input=stdin, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          check=False)
+    done = subprocess.run(command, input=stdin, env=env, capture_output=True, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")

@@ -39,7 +39,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +48,7 @@ os.environ.setdefault("HOME", "/tmp")
 
 from sqlalchemy import create_engine, func, select, text  # noqa: E402
 
+from benchmarks.bench_floor import describe, floor  # noqa: E402
 from gmserver import engine  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
@@ -55,12 +56,11 @@ from gmserver.db.queries.phases import phase_record  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
 from gmserver.services.base import report_copies as report_mail  # noqa: E402
-from gmserver.services.turn import turns  # noqa: E402
 from gmserver.services.base.outbox import mail_problems  # noqa: E402
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
-from benchmarks.bench_floor import describe, floor  # noqa: E402
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -231,7 +231,7 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
         try:
             upgrade(url)
             services = services_for(url)
-            deadline = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+            deadline = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
             now = deadline + timedelta(minutes=1)
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")

@@ -299,7 +299,9 @@ def dkim_figures(databases: list[str]) -> dict[str, str]:
         print(f"dkim {backend:<10} forged mail {figures['forged']:.2f} s, proven mail waited {figures['waited']:.2f} s, "
               f"same domains again {'/'.join(f'{t:.2f}' for t in figures['again'])} s; "
               f"outcomes {', '.join(map(str, figures['outcomes']))}")
-        forged.append(figures["forged"]); waited.append(figures["waited"]); again.extend(figures["again"])
+        forged.append(figures["forged"])
+        waited.append(figures["waited"])
+        again.extend(figures["again"])
     return {"dkim_dead_lookups_s": f"{max(forged):.2f}", "dkim_proven_waited_s": f"{max(waited):.2f}",
             "dkim_dead_again_s": f"{max(again):.2f}"}
 

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,18 +25,18 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import create_engine, select, text  # noqa: E402
 
 from gmserver import engine  # noqa: E402
-from gmserver.daemon import imap_settings  # noqa: E402
 from gmserver.config import Config, ImapConfig  # noqa: E402
+from gmserver.daemon import imap_settings  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, PhaseRecord  # noqa: E402
-from gmserver.rules.ruleset import Ruleset  # noqa: E402
-from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.mail.imap import ImapMailbox  # noqa: E402
+from gmserver.rules.ruleset import Ruleset  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
-from gmserver.services.turn import turns  # noqa: E402
 from gmserver.services.game.games import POWERS  # noqa: E402
+from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.services.inbox.polling import poll_once  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
 from tests.support.dovecot import Dovecot  # noqa: E402
 from tests.support.world import new_game, order_mail, services_for  # noqa: E402
 
@@ -79,7 +79,7 @@ def main() -> None:
             gm = "gm@bench.test"
             dovecot.add_user(gm, "secret")
             services = services_for(url, gm_address=gm)
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             names = [f"bench{n}" for n in range(args.games)]
             ids = [new_game(services, now, name=name) for name in names]
             engine.map_info()  # warm: the first call imports the engine (about 0.3 s)

@@ -17,9 +17,9 @@ from pathlib import Path
 os.environ.setdefault("HOME", "/tmp")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.support
 
-from gmserver import centrechart, mapboard, mapimage  # noqa: E402
-from gmserver.reports.extras import centre_history  # noqa: E402
-from tests.support.midgame import midgame  # noqa: E402
+from gmserver import centrechart, mapboard, mapimage
+from gmserver.reports.extras import centre_history
+from tests.support.midgame import midgame
 
 
 def timed(function, rounds: int) -> list[float]:

@@ -16,11 +16,11 @@ import time
 
 os.environ.setdefault("HOME", "/tmp")
 
-from gmserver import engine  # noqa: E402
-from gmserver.rules.position import Position  # noqa: E402
-from gmserver.rules.reading import extract_order_text, read_mail  # noqa: E402
-from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.services.turn.adjudication import adjudicate_with_defaults  # noqa: E402
+from gmserver import engine
+from gmserver.rules.position import Position
+from gmserver.rules.reading import extract_order_text, read_mail
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.services.turn.adjudication import adjudicate_with_defaults
 
 
 def mid_game(seed: int = 11, phases: int = 14) -> tuple[Position, dict]:

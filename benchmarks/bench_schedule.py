@@ -15,22 +15,22 @@ import logging
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gmserver.db.migrate import upgrade  # noqa: E402
-from gmserver.db.session import transaction  # noqa: E402
-from gmserver.rules.deadlines import TurnLengths  # noqa: E402
-from gmserver.rules.position import Position  # noqa: E402
-from gmserver.rules.ruleset import load_ruleset  # noqa: E402
-from gmserver.rules.schedule import Schedule, next_deadline  # noqa: E402
-from gmserver.services.turn import turns  # noqa: E402
-from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
-from tests.support.world import services_for  # noqa: E402
+from gmserver.db.migrate import upgrade
+from gmserver.db.session import transaction
+from gmserver.rules.deadlines import TurnLengths
+from gmserver.rules.position import Position
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.schedule import Schedule, next_deadline
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.turn import turns
+from tests.support.world import services_for
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 WINTER = Position.from_json({"phase": "W1901A", "units": {"FRANCE": ["A PAR"]},
                              "centers": {"FRANCE": ["BRE", "MAR", "PAR"]}})
 
@@ -38,7 +38,7 @@ WINTER = Position.from_json({"phase": "W1901A", "units": {"FRANCE": ["A PAR"]},
 def pure(calls: int) -> None:
     schedule = Schedule(TurnLengths(timedelta(hours=48), timedelta(hours=24), timedelta(hours=24)),
                         "Europe/London", None)
-    deadline = datetime(2026, 10, 23, 17, 0, tzinfo=timezone.utc)
+    deadline = datetime(2026, 10, 23, 17, 0, tzinfo=UTC)
     started = time.perf_counter()
     for n in range(calls):
         # a third processed 3 hours late: the slow path, whole days forward

@@ -19,18 +19,18 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 os.environ.setdefault("HOME", "/tmp")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.support
 
-from gmserver.config import WebConfig  # noqa: E402
-from gmserver.db.migrate import upgrade  # noqa: E402
-from gmserver.services.turn import turns  # noqa: E402
-from tests.support.dovecot import free_port  # noqa: E402
-from tests.support.web import get, serving  # noqa: E402
-from tests.support.world import new_game, services_for  # noqa: E402
+from gmserver.config import WebConfig
+from gmserver.db.migrate import upgrade
+from gmserver.services.turn import turns
+from tests.support.dovecot import free_port
+from tests.support.web import get, serving
+from tests.support.world import new_game, services_for
 
 WARM_GOAL_MS, COLD_GOAL_MS = 50.0, 200.0
 
@@ -53,7 +53,7 @@ def main() -> int:
     url = f"sqlite:///{folder / 'gm.db'}"
     upgrade(url)
     services = services_for(url)
-    now = datetime(2026, 11, 1, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 1, 12, tzinfo=UTC)
     started = time.perf_counter()
     names = [f"g{number:04d}" for number in range(args.games)]
     for name in names:

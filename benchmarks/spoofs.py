@@ -19,7 +19,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,8 +33,8 @@ from gmserver.db.models import OrderSet, OutboxMessage, Player  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.authenticity import reply_token  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
-from gmserver.services.inbox import runner as intake  # noqa: E402
 from gmserver.services.base.context import SenderChecks  # noqa: E402
+from gmserver.services.inbox import runner as intake  # noqa: E402
 from tests.support.world import new_game, order_mail, services_for  # noqa: E402
 
 FRANCE = "france@players.test"
@@ -119,7 +119,7 @@ def main() -> int:
             services = services_for(url, sender_checks=SenderChecks(
                 trusted_authserv_ids=(TRUSTED,),
                 dkim_lookup=lambda n, timeout=5: keys.get(n.decode() if isinstance(n, bytes) else n)))
-            now = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)
+            now = datetime(2026, 11, 22, 12, tzinfo=UTC)
             new_game(services, now, sender_check=args.sender_check, movement_hours=24 * 365)
             with transaction(services.sessions) as session:
                 secrets = dict(session.execute(select(Player.power, Player.secret)).all())

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 # Environment variables that override a key; secrets belong here rather than in the file.
 ENV_OVERRIDES = {
@@ -116,7 +117,7 @@ class Config:
     def alerts_to(self) -> str:
         return self.alert_address or self.gm_address
 
-    def with_changes(self, **changes: Any) -> "Config":
+    def with_changes(self, **changes: Any) -> Config:
         return replace(self, **changes)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from datetime import datetime, timezone
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -25,25 +25,24 @@ from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_
 from gmserver.mail.compose import Composer
 from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError, reconnect_delay
 from gmserver.mail.listener import Listener, SmtpEnvelope
-from gmserver.web.server import WebThread, web_thread
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
-from gmserver.services.features import alerts, draw_complaints, nmr, views
-from gmserver.services.features import senders
-from gmserver.services.inbox import runner as intake
 from gmserver.services.base import outbox
-from gmserver.services.game import schedule
-from gmserver.services.turn import turns
-from gmserver.services.features.alerts import Outage, OutageTracker
 from gmserver.services.base.context import SenderChecks, Services
+from gmserver.services.features import alerts, draw_complaints, nmr, senders, views
+from gmserver.services.features.alerts import Outage, OutageTracker
+from gmserver.services.game import schedule
+from gmserver.services.inbox import runner as intake
 from gmserver.services.inbox.polling import poll_once
+from gmserver.services.turn import turns
+from gmserver.web.server import WebThread, web_thread
 
 log = logging.getLogger(__name__)
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def build_services(config: Config) -> Services:
@@ -147,7 +146,7 @@ class Daemon:
         self.clock = clock
         self.services = services or build_services(config)
         self.transport = transport or build_transport(config)
-        self.scheduler = BackgroundScheduler(timezone=timezone.utc,
+        self.scheduler = BackgroundScheduler(timezone=UTC,
                                              executors={"default": ThreadPoolExecutor(4)},
                                              job_defaults={"coalesce": True, "max_instances": 1})
         self.deadlines = DeadlineJobs(self.scheduler, self._on_deadline, self._on_reminder)
@@ -308,7 +307,7 @@ class Daemon:
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)
         except DATABASE_UNREACHABLE:
             raise
-        except Exception:  # noqa: BLE001  a broken alert must not stop the sweep; the log tells the GM
+        except Exception:
             log.exception("alerts: queuing the GM's alerts failed")
             alerted = 0
         alerted += self._store_outage_alerts()
@@ -423,7 +422,7 @@ class Daemon:
                 self.observe("database", False, reason)
                 log.error("imap: the database cannot be reached to store mail: %s; retrying in 10 s", reason)
                 self._stopping.wait(10)
-            except Exception:  # noqa: BLE001  keep watching; the error is logged for the GM
+            except Exception:
                 log.exception("imap watcher: unexpected error")
                 self._stopping.wait(10)
         mailbox.close()

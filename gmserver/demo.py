@@ -12,7 +12,7 @@ import random
 import signal
 import smtplib
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -25,11 +25,11 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.web.auth import hash_password
 from gmserver.services.base.page_tokens import game_link, page_link
 from gmserver.services.features import views
 from gmserver.services.features.pages import issue_page_token
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
+from gmserver.web.auth import hash_password
 
 log = logging.getLogger("gmserver.demo")
 
@@ -136,7 +136,7 @@ class Bots(threading.Thread):
         while not self._stopping.wait(0.5):
             try:
                 self._tick(homes)
-            except Exception:  # noqa: BLE001  a bot's trouble must not end the demo
+            except Exception:
                 if not self._stopping.is_set():  # mail cut off by Ctrl-C is no trouble
                     log.exception("bot trouble")
 
@@ -193,13 +193,15 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     progress = views.game_progress(daemon.services.sessions, game_id)
     assert progress is not None
     already, adjudicated = len(progress.adjudicated), 0
+    france_page = page_link(config.web.base_url, game_name,
+                            issue_page_token(daemon.services.sessions, game_name, "FRANCE", utcnow()))
     daemon.start()
     bots.start()
     print(f"demo: players mail the GM at smtp://127.0.0.1:{port}; everything the GM sends lands in the "
           f"Maildir {directory / 'maildir'}.\n"
           f"demo: from another terminal: gmserver --config {config_file} game show {game_name}\n"
           f"demo: the game's pages: {game_link(config.web.base_url, game_name)} (France's own: "
-          f"{page_link(config.web.base_url, game_name, issue_page_token(daemon.services.sessions, game_name, 'FRANCE', utcnow()))}"
+          f"{france_page}"
           f"; every game for the GM: {config.web.base_url}/gm, password {DEMO_GM_PASSWORD})\n"
           f"demo: Ctrl-C stops it; run it again to carry on with the same game.", flush=True)
     try:
@@ -237,7 +239,7 @@ def _unsent(daemon: Daemon) -> bool:
 
 
 def _demo_game(daemon: Daemon, turn_seconds: float) -> tuple[int, str]:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     sessions = daemon.services.sessions
     games = views.games_named_like(sessions, "demo")
     active = [g for g in games if g.status == "active"]

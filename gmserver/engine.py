@@ -23,8 +23,9 @@ import os
 import re
 import tempfile
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from gmserver.paths import cache_dir
 from gmserver.rules.defaults import missing_orders
@@ -83,7 +84,7 @@ class EngineFacts:
         return {"map": self.geography.to_json(), "opening": self.opening.to_json()}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "EngineFacts":
+    def from_json(cls, data: Mapping[str, Any]) -> EngineFacts:
         return cls(geography=MapInfo.from_json(data["map"]), opening=Position.from_json(data["opening"]))
 
 
@@ -178,7 +179,7 @@ def _built_map_info() -> MapInfo:
         army_moves: dict[str, frozenset[str]] = {}
         fleet_moves: dict[str, frozenset[str]] = {}
         fleet_locations = [
-            loc for loc in (l.upper() for l in emap.locs)
+            loc for loc in (name.upper() for name in emap.locs)
             if provinces[loc.split("/")[0]].kind in ("coast", "water")
             and not provinces[loc.split("/")[0]].coasts or "/" in loc
         ]

@@ -221,7 +221,7 @@ def power_colour(board_: Board, power: str) -> RGB:
 
 def power_colours() -> dict[str, str]:
     """power -> "#rrggbb", the colours of the map and the chart, for the HTML table's key."""
-    return {power: "#%02x%02x%02x" % rgb for power, rgb in board().colours.items()}
+    return {power: "#{:02x}{:02x}{:02x}".format(*rgb) for power, rgb in board().colours.items()}
 
 
 @functools.lru_cache(maxsize=4)

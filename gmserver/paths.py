@@ -5,8 +5,8 @@ the package; gmserver runs from a checkout (editable install, or the Docker imag
 """
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR = PROJECT_ROOT / "templates"

@@ -8,13 +8,13 @@ start-up and after every change: a deadline that passed while the daemon was dow
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Callable, Iterable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.base import BaseScheduler
 
-from gmserver.rules.deadlines import GameTiming  # noqa: F401  (a value of the rules; imported from here too)
+from gmserver.rules.deadlines import GameTiming
 
 log = logging.getLogger(__name__)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+from collections.abc import Iterator
 from contextlib import closing
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -87,4 +87,4 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
+    return Clock(datetime(2026, 11, 22, 12, 0, tzinfo=UTC))

@@ -17,8 +17,8 @@ import importlib
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from gmserver import __version__
 from gmserver.cli.common import ArgumentParser, sentence

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from typing import Any, NoReturn, Protocol
 
 from gmserver.config import Config, config_path_from, load_config
@@ -27,7 +27,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def config_of(args: argparse.Namespace) -> Config:
@@ -118,7 +118,7 @@ def moment(value: str) -> datetime:
     if moment.year not in YEARS:
         raise argparse.ArgumentTypeError(f"{value!r} is out of range: give a date in the years "
                                          f"{YEARS.start} to {YEARS.stop - 1}")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def row_id(value: str) -> int:

@@ -17,8 +17,8 @@ log = logging.getLogger("gmserver")
 def cmd_poll(args: argparse.Namespace) -> int:
     from gmserver.daemon import imap_settings  # noqa: PLC0415
     from gmserver.mail.imap import ImapMailbox, MailboxError  # noqa: PLC0415
-    from gmserver.services.inbox.runner import process_pending  # noqa: PLC0415
     from gmserver.services.inbox.polling import poll_once  # noqa: PLC0415
+    from gmserver.services.inbox.runner import process_pending  # noqa: PLC0415
 
     if not args.once:
         raise CliError("use `gmserver poll --once` (the daemon, `gmserver run`, polls continuously)")
@@ -38,8 +38,8 @@ def cmd_poll(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from gmserver.services.turn.turns import adjudicate  # noqa: PLC0415
     from gmserver.services.features.views import game_row  # noqa: PLC0415
+    from gmserver.services.turn.turns import adjudicate  # noqa: PLC0415
 
     services = services_of(config_of(args))
     game = game_row(services.sessions, args.name)

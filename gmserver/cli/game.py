@@ -8,18 +8,30 @@ import dataclasses
 import json
 import sys
 import tomllib
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
-from gmserver.cli import controls, gm, ruleset as cli_ruleset
-from gmserver.cli.common import (
-    GAME, POWER, CliError, Subcommands, add_command, config_of, hours, moment, print_json, services_of, sessions_of,
-    time_of_day, utcnow,
-)
+from gmserver.cli import controls, gm
+from gmserver.cli import ruleset as cli_ruleset
 from gmserver.cli.commands import add_spec_command
-from gmserver.commands.registry import in_group
+from gmserver.cli.common import (
+    GAME,
+    POWER,
+    CliError,
+    Subcommands,
+    add_command,
+    config_of,
+    hours,
+    moment,
+    print_json,
+    services_of,
+    sessions_of,
+    time_of_day,
+    utcnow,
+)
 from gmserver.commands.command import Command
+from gmserver.commands.registry import in_group
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 

@@ -10,8 +10,8 @@ from gmserver.cli.common import GAME, PRESS_ID, CliError, add_command, config_of
 
 
 def cmd_press_list(args: argparse.Namespace) -> int:
-    from gmserver.services.game.games import GameError  # noqa: PLC0415
     from gmserver.services.features.press_moderation import press_list  # noqa: PLC0415
+    from gmserver.services.game.games import GameError  # noqa: PLC0415
 
     try:
         items = press_list(services_of(config_of(args)), args.game, args.status)
@@ -29,8 +29,8 @@ def cmd_press_list(args: argparse.Namespace) -> int:
 
 
 def cmd_press_moderate(args: argparse.Namespace) -> int:
-    from gmserver.services.game.games import GameError  # noqa: PLC0415
     from gmserver.services.features.press_moderation import moderate  # noqa: PLC0415
+    from gmserver.services.game.games import GameError  # noqa: PLC0415
 
     try:
         print(moderate(services_of(config_of(args)), args.game, args.id, args.press_command, utcnow()))
@@ -43,8 +43,8 @@ def cmd_press_edit(args: argparse.Namespace) -> int:
     """press_editing (002 PRESS 1, 3): the new text from --file or standard input."""
     import sys  # noqa: PLC0415
 
-    from gmserver.services.game.games import GameError  # noqa: PLC0415
     from gmserver.services.features.press_moderation import edit  # noqa: PLC0415
+    from gmserver.services.game.games import GameError  # noqa: PLC0415
 
     try:
         text = open(args.file, encoding="utf-8").read() if args.file else sys.stdin.read()

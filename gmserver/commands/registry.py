@@ -8,12 +8,35 @@ line in `COMMANDS` below; tests/unit/test_command_registry.py checks that every 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from gmserver.commands import (
-    actions, address, audit, cd, clarify, convoy, correct, deadline, delay, end, pause, perpetual, preview, process,
-    propose, proxy, refuse, release, repair, replace, resume, rollback, setting, veto, vote,
+    actions,
+    address,
+    audit,
+    cd,
+    clarify,
+    convoy,
+    correct,
+    deadline,
+    delay,
+    end,
+    pause,
+    perpetual,
+    preview,
+    process,
+    propose,
+    proxy,
+    refuse,
+    release,
+    repair,
+    replace,
+    resume,
+    rollback,
+    setting,
+    veto,
+    vote,
 )
 from gmserver.commands.command import Command
 

@@ -7,14 +7,12 @@ compare-and-set on `games.phase`), and each outgoing mail is queued once (`outbo
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from datetime import timezone
-
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -31,12 +29,12 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None:
             raise ValueError(f"naive datetime {value!r}: gmserver stores aware UTC datetimes only")
-        return value.astimezone(timezone.utc)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
@@ -81,7 +79,7 @@ class Game(Base):
     # GM moves a deadline
     enforce_minimums: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
 
-    players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.power")
+    players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.power")
 
 
 class Player(Base):
@@ -311,7 +309,7 @@ class OutboxMessage(Base):
     # per player; `addressing` is what differs per player (subject, reply secret)
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id", name="fk_outbox_report"))
     addressing: Mapped[dict[str, Any] | None]
-    report: Mapped["StoredReport | None"] = relationship(lazy="selectin")  # raw of a detached row too
+    report: Mapped[StoredReport | None] = relationship(lazy="selectin")  # raw of a detached row too
     # pending -> sending (leased until lease_until) -> sent | failed
     status: Mapped[str] = mapped_column(String(20), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)

@@ -14,16 +14,17 @@ import email.policy
 import email.utils
 import textwrap
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 import jinja2
 
-from gmserver.rules.automated import is_automated
 from gmserver.rules.authenticity import reply_address
+from gmserver.rules.automated import is_automated
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.safetext import safe_text
 
@@ -113,7 +114,7 @@ class Composer:
             message["Reply-To"] = Address(display_name=self.gm_name,
                                           addr_spec=reply_address(self.gm_address, reply_secret))
         message["Subject"] = safe_text(subject)
-        message["Date"] = email.utils.format_datetime(date or datetime.now(timezone.utc))
+        message["Date"] = email.utils.format_datetime(date or datetime.now(UTC))
         message["Message-ID"] = message_id or new_message_id(self.domain)
         if in_reply_to:
             message["In-Reply-To"] = in_reply_to
@@ -159,7 +160,7 @@ def with_text_edited(message: EmailMessage, edit: Callable[[str, str], str]) -> 
     with every other copy (a player's own line in a report sent to all, reports.with_orders_subject)."""
     if message.is_multipart():
         parts = [with_text_edited(part, edit) for part in message.get_payload()]
-        if all(new is old for new, old in zip(parts, message.get_payload())):
+        if all(new is old for new, old in zip(parts, message.get_payload(), strict=False)):
             return message
         copy = _shallow_copy(message)
         copy._payload = parts  # noqa: SLF001  (the container's own list, new; its parts shared)

@@ -19,7 +19,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 import dkim
 

@@ -11,16 +11,16 @@ import logging
 import socket
 import time
 from collections import deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Callable, Collection
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from gmserver.config import ListenerConfig
-from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.authenticity import is_gm_recipient, obscure_claimed_results
+from gmserver.rules.limits import MAX_MESSAGE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class StoringHandler:
         try:
             # the database call blocks: keep it off the event loop
             await asyncio.get_running_loop().run_in_executor(None, self._store, raw, received)
-        except Exception:  # noqa: BLE001  the client will retry; we must not claim to have it
+        except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 could not store the message; please try again later"
         return "250 2.0.0 message stored"

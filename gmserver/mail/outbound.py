@@ -26,8 +26,9 @@ import re
 import smtplib
 import ssl
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 from gmserver.config import SmtpRelayConfig
 

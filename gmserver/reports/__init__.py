@@ -9,11 +9,31 @@ the province names ("A Paris -> Burgundy (A PAR - BUR)") so a player can copy ei
 from gmserver.reports.reminders import Reminder, build_reminder
 from gmserver.reports.replies import Confirmation, ReadLine, Rejection, build_confirmation, build_rejection
 from gmserver.reports.turn import (
-    Adjustment, CentreCount, DislodgedUnit, OrderLine, PowerOrders, PowerUnits, TurnReport, build_turn_report,
+    Adjustment,
+    CentreCount,
+    DislodgedUnit,
+    OrderLine,
+    PowerOrders,
+    PowerUnits,
+    TurnReport,
+    build_turn_report,
 )
 from gmserver.reports.words import (
-    DEFAULT_REASONS, RESULT_WORDS, NamedOrder, When, describe_order, describe_unit, format_duration, format_length,
-    format_time, name_order, place, place_with_code, power_name, result_in_words, unit_with_code,
+    DEFAULT_REASONS,
+    RESULT_WORDS,
+    NamedOrder,
+    When,
+    describe_order,
+    describe_unit,
+    format_duration,
+    format_length,
+    format_time,
+    name_order,
+    place,
+    place_with_code,
+    power_name,
+    result_in_words,
+    unit_with_code,
 )
 
 __all__ = [

@@ -90,7 +90,7 @@ def _encoder(hint: Any) -> Encoder:
         def fixed(value: Any) -> Any:
             if not isinstance(value, (tuple, list)) or len(value) != len(items):
                 raise CodecError
-            return [encode(v) for encode, v in zip(items, value)]
+            return [encode(v) for encode, v in zip(items, value, strict=False)]
         return fixed
     if kind == "mapping":
         item = _encoder(arg)
@@ -248,7 +248,7 @@ def _items(values: Any, args: tuple[Any, ...], at: str) -> list[tuple[Any, Any]]
         return [(item, args[0]) for item in values]
     if len(values) != len(args):
         raise CodecError(f"{at or 'the value'}: {len(values)} items where {len(args)} are expected")
-    return list(zip(values, args))
+    return list(zip(values, args, strict=False))
 
 
 def _plain(value: Any, hint: Any, at: str) -> Any:

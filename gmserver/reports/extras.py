@@ -4,7 +4,7 @@ the next deadline as an iCalendar event. Pure: values in, text and bytes out."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import icalendar
 
@@ -16,7 +16,7 @@ def machine_header(game_name: str, phase: str, next_phase: str | None, deadline:
     `:: Deadline:` at the top of its mail): the game, the phase reported, the next deadline in UTC."""
     lines = [f":: Game: {game_name}", f":: Phase: {phase}"]
     if next_phase and deadline is not None:
-        at = deadline.astimezone(timezone.utc)
+        at = deadline.astimezone(UTC)
         lines.append(f":: Deadline: {next_phase} {at:%a %b %d %Y %H:%M} UTC")
     elif next_phase:
         lines.append(f":: Deadline: {next_phase} not yet set")
@@ -29,7 +29,7 @@ def machine_header(game_name: str, phase: str, next_phase: str | None, deadline:
 # event (a report, a corrected report, a GM's change of the deadline, a pause, a resume) gives a
 # higher one than the mails before it without any counter kept anywhere, and it stays below 2**31
 # (what some clients store it in) until 2088
-SEQUENCE_EPOCH = datetime(2020, 1, 1, tzinfo=timezone.utc)
+SEQUENCE_EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 DEFAULT_ALARM = timedelta(hours=1)
 
 
@@ -59,9 +59,9 @@ def _calendar(event: icalendar.Event) -> bytes:
 def _event(game_name: str, phase: str, deadline: datetime, now: datetime, domain: str) -> icalendar.Event:
     event = icalendar.Event()
     event.add("uid", event_uid(game_name, phase, domain))
-    event.add("dtstamp", now.astimezone(timezone.utc))
+    event.add("dtstamp", now.astimezone(UTC))
     event.add("sequence", calendar_sequence(now))
-    start = deadline.astimezone(timezone.utc)
+    start = deadline.astimezone(UTC)
     event.add("dtstart", start)
     event.add("dtend", start + timedelta(minutes=15))
     return event

@@ -3,12 +3,11 @@ orders while a set is on file, a refusal. (The deadline reminder is reports/remi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar, Protocol, Sequence
+from typing import ClassVar, Protocol
 
-from gmserver.rules.reading.rule_words import rules_in_words
-from gmserver.rules.reading.verdict import CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -26,6 +25,8 @@ from gmserver.rules.position import (
     phase_type,
     unit_province,
 )
+from gmserver.rules.reading.rule_words import rules_in_words
+from gmserver.rules.reading.verdict import CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE
 from gmserver.rules.set_feedback import ASK, RECEIPT, Feedback
 
 # ---------------------------------------------------------------------------------------------
@@ -150,7 +151,8 @@ def build_confirmation(
     lines = tuple(_read_line(r, geography) for r in readings)
     counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
     others = sum(1 for line in lines if line.status not in STATUSES)
-    summary = ", ".join(f"{n} {_STATUS_WORDS.get(s, s)}" for s, n in counts.items() if n) + (f", {others} other" if others else "")
+    summary = ", ".join(f"{n} {_STATUS_WORDS.get(s, s)}" for s, n in counts.items() if n)
+    summary += f", {others} other" if others else ""
     ordered = {order_unit(o) for o in orders_on_file}
     read_none = not any(line.order is not None and line.status in ("accepted", "corrected") for line in lines)
     return Confirmation(

@@ -15,7 +15,14 @@ from datetime import datetime
 from typing import ClassVar
 
 from gmserver.reports.words import (
-    canonical_key, format_time, name_order, order_unit, place_with_code, plural, power_name, result_in_words,
+    canonical_key,
+    format_time,
+    name_order,
+    order_unit,
+    place_with_code,
+    plural,
+    power_name,
+    result_in_words,
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as html_escape
@@ -23,8 +23,6 @@ from gmserver.reports.words import (
     unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
-from gmserver.rules.press import ReportPress
-from gmserver.rules.subject import format_subject, subject_example
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -32,6 +30,8 @@ from gmserver.rules.position import (
     describe_phase,
     unit_province,
 )
+from gmserver.rules.press import ReportPress
+from gmserver.rules.subject import format_subject, subject_example
 
 # ---------------------------------------------------------------------------------------------
 # Turn report

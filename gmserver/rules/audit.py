@@ -18,8 +18,8 @@ the others the GM decides (A15: the server proposes, the GM confirms).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from gmserver.rules.order import Unit
 from gmserver.rules.position import Position, describe_phase

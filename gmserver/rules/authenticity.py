@@ -34,9 +34,9 @@ import functools
 import hashlib
 import hmac
 import re
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Collection, Iterable, Sequence
 
 import authres
 from publicsuffixlist import PublicSuffixList

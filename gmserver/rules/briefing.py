@@ -8,7 +8,7 @@ of a clause ("[P]": gmserver's proposal).
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from gmserver.rules.delays import how_to_ask
 from gmserver.rules.order import Order, Unit
@@ -16,6 +16,7 @@ from gmserver.rules.position import Position
 from gmserver.rules.press import NO_EDITS_WORDS, clause_of
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import turn_length_invitation
+
 
 def cited_clause(ruleset: Ruleset, option: str) -> str:
     """" (000 VII(6) ¶2)": the clause of the game's own profile for `option` (its `clause.KEY`

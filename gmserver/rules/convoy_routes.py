@@ -19,7 +19,7 @@ that case, and 000 VI(4)'s rule on routes, are flagged by rules/convoys.py dispu
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
@@ -38,14 +38,15 @@ def route_problem(origin: str, destination: str, route: Sequence[str], geography
     if any(not place or place not in geography.provinces for place in route):
         return "a place of the route is not on the map"
     names = [geography.display_name(place) for place in route]
-    for place, name in zip(route, names):
+    for place, name in zip(route, names, strict=False):
         if geography.provinces[place].kind != "water":
             return f"{name} is not a sea province, and only fleets at sea convoy"
     if len(set(route)) != len(route):
         return "the route names a sea province twice"
     if not touches(geography, route[0], origin):
         return f"{names[0]} does not border {geography.display_name(origin)}"
-    for (here, here_name), (there, there_name) in zip(zip(route, names), zip(route[1:], names[1:])):
+    steps = zip(zip(route, names, strict=False), zip(route[1:], names[1:], strict=False), strict=False)
+    for (here, here_name), (there, there_name) in steps:
         if there not in geography.fleet_moves.get(here, ()):
             return f"{here_name} does not border {there_name}"
     if not touches(geography, route[-1], destination):

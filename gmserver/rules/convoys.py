@@ -25,8 +25,8 @@ Pure: the outcome, the orders and the map are passed in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from gmserver.rules.convoy_routes import touches
 from gmserver.rules.geography import MapInfo

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.position import phase_type
@@ -44,10 +44,10 @@ def next_deadline(phase: str, opened_at: datetime, lengths: TurnLengths, zone: s
     if opened_at.tzinfo is None:
         raise ValueError("opened_at must be timezone-aware")
     if length % DAY:
-        return (opened_at + length).astimezone(timezone.utc)
+        return (opened_at + length).astimezone(UTC)
     local = opened_at.astimezone(ZoneInfo(zone))
     wall = local.replace(tzinfo=None) + length
-    return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
+    return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
 
 
 def reminder_due(deadline: datetime | None, before: timedelta, now: datetime) -> bool:

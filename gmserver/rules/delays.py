@@ -19,7 +19,7 @@ A game with no deadline (paused, or waiting for a replacement) has nothing to de
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -81,10 +81,10 @@ def delayed_deadline(deadline: datetime, hours: int, zone: str) -> datetime:
     """`deadline` moved by `hours`; whole days are counted on the game's clocks, so an 18:00
     deadline stays 18:00 across a change to or from summer time (as the schedule does)."""
     if hours % 24:
-        return (deadline + timedelta(hours=hours)).astimezone(timezone.utc)
+        return (deadline + timedelta(hours=hours)).astimezone(UTC)
     local = deadline.astimezone(ZoneInfo(zone))
     wall = local.replace(tzinfo=None) + timedelta(hours=hours)
-    return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
+    return wall.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
 
 
 def decide_delay(ruleset: Ruleset, request: DelayRequest) -> DelayDecision:

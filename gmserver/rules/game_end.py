@@ -57,7 +57,7 @@ def years_without_change(history: Sequence[Centres]) -> int:
     """Game years in a row, up to now, in which no supply centre changed hands. `history`: the
     ownership at the start of each game year, oldest first, the current year last."""
     years = 0
-    for before, after in zip(reversed(history[:-1]), reversed(history[1:])):
+    for before, after in zip(reversed(history[:-1]), reversed(history[1:]), strict=False):
         if _owners(before) != _owners(after):
             break
         years += 1

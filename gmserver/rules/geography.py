@@ -8,8 +8,9 @@ Locations use the engine's notation: upper-case three-letter codes, coasts as `S
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 ProvinceKind = Literal["land", "coast", "water", "shut"]
 
@@ -55,7 +56,7 @@ class MapInfo:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "MapInfo":
+    def from_json(cls, data: Mapping[str, Any]) -> MapInfo:
         """The map `to_json` wrote; KeyError or TypeError if `data` is not that."""
         return cls(
             name=data["name"],

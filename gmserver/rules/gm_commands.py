@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from typing import Collection, Iterable
+from datetime import UTC, datetime, timedelta
 
 from gmserver.rules.authenticity import is_password_line, passwords_in, same_secret
 from gmserver.rules.subject import name_words
@@ -115,7 +115,7 @@ def mail_date(value: str | None) -> datetime | None:
         return None
     if moment is None or moment.tzinfo is None:  # RFC 5322 "-0000": no zone known
         return None
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def date_problem(date: datetime | None, received_at: datetime) -> str | None:

@@ -8,9 +8,9 @@ would have been accepted.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Collection, Mapping, Sequence
 
 from gmserver.rules.authenticity import reply_token, reply_tokens
 from gmserver.rules.envelope import Envelope

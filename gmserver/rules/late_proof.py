@@ -14,10 +14,10 @@ header that cannot be read proves nothing.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from collections.abc import Collection
+from datetime import UTC, datetime, timedelta
 from email.message import Message
 from email.utils import parsedate_to_datetime
-from typing import Collection
 
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
@@ -112,7 +112,7 @@ def sent_before(message: Message, deadline: datetime, arrived: datetime | None =
 
 
 def _utc(moment: datetime) -> str:
-    return f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def late_set_proven(ruleset: Ruleset, message: Message, *, wrong_turn: bool, named: str | None,

@@ -45,9 +45,10 @@ Words are compared as gmserver.rules.subject.name_words makes them (accents drop
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Iterable, Literal, Mapping
+from typing import Literal
 
 from gmserver.rules.subject import name_words
 

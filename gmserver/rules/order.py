@@ -54,10 +54,10 @@ class Unit:
         words = text.split()
         if len(words) != 2:
             raise ValueError(f"not a unit in engine notation: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
-        return cls._from_words(words[0], words[1], text)
+        return cls.from_words(words[0], words[1], text)
 
     @classmethod
-    def _from_words(cls, kind: str, location: str, text: str) -> Unit:
+    def from_words(cls, kind: str, location: str, text: str) -> Unit:
         if kind not in ("A", "F"):
             raise ValueError(f"not engine notation: {text!r} ({kind!r} is not a unit type, A or F)")
         return cls(kind, _location(location, text))  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ class Order:
             return cls("waive")
         if len(words) < 3:
             raise ValueError(f"not engine notation: {text!r} (expected e.g. 'A PAR - BUR', 'A PAR H' or 'WAIVE')")
-        unit = Unit._from_words(words[0], words[1], text)
+        unit = Unit.from_words(words[0], words[1], text)
         verb, rest = words[2], words[3:]
         if verb in _SIMPLE and not rest:
             action = _SIMPLE[verb]
@@ -128,9 +128,9 @@ class Order:
         if verb == "R" and len(rest) == 1:
             return cls("retreat", unit, _location(rest[0], text))
         if verb == "S" and (len(rest) == 2 or rest[2:] == ["H"]):  # the engine takes a trailing H, never writes it
-            return cls("support_hold", unit, other=Unit._from_words(rest[0], rest[1], text))
+            return cls("support_hold", unit, other=Unit.from_words(rest[0], rest[1], text))
         if verb in ("S", "C") and len(rest) == 4 and rest[2] == "-":
-            other = Unit._from_words(rest[0], rest[1], text)
+            other = Unit.from_words(rest[0], rest[1], text)
             return cls("support_move" if verb == "S" else "convoy", unit, _location(rest[3], text), other)
         raise ValueError(f"not engine notation: {text!r} (expected e.g. 'A PAR - BUR', 'A MUN S A BER - SIL', "
                          "'F NTH C A LON - NWY', 'A PAR R BUR', 'A PAR D', 'F STP/NC B' or 'WAIVE')")

@@ -19,6 +19,7 @@ from gmserver.rules.deadlines import DAY, TurnLengths
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.schedule import turn_length
 
+
 def clause(ruleset: Ruleset) -> str:
     cited = ruleset.cites("target_days_per_game_turn")
     return f"house rules {cited}" if cited else "this game's rules"

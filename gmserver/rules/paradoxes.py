@@ -29,8 +29,8 @@ is applied to the orders before this runs).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 from gmserver.rules.convoys import convoy_routes
 from gmserver.rules.geography import MapInfo
@@ -158,7 +158,7 @@ def resolve(orders: Orders, geography: MapInfo, adjudicate: Adjudicator,
             continue  # never seen in a game; left to the engine's Szykman rule
         consistent = []
         for picks in itertools.product((True, False), repeat=len(group)):
-            succeed = frozenset(a.army for a, won in zip(group, picks) if won)
+            succeed = frozenset(a.army for a, won in zip(group, picks, strict=False) if won)
             lost = adjudicate(_assumed(result, group, succeed, geography))
             if all(bool(a.routes(geography, lost)) == (a.army in succeed) for a in group):
                 consistent.append((succeed, lost))

@@ -7,8 +7,9 @@ The JSON form is that of the DATC cases in `tests/data/datc/datc.json`: `phase`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from gmserver.rules.order import Order
 
@@ -83,7 +84,7 @@ class Position:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Position":
+    def from_json(cls, data: Mapping[str, Any]) -> Position:
         """Read a DATC-style position; raises ValueError naming every problem found."""
         problems = []
         phase = data.get("phase")

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Iterable
 
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import Ruleset

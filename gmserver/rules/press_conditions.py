@@ -7,8 +7,8 @@ Pure."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import PhaseOutcome

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome
+from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.reading.sets import StoredSet, effective_orders
 from gmserver.rules.ruleset import Ruleset
 

@@ -854,7 +854,8 @@ _opt("extra_unit_repair", "2.11", Choice.of(ExtraUnitRepair), "gm_manual",
              "named the removal rule picks it (too few disbands); every player is told. `gmserver game audit` (or "
              "the audit mail command) finds a surplus unit: it adjudicates each stored phase of the last game year "
              "again with its stored orders and mails the GM every unit the orders do not give, with the repair 000 "
-             "VIII proposes (the GM confirms). Left to the GM: the audit finds boards changed outside the stored orders, not orders "
+             "VIII proposes (the GM confirms). Left to the GM: the audit finds boards changed outside the stored orders, "
+             "not orders "
              "read or applied wrongly (it does not read the order sets again); it does not tell which case of "
              "VIII(2) made the unit, so for too many builds the GM names the unit the excess-build rule would not "
              "have built; and it runs when the GM asks, not after every correction", lambda v: True))

@@ -13,7 +13,14 @@ from typing import Any
 
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.ruleset_options import (
-    APPLIED, NOT_APPLIED, OPTIONS, PARTIAL, SECTIONS, Choice, Flag, toml_text,
+    APPLIED,
+    NOT_APPLIED,
+    OPTIONS,
+    PARTIAL,
+    SECTIONS,
+    Choice,
+    Flag,
+    toml_text,
 )
 
 STATUS_WORDS = {APPLIED: "applied", PARTIAL: "partly applied", NOT_APPLIED: "not applied"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.deadlines import DAY, TurnLengths
@@ -83,7 +83,7 @@ def local_instant(day: date, at: time, zone: str) -> datetime:
     """`day` at wall-clock `at` in `zone`, in UTC. A time the DST change skips (02:30 on the
     spring-forward night) comes out an hour later on the clock; one it repeats is its first."""
     local = datetime.combine(day, at.replace(tzinfo=None), tzinfo=ZoneInfo(zone))
-    return local.astimezone(timezone.utc)
+    return local.astimezone(UTC)
 
 
 def local_time_of_day(moment: datetime, zone: str) -> time:
@@ -99,7 +99,7 @@ def scheduled_deadline(previous: datetime, phase: str, schedule: Schedule) -> da
     if length is None:
         return None
     if length % DAY:
-        return (previous + length).astimezone(timezone.utc)
+        return (previous + length).astimezone(UTC)
     day, at = _scheduled_day(previous, length, schedule)
     return local_instant(day, at, schedule.zone)
 
@@ -167,10 +167,10 @@ def first_deadline(phase: str, now: datetime, schedule: Schedule) -> datetime | 
         return None
     earliest = now + length
     if length < timedelta(hours=1):
-        return earliest.astimezone(timezone.utc)  # a demo's turn of seconds: no rounding
+        return earliest.astimezone(UTC)  # a demo's turn of seconds: no rounding
     if schedule.time_of_day is None or length % DAY:
         rounded = earliest.replace(second=0, microsecond=0)
-        return (rounded if rounded == earliest else rounded + timedelta(minutes=1)).astimezone(timezone.utc)
+        return (rounded if rounded == earliest else rounded + timedelta(minutes=1)).astimezone(UTC)
     local_day = earliest.astimezone(ZoneInfo(schedule.zone)).date()
     candidate = local_instant(local_day, schedule.time_of_day, schedule.zone)
     return candidate if candidate >= earliest else local_instant(local_day + timedelta(days=1),

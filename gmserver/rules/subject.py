@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from gmserver.rules.position import PHASE_TYPE_NAMES
 from gmserver.rules.subject_scan import _collapse, _describe, _Found, _parse_phase, _scan, _turn, name_words
 from gmserver.rules.subject_templates import (
-    _ADJECTIVES, _POWER_WORDS, _PURPOSE_WORDS, FIELDS, TEMPLATES, Marker, Purpose, _Spec, _spec,
+    _ADJECTIVES,
+    _POWER_WORDS,
+    _PURPOSE_WORDS,
+    FIELDS,
+    TEMPLATES,
+    Marker,
+    Purpose,
+    _Spec,
+    _spec,
 )
 
 # what callers import from here; name_words and the tables live in the modules beside this one

@@ -9,9 +9,14 @@ from dataclasses import dataclass, field
 
 from gmserver.rules.position import PHASE_TYPE_NAMES, SEASON_NAMES
 from gmserver.rules.subject_templates import (
-    _MARKER_WORDS, _PHASE_TYPE_WORDS, _POWER_WORDS, _VALID_KINDS, Marker, _dc_parts, _Spec,
+    _MARKER_WORDS,
+    _PHASE_TYPE_WORDS,
+    _POWER_WORDS,
+    _VALID_KINDS,
+    Marker,
+    _dc_parts,
+    _Spec,
 )
-
 
 # --- reading ---------------------------------------------------------------------------------
 

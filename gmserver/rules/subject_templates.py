@@ -12,7 +12,6 @@ from typing import Literal
 
 from gmserver.rules.geography import POWERS
 
-
 Purpose = Literal["orders", "confirmation", "rejection", "reminder", "report"]
 Marker = Literal["final", "preliminary"]
 

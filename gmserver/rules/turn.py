@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
-
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.options import clause

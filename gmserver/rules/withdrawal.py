@@ -9,7 +9,8 @@ want the units to stand with no orders says so with one of these lines. Pure.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 # Compared with the whole line, lower-cased, punctuation and repeated spaces dropped.
 WITHDRAWAL_PHRASES = frozenset({

@@ -17,7 +17,7 @@ import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +273,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
                                      headers={"WWW-Authenticate": 'Basic realm="gmserver GM", charset="UTF-8"',
                                               "Cache-Control": "no-store"})
         return render("gm.html.j2", PRIVATE, page=pages.gm_page(sessions),
-                      now=datetime.now(timezone.utc))
+                      now=datetime.now(UTC))
 
     async def static(request: Request) -> Response:
         # a fixed set of files: no path from the request ever reaches the file system

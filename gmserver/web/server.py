@@ -23,7 +23,7 @@ def pages_app(config: Config, services: Services) -> Any:
     return create_app(services, config.web, templates_dir=TEMPLATES_DIR, gm_name=config.gm_name)
 
 
-def web_thread(config: Config, services: Services) -> "WebThread":
+def web_thread(config: Config, services: Services) -> WebThread:
     host, port = config.web.host_and_port
     return WebThread(pages_app(config, services), host, port)
 

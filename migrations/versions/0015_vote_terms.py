@@ -4,15 +4,15 @@ the words proposed (000 IX(3), 001 VIII(3), 003 [18]).
 Revision ID: 0015
 Revises: 0013b
 """
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: Union[str, None] = "0013b"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | None = "0013b"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:

@@ -21,9 +21,10 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -50,7 +51,7 @@ class Database:
         else:
             raise ValueError(f"unknown database kind {kind!r}")
 
-    def __enter__(self) -> "Database":
+    def __enter__(self) -> Database:
         if self.kind == "postgresql":
             self._admin(f'CREATE DATABASE "{self.name}"')
         return self

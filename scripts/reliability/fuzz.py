@@ -36,11 +36,11 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-import common  # noqa: E402  (sets up sys.path for gmserver)
+import common
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GAMES = ("lepanto", "secretgame", "hidden-alpha")
@@ -48,7 +48,7 @@ VERIFIED = "hidden-alpha"  # its sender check is "verified": a forged From must 
 EMAILS = sorted((common.ROOT / "tests" / "data" / "orders" / "emails").glob("*.eml"))
 GENERATORS = {"real": 26, "hostile": 10, "random-headers": 10, "encoded-words": 10, "multipart": 8,
               "oversized": 4, "forged": 10, "auto-reply": 12, "stranger": 10}
-START = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
 def player(power: str) -> str:
@@ -299,6 +299,8 @@ def reply_problems(raw: bytes) -> list[str]:
 
 
 def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
+    import logging
+
     from sqlalchemy import select
 
     from gmserver.config import Config
@@ -307,20 +309,18 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     from gmserver.db.models import InboundMessage, OutboxMessage
     from gmserver.db.session import transaction
     from gmserver.rules.ruleset import load_ruleset
-    from gmserver.services.inbox import runner as intake
-    from gmserver.services.turn import turns
-    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
     from gmserver.services.base.outbox import message_bytes
     from gmserver.services.base.reply_limits import NOTICE_KIND, NOTICES_PER_HOUR
+    from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.inbox import runner as intake
+    from gmserver.services.turn import turns
     from tests.integration.test_hostile_mail import HOSTILE
-
-    import logging
 
     logging.basicConfig(level=logging.CRITICAL)  # parked messages log errors by design: counted below
     upgrade(url)
     services = build_services(Config(database_url=url, gm_address=common.GM))
     with transaction(services.sessions) as session:
-        for name, ruleset in zip(GAMES, ("standard", "mhr", "standard")):
+        for name, ruleset in zip(GAMES, ("standard", "mhr", "standard"), strict=False):
             game = create_game(session, GameSpec(
                 name=name, ruleset=load_ruleset(ruleset),
                 players=[PlayerSpec(p, player(p), f"{p.lower()}.backup@players.test") for p in POWERS],
@@ -420,7 +420,8 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     parked = [(error or "").splitlines()[0][:100] if error else "(no error)" for status, _, error, _ in rows
               if status == "failed"]
     return {
-        "worker": index, "messages": done, "by_kind": {f"{k} {o}": n for (k, o), n in by_kind.items()}, "seconds": elapsed, "kinds": dict(kinds),
+        "worker": index, "messages": done, "by_kind": {f"{k} {o}": n for (k, o), n in by_kind.items()},
+        "seconds": elapsed, "kinds": dict(kinds),
         "outcomes": dict(Counter(outcome or status for status, outcome, _, _ in rows)),
         "stored": len(rows), "pending": sum(1 for status, *_ in rows if status == "pending"),
         "parked": dict(Counter(parked)), "parked_without_error": sum(1 for p in parked if p == "(no error)"),

@@ -1,7 +1,8 @@
 """SIGKILL soak: `gmserver run` killed at random moments while players mail it and turns fall due.
 
 gmserver runs as a GM runs it (`gmserver run`: the built-in SMTP listener on a free loopback port,
-outgoing mail through an SMTP relay that records every message it accepts) on SQLite or PostgreSQL, with games whose turns last seconds. A
+outgoing mail through an SMTP relay that records every message it accepts) on SQLite or PostgreSQL,
+with games whose turns last seconds. A
 sender thread mails order sets, late sets, strangers' mail, auto-replies, hostile messages
 (tests/integration/test_hostile_mail.py) and deliberate duplicates, and records every 250. The
 daemon is SIGKILLed at seeded random moments, --kills times, and restarted each time. Then the
@@ -34,11 +35,11 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict, deque
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-import common  # noqa: E402  (sets up sys.path for gmserver)
+import common
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -366,14 +367,14 @@ def _finish_in_process(config: Path) -> datetime:
     mail whose send a kill interrupted (its lease runs 5 minutes: deliver as if they had passed)."""
     from gmserver.config import load_config
     from gmserver.daemon import build_services, build_transport
-    from gmserver.services.inbox import runner as intake
     from gmserver.services.base import outbox
+    from gmserver.services.inbox import runner as intake
     from gmserver.services.turn import turns
 
     loaded = load_config(config)
     services = build_services(loaded)
     transport = build_transport(loaded)
-    end = datetime.now(timezone.utc)
+    end = datetime.now(UTC)
     intake.process_pending(services, end)
     turns.adjudicate_due(services, end)
     later = end + outbox.LEASE + timedelta(minutes=1)
@@ -485,7 +486,7 @@ def delivery_checks(report: common.Report, outbox_rows, relayed: list[bytes], *,
         extra_by_kind[kinds.get(mid, "unknown")] += count - 1
     extra = sum(extra_by_kind.values())
     copies: dict[str, set[bytes]] = defaultdict(set)
-    for d, raw in zip(delivered, relayed):
+    for d, raw in zip(delivered, relayed, strict=False):
         if d.message_id in doubles:
             copies[d.message_id].add(raw)
     differing = [mid for mid, raws in copies.items() if len(raws) > 1]

@@ -23,10 +23,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import common  # noqa: E402  (sets up sys.path for gmserver)
+import common
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -46,7 +46,7 @@ def create_games(url: str, count: int, seed: int) -> float:
     services = build_services(Config(database_url=url, gm_address=common.GM))
     rng = random.Random(seed)
     ruleset = load_ruleset("standard")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     started = time.perf_counter()
     for numbers in common.chunks(list(range(1, count + 1)), 100):
         with transaction(services.sessions) as session:

@@ -24,9 +24,10 @@ import functools
 import json
 import mailbox
 import re
-from datetime import datetime, timezone
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import pytest
 
@@ -103,7 +104,7 @@ class Table:
 
     def mail_orders(self, phase: str, orders: Mapping[str, list[str]]) -> None:
         """Each power's orders as one message, stored as the listener stores it, then read."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         for power, lines in orders.items():
             if not lines:
                 continue

@@ -9,7 +9,7 @@ between the orders and the deadline.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -29,9 +29,9 @@ from gmserver.engine import position_from_state
 from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.services.base import outbox
-from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
+from gmserver.services.turn import turns
 from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, services_for
 
@@ -95,7 +95,7 @@ def check_results(text: str, expected: dict[str, str]) -> None:
 
 def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_relay, clock, tmp_path) -> None:
     table = Table(dovecot)
-    clock.now = datetime.now(timezone.utc)  # `gmserver poll --once` below runs on the real clock
+    clock.now = datetime.now(UTC)  # `gmserver poll --once` below runs on the real clock
     services = services_for(database_url, gm_address=table.gm)
     game_id = new_game(services, clock(), name="lepanto")
     with transaction(services.sessions) as session:
@@ -115,7 +115,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         # gmserver poll --once, twice: the second run finds nothing new
         assert main(["--config", str(config_file), "poll", "--once"]) == 0
         assert main(["--config", str(config_file), "poll", "--once"]) == 0
-        clock.now = max(clock.now, datetime.now(timezone.utc))  # the command ran on the real clock
+        clock.now = max(clock.now, datetime.now(UTC))  # the command ran on the real clock
         assert count(services, OrderSet, OrderSet.phase == phase) == 7
         # a crash after processing but before \Seen: the server shows the mail again; nothing doubles
         table.mark_all_unseen()
@@ -189,7 +189,7 @@ def test_daemon_restart_between_orders_and_deadline_loses_nothing(database_url, 
                     outbox_interval_seconds=1, sweep_interval_seconds=1)
     first = Daemon(config)
     services = first.services
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     game_id = new_game(services, now, name="restart")
     with transaction(services.sessions) as session:
         game = session.get(Game, game_id)
@@ -207,7 +207,7 @@ def test_daemon_restart_between_orders_and_deadline_loses_nothing(database_url, 
     # the deadline falls while the second daemon runs: its job is rebuilt from the table at start
     # (a fixed deadline had to allow for slow processing under load: 12 s per run, mostly waiting)
     with transaction(services.sessions) as session:
-        session.get(Game, game_id).deadline = datetime.now(timezone.utc) + timedelta(seconds=2)
+        session.get(Game, game_id).deadline = datetime.now(UTC) + timedelta(seconds=2)
 
     second = Daemon(config)
     second.start()

@@ -5,7 +5,7 @@ player's inbox is checked for what they must see and what they must not (003 [9]
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,9 +17,9 @@ from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outbox
-from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
+from gmserver.services.turn import turns
 from tests.support.mailboxes import Table, imap_config
 from tests.support.world import new_game, order_mail, services_for
 
@@ -32,7 +32,7 @@ def flat(message) -> str:
 
 def test_white_grey_and_partial_press_reach_exactly_their_readers(database_url, dovecot, smtp_relay, clock) -> None:
     table = Table(dovecot)
-    clock.now = datetime.now(timezone.utc)
+    clock.now = datetime.now(UTC)
     services = services_for(database_url, gm_address=table.gm)
     game_id = new_game(services, clock(), name="lepanto")  # standard: white and grey press
     with transaction(services.sessions) as session:

@@ -23,7 +23,7 @@ import dataclasses
 import email.message
 import io
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from PIL import Image
@@ -158,7 +158,7 @@ def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
     the proposals as announced name no proposer, the results name no voter, and each voter's
     answer speaks of their own vote alone."""
     texts = [plain(m) for m in mails]
-    proposals = [t for m, t in zip(mails, texts) if str(m["Subject"]).startswith("Proposal:")]
+    proposals = [t for m, t in zip(mails, texts, strict=False) if str(m["Subject"]).startswith("Proposal:")]
     assert proposals == [f"{PROPOSAL} Test GM, Game Master"] * 2
     spring = texts[[str(m["Subject"]) for m in mails].index(f"[lepanto] S01: {ADJECTIVES[power]} results")]
     assert spring[spring.index("VOTES"):spring.index("NEXT:") + 5] == SPRING_VOTES
@@ -168,7 +168,7 @@ def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
                    "TURKEY": [f"Your vote on a draw between {ALL} is recorded: No."]}.get(power, [])
     fall_mine = [f"You have proposed a draw between {ALL}, and your vote for it is recorded." if power == "AUSTRIA"
                  else f"Your vote on a draw between {ALL} is recorded: Yes."]
-    assert [a[:len(e)] for a, e in zip(answers, spring_mine + fall_mine)] == spring_mine + fall_mine
+    assert [a[:len(e)] for a, e in zip(answers, spring_mine + fall_mine, strict=False)] == spring_mine + fall_mine
     assert len(answers) == len(spring_mine + fall_mine)
     everything = " ".join(m.as_string() for m in mails)
     assert "recorded: No" not in everything or power == "TURKEY"  # Turkey's No reaches Turkey alone
@@ -227,7 +227,7 @@ def test_press_requests_and_two_draw_votes_by_mail(database_url, dovecot, smtp_r
     mail; a draw that fails and one that passes (vote.draw.uncast, vote_secrecy,
     proposer_anonymous, vote_publication: 000 IX(1), IX(4)); every mailbox checked."""
     table = Table(dovecot)
-    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
     services = dataclasses.replace(services_for(database_url, gm_address=table.server),
                                    gm_addresses=(table.gm,), alerts_to=table.gm)
     run = Run(table, services, clock, SmtpTransport(SmtpRelayConfig(host=smtp_relay.host, port=smtp_relay.port)),

@@ -15,7 +15,7 @@ GM that they wish to abstain"; IX(4): nothing revealed):
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -38,7 +38,7 @@ PASSED = (f'A change of the house rules: "{CHANGE}" passed. The GM will now appl
 
 def test_rule_change_000_ix_3_by_mail_with_the_gms_vote(database_url, dovecot, smtp_relay, clock) -> None:
     table = Table(dovecot)
-    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
     services = dataclasses.replace(services_for(database_url, gm_address=table.server),
                                    gm_addresses=(table.gm,), alerts_to=table.gm)
     run = Run(table, services, clock, SmtpTransport(SmtpRelayConfig(host=smtp_relay.host, port=smtp_relay.port)),

@@ -25,9 +25,8 @@ from gmserver.db.migrate import upgrade
 from gmserver.services.features import pages
 from gmserver.services.turn import turns
 from gmserver.web.auth import hash_password
-from tests.integration.test_web_pages import orders
 from tests.support.dovecot import free_port
-from tests.support.web import serving
+from tests.support.web import orders, serving
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.e2e

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -31,8 +31,8 @@ from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.base import outbox
-from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game
+from gmserver.services.turn import turns
 from tests.support.mail_game import Run, Table
 from tests.support.outgoing import ADJECTIVES
 from tests.support.world import services_for
@@ -328,7 +328,7 @@ def test_a_scripted_game_reaches_a_solo_by_mail(profile, database_url, dovecot, 
     GM secret (gm_command_auth), a GM rollback within the correction window (correction_window)
     and a solo at solo_centres; every mailbox checked."""
     table = Table(dovecot)
-    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
     services = dataclasses.replace(services_for(database_url, gm_address=table.server),
                                    gm_addresses=(table.gm,), alerts_to=table.gm)
     run = Run(table, services, clock, SmtpTransport(SmtpRelayConfig(host=smtp_relay.host, port=smtp_relay.port)),

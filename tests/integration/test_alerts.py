@@ -11,10 +11,10 @@ from sqlalchemy import select, update
 
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services.features import alerts
-from gmserver.services.inbox import runner as intake
-from gmserver.services.features.alerts import ALERTS_PER_DAY, queue_alerts
 from gmserver.services.base.outbox import queue
+from gmserver.services.features import alerts
+from gmserver.services.features.alerts import ALERTS_PER_DAY, queue_alerts
+from gmserver.services.inbox import runner as intake
 from tests.support.world import GM, order_mail, services_for
 
 pytestmark = pytest.mark.integration

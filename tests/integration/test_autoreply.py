@@ -13,8 +13,8 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.reading import effective_orders
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.inbox import runner as intake
 from gmserver.services.game.ordersets import stored_sets
+from gmserver.services.inbox import runner as intake
 from tests.support.intake_rows import player_reply_address, without_headers
 from tests.support.world import new_game, order_mail, player_address, services_for
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
-from datetime import datetime, timezone
 import mailbox
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -81,7 +81,7 @@ def test_empty_lists_say_so_and_outgoing_rows_show_subject_and_time_queued(confi
     assert capsys.readouterr().out == "no stored inbound mail with status failed and kind press\n"
 
     services = services_for(f"sqlite:///{tmp_path / 'gm.db'}")
-    now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
     new_game(services, now)
     gm_controls.act(services, "lepanto", gm_controls.pause, now=now)  # tells the 7 players
     assert run(config, "outbox", "list", "--status", "failed") == 0
@@ -332,8 +332,8 @@ def test_orders_read_refuses_an_unknown_power(tmp_path: Path, capsys, monkeypatc
 
 def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, capsys, tmp_path: Path) -> None:
     """004 I(1) ¶2: a player's own list is matched before the standard table."""
-    from gmserver.db.session import transaction
     from gmserver.db.models import OrderSet
+    from gmserver.db.session import transaction
     from gmserver.services.inbox import runner as intake
     from tests.support.world import order_mail, services_for
 
@@ -345,7 +345,7 @@ def test_a_players_own_abbreviations_are_used_under_gwm_004_I_1(config: Path, ca
     assert "'Atlantis' is not a province" in capsys.readouterr().err
     url = f"sqlite:///{tmp_path / 'gm.db'}"
     services = services_for(url)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     intake.store(services.sessions, order_mail("france@players.test", "gw France S1901M", "A Par - Bg\nA Mx H"),
                  source="smtp", now=now)
     intake.process_pending(services, now)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ def test_outbox_list_shows_what_an_alert_is_about(tmp_path: Path, capsys) -> Non
                       f'[outbound.maildir]\npath = "{tmp_path / "sent"}"\n')
     assert main(["--config", str(config), "db", "upgrade"]) == 0
     services = services_for(url)
-    now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
     stored = intake.store(services.sessions, order_mail("x@players.test", "hi", "hi"), source="smtp", now=now)
     with transaction(services.sessions) as session:
         session.execute(update(InboundMessage).values(status="failed", error="ValueError: boom", processed_at=now))

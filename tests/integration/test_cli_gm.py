@@ -3,14 +3,14 @@ preview | rollback` and `gmserver inbox release | refuse` (the names are issue 8
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from gmserver.services.inbox import runner as intake
-from tests.support.world import order_mail, player_address, services_for
 from tests.support.cli import player_args, run, write_config
+from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -53,7 +53,7 @@ def test_correct_preview_and_roll_back_from_the_command_line(config: Path, capsy
 def test_release_and_refuse_held_mail_from_the_command_line(config: Path, database_url: str, capsys) -> None:
     create(config, "danivon")
     services = services_for(database_url)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     ids = [intake.store(services.sessions, order_mail(player_address(power), f"lepanto {power.title()}", body),
                         source="smtp", now=now).id for power, body in (("FRANCE", "A Par-Bur"), ("ITALY", "A Ven H"))]
     intake.process_pending(services, now)

@@ -3,7 +3,7 @@ crashed on the first parked hostile message and printed nothing)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -36,7 +36,7 @@ def test_inbox_list_prints_every_parked_message_with_its_error(tmp_path: Path, c
     config.write_text(f'[database]\nurl = "{url}"\n[gm]\naddress = "gm@gm.test"\n')
     assert main(["--config", str(config), "db", "upgrade"]) == 0
     services = services_for(url)
-    now = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 22, 12, tzinfo=UTC)
     ids = {}
     for raw, error in PARKED.items():
         row_id = intake.store(services.sessions, raw, source="smtp", now=now).id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -63,16 +63,16 @@ def test_game_show_lists_the_players_replaced(config: Path, capsys) -> None:
 def test_game_show_says_a_scorpion_game_waits_for_new_players_003_14(config: Path, capsys) -> None:
     """003 [14]: nobody ordered in Spring 1901; the deadline passes; the sweep's adjudication
     leaves the game waiting, and game show says for whom."""
-    from gmserver.config import load_config  # noqa: PLC0415
-    from gmserver.daemon import build_services  # noqa: PLC0415
-    from gmserver.services.turn import turns  # noqa: PLC0415
+    from gmserver.config import load_config
+    from gmserver.daemon import build_services
+    from gmserver.services.turn import turns
 
     players = player_args()
     assert run(config, "db", "upgrade") == 0
     assert run(config, "game", "create", "darkside", "--ruleset", "scorpion", *players) == 0
     services = build_services(load_config(config))
     # the first deadline is at most a few weeks away (003 [23]: turns of one to three weeks)
-    assert turns.adjudicate_due(services, datetime.now(timezone.utc) + timedelta(days=60)) == []
+    assert turns.adjudicate_due(services, datetime.now(UTC) + timedelta(days=60)) == []
     capsys.readouterr()
     assert run(config, "game", "show", "darkside") == 0
     out = capsys.readouterr().out

@@ -12,9 +12,8 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services.inbox import runner as intake
 from tests.support.intake_rows import deliver
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.world import order_mail, player_address
 
 pytestmark = pytest.mark.integration
 

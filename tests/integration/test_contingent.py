@@ -19,13 +19,11 @@ from gmserver.db.models import OrderSet, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
-from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
-from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.turn import turns
 from tests.support.intake_rows import send_orders
-from tests.support.world import new_game, order_mail, player_address, services_for
+from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
 

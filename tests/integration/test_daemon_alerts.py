@@ -15,9 +15,9 @@ from gmserver.daemon import Daemon
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.outbound import SmtpTransport
-from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import GM, order_mail, services_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 import smtplib
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -33,7 +33,7 @@ def _statuses(services) -> list[str]:
 def test_mail_stored_while_the_inbound_job_runs_is_processed_right_after_not_at_the_next_tick(
         database_url, tmp_path) -> None:
     services = services_for(database_url)
-    new_game(services, datetime.now(timezone.utc))
+    new_game(services, datetime.now(UTC))
     config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
                     maildir_path=str(tmp_path / "maildir"), sweep_interval_seconds=60)
     daemon = Daemon(config, services=services)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -19,17 +19,17 @@ from sqlalchemy import select
 
 from gmserver.db.models import Game, OutboxMessage
 from gmserver.db.session import transaction
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.commands import gm_controls
+from gmserver.services.game.games import GameError
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.game.games import GameError
-from gmserver.services.base.outbox import message_bytes
 from tests.support.cli import player_args, run, write_config
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def mails(services, kind: str) -> list[EmailMessage]:

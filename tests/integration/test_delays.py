@@ -12,12 +12,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from gmserver.cli import main
 from gmserver.db.models import Game, GmAction, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.commands import gm_controls
-from gmserver.services.inbox import runner as intake
-from gmserver.cli import main
 from gmserver.services.game.games import POWERS, show_game
+from gmserver.services.inbox import runner as intake
 from tests.support.intake_rows import deliver
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 

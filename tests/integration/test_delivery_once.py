@@ -29,8 +29,8 @@ from tests.support.smtp_relay import SmtpRelay
 from tests.support.world import services_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "reliability"))
-import common  # noqa: E402  the reliability scripts' own modules, as the soak imports them
-import soak  # noqa: E402
+import common
+import soak
 
 pytestmark = pytest.mark.integration
 
@@ -282,7 +282,7 @@ def test_the_soaks_relay_counter_sees_a_copy_a_kill_made(database_url, clock) ->
         relayed = [message.raw for message in relay.messages]
     outbox_rows = [(row.message_id, row.kind, row.status) for row in rows(services)]
     columns = ("message_id", "kind", "status")
-    outbox_rows = [dict(zip(columns, values)) for values in outbox_rows]
+    outbox_rows = [dict(zip(columns, values, strict=False)) for values in outbox_rows]
 
     def checked(kills: int) -> common.Report:
         report = common.Report("relay")

@@ -44,7 +44,7 @@ def test_every_reply_has_a_to_header_that_parses(database_url, clock) -> None:
     new_game(services, clock())
     sender = "p\u00e9\u00e9r\u00e9@\u00e9lsewhere" + "\u00e9" * 17 + ".test"  # an internationalised address
     raw = (f"From: {sender}\r\nSubject: lepanto Turkey S1901M\r\nMessage-ID: <r2@x.test>\r\n\r\nA ANK H\r\n"
-           .encode("utf-8"))
+           .encode())
     stored = intake.store(services.sessions, raw, source="smtp", now=clock())
     intake.process_one(services, stored.id, clock())
     with transaction(services.sessions) as session:

@@ -12,14 +12,12 @@ from gmserver.db.models import Game, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.subject import format_subject
-from gmserver.services.commands import gm_controls
-from gmserver.services.inbox import runner as intake
-from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
+from gmserver.services.commands import gm_controls
+from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.turn import turns
 from tests.support.intake_rows import send_orders
-from tests.support.world import order_mail, player_address, services_for
+from tests.support.world import player_address, services_for
 
 pytestmark = pytest.mark.integration
 

@@ -8,12 +8,12 @@ import pytest
 from sqlalchemy import select
 
 from gmserver import engine
+from gmserver.commands.command import Call
+from gmserver.commands.registry import BY_WORD
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.services.features import audit, corrections, repairs
-from gmserver.commands.registry import BY_WORD
-from gmserver.commands.command import Call
 from gmserver.services.turn import turns
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for

@@ -7,22 +7,22 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import select
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
-from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player, PlayerHistory
+from gmserver.db.models import Game, GmAction, OutboxMessage, Player, PlayerHistory
 from gmserver.db.session import transaction
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.rules.ruleset import load_ruleset
+from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.commands import gm_controls
+from gmserver.services.features import views
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
+from gmserver.services.game.schedule import due_games
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.features import views
-from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
-from gmserver.services.base.gm_mail import queue_start_mails
-from gmserver.services.game.schedule import due_games
 from tests.support.intake_rows import game_row, gm_mail
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -101,11 +101,11 @@ def test_resume_after_the_deadline_passed_sets_a_full_turn_from_now(world, clock
     done = gm_controls.act(world, "lepanto", gm_controls.resume, now=now)
     # the game's deadlines fall at 12:00 UTC (its first one, 48 h after creation at 2026-11-22 12:00);
     # resumed at 2026-11-25 00:00, a full turn of 48 h ends 2026-11-27 00:00: the next 12:00 after it
-    assert now == datetime(2026, 11, 25, 0, 0, tzinfo=timezone.utc)
-    assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
+    assert now == datetime(2026, 11, 25, 0, 0, tzinfo=UTC)
+    assert game_row(world).deadline == datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
     assert "the deadline passed during the pause" in done.text
     assert show_game(world.sessions, "lepanto")["paused"] is False
-    assert turns.adjudicate_due(world, datetime(2026, 11, 27, 12, 1, tzinfo=timezone.utc))[0].phase == "S1901M"
+    assert turns.adjudicate_due(world, datetime(2026, 11, 27, 12, 1, tzinfo=UTC))[0].phase == "S1901M"
 
 
 def test_resume_before_the_deadline_keeps_it(world, clock) -> None:
@@ -214,7 +214,7 @@ def test_every_player_gets_a_start_mail(database_url, clock) -> None:
     with transaction(services.sessions) as session:
         game = create_game(session, GameSpec(
             name="lepanto", ruleset=load_ruleset("scorpion"), sender_check="verified",
-            first_deadline=datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc),
+            first_deadline=datetime(2026, 12, 1, 18, 0, tzinfo=UTC),
             players=[PlayerSpec(p, player_address(p), f"{p.lower()}.backup@players.test") for p in POWERS]), clock())
         assert queue_start_mails(session, services, game, clock()) == 7
     france = next(m for m in outbox(services, "start") if m.recipient == player_address("FRANCE"))

@@ -10,9 +10,9 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.features import convoys, corrections
 from gmserver.services.turn import preview, turns
-from gmserver.services.base.outbox import message_bytes
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 

@@ -16,11 +16,10 @@ from sqlalchemy import func, select
 from gmserver import engine
 from gmserver.db.models import Game, OrderSet, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
-from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
-from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import game_row, send_orders
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -277,7 +276,7 @@ def test_without_a_request_rule_the_first_deadline_stands_after_a_correction(wor
 
 def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> None:
     """The re-adjudication of a rolled-back turn does not count its missed turns again."""
-    from gmserver.db.models import Player  # noqa: PLC0415
+    from gmserver.db.models import Player
 
     services, game_id = world
     _adjudicated_spring(services, clock, game_id)  # six powers sent nothing
@@ -296,7 +295,7 @@ def test_a_rolled_back_turn_s_missed_orders_are_counted_once(world, clock) -> No
 def test_a_two_season_year_is_rolled_back_whole_003_5(database_url, clock) -> None:
     """003 [5]: the builds sent with the Fall moves were applied in the same adjudication; its
     rollback reopens the Fall moves and undoes the winter with them."""
-    from gmserver.rules.position import Position  # noqa: PLC0415
+    from gmserver.rules.position import Position
 
     fall = Position.from_json({"phase": "F1901M", "units": {"RUSSIA": ["F RUM", "A MOS"], "TURKEY": ["A CON"]},
                                "centers": {"RUSSIA": ["MOS", "SEV", "STP", "WAR"], "TURKEY": ["ANK", "CON", "SMY"]}})

@@ -128,7 +128,7 @@ def test_orders_for_another_turn_are_held_under_season_mismatch_hold_for_gm(data
 
 
 def test_a_release_and_a_refusal_at_once_decide_the_message_once(danivon, clock) -> None:
-    import threading  # noqa: PLC0415
+    import threading
 
     row_id = _send(danivon, clock, "lepanto France", "A Par-Bur")
     outcomes: list[str] = []

@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import select
 
 from gmserver import engine
+from gmserver.commands.command import Call
+from gmserver.commands.registry import BY_WORD
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.commands.registry import BY_WORD
-from gmserver.commands.command import Call
 from gmserver.services.features import corrections, repairs
 from gmserver.services.turn import turns
 from tests.support.world import new_game, services_for

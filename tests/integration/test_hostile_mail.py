@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+from datetime import UTC
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -143,14 +144,14 @@ def test_a_player_s_unreadable_mail_is_answered_under_the_player_limit(database_
 
 @pytest.fixture(scope="module")
 def sqlite_world(tmp_path_factory):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from gmserver.db.migrate import upgrade
 
     url = f"sqlite:///{tmp_path_factory.mktemp('hostile') / 'gm.db'}"
     upgrade(url)
     services = services_for(url)
-    new_game(services, datetime(2026, 11, 22, 12, tzinfo=timezone.utc))
+    new_game(services, datetime(2026, 11, 22, 12, tzinfo=UTC))
     return services
 
 

@@ -14,10 +14,10 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
-from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 

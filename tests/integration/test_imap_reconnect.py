@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -45,7 +45,7 @@ def _wait(condition, timeout: float) -> bool:
 def test_after_an_imap_outage_new_mail_is_stored_at_the_next_short_try(
         dovecot: Dovecot, mail_user: MailUser, database_url: str, tmp_path) -> None:
     services = services_for(database_url)
-    new_game(services, datetime.now(timezone.utc))
+    new_game(services, datetime.now(UTC))
     config = Config(database_url=database_url, gm_address=GM, inbound_mode="imap",
                     imap=ImapConfig(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
                                     password=mail_user.password),
@@ -63,7 +63,7 @@ def test_after_an_imap_outage_new_mail_is_stored_at_the_next_short_try(
     daemon.imap_backoff = recorded
     daemon.start()
     try:
-        assert _wait(lambda: daemon._imap_mailbox is not None, 30)  # noqa: SLF001
+        assert _wait(lambda: daemon._imap_mailbox is not None, 30)
         dovecot.stop()
         # three failed tries: the old wait after them was 40 s, then 80, 160, 300
         assert three_failed.wait(60), f"the watcher did not try again promptly: {tries}"

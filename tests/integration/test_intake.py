@@ -99,7 +99,7 @@ def test_accepted_orders_are_stored_as_a_version_and_confirmed(world, clock) -> 
 
 
 def test_every_version_is_kept_and_numbered(world, clock) -> None:
-    for n, orders in enumerate(["A PAR - BUR", "A PAR - PIC"], start=1):
+    for _n, orders in enumerate(["A PAR - BUR", "A PAR - PIC"], start=1):
         intake.store(world.sessions, order_mail(player_address("FRANCE"), subject("FRANCE"), orders), source="smtp",
                      now=clock())
         intake.process_pending(world, clock())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import smtplib
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -39,7 +39,7 @@ def test_a_bounce_through_the_real_listener_is_stored_with_its_envelope_and_neve
         database_url, tmp_path) -> None:
     services = services_for(database_url)
     # the daemon runs on the real clock (its scheduler skips jobs due in the past)
-    new_game(services, datetime.now(timezone.utc))
+    new_game(services, datetime.now(UTC))
     config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
                     maildir_path=str(tmp_path / "maildir"))
     daemon = Daemon(config, services=services)
@@ -68,7 +68,7 @@ def test_without_a_message_id_a_set_sent_again_through_the_listener_is_filed(dat
     no Message-ID nor Date: three SMTP transactions are three messages, none dropped as a
     duplicate, and the set on file is the last one sent."""
     services = services_for(database_url)
-    new_game(services, datetime.now(timezone.utc))
+    new_game(services, datetime.now(UTC))
     config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
                     maildir_path=str(tmp_path / "maildir"))
     daemon = Daemon(config, services=services)

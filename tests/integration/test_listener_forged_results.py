@@ -12,8 +12,8 @@ from gmserver.mail.dkim import offline_lookup
 from gmserver.mail.listener import Listener
 from gmserver.rules.authenticity import OBSCURED_RESULTS, obscure_claimed_results
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import SenderChecks
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 

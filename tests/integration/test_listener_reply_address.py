@@ -6,11 +6,11 @@ import smtplib
 
 import pytest
 
-from gmserver.mail.listener import Listener
-from gmserver.services.inbox import runner as intake
-from gmserver.services.base.context import SenderChecks
 from gmserver.mail.dkim import offline_lookup
+from gmserver.mail.listener import Listener
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.context import SenderChecks
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for

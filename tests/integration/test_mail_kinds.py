@@ -12,11 +12,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
 from gmserver.services.inbox.handlers import notice
 from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.world import GM, new_game, order_mail, player_address, services_for

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -10,15 +10,13 @@ from sqlalchemy import select
 from gmserver.db.models import Game, OutboxMessage, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.features import nmr
-from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, game_summary
 from gmserver.services.game.players import player_history, replace_player, set_civil_disorder
-from gmserver.services.base.outbox import message_bytes
+from gmserver.services.turn import turns
 from tests.support.intake_rows import send_orders
-from tests.support.world import GM, new_game, order_mail, player_address, services_for
+from tests.support.world import GM, new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -74,8 +72,8 @@ def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_19
         assert game.deadline is None  # Turkey still has nobody
         replace_player(session, game, "TURKEY", "osman@new.test", "osman@backup.test", clock())
         # one full turn (48 h) from now, at the game's time of day (12:00, the first deadline's)
-        assert clock() == datetime(2026, 11, 24, 13, 0, tzinfo=timezone.utc)
-        assert game.deadline == datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc) and game.waiting_for is None
+        assert clock() == datetime(2026, 11, 24, 13, 0, tzinfo=UTC)
+        assert game.deadline == datetime(2026, 11, 27, 12, 0, tzinfo=UTC) and game.waiting_for is None
     send(services, clock, "darkside", "scorpion", "RUSSIA", "A MOS H", "S1901M", address="ivan@new.test")
     send(services, clock, "darkside", "scorpion", "TURKEY", "A CON H", "S1901M", address="osman@new.test")
     clock.advance(hours=72)
@@ -146,9 +144,9 @@ def test_two_consecutive_nmrs_put_russia_in_cd_and_on_the_players_record_000_VII
     assert "civil disorder" in text(alert) and "000 VII(6)" in text(alert)
     with transaction(services.sessions) as session:
         fall_report = session.scalar(select(OutboxMessage).where(
-            OutboxMessage.dedupe_key == "report:%d:F1901M:FRANCE" % game_id))
+            OutboxMessage.dedupe_key == f"report:{game_id}:F1901M:FRANCE"))
         spring_report = session.scalar(select(OutboxMessage).where(
-            OutboxMessage.dedupe_key == "report:%d:S1901M:FRANCE" % game_id))
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:FRANCE"))
     assert "IN CIVIL DISORDER: Russia" in text(fall_report)
     assert "CIVIL DISORDER" not in text(spring_report)  # one miss is not enough (000 VII(6) ¶2)
     with transaction(services.sessions) as session:

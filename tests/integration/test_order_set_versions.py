@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gmserver.db.session import transaction
-from gmserver.services.game import ordersets
 from gmserver.rules.ruleset import load_ruleset
+from gmserver.services.game import ordersets
 from tests.support.intake_rows import france_confirmations
 from tests.support.world import new_game, services_for
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from gmserver.rules.subject import format_subject
-from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS
 from gmserver.services.base.outbox import deliver_due
+from gmserver.services.game.games import POWERS
+from gmserver.services.turn import turns
 from tests.support.intake_rows import deliver, outbox_rows, player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 

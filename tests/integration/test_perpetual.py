@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import GmAction, Game, OutboxMessage, PhaseRecord
+from gmserver.db.models import Game, GmAction, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.commands import gm_controls
+from gmserver.services.game.games import GameError, show_game
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.game.games import GameError, show_game
-from gmserver.services.base.outbox import message_bytes
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

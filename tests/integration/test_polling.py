@@ -14,7 +14,8 @@ from gmserver.db.session import transaction
 from gmserver.mail.imap import ImapMailbox
 from gmserver.rules.limits import MAX_MESSAGE_BYTES
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake, polling
+from gmserver.services.inbox import polling
+from gmserver.services.inbox import runner as intake
 from gmserver.services.inbox.polling import poll_once
 from tests.support.dovecot import append_all, seen
 from tests.support.intake_rows import without_headers

@@ -17,8 +17,8 @@ from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
-from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.dovecot import append_all, seen
+from tests.support.hostile import encoded_word_bomb, nested_multipart
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

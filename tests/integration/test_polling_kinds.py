@@ -16,8 +16,8 @@ from sqlalchemy import select
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox.polling import poll_once
 from gmserver.services.game.games import POWERS
+from gmserver.services.inbox.polling import poll_once
 from tests.support.dovecot import Dovecot, MailUser
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 

@@ -9,9 +9,12 @@ import pytest
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.features import press_moderation
-from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError
-from tests.support.intake_rows import deliver as send, outbox_rows as outbox, plain_text as text, press_rows
+from gmserver.services.turn import turns
+from tests.support.intake_rows import deliver as send
+from tests.support.intake_rows import outbox_rows as outbox
+from tests.support.intake_rows import plain_text as text
+from tests.support.intake_rows import press_rows
 from tests.support.world import new_game, order_mail, player_address, services_for, set_options
 
 pytestmark = pytest.mark.integration

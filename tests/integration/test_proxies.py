@@ -11,16 +11,15 @@ import itertools
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import GmAction, Game, InboundMessage, OutboxMessage
+from gmserver.db.models import Game, GmAction, OutboxMessage
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.commands import gm_controls
-from gmserver.services.inbox import runner as intake
-from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, show_game
 from gmserver.services.game.ordersets import orders_on_file
+from gmserver.services.turn import turns
 from tests.support.intake_rows import deliver_queued, game_row, gm_mail
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for

@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from gmserver.db.models import InboundMessage, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services.inbox import runner as intake
 from gmserver.services.features.held import HELD
+from gmserver.services.inbox import runner as intake
 from tests.support.intake_rows import player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 

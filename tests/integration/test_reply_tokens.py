@@ -13,8 +13,8 @@ from sqlalchemy import select
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
-from gmserver.services.turn import turns
 from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.turn import turns
 from tests.support.intake_rows import outbox_rows, plain_text, player_reply_address, through_listener
 from tests.support.world import new_game, order_mail, password_of, player_address, services_for
 

@@ -15,14 +15,14 @@ import pytest
 from sqlalchemy import func, select, text
 
 from gmserver.db.models import OutboxMessage, Player, StoredReport
-from gmserver.rules.authenticity import reply_token
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import MaildirTransport, TransientError
-from gmserver.services.base import report_copies as report_mail
-from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS
-from gmserver.services.base.outbox import LEASE, deliver_due, message_bytes
+from gmserver.rules.authenticity import reply_token
 from gmserver.rules.subject import format_subject
+from gmserver.services.base import report_copies as report_mail
+from gmserver.services.base.outbox import LEASE, deliver_due, message_bytes
+from gmserver.services.game.games import POWERS
+from gmserver.services.turn import turns
 from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -124,7 +124,7 @@ def test_a_copy_not_sent_yet_is_written_by_an_explicit_call(adjudicated, clock) 
     services, _ = adjudicated
     france = next(row for row in report_rows(services) if row.recipient == player_address("FRANCE"))
     with pytest.raises(ValueError, match="message_bytes"):
-        france.raw
+        _ = france.raw
     written = message_bytes(france)
     transport = Recording()
     assert deliver_due(services.sessions, transport, clock()).sent == 7

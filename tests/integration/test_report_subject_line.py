@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.services.turn import turns
 from gmserver.services.base.outbox import message_bytes
+from gmserver.services.turn import turns
 from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration

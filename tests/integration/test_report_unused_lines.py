@@ -10,9 +10,9 @@ from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.base.outbox import message_bytes
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 

@@ -10,18 +10,16 @@ import io
 import itertools
 
 import pytest
-from sqlalchemy import select, update
-
 from PIL import Image
+from sqlalchemy import select, update
 
 from gmserver import mapboard, mapimage
 from gmserver.db.models import Game, InboundMessage, OutboxMessage, Player
 from gmserver.db.session import transaction
-from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
-from gmserver.services.turn import turns
 from gmserver.engine import initial_state, position_from_state
+from gmserver.rules.subject import format_subject
 from gmserver.services.inbox.handlers import notice
+from gmserver.services.turn import turns
 from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
@@ -179,7 +177,7 @@ def test_a_player_in_two_games_naming_neither_is_told_each_subject_line(database
 
 def test_request_answers_are_rate_limited_like_every_reply(world, clock) -> None:
     now = clock()
-    for number in range(notice.NOTICES_PER_HOUR + 1):
+    for _number in range(notice.NOTICES_PER_HOUR + 1):
         row, sent = send(world, order_mail(player_address("RUSSIA"), "lepanto", "HISTORY"), now)
         assert row.outcome == "history-sent"
     assert sent == []  # past the limit: kept, not answered

@@ -8,7 +8,7 @@ tests/unit/test_schedule.py; here each option is set to a value other than its d
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from email.utils import format_datetime
 
 import pytest
@@ -23,19 +23,19 @@ from gmserver.rules.position import Position
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.subject import format_subject
-from gmserver.services.features import corrections, held, views
-from gmserver.services.inbox import runner as intake
-from gmserver.services.game import schedule
-from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from gmserver.services.base.outbox import message_bytes
-from tests.support.intake_rows import send_orders
+from gmserver.services.features import corrections, held, views
+from gmserver.services.game import schedule
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
 from tests.support.dovecot import free_port
+from tests.support.intake_rows import send_orders
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
-UTC = timezone.utc
+UTC = UTC
 H = timedelta(hours=1)
 STANDARD = load_ruleset("standard")
 # France takes Spain in the Fall: France and Germany each owe builds in the Winter.
@@ -90,7 +90,7 @@ def test_a_london_game_keeps_18_00_across_the_end_of_summer_time(database_url, c
     18:00 GMT (18:00 UTC) on the 25th; the turn processed 3 hours late moves a whole day."""
     services = services_for(database_url)
     clock.now = datetime(2026, 10, 20, 9, 0, tzinfo=UTC)
-    game_id = make_game(services, clock(), STANDARD, timezone="Europe/London",
+    make_game(services, clock(), STANDARD, timezone="Europe/London",
                         first_deadline=datetime(2026, 10, 23, 17, 0, tzinfo=UTC))
     clock.now = datetime(2026, 10, 23, 17, 0, 2, tzinfo=UTC)
     [done] = turns.adjudicate_due(services, clock())

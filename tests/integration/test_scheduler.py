@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def scheduler():
-    scheduler = BackgroundScheduler(timezone=timezone.utc)
+    scheduler = BackgroundScheduler(timezone=UTC)
     scheduler.start()
     yield scheduler
     scheduler.shutdown(wait=False)
@@ -31,7 +31,7 @@ def test_a_deadline_that_passed_while_down_runs_at_once(scheduler) -> None:
         done.set()
 
     jobs = DeadlineJobs(scheduler, on_deadline, lambda g, p: None)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     jobs.sync([GameTiming(7, "S1901M", now - timedelta(hours=3), None)], now)
     assert done.wait(5)
     assert fired == [(7, "S1901M")]
@@ -44,7 +44,7 @@ def test_a_deadline_that_passed_while_down_runs_at_once(scheduler) -> None:
 
 def test_sync_replaces_stale_jobs_and_keeps_ids_stable(scheduler) -> None:
     jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     later = now + timedelta(days=1)
     jobs.sync([GameTiming(1, "S1901M", later, later - timedelta(hours=2)),
                GameTiming(2, "F1901M", later, None)], now)
@@ -58,7 +58,7 @@ def test_sync_game_touches_only_that_games_jobs(scheduler) -> None:
     """After one deadline only that game's jobs are rebuilt (a full rebuild after each of 1,000
     deadlines due at once was quadratic); the others stay as they were."""
     jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     later = now + timedelta(days=1)
     jobs.sync([GameTiming(1, "S1901M", later, later - timedelta(hours=2)),
                GameTiming(2, "S1901M", later, None)], now)
@@ -73,7 +73,7 @@ def test_deadline_jobs_run_on_their_own_threads(scheduler) -> None:
     from gmserver.scheduler import DEADLINE_EXECUTOR
 
     jobs = DeadlineJobs(scheduler, lambda g, p: None, lambda g, p: None)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     jobs.sync([GameTiming(3, "S1901M", now + timedelta(days=1), None)], now)
     assert scheduler.get_job("resolve:3:S1901M").executor == DEADLINE_EXECUTOR
 
@@ -102,7 +102,7 @@ def test_stop_does_not_wait_on_a_job_that_asks_the_scheduler(tmp_path) -> None:
     # an interval job, like the daemon's own: a one-off job is removed by the scheduler's thread
     # after it starts, which races with the shutdown this test is about
     daemon.scheduler.add_job(job_that_asks_the_scheduler, "interval", hours=1, id="asker",
-                             next_run_time=datetime.now(timezone.utc))
+                             next_run_time=datetime.now(UTC))
     assert asking.wait(5)
     stopper = threading.Thread(target=daemon.stop)
     stopper.start()

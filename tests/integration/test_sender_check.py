@@ -14,10 +14,10 @@ from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage, Player
 from gmserver.db.session import transaction
 from gmserver.mail.dkim import offline_lookup
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
-from gmserver.services.turn import turns
 from gmserver.services.base.context import SenderChecks
 from gmserver.services.base.outbox import message_bytes
+from gmserver.services.inbox import runner as intake
+from gmserver.services.turn import turns
 from tests.support.dkim import new_dkim_key
 from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -283,7 +283,7 @@ def test_a_proxy_holder_proves_their_own_address_with_their_own_password_000_II_
     """MATRIX 2.2 proxies in a verified mhr game: England holds France's proxy (the GM's ruling,
     000 II(3)); England's own password proves England's mail for France (France's is not England's
     to know), and a spoof of England's address is still refused."""
-    from gmserver.services.commands import gm_controls  # noqa: PLC0415
+    from gmserver.services.commands import gm_controls
 
     services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
                                                                      dkim_lookup=offline_lookup))

@@ -14,8 +14,8 @@ from sqlalchemy import select
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.services.commands import gm_controls
-from gmserver.services.game.games import GameError, show_game
 from gmserver.services.features.senders import tell_gm_of_from_games
+from gmserver.services.game.games import GameError, show_game
 from tests.support.cli import player_args, run, write_config
 from tests.support.intake_rows import deliver, outbox_rows, plain_text
 from tests.support.world import GM, new_game, order_mail, player_address, services_for

@@ -17,11 +17,12 @@ from sqlalchemy import select, text
 from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.session import make_engine, transaction
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.context import SenderChecks
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.base.context import SenderChecks
 from tests.support.dkim import new_dkim_key
-from tests.support.intake_rows import deliver as deliver_row, outbox_rows, plain_text, player_reply_address
+from tests.support.intake_rows import deliver as deliver_row
+from tests.support.intake_rows import outbox_rows, plain_text, player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -30,8 +31,8 @@ FRANCE = player_address("FRANCE")
 ENGLAND = player_address("ENGLAND")
 # what a big provider signs (Gmail's list, less the headers these mails lack)
 PROVIDER_SIGNS = [b"from", b"to", b"subject", b"date", b"message-id"]
-TRUSTED_PASS = ("Authentication-Results: mx.gm.test; dkim=pass header.d=players.test; "
-                "dmarc=pass header.from=players.test\r\n").encode()
+TRUSTED_PASS = (b"Authentication-Results: mx.gm.test; dkim=pass header.d=players.test; "
+                b"dmarc=pass header.from=players.test\r\n")
 
 
 def subject(phase: str) -> str:

@@ -12,10 +12,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import OrderSet
+from gmserver.db.models import GmAction, OrderSet
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.db.models import GmAction
 from gmserver.services.commands import gm_controls
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
 from tests.support.intake_rows import france_confirmations, game_row, gm_mail
@@ -64,7 +63,7 @@ def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_ur
     assert "The GM confirms receipt only" not in fourth and "A PAR - BUR" in fourth.upper()  # no invalid line
     # newest first: [4] valid, [3] and [2] invalid: 2 of the last 3; 3 of all 4
     assert _record(services) == (False, {"invalid": 3, "sets": 4, "recent_invalid": 2, "recent": 3})
-    from gmserver.cli.game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
+    from gmserver.cli.game import _clarify_status
 
     assert _clarify_status(show_game(services.sessions, "mh")["players"]["FRANCE"]) == (
         ", lines not used in 3 of 4 sets (2 of the last 3), clarifications off (000 III(1))")

@@ -13,9 +13,9 @@ from gmserver.db.models import Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.base.outbox import message_bytes
 from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 

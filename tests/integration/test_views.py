@@ -13,11 +13,11 @@ from gmserver.db.session import transaction
 from gmserver.rules.deadlines import GameTiming
 from gmserver.rules.ruleset import Ruleset, load_ruleset
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.outbox import queue
+from gmserver.services.features import views
 from gmserver.services.game import games
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.features import views
-from gmserver.services.base.outbox import queue
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

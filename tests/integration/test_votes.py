@@ -4,8 +4,8 @@ tally at the deadline, the game ended by a passed draw or concession (A16)."""
 from __future__ import annotations
 
 import email
-import re
 import email.policy
+import re
 from datetime import timedelta
 
 import pytest
@@ -17,12 +17,12 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
-from gmserver.services.features import draw_complaints, vote_gm, vote_tally, votes
+from gmserver.services.base.outbox import message_bytes
 from gmserver.services.commands import gm_controls
+from gmserver.services.features import draw_complaints, vote_gm, vote_tally, votes
+from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
-from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
-from gmserver.services.base.outbox import message_bytes
 from tests.support.world import GM, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration

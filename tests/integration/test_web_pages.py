@@ -19,33 +19,24 @@ from gmserver.config import Config, ListenerConfig, WebConfig
 from gmserver.daemon import Daemon, DaemonError
 from gmserver.db.models import Game, InboundMessage, PageToken, Player
 from gmserver.db.session import transaction
-from gmserver.rules.ruleset import load_ruleset
-from gmserver.rules.subject import format_subject
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.outbox import message_bytes
 from gmserver.services.commands.gm_controls import act, change_address
+from gmserver.services.features import pages
 from gmserver.services.features.alerts import queue_alerts
 from gmserver.services.features.reminders import queue_reminders
-from gmserver.services.features import pages
 from gmserver.services.turn import turns
 from gmserver.web.app import CSP
 from gmserver.web.auth import hash_password
 from tests.support.dovecot import free_port
 from tests.support.intake_rows import deliver, outbox_rows, plain_text
 from tests.support.outgoing import parsed_mail
-from tests.support.web import get, get_when_up, serving
+from tests.support.web import get, get_when_up, orders, serving
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
 SCRIPT_PRESS = '<script>alert("x")</script><b onmouseover="steal()">Bold</b> & friends'
-
-
-def orders(services, clock, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template=load_ruleset("standard").subject_template, game_name="lepanto",
-                             power=power, phase=phase, purpose="orders")
-    row = deliver(services, order_mail(player_address(power), subject, body), clock())
-    assert row.status == "done", row.error
 
 
 @pytest.fixture()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 DEFAULT_DATC_JSON = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 DATC_JSON = Path(os.environ.get("GMSERVER_DATC_JSON") or DEFAULT_DATC_JSON)

@@ -15,9 +15,9 @@ from gmserver.db.session import transaction
 from gmserver.mail.listener import Listener
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.subject import format_subject
-from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import message_bytes
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.world import GM, order_mail, player_address
 

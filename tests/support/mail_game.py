@@ -8,7 +8,7 @@ import email
 import email.policy
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import make_msgid
 
 from sqlalchemy import select
@@ -23,10 +23,10 @@ from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outbox
-from gmserver.services.turn import turns
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
+from gmserver.services.turn import turns
 from tests.support.clock import Clock
 from tests.support.world import order_mail
 
@@ -80,7 +80,7 @@ class Run:
             secret = session.get(Game, self.game_id).gm_secret
         # a GM command mail's Date must be near when it reached the GM: polling takes the earlier
         # of Dovecot's real arrival time and the test's clock
-        sent = min(datetime.now(timezone.utc), self.clock())
+        sent = min(datetime.now(UTC), self.clock())
         self.table.send(self.table.gm, self.game, f"{body}\n\nPassword: {secret}\n-- \nGarry", date=sent)
 
     def poll(self) -> None:

@@ -3,6 +3,8 @@ golden files (tests/data/reports/) and of the map benchmark (benchmarks/bench_ma
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from gmserver import engine
 from gmserver.rules.position import PhaseOutcome, Position
 from tests.support.adjudicate import adjudicate
@@ -53,7 +55,7 @@ def midgame_parts():
     the subject line mark, the outcome with an order of every kind the turn has, and a centre
     chart of two phases. Imports inside: most users of this module want the outcome only."""
     import dataclasses
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from gmserver.mail.compose import Composer
     from gmserver.paths import TEMPLATES_DIR
@@ -63,7 +65,7 @@ def midgame_parts():
     from gmserver.services.base.report_copies import parts_for
 
     outcome = midgame()
-    deadline = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+    deadline = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
     report = build_turn_report(outcome, geography=engine.map_info(), game_name="lepanto", next_deadline=deadline,
                                timezone="Australia/Sydney", civil_disorder=("ITALY",))
     report = dataclasses.replace(with_subject_template(report, "standard"), press=(
@@ -73,4 +75,4 @@ def midgame_parts():
     composer = Composer(TEMPLATES_DIR, gm_name="Garry Lord", gm_address="gm@lepanto.example")
     return parts_for(composer, key="report:1:F1902M:", game_name="lepanto", contexts=[report], outcome=outcome,
                      centre_points=[("S1901M", {"FRANCE": 5, "ITALY": 4}), ("F1902M", {"FRANCE": 6, "ITALY": 4})],
-                     deadline=deadline, now=datetime(2026, 11, 26, 18, 0, tzinfo=timezone.utc))
+                     deadline=deadline, now=datetime(2026, 11, 26, 18, 0, tzinfo=UTC))

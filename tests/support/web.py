@@ -13,10 +13,14 @@ from email.message import Message
 
 from gmserver.config import WebConfig
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.ruleset import load_ruleset
+from gmserver.rules.subject import format_subject
 from gmserver.services.base.context import Services
 from gmserver.web.app import create_app
 from gmserver.web.server import WebThread
 from tests.support.dovecot import free_port
+from tests.support.intake_rows import deliver
+from tests.support.world import order_mail, player_address
 
 
 @dataclass(frozen=True)
@@ -72,3 +76,11 @@ def get_when_up(url: str, timeout: float = 30.0) -> Answer:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def orders(services, clock, power: str, phase: str, body: str) -> None:
+    """The power's order mail for `phase`, stored and processed: it must be done."""
+    subject = format_subject(template=load_ruleset("standard").subject_template, game_name="lepanto",
+                             power=power, phase=phase, purpose="orders")
+    row = deliver(services, order_mail(player_address(power), subject, body), clock())
+    assert row.status == "done", row.error

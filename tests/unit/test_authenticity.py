@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from gmserver.rules.authenticity import (
-    Binding, DkimSignature, Evidence, Unverified, Verified, address_secret, aligned, is_gm_recipient,
-    is_password_line, passwords_in, read_signature, reply_address, reply_token, trusted_results, verify_sender,
+    Binding,
+    DkimSignature,
+    Evidence,
+    Unverified,
+    Verified,
+    address_secret,
+    aligned,
+    is_gm_recipient,
+    is_password_line,
+    passwords_in,
+    read_signature,
+    reply_address,
+    reply_token,
+    trusted_results,
+    verify_sender,
     without_secret_lines,
 )
 
@@ -157,7 +170,7 @@ def test_password_lines():
 
 # what binds a signed message to the GM and to now -------------------------------------------
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 GOOD_SIGNATURE = DkimSignature("players.test", ("from", "to", "subject", "date", "message-id"), False)
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gmserver.cli import build_parser, chosen_group
-from gmserver.commands.registry import BY_WORD, COMMANDS, MAIL_WORDS
 from gmserver.commands.command import UsageError, read_mail_words
+from gmserver.commands.registry import BY_WORD, COMMANDS, MAIL_WORDS
 from gmserver.rules.mailkind import classify
 from gmserver.services.commands import gm_commands
 

@@ -6,7 +6,7 @@ import email
 import email.policy
 import email.utils
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import jinja2
 import pytest
@@ -14,7 +14,7 @@ import pytest
 from gmserver.mail.compose import Composer, fill, is_automated
 from gmserver.paths import TEMPLATES_DIR
 
-NOW = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
 
 
 @pytest.fixture()

@@ -49,7 +49,7 @@ def test_quiet_clients_are_forgotten() -> None:
         assert gate.admit(f"192.0.2.{n}") is None
         gate.release(f"192.0.2.{n}")
         clock.now += 61
-    assert len(gate._recent) <= 9  # noqa: SLF001  what the gate remembers is bounded
+    assert len(gate._recent) <= 9
 
 
 def test_a_refused_client_is_logged_once_a_minute() -> None:
@@ -71,4 +71,4 @@ def test_refused_clients_from_many_addresses_are_not_all_remembered() -> None:
         assert gate.admit(address) is not None
         gate.worth_logging(address)
         clock.now += 1
-    assert len(gate._recent) + len(gate._told) <= 200  # noqa: SLF001
+    assert len(gate._recent) + len(gate._told) <= 200

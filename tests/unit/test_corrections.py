@@ -3,16 +3,20 @@ refusal of replays, and the deadline of the turn after a correction."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from gmserver.rules.corrections import (
-    Adjudicated, cite, deadline_after_correction, extension_on_request, rollback_refusal,
+    Adjudicated,
+    cite,
+    deadline_after_correction,
+    extension_on_request,
+    rollback_refusal,
 )
 from gmserver.rules.ruleset import load_ruleset
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
 def last(hours_ago: float, *, followed: bool = False) -> Adjudicated:

@@ -4,15 +4,15 @@ paused game's event is withdrawn. Parsed back with the icalendar package."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import icalendar
 import pytest
 
 from gmserver.reports.extras import calendar_sequence, deadline_calendar, paused_calendar
 
-DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
-NOW = datetime(2026, 11, 26, 18, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
+NOW = datetime(2026, 11, 26, 18, 0, tzinfo=UTC)
 
 
 def event(data: bytes) -> icalendar.Event:
@@ -28,10 +28,10 @@ def calendar(now: datetime = NOW, alarm_before: timedelta | None = None) -> byte
 
 def test_sequence_counts_seconds_since_2020_so_a_later_mail_wins() -> None:
     # 2020-01-01 to 2026-01-01 is 6 years with 2 leap days (2020, 2024): 2192 days
-    assert calendar_sequence(datetime(2026, 1, 1, tzinfo=timezone.utc)) == 2192 * 86400
+    assert calendar_sequence(datetime(2026, 1, 1, tzinfo=UTC)) == 2192 * 86400
     assert event(calendar(NOW + timedelta(seconds=1))).decoded("sequence") == \
         event(calendar(NOW)).decoded("sequence") + 1
-    assert calendar_sequence(datetime(2088, 1, 1, tzinfo=timezone.utc)) < 2 ** 31
+    assert calendar_sequence(datetime(2088, 1, 1, tzinfo=UTC)) < 2 ** 31
 
 
 @pytest.mark.parametrize(("given", "trigger"), [(timedelta(hours=24), timedelta(hours=-24)),

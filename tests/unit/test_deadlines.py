@@ -1,10 +1,10 @@
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from gmserver.rules.deadlines import TurnLengths, next_deadline, reminder_due
 
-UTC = timezone.utc
+UTC = UTC
 LENGTHS = TurnLengths(movement=timedelta(hours=48), retreat=timedelta(hours=24), adjustment=timedelta(minutes=90))
 
 

@@ -8,7 +8,7 @@ Monday 26 October, is 18:00 UTC.
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ from gmserver.rules.briefing import key_points
 from gmserver.rules.delays import DelayRequest, clause, decide_delay, delayed_deadline, game_year
 from gmserver.rules.ruleset import load_ruleset
 
-UTC = timezone.utc
+UTC = UTC
 DEADLINE = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 BEFORE = DEADLINE - timedelta(hours=5)
 

@@ -3,12 +3,16 @@ the DNS answer comes from the test (never the network)."""
 
 from __future__ import annotations
 
-
 import dkim
 import pytest
 
 from gmserver.mail.dkim import (
-    DEAD_DOMAIN_SECONDS, DNS_TIMEOUT_SECONDS, MESSAGE_BUDGET_SECONDS, KeyLookups, offline_lookup, verified_domains,
+    DEAD_DOMAIN_SECONDS,
+    DNS_TIMEOUT_SECONDS,
+    MESSAGE_BUDGET_SECONDS,
+    KeyLookups,
+    offline_lookup,
+    verified_domains,
 )
 from tests.support.dkim import new_dkim_key
 from tests.support.world import order_mail

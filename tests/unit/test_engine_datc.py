@@ -10,7 +10,8 @@ order's result, read both from `OrderOutcome.results` and from the board (the tw
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from gmserver import engine
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, unit_province
 from tests.support.adjudicate import adjudicate
 from tests.support.datc import CASES, ENGINE_DIFFERENCES, EXPECTED_CASES, MISSING, board_of, move_target, unit_named
+
 
 def _params():
     if CASES is None:  # fail loudly, never skip: an absent corpus must not pass as green

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.game_end import (
-    ownership_updated, solo_winner, spring_over, spring_solo_candidates, stalemate_notice, years_without_change,
+    ownership_updated,
+    solo_winner,
+    spring_over,
+    spring_solo_candidates,
+    stalemate_notice,
+    years_without_change,
 )
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -115,7 +115,7 @@ def test_turn_length_vote_none_the_start_mail_asks_for_no_vote() -> None:
     assert any("7 or 14 days" in point for point in key_points(ruleset))
 
 
-RECEIVED = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
+RECEIVED = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("header, problem", [

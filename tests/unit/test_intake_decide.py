@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -13,7 +13,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PLAYERS = {"FRANCE": ("fr@p.test", "fr2@p.test"), "GERMANY": ("de@p.test", None)}
 
 

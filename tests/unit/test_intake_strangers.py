@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from gmserver.rules.intake import GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 NAMES = ("lepanto", "secretgame", "hidden-alpha")
 
 

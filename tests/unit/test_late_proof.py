@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
@@ -17,7 +17,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
 
-DEADLINE = datetime(2026, 11, 24, 18, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
 RELAY = "Received: from mx.gm.test by gm.test; Tue, 24 Nov 2026 18:20:00 +0000\n"  # our own server: late
 
 
@@ -53,7 +53,7 @@ def test_proof_of_sending_000_VII_1(msg, proven: bool) -> None:
 def test_the_earliest_received_header_is_the_last() -> None:
     msg = message("Tue, 24 Nov 2026 17:55:00 +0000", RELAY,
                   "Received: from pc by smtp.players.test; Tue, 24 Nov 2026 17:55:02 +0000\n")
-    assert earliest_received(msg) == datetime(2026, 11, 24, 17, 55, 2, tzinfo=timezone.utc)
+    assert earliest_received(msg) == datetime(2026, 11, 24, 17, 55, 2, tzinfo=UTC)
     assert sent_before(msg, DEADLINE) == (
         "its Date header (2026-11-24 17:55 UTC) and the first mail server's Received header (2026-11-24 17:55 UTC) "
         "are both before the deadline (2026-11-24 18:00 UTC); both are the sender's own evidence, since no mail "

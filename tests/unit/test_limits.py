@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gmserver.rules import limits
-from gmserver.rules.limits import first_excess
 from gmserver.rules.envelope import glance_envelope
+from gmserver.rules.limits import first_excess
 from tests.support.hostile import encoded_word_bomb, nested_multipart
 
 EMAILS = Path(__file__).resolve().parents[1] / "data" / "orders" / "emails"

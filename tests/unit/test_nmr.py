@@ -3,16 +3,29 @@ the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and MATR
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gmserver.rules.nmr import (
-    ASK_GM_CHOOSE, ENTER_CD, ONE_TURN_CD, RECORD_CD, SEEK_REPLACEMENT, TELL_GM_CD, NmrState, abandoned, after_turn,
-    missed_turn, preliminary_checkpoint, search_over, search_until, spring_1901_waits_for, suspends_game,
-)
 from gmserver.engine import map_info
 from gmserver.rules.defaults import hopeless_powers
+from gmserver.rules.nmr import (
+    ASK_GM_CHOOSE,
+    ENTER_CD,
+    ONE_TURN_CD,
+    RECORD_CD,
+    SEEK_REPLACEMENT,
+    TELL_GM_CD,
+    NmrState,
+    abandoned,
+    after_turn,
+    missed_turn,
+    preliminary_checkpoint,
+    search_over,
+    search_until,
+    spring_1901_waits_for,
+    suspends_game,
+)
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset
 
@@ -162,7 +175,7 @@ def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> N
     assert hopeless_powers(position, map_info()) == frozenset(expected)
 
 
-MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+MISSED_AT = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("profile", "heard", "now", "expected"), [
@@ -185,7 +198,7 @@ def test_an_abandonment_in_the_first_year_suspends_the_game_001_V_3(profile, pha
     assert suspends_game(rules(profile), phase) is expected
 
 
-OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+OPENED = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("profile", "phase", "expected"), [

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from gmserver.services.features.alerts import OUTAGE_ALERT_AFTER, Outage, OutageTracker
 
-T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 # (component, ok, minutes after T0) -> "alert" (the GM is told now), "ended", or "" (nothing)
 CASES = {

@@ -5,7 +5,7 @@ retreat and adjustment turns the longest. Expected values by hand."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -42,8 +42,8 @@ def test_001_IV_4_the_note_says_the_guide_in_words_then_the_clause() -> None:
 def test_profiles_without_a_target_note_nothing(profile) -> None:
     ruleset = load_ruleset(profile)
     assert lengths_over_target(ruleset, TurnLengths(21 * D, D, D)) == []
-    assert deadline_over_target(ruleset, datetime(2026, 1, 1, tzinfo=timezone.utc),
-                                datetime(2026, 3, 1, tzinfo=timezone.utc)) is None
+    assert deadline_over_target(ruleset, datetime(2026, 1, 1, tzinfo=UTC),
+                                datetime(2026, 3, 1, tzinfo=UTC)) is None
 
 
 def test_derived_lengths_are_within_the_guide_in_every_season_structure() -> None:
@@ -61,7 +61,7 @@ def test_a_target_the_gm_set_is_not_cited_as_001() -> None:
     assert "lasts 5 days" in warning and "guide of 4 days a Turn (this game's rules" in warning
 
 
-BEGAN = datetime(2026, 11, 2, 18, 0, tzinfo=timezone.utc)  # a Monday, 18:00
+BEGAN = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)  # a Monday, 18:00
 
 
 @pytest.mark.parametrize(("deadline", "note"), [
@@ -77,8 +77,8 @@ def test_001_IV_4_a_deadline_that_makes_the_turn_longer_than_a_week_is_noted(dea
 
 def test_a_turn_is_counted_on_the_games_clocks() -> None:
     # 24 October 18:00 BST (17:00 UTC) to 31 October 18:00 GMT: 7 days on the clocks, 169 hours
-    began = datetime(2026, 10, 24, 17, 0, tzinfo=timezone.utc)
-    assert deadline_over_target(DANIVON, began, datetime(2026, 10, 31, 18, 0, tzinfo=timezone.utc),
+    began = datetime(2026, 10, 24, 17, 0, tzinfo=UTC)
+    assert deadline_over_target(DANIVON, began, datetime(2026, 10, 31, 18, 0, tzinfo=UTC),
                                 "Europe/London") is None
 
 

@@ -19,8 +19,8 @@ from gmserver.rules.order import Order
 from gmserver.rules.paradoxes import find_paradoxes
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import default_ruleset
-from gmserver.services.turn.adjudication import completed
 from gmserver.services.features.convoys import paradox_rule
+from gmserver.services.turn.adjudication import completed
 from tests.support.adjudicate import adjudicate
 
 CASES = {c["id"]: c for c in json.loads(

@@ -7,12 +7,22 @@ import dataclasses
 
 import pytest
 
-from gmserver.rules.press import (PressItem, Verdict, judge, power_claimed, read_item, recipients_of, report_placement,
-                                  reserved_holder, shown_author, with_own_label)
+from gmserver.rules.geography import POWERS
+from gmserver.rules.press import (
+    PressItem,
+    Verdict,
+    judge,
+    power_claimed,
+    read_item,
+    recipients_of,
+    report_placement,
+    reserved_holder,
+    shown_author,
+    with_own_label,
+)
 from gmserver.rules.reading.message import press_sections, split_message
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import ReservedLabel
-from gmserver.rules.geography import POWERS
 
 
 def item(heading: str, author: str = "FRANCE") -> PressItem:

@@ -6,22 +6,30 @@ final ruling on allowing Proxy"; 001 II(5) "Orders submitted by proxy will not b
 notifying the player concerned"."""
 
 from __future__ import annotations
+
 import dataclasses
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from gmserver.rules.envelope import parse_envelope
 from gmserver.rules.intake import Accept, GameView, Reject, decide
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome
 from gmserver.rules.proxies import (
-    ProxyState, covers, orders_that_count, policy_words, read_proxy_words, request_status, sets_that_count, units_after,
+    ProxyState,
+    covers,
+    orders_that_count,
+    policy_words,
+    read_proxy_words,
+    request_status,
+    sets_that_count,
+    units_after,
     until_after,
 )
 from gmserver.rules.reading.sets import StoredSet
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PLAYERS = {"FRANCE": ("fr@players.test", None), "ENGLAND": ("en@players.test", None)}
 
 

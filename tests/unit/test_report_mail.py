@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -24,8 +24,8 @@ from gmserver.reports.extras import centre_history, deadline_calendar, machine_h
 from tests.support.midgame import midgame
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reports"
-DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
-NOW = datetime(2026, 11, 26, 18, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
+NOW = datetime(2026, 11, 26, 18, 0, tzinfo=UTC)
 UPDATE = os.environ.get("GMSERVER_UPDATE_GOLDEN") == "1"
 
 
@@ -122,7 +122,7 @@ def test_the_mailed_png_shows_the_unit_where_it_stands(outcome):
     image = Image.open(io.BytesIO(mapimage.map_png(outcome))).convert("RGB")
     x, y = mapboard.board().units["BEL"]
     pixel = image.getpixel((int(x) + 6, int(y)))
-    assert sum(abs(a - b) for a, b in zip(pixel, (65, 105, 225))) < 40, pixel
+    assert sum(abs(a - b) for a, b in zip(pixel, (65, 105, 225), strict=False)) < 40, pixel
 
 
 def test_map_draws_each_unit_where_it_stands_in_its_powers_colour(outcome):

@@ -43,10 +43,10 @@ def test_the_mail_written_from_the_payload_is_the_mail_written_from_the_report(p
     """Storing the report changes no byte of the mail (the boundaries come from the payload's
     digest in both)."""
     report_mail.forget_written()
-    stored, composer, _ = report_mail._base_message(payload)  # noqa: SLF001
+    stored, composer, _ = report_mail._base_message(payload)
     direct = report_mail.report_message(composer, parts, hashlib.sha256(payload.encode()).hexdigest())
-    assert stored.as_bytes(policy=report_mail._smtp_policy("a@b.test")) == direct.as_bytes(  # noqa: SLF001
-        policy=report_mail._smtp_policy("a@b.test"))  # noqa: SLF001
+    assert stored.as_bytes(policy=report_mail._smtp_policy("a@b.test")) == direct.as_bytes(
+        policy=report_mail._smtp_policy("a@b.test"))
 
 
 def test_the_payload_is_ascii_json_a_gm_can_read(payload) -> None:
@@ -145,7 +145,7 @@ def test_what_has_no_json_form_is_refused_when_written() -> None:
 def test_the_planned_writer_writes_what_the_walk_writes(parts) -> None:
     """to_json runs a plan made once per type hint; the walk beside the
     hints, kept to name where a value fails, must give the very same JSON for the mid-game report."""
-    from gmserver.reports.codec import _walk_to_json  # noqa: PLC0415
+    from gmserver.reports.codec import _walk_to_json
 
     assert to_json(parts, report_mail.ReportParts) == _walk_to_json(parts, report_mail.ReportParts)
 

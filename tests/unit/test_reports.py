@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -16,7 +15,7 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
 from tests.support.adjudicate import adjudicate as adjudicate_state
 
-DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")
@@ -497,12 +496,12 @@ def test_places_and_units_with_codes(geo):
          "Saturday 28 November 2026, 18:00 UTC"),
         (DEADLINE, "Europe/London", "Saturday 28 November 2026, 18:00 GMT (Europe/London)",
          "Saturday 28 November 2026, 18:00 UTC"),
-        (datetime(2026, 7, 4, 9, 5, tzinfo=timezone.utc), "Europe/London",
+        (datetime(2026, 7, 4, 9, 5, tzinfo=UTC), "Europe/London",
          "Saturday 4 July 2026, 10:05 BST (Europe/London)", "Saturday 4 July 2026, 09:05 UTC"),
         (DEADLINE, "Australia/Sydney", "Sunday 29 November 2026, 05:00 AEDT (Australia/Sydney)",
          "Saturday 28 November 2026, 18:00 UTC"),
         # the last day of summer time in the United States, after the change
-        (datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc), "America/New_York",
+        (datetime(2026, 11, 1, 12, 0, tzinfo=UTC), "America/New_York",
          "Sunday 1 November 2026, 07:00 EST (America/New_York)", "Sunday 1 November 2026, 12:00 UTC"),
         # an aware datetime in another zone is shown from the same instant
         (datetime(2026, 11, 28, 19, 0, tzinfo=timezone(timedelta(hours=1))), "UTC",
@@ -737,7 +736,7 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
         "non_player": False, "orders_refused": False, "inbound_id": 7,
         "original_subject": "demo press", "original_date": "Mon, 30 Nov 2026 10:00:00 +0000",
         "game_name": "demo", "power_name": "France", "phase": "Spring 1903 Movement",
-        "deadline": reports.format_time(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)), "more_text": False,
+        "deadline": reports.format_time(datetime(2026, 12, 1, 18, 0, tzinfo=UTC)), "more_text": False,
     })
     assert_well_formed(body)
     lines = body.split("\n")

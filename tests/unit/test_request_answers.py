@@ -4,7 +4,7 @@ seeds', written by hand."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,7 +17,7 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, Position
 from gmserver.rules.ruleset import load_ruleset
 
-DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")

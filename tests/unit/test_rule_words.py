@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gmserver.reports.replies import _explanation
-from gmserver.rules.reading.rule_words import rule_in_words, rules_in_words
 from gmserver.rules.reading.options import clause
+from gmserver.rules.reading.rule_words import rule_in_words, rules_in_words
 from tests.unit.reading.support import PROFILES, ruleset
 
 

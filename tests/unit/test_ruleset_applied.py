@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from gmserver.rules.envelope import parse_envelope
 from gmserver.rules.intake import Accept, GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.world import order_mail
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
 def _game(profile: str) -> GameView:

@@ -8,21 +8,32 @@ Australia/Sydney 5 April (AEDT -> AEST) and 4 October (AEST -> AEDT); 2028 is a 
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
-from zoneinfo import ZoneInfo
 
 from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.ruleset_options import Reminder
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, adjudication_time, deadline_problems, default_lengths, due_reminders,
-    early_adjudication_ready, first_deadline, length_problems, minimums_of, next_deadline, reminder_times, report_reminders,
+    Schedule,
+    adjudication_due,
+    adjudication_time,
+    deadline_problems,
+    default_lengths,
+    due_reminders,
+    early_adjudication_ready,
+    first_deadline,
+    length_problems,
+    minimums_of,
+    next_deadline,
+    reminder_times,
+    report_reminders,
     scheduled_deadline,
 )
 
-UTC = timezone.utc
+UTC = UTC
 H = timedelta(hours=1)
 STANDARD = TurnLengths(48 * H, 24 * H, 24 * H)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -20,11 +20,18 @@ from gmserver import engine, reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.set_feedback import (
-    ASK, ECHO, RECEIPT, SILENT, InvalidRecord, invalid_record, set_feedback, with_as_written,
+    ASK,
+    ECHO,
+    RECEIPT,
+    SILENT,
+    InvalidRecord,
+    invalid_record,
+    set_feedback,
+    with_as_written,
 )
 from tests.unit.reading.support import opening, read, ruleset
 
-NOW = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 INVALID_SET = "A Par - Xyz\nA Mar S A Par - Bur\nF Bre - Pic"  # line 1: 'Xyz' is no province
 VALID_SET = "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Pic"
 

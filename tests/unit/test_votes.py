@@ -3,15 +3,33 @@ hand from the seeds: 000 IX, 001 VIII, 002 DRAWS, 003 [18]."""
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.vote_changes import (
-    DeadlineLine, TermsLine, deadline_problem, describe_deadline, read_deadline, read_terms, terms_key,
+    DeadlineLine,
+    TermsLine,
+    deadline_problem,
+    describe_deadline,
+    read_deadline,
+    read_terms,
+    terms_key,
     turn_length_result,
 )
 from gmserver.rules.votes import (
-    Proposal, Tally, VoteLine, amend, announcement, due, electorate, read_line, resolve_members, settle, survivors,
+    Proposal,
+    Tally,
+    VoteLine,
+    amend,
+    announcement,
+    due,
+    electorate,
+    read_line,
+    resolve_members,
+    settle,
+    survivors,
     tally,
 )
 
@@ -387,7 +405,8 @@ def test_draw_revote_majority_002_draws_5_more_than_half(complaints, players, ex
 
 
 def test_draw_revote_window_002_draws_5_one_week() -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
+
     from gmserver.rules.draw_complaints import window_end
-    passed = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
-    assert window_end(passed, 7) == datetime(2026, 12, 3, 12, 0, tzinfo=timezone.utc)
+    passed = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    assert window_end(passed, 7) == datetime(2026, 12, 3, 12, 0, tzinfo=UTC)

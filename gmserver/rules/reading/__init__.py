@@ -27,12 +27,18 @@ from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source,
 from gmserver.rules.reading.mail import read_mail
 from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.reading.model import LineReading, Reading
+from gmserver.rules.reading.output import reading_to_json
 from gmserver.rules.reading.reader import read_contingent, read_orders
 from gmserver.rules.reading.sets import (
-    StoredSet, combine_sets, effective_contingent, effective_orders, file_set, ordered_sets, out_of_order_versions,
+    StoredSet,
+    combine_sets,
+    effective_contingent,
+    effective_orders,
+    file_set,
+    ordered_sets,
+    out_of_order_versions,
     version_marker,
 )
-from gmserver.rules.reading.output import reading_to_json
 
 __all__ = [
     "LineReading", "Reading", "StoredSet", "TurnFacts", "combine_sets",

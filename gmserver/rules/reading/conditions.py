@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 from gmserver.rules.reading.provinces import NameTable, Policy, match_place
 
-
 # ------------------------------------------------------------------------------------------
 # Clauses: "If <condition>: <order>", "<order> if <condition>", "Otherwise <order>"
 

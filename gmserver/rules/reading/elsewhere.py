@@ -6,7 +6,7 @@ to fit both boards, "A Par - Bur", would otherwise be merged into the wrong game
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from gmserver.rules.reading.model import Reading
 

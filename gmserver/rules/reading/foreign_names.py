@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 LANGUAGES = {"fr": "French", "de": "German", "it": "Italian"}
 

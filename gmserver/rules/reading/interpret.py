@@ -19,14 +19,21 @@ from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.moves import _move, _other_orders
+from gmserver.rules.reading.provinces import Place
 from gmserver.rules.reading.retreat_adjustment import read_adjustment, read_retreat
 from gmserver.rules.reading.support import _convoy, _support
-from gmserver.rules.reading.provinces import Place
 from gmserver.rules.reading.units import _check_own_coast, _own_unit, _your_units, unit_kind_word
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _did_you_mean, _hold, _unit, _verdict, contingent_verdict,
+    Context,
+    Notes,
+    Rejected,
+    Verdict,
+    _did_you_mean,
+    _hold,
+    _unit,
+    _verdict,
+    contingent_verdict,
 )
-
 
 # ------------------------------------------------------------------------------------------
 # Movement phase

@@ -5,8 +5,8 @@ adjudicated facts in the minor turn itself (`conditional_adjustment_orders`, obj
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from gmserver.rules.order import Order
 from gmserver.rules.reading.condition_facts import Facts, TurnFacts, evaluate, facts_for

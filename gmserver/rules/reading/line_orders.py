@@ -5,13 +5,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gmserver.rules.mailkind import KEYWORDS, PHRASES
 from gmserver.rules.reading.grammar import (
-    ARMY, BUILD, CONVOY, DISBAND, FLEET, HOLD, MOVE, POLITE, PREFIX_VERBS, RETREAT, SUPPORT, WAIVE, Parsed,
-    looks_like_order, parse_segment,
+    ARMY,
+    BUILD,
+    CONVOY,
+    DISBAND,
+    FLEET,
+    HOLD,
+    MOVE,
+    POLITE,
+    PREFIX_VERBS,
+    RETREAT,
+    SUPPORT,
+    WAIVE,
+    Parsed,
+    looks_like_order,
+    parse_segment,
 )
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
-from gmserver.rules.mailkind import KEYWORDS, PHRASES
 from gmserver.rules.reading.options import option, profile_of
+from gmserver.rules.reading.provinces import match_place, resolve
 from gmserver.rules.reading.sentences import orders_in_sentence
 
 
@@ -254,8 +268,6 @@ def _foreign_label(words: list[str], ctx: Context) -> bool:
 
 def _split_run_together(words: list[str], ctx: Context) -> list[str]:
     """typo_tolerance = generous (002 FORMAT 5): "IONGRE" -> ION - GRE, "APARBUR" -> A PAR - BUR."""
-    from gmserver.rules.reading.provinces import resolve  # noqa: PLC0415
-
     def code(word: str) -> bool:
         place = resolve((word,), ctx.table, ctx.policy)
         return place is not None and place.province is not None and place.how in ("table", "variant")
@@ -354,8 +366,6 @@ def _inner_kind(inner: list[str], ctx: Context) -> str | None:
 
 def _head_unit(words: list[str], ctx: Context) -> list[str] | None:
     """The unit named at the start of a line ("Tunis has a wild party") for "(holds)"."""
-    from gmserver.rules.reading.provinces import match_place  # local: only needed here
-
     i = 0
     while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or
                               words[i] in ("THE", "MY", "MOVE")):
@@ -379,7 +389,7 @@ def _combined(parsed: list[Parsed], ctx: Context) -> list[Parsed | Verdict]:
                 for head in pending:
                     result.append(replace(item, unit=head.unit, combined=True))
             else:
-                for head in pending:
+                for _ in pending:
                     result.append(Verdict("rejected", None, None, "hold", ctx.cite("combined_orders"),
                                           "Combined orders are not accepted; order each unit on its own.",
                                           valid=False))

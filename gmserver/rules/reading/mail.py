@@ -8,8 +8,9 @@ of the player's own order mail, attached files as `text_attachments` says) and r
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order

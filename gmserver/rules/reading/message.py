@@ -3,7 +3,8 @@
 text/plain is preferred; HTML-only mail is converted to text; quoted replies (`>` lines,
 "On ... wrote:" blocks, Outlook "-----Original Message-----" and "From: / Sent: / To:" headers,
 copies of gmserver's own mail: see gmserver.rules.reading.quoting), signatures after "-- ",
-forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped. Never raises: hostile or broken mail gives
+forwarded copies and press sections are kept apart; password lines (`Password: ...`) are dropped.
+Never raises: hostile or broken mail gives
 whatever text could be decoded. Bounded: at most MAX_READ_BYTES of the message, MAX_HTML_CHARS of
 HTML and MAX_TEXT_CHARS of text are read, each in time that grows with its length alone.
 

@@ -10,10 +10,18 @@ from gmserver.rules.convoy_routes import route_problem
 from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
 from gmserver.rules.reading.grammar import Parsed
-from gmserver.rules.reading.provinces import Place, suggestions
+from gmserver.rules.reading.provinces import Place, edit_distance, suggestions
 from gmserver.rules.reading.units import _coast_words
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _choose, _mean, _names, _unit, _verdict,
+    Context,
+    Notes,
+    Rejected,
+    Verdict,
+    _choose,
+    _mean,
+    _names,
+    _unit,
+    _verdict,
 )
 
 
@@ -28,7 +36,7 @@ def _move(parsed: Parsed, unit: str, ctx: Context, notes: Notes) -> Verdict:
                            lambda p: _backing_order(unit, p, ctx))
     except Rejected as problem:
         raise Rejected(f"{unit} cannot move there: {problem.message}", problem.rule, unit=unit, moves=True,
-                       unsure=problem.unsure)
+                       unsure=problem.unsure) from None
     if province == here:
         raise Rejected(f"{unit} is ordered to move to its own province.", "own", unit=unit, moves=True)
     move = _move_target(unit, province, parsed.dest.coast, parsed.via, ctx, notes)
@@ -101,11 +109,9 @@ def _own_move(target: str, province: str, ctx: Context) -> Order | None:
 
 
 def _close(written: str, province: str, ctx: Context) -> bool:
-    from gmserver.rules.reading.provinces import _distance  # noqa: PLC0415
-
     spellings = [k for k, c in ctx.table.typo_keys if c == province]
     key = written.replace(" ", "")
-    return any(_distance(key, s, 1) <= 1 for s in spellings)
+    return any(edit_distance(key, s, 1) <= 1 for s in spellings)
 
 
 def _move_target(unit: str, province: str, coast: str | None, via: bool, ctx: Context, notes: Notes,
@@ -155,7 +161,8 @@ def _destination(unit: str, province: str, coast: str | None, via: bool, ctx: Co
             return reachable[0], False
         rule = ctx.cite("coast_wrong_destination")
         if ctx.opt("coast_wrong_destination") == "redirect_if_unique" and len(reachable) == 1:
-            notes.add(rule, f"The fleet cannot reach {ctx.name(wanted) if wanted in board_coasts(ctx, province) else 'that coast'}; "
+            reached = ctx.name(wanted) if wanted in board_coasts(ctx, province) else "that coast"
+            notes.add(rule, f"The fleet cannot reach {reached}; "
                       f"read as {ctx.name(reachable[0])}.")
             return reachable[0], False
         if len(reachable) == 1:

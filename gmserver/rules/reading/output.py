@@ -21,8 +21,8 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
         "notes": list(reading.notes),
         "contingent": list(reading.contingent),
         "lines": [
-            {"line": r.line, "text": r.text, "status": r.status, "order": None if r.order is None else str(r.order), "rule": r.rule,
-             "message": r.message}
+            {"line": r.line, "text": r.text, "status": r.status, "order": None if r.order is None else str(r.order),
+             "rule": r.rule, "message": r.message}
             for r in reading.lines
         ],
     }

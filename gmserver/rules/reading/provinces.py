@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from gmserver.rules.geography import MapInfo, Province
 from gmserver.rules.reading.foreign_names import KNOWN, names_in, plain_key
@@ -267,7 +267,7 @@ def _typo_of(words: tuple[str, ...], table: NameTable) -> tuple[str, ...]:
     letters = "".join(words)
     limit = _typo_limit(letters)
     if len(words) == 1:
-        scored = [(_distance(letters, spelled, limit), code) for spelled, code in table.typo_keys
+        scored = [(edit_distance(letters, spelled, limit), code) for spelled, code in table.typo_keys
                   if abs(len(spelled) - len(letters)) <= limit]
     else:
         scored = [(_words_distance(words, name, limit), code) for code, names in table.name_words.items()
@@ -286,9 +286,9 @@ def _words_distance(written: tuple[str, ...], name: tuple[str, ...], limit: int)
     ("Nth" is two letters from North, more than a short word may miss; "Norh" is one), the whole
     within `limit`."""
     total = 0
-    for word, name_word in zip(written, name):
+    for word, name_word in zip(written, name, strict=False):
         own = _typo_limit(word)
-        distance = _distance(word, name_word, own)
+        distance = edit_distance(word, name_word, own)
         if distance > own:
             return limit + 1
         total += distance
@@ -323,7 +323,7 @@ def suggestions(key: str, table: NameTable, limit: int = 3) -> tuple[str, ...]:
         return ()  # one letter ("I" of "I-GRE") is close to nothing in particular
     within = 1 if len(letters) <= 3 else 2
     scored = sorted(
-        (_distance(letters, spelled, 3), code) for spelled, code in table.typo_keys
+        (edit_distance(letters, spelled, 3), code) for spelled, code in table.typo_keys
         if abs(len(spelled) - len(letters)) <= 3
     )
     out: list[str] = []
@@ -335,7 +335,7 @@ def suggestions(key: str, table: NameTable, limit: int = 3) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _distance(a: str, b: str, limit: int) -> int:
+def edit_distance(a: str, b: str, limit: int) -> int:
     """Optimal-string-alignment distance (a transposition is one edit), capped at limit + 1."""
     if a == b:
         return 0
@@ -368,7 +368,7 @@ def _misspelt_sea_word(token: str, place: Place, table: NameTable) -> bool:
     if place.province is None or len(token) < 3 or token in _SEA_WORDS \
             or token in KEYWORDS or token in table.table or token in table.names or token in table.variants:
         return False  # a word that is itself a name ("Spa") is never a misspelt "Sea"
-    return any(name[-1] in _SEA_WORDS and len(name) > 1 and _distance(token, name[-1], 1) <= 1
+    return any(name[-1] in _SEA_WORDS and len(name) > 1 and edit_distance(token, name[-1], 1) <= 1
                for name in table.name_words.get(place.province, ()))
 
 

@@ -18,8 +18,9 @@ line_orders.py.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order
@@ -30,7 +31,13 @@ from gmserver.rules.reading.condition_facts import TurnFacts
 from gmserver.rules.reading.grammar import BUILD, CONDITION, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE
 from gmserver.rules.reading.interpret import Context, Verdict
 from gmserver.rules.reading.line_conditions import (
-    _NOT, _conditional_minor, _contingent_conditional, _for_this_turn, _LineState, _other_turn, _strip_condition,
+    _NOT,
+    _conditional_minor,
+    _contingent_conditional,
+    _for_this_turn,
+    _LineState,
+    _other_turn,
+    _strip_condition,
 )
 from gmserver.rules.reading.line_orders import _ignored, _read_words
 from gmserver.rules.reading.model import LineReading, Reading
@@ -40,7 +47,6 @@ from gmserver.rules.reading.sentences import without_courtesy
 from gmserver.rules.reading.sets import StoredSet, file_set, is_change_marker, set_status_marker, version_marker
 from gmserver.rules.reading.text import tokens as tokenise
 from gmserver.rules.ruleset import Ruleset
-
 
 MAX_LINES = 2000  # a message longer than this is read by its first lines; the rest is reported once
 
@@ -103,7 +109,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
     verdicts, own_orders, unsupportable = combine([v for _, _, v in rows], ctx)
     readings = tuple(
         LineReading(number, raw.rstrip("\r\n"), v.status, v.order, v.rule, v.message)
-        for (number, raw, _), v in zip(rows, verdicts)
+        for (number, raw, _), v in zip(rows, verdicts, strict=False)
     )
     head = subject + "\n" + _first_line(lines)
     marked_status = set_status_marker(subject) or _status_from_lines(lines)

@@ -6,9 +6,17 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.units import _own_unit
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _choose, _did_you_mean, _mean, _names, _unit, _verdict,
+    Context,
+    Notes,
+    Rejected,
+    Verdict,
+    _choose,
+    _did_you_mean,
+    _mean,
+    _names,
+    _unit,
+    _verdict,
 )
-
 
 # ------------------------------------------------------------------------------------------
 # Retreat phase

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from gmserver.rules.order import Order, Unit
-from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.options import clause, option
+from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.ruleset import Ruleset
 
 _VERSION = re.compile(

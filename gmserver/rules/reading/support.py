@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from gmserver.rules.order import Order
 from gmserver.rules.position import unit_location, unit_province
@@ -11,7 +11,15 @@ from gmserver.rules.reading.grammar import Parsed, UnitRef
 from gmserver.rules.reading.moves import _move_target, _own_move
 from gmserver.rules.reading.units import _any_unit, _coast_words
 from gmserver.rules.reading.verdict import (
-    Context, Notes, Rejected, Verdict, _as_written, _choose, _mean, _unit, _verdict,
+    Context,
+    Notes,
+    Rejected,
+    Verdict,
+    _as_written,
+    _choose,
+    _mean,
+    _unit,
+    _verdict,
 )
 
 

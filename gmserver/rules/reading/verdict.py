@@ -4,16 +4,17 @@ choices every order form shares: which province a place stands for, how names ar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import unit_province
 from gmserver.rules.reading.board import Board
+from gmserver.rules.reading.foreign_names import language_of
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.options import clause, option
-from gmserver.rules.reading.foreign_names import language_of
 from gmserver.rules.reading.provinces import NameTable, Place, suggestions
 from gmserver.rules.ruleset import Ruleset
 

@@ -4,9 +4,10 @@ outbox with a dedupe key, in the caller's transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import Any, Sequence
+from typing import Any
 
 from sqlalchemy.orm import Session
 

@@ -13,7 +13,6 @@ from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 
-
 # The notices' dedupe keys, "gm:KIND:GAME_ID:...", in words for `gmserver outbox list`
 _KINDS = {
     "s1901": "waits for replacements in Spring 1901 (003 [14])",

@@ -37,10 +37,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage, StoredReport
-from gmserver.rules.envelope import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
+from gmserver.rules.envelope import is_plain_address
 from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy, write_row
 
 log = logging.getLogger(__name__)
@@ -369,7 +369,7 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
         raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
                          reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
                          power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
-    except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
+    except Exception as problem:
         log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
         return row, f"the report could not be written: {type(problem).__name__}: {problem}"
     if problems := mail_problems(raw, row.recipient):

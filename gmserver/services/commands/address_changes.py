@@ -12,8 +12,8 @@ saw opens nothing any more.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime, timedelta
-from typing import Collection
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session

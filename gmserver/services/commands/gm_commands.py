@@ -17,12 +17,17 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.commands.registry import BY_WORD
 from gmserver.commands.command import Call, UsageError, read_mail_words
+from gmserver.commands.registry import BY_WORD
 from gmserver.db import queries
 from gmserver.reports.words import plural
 from gmserver.rules.gm_commands import (
-    CommandLine, authorisation_problem, command_digest, date_problem, mail_date, read_commands,
+    CommandLine,
+    authorisation_problem,
+    command_digest,
+    date_problem,
+    mail_date,
+    read_commands,
 )
 from gmserver.rules.reading.message import body_text
 from gmserver.services.base.context import Services

@@ -11,8 +11,9 @@ both call these.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -24,16 +25,26 @@ from gmserver.reports.words import format_time, plural
 from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
-from gmserver.services.features import perpetual, proxies
-from gmserver.services.game import players, schedule
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, find_game, new_secret
 from gmserver.services.base.gm_mail import deadline_event, queue_start_mails
-from gmserver.services.game.ordersets import invalid_records
-from gmserver.services.game.actions import (  # noqa: F401  (Done: as the command table knows it)
-    Addressee, Done, player_of as _player, record as _record, require_active as _active,
-)
+from gmserver.services.features import perpetual, proxies
 from gmserver.services.features.ending import finish_game
+from gmserver.services.game import players, schedule
+from gmserver.services.game.actions import (
+    Addressee,
+    Done,
+)
+from gmserver.services.game.actions import (
+    player_of as _player,
+)
+from gmserver.services.game.actions import (
+    record as _record,
+)
+from gmserver.services.game.actions import (
+    require_active as _active,
+)
+from gmserver.services.game.games import GameError, find_game, new_secret
+from gmserver.services.game.ordersets import invalid_records
 
 
 def _when(game: Game, moment: datetime | None) -> str:

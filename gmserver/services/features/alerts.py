@@ -76,7 +76,7 @@ class Outage:
 
 
 class Observed(NamedTuple):
-    tracker: "OutageTracker"
+    tracker: OutageTracker
     alert: Outage | None  # this outage has just lasted long enough: tell the GM (once)
     ended: Outage | None  # an outage has just ended
 

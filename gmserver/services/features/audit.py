@@ -52,7 +52,7 @@ def audit_in(session: Session, services: Services, game: Game, now: datetime, *,
     `years` before it) and report what differs; the GM is told when something does."""
     records = queries.phases.records_of(session, game.id)
     first_year = _year(game.phase) - years if _year(game.phase) else 0
-    steps = [(before, after) for before, after in zip(records, records[1:])
+    steps = [(before, after) for before, after in zip(records, records[1:], strict=False)
              if before.adjudicated_at is not None and before.results and _year(before.phase) >= first_year]
     repairs = [a.arguments for a in queries.gm_actions.actions_of(session, game.id) if a.action == "repair"]
     found: list[Difference] = []

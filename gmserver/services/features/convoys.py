@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping, Sequence
 
 from sqlalchemy.orm import Session
 

@@ -12,31 +12,30 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Sequence
 
 from sqlalchemy.orm import Session
 
 from gmserver.db import queries
-from gmserver.db.models import Game, OrderSet, Player, PhaseRecord
+from gmserver.db.models import Game, OrderSet, PhaseRecord, Player
+from gmserver.db.session import transaction
 from gmserver.engine import position_from_state
 from gmserver.reports.extras import withdrawn_by_correction_calendar
 from gmserver.reports.words import canonical_key, format_time, name_order
 from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, rollback_refusal
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import effective_orders, read_orders
-from gmserver.services.base import mails
-from gmserver.services.base import outgoing
+from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, locked_game
 from gmserver.services.base.gm_mail import announce, deadline_event
-from gmserver.services.game.schedule import fresh_deadline
-from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
 from gmserver.services.base.outbox import queue
-from gmserver.db.session import transaction
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.game.games import GameError, locked_game
+from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
+from gmserver.services.game.schedule import fresh_deadline
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from gmserver.db.models import Game
 from gmserver.reports.words import format_time
 from gmserver.rules.delays import DelayDecision, DelayRequest, clause, decide_delay, delayed_deadline, game_year
 from gmserver.rules.position import describe_phase
-from gmserver.services.game import schedule
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.game import schedule
 
 ACTION = "delay"
 # the inbound row's outcome for each decision
@@ -74,7 +74,8 @@ def _grant(session: Session, services: Services, game: Game, power: str, reason:
     text = (f"{power} was granted a delay of {ruleset.delay_hours} hours ({cited}): the deadline of {phase} is "
             f"{_when(game, game.deadline)} (was {_when(game, before)})")
     row = queries.gm_actions.record_action(session, game.id, ACTION, {
-        "power": power, "address": _address(game, power), "year": game_year(game.phase), "automatic": True, "hours": ruleset.delay_hours,
+        "power": power, "address": _address(game, power), "year": game_year(game.phase), "automatic": True,
+        "hours": ruleset.delay_hours,
         "deadline": game.deadline.isoformat(), "before": before.isoformat(), "inbound": inbound_id,
         "reason": reason[:200]}, by, now, text)
     # who asked is not said: a player's absence is the kind of thing the others could use

@@ -23,10 +23,10 @@ from gmserver.reports.words import format_time
 from gmserver.rules import draw_complaints as rules
 from gmserver.rules import votes as vote_rules
 from gmserver.rules.ruleset import Ruleset
-from gmserver.services.features import votes
 from gmserver.services.base.context import Services
-from gmserver.services.game.endgame import GAME_OVER
 from gmserver.services.base.gm_mail import announce
+from gmserver.services.features import votes
+from gmserver.services.game.endgame import GAME_OVER
 from gmserver.services.game.schedule import fresh_deadline
 
 _NOT_RECORDED = "Your complaint was not recorded: "

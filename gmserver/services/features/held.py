@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from gmserver.db import queries
 from gmserver.db.models import Game, InboundMessage
 from gmserver.db.queries.games import game_phase_for_update
 from gmserver.db.queries.inbound import held_for_update
@@ -26,12 +27,11 @@ from gmserver.rules.intake import Accept, GameView, Hold, Reject, expected_subje
 from gmserver.rules.position import describe_phase
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
-from gmserver.services.game.filing import file_orders
-from gmserver.services.game.games import GameError, game_view
-from gmserver.db import queries
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, replies_since
+from gmserver.services.game.filing import file_orders
+from gmserver.services.game.games import GameError, game_view
 
 log = logging.getLogger(__name__)
 

@@ -24,13 +24,12 @@ from gmserver.rules.briefing import cited_clause
 from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
-from gmserver.services.base import mails
-from gmserver.services.base import outgoing
+from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
-from gmserver.services.game.ordersets import counted_sets
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.game.ordersets import counted_sets
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +199,7 @@ def check_contact_windows(services: Services, now: datetime) -> int:
         try:
             with transaction(services.sessions) as session:
                 queued += _check_contact(session, services, game_id, player_id, now)
-        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+        except Exception:
             log.exception("game %s: checking whether player %s wrote after missing orders failed", game_id, player_id)
     return queued
 
@@ -251,7 +250,7 @@ def check_preliminary_orders(services: Services, now: datetime) -> int:
         try:
             with transaction(services.sessions) as session:
                 queued += _preliminary(session, services, game_id, now)
-        except Exception:  # noqa: BLE001  one game's trouble must not stop the others; tried again next sweep
+        except Exception:
             log.exception("game %s: the Spring 1901 checkpoint failed", game_id)
     return queued
 

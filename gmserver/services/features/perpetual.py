@@ -19,8 +19,11 @@ from gmserver.rules.perpetual import cited, may_mark, orders_that_still_apply, r
 from gmserver.rules.position import phase_type
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
+from gmserver.services.game.actions import Done
+from gmserver.services.game.actions import player_of as _player
+from gmserver.services.game.actions import record as _record
+from gmserver.services.game.actions import require_active as _active
 from gmserver.services.game.games import GameError
-from gmserver.services.game.actions import Done, player_of as _player, record as _record, require_active as _active
 from gmserver.services.game.ordersets import orders_on_file
 
 

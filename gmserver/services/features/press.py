@@ -27,14 +27,27 @@ from gmserver.rules.authenticity import without_secret_lines
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
-from gmserver.rules.press import (KIND_WORDS, NON_PLAYER, PressItem, ReportPress, Verdict, as_non_player, cite,
-                                  editing_words, judge, power_named, read_item, recipients_of,
-                                  report_placement, shown_author, with_own_label)
-from gmserver.rules.press_conditions import (Candidate, PressCondition, condition_holds, published,
-                                             read_press_condition)
+from gmserver.rules.press import (
+    KIND_WORDS,
+    NON_PLAYER,
+    PressItem,
+    ReportPress,
+    Verdict,
+    as_non_player,
+    cite,
+    editing_words,
+    judge,
+    power_named,
+    read_item,
+    recipients_of,
+    report_placement,
+    shown_author,
+    with_own_label,
+)
+from gmserver.rules.press_conditions import Candidate, PressCondition, condition_holds, published, read_press_condition
 from gmserver.rules.reading.message import press_sections
-from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.safetext import safe_text
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
@@ -139,7 +152,7 @@ def file_press(session: Session, services: Services, decision: Accept, raw: byte
     ids = store_press(session, services, decision, planned, inbound_id, now)
     # the number names the item in another item's condition (002 PRESS 4: "if press item 12 is published")
     return [f"{plan.words} (Press item {number}.)" if number is not None and plan.status in ("report", "held")
-            else plan.words for plan, number in zip(planned, ids)]
+            else plan.words for plan, number in zip(planned, ids, strict=False)]
 
 
 def _press_condition_refusal(session: Session, decision: Accept, item: PressItem) -> str | None:

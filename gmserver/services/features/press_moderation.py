@@ -21,9 +21,8 @@ from gmserver.rules.envelope import glance_envelope
 from gmserver.rules.press import NON_PLAYER, PressItem, edit_refusal
 from gmserver.rules.safetext import safe_text
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError, find_game
-from gmserver.services.game.games import game_view
 from gmserver.services.features.press import deliver
+from gmserver.services.game.games import GameError, find_game, game_view
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,29 @@ from gmserver.db.models import Game, Player, Proxy
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import PhaseOutcome, describe_phase, unit_province
 from gmserver.rules.proxies import (
-    notified_on_cancel, policy_words, read_proxy_words, request_status, units_after, until_after,
+    notified_on_cancel,
+    policy_words,
+    read_proxy_words,
+    request_status,
+    units_after,
+    until_after,
 )
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError
-from gmserver.services.game.actions import (
-    Addressee, Done, player_of as _player, record as _record, require_active as _active,
-)
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.game.actions import (
+    Addressee,
+    Done,
+)
+from gmserver.services.game.actions import (
+    player_of as _player,
+)
+from gmserver.services.game.actions import (
+    record as _record,
+)
+from gmserver.services.game.actions import (
+    require_active as _active,
+)
+from gmserver.services.game.games import GameError
 
 
 def _holder_address(game: Game, holder: str) -> str:
@@ -45,7 +60,8 @@ def give(session: Session, services: Services, game: Game, power: str, holder: s
          for_turn: bool = False, by_gm: bool = True, units: Sequence[str] = (), turns: int | None = None) -> Done:
     """A proxy for `power` held by `holder` (a power or an address), for this turn or until
     cancelled or for `turns` game turns (003 [19] "a preset period of time or indefinitely"), for
-    all its units or those in the provinces `units` ("one or more of his units"). By the GM it is in force at once; a player's request follows proxy_policy."""
+    all its units or those in the provinces `units` ("one or more of his units"). By the GM it is in
+    force at once; a player's request follows proxy_policy."""
     _active(game)
     owner = _player(game, power)
     ruleset = queries.games.ruleset_of(game)

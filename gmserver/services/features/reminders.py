@@ -15,8 +15,8 @@ from gmserver.rules.defaults import owing_orders
 from gmserver.rules.schedule import due_reminders
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
-from gmserver.services.game.ordersets import contingent_for, orders_on_file
 from gmserver.services.base.outbox import queue
+from gmserver.services.game.ordersets import contingent_for, orders_on_file
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def queue_reminders(services: Services, now: datetime) -> int:
     for game_id in games:
         try:
             queued += _queue_game_reminders(services, game_id, now)
-        except Exception:  # noqa: BLE001  one game's trouble must not silence the others
+        except Exception:
             log.exception("game %s: queuing reminders failed", game_id)
     if queued:
         log.info("queued %d reminders", queued)

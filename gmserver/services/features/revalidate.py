@@ -6,8 +6,9 @@ order the position does not allow)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -17,9 +18,9 @@ from gmserver.db.models import Game
 from gmserver.rules.position import describe_phase
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
-from gmserver.services.game.ordersets import orders_on_file
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.game.ordersets import orders_on_file
 
 
 def revalidate_after_correction(session: Session, services: Services, game: Game, state: Mapping[str, Any],

@@ -20,15 +20,26 @@ from email.parser import BytesHeaderParser
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
-from gmserver.db.session import transaction
 from gmserver.db.queries.games import active_games
 from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
+from gmserver.db.session import transaction
 from gmserver.rules.authenticity import (
-    SINGLE_HEADERS, Binding, DkimSignature, Evidence, Unverified, Verified, aligned, domain_of, is_gm_recipient,
-    passwords_in, read_signature, verify_sender, vouching_faults,
+    SINGLE_HEADERS,
+    Binding,
+    DkimSignature,
+    Evidence,
+    Unverified,
+    Verified,
+    aligned,
+    domain_of,
+    is_gm_recipient,
+    passwords_in,
+    read_signature,
+    verify_sender,
+    vouching_faults,
 )
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
@@ -36,12 +47,12 @@ from gmserver.rules.late_proof import header_moment
 from gmserver.rules.reading.message import body_text
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import new_secret
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 from gmserver.services.base.reply_tokens import reply_periods
+from gmserver.services.game.games import new_secret
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import DeadlineLine, turn_length_announcement, turn_length_problem, turn_length_result
-from gmserver.services.features import votes
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce
+from gmserver.services.features import votes
 
 KIND = "turn_length"
 MEMBERS = "start"

@@ -20,12 +20,12 @@ from gmserver.rules import votes as rules
 from gmserver.rules.position import describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import read_terms, terms_key
-from gmserver.services.features import votes
 from gmserver.services.base.context import Services
-from gmserver.services.game.games import GameError
-from gmserver.services.game.actions import Done
 from gmserver.services.base.gm_mail import announce
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.features import votes
+from gmserver.services.game.actions import Done
+from gmserver.services.game.games import GameError
 
 
 def tell_gm(session: Session, services: Services, game_id: int, recorded: votes.Recorded, ruleset: Ruleset,

@@ -64,11 +64,12 @@ def end_by_vote(session: Session, services: Services, game: Game, results: VoteR
 
 
 def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequence[PhaseOutcome],
-              now: datetime, earlier: VoteResults = VoteResults()) -> VoteResults:
+              now: datetime, earlier: VoteResults | None = None) -> VoteResults:
     """Tally the open proposals due after the phases just adjudicated (`processed`, in order; the
     last one's `after` is where the game now stands); `earlier`: those tallied before the
     adjudication (`tally_before`), reported with these. A solo won this turn voids them all (002
     DRAWS 3: a player with 18 centres after Winter wins regardless)."""
+    earlier = earlier if earlier is not None else VoteResults()
     last = processed[-1]
     open_rows = queries.votes.open_proposals(session, game.id)
     if last.winners:  # 002 DRAWS 3: a solo wins regardless of what was proposed
@@ -116,7 +117,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         tallies.append((row, rules.tally(proposal, electors, ballots, ruleset)))
     settled = rules.settle([t for _, t in tallies], ruleset)
     ended, ending = None, None
-    for (row, _), result in zip(tallies, settled):
+    for (row, _), result in zip(tallies, settled, strict=False):
         votes.close([row], "passed" if result.passed else "failed", result.reason, phase)
         texts[row.id] = rules.announcement(result, ruleset)
         if result.passed and row.kind == "deadline_change":
@@ -130,7 +131,7 @@ def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_r
         if (window := draw_complaints.open_window(session, game, ending, ruleset, now)) is not None:
             ended += " " + window  # 002 DRAWS 5: final only if no majority complains
     log.info("%s: %d proposal(s) tallied in %s%s", game.name, len(texts), phase, f"; {ended}" if ended else "")
-    passed_changes = tuple(row.id for row, result in zip((r for r, _ in tallies), settled)
+    passed_changes = tuple(row.id for row, result in zip((r for r, _ in tallies), settled, strict=False)
                            if result.passed and row.kind == "rule_change")
     return VoteResults(tuple(texts[row.id] for row in open_rows if row.id in texts), ended, passed_changes)
 

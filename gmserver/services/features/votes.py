@@ -20,8 +20,8 @@ from gmserver.db import queries
 from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, terms_key
 from gmserver.rules.subject import format_subject
+from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, terms_key
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue_all

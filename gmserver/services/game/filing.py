@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Sequence
 
 from sqlalchemy.orm import Session
 
@@ -29,7 +29,12 @@ from gmserver.rules.intake import Accept, GameView, Reject, expected_subject, he
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
-    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, read_mail,
+    Reading,
+    StoredSet,
+    contingent_source,
+    effective_contingent,
+    effective_orders,
+    read_mail,
 )
 from gmserver.rules.reading.elsewhere import belongs_elsewhere
 from gmserver.rules.reading.message import MessageText
@@ -58,7 +63,8 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
                 decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False,
                 text: MessageText | None = None) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
-    gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in the reply (what else the message
+    gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in
+    the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
     (late_with_proof, 000 VII(1)), filed even in a rolled-back turn.
     `text`: the message as read before the transaction (services.inbox.routing.prepare); read from

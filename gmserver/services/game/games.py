@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import base64
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -16,17 +17,22 @@ from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import SENDER_CHECKS, reply_address, reply_token
-from gmserver.rules.schedule import (
-    deadline_problems, default_lengths, first_deadline, length_problems, local_time_of_day, minimums_of,
-)
-from gmserver.rules.geography import POWERS, MapInfo
-from gmserver.rules.intake import GameView
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.game_names import name_problem
+from gmserver.rules.geography import POWERS, MapInfo
+from gmserver.rules.intake import GameView
 from gmserver.rules.position import Position
 from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.ruleset_view import not_in_force_keys
+from gmserver.rules.schedule import (
+    deadline_problems,
+    default_lengths,
+    first_deadline,
+    length_problems,
+    local_time_of_day,
+    minimums_of,
+)
 from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails

@@ -20,7 +20,11 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import phase_type
 from gmserver.rules.proxies import ProxyState, covers, orders_that_count, sets_that_count
 from gmserver.rules.reading import (
-    StoredSet, TurnFacts, contingent_source, effective_contingent, turn_facts,
+    StoredSet,
+    TurnFacts,
+    contingent_source,
+    effective_contingent,
+    turn_facts,
 )
 from gmserver.rules.reading.sets import effective_unsupportable
 from gmserver.rules.ruleset import Ruleset

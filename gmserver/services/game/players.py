@@ -18,8 +18,8 @@ from gmserver.db.queries import games as game_queries
 from gmserver.db.queries import players as player_queries
 from gmserver.rules import nmr
 from gmserver.rules.envelope import is_plain_address
-from gmserver.services.game.games import POWERS, GameError, new_secret
 from gmserver.services.game import schedule
+from gmserver.services.game.games import POWERS, GameError, new_secret
 
 log = logging.getLogger(__name__)
 

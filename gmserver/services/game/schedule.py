@@ -13,21 +13,26 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game
-from gmserver.rules.deadlines import TurnLengths
-from gmserver.rules.reading.sets import ordered_sets, set_status
-from gmserver.rules.ruleset import Ruleset
 from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
+from gmserver.rules.deadlines import TurnLengths
 from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
 from gmserver.rules.position import describe_phase, phase_type
+from gmserver.rules.reading.sets import ordered_sets, set_status
+from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.schedule import (
-    Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
+    Schedule,
+    adjudication_due,
+    deadline_problems,
+    first_deadline,
+    minimums_of,
+    minor_turn_complete,
+    next_deadline,
 )
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
-from gmserver.services.game.ordersets import contingent_for, counted_sets
 from gmserver.services.base.outbox import queue
-
+from gmserver.services.game.ordersets import contingent_for, counted_sets
 
 NO_MINIMUMS = TurnLengths(timedelta(0), timedelta(0), timedelta(0))
 

@@ -27,22 +27,32 @@ from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.subject import name_words
-from gmserver.services.inbox import handlers
-from gmserver.services.features import held
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
-from gmserver.services.inbox.handlers import press as press_handler, requests
-from gmserver.services.inbox.handlers.mail import Mail
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import (
-    PLAYER_REFUSALS_PER_HOUR, PROVEN_REFUSAL_KEY, REFUSAL_KINDS, STRANGER_KINDS, STRANGER_NOTICE_KIND,
-    STRANGER_REFUSALS_PER_HOUR, STRANGER_REPLY_INTERVAL, player_refusals_since, replies_since as _replies_since,
+    PLAYER_REFUSALS_PER_HOUR,
+    PROVEN_REFUSAL_KEY,
+    REFUSAL_KINDS,
+    STRANGER_KINDS,
+    STRANGER_NOTICE_KIND,
+    STRANGER_REFUSALS_PER_HOUR,
+    STRANGER_REPLY_INTERVAL,
+    player_refusals_since,
 )
-from gmserver.services.features.senders import check_sender
-from gmserver.services.game.games import game_view
+from gmserver.services.base.reply_limits import (
+    replies_since as _replies_since,
+)
 from gmserver.services.base.reply_tokens import tokens_of_address
 from gmserver.services.commands import address_changes
+from gmserver.services.features import held
+from gmserver.services.features.senders import check_sender
+from gmserver.services.game.games import game_view
+from gmserver.services.inbox import handlers
+from gmserver.services.inbox.handlers import press as press_handler
+from gmserver.services.inbox.handlers import requests
+from gmserver.services.inbox.handlers.mail import Mail
 
 log = logging.getLogger(__name__)
 

@@ -18,24 +18,45 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import datetime
 
 from gmserver.db.queries.inbound import (
-    park, pending_attempts_for_update, pending_for_update, pending_ids as pending_inbound_ids, pending_raw,
-    requeue_failed, set_attempts, uncount_claim,
+    park,
+    pending_attempts_for_update,
+    pending_for_update,
+    pending_raw,
+    requeue_failed,
+    set_attempts,
+    uncount_claim,
+)
+from gmserver.db.queries.inbound import (
+    pending_ids as pending_inbound_ids,
 )
 from gmserver.db.session import transaction
 from gmserver.services.base.context import Services
-from gmserver.services.game.filing import PhaseMoved
-# what callers and tests know as intake's: storing, reading one message, the GM's view of it
-from gmserver.services.inbox.routing import (  # noqa: F401
-    ORDER_KINDS, Kept, Prepared, gm_addresses, handle as _handle, kept, prepare,
-)
-from gmserver.services.game.games import game_view  # noqa: F401
-from gmserver.services.inbox.store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
-from gmserver.services.features.held import HELD
-from gmserver.services.features.senders import DkimNeeded
 from gmserver.services.base.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
-    CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR, PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, STRANGER_REFUSALS_PER_HOUR,
+    CONFIRMATION_KINDS,
+    CONFIRMATIONS_PER_HOUR,
+    PLAYER_REFUSALS_PER_HOUR,
+    REFUSAL_KINDS,
+    STRANGER_REFUSALS_PER_HOUR,
     STRANGER_REPLY_INTERVAL,
 )
+from gmserver.services.features.held import HELD
+from gmserver.services.features.senders import DkimNeeded
+from gmserver.services.game.filing import PhaseMoved
+from gmserver.services.game.games import game_view  # noqa: F401
+
+# what callers and tests know as intake's: storing, reading one message, the GM's view of it
+from gmserver.services.inbox.routing import (  # noqa: F401
+    ORDER_KINDS,
+    Kept,
+    Prepared,
+    gm_addresses,
+    kept,
+    prepare,
+)
+from gmserver.services.inbox.routing import (
+    handle as _handle,
+)
+from gmserver.services.inbox.store import FINGERPRINT_HEADERS, Stored, fingerprint, store  # noqa: F401
 
 log = logging.getLogger(__name__)
 

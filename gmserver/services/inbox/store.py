@@ -8,10 +8,10 @@ import email.policy
 import hashlib
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.parser import BytesHeaderParser
-from typing import Sequence
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session

@@ -15,12 +15,11 @@ from gmserver.db.session import transaction
 from gmserver.reports.words import name_order, result_in_words
 from gmserver.rules.convoys import apply_rulings
 from gmserver.rules.position import PhaseOutcome, phase_type
-from gmserver.services.turn import adjudication, turns
-from gmserver.services.features import convoys, nmr
-from gmserver.services.turn import turn_report
 from gmserver.services.base.context import Services
+from gmserver.services.features import convoys, nmr
 from gmserver.services.game.games import GameError, find_game
 from gmserver.services.game.schedule import following_deadline
+from gmserver.services.turn import adjudication, turn_report, turns
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,7 @@ from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.press import cite
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
-from gmserver.services.base import report_copies
-from gmserver.services.base import outgoing
+from gmserver.services.base import outgoing, report_copies
 from gmserver.services.base.context import Services
 from gmserver.services.features.press import press_for_report
 from gmserver.services.features.votes import VoteResults

@@ -25,24 +25,35 @@ from gmserver.rules.perpetual import note as perpetual_note
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading import contingent_source, read_contingent
 from gmserver.rules.ruleset import Ruleset
+from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
-from gmserver.services.turn import adjudication
-from gmserver.services.features import convoys, nmr, press, revalidate
-from gmserver.services.game import endgame
-from gmserver.services.turn import turn_report
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
-from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
 from gmserver.services.base.outbox import ReportCopy, queue_report
-from gmserver.services.game import actions
-from gmserver.services.features import ending, perpetual, proxies, reminders, vote_gm, vote_tally, votes
-from gmserver.services.game import schedule
-from gmserver.rules.schedule import empty_retreat_turn
-from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
-    Due, following_deadline, is_due, lengths_of,
-)
 from gmserver.services.base.page_tokens import report_links
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.features import (
+    convoys,
+    ending,
+    nmr,
+    perpetual,
+    press,
+    proxies,
+    reminders,
+    revalidate,
+    vote_gm,
+    vote_tally,
+    votes,
+)
+from gmserver.services.game import actions, endgame, schedule
+from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
+from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
+    Due,
+    following_deadline,
+    is_due,
+    lengths_of,
+)
+from gmserver.services.turn import adjudication, turn_report
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +83,7 @@ def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
             if (result := adjudicate(services, due.game_id, now, expected_phase=due.phase,
                                      early=due.early)) is not None:
                 done.append(result)
-        except Exception:  # noqa: BLE001  the GM sees the traceback in the log
+        except Exception:
             log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
     return done
 
@@ -175,7 +186,7 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     reports (the first ones were sent). The copies are written when they are sent
     (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
     first, minor = phases[0], phases[1:]
-    key = f"report:{game.id}:{first.phase}:{'r%d:' % revision_number if revision_number else ''}"
+    key = f"report:{game.id}:{first.phase}:{f'r{revision_number}:' if revision_number else ''}"
     parts, copies = turn_report.turn_report(services, game, first, deadline, now, key, then=minor,
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=_centre_points(session, game, phases[-1]), press=with_press)

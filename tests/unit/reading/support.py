@@ -14,12 +14,12 @@ from tests.support.adjudicate import adjudicate
 PROFILES = ("standard", "mhr", "danivon", "email_rules", "scorpion", "gwm")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(name: str):
     return load_ruleset(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def geography():
     return engine.map_info()
 
@@ -28,7 +28,7 @@ def position(phase: str = "S1901M", **units: tuple[str, ...] | list[str]) -> Pos
     return Position(phase=phase, units={p.upper(): tuple(u) for p, u in units.items()}, centers={})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def opening() -> Position:
     return engine.position_from_state(engine.initial_state())
 
@@ -45,7 +45,7 @@ def one(text: str, pos: Position, power: str, profile: str = "standard"):
     return reading.lines[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def played_positions(games: int = 3, phases: int = 24, seed: int = 7) -> tuple[tuple[Position, dict], ...]:
     """(position, engine state) of every phase of a few games played with random legal orders."""
     rng = random.Random(seed)
@@ -100,15 +100,15 @@ def notation(value):
 
 def as_orders(previous):
     """`previous=("A PAR - BUR", ...)` written by hand -> the Order values the reader takes."""
-    from gmserver.rules.order import Order  # noqa: PLC0415
+    from gmserver.rules.order import Order
 
     return tuple(Order.parse(o) if isinstance(o, str) else o for o in previous)
 
 
 def stored_set(orders, *args, **kwargs):
     """A `StoredSet` whose orders (and unsupportable units) are written by hand in engine notation."""
-    from gmserver.rules.order import Unit  # noqa: PLC0415
-    from gmserver.rules.reading import StoredSet  # noqa: PLC0415
+    from gmserver.rules.order import Unit
+    from gmserver.rules.reading import StoredSet
 
     if "unsupportable" in kwargs:
         kwargs["unsupportable"] = tuple(Unit.parse(u) for u in kwargs["unsupportable"])

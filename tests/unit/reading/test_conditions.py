@@ -13,9 +13,15 @@ import pytest
 
 from gmserver.rules.position import Position
 from gmserver.rules.reading import (
-    StoredSet, TurnFacts, contingent_source, effective_contingent, read_contingent, read_orders, turn_facts,
+    StoredSet,
+    TurnFacts,
+    contingent_source,
+    effective_contingent,
+    read_contingent,
+    read_orders,
+    turn_facts,
 )
-from gmserver.rules.reading.conditions import Clause, Check, Unreadable, parse_condition, split_conditional
+from gmserver.rules.reading.conditions import Check, Clause, Unreadable, parse_condition, split_conditional
 from gmserver.rules.reading.reader import _context
 from gmserver.rules.ruleset import load_ruleset
 from tests.unit.reading.support import geography, notation, ruleset

@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 
 from gmserver.rules.reading.message import (
-    MAX_HTML_CHARS, MAX_READ_BYTES, MAX_TEXT_CHARS, html_to_text, read_message,
+    MAX_HTML_CHARS,
+    MAX_READ_BYTES,
+    MAX_TEXT_CHARS,
+    html_to_text,
+    read_message,
 )
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gmserver import engine
 from gmserver.rules.reading import extract_order_text

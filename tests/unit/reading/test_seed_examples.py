@@ -16,7 +16,7 @@ import pytest
 
 from gmserver.rules.position import Position
 from gmserver.rules.reading import read_orders, version_marker
-from gmserver.rules.reading.sets import StoredSet, ordered_sets
+from gmserver.rules.reading.sets import ordered_sets
 from tests.unit.reading.support import as_orders, geography, notation, ruleset, stored_set
 
 

@@ -7,7 +7,12 @@ import pytest
 
 from gmserver.rules.position import Position
 from gmserver.rules.reading import (
-    StoredSet, effective_orders, ordered_sets, out_of_order_versions, read_orders, reading_to_json,
+    StoredSet,
+    effective_orders,
+    ordered_sets,
+    out_of_order_versions,
+    read_orders,
+    reading_to_json,
     version_marker,
 )
 from gmserver.rules.reading.sets import is_change_marker, set_status_marker

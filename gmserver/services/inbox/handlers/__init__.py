@@ -16,8 +16,8 @@ templates/player/ for its answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 from gmserver.rules.mailkind import Kind
 from gmserver.services.inbox.handlers import commands, orders, press, requests, unknown, votes

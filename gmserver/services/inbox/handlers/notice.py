@@ -9,18 +9,25 @@ the GM's server a mail loop.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from gmserver.reports.words import format_time
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import NON_PLAYER
-from gmserver.reports.words import format_time
 from gmserver.services.base import mails
-from gmserver.services.inbox.handlers.mail import Mail
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import (
-    NOTICE_KIND as KIND, NOTICES_PER_HOUR, STRANGER_NOTICE_KIND, replies_since, stranger_may_be_answered,
+    NOTICE_KIND as KIND,
 )
+from gmserver.services.base.reply_limits import (
+    NOTICES_PER_HOUR,
+    STRANGER_NOTICE_KIND,
+    replies_since,
+    stranger_may_be_answered,
+)
+from gmserver.services.inbox.handlers.mail import Mail
 
 log = logging.getLogger(__name__)
 

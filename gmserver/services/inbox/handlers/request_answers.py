@@ -9,7 +9,8 @@ are adjudicated, nor a vote, nor an address.
 from __future__ import annotations
 
 import logging
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -25,9 +26,9 @@ from gmserver.rules.intake import expected_subject
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, phase_type
 from gmserver.rules.ruleset_view import not_in_force, option_rows
+from gmserver.services.game.ordersets import counted_sets, orders_on_file
 from gmserver.services.inbox.handlers import notice
 from gmserver.services.inbox.handlers.mail import Mail
-from gmserver.services.game.ordersets import counted_sets, orders_on_file
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ def map_png(session: Session, game: Game) -> bytes | None:
     board, gmserver/mapimage.py); None if it cannot be drawn: the answer is then the text alone."""
     try:
         return mapimage.position_png(position_from_state(current_record(session, game).state))
-    except Exception:  # noqa: BLE001  (a missing libcairo or a drawing bug costs the picture, not the answer)
+    except Exception:
         log.exception("%s: the map could not be drawn; answering with the text position", game.name)
         return None
 

@@ -10,21 +10,21 @@ game's records (handlers/request_answers.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 from gmserver.db.models import Game
 from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import GameView, expected_subject, names_game
+from gmserver.services.base.gm_mail import deadline_event
+from gmserver.services.commands import address_changes
 from gmserver.services.features import delays
 from gmserver.services.features.corrections import extension_on_delay_request
-from gmserver.services.base.gm_mail import deadline_event
 from gmserver.services.features.proxies import player_proxy
 from gmserver.services.inbox.handlers import notice, request_answers
 from gmserver.services.inbox.handlers.mail import Mail
-from gmserver.services.commands import address_changes
 
 DELAY_TEMPLATE = "player/delay.txt.j2"
 
