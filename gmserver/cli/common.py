@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, NoReturn, Protocol
 
 from gmserver.config import Config, config_path_from, load_config
+from gmserver.rules.quantities import parse_hours, parse_moment
 
 
 class CliError(Exception):
@@ -76,28 +76,15 @@ def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-# The longest duration a command takes: a turn or a reminder lead of more than a year is a typing
-# mistake, and `1e308` hours would overflow every date computed from it.
-MAX_HOURS = 24 * 366
-# The dates a command takes: deadlines are computed from a date by adding turns, which must stay
-# far inside the calendar (year 9999 is its end).
-YEARS = range(1970, 3000)
 # Every stored row's number fits a 32-bit integer column (PostgreSQL's `integer`).
 MAX_ROW_ID = 2**31 - 1
 
 
 def hours(value: str) -> timedelta:
     try:
-        hours = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of hours") from None
-    if math.isnan(hours):
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of hours")
-    if hours < 0:
-        raise argparse.ArgumentTypeError("a duration cannot be negative")
-    if hours > MAX_HOURS:
-        raise argparse.ArgumentTypeError(f"{value!r} hours is too long: at most {MAX_HOURS} (a year)")
-    return timedelta(hours=hours)
+        return parse_hours(value)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
 
 
 def time_of_day(value: str) -> time:
@@ -110,15 +97,9 @@ def time_of_day(value: str) -> time:
 
 def moment(value: str) -> datetime:
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an ISO 8601 date and time") from None
-    if moment.tzinfo is None:
-        raise argparse.ArgumentTypeError(f"{value!r} needs a time zone, e.g. {value}+00:00")
-    if moment.year not in YEARS:
-        raise argparse.ArgumentTypeError(f"{value!r} is out of range: give a date in the years "
-                                         f"{YEARS.start} to {YEARS.stop - 1}")
-    return moment.astimezone(UTC)
+        return parse_moment(value).astimezone(UTC)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
 
 
 def row_id(value: str) -> int:

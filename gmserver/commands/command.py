@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
+
+from gmserver.rules.quantities import parse_hours, parse_moment
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -136,17 +138,14 @@ def _mail_value(command: Command, arg: Arg, word: str | None) -> Any:
         return mail_moment(word)
     if arg.kind == "hours":
         try:
-            return timedelta(hours=float(word))
-        except ValueError:
-            raise UsageError(f"{word!r} is not a number of hours") from None
+            return parse_hours(word)
+        except ValueError as problem:
+            raise UsageError(str(problem)) from None
     return word
 
 
 def mail_moment(text: str) -> datetime:
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise UsageError(f"{text!r} is not an ISO 8601 date and time, e.g. 2026-12-01T18:00+00:00") from None
-    if moment.tzinfo is None:
-        raise UsageError(f"{text!r} needs a time zone, e.g. {text}+00:00")
-    return moment
+        return parse_moment(text)
+    except ValueError as problem:
+        raise UsageError(str(problem)) from None

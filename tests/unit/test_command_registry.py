@@ -87,3 +87,17 @@ def test_a_command_built_from_its_specs_has_the_arguments_mail_has() -> None:
     with pytest.raises(SystemExit):
         build_parser("game").parse_args(["game", "cd", "lepanto", "FRANCE", "maybe"])
     assert read_mail_words(BY_WORD["cd"], ("FRANCE",)) == {"power": "FRANCE", "state": "on"}
+
+
+@pytest.mark.parametrize(("word", "args", "said"), [
+    ("deadline", ("9999-12-31T23:59:59+00:00",), "in the years 1970 to 2999"),
+    ("deadline", ("2026-12-01T18:00",), "needs a time zone"),
+    ("extend", ("1e308",), r"at most 8784 \(a year\)"),
+    ("extend", ("nan",), "is not a number of hours"),
+    ("extend", ("-3",), "cannot be negative"),
+])
+def test_a_gm_mail_command_takes_the_dates_and_hours_the_command_line_takes(word, args, said) -> None:
+    """`deadline lepanto 9999-12-31...` by mail was carried out where the command line refused it:
+    both read dates and hours by gmserver.rules.quantities, and say what is wrong in words."""
+    with pytest.raises(UsageError, match=said):
+        read_mail_words(BY_WORD[word], args)
