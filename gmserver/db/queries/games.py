@@ -57,10 +57,23 @@ def in_minor_phase_before_deadline(session: Session, now: datetime) -> list[Game
         .order_by(Game.id)))
 
 
-def games_with_reminders(session: Session) -> list[int]:
-    """Active games with reminders; a paused game gets none (issue 8)."""
-    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.paused.is_(False),
-                                                      Game.reminder_seconds > 0)))
+def reminders_to_look_at(session: Session, now: datetime) -> list[int]:
+    """Active games whose next reminder time has come (games.next_reminder_at, indexed: an idle
+    sweep reads none); a paused game gets none (issue 8)."""
+    return list(session.scalars(select(Game.id).where(Game.next_reminder_at <= now, Game.status == "active",
+                                                      Game.paused.is_(False)).order_by(Game.id)))
+
+
+def checks_to_look_at(session: Session, now: datetime) -> list[int]:
+    """Active games whose next checkpoint time has come (games.next_check_at, indexed)."""
+    return list(session.scalars(select(Game.id).where(Game.next_check_at <= now, Game.status == "active",
+                                                      Game.paused.is_(False)).order_by(Game.id)))
+
+
+def active_games_checking(session: Session, sender_check: str) -> list[Game]:
+    """The active games whose senders are checked so (`sender_check`), oldest first."""
+    return list(session.scalars(select(Game).where(Game.status == "active", Game.sender_check == sender_check)
+                                .order_by(Game.id)))
 
 
 # built once: each deadline claims its game with one of them
@@ -115,8 +128,3 @@ def game_for_no_key_update(session: Session, game_id: int) -> Game | None:
     PostgreSQL), for a message that already refers to the game: that reference holds a KEY SHARE
     lock on the row, which FOR UPDATE would wait for (two such messages would deadlock)."""
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update(key_share=True))
-
-
-def active_games_in_phase(session: Session, phase: str) -> list[Game]:
-    """The active games at `phase`, oldest first."""
-    return list(session.scalars(select(Game).where(Game.status == "active", Game.phase == phase).order_by(Game.id)))
