@@ -4,8 +4,9 @@
         [--seconds 120] [--list-args "--active --limit 50"]
 
 A fresh database gets `--games` active games in Spring 1901 with nothing due (the deadline three
-days ahead, every reminder still to come): one made by `create_game`, the others copies of its
-rows (creating them one by one checks each name against all the others). Then `gmserver run`
+days ahead, every reminder still to come): one made by `create_game` and seen once by the
+sweep's duties, the others copies of its rows (creating them one by one checks each name
+against all the others). Then `gmserver run`
 runs as a process of its own, the way a GM runs it; after its start (the first sweep included)
 its CPU is counted for `--seconds` (several sweeps of 30 s), as a percentage of one core, and
 its resident memory read at the end (VmRSS; VmHWM, the peak, beside it). Last, the CPU seconds
@@ -42,6 +43,8 @@ from sqlalchemy import MetaData, create_engine, insert, select, text  # noqa: E4
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
+from gmserver.services.features import nmr  # noqa: E402
+from gmserver.services.turn import turns  # noqa: E402
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
 
@@ -74,6 +77,9 @@ def create_idle_games(url: str, count: int, now: datetime) -> None:
             name="idle0", ruleset=load_ruleset("standard"), first_deadline=now + timedelta(days=3),
             players=[PlayerSpec(p, f"{p.lower()}.idle0@players.test") for p in POWERS]),
             now - timedelta(hours=1)).id
+    # what the daemon's sweep keeps about a game it has seen (nothing, before it kept anything)
+    turns.queue_reminders(services, now)
+    nmr.check_preliminary_orders(services, now)
     services.sessions.kw["bind"].dispose()
     engine = create_engine(url)
     tables = MetaData()

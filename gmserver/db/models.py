@@ -47,6 +47,14 @@ class Base(DeclarativeBase):
 
 class Game(Base):
     __tablename__ = "games"
+    # the sweep's questions, answered from indexes rather than by reading every game's row (each
+    # carries its ruleset snapshot): what is past its deadline, which retreat or adjustment turns
+    # may end early (000 VII(2)), which games still take senders from the From line alone
+    __table_args__ = (
+        Index("ix_games_deadline", "deadline"),
+        Index("ix_games_status_phase", "status", "paused", "phase", "deadline"),
+        Index("ix_games_sender_check", "sender_check", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
