@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import Text, bindparam, cast, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import Game, Player
@@ -126,6 +126,21 @@ def ruleset_of(game: Game) -> Ruleset:
 @functools.lru_cache(maxsize=256)
 def _ruleset(snapshot_json: str) -> Ruleset:
     return Ruleset.from_snapshot(json.loads(snapshot_json))
+
+
+def timing_rows(session: Session, game_id: int | None = None
+                ) -> Iterator[tuple[int, str, datetime | None, bool, int, Ruleset]]:
+    """(id, phase, deadline, paused, reminder_seconds, ruleset) of every active game, or of game
+    `game_id` if it is active, what the daemon's deadline and reminder jobs follow from. Read a
+    batch at a time as plain rows, the snapshot as its stored text (parsed once per distinct
+    text): the daemon's start reads every game, and keeping them all as objects cost it more
+    than 100 MiB for good."""
+    query = select(Game.id, Game.phase, Game.deadline, Game.paused, Game.reminder_seconds,
+                   cast(Game.ruleset, Text)).where(Game.status == "active")
+    if game_id is not None:
+        query = query.where(Game.id == game_id)
+    for row in session.execute(query.execution_options(yield_per=500)):
+        yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 
 
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
