@@ -55,14 +55,6 @@ def games_named_like(session: Session, prefix: str) -> list[Game]:
                                 .order_by(Game.id)))
 
 
-def active_games(session: Session, game_id: int | None = None) -> list[Game]:
-    """Every active game, or the one `game_id` if it is active."""
-    query = select(Game).where(Game.status == "active")
-    if game_id is not None:
-        query = query.where(Game.id == game_id)
-    return list(session.scalars(query))
-
-
 def past_deadline(session: Session, now: datetime) -> list[Game]:
     """Every active game whose deadline has passed, earliest deadline first (whether each is due
     yet depends on its ruleset's grace period and trigger: services/game/schedule.py decides); a paused
