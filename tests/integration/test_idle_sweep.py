@@ -5,12 +5,13 @@ phase or pause makes it work the game's times out again."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import MetaData, Table, create_engine, select
 
 from gmserver.db import queries
+from gmserver.db.migrate import upgrade
 from gmserver.db.models import LOOK_NOW, TIMING_COLUMNS, Game, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.commands import gm_controls
@@ -147,3 +148,29 @@ def test_every_change_of_what_the_times_follow_from_has_them_worked_out_again(da
         game = session.get(Game, game_id)
         expected = None if column in ("status", "paused") else LOOK_NOW
         assert (game.next_reminder_at, game.next_check_at) == (expected, expected)
+
+
+def test_the_upgrade_has_every_active_game_looked_at_by_the_first_sweep(empty_database_url, clock) -> None:
+    """Games from before the stored times: an active one is looked at by the first sweep after
+    the upgrade (its creation time is in the past), a paused or finished one never."""
+    upgrade(empty_database_url, "0020")
+    engine = create_engine(empty_database_url)
+    games = Table("games", MetaData(), autoload_with=engine)
+    created = datetime(2026, 11, 1, 12, 0)
+    with engine.begin() as connection:
+        for name, status, paused in (("running", "active", False), ("paused", "active", True),
+                                     ("over", "finished", False)):
+            connection.execute(games.insert().values(
+                name=name, ruleset_name="standard", ruleset={}, status=status, phase="S1901M", timezone="UTC",
+                movement_seconds=172800, retreat_seconds=86400, adjustment_seconds=86400, reminder_seconds=86400,
+                created_at=created, paused=paused))
+    engine.dispose()
+    upgrade(empty_database_url)
+    services = services_for(empty_database_url)
+    with transaction(services.sessions) as session:
+        times = {g.name: (g.next_reminder_at, g.next_check_at) for g in session.scalars(select(Game))}
+    at = created.replace(tzinfo=timezone.utc)
+    assert times == {"running": (at, at), "paused": (None, None), "over": (None, None)}
+    with transaction(services.sessions) as session:
+        assert queries.games.reminders_to_look_at(session, clock()) == [
+            session.scalar(select(Game.id).where(Game.name == "running"))]
