@@ -146,12 +146,14 @@ def memory_mib(pid: int) -> dict[str, float]:
 
 def idle_daemon(config: Path, warmup: float, seconds: float) -> tuple[float, float, float, float]:
     """`gmserver run`'s CPU while idle (percent of a core), its start's CPU, VmRSS and VmHWM."""
-    daemon = subprocess.Popen(gmserver(config, "run"), env=environment(), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    log = config.parent / "daemon.log"
+    with log.open("wb") as output:
+        daemon = subprocess.Popen(gmserver(config, "run"), env=environment(), stdout=output, stderr=output)
     try:
         time.sleep(warmup)
         if daemon.poll() is not None:
-            raise SystemExit(f"gmserver run stopped with status {daemon.returncode}")
+            raise SystemExit(f"gmserver run stopped with status {daemon.returncode}:\n"
+                             + log.read_text(errors="replace")[-2000:])
         started, before, at = process_cpu(daemon.pid), process_cpu(daemon.pid), time.monotonic()
         time.sleep(seconds)
         used, elapsed = process_cpu(daemon.pid) - before, time.monotonic() - at
