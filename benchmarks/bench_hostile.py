@@ -5,7 +5,7 @@ Each figure comes from a fresh child process: the wall time of the step and how 
 the process's peak resident memory (ru_maxrss after the step minus ru_maxrss once everything is
 imported and the database is ready).
 
-- before: what intake did first until issue 6: parse the message with policy.default and read its
+- before: what intake did first first: parse the message with policy.default and read its
   envelope (the Subject of the bomb is where the memory goes);
 - after: the whole intake of one stored message today (intake.process_one on SQLite: the bounds,
   the header glance, the refusal queued);
@@ -109,6 +109,7 @@ from gmserver.db.models import Player
 from gmserver.db.session import transaction
 from gmserver.services.inbox import runner as intake
 from tests.support.hostile import html_bomb
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 shape, size, url = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -119,9 +120,8 @@ new_game(services, now, sender_check="verified")
 
 
 def proven(power, body):
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == power))
-    return order_mail(player_address(power), f"lepanto {power.title()} S1901M", body, to=f"gm+{secret}@gm.test")
+    return order_mail(player_address(power), f"lepanto {power.title()} S1901M", body,
+                      to=player_reply_address(services, power))
 
 
 # warm-up (imports, the map, the templates): Germany's orders, not counted
@@ -215,6 +215,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import SenderChecks
 from tests.support.databases import PostgresSessionDatabase
+from tests.support.intake_rows import player_reply_address
 from tests.support.world import new_game, order_mail, services_for
 
 backend = sys.argv[1]
@@ -242,9 +243,8 @@ subject = lambda power: format_subject(template="standard", game_name="lepanto",
 forged = b"".join(b"DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/simple; d=dead%d.players.test; s=sel; "
                   b"h=from:to:subject:date; bh=AAAA; b=AAAA\r\n" % n for n in range(4)) + order_mail(
     "france@players.test", subject("FRANCE"), "F BRE - ENG\n", date=now)
-with transaction(services.sessions) as session:
-    secret = session.scalar(select(Player.secret).where(Player.power == "GERMANY"))
-proven = order_mail("germany@players.test", subject("GERMANY"), "A BER - KIE\n", date=now, to=f"gm+{secret}@gm.test")
+proven = order_mail("germany@players.test", subject("GERMANY"), "A BER - KIE\n", date=now,
+                    to=player_reply_address(services, "GERMANY"))
 first = intake.store(services.sessions, forged, source="smtp", now=now).id
 second = intake.store(services.sessions, proven, source="smtp", now=now).id
 # the daemon's intake job (process_pending) takes both, the forged one first; when is each done?

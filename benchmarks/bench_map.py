@@ -1,4 +1,4 @@
-"""Report map benchmark (issue 9): the time to draw a turn report's map as a PNG, the static board
+"""Report map benchmark: the time to draw a turn report's map as a PNG, the static board
 rasterised once per process beforehand (its one-off cost is printed too). Goal: under 100 ms.
 The scenario is the mid-game turn of the report's golden files (tests/support/midgame.py).
 

@@ -1,4 +1,4 @@
-"""What the schedule costs (issue 8): the pure next-deadline maths per call, and the sweep's
+"""What the schedule costs: the pure next-deadline maths per call, and the sweep's
 "which games are due" query (services/game/schedule.due_games) with many games waiting in a minor
 turn, where early_processing = minor_when_all_final makes it read each game's position and sets.
 

@@ -1,4 +1,4 @@
-"""Spoofed orders against a "verified" game (issue 6, "nobody in"): a script that prints figures,
+"""Spoofed orders against a "verified" game ("nobody in"): a script that prints figures,
 not a test.
 
 Every round sends, in France's name, one message of each forgery below and one of each genuine

@@ -1,5 +1,5 @@
 """The report's centre chart: each power's supply centres over the game, one line per power in
-the map's colours, as a small PNG (issue 9: the "beyond any judge" chart). Its points come from
+the map's colours, as a small PNG (the "beyond any judge" chart). Its points come from
 `reports.extras.centre_history`."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _mark(draw: ImageDraw.ImageDraw, at: Point, rank: int, fill: RGB) -> None:
 def centre_chart(years: tuple[str, ...], series: dict[str, tuple[int, ...]], *, size: tuple[int, int] = (460, 220)
                  ) -> bytes:
     """Each power's supply centres over the game (one line per power, in the map's colours), a
-    PNG: the "beyond any judge" chart of issue 9. Lines at 6, 12 and 18 centres (18 wins). Each
+    PNG: the "beyond any judge" chart. Lines at 6, 12 and 18 centres (18 wins). Each
     point is named by the year whose Fall produced it (`reports.extras.centre_history`)."""
     board_ = board()
     width, height = size

@@ -65,6 +65,25 @@ class SmtpRelayConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The read-only web pages (gmserver/web/): off unless `listen` is set."""
+    listen: str = ""  # "127.0.0.1:8080"; behind a reverse proxy for a public host (docs/web.md)
+    base_url: str = ""  # "https://dip.example.org": the pages' links in mail; empty: no links in mail
+    gm_password_hash: str = ""  # `gmserver web --hash-password`; empty: no GM page
+    public: bool = True  # false: a game's pages show nothing without a player's or the GM's link
+    requests_per_minute: int = 120  # per client address; past it 429
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.listen)
+
+    @property
+    def host_and_port(self) -> tuple[str, int]:
+        host, _, port = self.listen.rpartition(":")
+        return host.strip("[]") or "127.0.0.1", int(port)
+
+
+@dataclass(frozen=True)
 class Config:
     database_url: str = "sqlite:///gmserver.db"
     gm_address: str = "gm@localhost"
@@ -91,6 +110,7 @@ class Config:
     # host names the receiving server writes after `by` in its Received header: its topmost one
     # proves when a late set reached the GM's side (gmserver.rules.late_proof); empty: never
     trusted_receivers: tuple[str, ...] = ()
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def alerts_to(self) -> str:
@@ -128,10 +148,14 @@ _LAYOUT: dict[tuple[str, ...], dict[str, tuple[str, type]]] = {
         ("host", str), ("port", int), ("tls", str), ("user", str), ("password", str),
         ("ca_file", str), ("timeout", int)]},
     ("outbound", "maildir"): {"path": ("maildir_path", str)},
+    ("web",): {k: (k, t) for k, t in [
+        ("listen", str), ("base_url", str), ("gm_password_hash", str), ("public", bool),
+        ("requests_per_minute", int)]},
     ("daemon",): {"sweep_interval_seconds": ("sweep_interval_seconds", int), "log_level": ("log_level", str)},
 }
 _TYPE_WORDS = {int: "an integer", str: "a string", bool: "true or false", tuple: "a list of strings"}
-_SUB_CONFIGS = {("inbound", "imap"): "imap", ("inbound", "smtp"): "listener", ("outbound", "smtp"): "smtp"}
+_SUB_CONFIGS = {("inbound", "imap"): "imap", ("inbound", "smtp"): "listener", ("outbound", "smtp"): "smtp",
+                ("web",): "web"}
 
 
 def config_path_from(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path | None:
@@ -206,6 +230,7 @@ def _build(data: Mapping[str, Any], source: str) -> Config:
         imap=ImapConfig(**subs["imap"]),
         listener=ListenerConfig(**subs["listener"]),
         smtp=SmtpRelayConfig(**subs["smtp"]),
+        web=WebConfig(**subs["web"]),
         **top,
     )
     _check(config, source)
@@ -234,6 +259,7 @@ def _ranges(config: Config) -> list[tuple[str, int, int, int]]:
         ("outbound.max_attempts", config.outbox_max_attempts, 1, 1000),
         ("outbound.interval_seconds", config.outbox_interval_seconds, 1, 86400),
         ("daemon.sweep_interval_seconds", config.sweep_interval_seconds, 1, 86400),
+        ("web.requests_per_minute", config.web.requests_per_minute, 1, 100000),
     ]
 
 
@@ -262,5 +288,21 @@ def _check(config: Config, source: str) -> None:
         problems.append("inbound.mode is imap: inbound.imap.host and inbound.imap.user are required")
     if config.outbound_mode == "smtp" and not config.smtp.host:
         problems.append("outbound.mode is smtp: outbound.smtp.host is required")
+    problems += _web_problems(config.web)
     if problems:
         raise ConfigError(f"{source}: " + "; ".join(problems))
+
+
+_LISTEN = re.compile(r"(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})")
+
+
+def _web_problems(web: WebConfig) -> list[str]:
+    problems = []
+    match = _LISTEN.fullmatch(web.listen)
+    if web.listen and not (match and 1 <= int(match.group(2)) <= 65535):
+        problems.append(f"web.listen must be host:port (e.g. \"127.0.0.1:8080\"), not {web.listen!r}")
+    if web.base_url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", web.base_url):
+        problems.append(f"web.base_url must be an http(s) URL (e.g. \"https://dip.example.org\"), not {web.base_url!r}")
+    if web.gm_password_hash and not web.gm_password_hash.startswith("pbkdf2_sha256$"):
+        problems.append("web.gm_password_hash must be what `gmserver web --hash-password` prints")
+    return problems

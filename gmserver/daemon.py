@@ -25,6 +25,7 @@ from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_
 from gmserver.mail.compose import Composer
 from gmserver.mail.imap import ImapMailbox, ImapSettings, MailboxError, reconnect_delay
 from gmserver.mail.listener import Listener, SmtpEnvelope
+from gmserver.web.server import WebThread, web_thread
 from gmserver.mail.outbound import MaildirTransport, SmtpTransport, Transport
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
@@ -51,7 +52,8 @@ def build_services(config: Config) -> Services:
     return Services(sessions=sessions, composer=composer, geography=engine.map_info(),
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
                                                trusted_receivers=config.trusted_receivers),
-                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to)
+                    gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
+                    web_base_url=config.web.base_url)
 
 
 def build_transport(config: Config) -> Transport:
@@ -152,6 +154,7 @@ class Daemon:
         self._stopping = threading.Event()
         self._jobs = RunningJobs()
         self._listener: Listener | None = None
+        self._web: WebThread | None = None
         self._imap_thread: threading.Thread | None = None
         self._imap_mailbox: ImapMailbox | None = None
         # how long the IMAP watcher waits after so many failed tries in a row
@@ -172,6 +175,8 @@ class Daemon:
             self._catch_up_imap()
         else:
             self._start_listener()  # first: a port in use must stop us before any job runs
+        if self.config.web.enabled:
+            self._start_web()
         interval = max(self.config.sweep_interval_seconds, 1)
         # the two jobs `kick` asks for (see RerunWhenKicked)
         self.scheduler.add_job(self._watching_the_database(RerunWhenKicked(self._process_inbound, self._stopping)),
@@ -206,10 +211,24 @@ class Daemon:
                 f"[inbound.smtp] port (the demo: --port)") from None
         self._listener = listener
 
+    def _start_web(self) -> None:
+        web = web_thread(self.config, self.services)
+        try:
+            web.start()
+        except RuntimeError as error:
+            if self._listener is not None:
+                self._listener.stop()
+            raise DaemonError(f"cannot serve the web pages on {self.config.web.listen}: {error}; choose another "
+                              "[web] listen") from None
+        self._web = web
+        log.info("web pages at http://%s/games/NAME", self.config.web.listen)
+
     def stop(self) -> None:
         self._stopping.set()
         if self._listener is not None:
             self._listener.stop()
+        if self._web is not None:
+            self._web.stop()
         if not self.scheduler.running:
             return
         if self._imap_mailbox is not None:

@@ -18,14 +18,17 @@ from pathlib import Path
 
 from gmserver import engine
 from gmserver.config import load_config
-from gmserver.daemon import Daemon
+from gmserver.daemon import Daemon, utcnow
 from gmserver.db.migrate import upgrade
 from gmserver.mail.compose import new_message_id
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position, describe_phase, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
+from gmserver.web.auth import hash_password
+from gmserver.services.base.page_tokens import game_link, page_link
 from gmserver.services.features import views
+from gmserver.services.features.pages import issue_page_token
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, open_game, postpone_deadline
 
 log = logging.getLogger("gmserver.demo")
@@ -57,7 +60,15 @@ path = "{maildir}"
 
 [daemon]
 sweep_interval_seconds = 1
+
+[web]
+listen = "127.0.0.1:{web_port}"
+base_url = "http://127.0.0.1:{web_port}"
+gm_password_hash = "{gm_password_hash}"
 """
+
+# the demo's GM page password (the demo runs on 127.0.0.1 only)
+DEMO_GM_PASSWORD = "demo"
 
 
 def bot_address(power: str) -> str:
@@ -160,11 +171,13 @@ class Bots(threading.Thread):
             client.send_message(message)
 
 
-def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, turns: int = 0) -> int:
+def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, turns: int = 0,
+             web_port: int = 8080) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     config_file = directory / "gmserver.toml"
     config_file.write_text(DEMO_CONFIG.format(db=(directory / "gmserver.db").resolve(), port=port,
-                                              maildir=(directory / "maildir").resolve(), gm=GM_ADDRESS))
+                                              maildir=(directory / "maildir").resolve(), gm=GM_ADDRESS,
+                                              web_port=web_port, gm_password_hash=hash_password(DEMO_GM_PASSWORD)))
     config = load_config(config_file)
     for noisy in ("gmserver.services.base.outbox", "gmserver.services.inbox.runner", "apscheduler"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
@@ -175,27 +188,33 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # counted from the game's record of adjudicated phases, not by watching the phase change: a
+    # loaded host can run two adjudications between two looks
+    progress = views.game_progress(daemon.services.sessions, game_id)
+    assert progress is not None
+    already, adjudicated = len(progress.adjudicated), 0
     daemon.start()
     bots.start()
     print(f"demo: players mail the GM at smtp://127.0.0.1:{port}; everything the GM sends lands in the "
           f"Maildir {directory / 'maildir'}.\n"
           f"demo: from another terminal: gmserver --config {config_file} game show {game_name}\n"
+          f"demo: the game's pages: {game_link(config.web.base_url, game_name)} (France's own: "
+          f"{page_link(config.web.base_url, game_name, issue_page_token(daemon.services.sessions, game_name, 'FRANCE', utcnow()))}"
+          f"; every game for the GM: {config.web.base_url}/gm, password {DEMO_GM_PASSWORD})\n"
           f"demo: Ctrl-C stops it; run it again to carry on with the same game.", flush=True)
-    adjudicated = 0
-    seen_phase = None
     try:
         while not stop.wait(0.5):
             game = views.game_progress(daemon.services.sessions, game_id)
             assert game is not None
-            phase, status = game.phase, game.status
-            if phase != seen_phase and seen_phase is not None:
-                adjudicated += 1
+            new = game.adjudicated[already + adjudicated:]
+            if new:
                 centres = engine.position_from_state(game.state).centers
                 counts = ", ".join(f"{p.title()[:3]} {len(c)}" for p, c in sorted(centres.items()))
-                print(f"demo: {describe_phase(game.adjudicated[-1])} adjudicated, reports mailed to the Maildir; "
-                      f"centres: {counts}; now {describe_phase(phase)}", flush=True)
-            seen_phase = phase
-            if status != "active" or (turns and adjudicated >= turns):
+                for phase in new:
+                    print(f"demo: {describe_phase(phase)} adjudicated, reports mailed to the Maildir", flush=True)
+                print(f"demo: centres: {counts}; now {describe_phase(game.phase)}", flush=True)
+                adjudicated += len(new)
+            if game.status != "active" or (turns and adjudicated >= turns):
                 _wait_for_reports(daemon, stop)
                 break
     finally:

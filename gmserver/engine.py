@@ -394,7 +394,7 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
     Why not plainly: gmserver hands the engine orders already in its own notation (every token
     resolved by the reader, str(Order)), so in a movement phase the engine's expansion of
     abbreviations and unit types is wasted work: `expand=False`, which its docstring offers "for a
-    performance improvement", takes 0.13 ms a game instead of 1.1 ms (issue 8's benchmark;
+    performance improvement", takes 0.13 ms a game instead of 1.1 ms (the deadline benchmark;
     process() itself is 0.6 ms). Its validity checks still run. The expansion is not always the
     identity on such orders (`_expansion_may_change`): a set with such an order goes the usual way,
     and so does a set the engine dropped any order of (e.g. a fleet on the wrong coast)."""

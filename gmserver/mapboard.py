@@ -198,7 +198,7 @@ NAME_HALO: RGB = (250, 248, 240)
 
 def _names_layer(board_: Board, names: list[tuple[str, Point]]) -> Image.Image:
     """Every province's abbreviation, small, with a light halo that keeps it legible on any
-    power's tint, placed off the spots where units and centres are drawn (issue 9 walkthrough:
+    power's tint, placed off the spots where units and centres are drawn (QA walkthrough:
     a player should not need to know the board by heart). A name with no room in its province
     is drawn smaller, then off its coast (Holland, Rome, Tuscany, Yorkshire: too narrow for a unit,
     a centre and a name)."""

@@ -181,7 +181,7 @@ def _board_with_centres(board_: Board, position: Position) -> tuple[Image.Image,
     return image, draw
 
 
-def render_map(outcome: PhaseOutcome) -> Image.Image:
+def render_map(outcome: PhaseOutcome, caption: str = "orders and results") -> Image.Image:
     """The position after `outcome` with its orders: centres, then orders, then the units on top."""
     board_ = board()
     image, draw = _board_with_centres(board_, outcome.after)
@@ -190,7 +190,7 @@ def render_map(outcome: PhaseOutcome) -> Image.Image:
     for order in (*supports, *moves):
         _draw_order(draw, board_, order)
     _draw_units(draw, board_, outcome.after)
-    _caption(draw, f"{describe_phase(outcome.phase)}: orders and results")
+    _caption(draw, f"{describe_phase(outcome.phase)}: {caption}")
     return image
 
 
@@ -211,6 +211,12 @@ def position_png(position: Position) -> bytes:
 def map_png(outcome: PhaseOutcome) -> bytes:
     """`render_map` as PNG bytes, for the report's inline image."""
     return compact_png(render_map(outcome))
+
+
+def planned_png(planned: PhaseOutcome) -> bytes:
+    """The position with a player's orders on file, not adjudicated yet (their web page): each
+    drawn as a move that succeeds, since nothing says yet which will fail."""
+    return compact_png(render_map(planned, "your orders on file"))
 
 
 def compact_png(image: Image.Image) -> bytes:

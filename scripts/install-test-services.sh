@@ -2,13 +2,14 @@
 # Install the real mail servers the integration tests run privately on 127.0.0.1:
 # Dovecot (IMAP + LMTP) from Debian's packages, openssl for the test certificate, and a
 # `vmail` system user that owns the test mailboxes; and libcairo2, which cairosvg needs to draw
-# the report map's board (gmserver/mapimage.py, issue 9) in the tests and the demo.
+# the report map's board (gmserver/mapimage.py) in the tests and the demo; and Chromium
+# with its WebDriver, which the web pages' browser tests drive headless through Selenium.
 #
 # Idempotent, and fast (no apt, no network) when everything is already there.
 # The packages' own system service is never started: the tests run their own instance.
 set -eu
 
-PACKAGES="dovecot-imapd dovecot-lmtpd openssl libcairo2"
+PACKAGES="dovecot-imapd dovecot-lmtpd openssl libcairo2 chromium chromium-driver"
 MAIL_USER=vmail
 
 has_cairo() {
@@ -22,6 +23,8 @@ missing() {
     [ -x /usr/lib/dovecot/lmtp ] || return 0
     command -v openssl >/dev/null 2>&1 || return 0
     has_cairo || return 0
+    command -v chromium >/dev/null 2>&1 || return 0
+    command -v chromedriver >/dev/null 2>&1 || return 0
     return 1
 }
 
@@ -30,7 +33,7 @@ need_user() {
 }
 
 if ! missing && ! need_user; then
-    echo "install-test-services: dovecot-imapd, dovecot-lmtpd, openssl, libcairo2 and user $MAIL_USER already present; nothing to do"
+    echo "install-test-services: $PACKAGES and user $MAIL_USER already present; nothing to do"
     exit 0
 fi
 

@@ -12,7 +12,11 @@ from typing import Iterator
 
 import pytest
 
-from tests.support.databases import PostgresSessionDatabase
+from tests.support.clock import Clock
+from tests.support.databases import PG_ADMIN_URL, PostgresSessionDatabase
+
+# the real mail servers' fixtures (dovecot, mail_user, smtp_relay, mailbox)
+pytest_plugins = ["tests.support.mail_servers"]
 
 # The engine refuses to import without a home directory (docs/architecture.md, "The engine").
 os.environ.setdefault("HOME", "/tmp")
@@ -22,8 +26,6 @@ os.environ.setdefault("HOME", "/tmp")
 # pipeline's time (19.7 s -> 13.9 s for 6.A). No test is about surviving a power cut.
 if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     tempfile.tempdir = "/dev/shm"
-
-PG_ADMIN_URL = os.environ.get("GMSERVER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
 
 @pytest.fixture(scope="session")
@@ -81,22 +83,6 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield url
     finally:
         database.drop_other(url)
-
-
-class Clock:
-    """Time passed in: tests move it by hand."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs: float) -> datetime:
-        from datetime import timedelta
-
-        self.now = self.now + timedelta(**kwargs)
-        return self.now
 
 
 @pytest.fixture

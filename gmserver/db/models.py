@@ -8,8 +8,7 @@ compare-and-set on `games.phase`), and each outgoing mail is queued once (`outbo
 from __future__ import annotations
 
 from datetime import datetime
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from datetime import timezone
 
@@ -73,25 +72,25 @@ class Game(Base):
     adjustment_seconds: Mapped[int]
     reminder_seconds: Mapped[int]  # 0: no reminders
     created_at: Mapped[datetime]
-    # Who may speak for a power (issue 6): "from" trusts the From address alone; "verified" also
+    # Who may speak for a power: "from" trusts the From address alone; "verified" also
     # wants proof (trusted Authentication-Results, a DKIM signature, the player's secret reply
     # address or password line).
     sender_check: Mapped[str] = mapped_column(String(20), default="from", server_default="from")
     # 003 [14] (s1901_policy = suspend_until_replaced): the powers silent at the Spring 1901
     # deadline for which the game waits, with no deadline, until the GM replaces their players
     waiting_for: Mapped[list[Any] | None] = mapped_column(JSON)
-    # GM controls (issue 8): a paused game is never adjudicated and gets no reminders; with
+    # GM controls: a paused game is never adjudicated and gets no reminders; with
     # gm_copies the GM gets a copy of every report and refusal; gm_secret is the line a GM
-    # command by mail must carry under gm_command_auth = gm_address_and_secret (MATRIX 2.2)
+    # command by mail must carry under gm_command_auth = gm_address_and_secret
     paused: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     gm_copies: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     gm_secret: Mapped[str | None] = mapped_column(String(64))
     # False for a game created with short turns (`--short-turns-for-testing`, the demo): the
-    # profile's minimum turn lengths (MATRIX 2.8 min_hours_*) hold neither at create nor when the
+    # profile's minimum turn lengths (min_hours_*) hold neither at create nor when the
     # GM moves a deadline
     enforce_minimums: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
-    # When the daemon's sweep must next look at the game for its clock reminders (MATRIX 2.8
-    # reminders) and for the Spring 1901 checkpoint (000 II(1)); NULL: nothing to look at. The
+    # When the daemon's sweep must next look at the game for its clock reminders (the
+    # profile's `reminders`) and for the Spring 1901 checkpoint (000 II(1)); NULL: nothing to look at. The
     # sweep asks the index for the games whose time has come instead of visiting every game; it
     # stores the next time itself, and any change of what those times follow from sets them back
     # to LOOK_NOW (`_look_again` below), so that no write path can leave a stale one.
@@ -158,7 +157,7 @@ class Player(Base):
 
 
 class PlayerHistory(Base):
-    """Who played a power before: one row per player replaced, with their record (issue 8:
+    """Who played a power before: one row per player replaced, with their record (
     abandonment and replacement keep each player's record)."""
 
     __tablename__ = "player_history"
@@ -179,7 +178,7 @@ class PlayerHistory(Base):
 
 class GmAction(Base):
     """Every GM action, from the command line or by mail: what, with which arguments, by whom
-    ("cli" or the GM's address), when, and what came of it (issue 8: "every GM action is recorded")."""
+    ("cli" or the GM's address), when, and what came of it ("every GM action is recorded")."""
 
     __tablename__ = "gm_actions"
 
@@ -193,7 +192,7 @@ class GmAction(Base):
 
 
 class Proxy(Base):
-    """A power's proxy (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): the holder's address may
+    """A power's proxy (proxy_policy; 000 II(3), 003 [19]): the holder's address may
     send that power's orders. `status`: requested (held for the GM under gm_approval), active,
     refused or cancelled; `until_phase`: the one turn it covers, None for "until cancelled"."""
 
@@ -233,7 +232,7 @@ class PhaseRecord(Base):
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # what each rolled-back adjudication said: [{adjudicated_at, rolled_back_at, orders, results}]
     superseded: Mapped[list[Any] | None] = mapped_column(JSON)
-    # the GM's convoy rulings (000 VI(4), MATRIX 2.16): [{move, ruling: fails | stands, at}]
+    # the GM's convoy rulings (000 VI(4)): [{move, ruling: fails | stands, at}]
     rulings: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
@@ -267,7 +266,7 @@ class InboundMessage(Base):
     # reverse path <> of bounces) and RCPT TO. None over IMAP (the Return-Path header tells there).
     envelope_from: Mapped[str | None] = mapped_column(String(998))
     envelope_to: Mapped[list[Any] | None] = mapped_column(JSON)
-    # status "held" (hold_for_gm, MATRIX 2.1): the turn the held message is for, until the GM
+    # status "held" (hold_for_gm): the turn the held message is for, until the GM
     # releases it (`gmserver inbox release`) or refuses it (`gmserver inbox refuse`)
     held_phase: Mapped[str | None] = mapped_column(String(20))
 
@@ -300,12 +299,12 @@ class OrderSet(Base):
     contingent: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # a version the GM wrote (`gmserver game orders`), read like a player's and announced to them
     by_gm: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
-    # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): sent by the power's proxy holder, not its player
+    # proxy_policy (000 II(3), 003 [19]): sent by the power's proxy holder, not its player
     by_proxy: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
 
 class Press(Base):
-    """One press item (MATRIX 2.9). `author` is for the GM only: grey press never shows it."""
+    """One press item. `author` is for the GM only: grey press never shows it."""
 
     __tablename__ = "press"
     __table_args__ = (Index("ix_press_game_phase", "game_id", "phase"),)
@@ -341,7 +340,7 @@ class OutboxMessage(Base):
     # The message's bytes. Empty for a player's copy of a stored report (`report_id`) until the
     # sender writes it, at its first attempt, and keeps it here: a retry sends the same bytes.
     stored: Mapped[bytes] = mapped_column("raw", LargeBinary)
-    # issue 8's benchmark: a deadline stores one report per game (StoredReport) and a light row
+    # a deadline stores one report per game (StoredReport) and a light row
     # per player; `addressing` is what differs per player (subject, reply secret)
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id", name="fk_outbox_report"))
     addressing: Mapped[dict[str, Any] | None]
@@ -357,19 +356,14 @@ class OutboxMessage(Base):
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
 
-    # Writes a report row's bytes from its stored report (set by gmserver.services.base.report_copies,
-    # which the db layer must not import): (row) -> bytes.
-    writer: ClassVar[Callable[[OutboxMessage], bytes] | None] = None
-
     @property
     def raw(self) -> bytes:
-        """The message as sent: the stored bytes, or (a player's copy of a stored report not yet
-        sent) written from the report now, the same bytes the sender will write."""
-        if self.stored or self.report_id is None:
-            return self.stored
-        if OutboxMessage.writer is None:
-            raise RuntimeError("gmserver.services.base.report_copies is not loaded: a stored report cannot be written")
-        return OutboxMessage.writer(self)
+        """The message as stored. A player's copy of a stored report has no bytes until the sender
+        writes them: gmserver.services.base.outbox.message_bytes(row) writes them for a reader."""
+        if not self.stored and self.report_id is not None:
+            raise ValueError(f"outbox message {self.id} is a copy of a stored report, not written yet: "
+                             "gmserver.services.base.outbox.message_bytes(row) writes it")
+        return self.stored
 
 
 class StoredReport(Base):
@@ -386,7 +380,7 @@ class StoredReport(Base):
 
 
 class ProposalRow(Base):
-    """A proposal to end the game (MATRIX 2.10): made by mail in a turn, tallied at its deadline
+    """A proposal to end the game: made by mail in a turn, tallied at its deadline
     (rules/votes.py). The proposer is kept for the GM; players are told it only where
     `proposer_anonymous` is false."""
 
@@ -456,3 +450,20 @@ class GmCommandMail(Base):
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
     at: Mapped[datetime]
+
+
+class PageToken(Base):
+    """A player's private web page link (gmserver/web/): an unguessable token of its own, never the
+    reply-address secret (which travels in every Reply-To). It is bound to the player's secret as
+    it was when the token was issued (`secret_digest`): when the secret is rotated (an address
+    change, a new player, the GM's reset), the link is old and answers 404, and the next mail that
+    carries a link issues a new one."""
+
+    __tablename__ = "page_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    secret_digest: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]

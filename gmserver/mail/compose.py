@@ -31,7 +31,7 @@ AutoSubmitted = Literal["auto-replied", "auto-generated"]
 
 
 def mark_gm_mail(body: str) -> str:
-    """`body` between gmserver's marker lines (issue 10): a reply quoting it, even without "> ",
+    """`body` between gmserver's marker lines: a reply quoting it, even without "> ",
     is then never read as new orders (gmserver.rules.reading.quoting)."""
     if GM_MAIL_START in body:
         return body
@@ -136,7 +136,7 @@ class Composer:
         body, date and threading would give, with its own To, Reply-To, Subject and Message-ID.
 
         Why: a deadline sends one report to every player. Parsing the headers that stay the same
-        and encoding the body again cost most of `compose` (issue 8's benchmark); here the header
+        and encoding the body again cost most of `compose`; here the header
         values that stay are shared (they are immutable) and only the four that differ are made."""
         copy = EmailMessage(policy=message.policy)
         own = {"to": to, "subject": safe_text(subject), "message-id": message_id or new_message_id(self.domain)}
@@ -183,7 +183,7 @@ def _shallow_copy(message: EmailMessage) -> EmailMessage:
 
 def add_html(message: EmailMessage, html: str, *, images: Sequence[tuple[str, bytes]] = (),
              attachments: Sequence[tuple[str, str, bytes]] = ()) -> EmailMessage:
-    """Make a message `compose` built (text/plain) the report issue 9 asks for:
+    """Make a message `compose` built (text/plain) the turn report:
     multipart/alternative of the text and `html`, the HTML with its inline PNG `images`
     (Content-ID, without angle brackets; multipart/related) and `attachments` (file name,
     MIME type, bytes) after them (multipart/mixed). `readdress` keeps all the parts."""

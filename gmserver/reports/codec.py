@@ -51,7 +51,7 @@ Encoder = Callable[[Any], Any]
 def _encoder(hint: Any) -> Encoder:
     """`to_json` for values of `hint`, planned once per hint: the same checks as the walk in
     `_walk_to_json`, without building each value's path (a report has some thousand values; the
-    deadline writes one report per game: issue 8's benchmark). It raises a bare CodecError, and
+    deadline writes one report per game). It raises a bare CodecError, and
     `to_json` walks the value again to say where it failed."""
     kind, arg = _shape(hint)
     if kind == "optional":

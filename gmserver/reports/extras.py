@@ -1,5 +1,5 @@
 """What a turn report carries beside its text: the machine-readable header lines at its top and
-the next deadline as an iCalendar event (issue 9). Pure: values in, text and bytes out."""
+the next deadline as an iCalendar event. Pure: values in, text and bytes out."""
 
 from __future__ import annotations
 

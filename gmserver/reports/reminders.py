@@ -36,6 +36,7 @@ class Reminder:
     needed: tuple[str, ...]  # what the power must order: "A Paris (PAR)", or "1 build"
     if_no_orders: str  # "your units hold"
     has_orders: bool = False  # a reminder to every power (audience all_powers): this one has orders on file
+    page_link: str | None = None  # the player's own web page ([web] base_url): their orders on file drawn
 
 
 _IF_NO_ORDERS = {
@@ -83,6 +84,7 @@ def build_reminder(
     if_no_orders: str | None = None,
     timezone: str = "UTC",
     has_orders: bool = False,
+    page_link: str | None = None,
 ) -> Reminder:
     """A deadline reminder (to a power with no orders on file unless `has_orders`). With `position` and `geography`
     it lists what the power has to order; `if_no_orders` overrides the standard default."""
@@ -100,4 +102,5 @@ def build_reminder(
         needed=needed,
         if_no_orders=if_no_orders or _IF_NO_ORDERS.get(phase_type(phase), "your units hold"),
         has_orders=has_orders,
+        page_link=page_link,
     )

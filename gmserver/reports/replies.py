@@ -70,7 +70,7 @@ class Confirmation:
     unordered: tuple[str, ...]  # "F Brest (BRE)": units the set does not order yet
     if_unordered: str  # "units without an order hold"
     notes: tuple[str, ...]  # remarks on the whole set (Reading.notes): merged, preliminary, ...
-    # issue 10: no line of the message gave an order; the reply then says first what was skipped
+    # no line of the message gave an order; the reply then says first what was skipped
     # and why, never "Your orders were received."
     read_none: bool = False
     skipped: tuple[str, ...] = ()  # "line 2: Not an order.", the lines not used, first few
@@ -139,7 +139,7 @@ def build_confirmation(
     `feedback`: what to say about invalid lines (gmserver.rules.set_feedback; None: state the reading).
     """
     if marker and marker != str(version):
-        # issue 10: a reply quoting "[1]" back is never silently filed as set 2, and it is said
+        # a reply quoting "[1]" back is never silently filed as set 2, and it is said
         # once: the reader's note on the number sent again (rules.reading.sets) gives only its rule
         again = f"This set is numbered {marker}, but you already sent a set numbered "
         rule = next((note.partition("; ")[2] for note in notes if note and note.startswith(again)), "")
@@ -215,7 +215,7 @@ _SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is li
 
 
 def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
-    """Why each line gave no order, for the top of a reply that read none (issue 10)."""
+    """Why each line gave no order, for the top of a reply that read none."""
     out = [f"line {line.number} ({line.text[:40]}): {line.explanation or 'not understood'}"
            for line in lines if line.status in ("rejected", "ignored", "kept")]
     if len(out) > _SKIPPED_SHOWN:

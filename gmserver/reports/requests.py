@@ -1,4 +1,4 @@
-"""The answers to a player's requests by mail (issue 9): status, history, map, house rules, own orders.
+"""The answers to a player's requests by mail: status, history, map, house rules, own orders.
 
 Pure: the handler (gmserver.services.inbox.handlers.request_answers) reads the game and passes plain
 values; each `build_*` returns an `Answer` that templates/player/request_answer.txt.j2 prints.

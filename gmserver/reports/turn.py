@@ -140,7 +140,7 @@ class TurnReport:
     # the next phase is processed in the same adjudication (003 [5]): its results follow
     processed_at_once: bool = False
     # a reminder the profile sends with the report (003 [11]: "send provisional orders as soon as
-    # the adjudication arrives"; MATRIX 2.8 reminders, with_report = true)
+    # the adjudication arrives" reminders, with_report = true)
     send_now: bool = False
     civil_disorder: tuple[str, ...] = ()  # power names: the powers in civil disorder now (rules/nmr.py)
     # the phase was adjudicated again after the GM rolled it back (000 VIII(1)): these results
@@ -148,14 +148,14 @@ class TurnReport:
     corrected: bool = False
     # the press the report publishes (gmserver.rules.press.ReportPress, services.features.press.press_for_report)
     press: tuple[ReportPress, ...] = ()
-    # MATRIX 2.10: the proposals tallied at this deadline, in words (never whose vote was what),
+    # the proposals tallied at this deadline, in words (never whose vote was what),
     # and how a passed one ended the game
     votes: tuple[str, ...] = ()
     vote_end: str | None = None
     # report_empty_retreat_season: the next turn is a retreat turn with nothing to retreat, held so
     # that press may be sent; the rule's clause ("house rules 002 PRESS 7"), else ""
     held_for_press: str = ""
-    # the game's subject_template (MATRIX 2.1): the next turn's subject line is shown to each player
+    # the game's subject_template: the next turn's subject line is shown to each player
     # with their own power (orders_subject); None: no subject line is shown
     subject_template: str | None = None
     # where the templates print that line (ORDERS_SUBJECT_MARK); "" when there is none to show
@@ -168,14 +168,14 @@ ORDERS_SUBJECT_MARK = "@@ORDERS-SUBJECT@@"
 
 
 def with_subject_template(report: TurnReport, template: str) -> TurnReport:
-    """The report that shows the next turn's subject line, in the game's `template` (MATRIX 2.1)."""
+    """The report that shows the next turn's subject line, in the game's `template`."""
     shown = report.next_phase is not None and not report.processed_at_once and not report.game_over
     return dataclasses.replace(report, subject_template=template,
                                orders_subject_mark=ORDERS_SUBJECT_MARK if shown else "")
 
 
 def orders_subject(report: TurnReport, power: str | None) -> str:
-    """The exact subject line `power`'s player gives the orders of the report's next turn (issue 9:
+    """The exact subject line `power`'s player gives the orders of the report's next turn (
     "the next deadline with the exact subject line to use"); for the GM's copy (`power` None), the
     line with the words "your power" where each player's says theirs."""
     if not report.orders_subject_mark:

@@ -1,4 +1,4 @@
-"""The audit that finds a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3), MATRIX A15:
+"""The audit that finds a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3):
 "the server keeps every position and every stored order set, so it can replay adjudications
 ... and compare"). Pure: services/features/audit.py replays each stored phase with its stored orders
 through the engine and hands the two boards here.

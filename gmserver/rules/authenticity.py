@@ -1,9 +1,9 @@
-"""Is a message that names a power really from that power's player? (issue 6, "nobody in")
+"""Is a message that names a power really from that power's player? ("nobody in")
 
 The From header is written by the sender, so anyone can put a player's address in it. A game's
 `sender_check` says what it takes:
 
-- "from": the From address alone (how gmserver always worked; games made before issue 6);
+- "from": the From address alone (how gmserver always worked; games made before sender proof);
 - "verified": the From address, and one proof that its owner sent the message:
   (a) the topmost Authentication-Results header of a receiving server the GM trusts says
       dmarc=pass for the From domain, or dkim=pass for a domain aligned with it (RFC 8601,

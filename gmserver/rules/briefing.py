@@ -1,8 +1,8 @@
-"""What a player is told when a game starts (issue 8 "The game starts by mail"): the house
+"""What a player is told when a game starts: the house
 rules' key points in words, each with its clause, and a worked example of an order set.
 
 Pure. Players never see option keys: each point says the rule in words, then the clause of
-the game's profile (MATRIX sections 2.1, 2.2, 2.8); a profile silent on a point says nothing
+the game's profile; a profile silent on a point says nothing
 of a clause ("[P]": gmserver's proposal).
 """
 
@@ -55,7 +55,7 @@ def key_points(ruleset: Ruleset) -> list[str]:
                   f"{_cite(ruleset, 'nmr_movement')}; your last order set on file is the one used.")
     if (disorder := civil_disorder_rule(ruleset)) is not None:
         points.append(disorder)
-    points.append(how_to_ask(ruleset))  # MATRIX 2.8 delay_policy (000 VII(5), 001 IV(5), 003 [10])
+    points.append(how_to_ask(ruleset))  # delay_policy (000 VII(5), 001 IV(5), 003 [10])
     if ruleset.press_editing != "none":  # 002 PRESS 3: the marker that declines the GM's edits
         clause = clause_of(ruleset, "press_editing")
         points.append(f"The GM may correct the spelling and punctuation of your press; a line \"{NO_EDITS_WORDS}\" "
@@ -68,7 +68,7 @@ def key_points(ruleset: Ruleset) -> list[str]:
 
 
 def civil_disorder_rule(ruleset: Ruleset) -> str | None:
-    """What missed turns in a row lead to (MATRIX 2.7 `nmr_limit_to_cd`, else 2.8
+    """What missed turns in a row lead to (`nmr_limit_to_cd`, else 2.8
     `nmr_replacement_after`), in words with its clause; None when the profile sets neither. Also
     told to a player asking for the status."""
     limit = ruleset.nmr_limit_to_cd

@@ -2,7 +2,7 @@
 engine adjudicates. Pure: the orders and the map are passed in.
 
 The engine reduces a written route to "by convoy" and lets the army use any chain of convoying
-fleets (MATRIX 2.17). Under `allowed_not_required` and `required` the army moves by the route it
+fleets. Under `allowed_not_required` and `required` the army moves by the route it
 names and by no other, so the server hands the engine orders in which no other route exists:
 
 - a convoy of that army to that destination by a fleet off the route is void (the fleet holds):
@@ -109,6 +109,6 @@ def _route_changes(orders: Mapping[str, Sequence[Order]], geography: MapInfo, cl
 
 def without_routes(orders: Mapping[str, Sequence[Order]]) -> dict[str, tuple[Order, ...]]:
     """The orders as the engine takes them: a move's route, carried out already, becomes "by
-    convoy" (the engine would reduce it so anyway; MATRIX 2.17)."""
+    convoy" (the engine would reduce it so anyway)."""
     return {power: tuple(dataclasses.replace(o, route=()) if o.route else o for o in power_orders)
             for power, power_orders in orders.items()}

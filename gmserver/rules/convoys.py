@@ -1,4 +1,4 @@
-"""The convoy check MATRIX 2.16 gives the GM (`datc_4a1`), and the GM's ruling applied to the
+"""The convoy check given to the GM (`datc_4a1`), and the GM's ruling applied to the
 orders the engine gets. (000 VI(6)'s paradoxes: rules/paradoxes.py; a route written with the
 order, 000 VI(3): rules/convoy_routes.py.)
 
@@ -15,7 +15,7 @@ say a convoy the engine let succeed failed:
 - `any_route`, DATC 4.A.1's first choice (the 1971 rule): the dislodgement of any fleet on any
   possible route disrupts the convoy.
 
-Such a turn is flagged to the GM (assist, MATRIX 2.16: results published as the engine gave them),
+Such a turn is flagged to the GM (assist, results published as the engine gave them),
 who may rule the convoy disrupted: the convoying fleets are then given hold orders so that no
 route exists, or, for an army that could also reach its destination by land, the army holds
 instead, and the turn is adjudicated again.
@@ -129,7 +129,7 @@ def convoy_routes(origin: str, destination: str, fleets: Sequence[str], geograph
 
 def apply_rulings(orders: Mapping[str, Sequence[Order]], rulings: Sequence[Mapping[str, object]],
                   geography: MapInfo) -> dict[str, tuple[Order, ...]]:
-    """The orders with each GM ruling "fails" applied (000 VI(4), MATRIX 2.16): the fleets
+    """The orders with each GM ruling "fails" applied (000 VI(4)): the fleets
     convoying the move hold, or the army holds if it could reach its destination by land.
     A ruling is {"move": "A LON - BEL", "ruling": "fails"}; "stands" changes nothing."""
     changed = {power: tuple(power_orders) for power, power_orders in orders.items()}

@@ -1,4 +1,4 @@
-"""GM corrections (MATRIX 2.11): may the last adjudication be rolled back, which deadline the
+"""GM corrections: may the last adjudication be rolled back, which deadline the
 turn after a correction gets, and the clause behind each answer, in words a player can read.
 
 Pure: the caller passes the facts (when the phase was adjudicated, whether a later one was) and

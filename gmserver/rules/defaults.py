@@ -1,8 +1,8 @@
 """The complete orders the engine is given: the orders on file plus the house rules' defaults for
-every unit, dislodged unit, build and removal left without one (MATRIX 2.6, 2.7, 2.13).
+every unit, dislodged unit, build and removal left without one (2.7, 2.13).
 
 The engine has defaults of its own (moves hold, retreats disband, builds are waived, removals by
-its own rule: ../shared/notes/ENGINE.md); gmserver never relies on them. `complete_orders` says
+its own rule); gmserver never relies on them. `complete_orders` says
 which orders are defaults and why, so that reports can say "no order received: holds".
 Pure: the position, the orders and the ruleset come in; orders go out.
 """

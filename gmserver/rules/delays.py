@@ -1,4 +1,4 @@
-"""A player's request for a delay of the deadline (MATRIX 2.8 `delay_policy`, `delay_hours`,
+"""A player's request for a delay of the deadline (`delay_policy`, `delay_hours`,
 `max_auto_delays`): what becomes of it. Pure: the service passes the ruleset, the deadline, the
 time the request was received and how many delays the player has had granted at once this game
 year; tests/unit/test_delays.py holds the table.
@@ -9,7 +9,7 @@ year; tests/unit/test_delays.py holds the table.
   per game year [P count]. The grant that uses up the player's allowance says so: that is the
   warning after which "the GM reserves the right ... not to grant further delay requests".
   Further requests, requests received after the deadline and requests from a power in civil
-  disorder go to the GM, who decides (MATRIX 2.8: "further requests go to the GM").
+  disorder go to the GM, who decides ("further requests go to the GM").
 - `gm_decides` (003 [10]: "If you need an extension of the deadline, notify the GM and deliver a
   good explanation"): every request goes to the GM; the player is told it was passed on.
 - `none`: refused; only the GM moves deadlines.
@@ -35,7 +35,7 @@ class DelayRequest:
 
     phase: str  # the game's current phase, e.g. "S1901M"
     deadline: datetime | None  # the current deadline; None: paused or waiting
-    received: datetime  # when the request reached the server (MATRIX 2.8 time_basis = receipt)
+    received: datetime  # when the request reached the server (time_basis = receipt)
     used: int  # delays granted at once to this player in the phase's game year
     civil_disorder: bool = False
     zone: str = "UTC"  # the game's time zone: whole days keep the deadline's time of day

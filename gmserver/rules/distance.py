@@ -1,4 +1,4 @@
-"""Distance from home and the home countries (MATRIX 2.13 A1 and A17), for the removal and
+"""Distance from home and the home countries, for the removal and
 retreat defaults of `rules.defaults`.
 
 Pure: everything comes from the map as plain data (`MapInfo`, built by `engine.map_info()`).

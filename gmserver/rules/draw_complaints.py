@@ -1,4 +1,4 @@
-"""Complaints about a passed draw (MATRIX 2.10 `draw_revote_on_majority_complaint_days`, 002 DRAWS 5
+"""Complaints about a passed draw (`draw_revote_on_majority_complaint_days`, 002 DRAWS 5
 "If the majority of players complain about a draw, one revote will be taken. Players have one
 week to complain."). Pure: the window, the majority, and the words the players read.
 

@@ -139,7 +139,7 @@ def _usable_address(address: str) -> str:
 
 def _writes_back(address: str) -> bool:
     """Whether a reply's To header would name this very address: `a@b..c` is written back as
-    `<>` and `=?utf-8?q?a?=@x.test` as `a@x.test` (the 100,000-message fuzz run of issue 6)."""
+    `<>` and `=?utf-8?q?a?=@x.test` as `a@x.test` (the 100,000-message fuzz run)."""
     try:
         header = email.policy.default.header_factory("To", address)
         return [mailbox.addr_spec.lower() for mailbox in header.addresses] == [address]

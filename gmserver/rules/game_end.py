@@ -1,4 +1,4 @@
-"""Game end: the solo at the profile's centre count and the stalemate notice (MATRIX 2.10).
+"""Game end: the solo at the profile's centre count and the stalemate notice.
 
 The engine is not left to decide a solo: it ends a game at 18 centres, and only for a power
 that grew and leads alone, while a profile may name another count (`solo_centres`). gmserver
@@ -42,7 +42,7 @@ def spring_solo_candidates(position: Position, supply_centres: Collection[str], 
     """solo_check_after_spring (003 [23] "conquers the 18th supply centre (Spring or Autumn)"):
     after the Spring turn, the powers whose owned centres plus the centres their units occupy
     reach `solo_centres`. Ownership does not change in Spring (RB2000 and the engine), so what
-    a Spring solo means is for the GM to rule (MATRIX section 3 item 16): the GM is told."""
+    a Spring solo means is for the GM to rule: the GM is told."""
     if not ruleset.solo_check_after_spring:
         return ()
     found = []

@@ -7,7 +7,7 @@ game. Lines that are not commands are listed back as ignored; a `Password:` line
 secret, never a command. Which commands exist is the services' table (services/commands/gm_commands.py):
 this module only reads lines against the names it is given.
 
-MATRIX 2.2 `gm_command_auth`: a GM command is carried out only from one of the GM's addresses,
+`gm_command_auth`: a GM command is carried out only from one of the GM's addresses,
 and, under `gm_address_and_secret` [P], only with the game's GM secret in a password line.
 
 A mail is carried out once: its Date must be recent when it arrives, and a command line is known
@@ -76,7 +76,7 @@ def read_commands(text: str, *, known: Collection[str], game_names: Iterable[str
 
 def authorisation_problem(rule: str, *, from_gm: bool, body: str, game_secret: str | None) -> str | None:
     """Why a GM command may not be carried out, in words (None: it may). `rule` is the game's
-    `gm_command_auth` (MATRIX 2.2); `body` the whole text, where the password line is."""
+    `gm_command_auth`; `body` the whole text, where the password line is."""
     if not from_gm:
         return "GM commands are taken only from the GM's own addresses"
     if rule == "gm_address_only":
@@ -92,7 +92,7 @@ def authorisation_problem(rule: str, *, from_gm: bool, body: str, game_secret: s
 
 
 def address_change_problem(rule: str) -> str | None:
-    """Why a player may not change their own address by mail (MATRIX 2.2 `address_change`), in
+    """Why a player may not change their own address by mail (`address_change`), in
     words; None when they may (`from_known_address`, 003 [4]: the message comes from the
     registered address, which the caller has checked). `gm_only` is no profile's value: a GM's
     choice for one game, so no clause is cited."""

@@ -46,7 +46,7 @@ class GameView:
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
     # the game's IANA time zone: deadlines in the answers are shown in it as well as in UTC
     timezone: str = field(default="UTC", compare=False, repr=False)
-    # power -> its proxy this turn (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): its holder's
+    # power -> its proxy this turn (proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)
 
@@ -85,7 +85,7 @@ class Accept:
     phase: str
     subject: SubjectReading
     warnings: tuple[str, ...] = ()
-    by_proxy: bool = False  # the sender is the power's proxy holder, not its player (MATRIX 2.2)
+    by_proxy: bool = False  # the sender is the power's proxy holder, not its player
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Ignore:
 
 @dataclass(frozen=True)
 class Hold:
-    """hold_for_gm (MATRIX 2.1, 001 II(4) "may, but is not required to accept"): an order set
+    """hold_for_gm (001 II(4) "may, but is not required to accept"): an order set
     the GM decides on. `accept` is what releasing it files (for the turn `accept.phase`, the one
     the subject named or else the current one); `reasons` say what the subject lacked,
     `option` which option held it (nonconforming_subject_policy or season_mismatch_policy) and
@@ -132,7 +132,7 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     turn (a reply to a report) and may come after the deadline. `press`: the message holds press;
     where the game takes press from non-players (002 PRESS 2) a sender who plays no power there is
     accepted as NON_PLAYER, for the press alone. `read_only`: a request answered from the game's
-    records (STATUS, HISTORY...), which a player of a finished game may still ask (issue 9).
+    records (STATUS, HISTORY...), which a player of a finished game may still ask.
     `after_end`: a message a finished game still takes (a complaint about the draw that ended it,
     002 DRAWS 5). `body` is the message's text (its first lines may name the game, power and turn:
     subject_or_body); `gm_address` the GM's order address, which order mail must have in its To
@@ -215,7 +215,7 @@ def _a_power(game: GameView, sender: str) -> str | None:
 def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, SubjectReading],
                 orders: bool = True) -> GameView | Reject:
     """The one game the subject names (among the sender's own games if it could name several);
-    a proxy holder's games count as theirs for orders (MATRIX 2.2)."""
+    a proxy holder's games count as theirs for orders."""
     named = [g for g in games if readings[g.id].names_game]
     mine = [g for g in games if g.powers_of(sender) or (orders and g.proxied_for(sender))]
 

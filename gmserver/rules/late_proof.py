@@ -1,4 +1,4 @@
-"""Proof that a late order set was sent in time (late_with_proof = gm_discretion, MATRIX 2.8;
+"""Proof that a late order set was sent in time (late_with_proof = gm_discretion;
 000 VII(1), 001 IV(1): "the GM will have the discretion to accept late orders if it is proven to
 the satisfaction of the GM that the orders were sent prior to the deadline").
 

@@ -8,9 +8,10 @@ manner of Mailman 3's email commands: the first word of a line names what the li
 The seeds name the things players mail the GM but give no syntax for them, so the grammar is
 a proposal [P practice], kept small enough that no order line can match it:
 
-1. GM command: any mail from one of the GM's own addresses (MATRIX 2.2 `gm_command_auth`, both
-   values: the GM's address is required). The first word of the first line is the command;
-   the commands 2.2 names are `process`, `delay` (or `extend`), `correct`, `cd` and `proxy`.
+1. GM command: any mail from one of the GM's own addresses (`gm_command_auth`, both values: the
+   GM's address is required). The first word of the first line is the command, one of the words
+   the caller passes (the registry's, gmserver.commands: `process`, `delay` or `extend`,
+   `orders` or `correct`, `cd`, `proxy`...).
 2. A keyword line: the first line of the text read for orders (quotes, signatures, password
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
@@ -18,9 +19,9 @@ a proposal [P practice], kept small enough that no order line can match it:
      (the player's own set on file; only as the whole text, since "Orders:" often heads an
      order set), `delay` or `extension` (000 VII(5),
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
-     `address` with the new address (MATRIX 2.2 `address_change`, 003 [4]), and `proxy` with
-     the holder or "cancel" (MATRIX 2.2 `proxy_policy`, 000 II(3), 003 [19]);
-   - votes (MATRIX 2.10): `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
+     `address` with the new address (`address_change`, 003 [4]), and `proxy` with
+     the holder or "cancel" (`proxy_policy`, 000 II(3), 003 [19]);
+   - votes: `draw` (000 IX(2), 001 VIII(2), 002 DRAWS 1), `concede` or
      `concession` (000 IX(1), 001 VIII(1)), `deadline` (a deadline change, 003 [18] ¶2), and the
      two-word keywords `rule change` (000 IX(3), 001 VIII(3), 003 [18] ¶3), `end game` (an end
      on any terms, 003 [18] ¶1) and `turn length` (the start-of-game vote, 003 [23]); `complain`
@@ -32,7 +33,7 @@ a proposal [P practice], kept small enough that no order line can match it:
    code: "lepanto France S1901M history lesson" is orders). A `press` subject makes the whole
    body press.
 4. Press sections: lines between a "PRESS" (or "Press to England:", "Grey press") line and an
-   "END PRESS" line or the end (MATRIX 2.9; 003 [9] writes press into the order set). A message
+   "END PRESS" line or the end (003 [9] writes press into the order set). A message
    with press sections and other text is orders with press; with press sections only, press.
 5. Everything else is orders: read as today, with replies for lines that are no orders.
 Two different keywords (a subject asking for the status and a body voting a draw) are not
@@ -62,8 +63,8 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "orders": ("request", "orders"),  # only as the whole text read for orders: see _ONLY_ALONE
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
-    "address": ("request", "address"),  # MATRIX 2.2 address_change: "ADDRESS new@example.org[,fallback]"
-    "proxy": ("request", "proxy"),  # MATRIX 2.2 proxy_policy: "PROXY England", "PROXY cancel" (services/features/proxies.py)
+    "address": ("request", "address"),  # address_change: "ADDRESS new@example.org[,fallback]"
+    "proxy": ("request", "proxy"),  # proxy_policy: "PROXY England", "PROXY cancel" (services/features/proxies.py)
     "draw": ("vote", "draw"),
     "concede": ("vote", "concession"),
     "concession": ("vote", "concession"),
@@ -77,16 +78,6 @@ PHRASES: Mapping[tuple[str, str], tuple[Kind, str]] = MappingProxyType({
     ("turn", "length"): ("vote", "turn_length"),  # 003 [23]
 })
 _SUBJECT_ONLY: Mapping[str, tuple[Kind, str]] = MappingProxyType({"press": ("press", "press")})
-
-# MATRIX 2.2 `gm_command_auth`: "process now, grant delay, correct, set CD, approve proxy"
-# and issue 8's GM controls (services/commands/gm_commands.py carries them out)
-GM_COMMANDS: Mapping[str, str] = MappingProxyType({
-    "process": "process", "delay": "delay", "extend": "delay", "correct": "correct", "cd": "cd",
-    "proxy": "proxy", "perpetual": "perpetual", "deadline": "deadline", "pause": "pause", "resume": "resume", "replace": "replace",
-    "address": "address", "end": "end", "set": "set", "preview": "preview", "rollback": "rollback",
-    "convoy": "convoy", "release": "release", "refuse": "refuse",
-    "veto": "veto", "propose": "propose", "vote": "vote",  # MATRIX 2.10 proposal_gm_veto, gm_may_propose (services/features/votes.py)
-})
 
 _ORDERS_WORD = "orders"
 # keywords that are a request only when their line is all the text: "Orders:" heads many order sets
@@ -106,17 +97,19 @@ class MailKind:
 
 
 def classify(*, subject: str, order_text: str, press_text: str, game_names: Iterable[str] = (),
-             from_gm: bool = False) -> MailKind:
-    """The kind of one message (see the module doc for the grammar)."""
+             from_gm: bool = False, gm_commands: Mapping[str, str] = MappingProxyType({})) -> MailKind:
+    """The kind of one message (see the module doc for the grammar). `gm_commands`: the words of
+    the GM's commands, each to its command's name (the caller passes gmserver.commands.MAIL_WORDS):
+    this module keeps no list of them."""
     lines = [line.strip() for line in order_text.splitlines() if line.strip()]
     first = lines[0] if lines else ""
     if from_gm:
         word = _first_word(first) or _first_word(subject)
-        return MailKind("command", GM_COMMANDS.get(word or ""), _rest(first), len(lines) > 1)
+        return MailKind("command", gm_commands.get(word or ""), _rest(first), len(lines) > 1)
     word = _first_word(first) or ""
     phrase = PHRASES.get(tuple(name_words(first[:200])[:2]))  # type: ignore[arg-type]
     in_body = phrase or (None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
-    in_subject = _subject_keywords(subject, game_names)
+    in_subject = _subject_keywords(subject, game_names, bool(_ORDER_NOTATION.search(order_text[:20000])))
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
@@ -167,16 +160,24 @@ def _rest(line: str) -> str:
     return rest.lstrip(":-– ").strip()
 
 
-# what makes a subject an order set's (MATRIX 2.14's seasons and years, engine phase codes)
+# what makes a subject an order set's (seasons and years, engine phase codes)
 _TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4})[mra]?|1[89]\d\d|20\d\d)")
 
 
-def _subject_keywords(subject: str, game_names: Iterable[str]) -> list[tuple[Kind, str]]:
+_ORDER_NOTATION = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?[AF]\s+[A-Za-z]{3}", re.MULTILINE)
+
+
+def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool = False) -> list[tuple[Kind, str]]:
     masked: set[str] = set()
     for name in game_names:
         masked |= set(name_words(name))
     words = [word for word in name_words(subject) if word not in masked]
-    if _ORDERS_WORD in words or any(_TURN_WORD.fullmatch(word) for word in words):
+    if _ORDERS_WORD in words:
         return []
+    if any(_TURN_WORD.fullmatch(word) for word in words):
+        # the order subject with "press" where "orders" stands ("lepanto: Germany press for Spring
+        # 1901") is press, its words ("Munich holds") never read as orders, unless the body is
+        # written as orders ("A PAR - BUR")
+        return [_SUBJECT_ONLY["press"]] if "press" in words and not order_lines else []
     table = {**KEYWORDS, **_SUBJECT_ONLY}
     return [table[word] for word in words if word in table and word not in _ONLY_ALONE | _BODY_ONLY]

@@ -1,4 +1,4 @@
-"""Missed orders and civil disorder: pure turn policy (MATRIX 2.6 to 2.8, A9, section 3 item 17).
+"""Missed orders and civil disorder: pure turn policy.
 
 After each adjudication the service asks, per power, `missed_turn` ("did this power miss?"),
 then `after_turn` (what that means for its count and civil disorder, and what the GM must be
@@ -75,7 +75,7 @@ def _limit(ruleset: Ruleset) -> tuple[int | None, bool]:
 
 
 def after_turn(state: NmrState, missed: bool | None, ruleset: Ruleset) -> Step:
-    """The player's count after one turn and what follows from it (MATRIX 2.7 cd_mode, 2.8
+    """The player's count after one turn and what follows from it (cd_mode, 2.8
     nmr_limit_to_cd and nmr_replacement_after)."""
     if missed is None:
         return Step(state)
@@ -148,7 +148,7 @@ def preliminary_checkpoint(phase: str, ruleset: Ruleset, opened_at: datetime, de
                            ) -> datetime | None:
     """s1901_policy = preliminary_required (000 II(1) s.1 "Preliminary orders are not required
     except in Spring 01"): by when every power must have a set on file in Spring 1901, halfway
-    from the opening of the turn to its deadline [P MATRIX 2.8]; None where there is none."""
+    from the opening of the turn to its deadline [P]; None where there is none."""
     if ruleset.s1901_policy != "preliminary_required" or phase != "S1901M" or deadline is None:
         return None
     return opened_at + (deadline - opened_at) / 2

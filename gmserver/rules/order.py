@@ -1,6 +1,6 @@
 """An order as a value: parsed from and written to the engine's notation here and nowhere else.
 
-The engine's notation (../shared/notes/ENGINE.md; `gmserver.engine.legal_orders` lists it):
+The engine's notation (`gmserver.engine.legal_orders` lists it):
 
     A PAR H                 hold
     A PAR - BUR             move;  A LON - BEL VIA: a move that insists on a convoy
@@ -103,7 +103,7 @@ class Order:
 
         `phase_type` "A" (adjustments) reads `A PAR D` as a removal; otherwise it is a disband.
         Orders are immutable values and one adjudication parses each of them a few hundred times
-        (issue 8's benchmark), so the values are kept (an error is never kept: it is raised anew)."""
+       , so the values are kept (an error is never kept: it is raised anew)."""
         return _parsed(text, phase_type)
 
     @classmethod

@@ -1,4 +1,4 @@
-"""The pace a profile aims at (MATRIX 2.8 `target_days_per_game_turn`): 001 IV(4) "The guide will
+"""The pace a profile aims at (`target_days_per_game_turn`): 001 IV(4) "The guide will
 be that each Turn takes a week to progress". Pure; tests/unit/test_pace.py holds the table.
 
 A game Turn (capitalised in 001, as in "two Turns in a row") is a season: its movement turn and

@@ -1,10 +1,10 @@
-"""Convoy paradoxes under 000 VI(6) (`datc_4a2 = rb2000_all_hold_backup`, MATRIX 2.5 and 2.16).
+"""Convoy paradoxes under 000 VI(6) (`datc_4a2 = rb2000_all_hold_backup` and 2.16).
 
 000 VI(6): "In any adjudication in which a possible convoy disruption is either unresolved or has
 more than one possible resolution when following the appropriate rules in the Rulebook ..., all
 moves which are part of the paradox fail." The Rulebook (2000) rule is: a convoyed army does not
 cut the support of a unit supporting an attack against one of the fleets necessary for the army
-to convoy. The engine uses the Szykman rule instead (MATRIX 2.17), so the server resolves the
+to convoy. The engine uses the Szykman rule instead, so the server resolves the
 paradox itself and hands the engine orders whose result is the 000 one.
 
 How (pure; the adjudicator is passed in):

@@ -1,10 +1,10 @@
-"""Perpetual order sets (MATRIX 2.2 `perpetual_orders`; 000 II(4): "The GM will not accept
+"""Perpetual order sets (`perpetual_orders`; 000 II(4): "The GM will not accept
 instructions designating an order set as perpetual EXCEPT IN SPECIAL CIRCUMSTANCES (i.e. a person
 is sticking out a hopeless 1-unit position to keep the flow going)").
 
 The GM marks a power's set perpetual; at each later movement deadline where the power sent
 nothing, the orders of that set that still fit the board stand in for the missed set; orders
-that have become impossible are dropped (MATRIX 2.2: "dropping orders that have become
+that have become impossible are dropped ("dropping orders that have become
 illegal"). Pure: the services keep the set (services/features/perpetual.py).
 """
 

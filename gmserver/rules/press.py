@@ -1,4 +1,4 @@
-"""Press policy (MATRIX 2.9, 2.15): what a press section is and whether the game's rules accept it.
+"""Press policy (2.15): what a press section is and whether the game's rules accept it.
 
 A press section is the text under a heading line (gmserver.rules.reading.message):
 
@@ -9,7 +9,7 @@ A press section is the text under a heading line (gmserver.rules.reading.message
     BLACK PRESS FROM ITALY         attributed to a power other than the sender's, published as white
     PRESS FROM Scorpion Fan        signed with a label that is neither a power nor reserved: grey
 
-Kinds (MATRIX 2.9): white is signed with the sender's own power; grey is unsigned or signed with a
+Kinds: white is signed with the sender's own power; grey is unsigned or signed with a
 label that is neither a power nor reserved; dark grey is attributed and marked unverified; black
 is attributed to another power and published exactly like white press.
 
@@ -201,7 +201,7 @@ def as_non_player(item: PressItem) -> PressItem:
 
 
 def reserved_holder(ruleset: Ruleset, label: str | None) -> str | None:
-    """Who alone may sign with `label` (MATRIX 2.15), or None when it is free."""
+    """Who alone may sign with `label`, or None when it is free."""
     if not label:
         return None
     for reserved in ruleset.press_reserved_labels:
@@ -311,7 +311,7 @@ class ReportPress:
 
 
 def report_placement(ruleset: Ruleset, kind: str, signature: str | None, author: str) -> ReportPress:
-    """Where and under which name the report prints a press item (MATRIX 2.9 placements)."""
+    """Where and under which name the report prints a press item."""
     if kind == "grey":
         # 002 PRESS 2: press from someone who plays no power says so, so that nobody takes a
         # stranger's words for a fellow player's anonymous press

@@ -1,4 +1,4 @@
-"""Conditional press (MATRIX 2.9 `conditional_press`; 002 PRESS 4, 003 [9] "Press submitted may be
+"""Conditional press (`conditional_press`; 002 PRESS 4, 003 [9] "Press submitted may be
 conditional on the season's moves"): the condition of a press heading ("PRESS IF I GAIN BELGIUM")
 is decided on the season's results with the same objective tests as conditional orders
 (gmserver.rules.reading.conditions, `objective_only`). A condition that cannot be tested is false.

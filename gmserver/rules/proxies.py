@@ -1,4 +1,4 @@
-"""Proxies (MATRIX 2.2): a power's orders sent by someone else, its "holder".
+"""Proxies: a power's orders sent by someone else, its "holder".
 
 `proxy_policy`: forbidden (001 II(5), DATC 4.E.5 [P]); gm_approval (000 II(3): "Orders submitted
 by proxy will not be permitted EXCEPT IN EXTREME CASES. The GM has final ruling on allowing

@@ -1,5 +1,5 @@
 """Which units the rules remove when a power orders too few removals (NDR, too few, or civil
-disorder): `removal_algorithm` (MATRIX 2.7 and 2.13 A2 to A5, A8).
+disorder): `removal_algorithm` (2.13 A2 to A5, A8).
 
 Every algorithm orders the candidates by a key and removes the first N; they differ in the
 candidates, the distance target and the tie-breaks. Pure.

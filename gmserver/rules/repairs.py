@@ -1,4 +1,4 @@
-"""Repairing a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3), MATRIX A15). Pure.
+"""Repairing a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3)). Pure.
 
 000 VIII(2): a unit a power should not have ("Flying Dutchman") is removed at once when the GM's
 error put it there; when it is there because too few units were disbanded, the civil-disorder

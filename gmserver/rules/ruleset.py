@@ -104,6 +104,7 @@ class Ruleset:
     confirm_each_set: bool
     invalid_set_feedback: catalogue.InvalidSetFeedback
     clarification_min_hours: int
+    text_attachments: bool
     # 2.2 Sender & auth
     sender_policy: catalogue.SenderPolicy
     address_change: catalogue.AddressChange
@@ -121,6 +122,7 @@ class Ruleset:
     player_abbreviation_lists: bool
     unit_location_matching: catalogue.UnitLocationMatching
     typo_tolerance: catalogue.TypoTolerance
+    province_languages: frozenset[str]
     valid_name_typos: catalogue.ValidNameTypos
     unit_type_omitted: catalogue.UnitTypeOmitted
     unit_type_wrong: catalogue.UnitTypeWrong
@@ -254,7 +256,7 @@ class Ruleset:
 
     @property
     def move_to_own_province(self) -> str:
-        """MATRIX 2.3: "derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
+        """"derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
         not a separate option that could contradict it."""
         return self.impossible_move_treatment
 
@@ -268,7 +270,7 @@ class Ruleset:
         return None
 
     def option(self, name: str) -> Any:
-        """An option's value by its MATRIX name, dotted vote names included."""
+        """An option's value by its catalogue name, dotted vote names included."""
         if name not in OPTIONS:
             raise KeyError(f"unknown option {name!r}{suggest_option(name)}")
         if name.startswith("vote."):

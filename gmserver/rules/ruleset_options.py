@@ -61,7 +61,7 @@ class Reminder:
 
 @dataclass(frozen=True)
 class ReservedLabel:
-    """A press signature only `holder` may use (MATRIX 2.15): "gm", "players_and_eliminated"
+    """A press signature only `holder` may use: "gm", "players_and_eliminated"
     (002 PRESS 2) or one power."""
 
     label: str
@@ -140,7 +140,7 @@ class Choice(Kind):
         return raw
 
     def describe(self) -> str:
-        if len(self.values) == 1:  # MATRIX lists one value: the same in every document
+        if len(self.values) == 1:  # one value: the same in every document
             return f"always {self.values[0]} (no alternative in any profile)"
         return "one of " + ", ".join(self.values)
 
@@ -479,12 +479,15 @@ _opt("confirm_each_set", "2.1", BOOL, True, applied())
 # reading and a question only when (a) the GM has not switched clarifications off for the player
 # (`gmserver game clarify`, players.clarifications; `game show` gives the GM how many of the
 # player's sets had invalid lines), (b) clarification_min_hours remain, (c) the set is not meant
-# as written; otherwise a receipt saying which condition failed (MATRIX 2.1)
+# as written; otherwise a receipt saying which condition failed
 InvalidSetFeedback = Literal["echo_always", "conditional_mhr", "receipt_only"]
 _opt("invalid_set_feedback", "2.1", Choice.of(InvalidSetFeedback), "echo_always",
      applied())
 _opt("clarification_min_hours", "2.1", Count(0), 12,
      applied())  # condition (b) of conditional_mhr, rules/set_feedback.py
+# text_attachments [P]: no seed speaks of attached files; read or not, the answer names each one
+# (rules/reading/message.read_message)
+_opt("text_attachments", "2.1", BOOL, False, applied())
 
 # 2.2 Sender & auth
 SenderPolicy = Literal["registered_only", "registered_with_fallback"]
@@ -529,6 +532,10 @@ _opt("unit_location_matching", "2.3", Choice.of(UnitLocationMatching), "map_only
 TypoTolerance = Literal["none", "unambiguous_only", "generous"]
 _opt("typo_tolerance", "2.3", Choice.of(TypoTolerance), "unambiguous_only",
      applied())
+# province_languages [P]: the names of the published French, German and Italian editions read
+# besides English (rules/reading/foreign_names.py); a known name of another province is never
+# typo-corrected into an English one, whatever this says
+_opt("province_languages", "2.3", Subset(("fr", "de", "it")), [], applied())
 ValidNameTypos = Literal["literal", "correct_if_illegal"]
 _opt("valid_name_typos", "2.3", Choice.of(ValidNameTypos), "literal", applied())
 UnitTypeOmitted = Literal["accept", "invalid"]
@@ -536,7 +543,7 @@ _opt("unit_type_omitted", "2.3", Choice.of(UnitTypeOmitted), "accept", applied()
 UnitTypeWrong = Literal["ignore", "invalid"]
 _opt("unit_type_wrong", "2.3", Choice.of(UnitTypeWrong), "ignore", applied(), sources={"ignore": "DATC 4.C.2"})
 # invalid_for_supports: 003 [21] demands nationality for supports of foreign units only, while
-# convoys stay "silent -> accept"; MATRIX's two values cannot say that (see the TOML comment).
+# convoys stay "silent -> accept"; the two values cannot say that (see the TOML comment).
 NationalityOmitted = Literal["accept", "invalid", "invalid_for_supports"]
 _opt("nationality_omitted", "2.3", Choice.of(NationalityOmitted), "accept",
      applied(), sources={"accept": "DATC 4.C.5"})
@@ -602,7 +609,7 @@ _opt("publish_overridden_orders", "2.4", BOOL, False,
 ReportOrderSequence = Literal["canonical", "as_written"]
 _opt("report_order_sequence", "2.4", Choice.of(ReportOrderSequence), "canonical", applied())
 
-# 2.5 Adjudication (the engine implements only the defaults; see MATRIX 2.16, 2.17)
+# 2.5 Adjudication (the engine implements only the defaults)
 Rulebook = Literal["rb2000", "gibsons1989", "rb1982"]
 _opt("rulebook", "2.5", Choice.of(Rulebook), "rb2000",
      not_applied("orders are adjudicated by the 2000 rulebook, whichever rulebook the house rules name",
@@ -612,7 +619,7 @@ _opt("datc_4a1", "2.5", Choice.of(Datc4a1), "all_routes",
      partial("the engine's rule (a convoy fails only when every route is disrupted) decides the published result; "
              "under mhr_hybrid (000 VI(4), with the route the order named) and any_route (the 1971 rule) the server "
              "finds each convoy the rule says was disrupted and flags it to the GM with the result it would give "
-             "(MATRIX 2.16: the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
+             "(the GM rules with `gmserver game convoy`, after a rollback, and the turn is adjudicated "
              "again); it does not apply the rule by itself", lambda v: True))
 Datc4a2 = Literal["szykman", "rb2000_all_hold_backup"]
 _opt("datc_4a2", "2.5", Choice.of(Datc4a2), "szykman",
@@ -650,7 +657,7 @@ _opt("nmr_counts_minor_turns", "2.6", BOOL, False, applied())  # rules/nmr.py co
 # 2.7 Adjustments & civil disorder
 SeasonStructure = Literal["standard", "uk_two_season"]
 _opt("season_structure", "2.7", Choice.of(SeasonStructure), "standard", applied())
-# MATRIX's Default column is n/a for the next option (and for danivon_within_class and
+# No document gives a default for the next option (and for danivon_within_class and
 # stalemate_action); the default is the proposal of the one profile that uses it, so that a custom
 # profile switching the parent option on gets a usable value.
 TwoSeasonRetreatTiming = Literal["same_turn", "with_next_turn"]
@@ -742,7 +749,7 @@ _opt("s1901_policy", "2.8", Choice.of(S1901Policy), "normal",
      applied())  # services/features/nmr.py: the Spring 1901 wait (003 [14]) and checkpoint (000 II(1))
 
 # 2.9 Press
-# rules/press.py judges each item; services/features/press.py stores, mails or publishes it (issue 9)
+# rules/press.py judges each item; services/features/press.py stores, mails or publishes it
 _opt("press_kinds", "2.9", Subset(("white", "grey", "dark_grey", "black")), ["white", "grey"], applied())
 PressChannel = Literal["any_message", "in_order_set_last_only"]
 _opt("press_channel", "2.9", Choice.of(PressChannel), "any_message",

@@ -53,7 +53,7 @@ def option_rows(ruleset: Ruleset, clauses: dict[str, str]) -> list[dict[str, Any
             "key": name,
             "value": spec.kind.dump(value),
             "default": spec.kind.dump(spec.default),
-            "clause": clauses.get(name, f"MATRIX {spec.section}"),
+            "clause": clauses.get(name, "no clause"),
             "applied": support.status == APPLIED,
             "status": support.status,
             "instead": support.instead,
@@ -88,7 +88,7 @@ def warning_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def show_text(ruleset: Ruleset, rows: list[dict[str, Any]]) -> list[str]:
-    """`gmserver ruleset show`: by MATRIX section, each option's status in words first."""
+    """`gmserver ruleset show`: by section, each option's status in words first."""
     counts = status_counts(rows)
     out = [f"{ruleset.name}: {ruleset.title}",
            f"{counts[APPLIED]} applied, {counts[PARTIAL]} partly applied, {counts[NOT_APPLIED]} not applied; "
@@ -211,7 +211,7 @@ def docs_markdown(profiles: list[tuple[Ruleset, dict[str, str]]]) -> str:
 
 
 def single_valued(name: str) -> bool:
-    """MATRIX lists one value for the option: every document agrees, nothing to choose."""
+    """One value for the option: every document agrees, nothing to choose."""
     kind = OPTIONS[name].kind
     return (isinstance(kind, Choice) and len(kind.values) == 1) or (isinstance(kind, Flag) and len(kind.allowed) == 1)
 

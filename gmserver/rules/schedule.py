@@ -1,7 +1,7 @@
 """A game's schedule: deadlines at a fixed time of day, each from the one before. Pure; time is a
 parameter (tests/unit/test_schedule.py holds the tables).
 
-A schedule, not a stopwatch (issue 8): the next deadline is the previous DEADLINE plus the next
+A schedule, not a stopwatch: the next deadline is the previous DEADLINE plus the next
 phase's length, at the game's fixed local time of day, so processing a turn early or late never
 shifts the deadlines after it. Whole-day lengths are counted in calendar days in the game's time
 zone (18:00 stays 18:00 across a DST change, 31 January + 2 days is 2 February); other lengths
@@ -49,7 +49,7 @@ class Schedule:
 
 
 def minimums_of(ruleset: Ruleset) -> TurnLengths:
-    """The profile's minimum turn lengths (MATRIX 2.8 min_hours_movement/retreat/adjustment)."""
+    """The profile's minimum turn lengths (min_hours_movement/retreat/adjustment)."""
     return TurnLengths(timedelta(hours=ruleset.min_hours_movement), timedelta(hours=ruleset.min_hours_retreat),
                        timedelta(hours=ruleset.min_hours_adjustment))
 
@@ -177,7 +177,7 @@ def first_deadline(phase: str, now: datetime, schedule: Schedule) -> datetime | 
                                                                  schedule.time_of_day, schedule.zone)
 
 
-# -- the minimums, enforced (MATRIX 2.8 min_hours_*) ---------------------------------------------
+# -- the minimums, enforced (min_hours_*) ---------------------------------------------
 
 
 def _hours(length: timedelta) -> str:
@@ -235,7 +235,7 @@ def _aware(moment: datetime, name: str) -> None:
         raise ValueError(f"{name} must be timezone-aware")
 
 
-# -- when a turn is adjudicated (MATRIX 2.8) -------------------------------------------------------
+# -- when a turn is adjudicated -------------------------------------------------------
 
 
 def adjudication_time(deadline: datetime | None, ruleset: Ruleset) -> datetime | None:
@@ -277,7 +277,7 @@ def early_adjudication_ready(ruleset: Ruleset, phase: str, owing: set[str] | fro
     return ruleset.early_processing == "minor_when_all_final" and minor_turn_complete(phase, owing, ready)
 
 
-# -- reminders (MATRIX 2.8 `reminders`) -----------------------------------------------------------
+# -- reminders (`reminders`) -----------------------------------------------------------
 
 
 @dataclass(frozen=True)

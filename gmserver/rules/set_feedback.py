@@ -1,4 +1,4 @@
-"""What the confirmation of an order set says about its invalid lines (MATRIX 2.1:
+"""What the confirmation of an order set says about its invalid lines (
 `invalid_set_feedback`, `clarification_min_hours`, `confirm_each_set`).
 
 000 III(1): "No presumption that a player wants a complete set of valid orders. GM may ask for
@@ -8,7 +8,7 @@ before the deadline, (c) the player has not said the orders are meant as written
 Under `conditional_mhr` a set with an invalid line (a line the reader rejected: void, or not
 understood) gets the line-by-line reading and an explicit question ("Did you mean something
 else? Send a corrected set before ...") only when all three conditions hold; otherwise a receipt
-only, which says which condition failed (MATRIX 2.1). (a) is the GM's judgement, per player: the
+only, which says which condition failed. (a) is the GM's judgement, per player: the
 GM switches clarifications off for a player (`gmserver game clarify NAME POWER off`), seeing how
 often the player's sets had invalid lines (`invalid_record`, shown by `gmserver game show`).
 `echo_always` states the reading and asks nothing. `receipt_only` confirms receipt of every set
@@ -34,7 +34,7 @@ from gmserver.rules.reading.model import LineReading
 from gmserver.rules.reading.rule_words import rule_in_words
 from gmserver.rules.ruleset import Ruleset
 
-# (a) "such sets are unusual from this player" is the GM's to judge (MATRIX 2.1); to help, the GM
+# (a) "such sets are unusual from this player" is the GM's to judge; to help, the GM
 # is shown, besides the count over the whole game, how many of the player's last RECENT_SETS sets
 # had an invalid line
 RECENT_SETS = 3
@@ -96,13 +96,13 @@ def set_feedback(ruleset: Ruleset, *, statuses: Sequence[str], texts: Sequence[s
     invalid = has_invalid_line(statuses)
     if not ruleset.confirm_each_set and _read_as_written(statuses) and not has_remarks:
         return Feedback(SILENT)  # confirm_each_set = false: nothing the player needs to hear
-    if ruleset.invalid_set_feedback == "receipt_only":  # MATRIX 2.1: receipt, no verdicts
+    if ruleset.invalid_set_feedback == "receipt_only":  # receipt, no verdicts
         return Feedback(RECEIPT, rule=rule_in_words("invalid_set_feedback = receipt_only"))
     if not invalid or ruleset.invalid_set_feedback != "conditional_mhr":
         return Feedback(ECHO)
     rule = rule_in_words(_rule(ruleset))
     why = _why_not_ask(ruleset, texts, clarify, deadline, now)
-    # MATRIX 2.1: the line-by-line verdicts only when (a), (b) and (c) hold; otherwise a receipt
+    # the line-by-line verdicts only when (a), (b) and (c) hold; otherwise a receipt
     return Feedback(RECEIPT, not_asked=why, rule=rule) if why else Feedback(ASK, rule=rule)
 
 
@@ -114,7 +114,7 @@ def _why_not_ask(ruleset: Ruleset, texts: Sequence[str], clarify: bool, deadline
     hours = ruleset.clarification_min_hours
     if deadline is not None and deadline - now < timedelta(hours=hours):  # (b)
         return f"less than {hours} hours remain before the deadline"
-    if not clarify:  # (a): the GM's switch for this player (MATRIX 2.1)
+    if not clarify:  # (a): the GM's switch for this player
         return "the GM has found that sets with lines that cannot be used are not unusual from you"
     return None
 

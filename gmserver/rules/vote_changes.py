@@ -1,4 +1,4 @@
-"""Votes that change the game rather than end it (MATRIX 2.10 and 2.8): a permanent deadline
+"""Votes that change the game rather than end it (2.8): a permanent deadline
 change (003 [18] ¶2), the turn-length vote at the start (003 [23]) and a house-rule change
 (000 IX(3), 001 VIII(3), 003 [18] ¶3). Pure: reading the line and the result; the tally of a
 change proposal is rules/votes.tally (unanimity, with the GM as an elector where
@@ -47,8 +47,8 @@ def read_deadline(argument: str) -> DeadlineLine | str:
 
 
 def deadline_problem(days: int, min_hours_movement: int, choices: tuple[int, ...] | None) -> str | None:
-    """Why a deadline change cannot be proposed: shorter than the profile's minimum (MATRIX 2.8
-    min_hours_movement), or not one of the lengths the house rules offer (003 [23] 7/14/21 days)."""
+    """Why a deadline change cannot be proposed: shorter than the profile's minimum
+    (min_hours_movement), or not one of the lengths the house rules offer (003 [23] 7/14/21 days)."""
     if days * 24 < min_hours_movement:
         return f"a movement turn under this game's house rules lasts at least {min_hours_movement} hours"
     if choices and days not in choices:

@@ -1,4 +1,4 @@
-"""Votes on ending the game: reading a vote line, the tally, and what is announced (MATRIX 2.10, A16).
+"""Votes on ending the game: reading a vote line, the tally, and what is announced (A16).
 
 Pure: the caller passes the proposal, the powers still in the game, the powers in civil
 disorder, the latest ballot of each voter and the ruleset. The grammar is a proposal [P
@@ -86,7 +86,7 @@ def read_line(kind: str, argument: str) -> VoteLine | str:
 
 
 def survivors(units: Mapping[str, Collection[str]], centres: Mapping[str, Collection[str]]) -> frozenset[str]:
-    """voter_eligibility = units_or_centres (002 DRAWS 2; MATRIX [P] for the others): the powers
+    """voter_eligibility = units_or_centres (002 DRAWS 2; [P] for the others): the powers
     with a unit or a supply centre."""
     return frozenset(p for p in set(units) | set(centres) if units.get(p) or centres.get(p))
 

@@ -310,6 +310,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     from gmserver.services.inbox import runner as intake
     from gmserver.services.turn import turns
     from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
+    from gmserver.services.base.outbox import message_bytes
     from gmserver.services.base.reply_limits import NOTICE_KIND, NOTICES_PER_HOUR
     from tests.integration.test_hostile_mail import HOSTILE
 
@@ -383,8 +384,8 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
     with transaction(services.sessions) as session:
         rows = session.execute(select(InboundMessage.status, InboundMessage.outcome, InboundMessage.error,
                                       InboundMessage.message_id)).all()
-        # row.raw: a player's copy of a stored report is written as the sender would write it
-        outbox_rows = [(row.kind, row.recipient, row.raw, row.created_at)
+        # message_bytes: a player's copy of a stored report is written as the sender would write it
+        outbox_rows = [(row.kind, row.recipient, message_bytes(row), row.created_at)
                        for row in session.scalars(select(OutboxMessage))]
     services.sessions.kw["bind"].dispose()
     bad_replies = Counter()

@@ -1,4 +1,4 @@
-"""Every DATC case through the whole pipeline under the `standard` profile (issue 8, Acceptance).
+"""Every DATC case through the whole pipeline under the `standard` profile (Acceptance).
 
 For each case of `tests/data/datc/datc.json` (README there): `gmserver game create --position`
 starts a game at the case's position (a retreat case at the movement phase before it, whose
@@ -18,17 +18,20 @@ profile's `coast_support_mismatch` ("invalid" under standard: the DATC 4.B.4 pre
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
+import functools
 import json
 import mailbox
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import pytest
 
 from gmserver.cli import main
+from gmserver.db.session import make_engine
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
@@ -45,6 +48,19 @@ def _params() -> list[Any]:
     if CASES is None:  # fail loudly, never skip: an absent corpus must not pass as green
         return [pytest.param(None, id="datc.json-missing")]
     return [pytest.param(case, id=case["id"]) for case in CASES]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_engine_per_database() -> Iterator[None]:
+    """Every command of every case runs in this process, and each built a new SQLAlchemy engine
+    whose cache of compiled statements started empty (a sixth of a case's time went to compiling
+    the same statements again). Here they share one engine per database, as the daemon's jobs do:
+    what each case mails, adjudicates and reads is unchanged."""
+    shared = functools.cache(make_engine)
+    with pytest.MonkeyPatch.context() as patch:
+        for where in ("gmserver.db.session", "gmserver.daemon", "tests.support.world"):
+            patch.setattr(f"{where}.make_engine", shared)
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -103,11 +119,15 @@ class Table:
         self.run("adjudicate", self.name)
         self.run("outbox", "send", "--once")
         box = mailbox.Maildir(self.sent, create=False)
-        messages = [email.message_from_bytes(bytes(raw), policy=email.policy.default) for raw in box]
+        raws = [box.get_bytes(key) for key in box.keys()]
         box.clear()  # the next phase's reports are then the only ones there
-        reports = [m for m in messages if "results" in str(m["Subject"]) and m["To"] == self.address(POWERS[0])]
+        # the headers of every mail, the whole of the one report read (a third of a case went to
+        # parsing the bodies of the other players' mail)
+        headers = email.parser.BytesHeaderParser(policy=email.policy.default)
+        reports = [raw for raw in raws if "results" in str((head := headers.parsebytes(raw))["Subject"])
+                   and head["To"] == self.address(POWERS[0])]
         assert len(reports) == 1, f"{len(reports)} reports reached {POWERS[0]}"
-        return reports[0].get_body(("plain",)).get_content()
+        return email.message_from_bytes(reports[0], policy=email.policy.default).get_body(("plain",)).get_content()
 
     def show(self, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
         capsys.readouterr()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.dovecot import free_port
+from tests.support.web import get
 
 pytestmark = pytest.mark.e2e
 
@@ -18,12 +19,15 @@ def test_demo_plays_turns_and_mails_reports(tmp_path: Path) -> None:
     directory = tmp_path / "demo"
     result = subprocess.run(
         [sys.executable, "-m", "gmserver", "demo", "--dir", str(directory), "--port", str(free_port()),
-         "--turns", "2", "--turn-seconds", "3"],
+         "--web-port", str(web_port := free_port()), "--turns", "2", "--turn-seconds", "3"],
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "Spring 1901 Movement adjudicated" in result.stdout
     assert "stopped after 2 adjudication(s)" in result.stdout
+    # the demo prints where its pages are (README: "see the pages in the demo")
+    assert f"the game's pages: http://127.0.0.1:{web_port}/games/demo (France's own: " \
+           f"http://127.0.0.1:{web_port}/games/demo/p/" in result.stdout
     messages = list(mailbox.Maildir(directory / "maildir"))
     reports = [m for m in messages if "results" in str(m["Subject"])]
     confirmations = [m for m in messages if str(m["Subject"]).startswith("Re:")]
@@ -47,7 +51,7 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
     directory = tmp_path / "demo"
     process = subprocess.Popen(
         [sys.executable, "-m", "gmserver", "demo", "--dir", str(directory), "--port", str(free_port()),
-         "--turn-seconds", "2"],
+         "--web-port", str(web_port := free_port()), "--turn-seconds", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -56,6 +60,10 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
         while "adjudicated" not in line and time.monotonic() < deadline:
             line = process.stdout.readline()
         assert "adjudicated" in line
+        # the daemon serves the game's pages beside the mail side
+        page = get(f"http://127.0.0.1:{web_port}/games/demo")
+        assert page.status == 200 and '<h1 id="phase">demo: ' in page.text
+        assert get(f"http://127.0.0.1:{web_port}/games/demo/phases/S1901M").status == 200
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
     finally:

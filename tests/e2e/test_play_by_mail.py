@@ -135,7 +135,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         with transaction(services.sessions) as session:
             deadline = session.get(Game, game_id).deadline
         if previous is not None:
-            # issue 8: each deadline follows the one before by the turn's length, never the
+            # each deadline follows the one before by the turn's length, never the
             # moment of processing (F1901M 48 h after S1901M's, W1901A 24 h after F1901M's)
             assert deadline - previous == timedelta(hours=hours)
         previous = deadline
@@ -148,7 +148,7 @@ def test_spring_1901_to_spring_1902_step_by_step(database_url, dovecot, smtp_rel
         check_results(table.reports(power, "S1901M")[0], SPRING_RESULTS)
         check_results(table.reports(power, "F1901M")[0], FALL_RESULTS)
         assert table.reports(power, "W1901A")
-    # issue 9: each report arrives over IMAP as text + HTML with the map inline + the next deadline
+    # each report arrives over IMAP as text + HTML with the map inline + the next deadline
     # as .ics, the same parts for every power (nothing in a report is private)
     structures = set()
     for power in POWERS:

@@ -1,6 +1,6 @@
 """Press by mail over a real Dovecot (IMAP in, LMTP for the players' inboxes) and a real aiosmtpd
-relay, on SQLite and PostgreSQL (issue 9): players exchange white, grey and partial press, and each
-player's inbox is checked for what they must see and what they must not (MATRIX 2.9; 003 [9]
+relay, on SQLite and PostgreSQL: players exchange white, grey and partial press, and each
+player's inbox is checked for what they must see and what they must not (003 [9]
 "Authorship of gray press will not be disclosed")."""
 
 from __future__ import annotations

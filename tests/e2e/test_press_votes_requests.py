@@ -141,7 +141,7 @@ def check_grey_press(power: str, mails: list[email.message.EmailMessage]) -> Non
 
 def check_partial_press(power: str, mails: list[email.message.EmailMessage]) -> None:
     """France's press to Italy and Russia reaches them at once, and no one else, ever; neither
-    recipient is told who else received it (partial press, MATRIX 2.9)."""
+    recipient is told who else received it (partial press)."""
     carriers = [m for m in mails if "split Austria" in m.as_string()]
     if power not in ("ITALY", "RUSSIA"):
         assert carriers == [], power

@@ -1,4 +1,4 @@
-"""A house-rule change voted by mail (issue 9, 000 IX(3)) over a real IMAP inbox (Dovecot) and a
+"""A house-rule change voted by mail (000 IX(3)) over a real IMAP inbox (Dovecot) and a
 real SMTP relay, on SQLite and PostgreSQL.
 
 One `mhr` game from the standard opening (000 IX(3): "The GM and all players remaining in the

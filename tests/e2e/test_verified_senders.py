@@ -61,7 +61,7 @@ def test_a_spoof_is_refused_to_the_real_player_and_a_reply_is_taken(tmp_path: Pa
         spoof = order_mail("fr@players.test", "lepanto France S1901M", "A Par-Pic",
                            headers={"Return-Path": "<evil@attacker.test>"})
         send(port, "evil@attacker.test", "gm@gm.test", spoof)
-        assert wait_for(lambda: len(sent) == 2)  # the start mail (issue 8) and the warning
+        assert wait_for(lambda: len(sent) == 2)  # the start mail and the warning
         [warning] = [m for m in sent if "you play" not in str(m["Subject"])]
         assert str(warning["To"]) == "fr@players.test"
         assert "was not accepted" in warning.get_payload(decode=True).decode()

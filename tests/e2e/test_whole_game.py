@@ -3,7 +3,7 @@ inbox (Dovecot) and a real SMTP relay delivering into the players' own IMAP inbo
 profiles (`standard`, `danivon` and `mhr`), on SQLite and PostgreSQL.
 
 The game starts from a hand-made position near a solo (France owns 16 centres; every profile
-here has solo_centres = 18, MATRIX 2.10). Along the way:
+here has solo_centres = 18). Along the way:
 - Italy never writes: two missed movement turns in a row reach nmr_limit_to_cd (2 under
   `standard` and `mhr`: civil disorder at once, 000 VII(6) ¶2; "gm_after_2" under `danivon`: the GM is asked,
   001 V(2), V(3), and puts Italy in civil disorder by mail); its units hold.
@@ -143,7 +143,7 @@ REPORTS = {
         f"Deadline: {DEADLINES['F1902M']}",
     ],
     "F1902M": [
-        # Munich (Fall 1901) and Budapest (Fall 1902) on top of 16: solo_centres = 18 (MATRIX 2.10)
+        # Munich (Fall 1901) and Budapest (Fall 1902) on top of 16: solo_centres = 18
         "France 18", "gains Budapest (BUD)", "THE GAME IS OVER France has won.",
     ],
 }
@@ -175,7 +175,7 @@ PROFILE_REPORTS = {
                    "France: 2 builds not used"],
     },
     "mhr": {
-        # nrr_default = disband (000 is silent: the rulebook's, MATRIX 2.6 [P RB2000])
+        # nrr_default = disband (000 is silent: the rulebook's [P RB2000])
         "S1901R": ["F North Sea disbands (F NTH D): disbanded: no retreat order received"],
         # nmr_limit_to_cd = 2, cd_mode = permanent (000 VII(6) ¶2)
         "F1901M": ["IN CIVIL DISORDER: Italy", "England 2 centres, 1 units: 1 build"],

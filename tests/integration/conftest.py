@@ -1,66 +1,32 @@
-"""Real mail servers on 127.0.0.1: one private Dovecot per session, an SMTP relay per test.
-
-Missing servers FAIL the tests (never skip them): CI must install them with
-scripts/install-test-services.sh.
-"""
+"""The integration tests' game: services on the test database with the standard game "lepanto".
+The mail servers' fixtures are in tests/support/mail_servers.py."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from gmserver.mail.imap import ImapMailbox, ImapSettings
-from tests.support.dovecot import Dovecot, DovecotError, MailUser, dovecot_binary
-from tests.support.smtp_relay import SmtpRelay
-
-_user_numbers = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def dovecot() -> Iterator[Dovecot]:
-    """A running Dovecot shared by the session. Tests that stop it must start it again."""
-    if dovecot_binary() is None:
-        pytest.fail(
-            "Dovecot (dovecot-imapd, dovecot-lmtpd) is not installed; "
-            "run scripts/install-test-services.sh first",
-            pytrace=False,
-        )
-    try:
-        server = Dovecot()
-    except DovecotError as error:
-        pytest.fail(f"{error}\n(see scripts/install-test-services.sh)", pytrace=False)
-    try:
-        server.start()
-    except DovecotError as error:
-        server.cleanup()
-        pytest.fail(f"{error}\n(see scripts/install-test-services.sh)", pytrace=False)
-    yield server
-    server.cleanup()
+from gmserver.services.base.context import SenderChecks, Services
+from tests.support.clock import Clock
+from tests.support.world import new_game, services_for
 
 
 @pytest.fixture
-def mail_user(dovecot: Dovecot) -> MailUser:
-    """A fresh mailbox for this test alone, so tests sharing the Dovecot do not interfere."""
-    dovecot.start()  # no-op when running; a failed restart test may have left it stopped
-    user = MailUser(f"user{next(_user_numbers)}@example.test", "secret")
-    dovecot.add_user(user.address, user.password)
-    return user
+def make_world(database_url: str, clock: Clock) -> Callable[..., Services]:
+    """`make_world(**game_options)`: services on this test's database with the game "lepanto"
+    created now, `game_options` passed to `new_game` (ruleset, timezone, sender_check, ...);
+    `sender_checks` (for the services) is the one option that is not the game's."""
+    def make(*, sender_checks: SenderChecks | None = None, **game_options: Any) -> Services:
+        services = services_for(database_url, sender_checks=sender_checks)
+        new_game(services, clock(), **game_options)
+        return services
+    return make
 
 
 @pytest.fixture
-def smtp_relay(dovecot: Dovecot) -> Iterator[SmtpRelay]:
-    """An SMTP server that records each message and delivers it into Dovecot over LMTP."""
-    dovecot.start()  # see mail_user
-    with SmtpRelay(lmtp_port=dovecot.lmtp_port) as relay:
-        yield relay
-
-
-@pytest.fixture
-def mailbox(dovecot: Dovecot, mail_user: MailUser) -> Iterator[ImapMailbox]:
-    """The test user's INBOX through gmserver's own IMAP adapter, logged in."""
-    settings = ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls="none", user=mail_user.address,
-                            password=mail_user.password, timeout=30)
-    with ImapMailbox(settings) as box:
-        yield box
+def world(make_world: Callable[..., Services]) -> Services:
+    """Services on this test's database with the standard game "lepanto" (deadline: now + 48 h,
+    reminders 24 h before)."""
+    return make_world()

@@ -25,13 +25,6 @@ SUBJECT = "lepanto Germany S1901M"
 ORDERS = "A BER - KIE\nA MUN - RUH\nF KIE - DEN\n"
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def send(world, clock, raw: bytes, **kwargs) -> str | None:
     intake.store(world.sessions, raw, source=kwargs.pop("source", "smtp"), now=clock(), **kwargs)
     outcomes = [outcome for _, outcome in intake.process_pending(world, clock())]
@@ -303,7 +296,7 @@ def germany_reply_address(world) -> str:
 def test_an_auto_reply_subject_sent_to_a_players_reply_address_is_never_answered(world, clock, subject) -> None:
     """Mail to gm+SECRET@... answers the GM's mail by construction, with or without In-Reply-To:
     an auto-reply subject there is an autoresponder (RFC 3834 section 2), and it neither gets a
-    refusal (a mail loop) nor touches the orders on file (issue 1)."""
+    refusal (a mail loop) nor touches the orders on file."""
     send(world, clock, order_mail(GERMANY, SUBJECT, ORDERS))
     before = len(outbox(world))
     to = germany_reply_address(world)

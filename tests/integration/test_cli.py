@@ -39,7 +39,7 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert run(config, "adjudicate", "lepanto") == 0
     assert "adjudicated S1901M" in capsys.readouterr().out
     assert run(config, "outbox", "send", "--once") == 0
-    assert "sent 14" in capsys.readouterr().out  # the 7 start mails (issue 8) and the 7 reports
+    assert "sent 14" in capsys.readouterr().out  # the 7 start mails and the 7 reports
     assert len(mailbox.Maildir(tmp_path / "sent")) == 14
     assert run(config, "poll", "--once") == 0
     assert run(config, "game", "show", "lepanto") == 0
@@ -214,7 +214,7 @@ def test_every_argument_of_a_game_command_is_named_and_explained() -> None:
     import argparse
 
     from gmserver.cli import build_parser
-    from gmserver.cli_common import GAME, POWER
+    from gmserver.cli.common import GAME, POWER
 
     def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
         return next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))

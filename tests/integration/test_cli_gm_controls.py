@@ -1,4 +1,4 @@
-"""The GM's controls from the command line (issue 8); the command names are a contract:
+"""The GM's controls from the command line; the command names are a contract:
 `gmserver game deadline NAME ISO-TIME`, `game pause NAME`, `game resume NAME`, `game replace NAME
 POWER ADDRESS[,FALLBACK]`, `game end NAME`, and `game show NAME --json` with `paused` and `orders`."""
 

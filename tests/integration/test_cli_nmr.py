@@ -1,4 +1,4 @@
-"""`gmserver game show` lists missed turns and civil disorder (issue 8)."""
+"""`gmserver game show` lists missed turns and civil disorder."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.inbox import runner as intake
+from tests.support.intake_rows import deliver
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -27,15 +28,12 @@ UTC = "Tuesday 24 November 2026, 12:00 UTC"
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock(), timezone="America/New_York")
-    return services
+def world(make_world):
+    return make_world(timezone="America/New_York")
 
 
 def send(world, clock, raw: bytes) -> None:
-    row_id = intake.store(world.sessions, raw, source="smtp", now=clock()).id
-    intake.process_one(world, row_id, clock())
+    deliver(world, raw, clock())
 
 
 def answer(world, kind: str) -> str:

@@ -23,6 +23,8 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -52,9 +54,7 @@ def _game(services, clock, name: str, ruleset: Ruleset, position: Position) -> N
 
 
 def _send(services, clock, game: str, template: str, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    assert intake.process_pending(services, clock())[-1][1] == "accepted"
+    assert send_orders(services, clock(), power, body, phase, game=game, template=template)[-1][1] == "accepted"
 
 
 def _next(services, clock, hours: float) -> str:
@@ -97,8 +97,8 @@ def test_fall_builds_are_used_in_the_winter_without_a_winter_set_000_II_5(databa
     assert {"power": "FRANCE", "order": "A PAR B", "results": [], "defaulted": False,
             "note": "from the orders sent with the Fall 1901 moves"} in winter.results
     with transaction(services.sessions) as session:
-        report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")
-                                 .order_by(OutboxMessage.id.desc())).first().raw
+        report = message_bytes(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")
+                                               .order_by(OutboxMessage.id.desc())).first())
     assert "(A PAR B): built (from the orders sent with the Fall 1901 moves)" in " ".join(report.decode().split())
 
 

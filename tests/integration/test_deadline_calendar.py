@@ -23,6 +23,7 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError
+from gmserver.services.base.outbox import message_bytes
 from tests.support.cli import player_args, run, write_config
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -35,7 +36,7 @@ def mails(services, kind: str) -> list[EmailMessage]:
     """The outbox's messages of `kind`, oldest first, as sent."""
     with transaction(services.sessions) as session:
         rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))
-        return [email.message_from_bytes(row.raw, policy=email.policy.default) for row in rows]
+        return [email.message_from_bytes(message_bytes(row), policy=email.policy.default) for row in rows]
 
 
 def event_of(message: EmailMessage) -> icalendar.Event:
@@ -102,7 +103,7 @@ def test_the_pause_mail_says_there_is_no_deadline_until_the_game_is_resumed(data
 
 
 def test_a_game_with_short_turns_lets_its_gm_set_a_short_deadline(database_url, clock) -> None:
-    """MATRIX 2.8 min_hours_movement (48 hours in the standard profile) binds a game that enforces
+    """min_hours_movement (48 hours in the standard profile) binds a game that enforces
     the minimums, not one created with short turns (enforce_minimums off, the demo's)."""
     services = services_for(database_url)
     new_game(services, clock(), name="quick", movement_hours=0.1, enforce_minimums=False)

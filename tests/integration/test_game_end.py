@@ -1,4 +1,4 @@
-"""Game end on a real database (issue 8): the solo at the profile's count, the Spring solo
+"""Game end on a real database: the solo at the profile's count, the Spring solo
 notice (003 [23]) and the stalemate notice (000 IX(2) ¶2)."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -35,9 +37,7 @@ def game_with(services, now, overrides: dict, position: Position | None = None) 
 
 
 def send(services, clock, power: str, body: str, phase: str) -> None:
-    subject = format_subject(template="standard", game_name="endgame", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game="endgame")
 
 
 def france_takes_munich(services, clock, overrides: dict, phase: str, owned: list[str]):
@@ -52,7 +52,7 @@ def france_takes_munich(services, clock, overrides: dict, phase: str, owned: lis
         report = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report"))
         alerts = [" ".join(m.raw.decode().split()) for m in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == "alert"))]
-        return done, game.status, " ".join(report.raw.decode().split()), alerts
+        return done, game.status, " ".join(message_bytes(report).decode().split()), alerts
 
 
 def test_solo_at_the_profile_s_count_of_seventeen(database_url, clock) -> None:

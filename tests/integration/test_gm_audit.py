@@ -12,7 +12,8 @@ from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.services.features import audit, corrections, repairs
-from gmserver.services.commands import correction_commands, gm_commands
+from gmserver.commands.registry import BY_WORD
+from gmserver.commands.command import Call
 from gmserver.services.turn import turns
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
@@ -86,8 +87,7 @@ def test_the_gm_audits_by_mail_and_reads_the_repair_to_write(database_url, clock
     corrections.correct_orders(services, "dutchman", "FRANCE", "A PAR - BUR\nF BRE - MAO", clock())
     turns.adjudicate(services, game_id, clock(), force=True)
     _edit_board_by_hand(services, game_id, ["A BUR", "F MAO", "A MOS"])
-    assert gm_commands.COMMANDS["audit"].run is correction_commands.audit
     with transaction(services.sessions) as session:
-        done = correction_commands.audit(session, services, corrections.locked_game(session, "dutchman"), (), "gm",
-                                         clock())
+        game = corrections.locked_game(session, "dutchman")
+        done = BY_WORD["audit"].run(Call(session, services, game, {}, "gm", clock()))
     assert "France has A MOS" in done.text and done.text.endswith("Proposed (000 VIII): repair FRANCE A MOS.")

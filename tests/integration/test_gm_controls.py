@@ -1,6 +1,6 @@
-"""The GM's controls (issue 8) on a real database (SQLite and PostgreSQL): every action recorded
+"""The GM's controls on a real database (SQLite and PostgreSQL): every action recorded
 and announced, a paused game never adjudicated nor reminded, replacement with the start mail,
-GM copies of reports and refusals, and GM commands by mail under MATRIX 2.2 `gm_command_auth`."""
+GM copies of reports and refusals, and GM commands by mail under `gm_command_auth`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.db.models import Game, GmAction, InboundMessage, OutboxMessage, Player, PlayerHistory
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
@@ -23,16 +23,10 @@ from gmserver.services.features import views
 from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, POWERS, create_game, show_game
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.game.schedule import due_games
+from tests.support.intake_rows import game_row, gm_mail
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())  # deadline: now + 48 h, reminders 24 h before
-    return services
 
 
 def outbox(services, kind: str | None = None) -> list[OutboxMessage]:
@@ -48,13 +42,6 @@ def text(row: OutboxMessage) -> str:
 def actions(services) -> list[tuple[str, str]]:
     with transaction(services.sessions) as session:
         return [(a.action, a.by) for a in session.scalars(select(GmAction).order_by(GmAction.id))]
-
-
-def game_row(services) -> Game:
-    with transaction(services.sessions) as session:
-        game = session.scalar(select(Game).where(Game.name == "lepanto"))
-        session.expunge(game)
-        return game
 
 
 def test_a_deadline_is_extended_recorded_and_announced_to_every_player(world, clock) -> None:
@@ -239,16 +226,6 @@ def test_every_player_gets_a_start_mail(database_url, clock) -> None:
     assert "backup" not in body.replace("france.backup", "")  # only France's own fallback is shown to France
 
 
-def gm_mail(services, body: str, now, subject: str = "lepanto") -> tuple[InboundMessage, str]:
-    row_id = intake.store(services.sessions, order_mail(GM, subject, body, date=now), source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-    [answer] = [m for m in outbox(services, "notice") if m.recipient == GM][-1:]
-    return row, text(answer)
-
-
 def test_a_gm_command_by_mail_needs_the_games_secret_matrix_2_2(world, clock) -> None:
     """gm_command_auth = gm_address_and_secret: the From line alone no longer makes the server act."""
     row, answer = gm_mail(world, "pause", clock())
@@ -263,7 +240,7 @@ def test_a_gm_command_by_mail_needs_the_games_secret_matrix_2_2(world, clock) ->
 
 
 def test_gm_command_auth_gm_address_only_acts_on_the_address_alone(database_url, clock) -> None:
-    """MATRIX 2.2 gm_command_auth = gm_address_only (not any profile's value: set for this game)."""
+    """gm_command_auth = gm_address_only (not any profile's value: set for this game)."""
     services = services_for(database_url)
     with transaction(services.sessions) as session:
         create_game(session, GameSpec(
@@ -286,7 +263,7 @@ def test_several_commands_in_one_mail_each_answered(world, clock) -> None:
     assert "Done: gm_copies is on" in answer
     assert "IGNORED (not commands) > hello" in answer
     # the word that is no command is answered with the commands there are (QA walkthrough)
-    assert "IGNORED (not commands) > hello The commands are: address, audit, cd," in answer
+    assert "IGNORED (not commands) > hello The commands are: actions, address, audit, cd," in answer
     assert game_row(world).gm_copies is True
 
 
@@ -305,7 +282,7 @@ def player_mail(services, sender: str, body: str, now) -> tuple[str, list[Outbox
 
 
 def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> None:
-    """MATRIX 2.2 address_change = from_known_address (every profile; 003 [4]): the player's
+    """address_change = from_known_address (every profile; 003 [4]): the player's
     mail from the registered address changes it once the new address confirms it (a reply to
     the mail carrying a one-time token); the old and the new address are told."""
     outcome, sent = player_mail(world, player_address("FRANCE"), "ADDRESS marianne@players.test", clock())
@@ -326,7 +303,7 @@ def test_a_player_changes_address_from_the_known_address_003_4(world, clock) -> 
 
 
 def test_address_change_gm_only_refers_the_player_to_the_gm(database_url, clock) -> None:
-    """MATRIX 2.2 address_change = gm_only (no profile's value: set for this game)."""
+    """address_change = gm_only (no profile's value: set for this game)."""
     services = services_for(database_url)
     with transaction(services.sessions) as session:
         create_game(session, GameSpec(

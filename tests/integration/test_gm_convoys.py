@@ -1,4 +1,4 @@
-"""000 VI(4) on a real database (datc_4a1 = mhr_hybrid, MATRIX 2.16): the disputed convoy is
+"""000 VI(4) on a real database (datc_4a1 = mhr_hybrid): the disputed convoy is
 flagged to the GM once, the GM rules it disrupted, and the re-adjudication applies the ruling."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.position import Position
 from gmserver.services.features import convoys, corrections
 from gmserver.services.turn import preview, turns
+from gmserver.services.base.outbox import message_bytes
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, services_for
 
@@ -70,8 +71,8 @@ def test_a_convoy_000_vi_4_disrupts_is_flagged_ruled_and_re_adjudicated(database
     assert "A LON" in _english_units(services, game_id) and "A BEL" not in _english_units(services, game_id)
     assert len(_alerts(services)) == 1  # ruled: nothing more to flag
     with transaction(services.sessions) as session:
-        report = body_of(session.scalar(select(OutboxMessage).where(
-            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:r1:ENGLAND")).raw)
+        report = body_of(message_bytes(session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:r1:ENGLAND"))))
     assert "000 VI(4)" in report
 
 
@@ -86,7 +87,7 @@ def test_other_profiles_keep_the_engine_s_all_routes_rule_and_no_ruling_is_taken
 
 # DATC 6.F.17 (Pandin's extended paradox): the engine's Szykman rule fails the convoy; 000 VI(6)'s
 # 2000 rule keeps F LON's support of F WAL uncut, the Channel is a standoff (2 against 2), the
-# convoy succeeds and A BRE, supported by F YOR, dislodges F LON (MATRIX 2.16).
+# convoy succeeds and A BRE, supported by F YOR, dislodges F LON.
 PARADOX = Position.from_json({"phase": "S1901M", "centers": {"ENGLAND": ["LON"], "FRANCE": ["BRE"]},
                               "units": {"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG", "F YOR"],
                                         "GERMANY": ["F BEL", "F NTH"]}})
@@ -107,8 +108,8 @@ def test_a_convoy_paradox_is_resolved_by_the_2000_rule_under_000_vi_6(database_u
         record = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id)
                                  .order_by(PhaseRecord.id.desc())).first()
         french = engine.position_from_state(record.state).units["FRANCE"]
-        report = body_of(session.scalar(select(OutboxMessage).where(
-            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND")).raw)
+        report = body_of(message_bytes(session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND"))))
     assert ("A LON" in french) is arrives and ("A BRE" in french) is not arrives
     assert ("000 VI(6)" in report) is arrives
     assert _alerts(services) == []  # decided by the rule: nothing for the GM to rule on
@@ -129,7 +130,7 @@ def test_000_vi_3_the_route_written_is_followed_and_the_report_says_so(database_
         record = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game_id)
                                  .order_by(PhaseRecord.id)).first()
         assert "A LON - ENG - BEL" in record.orders["ENGLAND"] and "F NTH H" in record.orders["ENGLAND"]
-        report = body_of(session.scalar(select(OutboxMessage).where(
-            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND")).raw)
+        report = body_of(message_bytes(session.scalar(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == f"report:{game_id}:S1901M:ENGLAND"))))
     assert "void, the army's route is English Channel (house rules 000 VI(3))" in report
     assert _alerts(services) == []  # the route's own fleet lost: the engine failed it, nothing to rule

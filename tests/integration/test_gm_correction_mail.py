@@ -1,5 +1,5 @@
-"""The GM's corrections by mail (issue 8): release, refuse, orders, preview, rollback and convoy,
-from the GM's address with the game's GM secret (MATRIX 2.2 gm_command_auth), each recorded in
+"""The GM's corrections by mail: release, refuse, orders, preview, rollback and convoy,
+from the GM's address with the game's GM secret (gm_command_auth), each recorded in
 gm_actions and answered in the GM's one reply."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GM corrections on a real database (MATRIX 2.11): an order set written by the GM, a preview
+"""GM corrections on a real database: an order set written by the GM, a preview
 that publishes nothing, and the rollback of the last adjudication within the correction window,
 re-adjudicated exactly once with its own reports."""
 
@@ -20,6 +20,8 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import game_row, send_orders
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -28,14 +30,12 @@ pytestmark = pytest.mark.integration
 
 def send(services, clock, power: str, body: str, phase: str, *, game: str = "lepanto",
          template: str = "standard") -> None:
-    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game=game, template=template)
 
 
 def mail(services, kind: str) -> list[tuple[str, str, str]]:
     with transaction(services.sessions) as session:
-        return [(m.recipient, m.dedupe_key, body_of(m.raw)) for m in session.scalars(
+        return [(m.recipient, m.dedupe_key, body_of(message_bytes(m))) for m in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
 
 
@@ -58,9 +58,9 @@ def units(services, game_id: int, phase: str) -> dict:
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    return services, new_game(services, clock())
+def world(make_world):
+    services = make_world()
+    return services, game_row(services).id
 
 
 def test_the_gm_files_a_corrected_set_read_like_a_player_s_and_the_player_is_told(world, clock) -> None:
@@ -142,7 +142,7 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
         assert spring.superseded[0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
         # the Fall set sent before the correction stays on file, read against the corrected position
         assert session.scalar(select(func.count(OrderSet.id)).where(OrderSet.phase == "F1901M")) == 2
-    told = {to: text for to, _, text in mail(services, "revalidated")}  # MATRIX 2.11: their senders are told
+    told = {to: text for to, _, text in mail(services, "revalidated")}  # their senders are told
     assert set(told) == {player_address("FRANCE"), player_address("ITALY")}
     assert "THESE NO LONGER FIT THE POSITION" in told[player_address("FRANCE")]
     assert "A BUR - MUN" in told[player_address("FRANCE")]

@@ -1,4 +1,4 @@
-"""hold_for_gm (MATRIX 2.1): order sets held for the GM, released or refused exactly once."""
+"""hold_for_gm: order sets held for the GM, released or refused exactly once."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ from gmserver import engine
 from gmserver.db.models import OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.position import Position
-from gmserver.services.commands import correction_commands, gm_commands
+from gmserver.commands.registry import BY_WORD
+from gmserver.commands.command import Call
 from gmserver.services.features import corrections, repairs
 from gmserver.services.turn import turns
 from tests.support.world import new_game, services_for
@@ -53,12 +54,12 @@ def test_the_removal_rule_s_unit_is_proposed_then_removed_000_VIII_2(database_ur
 def test_the_gm_moves_a_misplaced_unit_by_mail_000_VIII_3(database_url, clock) -> None:
     services = services_for(database_url)
     game_id = new_game(services, clock(), name="dutchman", ruleset="mhr", position=POSITION)
-    assert gm_commands.COMMANDS["repair"].run is correction_commands.repair
+    repair = BY_WORD["repair"].run
     with transaction(services.sessions) as session:
         game = corrections.locked_game(session, "dutchman")
-        shown = correction_commands.repair(session, services, game, ("FRANCE", "A", "MOS", "to", "BUR"), "gm", clock())
-        done = correction_commands.repair(session, services, game, ("FRANCE", "A", "MOS", "to", "BUR", "confirm"),
-                                          "gm", clock())
+        shown = repair(Call(session, services, game, {"words": ("FRANCE", "A", "MOS", "to", "BUR")}, "gm", clock()))
+        done = repair(Call(session, services, game, {"words": ("FRANCE", "A", "MOS", "to", "BUR", "confirm")}, "gm",
+                           clock()))
     assert "proposed, not done" in shown.text and "000 VIII(3)" in done.text
     assert set(_units(services, game_id)) == {"A PAR", "F BRE", "A BUR"}
 

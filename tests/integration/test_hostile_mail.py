@@ -14,8 +14,10 @@ from sqlalchemy import select
 
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
+from gmserver.services.base.outgoing import MAX_REFERENCES
 from gmserver.services.inbox import runner as intake
 from tests.support.hostile import encoded_word_bomb, nested_multipart
+from tests.support.intake_rows import outbox_rows, player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -57,7 +59,7 @@ HOSTILE = {
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
-# issue 7: mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
+# mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
 OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused")
 
 
@@ -168,9 +170,7 @@ def test_any_text_from_a_player(sqlite_world, clock, subject: str, body: str) ->
 
 def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
     """RFC 5322 3.6.4 asks a reply to carry its parent's References: only well-formed message ids
-    are kept, and only the last mails.MAX_REFERENCES of them, whatever the incoming header holds."""
-    from gmserver.services.base.mails import MAX_REFERENCES
-
+    are kept, and only the last outgoing.MAX_REFERENCES of them, whatever the incoming header holds."""
     services = services_for(database_url)
     new_game(services, clock())
     junk = " ".join([f"<id{n}@players.test>" for n in range(500)] + ["not-an-id", "<a b@c>", "Bcc:x@y"])
@@ -182,3 +182,26 @@ def test_a_hostile_references_header_is_not_echoed(database_url, clock) -> None:
     references = str(reply["References"]).split()
     assert len(references) == MAX_REFERENCES + 1  # the kept ids, then the message replied to
     assert references[:MAX_REFERENCES] == [f"<id{n}@players.test>" for n in range(500 - MAX_REFERENCES, 500)]
+
+
+def test_the_orders_unchanged_reply_is_threaded_and_addressed_as_every_reply(database_url, clock) -> None:
+    """A message with no order lines keeps the set on file and is answered "orders unchanged": that
+    answer keeps only the last well-formed References, as every reply does, and in a verified game
+    its Reply-To is the player's own reply address of this turn (a plain reply to it proves its
+    sender), as the confirmation's is. It had its own copy of the threading, which echoed the whole header, and no
+    Reply-To."""
+    services = services_for(database_url)
+    new_game(services, clock(), sender_check="verified")
+    to = player_reply_address(services, "FRANCE")
+    assert process(services, clock, order_mail(player_address("FRANCE"), "lepanto France S1901M", "A PAR - BUR",
+                                               to=to)) == "accepted"
+    junk = " ".join([f"<id{n}@players.test>" for n in range(500)] + ["not-an-id", "Bcc:x@y"])
+    assert process(services, clock, order_mail(player_address("FRANCE"), "lepanto France S1901M",
+                                               "I am away until Monday.", to=to,
+                                               headers={"References": junk})) == "unchanged"
+    [unchanged] = [row for row in outbox_rows(services) if row.kind == "orders-unchanged"]
+    reply = email.message_from_bytes(unchanged.raw, policy=email.policy.default)
+    references = str(reply["References"]).split()
+    assert len(references) == MAX_REFERENCES + 1
+    assert references[:MAX_REFERENCES] == [f"<id{n}@players.test>" for n in range(500 - MAX_REFERENCES, 500)]
+    assert reply["Reply-To"].addresses[0].addr_spec == to

@@ -17,6 +17,8 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.features import corrections
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import preview, turns
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -36,9 +38,7 @@ FALL = Position.from_json({
 
 
 def _send(services, clock, power: str, phase: str, body: str) -> None:
-    subject = format_subject(template="scorpion", game_name="uk", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    assert intake.process_pending(services, clock())[-1][1] == "accepted"
+    assert send_orders(services, clock(), power, body, phase, game="uk", template="scorpion")[-1][1] == "accepted"
 
 
 def _record(services, phase: str) -> PhaseRecord:
@@ -48,7 +48,7 @@ def _record(services, phase: str) -> PhaseRecord:
 
 def _reports(services) -> list[str]:
     with transaction(services.sessions) as session:
-        raws = [row.raw for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
+        raws = [message_bytes(row) for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     return [" ".join(raw.decode().split()) for raw in raws]
 
 

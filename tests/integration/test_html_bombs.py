@@ -8,15 +8,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlalchemy import select
 
-from gmserver.db.models import Player
-from gmserver.db.session import transaction
 from gmserver.rules.reading import message
 from gmserver.rules.reading.message import MAX_HTML_CHARS, MAX_TEXT_CHARS
 from gmserver.services.inbox import runner as intake
 from tests.support.hostile import HTML_BOMB_SHAPES, html_bomb
-from tests.support.intake_rows import outbox_rows, plain_text
+from tests.support.intake_rows import outbox_rows, plain_text, player_reply_address
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -31,9 +28,7 @@ WAIT_SECONDS = 120
 
 def _proven(services, body: str, subtype: str = "plain") -> bytes:
     """France's order mail sent to France's reply address: proof of its sender in a verified game."""
-    with transaction(services.sessions) as session:
-        secret = session.scalar(select(Player.secret).where(Player.power == "FRANCE"))
-    raw = order_mail(FRANCE, SUBJECT, body, to=f"Test GM <gm+{secret}@gm.test>")
+    raw = order_mail(FRANCE, SUBJECT, body, to=f"Test GM <{player_reply_address(services, 'FRANCE')}>")
     if subtype == "html":
         raw = raw.replace(b"Content-Type: text/plain", b"Content-Type: text/html")
     return raw

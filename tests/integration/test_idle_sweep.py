@@ -1,5 +1,5 @@
-"""The sweep among many games: it reads from the index the games whose reminder (MATRIX 2.8
-reminders) or Spring 1901 checkpoint (000 II(1)) time has come, and no other; each duty still
+"""The sweep among many games: it reads from the index the games whose reminder (the profile's
+`reminders`) or Spring 1901 checkpoint (000 II(1)) time has come, and no other; each duty still
 happens at the moment it did when every game was visited, and any change of a game's deadline,
 phase or pause makes it work the game's times out again."""
 
@@ -50,7 +50,7 @@ def looked_at(services, clock) -> tuple[list[int], list[int]]:
 
 def test_among_200_games_the_3_due_get_their_reminder_at_their_time_and_the_others_are_not_read(
         database_url, clock) -> None:
-    """MATRIX 2.8 reminders: the three games whose reminder time has come get it at that time,
+    """The profile's reminders: the three games whose reminder time has come get it at that time,
     to each of their seven players; the sweep reads those three only, and before that none."""
     services = services_for(database_url)
     due, idle = many_games(services, clock, 3)
@@ -86,7 +86,7 @@ def test_among_200_games_the_3_at_their_spring_1901_checkpoint_are_checked_then_
 
 
 def test_a_deadline_brought_forward_brings_the_reminder_with_it(database_url, clock) -> None:
-    """MATRIX 2.8 reminders: the GM moves the deadline from 96 to 30 hours: the reminder,
+    """The profile's reminders: the GM moves the deadline from 96 to 30 hours: the reminder,
     24 hours before it, goes at 6 hours, not at 72."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), movement_hours=96)
@@ -114,7 +114,7 @@ def test_a_paused_game_is_not_read_and_resumed_gets_its_reminders(database_url, 
 
 
 def test_the_next_phase_gets_its_own_reminders_after_the_adjudication(database_url, clock) -> None:
-    """MATRIX 2.8 reminders: once a phase is adjudicated the new phase's reminders are due at
+    """The profile's reminders: once a phase is adjudicated the new phase's reminders are due at
     their own time (the phase change sets the game to be worked out again)."""
     services = services_for(database_url)
     game_id = new_game(services, clock())
@@ -153,7 +153,7 @@ def test_every_change_of_what_the_times_follow_from_has_them_worked_out_again(da
 def test_the_upgrade_has_every_active_game_looked_at_by_the_first_sweep(empty_database_url, clock) -> None:
     """Games from before the stored times: an active one is looked at by the first sweep after
     the upgrade (its creation time is in the past), a paused or finished one never."""
-    upgrade(empty_database_url, "0020")
+    upgrade(empty_database_url, "0021")
     engine = create_engine(empty_database_url)
     games = Table("games", MetaData(), autoload_with=engine)
     created = datetime(2026, 11, 1, 12, 0)

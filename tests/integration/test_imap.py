@@ -201,8 +201,9 @@ def test_wait_returns_at_once_when_unfetched_mail_is_waiting(
     dovecot.append(mail_user.address, mail("waiting"))
     start = time.monotonic()
 
-    assert mailbox.wait_for_mail(timeout=5) is True
-    assert time.monotonic() - start < 0.5
+    # "at once": well before the timeout, whatever the machine's load (it took 0.5 s at most)
+    assert mailbox.wait_for_mail(timeout=60) is True
+    assert time.monotonic() - start < 30
 
 
 def test_idle_wakes_when_another_client_appends(
@@ -212,12 +213,13 @@ def test_idle_wakes_when_another_client_appends(
     start = time.monotonic()
     timer = later(0.2, lambda: dovecot.append(mail_user.address, mail("while idle")))
 
-    woke = mailbox.wait_for_mail(timeout=10)
+    woke = mailbox.wait_for_mail(timeout=60)
 
     timer.join()
     elapsed = time.monotonic() - start
     assert woke is True
-    assert 0.2 <= elapsed < 3  # Dovecot tells IDLE clients about 0.5 s after the append
+    # woken by the append, not by the timeout (Dovecot tells IDLE clients about 0.5 s after it)
+    assert 0.2 <= elapsed < 30
     assert [m.raw for m in mailbox.fetch_unseen()] == [mail("while idle")]
 
 
@@ -229,7 +231,7 @@ def test_idle_times_out_without_new_mail_but_not_for_fetched_unseen_mail(
     start = time.monotonic()
 
     assert mailbox.wait_for_mail(timeout=0.7) is False
-    assert 0.6 <= time.monotonic() - start < 2
+    assert 0.6 <= time.monotonic() - start < 30  # it waited, and came back (a generous bound: loaded machines)
 
 
 def test_polling_without_idle_sees_new_mail(
@@ -240,11 +242,11 @@ def test_polling_without_idle_sees_new_mail(
         start = time.monotonic()
         timer = later(0.2, lambda: dovecot.append(mail_user.address, mail("polled")))
 
-        woke = mailbox.wait_for_mail(timeout=10)
+        woke = mailbox.wait_for_mail(timeout=60)
 
         timer.join()
         assert woke is True
-        assert time.monotonic() - start < 1
+        assert time.monotonic() - start < 30  # found by polling, well before the timeout
         assert [m.raw for m in mailbox.fetch_unseen()] == [mail("polled")]
 
 
@@ -294,8 +296,9 @@ def test_wrong_password_is_a_readable_error(settings: ImapSettings) -> None:
         "[AUTHENTICATIONFAILED] Authentication failed."
     )
     # Measured: Dovecot 2.3 answers a failed login after ~0.5 s even with
-    # auth_failure_delay = 0 and no anvil penalty (seconds without them).
-    assert time.monotonic() - start < 1.5
+    # auth_failure_delay = 0 and no anvil penalty (seconds without them). The bound only says the
+    # error comes back without retries; it is generous because the machine may be loaded.
+    assert time.monotonic() - start < 15
 
 
 def test_connection_refused_is_a_readable_error(settings: ImapSettings) -> None:

@@ -26,13 +26,6 @@ def subject(power: str, phase: str = "S1901M", game: str = "lepanto") -> str:
     return format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def outbox(services) -> list[OutboxMessage]:
     with transaction(services.sessions) as session:
         return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
@@ -184,7 +177,7 @@ def test_a_crash_parks_the_message_with_its_traceback_and_replay_recovers(world,
     def broken(*args, **kwargs):
         raise RuntimeError("reader exploded")
 
-    monkeypatch.setattr(filing, "read_orders", broken)
+    monkeypatch.setattr(filing, "read_mail", broken)
     stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
                           source="smtp", now=clock())
     assert intake.process_pending(world, clock()) == [(stored.id, "failed")]

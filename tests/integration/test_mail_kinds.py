@@ -12,12 +12,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from gmserver.rules.reading.quoting import GM_MAIL_START  # issue 10: every mail opens with it
+from gmserver.rules.reading.quoting import GM_MAIL_START  # every mail opens with it
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.inbox.handlers import notice
+from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -27,21 +28,9 @@ def subject(power: str, game: str = "lepanto") -> str:
     return format_subject(template="standard", game_name=game, power=power, phase="S1901M", purpose="orders")
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def send(services, raw: bytes, now) -> tuple[InboundMessage, list[OutboxMessage]]:
     """Store and process one message; its row and every outgoing mail."""
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-        return row, list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+    return deliver(services, raw, now), outbox_rows(services)
 
 
 def body(row: OutboxMessage) -> str:
@@ -123,14 +112,14 @@ def test_mail_from_the_gm_is_a_command_never_orders_nor_a_strangers_mail(world, 
     row, sent = send(world, order_mail(GM, subject("FRANCE"), "A PAR - BUR"), clock())
     assert (row.kind, row.outcome) == ("command", "command-held") and sets(world) == []
     assert "IGNORED (not commands) > A PAR - BUR" in body(sent[-1])
-    assert "No command was found. The first word of a line names the command: address, audit, cd, clarify, convoy, correct, deadline" in body(sent[-1])
+    assert "No command was found. The first word of a line names the command: actions, address, audit, cd, clarify, convoy, correct, deadline" in body(sent[-1])
 
 
 def test_the_gms_other_addresses_send_commands(database_url, clock) -> None:
     services = dataclasses.replace(services_for(database_url), gm_addresses=("Garry@Home.test",))
     new_game(services, clock())
     row, sent = send(services, order_mail("garry@home.test", "lepanto", "extend lepanto 24"), clock())
-    assert (row.kind, row.outcome) == ("command", "command-refused")  # no GM secret (MATRIX 2.2)
+    assert (row.kind, row.outcome) == ("command", "command-refused")  # no GM secret
     assert [m.recipient for m in sent] == ["garry@home.test"]
     with transaction(services.sessions) as session:
         game = session.scalar(select(Game))

@@ -1,4 +1,4 @@
-"""Missed orders, civil disorder, replacement and the Spring 1901 wait on a real database (issue 8)."""
+"""Missed orders, civil disorder, replacement and the Spring 1901 wait on a real database."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from gmserver.services.features import nmr
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, game_summary
 from gmserver.services.game.players import player_history, replace_player, set_civil_disorder
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -25,11 +27,8 @@ ALL = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 def send(services, clock, game: str, ruleset: str, power: str, body: str, phase: str,
          address: str | None = None) -> None:
-    subject = format_subject(template=load_ruleset(ruleset).subject_template, game_name=game, power=power,
-                             phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(address or player_address(power), subject, body), source="smtp",
-                 now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase, game=game, template=load_ruleset(ruleset).subject_template,
+                sender=address)
 
 
 def hold_all(services, clock, game: str, ruleset: str, powers, phase: str) -> None:
@@ -51,7 +50,7 @@ def alerts(services) -> list[OutboxMessage]:
 
 
 def text(message: OutboxMessage) -> str:
-    return " ".join(message.raw.decode().split())
+    return " ".join(message_bytes(message).decode().split())
 
 
 def test_scorpion_waits_for_replacements_when_two_powers_are_silent_in_spring_1901_003_14(database_url, clock):
@@ -251,7 +250,7 @@ def test_a_hopeless_removal_is_reminded_and_counted_without_the_exemption(databa
 
 
 def test_a_missed_winter_is_not_counted_by_default(database_url, clock):
-    """MATRIX 2.6 nmr_counts_minor_turns false [P] (001 V(5): "An NBR/NDR is not considered to be
+    """nmr_counts_minor_turns false [P] (001 V(5): "An NBR/NDR is not considered to be
     an NMR"): Russia's missed build is no miss."""
     services = services_for(database_url)
     game_id = winter_game(services, clock(), {})

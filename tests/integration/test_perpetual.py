@@ -1,4 +1,4 @@
-"""Perpetual order sets on both databases (MATRIX 2.2 perpetual_orders; 000 II(4)): the GM keeps
+"""Perpetual order sets on both databases (perpetual_orders; 000 II(4)): the GM keeps
 France's set; at the next movement deadline France sends nothing and the orders that still fit
 the board are used, the report says so, and it ends when France sends orders."""
 
@@ -14,6 +14,7 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, show_game
+from gmserver.services.base.outbox import message_bytes
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -59,7 +60,7 @@ def test_000_II_4_a_kept_set_stands_in_for_a_missed_turn_with_the_orders_that_st
     [kept] = [r for r in fall.results if r["power"] == "FRANCE" and r["order"] == "A PAR H"]
     assert kept["note"] == "from the standing orders the GM kept for this power (house rules 000 II(4))" and not kept["defaulted"]
     with transaction(services.sessions) as session:
-        reports = [" ".join(row.raw.decode(errors="replace").split()) for row in session.scalars(
+        reports = [" ".join(message_bytes(row).decode(errors="replace").split()) for row in session.scalars(
             select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     assert any("standing orders the GM kept" in text for text in reports)
     assert perpetual_of_france(services) is not None  # France sent nothing: still kept

@@ -1,5 +1,5 @@
 """Press end to end on a real database (SQLite and PostgreSQL): judged, stored, mailed to its
-recipients or published with the turn report as the profile says (MATRIX 2.9), and the author of
+recipients or published with the turn report as the profile says, and the author of
 grey press never shown to anyone (003 [9], 000 X(1))."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def test_press_channel_003_9_refuses_partial_press(database_url, clock) -> None:
 
 def test_press_moderation_003_9_press_is_held_until_the_gm_approves_it(database_url, clock) -> None:
     """003 [9] "Press that insults another player on a personal level will not be published": the
-    GM reads each item first (MATRIX 2.9 gm_approval), approves one and drops the other."""
+    GM reads each item first (gm_approval), approves one and drops the other."""
     services = services_for(database_url)
     game_id = new_game(services, clock(), ruleset="scorpion")
     send(services, order_mail(player_address("FRANCE"), "lepanto", "PRESS\nYou are all fools.\nEND PRESS"), clock())

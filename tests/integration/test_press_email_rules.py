@@ -207,7 +207,7 @@ def test_002_press_7_a_retreat_season_with_nothing_to_retreat_is_held_for_press(
     turns.adjudicate(services, game_id, now, force=True)  # every unit holds: nobody is dislodged
     phase, deadline = game_row(services, game_id)
     assert phase == "S1901R"
-    # the schedule runs from the spring deadline (issue 8), the retreat turn's 24 hours after it
+    # the schedule runs from the spring deadline, the retreat turn's 24 hours after it
     assert deadline is not None and deadline - spring_deadline == timedelta(hours=24)
     first_report = words(outbox(services, "report")[0])
     assert ("NEXT: Spring 1901 Retreats (S1901R) Nothing has to retreat: this turn is held so that press may be "
@@ -284,7 +284,7 @@ def test_002_press_3_an_edit_is_spelling_not_rewriting_and_never_of_published_pr
 
 
 def test_press_editing_none_publishes_press_as_written(database_url, clock) -> None:
-    """000 X(1) allows refusing press, not editing it (MATRIX 2.9: press_editing none)."""
+    """000 X(1) allows refusing press, not editing it (press_editing none)."""
     services = services_for(database_url)
     new_game(services, clock(), ruleset="mhr")
     send(services, order_mail(player_address("ENGLAND"), "lepanto", "PRESS\nFrance is teh enemy\nEND PRESS"), clock())

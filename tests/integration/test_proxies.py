@@ -1,4 +1,4 @@
-"""Proxies on both databases (MATRIX 2.2 proxy_policy, proxy_precedence,
+"""Proxies on both databases (proxy_policy, proxy_precedence,
 proxy_cancel_notifies_holder): a player's PROXY request by mail, the GM's ruling, the holder's
 order mail, whose set is adjudicated and who is told. Expectations from the seeds: 000 II(3)
 (the GM has final ruling), 001 II(5) (not permitted), 003 [19] (in force at once; "Only the GM
@@ -21,6 +21,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import GameError, show_game
 from gmserver.services.game.ordersets import orders_on_file
+from tests.support.intake_rows import deliver_queued, game_row, gm_mail
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -41,16 +42,9 @@ def world(database_url, clock, profile: str):
 
 def send(services, sender: str, subject: str, body: str, now) -> tuple[str | None, list[OutboxMessage]]:
     """Store and process one message: its outcome and every mail queued since it arrived."""
-    with transaction(services.sessions) as session:
-        before = max(session.scalars(select(OutboxMessage.id)).all() or [0])
-    raw = order_mail(sender, subject, body, message_id=f"<proxy-{next(_n)}@players.test>")
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        outcome = session.get(InboundMessage, row_id).outcome
-        queued = list(session.scalars(select(OutboxMessage).where(OutboxMessage.id > before)))
-        session.expunge_all()
-        return outcome, queued
+    row, queued = deliver_queued(services, order_mail(sender, subject, body, message_id=f"<proxy-{next(_n)}@players.test>"),
+                                 now)
+    return row.outcome, queued
 
 
 def orders_subject(profile: str, power: str) -> str:
@@ -165,8 +159,6 @@ def test_proxy_precedence_holder_only_the_owners_set_is_not_used(database_url, c
 
 
 def test_000_II_3_the_gm_approves_a_proxy_request_by_mail_with_the_games_secret(database_url, clock) -> None:
-    from tests.integration.test_gm_controls import game_row, gm_mail  # noqa: PLC0415
-
     services = world(database_url, clock, "mhr")
     send(services, FR, "lepanto", "PROXY England", clock())
     row, answer = gm_mail(services, f"proxy FRANCE approve\nPassword: {game_row(services).gm_secret}", clock())

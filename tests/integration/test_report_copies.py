@@ -21,7 +21,7 @@ from gmserver.mail.outbound import MaildirTransport, TransientError
 from gmserver.services.base import report_copies as report_mail
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS
-from gmserver.services.base.outbox import LEASE, deliver_due
+from gmserver.services.base.outbox import LEASE, deliver_due, message_bytes
 from gmserver.rules.subject import format_subject
 from tests.support.world import new_game, player_address, services_for
 
@@ -117,6 +117,20 @@ def test_a_retry_sends_the_same_bytes_and_message_id(adjudicated, clock) -> None
     assert f"Message-ID: {france.message_id}".encode() in again[0][0]
 
 
+def test_a_copy_not_sent_yet_is_written_by_an_explicit_call(adjudicated, clock) -> None:
+    """A reader of a copy not sent yet (the GM's `outbox` commands, tests) asks the outbox to write
+    it (`message_bytes`), and gets the bytes the sender then sends; the row itself writes nothing
+    (no hook on the model: the database layer knows no report writer), and says whom to ask."""
+    services, _ = adjudicated
+    france = next(row for row in report_rows(services) if row.recipient == player_address("FRANCE"))
+    with pytest.raises(ValueError, match="message_bytes"):
+        france.raw
+    written = message_bytes(france)
+    transport = Recording()
+    assert deliver_due(services.sessions, transport, clock()).sent == 7
+    assert [raw for recipient, raw, _ in transport.handed if recipient == france.recipient] == [written]
+
+
 def test_a_crash_between_claiming_and_sending_loses_nothing(adjudicated, clock, tmp_path) -> None:
     """The sender dies after claiming the batch, before the third copy goes: nothing else is sent
     until the lease runs out; then every player gets exactly one copy, each with its row's
@@ -144,7 +158,7 @@ def test_a_crash_between_claiming_and_sending_loses_nothing(adjudicated, clock, 
 def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) -> None:
     """Each copy is addressed to its player, with that player's reply address (the secret that
     proves a sender in a verified game) and the subject line for that player's own next orders
-    (issue 9), and no other player's address, secret or subject line anywhere; the copies differ
+   , and no other player's address, secret or subject line anywhere; the copies differ
     in To, Reply-To, Subject, Message-ID and that line only."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:

@@ -1,4 +1,4 @@
-"""issue 9: the turn report gives "the next deadline with the exact subject line to use", and each
+"""the turn report gives "the next deadline with the exact subject line to use", and each
 player's copy shows that player's own subject line (with their power), in the text and the HTML,
 although the report is built once for everyone."""
 
@@ -14,6 +14,7 @@ from sqlalchemy import select
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.services.turn import turns
+from gmserver.services.base.outbox import message_bytes
 from tests.support.world import new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.integration
 def reports_by_recipient(services) -> dict[str, email.message.EmailMessage]:
     with transaction(services.sessions) as session:
         rows = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).all()
-        return {row.recipient: email.message_from_bytes(row.raw, policy=email.policy.default) for row in rows}
+        return {row.recipient: email.message_from_bytes(message_bytes(row), policy=email.policy.default) for row in rows}
 
 
 def parts(message) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from gmserver.rules.position import Position
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
+from gmserver.services.base.outbox import message_bytes
 from tests.support.outgoing import body_words as body_of
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -32,7 +33,7 @@ def _play(database_url, clock, position: Position, body: str) -> str:
     with transaction(services.sessions) as session:
         row = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report",
                                                          OutboxMessage.recipient == player_address("FRANCE")))
-        return body_of(row.raw)
+        return body_of(message_bytes(row))
 
 
 def test_an_impossible_support_is_reported_as_ordered_and_why_it_was_not_used(database_url, clock) -> None:

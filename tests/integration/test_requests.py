@@ -22,6 +22,7 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.engine import initial_state, position_from_state
 from gmserver.services.inbox.handlers import notice
+from tests.support.intake_rows import deliver, outbox_rows
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -32,22 +33,10 @@ def orders_subject(power: str, phase: str = "S1901M", game: str = "lepanto") -> 
     return format_subject(template="standard", game_name=game, power=power, phase=phase, purpose="orders")
 
 
-@pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    new_game(services, clock())
-    return services
-
-
 def send(services, raw: bytes, now) -> tuple[InboundMessage, list[OutboxMessage]]:
     """Store and process one message; its row and the mail it queued."""
-    row_id = intake.store(services.sessions, raw, source="smtp", now=now).id
-    intake.process_one(services, row_id, now)
-    with transaction(services.sessions) as session:
-        row = session.get(InboundMessage, row_id)
-        session.expunge(row)
-        sent = list(session.scalars(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"notice:{row_id}")))
-        return row, sent
+    row = deliver(services, raw, now)
+    return row, [m for m in outbox_rows(services) if m.dedupe_key == f"notice:{row.id}"]
 
 
 def parsed(row: OutboxMessage) -> email.message.EmailMessage:
@@ -216,7 +205,7 @@ def opening():
 
 
 def test_history_and_status_are_answered_after_the_game_has_ended_and_orders_are_refused(world, clock) -> None:
-    """issue 9: a finished game's history is still asked for; what would change the game (orders,
+    """a finished game's history is still asked for; what would change the game (orders,
     a delay) is refused with the reason: the game has ended."""
     now = clock()
     send(world, order_mail(player_address("FRANCE"), orders_subject("FRANCE"), "A PAR - BUR"), now)

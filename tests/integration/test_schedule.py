@@ -1,4 +1,4 @@
-"""The schedule wired in, on both databases (issue 8: "A schedule, not a stopwatch"): the next
+"""The schedule wired in, on both databases ("A schedule, not a stopwatch"): the next
 deadline follows the previous deadline whenever the turn is processed, the profile's minimum
 turn lengths are enforced, the grace period and the trigger decide when a turn is due, minor
 turns are adjudicated early when the profile says so (000 VII(2)), and every reminder the
@@ -28,6 +28,8 @@ from gmserver.services.inbox import runner as intake
 from gmserver.services.game import schedule
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail, player_address, services_for
 
@@ -53,9 +55,7 @@ def make_game(services, now: datetime, ruleset: Ruleset, **spec) -> int:
 
 
 def send(services, now: datetime, power: str, body: str, phase: str, template: str = "standard") -> None:
-    subject = format_subject(template=template, game_name="lepanto", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=now)
-    intake.process_pending(services, now)
+    send_orders(services, now, power, body, phase, template=template)
 
 
 def game_row(services, game_id: int) -> Game:
@@ -272,7 +272,7 @@ def test_the_report_asks_for_orders_at_once_003_11(database_url, clock) -> None:
     clock.now = game_row(services, game_id).deadline
     turns.adjudicate_due(services, clock())
     [report, *_] = outbox(services, "report")
-    assert b"Please send your orders now, provisional ones if need be" in report.raw
+    assert b"Please send your orders now, provisional ones if need be" in message_bytes(report)
 
 
 # -- late orders with proof of sending (000 VII(1)) --------------------------------------------------

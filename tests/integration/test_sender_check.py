@@ -17,6 +17,7 @@ from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.base.context import SenderChecks
+from gmserver.services.base.outbox import message_bytes
 from tests.support.dkim import new_dkim_key
 from tests.support.intake_rows import player_reply_address
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
@@ -36,11 +37,9 @@ SPOOF_HEADERS = {
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url, sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",),
-                                                                     dkim_lookup=offline_lookup))
-    new_game(services, clock(), sender_check="verified")
-    return services
+def world(make_world):
+    return make_world(sender_checks=SenderChecks(trusted_authserv_ids=("mx.gm.test",), dkim_lookup=offline_lookup),
+                      sender_check="verified")
 
 
 def secret_of(services, power: str) -> str:
@@ -66,7 +65,7 @@ def order_sets(services) -> list[tuple[str, list[str]]]:
 def outbox(services) -> list[tuple[OutboxMessage, email.message.EmailMessage]]:
     with transaction(services.sessions) as session:
         rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
-    return [(row, email.message_from_bytes(row.raw, policy=email.policy.default)) for row in rows]
+    return [(row, email.message_from_bytes(message_bytes(row), policy=email.policy.default)) for row in rows]
 
 
 def test_the_spoof_from_the_issue_is_refused_and_the_real_player_told(world, clock) -> None:
@@ -242,7 +241,7 @@ def test_a_second_from_line_cannot_borrow_a_pass(world, clock) -> None:
 
 
 def test_the_display_name_spoof_from_the_issue_is_refused_in_a_verified_game(world, clock) -> None:
-    """`From: france@players.test <evil@attacker.test>` reads as France today (issue 6); whatever
+    """`From: france@players.test <evil@attacker.test>` reads as France today; whatever
     intake makes of it, the attacker's own passing checks do not prove France sent it."""
     raw = order_mail("france@players.test <evil@attacker.test>", SUBJECT, "A PAR - PIC\n", headers={
         "Authentication-Results": "mx.gm.test; dkim=pass header.d=attacker.test; spf=pass "

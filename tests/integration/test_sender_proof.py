@@ -44,14 +44,13 @@ def dkim_key(tmp_path_factory) -> tuple[bytes, str]:
 
 
 @pytest.fixture
-def world(database_url, clock, dkim_key):
+def world(make_world, dkim_key):
     _, record = dkim_key
     keys = {"sel._domainkey.players.test.": record}
-    services = services_for(database_url, sender_checks=SenderChecks(
+    return make_world(sender_checks=SenderChecks(
         trusted_authserv_ids=("mx.gm.test",),
-        dkim_lookup=lambda name, timeout=5: keys.get(name.decode() if isinstance(name, bytes) else name)))
-    new_game(services, clock(), sender_check="verified")
-    return services
+        dkim_lookup=lambda name, timeout=5: keys.get(name.decode() if isinstance(name, bytes) else name)),
+        sender_check="verified")
 
 
 def signed(message: bytes, private: bytes, *, headers=PROVIDER_SIGNS, length: bool = False) -> bytes:

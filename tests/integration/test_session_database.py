@@ -9,8 +9,7 @@ from sqlalchemy import create_engine, func, inspect, select, text
 
 from gmserver.db.models import Game, Player
 from gmserver.db.session import transaction
-from tests.conftest import PG_ADMIN_URL
-from tests.support.databases import PostgresSessionDatabase
+from tests.support.databases import PG_ADMIN_URL, PostgresSessionDatabase
 from tests.support.world import new_game, services_for
 
 pytestmark = pytest.mark.integration

@@ -1,5 +1,5 @@
 """000 III(1) through intake: the confirmation of an mhr game asks about an invalid set only when
-(a) the GM has not switched clarifications off for the player (MATRIX 2.1: the GM judges whether
+(a) the GM has not switched clarifications off for the player (the GM judges whether
 such sets are unusual from the player, shown how often their sets had invalid lines), (b) time
 remains, (c) it is not meant as written; and confirm_each_set = false files a set read as written
 without a reply."""
@@ -18,7 +18,7 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.db.models import GmAction
 from gmserver.services.commands import gm_controls
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game, show_game
-from tests.support.intake_rows import france_confirmations
+from tests.support.intake_rows import france_confirmations, game_row, gm_mail
 from tests.support.world import GM, new_game, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -42,7 +42,7 @@ def _record(services, game: str = "mh", power: str = "FRANCE") -> tuple[bool, di
 
 
 def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_url, clock) -> None:
-    """(a) is the GM's (MATRIX 2.1): France's second invalid set in a row is still asked about;
+    """(a) is the GM's: France's second invalid set in a row is still asked about;
     the GM, shown 2 of 2 sets with invalid lines, switches clarifications off and the third gets a
     receipt only that says why; switched on again, the fifth is asked about again."""
     services = services_for(database_url)
@@ -64,7 +64,7 @@ def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_ur
     assert "The GM confirms receipt only" not in fourth and "A PAR - BUR" in fourth.upper()  # no invalid line
     # newest first: [4] valid, [3] and [2] invalid: 2 of the last 3; 3 of all 4
     assert _record(services) == (False, {"invalid": 3, "sets": 4, "recent_invalid": 2, "recent": 3})
-    from gmserver.cli_game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
+    from gmserver.cli.game import _clarify_status  # noqa: PLC0415  (the words `game show` prints)
 
     assert _clarify_status(show_game(services.sessions, "mh")["players"]["FRANCE"]) == (
         ", lines not used in 3 of 4 sets (2 of the last 3), clarifications off (000 III(1))")
@@ -95,8 +95,6 @@ def test_000_III_1_a_the_switch_is_the_players_own(database_url, clock) -> None:
 
 def test_000_III_1_a_clarify_by_gm_mail(database_url, clock) -> None:
     """The GM's mail command "clarify POWER off" does what `gmserver game clarify` does."""
-    from tests.integration.test_gm_controls import game_row, gm_mail  # noqa: PLC0415
-
     services = services_for(database_url)
     new_game(services, clock(), name="lepanto", ruleset="mhr", movement_hours=48)
     secret = game_row(services).gm_secret

@@ -15,6 +15,8 @@ from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
+from gmserver.services.base.outbox import message_bytes
+from tests.support.intake_rows import send_orders
 from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -28,9 +30,7 @@ def world(database_url, clock):
 
 
 def send(services, clock, power: str, body: str, phase: str) -> None:
-    subject = format_subject(template="standard", game_name="lepanto", power=power, phase=phase, purpose="orders")
-    intake.store(services.sessions, order_mail(player_address(power), subject, body), source="smtp", now=clock())
-    intake.process_pending(services, clock())
+    send_orders(services, clock(), power, body, phase)
 
 
 def count(services, kind: str) -> int:
@@ -163,7 +163,7 @@ def _impossible_move_with_foreign_hold_support(database_url, clock, ruleset: str
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))
         report = session.scalar(select(OutboxMessage).where(OutboxMessage.kind == "report"))
-    return spring.results, " ".join(report.raw.decode().split())
+    return spring.results, " ".join(message_bytes(report).decode().split())
 
 
 def test_impossible_move_cannot_be_supported_to_hold_under_mhr_000_III_5(database_url, clock) -> None:
@@ -226,7 +226,7 @@ def _report_rows(services) -> list:
     import email
     import email.policy
     with transaction(services.sessions) as session:
-        rows = [row.raw for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
+        rows = [message_bytes(row) for row in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report"))]
     return [email.message_from_bytes(raw, policy=email.policy.default) for raw in rows]
 
 

@@ -63,7 +63,7 @@ def test_game_progress_follows_orders_and_adjudication(services, clock) -> None:
 
 
 def test_games_named_like_takes_the_prefix_literally(services, clock) -> None:
-    ids = [new_game(services, clock(), name=name) for name in ("demo", "demo2", "dem_o", "a demo")]
+    ids = [new_game(services, clock(), name=name) for name in ("demo", "demo2", "dem_o", "a-demo")]
     assert [(g.id, g.name) for g in views.games_named_like(services.sessions, "demo")] == [
         (ids[0], "demo"), (ids[1], "demo2")]
     assert [g.name for g in views.games_named_like(services.sessions, "dem_")] == ["dem_o"]

@@ -1,5 +1,5 @@
 """Votes by mail on a real database (SQLite and PostgreSQL): proposals and ballots recorded, the
-tally at the deadline, the game ended by a passed draw or concession (MATRIX 2.10, A16)."""
+tally at the deadline, the game ended by a passed draw or concession (A16)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from gmserver.services.commands import gm_controls
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
 from gmserver.services.game.games import POWERS, GameError, GameSpec, PlayerSpec, create_game
+from gmserver.services.base.outbox import message_bytes
 from tests.support.world import GM, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
@@ -58,8 +59,8 @@ def deadline(services, clock, game_id: int, hours: int = 49) -> tuple[str, str, 
     with transaction(services.sessions) as session:
         status = session.get(Game, game_id).status
         report = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first()
-        mails = [" ".join(m.raw.decode().split()) for m in session.scalars(select(OutboxMessage))]
-        return status, " ".join(report.raw.decode().split()) if report is not None else "", mails
+        mails = [" ".join(message_bytes(m).decode().split()) for m in session.scalars(select(OutboxMessage))]
+        return status, " ".join(message_bytes(report).decode().split()) if report is not None else "", mails
 
 
 def _all_three_vote_a_draw(services, clock) -> None:
@@ -100,7 +101,7 @@ def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended
     assert "VOTES A draw between Austria, England and France passed." in report
     assert "THE GAME IS OVER The game has ended by vote: a draw between Austria, England and France." in report
     with transaction(services.sessions) as session:
-        raw = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first().raw
+        raw = message_bytes(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")).first())
     html = email.message_from_bytes(raw, policy=email.policy.default).get_body(("html",)).get_content()
     html = " ".join(html.split())
     assert re.search(r'<h2 [^>]*>Votes</h2> <p [^>]*>A draw between Austria, England and France passed\.</p>', html)
@@ -404,7 +405,7 @@ def test_rule_change_000_ix_3_passes_when_the_gm_and_all_players_agree_and_the_g
     assert "recorded: an abstention" in vote(services, clock, "FRANCE", f"RULE CHANGE {number} ABSTAIN")
     assert "recorded: yes" in _gm_mail(services, clock, game_id, f"vote votes {number} yes")
     status, report, mails = deadline(services, clock, game_id)
-    assert status == "active"  # a rule change is published with the adjudication, never instead (MATRIX 2.10)
+    assert status == "active"  # a rule change is published with the adjudication, never instead
     assert ('A change of the house rules: "press may be sent in retreat seasons" passed. The GM will now apply the '
             "change (house rules 000 IX(3)): the server cannot change a rule written in words by itself") in report
     assert any("rule change" in m and "passed: apply it" in m for m in mails)

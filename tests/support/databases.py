@@ -11,10 +11,13 @@ and migrated again, so no test ever sees another test's schema either.
 
 from __future__ import annotations
 
+import os
 import uuid
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
+
+PG_ADMIN_URL = os.environ.get("GMSERVER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
 # Everything of the schema a test could change: columns, constraints, indexes, sequences, the revision.
 _SCHEMA_FINGERPRINT = text("""

@@ -1,4 +1,4 @@
-"""Hostile messages that once stopped or parked intake (issue 6), built on demand."""
+"""Hostile messages that once stopped or parked intake, built on demand."""
 
 from __future__ import annotations
 

@@ -17,8 +17,9 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox import runner as intake
 from gmserver.services.base.context import Services
+from gmserver.services.base.outbox import message_bytes
 from tests.support.dovecot import free_port
-from tests.support.world import order_mail, player_address
+from tests.support.world import GM, order_mail, player_address
 
 
 def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
@@ -29,6 +30,22 @@ def deliver(services: Services, raw: bytes, now: datetime) -> InboundMessage:
         row = session.get(InboundMessage, row_id)
         session.expunge(row)
         return row
+
+
+def send_orders(services: Services, now: datetime, power: str, body: str, phase: str, *, game: str = "lepanto",
+                template: str = "standard", sender: str | None = None) -> list[tuple[int, str]]:
+    """The power's order mail for `phase` (the subject the `template` gives), from its player
+    (or `sender`), stored and processed with whatever else was waiting: (row id, outcome) of each."""
+    subject = format_subject(template=template, game_name=game, power=power, phase=phase, purpose="orders")
+    intake.store(services.sessions, order_mail(sender or player_address(power), subject, body), source="smtp", now=now)
+    return intake.process_pending(services, now)
+
+
+def deliver_queued(services: Services, raw: bytes, now: datetime) -> tuple[InboundMessage, list[OutboxMessage]]:
+    """`deliver`, and every mail queued while the message was processed (detached)."""
+    before = max((row.id for row in outbox_rows(services)), default=0)
+    row = deliver(services, raw, now)
+    return row, [row for row in outbox_rows(services) if row.id > before]
 
 
 def through_listener(services: Services, raw: bytes, now: datetime, *, sender: str,
@@ -51,6 +68,22 @@ def through_listener(services: Services, raw: bytes, now: datetime, *, sender: s
     intake.process_one(services, row_id, now)
     with transaction(services.sessions) as session:
         row = session.get(InboundMessage, row_id)
+        session.expunge(row)
+        return row
+
+
+def gm_mail(services: Services, body: str, now: datetime, subject: str = "lepanto") -> tuple[InboundMessage, str]:
+    """A mail from the GM's address, processed: its row (detached) and the words of the last
+    notice the GM got back, on one line."""
+    row = deliver(services, order_mail(GM, subject, body, date=now), now)
+    [answer] = [m for m in outbox_rows(services, "notice") if m.recipient == GM][-1:]
+    return row, " ".join(plain_text(answer).split())
+
+
+def game_row(services: Services, game: str = "lepanto") -> Game:
+    """The game's row (detached)."""
+    with transaction(services.sessions) as session:
+        row = session.scalar(select(Game).where(Game.name == game))
         session.expunge(row)
         return row
 
@@ -80,8 +113,9 @@ def outbox_rows(services: Services, kind: str | None = None) -> list[OutboxMessa
 
 
 def plain_text(row: OutboxMessage) -> str:
-    """The plain-text part of a queued mail, with Unix line ends."""
-    body = email.message_from_bytes(row.raw, policy=email.policy.default).get_body(("plain",))
+    """The plain-text part of a queued mail (a turn report's copy written as the sender will), with
+    Unix line ends."""
+    body = email.message_from_bytes(message_bytes(row), policy=email.policy.default).get_body(("plain",))
     return body.get_content().replace("\r\n", "\n")
 
 

@@ -27,7 +27,7 @@ from gmserver.services.turn import turns
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import POWERS
 from gmserver.services.inbox.polling import poll_once
-from tests.conftest import Clock
+from tests.support.clock import Clock
 from tests.support.world import order_mail
 
 

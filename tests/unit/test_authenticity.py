@@ -1,4 +1,4 @@
-"""The sender check of a "verified" game (issue 6, "nobody in"): a table of cases."""
+"""The sender check of a "verified" game ("nobody in"): a table of cases."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gmserver.cli_game import _clarify_status, _print_schedule
+from gmserver.cli.game import _clarify_status, _print_schedule
 
 
 def _player(invalid: int, sets: int, recent_invalid: int, recent: int) -> dict:

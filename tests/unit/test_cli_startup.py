@@ -25,6 +25,19 @@ def test_help_loads_no_heavy_library_and_no_layer_behind_the_commands(tmp_path: 
     assert modules_among(loaded, LAYERS) == []
 
 
+def test_help_lists_the_groups_from_a_table_and_builds_none(tmp_path: Path) -> None:
+    """`gmserver --help` imports no group's module and not the command registry; `gmserver game
+    --help` imports the game group's modules and the registry, and no other group's module."""
+    loaded = modules_loaded_by(["--help"], tmp_path)
+    assert modules_among(loaded, ("gmserver.commands",)) == []
+    assert [m for m in modules_among(loaded, ("gmserver.cli",)) if m != "gmserver.cli"] == ["gmserver.cli.common"]
+    loaded = modules_loaded_by(["--config", "nowhere.toml", "game", "--help"], tmp_path)
+    assert "gmserver.commands.registry" in loaded and "gmserver.cli.game" in loaded
+    assert modules_among(loaded, ("gmserver.cli.outbox", "gmserver.cli.daemon", "gmserver.cli.orders",
+                                  "gmserver.cli.press", "gmserver.cli.db")) == []
+    assert modules_among(loaded, LIBRARIES) == [] and modules_among(loaded, LAYERS) == []
+
+
 def test_orders_read_loads_neither_the_database_nor_the_daemon_nor_the_engine(tmp_path: Path) -> None:
     argv = ["orders", "read", "--power", "France"]
     modules_loaded_by(argv, tmp_path, stdin="A Par - Bur\n")  # the first use builds the engine's map facts

@@ -55,7 +55,7 @@ def test_headers_and_body(composer):
     assert message["In-Reply-To"] is None and message["References"] is None
     assert message.get_content_type() == "text/plain"
     assert message.get_content_charset() == "utf-8"
-    # issue 10: gmserver's mail is marked so that a reply quoting it is never read as orders
+    # gmserver's mail is marked so that a reply quoting it is never read as orders
     assert message.get_content() == ("[gmserver mail: a copy of it quoted in a reply is not read]\n\n"
                                      "Hello Zürich\n\n[end of gmserver mail]\n")
 
@@ -129,7 +129,7 @@ def test_long_lines_and_ascii_bodies_travel_intact(composer):
 
 
 def test_a_reports_machine_lines_stay_above_the_marker(composer):
-    """Issue 10 and issue 9: the `::` lines stay at the top, where mail filters look for them."""
+    """Issue 10 and the `::` lines stay at the top, where mail filters look for them."""
     message = reparse(compose(composer, body=":: Game: lepanto\n:: Phase: S1901M\n\nResults\n"))
     assert message.get_content() == f":: Game: lepanto\n:: Phase: S1901M\n{START}\n\nResults\n\n{END}\n"
 

@@ -1,4 +1,4 @@
-"""000 VI(4) (datc_4a1 = mhr_hybrid, MATRIX 2.16): the convoys the engine lets succeed and 000
+"""000 VI(4) (datc_4a1 = mhr_hybrid): the convoys the engine lets succeed and 000
 says failed, and the GM's ruling applied. Positions hand-checked against DATC 6.F.9 and 6.F.10."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GM corrections, the pure rules (MATRIX 2.11): the correction window of each profile, the
+"""GM corrections, the pure rules: the correction window of each profile, the
 refusal of replays, and the deadline of the turn after a correction."""
 
 from __future__ import annotations

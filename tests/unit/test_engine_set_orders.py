@@ -1,9 +1,10 @@
 """engine._set_orders hands a movement phase's orders to the engine without its expansion
-(issue 8's benchmark): what the engine then holds and adjudicates must be exactly what the
+: what the engine then holds and adjudicates must be exactly what the
 plain `set_orders` gives, for every kind of order, canonical or not (coasts above all)."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -11,8 +12,9 @@ import pytest
 from gmserver import engine
 from tests.support.midgame import MIDGAME
 
-OPENING = engine.initial_state()
-MID = engine.state_from_position(MIDGAME)
+# Built when a test asks (1 s of loading the engine's map), not when the module is collected.
+STATES = {"opening": functools.cache(engine.initial_state),
+          "midgame": functools.cache(lambda: engine.state_from_position(MIDGAME))}
 
 
 def _owner(state) -> dict[str, str]:
@@ -46,8 +48,9 @@ def _held_and_results(state, orders, fast: bool):
     return held, {str(unit): sorted(map(str, r)) for unit, r in game.result_history[phase].items()}, game.get_state()["units"]
 
 
-@pytest.mark.parametrize(("state", "seed"), [(OPENING, 1), (MID, 2)], ids=["opening", "midgame"])
-def test_random_legal_sets_are_held_and_adjudicated_as_set_orders_does(state, seed) -> None:
+@pytest.mark.parametrize(("name", "seed"), [("opening", 1), ("midgame", 2)], ids=["opening", "midgame"])
+def test_random_legal_sets_are_held_and_adjudicated_as_set_orders_does(name, seed) -> None:
+    state = STATES[name]()
     for orders in _random_sets(state, 60, seed):
         assert _held_and_results(state, orders, fast=True) == _held_and_results(state, orders, fast=False), orders
 
@@ -67,7 +70,8 @@ REWRITTEN = [
 
 @pytest.mark.parametrize("orders", REWRITTEN, ids=[" / ".join(next(iter(o.values()))) for o in REWRITTEN])
 def test_orders_the_expansion_rewrites_come_out_as_set_orders_makes_them(orders) -> None:
-    assert _held_and_results(MID, orders, fast=True) == _held_and_results(MID, orders, fast=False)
+    mid = STATES["midgame"]()
+    assert _held_and_results(mid, orders, fast=True) == _held_and_results(mid, orders, fast=False)
 
 
 def test_the_short_way_is_taken_for_canonical_orders() -> None:
@@ -86,7 +90,7 @@ def test_the_short_way_is_taken_for_canonical_orders() -> None:
             calls.append((power, expand))
             return self.game.set_orders(power, orders, expand=expand, replace=replace)
 
-    game = Spy(engine._game_from_state(MID))
+    game = Spy(engine._game_from_state(STATES["midgame"]()))
     engine._set_orders(game, "ENGLAND", ["F NTH - BEL", "F NWG S F NTH", "A YOR - LON", "F ENG H"])
     engine._set_orders(game, "RUSSIA", ["F STP - BOT"])
     assert calls == [("ENGLAND", False), ("RUSSIA", True)]

@@ -1,4 +1,4 @@
-"""parse_envelope reads the sender strictly (issue 6, "Parse addresses strictly"): exactly one
+"""parse_envelope reads the sender strictly ("Parse addresses strictly"): exactly one
 mailbox in exactly one From header, the address in angle brackets when there are any."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The pure parts of the GM controls (issue 8): reading GM command lines, MATRIX 2.2
+"""The pure parts of the GM controls: reading GM command lines.2
 `gm_command_auth`, and the start mail's key points. Expected values are worked out by hand from the clauses."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_at_most_twenty_lines_are_read() -> None:
 
 
 @pytest.mark.parametrize("rule, from_gm, body, allowed", [
-    # MATRIX 2.2 gm_command_auth = gm_address_and_secret [P]: the address and the game's secret
+    # gm_command_auth = gm_address_and_secret [P]: the address and the game's secret
     ("gm_address_and_secret", True, "pause\nPassword: abc123", True),
     ("gm_address_and_secret", True, "pause\npassword = ABC123", True),  # secrets compare in any case
     ("gm_address_and_secret", True, "pause", False),  # From alone is no longer enough
@@ -98,13 +98,14 @@ def test_the_worked_example_does_not_move_into_a_unit_of_its_own() -> None:
 
 
 def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command_line() -> None:
-    """A word both in COMMANDS and NOT_BY_MAIL was answered "not carried out by mail yet" (the
-    merge of issue 8's branches left rollback, preview, convoy, release and refuse in both),
-    though the README says the GM may mail them."""
-    from gmserver.services.commands.gm_commands import COMMANDS, NOT_BY_MAIL
+    """A word both in the mail table and the list of commands not carried out by mail was answered
+    "not carried out by mail yet" (the merge of issue 8's branches left rollback, preview, convoy,
+    release and refuse in both), though the README says the GM may mail them. One registry now:
+    each word names one command, carried out by mail or not."""
+    from gmserver.commands.registry import BY_WORD
 
-    assert not set(COMMANDS) & set(NOT_BY_MAIL)
-    assert {"release", "refuse", "orders", "preview", "rollback", "convoy"} <= set(COMMANDS)
+    assert {word for word in ("release", "refuse", "orders", "preview", "rollback", "convoy")
+            if BY_WORD[word].by_mail} == {"release", "refuse", "orders", "preview", "rollback", "convoy"}
 
 
 def test_turn_length_vote_none_the_start_mail_asks_for_no_vote() -> None:

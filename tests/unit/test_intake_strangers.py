@@ -1,4 +1,4 @@
-"""Hole 6 (issue 6): a refusal never names a game to someone who is not one of its players."""
+"""Hole 6: a refusal never names a game to someone who is not one of its players."""
 
 from __future__ import annotations
 

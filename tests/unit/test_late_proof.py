@@ -1,4 +1,4 @@
-"""late_with_proof (000 VII(1), 001 IV(1); MATRIX 2.8): a late set is proven sent in time by its
+"""late_with_proof (000 VII(1), 001 IV(1)): a late set is proven sent in time by its
 Date header and its earliest Received header (the last in the message), both before the deadline."""
 
 from __future__ import annotations

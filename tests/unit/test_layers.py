@@ -3,10 +3,13 @@
 - gmserver/rules is the pure core: it imports from gmserver only gmserver.rules and
   gmserver.paths (where the ruleset profiles are), and no library that does I/O.
 - gmserver/engine.py is the only module that imports the `diplomacy` engine (AGPL, slow to load).
-- cli.py (with its command groups, cli_*.py), daemon.py and demo.py reach the database through the
-  services: they import neither SQLAlchemy nor the models nor the queries.
+- the command line (gmserver/cli/, a module per command group), daemon.py, demo.py and the web pages
+  (web/) reach the database through the services: they import neither SQLAlchemy nor the models nor
+  the queries.
 - gmserver/services is built in floors (FLOORS, low to high): a module imports only its own floor
   or a lower one, and every services module is on a floor.
+- Every mail gmserver sends is made in gmserver/services/base/outgoing.py (a turn report's copies
+  in base/report_copies.py, which the outbox sender calls): no other module composes one.
 - No import cycle among gmserver's modules (imports for type checking only left out), and no
   services module imports another module's private (underscore) name.
 
@@ -38,7 +41,8 @@ IO_LIBRARIES = (
 
 # The modules that may only reach the database through gmserver.services.
 # every command-line module, found by name so that a new one cannot be left out of the check
-ENTRY_POINTS = (*sorted(path.name for path in PACKAGE.glob("cli*.py")), "daemon.py", "demo.py")
+ENTRY_POINTS = (*sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.glob("cli/*.py")), "daemon.py",
+                "demo.py", *sorted(f"web/{path.name}" for path in (PACKAGE / "web").glob("*.py")))
 DATABASE_MODULES = ("sqlalchemy", "gmserver.db.models", "gmserver.db.queries")
 
 
@@ -223,6 +227,27 @@ def private_imports(root: Path = PACKAGE) -> list[str]:
     return found
 
 
+# The modules that make outgoing messages (Composer.compose, Composer.readdress) besides the Composer itself
+COMPOSERS = ("gmserver/services/base/outgoing.py", "gmserver/services/base/report_copies.py")
+
+
+def composing_modules(root: Path = PACKAGE) -> set[str]:
+    """The modules that call `.compose(...)` or `.readdress(...)` on something named a composer."""
+    found = set()
+    for path in modules(root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("compose", "readdress") and "composer" in ast.unparse(node.func.value)):
+                found.add(str(path.relative_to(root.parent)))
+    return found
+
+
+def test_every_mail_is_made_in_the_outgoing_module() -> None:
+    """Subject, threading (References hardened once), the reply secret: one place
+    (services/base/outgoing.py); the turn report's copies are written by base/report_copies.py."""
+    assert composing_modules() == set(COMPOSERS)
+
+
 def test_no_import_cycle_among_gmserver_modules() -> None:
     """Imports inside functions count (they run): only those for type checking do not."""
     assert cycles(import_graph()) == []
@@ -237,7 +262,7 @@ def test_no_services_module_imports_a_private_name_of_another() -> None:
 
 
 def test_the_graph_checks_see_cycles_floors_and_private_names(tmp_path: Path) -> None:
-    """The three checks above would pass on a scan that sees nothing: this one shows what they see."""
+    """The checks above would pass on a scan that sees nothing: this one shows what they see."""
     root = tmp_path / "gmserver"
     for floor in ("base", "turn"):
         (root / "services" / floor).mkdir(parents=True)
@@ -251,7 +276,8 @@ def test_the_graph_checks_see_cycles_floors_and_private_names(tmp_path: Path) ->
         "    from gmserver.services.turn.turns import _due\n")
     (root / "services" / "base" / "mails.py").write_text(
         "from gmserver.services.base import outbox\nx = outbox._queue\n")
-    (root / "services" / "turn" / "turns.py").write_text("from gmserver.services.base import outbox\n")
+    (root / "services" / "turn" / "turns.py").write_text(
+        "from gmserver.services.base import outbox\ndef mail(services):\n    return services.composer.compose(to='x')\n")
     (root / "services" / "loose.py").write_text("")
     assert cycles(import_graph(root)) == [["gmserver.services.base.outbox", "gmserver.services.turn.turns"]]
     assert floor_violations(root) == [
@@ -263,6 +289,7 @@ def test_the_graph_checks_see_cycles_floors_and_private_names(tmp_path: Path) ->
         "gmserver/services/base/mails.py:2 uses outbox._queue",
         "gmserver/services/base/outbox.py:5 imports gmserver.services.turn.turns._due",
     ]
+    assert composing_modules(root) == {"gmserver/services/turn/turns.py"}
 
 
 def test_the_rules_import_no_adapter_service_engine_or_io_library() -> None:
@@ -291,7 +318,9 @@ def test_the_scan_finds_imports_anywhere_in_a_module(tmp_path: Path) -> None:
         "    import smtplib\n"
         "    from ..db.models import Game\n"
         "    from sqlalchemy.orm import Session\n")
+    (root / "cli").mkdir()
     for name in ENTRY_POINTS:
+        (root / name).parent.mkdir(exist_ok=True)
         (root / name).write_text("def f():\n    from gmserver.db import models\n    import diplomacy.engine\n")
     assert rules_violations(root) == [
         "gmserver/rules/leaky.py:3 imports gmserver.engine",

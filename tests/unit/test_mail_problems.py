@@ -1,5 +1,5 @@
 """Every mail gmserver queues passes `outbox.mail_problems`: a reply built from hostile input
-that came out malformed is never sent (issue 6; the 100,000-message fuzz run found 6 among
+that came out malformed is never sent (the 100,000-message fuzz run found 6 among
 97,000 replies: stray CR/LF in a header, a missing Auto-Submitted or Message-ID, a To of "<>")."""
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gmserver.commands.registry import MAIL_WORDS
+from gmserver.rules import mailkind
 from gmserver.rules.mailkind import KINDS, MailKind, classify
 from gmserver.rules.reading.message import split_message
 
@@ -21,7 +23,7 @@ TABLE = [
     (ORDERS_SUBJECT, "Hi GM, my orders follow\nA PAR - BUR", "orders", None, "prose before orders"),
     (ORDERS_SUBJECT, "A PAR - BUR\n\nPRESS\nEngland is not to be trusted.\nEND PRESS", "orders+press", None,
      "003 [9]: press written in the order set"),
-    (ORDERS_SUBJECT, "Press to England:\nShall we?", "press", None, "MATRIX 2.9: a press section alone"),
+    (ORDERS_SUBJECT, "Press to England:\nShall we?", "press", None, "a press section alone"),
     ("lepanto press", "England is not to be trusted.", "press", None, "a press subject makes the body press"),
     ("lepanto France press and orders", "A PAR - BUR", "orders", None, "a subject that says orders: body decides"),
     ("lepanto", "STATUS", "request", "status", "a keyword line"),
@@ -48,10 +50,10 @@ TABLE = [
     ("lepanto status draw", "", "unknown", None, "two keywords in the subject"),
     ("lepanto map", "MAP", "request", "map", "the same keyword twice is one request"),
     ("lepanto France S1901M history lesson", "A PAR - BUR", "orders", None, "a subject naming a turn is orders'"),
-    ("lepanto Spring 1901 press", "A PAR - BUR", "orders", None, "MATRIX 2.14: a season names the turn"),
+    ("lepanto Spring 1901 press", "A PAR - BUR", "orders", None, "a season names the turn"),
     ("Re: lepanto England Spring 1901 results", "DRAW", "vote", "draw", "a keyword line under any subject"),
-    ("lepanto", "ORDERS", "request", "orders", "issue 9: the player's own orders on file"),
-    ("lepanto", "HISTORY F1901", "request", "history", "issue 9: one phase's history"),
+    ("lepanto", "ORDERS", "request", "orders", "the player's own orders on file"),
+    ("lepanto", "HISTORY F1901", "request", "history", "one phase's history"),
     (ORDERS_SUBJECT, "Orders:\nA PAR - BUR", "orders", None, "an 'Orders:' line heading an order set"),
     ("lepanto orders", "", "orders", None, "'orders' in a subject is an order set's, never the request"),
 ]
@@ -96,12 +98,32 @@ def test_a_delay_request_s_reason_may_follow_on_the_next_lines_000_VII_5(subject
     assert found.more_text == (reason == "ill")
 
 
+def _from_gm(subject: str, order_text: str) -> MailKind:
+    return classify(subject=subject, order_text=order_text, press_text="", from_gm=True, gm_commands=MAIL_WORDS)
+
+
 def test_mail_from_the_gm_is_a_command_whatever_it_says() -> None:
-    assert classify(subject="lepanto", order_text="PROCESS lepanto", press_text="", from_gm=True) == \
-        MailKind("command", "process", "lepanto")
-    assert classify(subject="lepanto", order_text="A PAR - BUR", press_text="", from_gm=True).kind == "command"
-    assert classify(subject="extend lepanto", order_text="", press_text="", from_gm=True).topic == "delay"
-    assert classify(subject="hello", order_text="please look at this", press_text="", from_gm=True).topic is None
+    assert _from_gm("lepanto", "PROCESS lepanto") == MailKind("command", "process", "lepanto")
+    assert _from_gm("lepanto", "A PAR - BUR").kind == "command"
+    assert _from_gm("extend lepanto", "").topic == "delay"
+    assert _from_gm("hello", "please look at this").topic is None
+
+
+@pytest.mark.parametrize("line, command", [
+    ("audit lepanto", "audit"),  # 000 VIII(2), VIII(3)
+    ("clarify lepanto FRANCE off", "clarify"),  # 000 III(1) (a)
+    ("orders lepanto FRANCE A PAR - BUR", "correct"),
+    ("repair lepanto FRANCE A MOS confirm", "repair"),  # 000 VIII(2), VIII(3)
+])
+def test_every_gm_command_word_is_classified_as_its_command(line: str, command: str) -> None:
+    """The classifier's own word list had drifted from the mail commands (audit, clarify, orders
+    and repair were carried out but recorded as no command): it now takes the registry's words."""
+    assert _from_gm("lepanto", line) == MailKind("command", command, line.split(None, 1)[1])
+
+
+def test_the_classifier_keeps_no_list_of_gm_command_words() -> None:
+    assert not hasattr(mailkind, "GM_COMMANDS")
+    assert classify(subject="lepanto", order_text="audit lepanto", press_text="", from_gm=True).topic is None
 
 
 def test_two_things_are_named_in_the_reason() -> None:

@@ -1,4 +1,4 @@
-"""What the QA walkthrough of the turn report (issue 9) found a player could not read on the map
+"""What the QA walkthrough of the turn report found a player could not read on the map
 and the centre chart: no province names, Russia's grey units on Russia's grey land, the chart's
 years one phase late and five powers at 3 centres drawn as one line."""
 

@@ -1,4 +1,4 @@
-"""000 VI(6) (datc_4a2 = rb2000_all_hold_backup, MATRIX 2.5, 2.16): convoy paradoxes found from
+"""000 VI(6) (datc_4a2 = rb2000_all_hold_backup, 2.16): convoy paradoxes found from
 the orders, then resolved by the 2000 rule ("a convoyed army does not cut the support of a unit
 supporting an attack against one of the fleets necessary for the army to convoy") or, where that
 leaves no or several resolutions, by All Hold ("all moves which are part of the paradox fail").
@@ -66,7 +66,7 @@ RESOLUTION = [
     # F LON's support stands; 2 against 2 in the Channel: F ENG stays, the convoy succeeds and
     # A BRE bounces off F LON (1 against 1).
     ("6.F.16", set(), set()),
-    # As 6.F.16, but A BRE has F YOR's support: it dislodges F LON (MATRIX 2.16: 000 differs here).
+    # As 6.F.16, but A BRE has F YOR's support: it dislodges F LON (000 differs here).
     ("6.F.17", {"A BRE - LON"}, {"F LON"}),
     # A LON's arrival would cut F BEL's support and lose F NTH; its failure would keep it: no
     # resolution, all hold -- the same board as the engine's.
@@ -115,7 +115,7 @@ def test_no_paradox_when_the_destination_supports_something_else() -> None:
 
 
 def test_000_VI_6_changes_the_engine_s_board_only_where_matrix_2_16_says_it_differs() -> None:
-    """MATRIX 2.16: the 2000 rule and All Hold agree with the engine's Szykman rule on 6.F.14,
+    """the 2000 rule and All Hold agree with the engine's Szykman rule on 6.F.14,
     6.F.16, 6.F.18 and 6.F.23 and differ on 6.F.17, 6.F.22 (and its extended variant) and 6.F.24
     (6.F.19 differs only through 000 VI(4), a GM ruling). Every other convoy case is left alone."""
     changed = set()

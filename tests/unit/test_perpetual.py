@@ -1,4 +1,4 @@
-"""Perpetual order sets (MATRIX 2.2 perpetual_orders; 000 II(4): "The GM will not accept
+"""Perpetual order sets (perpetual_orders; 000 II(4): "The GM will not accept
 instructions designating an order set as perpetual EXCEPT IN SPECIAL CIRCUMSTANCES (i.e. a person
 is sticking out a hopeless 1-unit position to keep the flow going)"): which kept orders still
 apply, reasoned by hand on small boards."""

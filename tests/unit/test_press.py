@@ -1,4 +1,4 @@
-"""Press policy (gmserver.rules.press, MATRIX 2.9 and 2.15): what kind a press section is, who gets
+"""Press policy (gmserver.rules.press and 2.15): what kind a press section is, who gets
 it, and whether each profile accepts it. Expected values come from the house rules' words."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def item(heading: str, author: str = "FRANCE") -> PressItem:
     ("PRESS TO eng and ger", "white", ("ENGLAND", "GERMANY"), None),
     ("Grey press to Italy:", "grey", ("ITALY",), None),
     ("Anonymous press", "grey", (), None),
-    ("press from The Oracle", "grey", (), "The Oracle"),  # a label that is no power: grey (MATRIX 2.9)
+    ("press from The Oracle", "grey", (), "The Oracle"),  # a label that is no power: grey
     ("press from France", "white", (), "France"),  # the author's own power: white
     ("press from Italy", "black", (), "Italy"),  # another power's name: black
     ("black press to Russia from Turkey", "black", ("RUSSIA",), "Turkey"),

@@ -1,4 +1,4 @@
-"""Conditional press (MATRIX 2.9 conditional_press; 003 [9] "Press submitted may be conditional on
+"""Conditional press (conditional_press; 003 [9] "Press submitted may be conditional on
 the season's moves", 002 PRESS 4): the condition is decided on the season's results with the
 objective tests of conditional orders."""
 
@@ -36,7 +36,7 @@ def test_003_9_press_conditional_on_the_season_s_moves_is_decided_on_the_results
     assert condition_holds("I gain Belgium", False, "FRANCE", outcome, ruleset, geo) == (True, None)
     assert condition_holds("I gain Holland", False, "FRANCE", outcome, ruleset, geo)[0] is False
     assert condition_holds("I gain Belgium", True, "FRANCE", outcome, ruleset, geo) == (False, None)
-    # a subjective condition is false and says why (003 [5 a], MATRIX 2.9 "the same objective tests")
+    # a subjective condition is false and says why (003 [5 a] "the same objective tests")
     holds, why = condition_holds("Germany betrays me", False, "FRANCE", outcome, ruleset, geo)
     assert holds is False and why
 

@@ -1,4 +1,4 @@
-"""Proxies (MATRIX 2.2 proxy_policy, proxy_precedence, proxy_cancel_notifies_holder): the pure
+"""Proxies (proxy_policy, proxy_precedence, proxy_cancel_notifies_holder): the pure
 rules (rules/proxies.py) and intake (rules/intake.py), reasoned from the seeds:
 000 II(3) "Orders submitted by proxy will not be permitted EXCEPT IN EXTREME CASES. The GM has
 final ruling on allowing Proxy"; 001 II(5) "Orders submitted by proxy will not be permitted";
@@ -52,7 +52,7 @@ SCORPION = load_ruleset("scorpion")  # proxy_precedence silent -> holder_then_ow
 def test_003_19_holder_then_owner_the_holders_set_counts_when_both_sent() -> None:
     proxy = ProxyState("en@players.test", in_force=True)
     assert sets_that_count([OWNER, HOLDER], proxy, SCORPION) == [HOLDER]
-    # "if the holder sends none, the owner's order" (MATRIX 2.2)
+    # "if the holder sends none, the owner's order"
     assert sets_that_count([OWNER], proxy, SCORPION) == [OWNER]
 
 

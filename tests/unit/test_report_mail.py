@@ -1,4 +1,4 @@
-"""The multipart turn report of issue 9: text with `::` header lines, HTML with the same orders
+"""The multipart turn report of text with `::` header lines, HTML with the same orders
 and results, the map PNG inline, the centre chart, the deadline as iCalendar.
 
 tests/data/reports/midgame.txt and midgame.png are REGRESSION SNAPSHOTS of the mid-game turn in

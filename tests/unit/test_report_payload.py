@@ -143,7 +143,7 @@ def test_what_has_no_json_form_is_refused_when_written() -> None:
 
 
 def test_the_planned_writer_writes_what_the_walk_writes(parts) -> None:
-    """to_json runs a plan made once per type hint (issue 8's benchmark); the walk beside the
+    """to_json runs a plan made once per type hint; the walk beside the
     hints, kept to name where a value fails, must give the very same JSON for the mid-game report."""
     from gmserver.reports.codec import _walk_to_json  # noqa: PLC0415
 

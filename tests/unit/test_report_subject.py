@@ -1,4 +1,4 @@
-"""issue 9: the subject line each player's copy of a report shows is a pure function of the report
+"""the subject line each player's copy of a report shows is a pure function of the report
 and the power (reports.with_orders_subject), put into a copy without touching the others' parts."""
 
 from __future__ import annotations

@@ -765,7 +765,7 @@ def test_no_plain_text_template_writes_a_literal_line_over_78_characters():
 
 def test_press_sections_of_a_report_000_x_1(geo, composer):
     """000 X(1): white press under its author's orders, grey press in an "Anonymous Press" section;
-    other profiles print both in one "Press" section (MATRIX 2.9)."""
+    other profiles print both in one "Press" section."""
     from gmserver.rules.press import ReportPress
 
     report = dataclasses.replace(report_for(spring_bounce(), geo), press=(

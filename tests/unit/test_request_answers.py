@@ -1,4 +1,4 @@
-"""The words of the answers to requests by mail (gmserver.reports.requests, issue 9), rendered
+"""The words of the answers to requests by mail (gmserver.reports.requests), rendered
 through templates/player/request_answer.txt.j2. Expected text is the standard opening's and the
 seeds', written by hand."""
 
@@ -104,7 +104,7 @@ def test_rules_are_said_in_words_with_the_clause_after_never_an_option_key() -> 
     """003 [13]: two missed turns in a row put a power in civil disorder; 003 [4]: the fallback address."""
     ruleset = load_ruleset("scorpion")
     text = rendered(answers.build_rules(game_name="lepanto", title=ruleset.title, subject="LEPANTO - FRANCE - s1901",
-                                        points=key_points(ruleset), not_done=["Press is not forwarded (MATRIX 2.9)"]))
+                                        points=key_points(ruleset), not_done=["Press is not forwarded"]))
     assert "A power that misses 2 turns in a row is put in civil disorder: its units hold (003 [13])." in text
     assert "the fallback address is never published (003 [4])" in text
     assert "Your subject line for orders this turn LEPANTO - FRANCE - s1901" in text

@@ -146,6 +146,8 @@ INTERPRETATION_AND_SETS: dict[str, list[tuple[Any, str]]] = {
     "typo_tolerance": [("unambiguous_only", "default"), ("unambiguous_only", "000 III(2)"),
         ("unambiguous_only", "001 II(2)"), ("generous", "002 FORMAT 5"),
         ("unambiguous_only", "003 [15] [17]"), ("unambiguous_only", "004 silent")],
+    "province_languages": [(frozenset(), "default [P]"), (frozenset(), "000 silent"), (frozenset(), "001 silent"),
+        (frozenset(), "002 silent"), (frozenset(), "003 silent"), (frozenset(), "004 silent")],
     "valid_name_typos": [("literal", "default"), ("literal", "000 III(2) s.3"), ("literal", "001 silent"),
         ("literal", "002 silent"), ("literal", "003 silent"), ("literal", "004 I(1) ¶2")],
     "unit_type_omitted": [("accept", "DATC 4.C.1"), ("accept", "000 IV(1)"), ("invalid", "001 III(3)"),

@@ -1,4 +1,4 @@
-"""The schedule's maths, by tables (issue 8: "Deadline maths is pure and tested with tables").
+"""The schedule's maths, by tables ("Deadline maths is pure and tested with tables").
 
 Every expected value is worked out by hand from the calendar: 2026's DST changes are Europe/London
 29 March (GMT -> BST) and 25 October (BST -> GMT), America/New_York 8 March and 1 November,
@@ -142,7 +142,7 @@ def test_naive_times_are_refused() -> None:
         next_deadline(utc(2026, 1, 1), "S1901M", at("UTC"), datetime(2026, 1, 1))
 
 
-# -- the minimums are enforced (MATRIX 2.8 min_hours_*) --------------------------------------------
+# -- the minimums are enforced (min_hours_*) --------------------------------------------
 
 def test_minimums_come_from_the_profile_001_IV_4() -> None:
     """001 IV(4): 72 hours for a movement turn, 24 for retreats and adjustments."""
@@ -150,7 +150,7 @@ def test_minimums_come_from_the_profile_001_IV_4() -> None:
     assert minimums_of(load_ruleset("mhr")) == TurnLengths(48 * H, 24 * H, 24 * H)  # 000 VII(4)
 
 
-# -- the lengths a GM leaves open (MATRIX 2.8 min_hours_*, target_days_per_game_turn) ---------------
+# -- the lengths a GM leaves open (min_hours_*, target_days_per_game_turn) ---------------
 # 001 IV(4): minimums 3 days / 1 day / 1 day, "the guide will be that each Turn takes a week": a Fall
 # Turn of movement + retreat + adjustment = 7 days, so the movement turn gets 7 - 1 - 1 = 5 days.
 
@@ -219,7 +219,7 @@ def test_a_deadline_without_a_time_zone_is_refused() -> None:
                              minimums=MHR_MIN) == ["the deadline needs a time zone (e.g. 2026-12-01T18:00+00:00)"]
 
 
-# -- grace period and trigger (MATRIX 2.8) ---------------------------------------------------------
+# -- grace period and trigger ---------------------------------------------------------
 
 STD = load_ruleset("standard")
 D = utc(2026, 11, 24, 18)

@@ -2,7 +2,7 @@
 clarification of an invalid set if (a) such sets are unusual from this player, (b) time remains
 before the deadline, (c) the player has not said the orders are meant as written."
 
-MATRIX 2.1: invalid_set_feedback (mhr: conditional_mhr), clarification_min_hours (12 [P]),
+invalid_set_feedback (mhr: conditional_mhr), clarification_min_hours (12 [P]),
 confirm_each_set. The expectations are worked out by hand from the clause: (a) is the GM's
 per-player switch (MATRIX 2.1 "the GM has not switched clarifications off for this player"),
 (b) counts the hours left before the deadline, (c) looks for "as written" in the message.
@@ -82,7 +82,7 @@ RECORDS = [
 
 @pytest.mark.parametrize("sets, expected", RECORDS)
 def test_000_III_1_a_the_record_shown_to_the_gm(sets, expected):
-    """000 III(1) (a): what the GM judges by, MATRIX 2.1 "the server showing the GM how often the
+    """000 III(1) (a): what the GM judges by "the server showing the GM how often the
     player's sets contained invalid lines": sets with a rejected line out of all, and of the last 3."""
     assert invalid_record(sets) == InvalidRecord(*expected)
 
@@ -174,7 +174,7 @@ def test_000_III_1_the_question_names_the_lines_and_the_deadline(composer):
 def test_000_III_1_not_asked_says_why(composer):
     feedback = _feedback(INVALID_SET, "mhr", clarify=False)
     body = _confirmation(INVALID_SET, feedback, composer)
-    assert "PLEASE CHECK" not in body and "NOT USED" not in body  # MATRIX 2.1: a receipt only
+    assert "PLEASE CHECK" not in body and "NOT USED" not in body  # a receipt only
     assert ("The GM confirms receipt only and does not say how each line was read: the GM does not presume "
             "that you wanted a complete set of valid orders, and goes through a set with you only when the GM "
             "finds that unusual for you, time remains and you have not said the orders are meant as written; "
@@ -188,7 +188,7 @@ def test_echo_always_reply_has_neither_question_nor_explanation(composer):
     assert "NOT USED" in body
 
 
-# invalid_set_feedback = receipt_only (no profile sets it; MATRIX 2.1 "receipt, no verdicts")
+# invalid_set_feedback = receipt_only (no profile sets it "receipt, no verdicts")
 
 @pytest.mark.parametrize("text", [VALID_SET, INVALID_SET])
 def test_receipt_only_confirms_receipt_of_every_set(text):

@@ -1,4 +1,4 @@
-"""The vote tally (rules/votes.py, MATRIX 2.10 and A16), tables per profile. Expected values by
+"""The vote tally (rules/votes.py and A16), tables per profile. Expected values by
 hand from the seeds: 000 IX, 001 VIII, 002 DRAWS, 003 [18]."""
 
 from __future__ import annotations
@@ -284,7 +284,7 @@ def test_read_deadline_line_refuses_words_that_are_no_length() -> None:
 
 
 def test_deadline_problem_003_23_offers_7_14_or_21_days() -> None:
-    """003 [23]: one, two or three week deadlines; MATRIX 2.8 min_hours_movement."""
+    """003 [23]: one, two or three week deadlines; min_hours_movement."""
     assert deadline_problem(14, 48, (7, 14, 21)) is None
     assert deadline_problem(10, 48, (7, 14, 21)) == "the house rules offer turns of 7, 14 or 21 days (003 [23])"
     assert "at least 72 hours" in deadline_problem(2, 72, None)

@@ -58,7 +58,7 @@ def games_named_like(session: Session, prefix: str) -> list[Game]:
 def past_deadline(session: Session, now: datetime) -> list[Game]:
     """Every active game whose deadline has passed, earliest deadline first (whether each is due
     yet depends on its ruleset's grace period and trigger: services/game/schedule.py decides); a paused
-    game is never due (issue 8)."""
+    game is never due."""
     return list(session.scalars(select(Game).where(Game.status == "active", Game.paused.is_(False),
                                                    Game.deadline <= now).order_by(Game.deadline)))
 
@@ -73,7 +73,7 @@ def in_minor_phase_before_deadline(session: Session, now: datetime) -> list[Game
 
 def reminders_to_look_at(session: Session, now: datetime) -> list[int]:
     """Active games whose next reminder time has come (games.next_reminder_at, indexed: an idle
-    sweep reads none); a paused game gets none (issue 8)."""
+    sweep reads none); a paused game gets none."""
     return list(session.scalars(select(Game.id).where(Game.next_reminder_at <= now, Game.status == "active",
                                                       Game.paused.is_(False)).order_by(Game.id)))
 
@@ -104,7 +104,7 @@ def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Gam
 def ruleset_of(game: Game) -> Ruleset:
     """The game's own ruleset, from the snapshot it keeps (editing a profile never changes a
     game in progress). Read once per distinct snapshot: every mail and phase asks for it. The
-    game object keeps the answer for its snapshot (a deadline asks about eight times; issue 8's
+    game object keeps the answer for its snapshot (a deadline asks about eight times;
     benchmark): the snapshot is only ever replaced, never changed in place."""
     snapshot = game.ruleset
     kept = game.__dict__.get("_ruleset_read")

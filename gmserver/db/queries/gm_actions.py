@@ -1,4 +1,4 @@
-"""The record of GM actions (issue 8)."""
+"""The record of GM actions."""
 
 from __future__ import annotations
 

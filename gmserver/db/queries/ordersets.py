@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import InboundMessage, OrderSet
 
 # Built once: every deadline reads each game's sets (building the statement cost more than
-# running it on SQLite: issue 8's benchmark)
+# running it on SQLite)
 _PHASE_SETS = (select(OrderSet).where(OrderSet.game_id == bindparam("game_id"), OrderSet.phase == bindparam("phase"))
                .order_by(OrderSet.power, OrderSet.version))
 
@@ -20,7 +20,7 @@ def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
 
 def players_sets(session: Session, game_id: int) -> list[OrderSet]:
     """Every power's sets in the game, any phase, newest first; the GM's own and a proxy
-    holder's (MATRIX 2.2) left out: they are not the player's."""
+    holder's left out: they are not the player's."""
     return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.by_gm.is_(False),
                                                        OrderSet.by_proxy.is_(False))
                                 .order_by(OrderSet.received_at.desc(), OrderSet.id.desc())))

@@ -25,10 +25,10 @@ def current_record(session: Session, game: Game) -> PhaseRecord:
 
 @dataclass(frozen=True)
 class Besides:
-    """What a game has beside its order sets that a deadline reads: proxies (MATRIX 2.2), open
-    proposals (MATRIX 2.10), press waiting for a report (MATRIX 2.9). Most games have none of them
+    """What a game has beside its order sets that a deadline reads: proxies, open
+    proposals, press waiting for a report. Most games have none of them
     at a deadline, so the deadline asks once, with the phase record, instead of querying each
-    (issue 8's benchmark), and reads the rows only where there are some."""
+   , and reads the rows only where there are some."""
 
     proxies: bool
     open_proposals: bool
@@ -74,14 +74,14 @@ def open_phase(session: Session, game_id: int, phase: str, state: dict[str, Any]
 
 
 # built once, on the table (its columns are named as the record's fields): the ORM's INSERT of
-# plain values costs as much again on the client (issue 8's benchmark)
+# plain values costs as much again on the client
 _OPEN_PHASE = insert(PhaseRecord.__table__)
 
 
 def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
                     now: datetime) -> None:
     """`open_phase` for a caller that does not use the record: one INSERT, not an ORM object
-    (the deadline's next phase; issue 8's benchmark). It depends on no change waiting in the
+    (the deadline's next phase). It depends on no change waiting in the
     session, so it does not flush them: they go with the transaction's one flush."""
     with session.no_autoflush:
         session.execute(_OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,

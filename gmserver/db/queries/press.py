@@ -1,4 +1,4 @@
-"""Press items as stored (MATRIX 2.9)."""
+"""Press items as stored."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Proxies as stored (MATRIX 2.2 proxy_policy): one row per proxy asked for or given."""
+"""Proxies as stored (proxy_policy): one row per proxy asked for or given."""
 
 from __future__ import annotations
 

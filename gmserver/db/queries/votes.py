@@ -1,4 +1,4 @@
-"""Proposals to end the game and the ballots on them (MATRIX 2.10)."""
+"""Proposals to end the game and the ballots on them."""
 
 from __future__ import annotations
 

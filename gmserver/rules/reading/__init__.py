@@ -6,6 +6,7 @@ Pure: standard library and gmserver.rules only; no engine, no I/O. Orders in and
 the callers write `str(order)` where the database or the engine needs text.
 
     read_orders(text, position=..., power=..., ruleset=..., geography=...) -> Reading
+    read_mail(message, position=..., power=..., ruleset=..., geography=...) -> Reading   (a whole email, as intake reads it)
     extract_order_text(message) -> str
     reading_to_json(reading) -> dict
     effective_orders(sets, ruleset) -> tuple[Order, ...]
@@ -23,6 +24,7 @@ their module: the modules of one step import them from each other, callers outsi
 """
 
 from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source, turn_facts
+from gmserver.rules.reading.mail import read_mail
 from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.reader import read_contingent, read_orders
@@ -35,6 +37,6 @@ from gmserver.rules.reading.output import reading_to_json
 __all__ = [
     "LineReading", "Reading", "StoredSet", "TurnFacts", "combine_sets",
     "contingent_source", "effective_contingent", "effective_orders", "extract_order_text", "file_set", "ordered_sets",
-    "out_of_order_versions", "read_contingent", "read_orders", "reading_to_json", "turn_facts",
+    "out_of_order_versions", "read_contingent", "read_mail", "read_orders", "reading_to_json", "turn_facts",
     "version_marker",
 ]

@@ -83,7 +83,7 @@ def _only_valid_unit(parsed: Parsed, problem: Rejected, ctx: Context) -> Verdict
     """001 II(1), 002 by analogy (complete_valid_set): of the player's units a fragment could stand
     for ("A Bu - Gre": Budapest or Bulgaria), the one whose reading is a valid order is chosen; of
     several, the one consistent with the player's other orders (`_consistent_unit`, on the reader's
-    second pass); otherwise the line stays ambiguous (MATRIX 2.3 definitions)."""
+    second pass); otherwise the line stays ambiguous."""
     if not ctx.complete_valid_set or not problem.repair or "units" not in problem.repair or parsed.unit is None:
         return None
     valid = []

@@ -12,6 +12,7 @@ from gmserver.rules.reading.grammar import (
 from gmserver.rules.reading.interpret import Context, Verdict, read_order
 from gmserver.rules.mailkind import KEYWORDS, PHRASES
 from gmserver.rules.reading.options import option, profile_of
+from gmserver.rules.reading.sentences import orders_in_sentence
 
 
 def _ignored(message: str, rule: str | None = None) -> list[Verdict]:
@@ -40,7 +41,7 @@ def _run_together(split: list[str], ctx: Context) -> Verdict:
                    valid=False)
 
 
-# What each profile's rules accept, in words, with the clause that says it (MATRIX: 000 III(2),
+# What each profile's rules accept, in words, with the clause that says it (000 III(2),
 # 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1) ¶1): the QA walkthrough found the refusal of an
 # order-like line citing no rule. The standard profile (the rulebook) has no such clause.
 _ACCEPTED: dict[str, tuple[str, str]] = {
@@ -86,7 +87,41 @@ def _with_skipped(condition_note: tuple[str, str] | None, skipped: str, ctx: Con
 
 
 def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
-    """The orders on a line (its condition, if any, already dealt with)."""
+    """The orders on a line (its condition, if any, already dealt with); a line that gives none
+    as written may state them as a sentence (sentences.py)."""
+    verdicts = _read_written(words, ctx, condition_note)
+    if len(words) < _SENTENCE_WORDS or any(v.status != "ignored" for v in verdicts) \
+            or any(w in SUPPORT or w in CONVOY for w in words):
+        return verdicts  # a line refused as a broken order says so; a support is never read as a move
+    return _as_sentence(words, ctx, condition_note) or verdicts
+
+
+_SENTENCE_WORDS = 4  # "F Nap - Ion" is read as written; a sentence has more words
+
+
+def _as_sentence(words: list[str], ctx: Context, condition_note: tuple[str, str] | None) -> list[Verdict] | None:
+    """The moves a sentence states, each read as an order and said how it was read (000 III(2),
+    001 II(1), 002 FORMAT 2, 003 [15], 004 I(3): a poorly written order with one meaning is
+    followed); None unless every one reads as a usable order, so that prose naming a unit and a
+    place is never refused as a broken order."""
+    found = orders_in_sentence(words)
+    out: list[Verdict] = []
+    for stated in found:
+        verdicts = _read_written(stated.words, ctx, condition_note)
+        if not verdicts or any(v.order is None or v.status == "rejected" for v in verdicts):
+            return None
+        for verdict in verdicts:
+            said = f"Read the sentence as {verdict.order}."
+            if stated.given_up:
+                said += f" '{stated.given_up}' was taken as what you no longer want."
+            if stated.assumed:
+                said += f" It is ambiguous: {stated.assumed}; if you meant otherwise, reply to this mail."
+            out.append(_with_note(verdict, (ctx.cite("abbreviation_policy"), said)))
+    return out or None
+
+
+def _read_written(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
+    """The orders on a line as written."""
     if words and words[0] in _GREETINGS:
         rest = words[1:]
         while rest and rest[0] in (",", ":", ";", "!", "."):
@@ -130,7 +165,7 @@ def _read_words(words: list[str], ctx: Context, condition_note: tuple[str, str] 
             verdicts.append(item)
             continue
         if item.kind is None and not _is_nonsense_candidate(item):
-            # issue 10: "Paris is lovely in spring" is prose, not an order missing its action
+            # "Paris is lovely in spring" is prose, not an order missing its action
             prose = any(w[:1].isalpha() for w in item.extra)
             verdicts.extend(_not_an_order(words, "Not an order." if prose
                                           else "Not an order: no action follows the place name."))

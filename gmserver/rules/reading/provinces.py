@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from gmserver.rules.geography import MapInfo, Province
+from gmserver.rules.reading.foreign_names import KNOWN, names_in, plain_key
 
 # 002 FORMAT 1 and 003 Abbrev.: the exceptions to "first three letters of the name".
 EMAIL_RULES_EXCEPTIONS = {
@@ -36,7 +37,7 @@ _FILLER_IN_NAMES = frozenset({"OF", "THE"})
 _MAY_FOLLOW = frozenset("SEA OCEAN PLEASE THANKS NOW ASAP HOLDS HOLD MOVES SUPPORTS CONVOYS STANDS STAYS "
                         "RETREATS DISBANDS VIA BY AND OR IF UNLESS THEN OTHERWISE ARMY FLEET".split())
 
-How = str  # "player", "table", "name", "variant", "prefix", "partial", "typo", "own_unit"
+How = str  # "player", "table", "name", "variant", "prefix", "partial", "typo", "own_unit", "foreign" (unread)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class NameTable:
     name_words: Mapping[str, tuple[tuple[str, ...], ...]]  # province -> word lists of its names
     prefix_keys: tuple[tuple[str, str], ...]  # (letters-only name, province) for prefix tests
     typo_keys: tuple[tuple[str, str], ...]  # every valid spelling (letters only) -> province
+    foreign: Mapping[str, str] = field(default_factory=dict)  # province_languages' names -> province
 
 
 def _letters(text: str) -> str:
@@ -87,8 +89,10 @@ def _key(text: str) -> str:
     return " ".join(_words(text))
 
 
-def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()) -> NameTable:
-    """The name table of one profile for one map (003 Abbrev., 004 I(1))."""
+def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = (),
+                languages: Iterable[str] = ()) -> NameTable:
+    """The name table of one profile for one map (003 Abbrev., 004 I(1)); `languages`: those of
+    `province_languages` whose names are read too."""
     provinces = {code: p for code, p in geography.provinces.items()}
     full_names = _full_names(geography, provinces)
     table = _abbreviations(provinces, table_id)
@@ -110,6 +114,7 @@ def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()
         name_words={k: tuple(v) for k, v in name_words.items()},
         prefix_keys=prefix_keys,
         typo_keys=tuple(sorted(typo)),
+        foreign={key: code for key, code in names_in(frozenset(languages)).items() if code in provinces},
     )
 
 
@@ -177,15 +182,16 @@ def _variants(geography: MapInfo, provinces: Mapping[str, Province], table_id: s
     return variants
 
 
-_TABLES: dict[tuple[int, str, tuple[str, ...]], tuple[MapInfo, NameTable]] = {}
+_TABLES: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], tuple[MapInfo, NameTable]] = {}
 
 
-def table_for(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()) -> NameTable:
-    """Cached `build_table` (one per map, table and forbidden list)."""
-    key = (id(geography), table_id, tuple(sorted(_key(f) for f in forbidden)))
+def table_for(geography: MapInfo, table_id: str, forbidden: Iterable[str] = (),
+              languages: Iterable[str] = ()) -> NameTable:
+    """Cached `build_table` (one per map, table, forbidden list and languages)."""
+    key = (id(geography), table_id, tuple(sorted(_key(f) for f in forbidden)), tuple(sorted(languages)))
     cached = _TABLES.get(key)
     if cached is None or cached[0] is not geography:
-        cached = (geography, build_table(geography, table_id, forbidden))
+        cached = (geography, build_table(geography, table_id, forbidden, languages))
         _TABLES[key] = cached
     return cached[1]
 
@@ -215,7 +221,15 @@ def resolve(words: tuple[str, ...], table: NameTable, policy: Policy) -> Place |
         return Place(key, (table.names[key],), None, "name")
     if key in table.variants:
         return Place(key, (table.variants[key],), None, "variant")
-    return _loose(key, words, table, policy)
+    plain = plain_key(key)
+    if plain in table.foreign:
+        return Place(key, (table.foreign[plain],), None, "name")
+    loose = _loose(key, words, table, policy)
+    known = KNOWN.get(plain)
+    if known is not None and (loose is None or loose.provinces != (known[1],)):
+        # "Roma" is Rome in Italian, never Rumania by a letter or a prefix: the reply names it
+        return Place(key, (), None, "foreign", suggestions=(known[1],))
+    return loose
 
 
 _GENERIC = frozenset({"SEA", "OCEAN", "GULF", "CHANNEL", "COAST", "NORTH", "SOUTH", "EAST", "WEST"})
@@ -376,7 +390,7 @@ def match_place(tokens: list[str], i: int, table: NameTable, policy: Policy,
         if stop - i > 1 and any(w in KEYWORDS for w in words[1:]) and words[0] != "ST":
             continue
         place = resolve(words, table, policy)
-        if place is not None and (stop - i == 1 or place.province or place.how in ("table", "name")):
+        if place is not None and (stop - i == 1 or place.province or place.how in ("table", "name", "foreign")):
             after = stop
             sea_typo = stop - i == 1 and after < len(tokens) and _misspelt_sea_word(tokens[after], place, table)
             if sea_typo and policy.typo_tolerance == "none":

@@ -1,5 +1,5 @@
 """Recognising quoted mail: the reply headers the big mail clients write above a quoted
-message, and the marker lines around every mail gmserver sends (issue 10).
+message, and the marker lines around every mail gmserver sends.
 
 A player's reply quotes the message answered, often without "> " (Outlook never prefixes
 lines; HTML mail converted to text loses its blockquote styling). What follows such a header is

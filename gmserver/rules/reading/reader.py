@@ -17,6 +17,7 @@ line_orders.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
@@ -26,7 +27,7 @@ from gmserver.rules.position import Position
 from gmserver.rules.reading.board import board_for
 from gmserver.rules.reading.combine import combine
 from gmserver.rules.reading.condition_facts import TurnFacts
-from gmserver.rules.reading.grammar import CONDITION
+from gmserver.rules.reading.grammar import BUILD, CONDITION, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE
 from gmserver.rules.reading.interpret import Context, Verdict
 from gmserver.rules.reading.line_conditions import (
     _NOT, _conditional_minor, _contingent_conditional, _for_this_turn, _LineState, _other_turn, _strip_condition,
@@ -35,6 +36,7 @@ from gmserver.rules.reading.line_orders import _ignored, _read_words
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.options import option
 from gmserver.rules.reading.provinces import Policy, table_for
+from gmserver.rules.reading.sentences import without_courtesy
 from gmserver.rules.reading.sets import StoredSet, file_set, is_change_marker, set_status_marker, version_marker
 from gmserver.rules.reading.text import tokens as tokenise
 from gmserver.rules.ruleset import Ruleset
@@ -89,6 +91,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
         held[number] = state.held
         for verdict in _read_line(raw, ctx, state):
             rows.append((number, raw, verdict))
+    rows = _without_signature(rows)
     if any(v.unsure for _, _, v in rows):
         rows = _consistent_readings(rows, ctx, state, held)
     if len(lines) > MAX_LINES:
@@ -121,6 +124,37 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
         # each contingent line once, as written, in the order written (000 II(5), 001 II(6))
         contingent=tuple(raw.strip() for _, raw in dict.fromkeys((n, r) for n, r, v in rows if v.contingent)),
     )
+
+
+# A signature without its "-- " line opens with a sign-off or the player's name on a line of its own
+_SIGN_OFF = re.compile(
+    r"^\s*(?:thanks|thank\s+you|many\s+thanks|cheers|regards|best|best\s+regards|best\s+wishes|kind\s+regards"
+    r"|warm\s+regards|yours(?:\s+truly|\s+sincerely)?|all\s+the\s+best|ciao|grazie|saluti|cordialement|merci"
+    r"|gr(?:ü|ue|u)(?:ss|ß)e?|danke|ta)\b[\s,.!]*(?:[^\W\d_][\w'’-]*[\s,.!]*){0,2}$", re.IGNORECASE)
+_NAME = re.compile(r"^\s*[^\W\d_a-z][\w'’-]*\.?(?:\s+[^\W\d_a-z][\w'’-]*\.?){0,2}\s*$")
+_SIGNATURE_NOTE = "Signature: not read as an order."
+# a heading such as "Supports" or "Builds" between orders is no name
+_ORDER_WORDS = HOLD | MOVE | SUPPORT | CONVOY | RETREAT | DISBAND | BUILD | WAIVE | _MARKER_WORDS
+
+
+def _without_signature(rows: list[tuple[int, str, Verdict]]) -> list[tuple[int, str, Verdict]]:
+    """A signature with no "-- " line (a job title, an address) holds unit and place words: from
+    the sign-off or name line below the orders, a line that gives no usable order is the
+    signature, never an unreadable order, nor a second order competing with one above it. A
+    line read as an order there (a P.S.) is kept."""
+    first_order = next((n for n, _, v in rows if v.order is not None and v.status in ("accepted", "corrected")), None)
+    if first_order is None:
+        return rows
+    start = None
+    for number, raw, verdict in rows:
+        if number > first_order and verdict.order is None and (
+                _SIGN_OFF.match(raw) or (_NAME.match(raw) and not set(tokenise(raw)) & _ORDER_WORDS)):
+            start = number
+            break
+    if start is None:
+        return rows
+    return [(n, raw, Verdict("ignored", None, None, "hold", None, _SIGNATURE_NOTE)
+             if n >= start and v.status in ("rejected", "ignored") else v) for n, raw, v in rows]
 
 
 def _as_sets(previous: Sequence[StoredSet] | Sequence[Order]) -> tuple[StoredSet, ...]:
@@ -179,7 +213,7 @@ def _context(position: Position, power: str, ruleset: Ruleset, geography: MapInf
         return cached[3]
     table_id = _TABLE_IDS.get(option(ruleset, "abbreviation_table"), "standard")
     forbidden = tuple(option(ruleset, "forbidden_abbreviations") or ())
-    table = table_for(geography, table_id, forbidden)
+    table = table_for(geography, table_id, forbidden, option(ruleset, "province_languages") or ())
     player_list: tuple[tuple[str, str], ...] = ()
     if player_abbreviations and option(ruleset, "player_abbreviation_lists"):
         player_list = tuple((" ".join(k.upper().split()), v.upper()) for k, v in player_abbreviations.items())
@@ -198,6 +232,11 @@ def _context(position: Position, power: str, ruleset: Ruleset, geography: MapInf
 
 
 def _read_line(raw: str, ctx: Context, state: _LineState) -> list[Verdict]:
+    courteous = without_courtesy(raw)
+    if courteous != raw:
+        if not tokenise(courteous):
+            return _ignored("Not an order: a polite closing, not a condition.")
+        raw = courteous  # "let me know if anything is unclear" is no order's condition
     words = tokenise(raw)
     if not words:
         return _ignored("Nothing to read on this line.")

@@ -74,7 +74,7 @@ class StoredSet:
     status: str | None = None  # "final" / "preliminary" as marked; None: the profile default
     unsupportable: tuple[Unit, ...] = ()  # units this set left unable to receive hold support
     contingent: tuple[str, ...] = ()  # its retreat and adjustment lines for the next minor turn (Reading.contingent)
-    by_proxy: bool = False  # sent by the power's proxy holder (MATRIX 2.2, rules/proxies.py)
+    by_proxy: bool = False  # sent by the power's proxy holder (rules/proxies.py)
 
 
 def merge_per_unit(base: Sequence[Order], newer: Sequence[Order]) -> tuple[Order, ...]:
@@ -120,7 +120,7 @@ def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Ruleset) -> t
     if combination == "merge_per_unit" or (combination == "replace_unless_marked_change" and newer.is_change):
         merged = merge_per_unit(base, newer.orders)
         if not base or sorted(map(str, merged)) == sorted(map(str, replaced)):
-            # issue 10: nothing of the set on file survived, so say it was replaced, not merged
+            # nothing of the set on file survived, so say it was replaced, not merged
             return merged, f"orders every unit the set on file ordered, so it replaces it ({rule})"
         if combination == "merge_per_unit":
             return merged, f"was merged unit by unit with the set on file ({rule})"

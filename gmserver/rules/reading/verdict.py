@@ -13,6 +13,7 @@ from gmserver.rules.position import unit_province
 from gmserver.rules.reading.board import Board
 from gmserver.rules.reading.grammar import Parsed
 from gmserver.rules.reading.options import clause, option
+from gmserver.rules.reading.foreign_names import language_of
 from gmserver.rules.reading.provinces import NameTable, Place, suggestions
 from gmserver.rules.ruleset import Ruleset
 
@@ -160,9 +161,18 @@ def _choose(place: Place, ctx: Context, notes: Notes, fits: Callable[[str], bool
         raise Rejected(f"'{place.written.title()}' is ambiguous for {what}: it could be "
                        f"{_names(place.provinces, ctx, 'or')}.{hint}", ctx.cite("abbreviation_policy"),
                        unsure=unsure)
+    if place.how == "foreign":
+        raise Rejected(foreign_name_message(place, ctx))
     near = place.suggestions or suggestions(place.written, ctx.table)
     hint = f" Did you mean {_names(near, ctx, 'or')}?" if near else ""
     raise Rejected(f"'{place.written.title()}' is not a province I know.{hint}")
+
+
+def foreign_name_message(place: Place, ctx: Context) -> str:
+    """A French, German or Italian name the game does not read (province_languages)."""
+    name = ctx.name(place.suggestions[0])
+    return (f"'{place.written.title()}' is the {language_of(place.written)} name of {name}; this game reads "
+            f"province names in English: write {name}.")
 
 
 _AS_PRINTED = {"NAF": "NAf", "GOB": "GoB", "GOL": "GoL", "STP": "StP"}  # 002 FORMAT 1, 003 Abbrev.

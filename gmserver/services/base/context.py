@@ -40,3 +40,6 @@ class Services:
     gm_addresses: tuple[str, ...] = ()
     # where notices for the GM go (config `[gm] alert_address`); "": the GM's own address
     alerts_to: str = ""
+    # the web pages' public address (config `[web] base_url`): reports, reminders and start mails
+    # carry their page links; "": no link in any mail
+    web_base_url: str = ""

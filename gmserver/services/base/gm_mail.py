@@ -1,4 +1,4 @@
-"""The mail the GM controls send (issue 8): the start mail of a player, the announcement of a GM
+"""The mail the GM controls send: the start mail of a player, the announcement of a GM
 action to the players, and the GM's copies of reports and refusals. Each is queued through the
 outbox with a dedupe key, in the caller's transaction."""
 
@@ -21,15 +21,17 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import example_orders, key_points
 from gmserver.rules.position import describe_phase
 from gmserver.rules.subject import format_subject
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
 
 
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
                replacing: bool = False) -> EmailMessage:
     """A player's start mail: their power, the other players (primary addresses only: a
-    fallback is never published, MATRIX 2.2 `registered_with_fallback`), the first deadline, the
+    fallback is never published, `registered_with_fallback`), the first deadline, the
     exact subject line, a worked example and the house rules' key points."""
     ruleset = ruleset_of(game)
     position = engine.position_from_state(state)
@@ -49,11 +51,10 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "example": example_orders(position, player.power, engine.legal_orders(state)),
         "password": player.secret if game.sender_check == "verified" else None,
         "key_points": key_points(ruleset),
+        "page_link": own_link(services.web_base_url, player, now),
     }
-    return services.composer.compose(
-        to=player.address, subject=f"{game.name}: you play {player.power.title()}",
-        body=services.composer.render("player/start.txt.j2", context), auto_submitted="auto-generated",
-        date=now, reply_secret=token)
+    return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
+                            body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)
 
 
 def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,
@@ -106,10 +107,8 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
     })
     queued = 0
     for player in (game.players if to is None else to):
-        message = services.composer.compose(to=player.address, subject=f"{game.name}: {headline}", body=body,
-                                            auto_submitted="auto-generated", date=now,
-                                            reply_secret=reply_token(player.secret, game.phase) if player.secret
-                                            else None)
+        message = outgoing.message(services, to=player.address, subject=f"{game.name}: {headline}", body=body, now=now,
+                                   secret=reply_token(player.secret, game.phase) if player.secret else None)
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,
@@ -132,6 +131,6 @@ def copy_to_gm(session: Session, services: Services, game_id: int, message: Emai
         "what": what, "recipient": str(message["To"]), "subject": str(message["Subject"]),
         "body": plain_text(message),  # a report is multipart: its text part
     })
-    copy = services.composer.compose(to=copies_address(services), subject=f"[copy] {message['Subject']}",
-                                     body=body, auto_submitted="auto-generated", date=now)
+    copy = outgoing.message(services, to=copies_address(services), subject=f"[copy] {message['Subject']}", body=body,
+                            now=now)
     return queue(session, copy, kind="gm-copy", dedupe_key=f"copy:{dedupe_key}", now=now, game_id=game_id)

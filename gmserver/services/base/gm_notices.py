@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 
@@ -48,6 +49,5 @@ def notify_gm(session: Session, services: Services, *, key: str, subject: str, p
     """Queue one notice (False if one with `key` was queued before). Marked auto-generated:
     the GM's mailbox may be gmserver's own, and intake never reads automated mail."""
     body = services.composer.render("gm/notice.txt.j2", {"paragraphs": list(paragraphs)})
-    message = services.composer.compose(to=gm_notice_address(services), subject=subject, body=body,
-                                        auto_submitted="auto-generated", date=now)
+    message = outgoing.message(services, to=gm_notice_address(services), subject=subject, body=body, now=now)
     return queue(session, message, kind="alert", dedupe_key=key, now=now, game_id=game_id)

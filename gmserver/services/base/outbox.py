@@ -41,7 +41,7 @@ from gmserver.rules.envelope import is_plain_address
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
-from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy
+from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy, write_row
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str
 def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *, kind: str, now: datetime,
               game_id: int | None = None) -> int:
     """`queue` for several (message, dedupe key) at once, e.g. a deadline's reports: one query for
-    the keys already there and one INSERT for the rows (issue 8's benchmark: one query and one
+    the keys already there and one INSERT for the rows (one query and one
     INSERT per report, each a round trip to PostgreSQL); how many were added."""
     taken = dedupe_keys_taken(session, [key for _, key in messages])
     rows = []
@@ -84,7 +84,7 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
 
 
 # built once, on the tables: each deadline stores a report and its copies, plain values the ORM's
-# INSERT would only pass on at a cost (issue 8's benchmark). Column names: `raw` is the row's `stored`
+# INSERT would only pass on at a cost. Column names: `raw` is the row's `stored`
 _INSERT_REPORT = insert(StoredReport.__table__).returning(StoredReport.__table__.c.id)
 _INSERT_ROWS = insert(OutboxMessage.__table__)
 
@@ -97,14 +97,15 @@ class ReportCopy(NamedTuple):
     reply_secret: str | None
     message_id: str  # fixed now: a resend is recognisably the same message
     dedupe_key: str
-    power: str | None  # whose own subject line for the next orders the copy shows (issue 9)
+    power: str | None  # whose own subject line for the next orders the copy shows
+    page_links: tuple[str, ...] = ()  # the phase's web page and the player's own ([web] base_url)
 
 
 def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
                  now: datetime, game_id: int | None = None) -> int:
     """Store a turn report once and queue a light row for each of `copies`; the sender writes each
     copy when it sends it (services/base/report_copies.py). One query for the keys already there, one
-    INSERT for the report and one for the rows (issue 8's benchmark); how many rows were added."""
+    INSERT for the report and one for the rows; how many rows were added."""
     taken = dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
     fresh = [copy for copy in copies if copy.dedupe_key not in taken]
     for copy in fresh:
@@ -120,7 +121,8 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
         {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
          "sender": sender, "recipient": copy.recipient, "raw": b"", "report_id": report,
          "addressing": {"subject": copy.subject, "power": copy.power,
-                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {})},
+                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {}),
+                        **({"page_links": list(copy.page_links)} if copy.page_links else {})},
          "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
         for copy in fresh])
     return len(fresh)
@@ -150,10 +152,16 @@ class MalformedMail(ValueError):
 _ONE_EACH = ("From", "To", "Subject", "Message-ID", "Date", "Auto-Submitted")
 
 
+def message_bytes(row: OutboxMessage) -> bytes:
+    """What is sent for `row`: its stored bytes or, for a player's copy of a stored report not sent
+    yet, the copy written now (the same bytes the sender will write: `_written`)."""
+    return write_row(row) if not row.stored and row.report_id is not None else row.stored
+
+
 def mail_problems(raw: bytes, recipient: str) -> list[str]:
     """What makes an outgoing message unfit to send: a header line broken by a stray CR or LF,
     a header gmserver always writes missing or doubled, a To that is not the one plain address
-    the row is sent to, a Cc or Bcc (the fuzz run of issue 6 found a few such replies to hostile
+    the row is sent to, a Cc or Bcc (the fuzz run found a few such replies to hostile
     mail among 100,000)."""
     problems = []
     head = raw.split(b"\r\n\r\n", 1)[0]
@@ -360,7 +368,7 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
     try:
         raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
                          reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                         power=row.addressing.get("power"))
+                         power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
     except Exception as problem:  # noqa: BLE001  one report that cannot be written must not stop the outbox
         log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
         return row, f"the report could not be written: {type(problem).__name__}: {problem}"

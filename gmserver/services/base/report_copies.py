@@ -1,5 +1,5 @@
 """A turn report stored once per game at the deadline; each player's copy written from it when
-the outbox sends it (issue 8's benchmark).
+the outbox sends it.
 
 Why: a deadline that composed, serialised and checked seven multipart mails, and drew the map,
 spent more than 90 % of its time on mail (docs/performance.md). Now the deadline's transaction
@@ -12,7 +12,7 @@ The writing is deterministic, so that the bytes do not depend on when or how oft
 written: the Date is the deadline's `now`, the Message-ID the row's, the MIME boundaries and the
 images' Content-IDs are derived from the report, the map and chart are drawn from stored values.
 Each player's copy differs from the others only in To, Reply-To (the player's own secret),
-Subject, Message-ID and the subject line the player gives the next orders (issue 9): nothing
+Subject, Message-ID and the subject line the player gives the next orders: nothing
 else in a report is private.
 
 The payload is JSON (`{"version": 2, "report": {...}}`, reports/codec.py), not a pickle: a report
@@ -43,6 +43,7 @@ from gmserver.mail.compose import Composer, add_html, with_text_edited
 from gmserver.reports import TurnReport
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.links import with_page_links
 from gmserver.reports.turn import with_orders_subject
 from gmserver.rules.position import PhaseOutcome
 
@@ -103,20 +104,22 @@ def parts_of(payload: str) -> ReportParts:
 
 
 def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: datetime | None) -> str:
-    """The text part: the `::` lines mail filters read (issue 9), then each phase's report."""
+    """The text part: the `::` lines mail filters read, then each phase's report."""
     first, last = contexts[0], contexts[-1]
     header = machine_header(first.game_name, first.phase, last.next_phase, deadline)
     return header + "\n" + "\n".join(composer.render(c.template, c) for c in contexts)
 
 
 def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
-               power: str | None = None) -> bytes:
+               power: str | None = None, page_links: tuple[str, ...] = ()) -> bytes:
     """One player's copy of the stored report, as sent: the same bytes whenever it is written.
-    `power`: the player's, whose own subject line for the next orders the copy shows (issue 9,
-    reports.with_orders_subject); None shows the GM's wording."""
+    `power`: the player's, whose own subject line for the next orders the copy shows (
+    reports.with_orders_subject); None shows the GM's wording. `page_links`: the phase's web page
+    and the player's own (reports.links), when `[web] base_url` is set."""
     base, composer, parts = _base_message(payload)
     last = parts.contexts[-1]
-    own = with_text_edited(base, lambda subtype, text: with_orders_subject(text, last, power, html=subtype == "html"))
+    own = with_text_edited(base, lambda subtype, text: with_page_links(
+        with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"))
     copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
     policy = _smtp_policy(to)
     if own is not base:  # the player's own line is in the text and HTML parts: written whole
@@ -129,14 +132,11 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
 
 
 def write_row(row: OutboxMessage) -> bytes:
-    """`OutboxMessage.raw` of a player's copy not yet sent (tests and `gmserver outbox` read it)."""
+    """A player's copy not yet sent, as the sender will write it (services/base/outbox.message_bytes)."""
     assert row.report is not None and row.addressing is not None
     return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
                       reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                      power=row.addressing.get("power"))
-
-
-OutboxMessage.writer = write_row
+                      power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
 
 
 def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:

@@ -1,11 +1,11 @@
-"""GM controls (issue 8): move a deadline, pause and resume, replace a player or change an
+"""GM controls: move a deadline, pause and resume, replace a player or change an
 address, put a power in or out of civil disorder, end a game, game settings.
 
 Each action runs in the caller's transaction with the game row locked (an adjudication cannot
 run meanwhile), is recorded in `gm_actions` (what, arguments, by whom: "cli" or the GM's address,
-when, what came of it) and announced to the players (MATRIX 2.11 `correction_broadcast =
+when, what came of it) and announced to the players (`correction_broadcast =
 all_players`, every profile). A request that cannot be carried out raises GameError saying why;
-nothing is recorded then. The command line (cli_game.py) and GM mail (services/commands/gm_commands.py)
+nothing is recorded then. The command line (gmserver/cli/) and GM mail (services/commands/gm_commands.py)
 both call these.
 """
 
@@ -52,7 +52,7 @@ def addresses_of(text: str) -> tuple[str, str | None]:
 def set_deadline(session: Session, services: Services, game: Game, deadline: datetime, *, by: str,
                  now: datetime) -> Done:
     """Set, extend or shorten the current turn's deadline; never below the profile's minimum
-    turn length counted from when the turn opened (MATRIX 2.8: the minimums are minimums), unless
+    turn length counted from when the turn opened (the minimums are minimums), unless
     the game was created with short turns (`--short-turns-for-testing`: enforce_minimums off).
     The deadline it has already is refused, like `pause` of a paused game: nothing changed, so
     nothing is recorded and nobody is told."""
@@ -285,7 +285,7 @@ def action_log(services: Services, name: str) -> list[dict[str, Any]]:
 
 def proxy_give(session: Session, services: Services, game: Game, power: str, holder: str, for_turn: bool = False,
                units: list[str] | None = None, turns: int | None = None, *, by: str, now: datetime) -> Done:
-    """The GM gives a power a proxy, for all its units or some (MATRIX 2.2; services/features/proxies.py)."""
+    """The GM gives a power a proxy, for all its units or some (services/features/proxies.py)."""
     return proxies.give(session, services, game, power, holder, by=by, now=now, for_turn=for_turn, units=units or (),
                         turns=turns)
 

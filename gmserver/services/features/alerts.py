@@ -34,6 +34,7 @@ from gmserver.db.queries.inbound import parked_to_alert
 from gmserver.db.queries.outbox import per_message_alerts_since, undeliverable_to_alert
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import describe_notice
 from gmserver.services.base.outbox import queue
@@ -156,8 +157,7 @@ def queue_alerts(services: Services, now: datetime, *, to: str) -> AlertsQueued:
 
 
 def _queue_alert(services: Services, key: str, to: str, subject: str, body: str, now: datetime) -> bool:
-    message = services.composer.compose(to=to, subject=subject, body=body, auto_submitted="auto-generated",
-                                        date=now)
+    message = outgoing.message(services, to=to, subject=subject, body=body, now=now)
     try:
         with transaction(services.sessions) as session:
             return queue(session, message, kind="alert", dedupe_key=key, now=now)

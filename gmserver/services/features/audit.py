@@ -1,5 +1,5 @@
 """The audit of a game's last year (`gmserver game audit`; `extra_unit_repair = mhr`, 000 VIII(2),
-VIII(3), MATRIX A15): each stored phase adjudicated again with its stored orders, the result
+VIII(3)): each stored phase adjudicated again with its stored orders, the result
 compared with the start the game stored for the next phase (gmserver.rules.audit), and the
 differences, with the repairs 000 VIII proposes, sent to the GM. Reads only: the GM repairs
 with `gmserver game repair` (A15: the server proposes, the GM confirms)."""

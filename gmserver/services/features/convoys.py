@@ -1,4 +1,4 @@
-"""The GM's convoy rulings (000 VI(4), MATRIX 2.16; gmserver.rules.convoys): found after each
+"""The GM's convoy rulings (000 VI(4); gmserver.rules.convoys): found after each
 adjudication and flagged to the GM, ruled with `gmserver game convoy`, applied when the phase is
 adjudicated (again, after a rollback). And 000 VI(6)'s paradox rule (gmserver.rules.paradoxes),
 applied at adjudication with the engine as its adjudicator."""
@@ -119,8 +119,8 @@ class Checks:
 
 def checks(game: Game, record: PhaseRecord, outcome: PhaseOutcome, services: Services,
            given: Mapping[str, Sequence[Order]] | None = None) -> Checks:
-    """What the GM should look at in this outcome under the game's convoy rule (datc_4a1, MATRIX
-    2.16): the disputes not ruled on yet. `given`: the orders as given (with the routes their
+    """What the GM should look at in this outcome under the game's convoy rule (datc_4a1):
+    the disputes not ruled on yet. `given`: the orders as given (with the routes their
     moves named, 000 VI(3)); by default those the record keeps. 000 VI(6)'s paradoxes are not
     flagged: the server resolves them itself (paradox_rule)."""
     ruleset = queries.games.ruleset_of(game)
@@ -153,7 +153,7 @@ def flag_disputes(session: Session, services: Services, game: Game, record: Phas
                 f"gmserver game preview {game.name}", f"gmserver adjudicate {game.name}"]
     lines = [f"{game.name} {describe_phase(outcome.phase)}: the engine's result may differ from house rules 000 VI:",
              *(f"- {text}." for text in found.texts),
-             "The results were published as the engine gave them. To rule otherwise (MATRIX 2.16), within the "
+             "The results were published as the engine gave them. To rule otherwise, within the "
              "correction window, run in turn:", *commands]
     notify_gm(session, services, key=f"alert:convoy:{game.id}:{outcome.phase}:{record.revision}", game_id=game.id,
               now=now, subject=f"{game.name}: a convoy to rule on ({describe_phase(outcome.phase)})", paragraphs=lines)

@@ -1,4 +1,4 @@
-"""GM corrections (MATRIX 2.11): an order set the GM writes for a power before the deadline, and
+"""GM corrections: an order set the GM writes for a power before the deadline, and
 the rollback of the last adjudication within the profile's correction window (000 VIII(1)).
 
 Each runs in the caller's transaction with the game row locked (`*_in`, for GM mail:
@@ -28,6 +28,7 @@ from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, 
 from gmserver.rules.position import describe_phase
 from gmserver.rules.reading import effective_orders, read_orders
 from gmserver.services.base import mails
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.game.games import GameError, locked_game
 from gmserver.services.base.gm_mail import announce, deadline_event
@@ -133,9 +134,9 @@ def _orders_mail(services: Services, game: Game, player: Player, lines: tuple[st
         "lines": lines, "on_file": on_file,
         "deadline": format_time(game.deadline, game.timezone) if game.deadline is not None else None,
     })
-    return services.composer.compose(
-        to=player.address, subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
-        body=body, auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
+    return outgoing.message(services, to=player.address,
+                            subject=f"{game.name}: the GM corrected your orders for {describe_phase(game.phase)}",
+                            body=body, now=now, secret=token_of(player, game.phase))
 
 
 # --- rolling back the last adjudication -------------------------------------------------------
@@ -226,9 +227,9 @@ def _announce(session: Session, services: Services, game: Game, record: PhaseRec
         corrected_phase_name=describe_phase(record.phase), now=now, domain=services.composer.domain)
     queued = 0
     for player in game.players:
-        message = services.composer.compose(
-            to=player.address, subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
-            auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
+        message = outgoing.message(services, to=player.address,
+                                   subject=f"{game.name}: correction of {describe_phase(record.phase)}", body=body,
+                                   now=now, secret=token_of(player, game.phase))
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
         queued += queue(session, message, kind="correction", now=now, game_id=game.id,

@@ -1,4 +1,4 @@
-"""A player's delay request by mail (MATRIX 2.8 `delay_policy`, `delay_hours`, `max_auto_delays`),
+"""A player's delay request by mail (`delay_policy`, `delay_hours`, `max_auto_delays`),
 carried out in the message's transaction with the game row locked. The decision is pure
 (gmserver/rules/delays.py); this module counts the player's delays, moves the deadline, records
 the grant in `gm_actions` (by the player's address, like the GM's own moves of a deadline), tells

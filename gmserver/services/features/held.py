@@ -1,4 +1,4 @@
-"""Order sets held for the GM (hold_for_gm, MATRIX 2.1: 001 II(4) "may, but is not required to
+"""Order sets held for the GM (hold_for_gm, 001 II(4) "may, but is not required to
 accept"): the message is stored with status "held" (`gmserver inbox list --status held`), the
 player is told it waits for the GM, and the GM releases it (filed for the turn it was for, if
 that turn is still open, and confirmed as any set) or refuses it (the player gets the refusal).
@@ -117,7 +117,7 @@ def release_in(session: Session, services: Services, inbound_id: int, now: datet
     note = (f"The GM accepted this message, which was held for the GM ({cite(view.ruleset, option)}).",)
     decision = Accept(game=view, power=row.power or "", phase=view.phase,
                       subject=subject_reading(envelope.subject, view), warnings=note)
-    # a late set proven sent in time is a correction of the turn (MATRIX 2.8 late_with_proof):
+    # a late set proven sent in time is a correction of the turn (late_with_proof):
     # filed even after the GM rolled the turn back to use it
     file_orders(session, services, row, envelope, decision, now, correction=option == "late_with_proof")
     row.status, row.outcome, row.processed_at = "done", "released", now

@@ -25,6 +25,7 @@ from gmserver.rules.defaults import hopeless_powers
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base import mails
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.game.ordersets import counted_sets
@@ -99,9 +100,9 @@ def _tell_players_the_game_waits(session: Session, services: Services, game: Gam
                        "The game waits, with no deadline. You will be told the new deadline when the new "
                        "players join; the orders you sent stay on file."]})
     for player in game.players:
-        message = services.composer.compose(to=player.address, subject=f"{game.name}: Spring 1901 waits for new "
-                                            "players", body=body, auto_submitted="auto-generated", date=now,
-                                            reply_secret=token_of(player, game.phase))
+        message = outgoing.message(services, to=player.address,
+                                   subject=f"{game.name}: Spring 1901 waits for new players", body=body, now=now,
+                                   secret=token_of(player, game.phase))
         queue(session, message, kind="game-notice", now=now, game_id=game.id,  # not a reply: no reply limit
               dedupe_key=f"s1901-wait:{game.id}:{stamp}:{player.power}:{player.address}")
 

@@ -1,4 +1,4 @@
-"""Perpetual order sets (MATRIX 2.2 `perpetual_orders`; 000 II(4)): the GM marks a power's set
+"""Perpetual order sets (`perpetual_orders`; 000 II(4)): the GM marks a power's set
 perpetual (`gmserver game perpetual NAME POWER [--off]`); at each later movement deadline where
 the power sent nothing, the orders of that set that still fit the board stand in for it, and the
 report says so (rules/perpetual.py decides which). It ends when the GM turns it off or the

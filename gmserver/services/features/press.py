@@ -1,7 +1,7 @@
-"""Press (MATRIX 2.9): store each press item a player sends, deliver it as the game's rules say,
+"""Press: store each press item a player sends, deliver it as the game's rules say,
 and give the turn report the press it publishes.
 
-Press to every power is published with the next turn report (MATRIX 2.9: "press is queued for
+Press to every power is published with the next turn report ("press is queued for
 the next report"), where the profile places it (000 X(1): white press under its author's orders,
 grey press in an "Anonymous Press" section). Partial press, to named powers, is private to them:
 it is mailed at once, one mail per recipient through the outbox. Where only the press of the last
@@ -35,6 +35,7 @@ from gmserver.rules.press_conditions import (Candidate, PressCondition, conditio
 from gmserver.rules.reading.message import press_sections
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.ruleset import Ruleset
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
@@ -109,7 +110,7 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
     game, author, phase = decision.game, decision.power, decision.phase
     if game.ruleset.press_channel == "in_order_set_last_only":
         # 003 [9]: only the press of the last set sent is published; a press-only message counts as
-        # a set without orders [P], so it replaces earlier press too (MATRIX 2.9)
+        # a set without orders [P], so it replaces earlier press too
         replace_press(session, game.id, phase, author)
     ids: list[int | None] = []
     for plan in planned:
@@ -187,7 +188,7 @@ def _verdict(ruleset: Ruleset, item: PressItem, author: str, started: bool) -> V
 def _status(ruleset: Ruleset, item: PressItem, verdict: Verdict) -> str:
     if verdict.action != "send":
         return verdict.action
-    # broadcast press is queued for the next report (MATRIX 2.9 press_moderation: "press is queued
+    # broadcast press is queued for the next report (press_moderation: "press is queued
     # for the next report"); partial press is private to its recipients, so it is mailed at once
     return "sent" if item.recipients else "report"
 
@@ -202,9 +203,8 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
         body = services.composer.render(TEMPLATE, {
             "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
             "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
-        message = services.composer.compose(
-            to=address, subject=f"{game.name} {row.phase}: press", body=body, auto_submitted="auto-generated",
-            date=now, reply_secret=game.reply_token(power))
+        message = outgoing.message(services, to=address, subject=f"{game.name} {row.phase}: press", body=body, now=now,
+                                   secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)
 
 
@@ -276,7 +276,7 @@ def press_for_report(session: Session, game: Game, phase: str, outcome: PhaseOut
 def settle_conditions(session: Session, services: Services, game: Game, outcome: PhaseOutcome,
                       now: datetime) -> int:
     """After the report: conditional press whose condition did not hold is marked so, and its
-    author told (MATRIX 2.9: "press whose condition is false is dropped and the author told")."""
+    author told ("press whose condition is false is dropped and the author told")."""
     addresses = {player.power: (player.address, token_of(player, game.phase)) for player in game.players}
     dropped = 0
     for row in _publication(session, game, outcome.phase, outcome, services.geography)[1]:
@@ -287,9 +287,8 @@ def settle_conditions(session: Session, services: Services, game: Game, outcome:
         body = services.composer.render("player/press_condition.txt.j2", {
             "game_name": game.name, "phase": describe_phase(outcome.phase), "condition": row.condition,
             "text": row.text})
-        message = services.composer.compose(to=address, subject=f"{game.name} {outcome.phase}: your press",
-                                            body=body, auto_submitted="auto-generated", date=now,
-                                            reply_secret=secret)
+        message = outgoing.message(services, to=address, subject=f"{game.name} {outcome.phase}: your press", body=body,
+                                   now=now, secret=secret)
         queue(session, message, kind="notice", dedupe_key=f"presscond:{row.id}", now=now, game_id=game.id)
     return dropped
 

@@ -1,4 +1,4 @@
-"""The GM's hand on press (MATRIX 2.9 press_moderation): the game's press listed with its
+"""The GM's hand on press (press_moderation): the game's press listed with its
 authors, an item not yet published approved or dropped (003 [9]: press the GM holds back is
 not published), and its spelling and punctuation edited (002 PRESS 1, 3).
 
@@ -74,7 +74,7 @@ def moderate(services: Services, game_name: str, press_id: int, action: str, now
             row.status = "dropped"
             return f"press item {press_id} dropped: it will not be published"
         if row.status == "report" or row.phase != game.phase:
-            # press held past its turn's report waits for the next one (MATRIX 2.9 gm_approval)
+            # press held past its turn's report waits for the next one (gm_approval)
             row.phase = game.phase
         item = PressItem(row.kind, tuple(row.recipients), row.signature, row.text)
         if not item.recipients:

@@ -1,4 +1,4 @@
-"""Proxies (MATRIX 2.2 proxy_policy, proxy_precedence, proxy_cancel_notifies_holder; 000 II(3),
+"""Proxies (proxy_policy, proxy_precedence, proxy_cancel_notifies_holder; 000 II(3),
 003 [19]): give, approve and cancel a power's proxy, and the proxies intake and adjudication see.
 
 A proxy is asked for by the power's player (a "PROXY holder" request by mail) or given by the GM

@@ -1,4 +1,4 @@
-"""Reminders: every entry of the profile's `reminders` list (MATRIX 2.8), each sent once per
+"""Reminders: every entry of the profile's `reminders` list, each sent once per
 phase and power (the outbox's dedupe key), before the deadline. The times are
 gmserver/rules/schedule.py's; the entries sent with the report are services/turn/turn_report.turn_report'."""
 

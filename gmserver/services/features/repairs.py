@@ -1,5 +1,5 @@
-"""The GM's repair of a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3), MATRIX
-A15; the plan is gmserver.rules.repairs): `gmserver game repair` and the `repair` mail command.
+"""The GM's repair of a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3);
+the plan is gmserver.rules.repairs): `gmserver game repair` and the `repair` mail command.
 Without `confirm` it only says what it would do (A15: the server proposes, the GM confirms);
 confirmed, the current phase's board is changed, the action recorded and every player told."""
 
@@ -20,8 +20,6 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce
 from gmserver.services.features.corrections import CorrectionError
 from gmserver.services.game.games import locked_game
-
-USAGE = "repair [GAME] POWER [UNIT [to LOCATION]] [confirm]"
 
 
 @dataclass(frozen=True)

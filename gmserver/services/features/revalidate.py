@@ -1,4 +1,4 @@
-"""MATRIX 2.11: "Orders already received for the following turn are re-validated against the
+""""Orders already received for the following turn are re-validated against the
 corrected position and their senders told." Run by services.turn.turns when a rolled-back turn has
 been adjudicated again: each power with orders on file for the turn it opened hears whether they
 all still fit the corrected position, and which do not (those are void at adjudication, as any
@@ -15,6 +15,7 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.rules.position import describe_phase
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.game.ordersets import orders_on_file
 from gmserver.services.base.outbox import queue
@@ -39,9 +40,9 @@ def revalidate_after_correction(session: Session, services: Services, game: Game
             "game_name": game.name, "corrected": describe_phase(corrected), "phase": describe_phase(game.phase),
             "orders": orders, "unfit": unfit,
         })
-        message = services.composer.compose(
-            to=player.address, subject=f"{game.name}: your orders for {describe_phase(game.phase)} after the correction",
-            body=body, auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
+        message = outgoing.message(services, to=player.address,
+                                   subject=f"{game.name}: your orders for {describe_phase(game.phase)} after the correction",
+                                   body=body, now=now, secret=token_of(player, game.phase))
         told += queue(session, message, kind="revalidated", now=now, game_id=game.id,
                       dedupe_key=f"revalidated:{game.id}:{corrected}:{revision}:{player.power}")
     return told

@@ -95,7 +95,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                         newest_on_file=_newest_on_file(session, game.id, decision.power, decision.phase)),
     )
 
-    # MATRIX 2.2 proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
+    # proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
     # secret if they play here (never the owner's, which they do not know), else by DKIM alone
     secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
     periods = decision.game.periods or reply_periods(session, game)
@@ -130,7 +130,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                 envelope.sender, game.name, decision.power, player.address)
     warning = mails.unverified_sender(services, game, player, envelope, verdict.findings, now)
     queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
-    copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies (issue 8)
+    copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies
     return "unverified"
 
 

@@ -1,4 +1,4 @@
-"""The turn-length vote at the start of a game (MATRIX 2.8 `turn_length_vote`, 003 [23] "At the
+"""The turn-length vote at the start of a game (`turn_length_vote`, 003 [23] "At the
 beginning of a game, the players may vote for one, two or three week deadlines. The GM may not
 vote."). rules/vote_changes.py decides; this module stores and counts.
 

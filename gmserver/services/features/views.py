@@ -28,7 +28,7 @@ class GameRow:
     status: str
     phase: str
     deadline: datetime | None
-    paused: bool = False  # issue 8: never adjudicated while paused
+    paused: bool = False  # never adjudicated while paused
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,8 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
 def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
                  now: datetime | None = None) -> list[GameTiming]:
     """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
-    active) must run (a paused game has neither, issue 8): adjudication at the deadline plus the grace period, none under
-    adjudication_trigger = gm_command (MATRIX 2.8); the first of the profile's reminders still
+    active) must run (a paused game has neither): adjudication at the deadline plus the grace period, none under
+    adjudication_trigger = gm_command; the first of the profile's reminders still
     ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
         timings = []

@@ -1,4 +1,4 @@
-"""The GM's part in votes (MATRIX 2.10): told of each proposal, the GM may veto one
+"""The GM's part in votes: told of each proposal, the GM may veto one
 (`proposal_gm_veto`, 000 IX(5)), propose one where the house rules allow it (`gm_may_propose`,
 003 [18] ¶1), vote where a rule change needs the GM's agreement (`vote.rule_change.gm_must_agree`,
 000 IX(3)), and is told to apply a rule change that passed. The same functions serve the command
@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.commands import usage
 from gmserver.db import queries
 from gmserver.db.models import Game, ProposalRow
 from gmserver.rules import votes as rules
@@ -57,8 +58,6 @@ def tell_gm(session: Session, services: Services, game_id: int, recorded: votes.
 
 _KEYWORDS = {"draw": "draw", "concede": "concession", "concession": "concession", "rule": "rule_change",
              "end": "end_game_any_terms"}
-PROPOSE = ("propose [GAME] DRAW [POWERS] | propose [GAME] CONCEDE POWER | propose [GAME] RULE CHANGE WORDS | "
-           "propose [GAME] END GAME TERMS")
 
 
 def propose_by_gm(session: Session, services: Services, game: Game, words: str, *, by: str, now: datetime) -> Done:
@@ -70,7 +69,7 @@ def propose_by_gm(session: Session, services: Services, game: Game, words: str, 
     keyword, _, rest = words.strip().partition(" ")
     kind = _KEYWORDS.get(keyword.lower())
     if kind is None or not rules.offered(kind, ruleset):
-        raise GameError(f"expected: {PROPOSE}, of a kind the house rules offer")
+        raise GameError(f"expected: {usage.PROPOSE}, of a kind the house rules offer")
     members, terms = _gm_members(session, game, kind, rest, ruleset)
     if queries.votes.find_proposal(session, game.id, game.phase, kind, votes.members_key(members)) is not None:
         raise GameError("that proposal has been made this turn already")
@@ -117,15 +116,12 @@ def vote_by_gm(session: Session, services: Services, game: Game, words: str, *, 
         raise GameError(f"proposal {number} is {row.status}: only an open proposal is voted on")
     choice = rules.CHOICE_WORDS.get(choice.strip().lower() or "yes", "")
     if not choice:
-        raise GameError(f"expected: {VOTE}")
+        raise GameError(f"expected: {usage.VOTE}")
     queries.votes.cast(session, row.id, votes.GM, choice, None, now)
     described = rules.describe(votes.proposal_of(row))
     text = f"The GM's vote on proposal {row.id} ({described}) is recorded: {choice}"
     queries.gm_actions.record_action(session, game.id, "vote", {"proposal": row.id}, by, now, text)
     return Done("vote", text, 0)
-
-
-VOTE = "vote [GAME] PROPOSAL yes|no|abstain"
 
 
 def veto(session: Session, services: Services, game: Game, number: str, *, by: str, now: datetime) -> Done:

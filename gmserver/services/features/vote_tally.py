@@ -1,4 +1,4 @@
-"""The tally of the votes at the deadline (MATRIX 2.10; rules/votes.py decides): the proposals due
+"""The tally of the votes at the deadline (rules/votes.py decides): the proposals due
 are counted inside the adjudication's transaction (services/turn/turns.adjudicate calls
 `tally_before` and `tally_due`), so a proposal is tallied exactly once, with the phase. A passed
 draw or concession ends the game (`end_by_vote`, `finish`). Recording a proposal or a ballot is
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 def tally_before(session: Session, game: Game, ruleset: Ruleset, now: datetime) -> VoteResults:
-    """vote_publication = instead_if_passed (000 IX(4), MATRIX 2.10): at the deadline, before the
+    """vote_publication = instead_if_passed (000 IX(4)): at the deadline, before the
     turn is adjudicated, the proposals made in it are tallied on the position as it stands; a
     passed draw or concession replaces the adjudication (`end_by_vote`). Fall proposals under
     `fall_proposals_resolved_after_winter` wait for the Winter adjustments (`tally_due`)."""

@@ -1,4 +1,4 @@
-"""Votes by mail (MATRIX 2.10; rules/votes.py decides).
+"""Votes by mail (rules/votes.py decides).
 
 A vote line records a proposal or a ballot in the mail's transaction; the tally at the deadline
 is services/features/vote_tally.py. No mail from here names a voter's vote. The
@@ -22,6 +22,7 @@ from gmserver.rules import votes as rules
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.vote_changes import DeadlineLine, TermsLine, deadline_problem, terms_key
 from gmserver.rules.subject import format_subject
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue_all
 from gmserver.services.base.reply_tokens import token_of
@@ -180,8 +181,8 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
             continue
         subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
                                  phase=game.phase, purpose="orders")
-        message = services.composer.compose(to=player.address, subject=f"Proposal: {subject}", body=body,
-                                            auto_submitted="auto-generated", date=now, reply_secret=token_of(player, game.phase))
+        message = outgoing.message(services, to=player.address, subject=f"Proposal: {subject}", body=body, now=now,
+                                   secret=token_of(player, game.phase))
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)
 

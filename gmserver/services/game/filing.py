@@ -17,31 +17,34 @@ from typing import Sequence
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OrderSet
-from gmserver.db.queries.games import game_phase_for_update
+from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
-from gmserver.db.queries.players import clarifications_on, player_abbreviations
+from gmserver.db.queries.players import clarifications_on, games_of_address, player_abbreviations
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.envelope import Envelope
-from gmserver.rules.intake import Accept, GameView, Reject, heading_lines_read
+from gmserver.rules.intake import Accept, GameView, Reject, expected_subject, heading_lines_read
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
 from gmserver.rules.reading import (
-    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, extract_order_text, read_orders,
+    Reading, StoredSet, contingent_source, effective_contingent, effective_orders, read_mail,
 )
+from gmserver.rules.reading.elsewhere import belongs_elsewhere
+from gmserver.rules.reading.message import MessageText
 from gmserver.rules.reading.options import clause
 from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.verdict import minor_turns_at_once
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
-from gmserver.services.base import mails
+from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR
+from gmserver.services.game.games import game_view
 from gmserver.services.game.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
 
 log = logging.getLogger(__name__)
@@ -53,13 +56,13 @@ class PhaseMoved(Exception):
 
 def file_orders(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
                 decision: Accept, now: datetime, *, notes: Sequence[str] = (), correction: bool = False,
-                order_text: str | None = None) -> str:
+                text: MessageText | None = None) -> str:
     """File the message's orders as the power's next set and confirm them (the orders handler,
     gmserver.services.inbox.handlers.orders, and held mail released by the GM). `notes` go first in the reply (what else the message
     held and what became of it). `correction`: the GM released a late set proven sent in time
-    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn, as MATRIX 2.8 says.
-    `order_text`: the message's text as read before the transaction (services.inbox.routing.prepare);
-    read from the row if not given."""
+    (late_with_proof, 000 VII(1)), filed even in a rolled-back turn.
+    `text`: the message as read before the transaction (services.inbox.routing.prepare); read from
+    the row if not given."""
     game = decision.game
     # Hold the game row until this set is committed: adjudication (which skips a locked game
     # and is retried) cannot then run between reading the phase and storing the set, and two
@@ -73,20 +76,21 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
         return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
     every = stored_sets(session, game.id, game.phase).get(decision.power, [])
-    # a proxy holder's sets and the owner's are read apart (MATRIX 2.2 proxy_precedence): each
+    # a proxy holder's sets and the owner's are read apart (proxy_precedence): each
     # is confirmed with what its own sender has on file
     earlier = [s for s in every if s.by_proxy == decision.by_proxy]
     # objective_only conditions in a retreat or adjustment set may test what the moves before
     # decided (centres gained, units dislodged), which this phase's position no longer shows
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
-    text = extract_order_text(row.raw) if order_text is None else order_text
-    reading = read_orders(text, position=position, power=decision.power,
-                          ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
-                          previous=earlier, turn=turn,
-                          player_abbreviations=_player_abbreviations(session, game, decision.power))
+    reading = read_mail(row.raw if text is None else text, position=position, power=decision.power,
+                        ruleset=game.ruleset, geography=services.geography, subject=envelope.subject,
+                        previous=earlier, turn=turn,
+                        player_abbreviations=_player_abbreviations(session, game, decision.power))
     # 003 [10] subject_or_body: the first lines the subject was read with are no order lines
     reading = dataclasses.replace(reading, lines=heading_lines_read(reading.lines, decision.subject, game.ruleset))
     row.game_id, row.power = game.id, decision.power
+    if (other := _other_game(session, services, row, envelope, decision, reading)) is not None:
+        return _refuse_other_game(session, services, row, envelope, decision, other, now)
     withdrawal = withdrawal_line(reading.lines)
     if not (reading.set_orders or reading.contingent) and withdrawal is None:
         standing = _standing(session, game, decision.power, earlier)
@@ -103,7 +107,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     version = len(every) + 1
     new_set = _new_set(row, decision, reading, version, now)
     session.add(new_set)
-    # MATRIX 2.4: what is on file now, under the game's combination and ordering rules
+    # what is on file now, under the game's combination and ordering rules
     stored = [*earlier, as_stored(new_set)]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
@@ -114,7 +118,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     reading = dataclasses.replace(reading, orders=on_file, notes=notes)
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
-    # the sender's own count: a proxy holder does not learn how many sets the owner sent (MATRIX 2.2)
+    # the sender's own count: a proxy holder does not learn how many sets the owner sent
     _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, now)
     return "accepted"
 
@@ -122,7 +126,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
              reading: Reading, version: int, position: Position, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
-    confirm_each_set say (MATRIX 2.1, 000 III(1): rules/set_feedback.py)."""
+    confirm_each_set say (000 III(1): rules/set_feedback.py)."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
@@ -149,6 +153,45 @@ def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: i
     )
 
 
+def _other_game(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
+                reading: Reading) -> GameView | None:
+    """The sender's other active game whose units the message orders (rules/reading/elsewhere.py),
+    read against that game's board for the sender's power there; None when it is this game's."""
+    if not any(line.status == "rejected" for line in reading.lines):
+        return None
+    views: dict[str, GameView] = {}
+    readings: dict[str, Reading] = {}
+    for game in open_games_with_players(session, [g for g in games_of_address(session, envelope.sender)
+                                                  if g != decision.game.id]):
+        view = game_view(game)
+        power = next((p for p, (address, fallback) in view.players.items()
+                      if envelope.sender in (address, fallback)), None)
+        record = phase_record(session, game.id, game.phase)
+        if power is None or record is None:
+            continue
+        views[game.name] = view
+        readings[game.name] = read_mail(row.raw, position=position_from_state(record.state), power=power,
+                                        ruleset=view.ruleset, geography=services.geography, subject=envelope.subject)
+    name = belongs_elsewhere(reading, readings)
+    return views[name] if name is not None else None
+
+
+def _refuse_other_game(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                       decision: Accept, other: GameView, now: datetime) -> str:
+    """Orders naming the units the sender has in another game: none is used in this one."""
+    game = decision.game
+    power = next(p for p, addresses in other.players.items() if envelope.sender in addresses)
+    reject = Reject((f"The units these orders name are yours in game {other.name} ({power.title()}), not in "
+                     f"{game.name}: none of them was used in {game.name}. To order them in {other.name}, reply to "
+                     f"this mail with the subject changed to: {expected_subject(other, power)}",),
+                    game=game, power=decision.power)
+    log.info("inbound %s: orders for %s's units in %s sent with the subject of %s: not used", row.id,
+             envelope.sender, other.name, game.name)
+    queue(session, mails.rejection(services, envelope, reject, now), kind="rejection", dedupe_key=f"reject:{row.id}",
+          now=now, game_id=game.id)
+    return "rejected"
+
+
 def _refuse_during_correction(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
                               decision: Accept, now: datetime) -> str:
     """season_replay = never (002 GM ERRORS 5): a rolled-back turn is adjudicated again from the
@@ -161,7 +204,7 @@ def _refuse_during_correction(session: Session, services: Services, row: Inbound
                      "misread.",), game=game, power=decision.power)
     refusal = mails.rejection(services, envelope, reject, now)
     queue(session, refusal, kind="rejection", dedupe_key=f"reject:{row.id}", now=now, game_id=game.id)
-    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies (issue 8)
+    copy_to_gm(session, services, game.id, refusal, "refusal", f"reject:{row.id}", now)  # gm_copies
     return "rejected"
 
 
@@ -245,22 +288,9 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
         body = services.composer.render(context.template, context)
         if notes:
             body = "\n".join(notes) + "\n\n" + body
-        message = services.composer.compose(
-            to=envelope.sender, subject=_reply_subject(envelope.subject),
-            body=body, in_reply_to=envelope.message_id,
-            references=_references(envelope), auto_submitted="auto-replied", date=now)
+        message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
         queue(session, message, kind="orders-unchanged", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
     return "unchanged"
-
-
-def _reply_subject(subject: str) -> str:
-    subject = subject or "(no subject)"
-    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
-
-
-def _references(envelope: Envelope) -> list[str]:
-    value = envelope.message.get("References")
-    return str(value).split() if value else []
 
 
 def _player_abbreviations(session: Session, game: GameView, power: str) -> dict[str, str] | None:

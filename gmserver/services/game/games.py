@@ -54,7 +54,7 @@ class GameSpec:
     players: Sequence[PlayerSpec]
     position: Position | None = None
     first_deadline: datetime | None = None
-    movement: timedelta | None = None  # None: the ruleset's min_hours_* (MATRIX 2.8)
+    movement: timedelta | None = None  # None: the ruleset's min_hours_*
     retreat: timedelta | None = None
     adjustment: timedelta | None = None
     reminder: timedelta | None = None  # None: the ruleset's reminder setting
@@ -62,12 +62,12 @@ class GameSpec:
     notes: tuple[str, ...] = field(default=())
     # who may speak for a power (gmserver.rules.authenticity): "verified" wants proof beyond From
     sender_check: str = "verified"
-    # the local time of day of every deadline (issue 8); None: that of the first deadline
+    # the local time of day of every deadline; None: that of the first deadline
     deadline_time: time | None = None
     # False only for demonstrations and load tests (turns of seconds): the profile's minimum turn
-    # lengths (MATRIX 2.8 min_hours_*) are not enforced
+    # lengths (min_hours_*) are not enforced
     enforce_minimums: bool = True
-    gm_copies: bool = False  # a copy of every report and refusal to the GM (issue 8)
+    gm_copies: bool = False  # a copy of every report and refusal to the GM
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -129,7 +129,7 @@ def new_secret() -> str:
 
 
 def _reminder(ruleset: Ruleset) -> timedelta:
-    """The ruleset's first reminder offset (MATRIX 2.8 `reminders`; [P] 24 h)."""
+    """The ruleset's first reminder offset (`reminders`; [P] 24 h)."""
     for reminder in getattr(ruleset, "reminders", ()) or ():
         hours = getattr(reminder, "hours_before", None)
         if hours is None and isinstance(reminder, Mapping):
@@ -153,7 +153,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
     if problems:
         raise GameError("; ".join(problems))
     rules = spec.ruleset
-    # MATRIX 2.8: open lengths are the profile's minimums, or make 001 IV(4)'s week a Turn
+    # open lengths are the profile's minimums, or make 001 IV(4)'s week a Turn
     lengths = default_lengths(rules, spec.movement, spec.retreat, spec.adjustment)
     game = Game(
         name=spec.name, ruleset_name=rules.name, ruleset=rules.snapshot(), status="active",
@@ -163,7 +163,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
         sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
         enforce_minimums=spec.enforce_minimums,
-        gm_secret=new_secret(),  # what a GM command by mail must carry (MATRIX 2.2 gm_command_auth)
+        gm_secret=new_secret(),  # what a GM command by mail must carry (gm_command_auth)
     )
     game.deadline_time = spec.deadline_time.isoformat(timespec="seconds") if spec.deadline_time else None
     game.deadline = spec.first_deadline or first_deadline(game.phase, now, schedule_of(game, rules))
@@ -172,7 +172,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         if problems:
             raise GameError("; ".join(problems))
     if game.deadline is not None and game.deadline_time is None:
-        # issue 8: the schedule keeps the first deadline's time of day
+        # the schedule keeps the first deadline's time of day
         game.deadline_time = local_time_of_day(game.deadline, game.timezone).isoformat(timespec="seconds")
     game.players = [Player(power=p.power, address=p.address, fallback_address=p.fallback,
                            abbreviations=checked_abbreviations(p.abbreviations, engine.map_info()),
@@ -185,7 +185,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
 
 
 def _schedule_problems(game: Game, rules: Ruleset, now: datetime, first_given: bool) -> list[str]:
-    """MATRIX 2.8 min_hours_*, enforced as minimums: the turn lengths, and the first turn when
+    """min_hours_*, enforced as minimums: the turn lengths, and the first turn when
     the GM gave its deadline (otherwise it is a full turn long)."""
     minimums = minimums_of(rules)
     problems = length_problems(lengths_of(game), minimums, rules)
@@ -260,7 +260,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "paused": game.paused,
         "timezone": game.timezone,
-        "deadline_time": game.deadline_time,  # issue 8: every deadline's local time of day
+        "deadline_time": game.deadline_time,  # every deadline's local time of day
         "sender_check": game.sender_check,
         **{key: position[key] for key in ("units", "centers", "dislodged")},
         **({"retreats": position["retreats"]} if "retreats" in position else {}),
@@ -281,7 +281,7 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
         **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
         # who played a power before its present player (replacements keep each record)
         **({"former_players": former} if (former := _former_players(session, game)) else {}),
-        # hold_for_gm (MATRIX 2.1): order sets waiting for `gmserver inbox release | refuse`
+        # hold_for_gm: order sets waiting for `gmserver inbox release | refuse`
         **({"held": held} if (held := [{"id": row.id, "power": row.power, "phase": row.held_phase}
                                        for row in queries.inbound.held_of_game(session, game.id)]) else {}),
         # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
@@ -301,7 +301,7 @@ def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, Pro
             **({"reply_address": reply_address(gm_address, reply_token(p.secret, p.game.phase)),
                 "password": p.secret} if gm_address and p.secret else {}),
             **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
-            # MATRIX 2.2: its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
+            # its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
             **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
                if p.power in proxies else {}),
             **({"perpetual": p.perpetual["orders"]} if p.perpetual else {}),
@@ -335,7 +335,7 @@ def list_games(sessions: sessionmaker[Session], *, active: bool = False, open_tu
 def open_game(sessions: sessionmaker[Session], spec: GameSpec, now: datetime,
               gm_address: str | None = None, services: Services | None = None) -> tuple[int, dict[str, Any]]:
     """Create the game; its id and `game_summary`. With `services`, every player's start mail
-    is queued in the same transaction (issue 8 "the game starts by mail")."""
+    is queued in the same transaction."""
     with transaction(sessions) as session:
         game = create_game(session, spec, now)
         if services is not None:
@@ -390,7 +390,7 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         # the current turn's reply tokens and the last one's prove a sender, no older ones
         periods=reply_periods(session, game) if session is not None else (),
         previous=previous,
-        # MATRIX 2.2 proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
+        # proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
     )
 

@@ -62,7 +62,7 @@ def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyS
 def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset,
                  proxies: dict[str, ProxyState] | None = None) -> dict[str, list[StoredSet]]:
     """power -> the sets read for the turn: a proxy's holder's or its owner's as proxy_precedence
-    says, and never a holder's sent after a silent cancellation (MATRIX 2.2, 003 [19]).
+    says, and never a holder's sent after a silent cancellation (003 [19]).
     `proxies`: proxy_states of the turn, where the caller has them already."""
     proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     counted = {power: sets_that_count(power_sets, proxies.get(power), ruleset)
@@ -104,7 +104,7 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset,
     """sets.effective_orders over each power's sets (000 III(4), 001 II(7), 002 ORDERS 2):
     replace, merge per unit or merge marked changes, in receipt or version order, as the game's
     ruleset says; a proxied power's sets as proxy_precedence says, unit by unit for a proxy of
-    some units (MATRIX 2.2, 003 [19]). `proxies`: proxy_states of the turn, where the caller
+    some units (003 [19]). `proxies`: proxy_states of the turn, where the caller
     has them already (the deadline knows when the game has none)."""
     proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     sets = counted_sets(session, game_id, phase, ruleset, proxies)

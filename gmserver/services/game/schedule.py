@@ -23,6 +23,7 @@ from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.schedule import (
     Schedule, adjudication_due, deadline_problems, first_deadline, minimums_of, minor_turn_complete, next_deadline,
 )
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.game.ordersets import contingent_for, counted_sets
 from gmserver.services.base.outbox import queue
@@ -45,14 +46,14 @@ def lengths_of(game: Game) -> TurnLengths:
 
 def schedule_of(game: Game, ruleset: Ruleset) -> Schedule:
     """The game's schedule: its turn lengths at its fixed time of day in its time zone, the
-    profile's minimums (min_hours_*, MATRIX 2.8) and its grace period (processing_grace_minutes)."""
+    profile's minimums (min_hours_*) and its grace period (processing_grace_minutes)."""
     return Schedule(lengths_of(game), game.timezone, time.fromisoformat(game.deadline_time) if game.deadline_time
                     else None, minimums_of(ruleset), timedelta(minutes=ruleset.processing_grace_minutes))
 
 
 def following_deadline(game: Game, ruleset: Ruleset, phase: str, now: datetime) -> datetime | None:
     """The deadline of `phase`, the one after the game's current phase, adjudicated at `now`:
-    from the current phase's DEADLINE, never from `now` (issue 8: early or late processing never
+    from the current phase's DEADLINE, never from `now` (early or late processing never
     shifts the following deadlines). A game without a deadline (paused) starts from `now`."""
     return next_deadline(game.deadline or now, phase, schedule_of(game, ruleset), now)
 
@@ -65,7 +66,7 @@ def fresh_deadline(game: Game, ruleset: Ruleset, now: datetime) -> datetime | No
 
 def due_games(session: Session, now: datetime) -> list[Due]:
     """The games to adjudicate now: past their deadline plus the grace period where the trigger
-    is automatic (MATRIX 2.8), then those ready early (early_processing = minor_when_all_final)."""
+    is automatic, then those ready early (early_processing = minor_when_all_final)."""
     due = [Due(g.id, g.phase, False) for g in queries.games.past_deadline(session, now)
            if adjudication_due(g.deadline, queries.games.ruleset_of(g), now)]
     due += [Due(g.id, g.phase, True) for g in queries.games.in_minor_phase_before_deadline(session, now)
@@ -88,10 +89,10 @@ def early_ready(session: Session, game: Game, ruleset: Ruleset) -> bool:
 
 def minor_turn_ready(session: Session, game: Game, ruleset: Ruleset) -> bool:
     """Every power that owes orders in this retreat or adjustment turn has a final set on file,
-    or contingent orders sent with the moves (MATRIX 2.8 early_processing)."""
+    or contingent orders sent with the moves (early_processing)."""
     if phase_type(game.phase) not in ("R", "A"):
         return False
-    # the sets that count: a proxy's as proxy_precedence says (MATRIX 2.2)
+    # the sets that count: a proxy's as proxy_precedence says
     ready = {power for power, sets in counted_sets(session, game.id, game.phase, ruleset).items()
              if set_status(ordered_sets(sets, ruleset)[-1], ruleset) == "final"}
     ready |= set(contingent_for(session, game.id, game.phase, ruleset))
@@ -119,8 +120,8 @@ def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
                 "clause": "house rules 000 VII(2)" if ruleset.name == "mhr"
                 else "the house rules' early processing of minor turns",
                 "deadline": f"{game.deadline:%Y-%m-%d %H:%M} UTC"})
-            message = services.composer.compose(to=to, subject=f"{game.name} {game.phase}: ready to adjudicate early",
-                                                body=body, auto_submitted="auto-generated", date=now)
+            message = outgoing.message(services, to=to, subject=f"{game.name} {game.phase}: ready to adjudicate early",
+                                       body=body, now=now)
             queued += queue(session, message, kind="alert", dedupe_key=key, now=now, game_id=game.id)
     return queued
 
@@ -128,7 +129,7 @@ def queue_early_notices(services: Services, now: datetime, *, to: str) -> int:
 def new_deadline_problems(session: Session, game: Game, deadline: datetime, now: datetime) -> list[str]:
     """Why the GM may not set `deadline` for the game's current phase (`game deadline NAME
     ISO-TIME`): in the past, or a turn shorter than the profile's minimum from when the phase
-    opened (MATRIX 2.8 min_hours_*) in a game that enforces them. [] when it may."""
+    opened (min_hours_*) in a game that enforces them. [] when it may."""
     ruleset = queries.games.ruleset_of(game)
     record = queries.phases.current_record(session, game)
     # a game created with short turns (demo, load test) was never held to the minimums: nor is its GM
@@ -138,7 +139,7 @@ def new_deadline_problems(session: Session, game: Game, deadline: datetime, now:
 
 
 def pace_warnings(game: Game, ruleset: Ruleset) -> list[str]:
-    """MATRIX 2.8 target_days_per_game_turn (001 IV(4)): the game's turn lengths against the guide."""
+    """target_days_per_game_turn (001 IV(4)): the game's turn lengths against the guide."""
     return lengths_over_target(ruleset, lengths_of(game))
 
 

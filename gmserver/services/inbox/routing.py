@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from gmserver.commands.registry import MAIL_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
@@ -107,7 +108,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     order_text, press_text = prepared.text.orders, prepared.text.press
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
     kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
-                    game_names=[game.name for game in games], from_gm=from_gm)
+                    game_names=[game.name for game in games], from_gm=from_gm, gm_commands=MAIL_WORDS)
     if from_gm:
         # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
         named = [game for game in games if names_game(envelope.subject, game)]
@@ -126,7 +127,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         row.kind = "request"
         return outcome
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
-        row.kind = kind.kind  # issue 9: a player in two games asking without naming one
+        row.kind = kind.kind  # a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
                                    mine)
     # deadlines are judged by when the message reached the GM, not by when it is processed
@@ -143,7 +144,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     if isinstance(decision, Reject):
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
-        # hold_for_gm (MATRIX 2.1, 001 II(4)): the sender is checked as for any order set first
+        # hold_for_gm (001 II(4)): the sender is checked as for any order set first
         if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
             return unverified
         row.kind = kind.kind
@@ -154,7 +155,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         row.kind, row.game_id, row.power = kind.kind, decision.game.id, decision.power
         return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision, order_text,
                                                     press_text))
-    # issue 6: in a "verified" game the From address alone does not make a message the power's
+    # in a "verified" game the From address alone does not make a message the power's
     if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
         return unverified
     row.kind = kind.kind
@@ -164,7 +165,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         # while asking for the game row's update lock deadlock (PostgreSQL).
         row.game_id, row.power = decision.game.id, decision.power
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
-                                order_text=order_text, press_text=press_text, unread=prepared.text.unread))
+                                order_text=order_text, press_text=press_text, unread=prepared.text.unread,
+                                text=prepared.text))
 
 
 def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,
@@ -180,12 +182,12 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     queue(session, refusal, kind="stranger-refusal" if decision.stranger else "rejection",
           dedupe_key=f"{PROVEN_REFUSAL_KEY}{row.id}" if proven else f"reject:{row.id}", now=now,
           game_id=decision.game.id if decision.game else None)
-    if decision.game is not None:  # the game's gm_copies setting (issue 8)
+    if decision.game is not None:  # the game's gm_copies setting
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
 
 
-# The kinds read under the subject rules of order sets (MATRIX 2.1); the others need only the game.
+# The kinds read under the subject rules of order sets; the others need only the game.
 ORDER_KINDS = frozenset({"orders", "orders+press"})
 PRESS_KINDS = frozenset({"press", "orders+press"})
 

@@ -30,7 +30,7 @@ class Preview:
     next_phase: str
     orders: dict[str, tuple[str, ...]]  # what the engine was given, per power, in engine notation
     text: str  # the results report as the players would read it
-    # 000 VI(4) and VI(6) (MATRIX 2.16): convoys the GM should rule on, and the results if the GM
+    # 000 VI(4) and VI(6): convoys the GM should rule on, and the results if the GM
     # rules the VI(4) ones disrupted (`gmserver game convoy NAME MOVE fails`), side by side
     disputes: tuple[str, ...] = ()
     if_disrupted: str | None = None
@@ -74,7 +74,7 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
     render = _renderer(services, game, deadline)
-    # 000 VI(4) and VI(6) (MATRIX 2.16): what the GM should rule on
+    # 000 VI(4) and VI(6): what the GM should rule on
     found, alternative = convoys.checks(game, first_record, first, services, orders), None
     if found.disrupted:
         changed = apply_rulings(orders, [{"move": move, "ruling": "fails"} for move in found.disrupted],

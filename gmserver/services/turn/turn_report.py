@@ -24,6 +24,7 @@ from gmserver.rules.press import cite
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import report_copies
+from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.features.press import press_for_report
 from gmserver.services.features.votes import VoteResults
@@ -44,20 +45,20 @@ def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadl
                                             # the powers in civil disorder now (services/features/nmr.py keeps it)
                                             civil_disorder=[p.power for p in game.players if p.civil_disorder]
                                             if last else ())
-        if last:  # issue 9: each player's copy shows the subject line of their own orders
+        if last:  # each player's copy shows the subject line of their own orders
             context = with_subject_template(context, ruleset_of(game).subject_template)
         if last and held_for_press(game, phase):  # report_empty_retreat_season (002 PRESS 7)
             context = dataclasses.replace(context, held_for_press=cite(ruleset_of(game), "report_empty_retreat_season"))
-        if last and report_reminders(ruleset_of(game)):  # MATRIX 2.8 reminders with_report (003 [11])
+        if last and report_reminders(ruleset_of(game)):  # reminders with_report (003 [11])
             context = dataclasses.replace(context, send_now=True)
         if corrected and number == 0:
             context = dataclasses.replace(context, corrected=True)
         session = object_session(game)
         published = (press_for_report(session, game, phase.phase, phase, services.geography)
                      if session is not None and press else [])
-        if published:  # MATRIX 2.9: the press published with the turn (003 [9])
+        if published:  # the press published with the turn (003 [9])
             context = dataclasses.replace(context, press=tuple(published))
-        if last and votes is not None:  # MATRIX 2.10 vote_publication: the results with the report
+        if last and votes is not None:  # vote_publication: the results with the report
             context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
         contexts.append(context)
     return contexts
@@ -76,7 +77,7 @@ def report_body(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     """The results report of `outcome`, followed by those of the phases processed at once after
     it (`then`, 003 [5]); only the last one gives the next deadline. `corrected`: the phase was
     adjudicated again after a rollback, and the first report says its results replace the earlier ones.
-    The `::` lines at the top say game, phase and deadline for mail filters (issue 9, as njudge's)."""
+    The `::` lines at the top say game, phase and deadline for mail filters (as njudge's)."""
     contexts = report_contexts(services, game, outcome, deadline, then, corrected, votes)
     return with_orders_subject(report_copies.text_body(services.composer, contexts, deadline), contexts[-1], None)
 
@@ -94,7 +95,7 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
                 now: datetime, key: str, then: Sequence[PhaseOutcome] = (), *, corrected: bool = False,
                 votes: VoteResults | None = None, centre_points: Sequence[tuple[str, Mapping[str, int]]] = (),
                 press: bool = True) -> tuple[report_copies.ReportParts, list[PlayerCopy]]:
-    """The turn's report, once (the multipart mail of issue 9 is written from it when each copy is
+    """The turn's report, once (the multipart mail is written from it when each copy is
     sent), and each player's copy: subject and Message-ID, fixed now. `then`: the phases
     processed at once after `outcome` (003 [5], the UK two-season game), reported in the same
     mail. `centre_points`: (phase, power -> centres) over the game so far, for the chart. Nothing
@@ -116,6 +117,6 @@ def report_text_copy(services: Services, parts: report_copies.ReportParts, copy:
     """A player's copy as text alone, with the player's own subject line (the GM's copy quotes the
     text part)."""
     text = report_copies.text_body(services.composer, parts.contexts, parts.deadline)
-    return services.composer.compose(to=copy.player.address, subject=copy.subject,
-                                     body=with_orders_subject(text, parts.contexts[-1], copy.player.power),
-                                     auto_submitted="auto-generated", date=parts.now, message_id=copy.message_id)
+    return outgoing.message(services, to=copy.player.address, subject=copy.subject,
+                            body=with_orders_subject(text, parts.contexts[-1], copy.player.power), now=parts.now,
+                            message_id=copy.message_id)

@@ -41,6 +41,7 @@ from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
     Due, following_deadline, is_due, lengths_of,
 )
+from gmserver.services.base.page_tokens import report_links
 from gmserver.services.base.reply_tokens import token_of
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
         if game is None or game.status != "active" or game.paused:
-            return None  # issue 8: a paused game is never adjudicated, not even by the GM's command
+            return None  # a paused game is never adjudicated, not even by the GM's command
         if expected_phase is not None and game.phase != expected_phase:
             return None
         if not force and not is_due(session, game, now, early=early):
@@ -98,7 +99,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         ruleset = queries.games.ruleset_of(game)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
-        # MATRIX 2.10 vote_publication (no proposal open: nothing to tally, before or after)
+        # vote_publication (no proposal open: nothing to tally, before or after)
         early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
                        else votes.VoteResults())
         if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
@@ -115,7 +116,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             minor.append(outcome)
         if not minor and not outcome.winners:
             first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
-        # MATRIX 2.10: the proposals due at this deadline, with those tallied before the turn
+        # the proposals due at this deadline, with those tallied before the turn
         ballots = (vote_tally.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
                    if besides.open_proposals else early_votes)  # adjudicating opens no proposal
         vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
@@ -126,7 +127,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
         queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
-        if first_record.revision and not finished:  # MATRIX 2.11: the next turn's orders read again
+        if first_record.revision and not finished:  # the next turn's orders read again
             revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
                                                    first_record.revision, now)
         game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
@@ -157,7 +158,7 @@ def _with_empty_retreat_turn(ruleset: Ruleset, outcome: PhaseOutcome) -> PhaseOu
 
 def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_record: PhaseRecord,
                    now: datetime) -> datetime | None:
-    """issue 8: from the schedule (this phase's deadline), never from when processing happened; a
+    """from the schedule (this phase's deadline), never from when processing happened; a
     corrected turn (000 VIII(1)) per extension_after_correction (002 GM ERRORS 3)."""
     deadline = following_deadline(game, ruleset, outcome.after.phase, now)
     if first_record.revision and deadline is not None:
@@ -179,7 +180,8 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=_centre_points(session, game, phases[-1]), press=with_press)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, token_of(copy.player, game.phase),
-                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power)
+                                                       copy.message_id, f"{key}{copy.player.power}", copy.player.power,
+                                                       report_links(services.web_base_url, copy.player, first.phase, now))
                                             for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
@@ -189,7 +191,7 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
 
 def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
     """(phase, power -> centres) at the start of every game year so far and after `last`: the
-    report's centre chart (issue 9)."""
+    report's centre chart."""
     points = [(phase, {p: len(c) for p, c in centres.items() if c})  # as position_from_state counts them
               for phase, centres in queries.phases.spring_centres(session, game.id)]
     if not points or points[-1][0] != last.after.phase:
@@ -239,7 +241,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
     orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
-    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4), MATRIX 2.16
+    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4).16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,

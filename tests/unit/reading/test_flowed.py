@@ -1,4 +1,4 @@
-"""RFC 3676 format=flowed (issue 10): the soft breaks a client put in a long line are undone."""
+"""RFC 3676 format=flowed: the soft breaks a client put in a long line are undone."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_hold_support_of_own_unit_has_no_conditional_sentence(profile):
 
 
 # A support of another power's fleet to one coast of a province it can enter by either coast (the
-# Mid-Atlantic to Spain, Constantinople to Bulgaria, MATRIX 2.3): where a support naming another
+# Mid-Atlantic to Spain, Constantinople to Bulgaria): where a support naming another
 # coast than the fleet's move is void (DATC 4.B.4; 003 [10 c] "specifying the wrong coast will result
 # in a misorder"; 002 silent, MATRIX: invalid) it depends on the coast the other power orders, so
 # the reply says so in one sentence; where the fleet's coast is what counts (000 IV(7), 001 III(9),

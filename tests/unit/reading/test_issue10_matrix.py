@@ -21,7 +21,7 @@ from tests.unit.reading.support import PROFILES, as_orders, geography, notation,
 # Sea-Greece", 003 [15] "unambiguous, however badly written", 004 I(1) "West Med", the rulebook's
 # "only one meaning"); a misspelling that leaves no doubt is corrected (000 III(2) "typographical
 # error ... understandable", 001 II(2), 002 FORMAT 5, 003 [17] "leaves no doubt which space is
-# meant"; 004 and the rulebook silent: unambiguous_only, MATRIX 2.3).
+# meant"; 004 and the rulebook silent: unambiguous_only).
 
 PARTIAL = {"standard": "partial_names = accept", "mhr": "000 III(2)", "danivon": "001 II(2)",
            "email_rules": "002 FORMAT 7", "scorpion": "003 [15]", "gwm": "004 I(1)"}
@@ -114,7 +114,7 @@ def test_support_naming_the_other_coast_of_own_move(profile, clause, orders, sta
 # ------------------------------------------------------------------------------------------
 # Conditional builds. Every profile accepts conditions on the adjustment that test the board
 # (conditional_adjustment_orders = objective_only: 000 II(5), 001 III(10), 003 [5 a]; 002, 004 and
-# the rulebook silent, MATRIX 2.3). "If I have a second build" holds with two builds due, not one.
+# the rulebook silent). "If I have a second build" holds with two builds due, not one.
 
 WINTER_TWO = Position(phase="W1901A", units={"FRANCE": ("A MAR", "A SPA")},
                       centers={"FRANCE": ("BRE", "MAR", "PAR", "SPA")}, adjustments={"FRANCE": 2})
@@ -146,7 +146,7 @@ def test_conditional_build_every_profile(profile, winter, text, orders):
 
 
 # The same line sent with the Fall moves (000 II(5), 001 II(6), 003 [5] "builds (conditional or
-# otherwise) are sent in with the autumn moves"; the others silent: accepted, MATRIX 2.3) is kept
+# otherwise) are sent in with the autumn moves"; the others silent: accepted) is kept
 # with its condition, said so, and decided in the Winter by the builds then due.
 FALL = Position(phase="F1901M", units={"FRANCE": ("A MAR", "A SPA")}, centers={"FRANCE": ("BRE", "MAR", "PAR")})
 KEPT = {"standard": "contingent_minor_orders = accepted", "mhr": "000 II(5)", "danivon": "001 II(6)",

@@ -3,7 +3,7 @@ under the profile's typo_tolerance.
 
 Expectations reasoned by hand from the seeds: every profile tolerates a misspelling that leaves no
 doubt (000 III(2) "typographical error ... understandable", 001 II(2), 002 FORMAT 5, 003 [17]
-"leaves no doubt which space is meant"; 004 and the rulebook silent: unambiguous_only, MATRIX 2.3).
+"leaves no doubt which space is meant"; 004 and the rulebook silent: unambiguous_only).
 "North See" is one letter from North Sea and two or more from every other name, exactly as
 "Black See" is from Black Sea; that "North" alone begins three names (North Sea, North Atlantic
 Ocean, North Africa) while "Black" begins one changes nothing. Under typo_tolerance = none (a GM

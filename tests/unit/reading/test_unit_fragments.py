@@ -4,7 +4,7 @@ Expectations reasoned by hand from the seeds:
 - 002 FORMAT 7: "I-GRE will also be translated as F ION -> Gre" -- email_rules reads a fragment as
   the one unit of the player's it fits (`unit_location_matching = own_units`); danivon does the same
   by analogy with 001 II(1) ("a presumption ... that each player wishes to submit a complete set of
-  valid orders", MATRIX 2.3).
+  valid orders").
 - The other profiles are silent and find a unit by the province written (`map_only`): the line is
   no order, and the reply says which order it would have been.
 - Two of the player's units fitting the fragment make the line ambiguous (000 III(2), 001 II(2):
@@ -137,7 +137,7 @@ def test_fragment_fitting_no_own_unit_is_no_province(profile):
     assert "'Ze' is not a province I know." in line.message
 
 
-# 001 II(1) (002 by analogy), MATRIX 2.3: of readings that are all valid orders, the one "consistent
+# 001 II(1) (002 by analogy), of readings that are all valid orders, the one "consistent
 # with the player's other orders". Austria has armies in Bulgaria, Budapest, Serbia and Galicia; both
 # Bulgaria and Budapest border Rumania, so "A Bu - Rum" is a valid order either way. A set orders
 # each unit once (a complete set), so a unit another line already orders is not the one meant; a

@@ -36,7 +36,7 @@ def test_support_without_a_readable_unit_is_not_the_supported_order(profile, pow
                             "Write the unit first, e.g. 'A Mun S A Ber - Kie'.")
     assert reading.orders == ()
     # no unit of the player's is named: void as an order for a unit not there (002 FORMAT 12; the
-    # others are silent, MATRIX 2.3 void_and_report)
+    # others are silent, void_and_report)
     assert line.rule == ("002 FORMAT 12" if profile == "email_rules" else "orders_for_missing_units = void_and_report")
 
 

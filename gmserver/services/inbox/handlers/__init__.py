@@ -4,7 +4,7 @@ its kind on the inbound row and calls the kind's handler, which does what the me
 same transaction and returns the row's outcome.
 
 Orders are filed as they always were (`orders`); press is judged, stored and delivered
-(services.features.press, MATRIX 2.9); every other kind is answered plainly, in words, with what the server
+(services.features.press); every other kind is answered plainly, in words, with what the server
 does with it, and the message stays in the inbox where the GM sees it by its kind
 (`gmserver inbox list --kind press`). Nothing is dropped: the raw message is stored before any
 handler runs.

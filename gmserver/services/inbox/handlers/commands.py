@@ -1,7 +1,7 @@
 """A GM command: any mail from one of the GM's own addresses (gmserver.rules.mailkind).
 
-Carried out by services/commands/gm_commands.py (one command per line, the table there), each line
-answered with what was done or why not. MATRIX 2.2 `gm_command_auth`: the GM's address is
+Carried out by services/commands/gm_commands.py (one command per line, the commands of gmserver.commands), each line
+answered with what was done or why not. `gm_command_auth`: the GM's address is
 required under both values, and under `gm_address_and_secret` the game's GM secret too (a
 'Password:' line): the From line alone no longer makes the server act.
 """
@@ -26,7 +26,7 @@ def handle(mail: Mail) -> str:
         mail=gm_commands.CommandMail(mail.envelope.date, mail.row.received_at, mail.row.id))
     notice.answer(mail, TEMPLATE, {
         "results": answer.results, "ignored": answer.ignored, "refused": answer.refused,
-        "commands": sorted(gm_commands.COMMANDS),
+        "commands": gm_commands.mail_words(),
     })
     if answer.done:
         return DONE

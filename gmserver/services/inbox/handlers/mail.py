@@ -11,6 +11,7 @@ from gmserver.db.models import InboundMessage
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.mailkind import MailKind
+from gmserver.rules.reading.message import MessageText
 from gmserver.services.base.context import Services
 
 
@@ -28,6 +29,7 @@ class Mail:
     press_text: str = ""  # its press sections
     named_game: GameView | None = None  # the game a GM command's subject names, if one
     unread: str = ""  # in words, what of the message was not read (gmserver.rules.reading.message bounds)
+    text: MessageText | None = None  # the message as read before the transaction (services.inbox.routing.prepare)
 
     @property
     def game(self) -> GameView | None:

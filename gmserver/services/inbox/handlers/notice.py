@@ -3,7 +3,7 @@
 One answer per message (dedupe key `notice:<inbound id>`), to the sender, as a reply in its
 thread, never to automated mail (intake ignores that before any handler runs), and at most
 NOTICES_PER_HOUR to one address: a robot that answers every answer with a "STATUS" cannot make
-the GM's server a mail loop (issue 6's rule for confirmations and refusals).
+the GM's server a mail loop.
 """
 
 from __future__ import annotations

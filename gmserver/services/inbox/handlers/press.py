@@ -1,4 +1,4 @@
-"""Press (MATRIX 2.9): each press section is judged, stored and delivered (services.features.press), and the
+"""Press: each press section is judged, stored and delivered (services.features.press), and the
 author told what was sent to whom (grey press: "sent anonymously")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The requests answered from the game's records (issue 9): STATUS, HISTORY, MAP, RULES, ORDERS.
+"""The requests answered from the game's records: STATUS, HISTORY, MAP, RULES, ORDERS.
 
 Each reads what it needs in the message's transaction and answers the player by reply, in the
 thread, through the outbox and under the notice limit (handlers/notice.py). The words are made
@@ -56,7 +56,7 @@ def status(mail: Mail) -> str:
     answer = words.build_status(
         game_name=game.name, phase=game.phase, deadline=game.deadline, timezone=game.timezone, paused=game.paused,
         to_order=position.powers_to_order() if game.status == "active" else (),
-        # the sets that count: a proxy's as proxy_precedence says (MATRIX 2.2)
+        # the sets that count: a proxy's as proxy_precedence says
         ordered=sorted(counted_sets(mail.session, game.id, game.phase, ruleset_of(game))),
         player=words.PlayerState(power, player.missed_in_a_row, player.missed_turns, player.civil_disorder,
                                  civil_disorder_rule(ruleset_of(game))))
@@ -108,7 +108,7 @@ def rules(mail: Mail) -> str:
     (rules/briefing.py), then what the server does instead where it does not carry one out."""
     game, power = _game(mail)
     ruleset = ruleset_of(game)
-    # in the catalogue's words, which are the player's too; never its section numbers (MATRIX is ours)
+    # in the catalogue's words, which are the player's too; never the catalogue's section numbers
     departures = [f"{row['instead'][:1].upper()}{row['instead'][1:]}."
                   for row in not_in_force(option_rows(ruleset, {}))]
     answer = words.build_rules(game_name=game.name, title=ruleset.title, points=key_points(ruleset),

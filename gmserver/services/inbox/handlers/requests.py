@@ -4,8 +4,8 @@ HANDLERS is one per kind of mail.
 
 A delay request is decided as the house rules say (services/features/delays.py: granted at once, passed
 on to the GM, or refused; 000 VII(5), 001 IV(5), 003 [10]) and an address change is made
-(MATRIX 2.2 `address_change`). Status, history, map, rules and orders are answered from the
-game's records (handlers/request_answers.py, issue 9).
+(`address_change`). Status, history, map, rules and orders are answered from the
+game's records (handlers/request_answers.py).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _delay_request(mail: Mail) -> str:
         notice.answer(mail, GRANTED_TEMPLATE, {"granted": granted, "deadline": None},  # the new one is said
                       _moved_event(mail))
         return "delay-granted"
-    return _delay(mail)  # any other delay request: MATRIX 2.8 delay_policy
+    return _delay(mail)  # any other delay request: delay_policy
 
 
 def _moved_event(mail: Mail) -> tuple[tuple[str, bytes], ...]:
@@ -70,7 +70,7 @@ def _moved_event(mail: Mail) -> tuple[tuple[str, bytes], ...]:
 
 
 def _delay(mail: Mail) -> str:
-    """MATRIX 2.8 `delay_policy`: the answer says what became of the request, and the deadline
+    """`delay_policy`: the answer says what became of the request, and the deadline
     as it now is."""
     assert mail.decision is not None, "a request comes from a power"
     decision = delays.request_delay(mail.session, mail.services, mail.decision.game.id, mail.decision.power,
@@ -83,7 +83,7 @@ def _delay(mail: Mail) -> str:
 
 
 def _address(mail: Mail) -> str:
-    """MATRIX 2.2 `address_change`: `from_known_address` (003 [4]) changes the player's address
+    """`address_change`: `from_known_address` (003 [4]) changes the player's address
     (and fallback) once the new address confirms it, unless the old one cancels it first
     (services.commands.address_changes); `gm_only` refers them to the GM."""
     assert mail.decision is not None, "a request comes from a power"
@@ -98,7 +98,7 @@ PROXY_TEMPLATE = "player/proxy.txt.j2"
 
 
 def _proxy(mail: Mail) -> str:
-    """MATRIX 2.2 proxy_policy: "PROXY England" or "PROXY anna@example.org [turn]" names a proxy
+    """proxy_policy: "PROXY England" or "PROXY anna@example.org [turn]" names a proxy
     (000 II(3): waits for the GM; 003 [19]: in force at once, the GM and the holder told),
     "PROXY cancel" ends it (003 [19]: the holder is not told unless proxy_cancel_notifies_holder)."""
     assert mail.decision is not None, "a request comes from a power"
@@ -120,7 +120,7 @@ def _after_correction(mail: Mail) -> str | None:
 
 
 # The requests answered from the game's records alone: a player of a finished game may still ask
-# them (issue 9: "HISTORY after the game has ended"); a delay or an address change may not.
+# them ("HISTORY after the game has ended"); a delay or an address change may not.
 READ_ONLY = frozenset({"status", "history", "map", "rules", "orders"})
 
 # topic -> its answer. A new request is one word in gmserver.rules.mailkind.KEYWORDS and one entry here.

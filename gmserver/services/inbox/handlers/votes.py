@@ -1,4 +1,4 @@
-"""A vote by mail (MATRIX 2.10; services/features/votes.py records it): a draw, a concession, a deadline
+"""A vote by mail (services/features/votes.py records it): a draw, a concession, a deadline
 change, a rule change or an end of the game on any terms written in words.
 
 The answer goes to the voter alone and speaks only of the voter's own ballot: no mail names
