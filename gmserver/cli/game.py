@@ -115,18 +115,32 @@ def cmd_game_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of games: a whole number from 1, e.g. 50")
+    return number
+
+
 def cmd_game_list(args: argparse.Namespace) -> int:
     from gmserver.services.game.games import list_games  # noqa: PLC0415
 
-    games = list_games(sessions_of(config_of(args)))
+    games, total = list_games(sessions_of(config_of(args)), active=args.active, open_turn=args.open,
+                              limit=args.limit)
     if args.json:
         print_json(games)
     elif not games:
-        print("no games yet: create one with `gmserver game create`")
+        print("no games yet: create one with `gmserver game create`" if not (args.active or args.open)
+              else "no such game: `gmserver game list` shows them all")
     else:
         for g in games:
-            print(f"{g['name']:<24} {g['ruleset']:<12} {g['status']:<9} {g['phase']:<8} "
-                  f"deadline {_deadline_words(g)}  ({g['players']} players)")
+            print(f"{g['name']:<24} {g['ruleset']:<12} {g['status']:<9} "
+                  f"{g['phase']:<8} deadline {_deadline_words(g)}  ({g['players']} players)")
+        if total > len(games):
+            print(f"... and {total - len(games)} more (--limit {total} shows them all)")
     return 0
 
 
@@ -309,6 +323,10 @@ def build(parser: argparse.ArgumentParser) -> None:
     create.set_defaults(func=cmd_game_create)
     listing = add_command(game, "list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.add_argument("--active", action="store_true", help="active games only (not finished)")
+    listing.add_argument("--open", action="store_true",
+                         help="games whose players can order now: active, not paused, with a deadline")
+    listing.add_argument("--limit", type=_positive, metavar="N", help="the first N games by name")
     listing.set_defaults(func=cmd_game_list)
     show = add_command(game, "show", help="show a game's position, players and orders on file",
                            description="The game's phase, deadline (in its time zone, then UTC), schedule, "

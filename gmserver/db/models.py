@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, event
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -43,6 +43,14 @@ class Base(DeclarativeBase):
 
 class Game(Base):
     __tablename__ = "games"
+    # the sweep's questions, answered from indexes rather than by reading every game's row (each
+    # carries its ruleset snapshot): what is past its deadline, which retreat or adjustment turns
+    # may end early (000 VII(2)), which games still take senders from the From line alone
+    __table_args__ = (
+        Index("ix_games_deadline", "deadline"),
+        Index("ix_games_status_phase", "status", "paused", "phase", "deadline"),
+        Index("ix_games_sender_check", "sender_check", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
@@ -78,8 +86,32 @@ class Game(Base):
     # profile's minimum turn lengths (min_hours_*) hold neither at create nor when the
     # GM moves a deadline
     enforce_minimums: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
+    # When the daemon's sweep must next look at the game for its clock reminders (the
+    # profile's `reminders`) and for the Spring 1901 checkpoint (000 II(1)); NULL: nothing to look at. The
+    # sweep asks the index for the games whose time has come instead of visiting every game; it
+    # stores the next time itself, and any change of what those times follow from sets them back
+    # to LOOK_NOW (`_look_again` below), so that no write path can leave a stale one.
+    next_reminder_at: Mapped[datetime | None] = mapped_column(index=True, default=lambda: LOOK_NOW)
+    next_check_at: Mapped[datetime | None] = mapped_column(index=True, default=lambda: LOOK_NOW)
 
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.power")
+
+
+# earlier than any clock: the sweep works the game out again at its next run
+LOOK_NOW = datetime(2000, 1, 1, tzinfo=UTC)
+# what the sweep's times follow from (the phase's opening comes with `phase`)
+TIMING_COLUMNS = ("status", "phase", "deadline", "paused", "reminder_seconds", "ruleset")
+
+
+def _look_again(game: Game, value: Any, _old: Any, initiator: Any) -> None:
+    state = {"status": game.__dict__.get("status"), "paused": game.__dict__.get("paused"), initiator.key: value}
+    # a finished or paused game is never looked at (its index entries would be read at every sweep)
+    look = None if state["status"] not in (None, "active") or state["paused"] else LOOK_NOW
+    game.next_reminder_at = game.next_check_at = look
+
+
+for _column in TIMING_COLUMNS:
+    event.listen(getattr(Game, _column), "set", _look_again)
 
 
 class Player(Base):

@@ -312,6 +312,17 @@ def due_reminders(ruleset: Ruleset, deadline: datetime | None, opened_at: dateti
             if deadline - offset <= now and opened_at < deadline - offset]
 
 
+def next_reminder_time(ruleset: Ruleset, deadline: datetime | None, opened_at: datetime, now: datetime,
+                       first_offset: timedelta | None = None) -> datetime | None:
+    """When the next clock reminder after `now` falls due (`due_reminders` turns to it then);
+    None when no other is left in the phase."""
+    if deadline is None:
+        return None
+    ahead = [deadline - offset for _, offset, _ in clock_reminders(ruleset, first_offset)
+             if now < deadline - offset and opened_at < deadline - offset]
+    return min(ahead, default=None)
+
+
 def reminder_times(ruleset: Ruleset, deadline: datetime | None, first_offset: timedelta | None = None) -> list[datetime]:
     """When each clock reminder of the phase falls, earliest first (for the scheduler's jobs)."""
     if deadline is None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import Text, bindparam, cast, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game
+from gmserver.db.models import Game, Player
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -27,18 +28,31 @@ def games_by_name(session: Session) -> list[Game]:
     return list(session.scalars(select(Game).order_by(Game.name)))
 
 
+def game_list_rows(session: Session, *, active: bool = False, open_turn: bool = False,
+                   limit: int | None = None) -> tuple[list[Any], int]:
+    """What `game list` shows of each game, in order of name, read as plain rows (no game object,
+    no ruleset snapshot, one statement whatever the number of games): `active` ones only, or
+    `open_turn`: active, not paused and with a deadline (the players can order now); at most
+    `limit` of them. With the number of games that match."""
+    players = (select(func.count(Player.id)).where(Player.game_id == Game.id).correlate(Game)
+               .scalar_subquery().label("players"))
+    conditions = []
+    if active or open_turn:
+        conditions.append(Game.status == "active")
+    if open_turn:
+        conditions += [Game.paused.is_(False), Game.deadline.is_not(None)]
+    query = (select(Game.name, Game.ruleset_name, Game.status, Game.phase, Game.deadline, Game.timezone,
+                    Game.paused, players).where(*conditions).order_by(Game.name))
+    rows = list(session.execute(query.limit(limit) if limit is not None else query))
+    total = len(rows) if limit is None or len(rows) < limit else session.scalar(
+        select(func.count(Game.id)).where(*conditions))
+    return rows, total or 0
+
+
 def games_named_like(session: Session, prefix: str) -> list[Game]:
     """The games whose name starts with `prefix`, oldest first."""
     return list(session.scalars(select(Game).where(Game.name.startswith(prefix, autoescape=True))
                                 .order_by(Game.id)))
-
-
-def active_games(session: Session, game_id: int | None = None) -> list[Game]:
-    """Every active game, or the one `game_id` if it is active."""
-    query = select(Game).where(Game.status == "active")
-    if game_id is not None:
-        query = query.where(Game.id == game_id)
-    return list(session.scalars(query))
 
 
 def past_deadline(session: Session, now: datetime) -> list[Game]:
@@ -57,10 +71,23 @@ def in_minor_phase_before_deadline(session: Session, now: datetime) -> list[Game
         .order_by(Game.id)))
 
 
-def games_with_reminders(session: Session) -> list[int]:
-    """Active games with reminders; a paused game gets none."""
-    return list(session.scalars(select(Game.id).where(Game.status == "active", Game.paused.is_(False),
-                                                      Game.reminder_seconds > 0)))
+def reminders_to_look_at(session: Session, now: datetime) -> list[int]:
+    """Active games whose next reminder time has come (games.next_reminder_at, indexed: an idle
+    sweep reads none); a paused game gets none."""
+    return list(session.scalars(select(Game.id).where(Game.next_reminder_at <= now, Game.status == "active",
+                                                      Game.paused.is_(False)).order_by(Game.id)))
+
+
+def checks_to_look_at(session: Session, now: datetime) -> list[int]:
+    """Active games whose next checkpoint time has come (games.next_check_at, indexed)."""
+    return list(session.scalars(select(Game.id).where(Game.next_check_at <= now, Game.status == "active",
+                                                      Game.paused.is_(False)).order_by(Game.id)))
+
+
+def active_games_checking(session: Session, sender_check: str) -> list[Game]:
+    """The active games whose senders are checked so (`sender_check`), oldest first."""
+    return list(session.scalars(select(Game).where(Game.status == "active", Game.sender_check == sender_check)
+                                .order_by(Game.id)))
 
 
 # built once: each deadline claims its game with one of them
@@ -93,6 +120,21 @@ def _ruleset(snapshot_json: str) -> Ruleset:
     return Ruleset.from_snapshot(json.loads(snapshot_json))
 
 
+def timing_rows(session: Session, game_id: int | None = None
+                ) -> Iterator[tuple[int, str, datetime | None, bool, int, Ruleset]]:
+    """(id, phase, deadline, paused, reminder_seconds, ruleset) of every active game, or of game
+    `game_id` if it is active, what the daemon's deadline and reminder jobs follow from. Read a
+    batch at a time as plain rows, the snapshot as its stored text (parsed once per distinct
+    text): the daemon's start reads every game, and keeping them all as objects cost it more
+    than 100 MiB for good."""
+    query = select(Game.id, Game.phase, Game.deadline, Game.paused, Game.reminder_seconds,
+                   cast(Game.ruleset, Text)).where(Game.status == "active")
+    if game_id is not None:
+        query = query.where(Game.id == game_id)
+    for row in session.execute(query.execution_options(yield_per=500)):
+        yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
+
+
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
     """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
     return session.scalar(select(Game.phase).where(Game.id == game_id).with_for_update())
@@ -115,8 +157,3 @@ def game_for_no_key_update(session: Session, game_id: int) -> Game | None:
     PostgreSQL), for a message that already refers to the game: that reference holds a KEY SHARE
     lock on the row, which FOR UPDATE would wait for (two such messages would deadlock)."""
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update(key_share=True))
-
-
-def active_games_in_phase(session: Session, phase: str) -> list[Game]:
-    """The active games at `phase`, oldest first."""
-    return list(session.scalars(select(Game).where(Game.status == "active", Game.phase == phase).order_by(Game.id)))

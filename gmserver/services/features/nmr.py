@@ -244,7 +244,7 @@ def check_preliminary_orders(services: Services, now: datetime) -> int:
     (rules.nmr.preliminary_checkpoint) each power without a set is reminded at once and the GM
     is sent the list, as candidates for replacement. Mails queued."""
     with transaction(services.sessions) as session:
-        games = [g.id for g in queries.games.active_games_in_phase(session, "S1901M")]
+        games = queries.games.checks_to_look_at(session, now)
     queued = 0
     for game_id in games:
         try:
@@ -256,12 +256,15 @@ def check_preliminary_orders(services: Services, now: datetime) -> int:
 
 
 def _preliminary(session: Session, services: Services, game_id: int, now: datetime) -> int:
-    game = session.get(Game, game_id)
-    if game is None or game.status != "active" or game.paused or game.phase != "S1901M":
+    # locked: a deadline or phase changed meanwhile would find its new time overwritten by ours
+    game = queries.games.game_for_no_key_update(session, game_id)
+    if game is None or game.status != "active" or game.paused:
         return 0
     ruleset = queries.games.ruleset_of(game)
     record = queries.phases.current_record(session, game)
     checkpoint = nmr.preliminary_checkpoint(game.phase, ruleset, record.opened_at, game.deadline)
+    # once past, the checkpoint is not looked at again in this phase unless its times change
+    game.next_check_at = checkpoint if checkpoint is not None and now < checkpoint else None
     if checkpoint is None or now < checkpoint or game.deadline is None or now >= game.deadline:
         return 0
     owing = engine.position_from_state(record.state).powers_to_order()

@@ -9,10 +9,9 @@ from datetime import datetime, timedelta
 
 from gmserver import engine
 from gmserver.db import queries
-from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.rules.defaults import owing_orders
-from gmserver.rules.schedule import due_reminders
+from gmserver.rules.schedule import due_reminders, next_reminder_time
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
@@ -31,7 +30,7 @@ def queue_reminders(services: Services, now: datetime) -> int:
     """Queue every due reminder of every active game; one game's trouble does not silence the others."""
     queued = 0
     with transaction(services.sessions) as session:
-        games = queries.games.games_with_reminders(session)
+        games = queries.games.reminders_to_look_at(session, now)
     for game_id in games:
         try:
             queued += _queue_game_reminders(services, game_id, now)
@@ -45,13 +44,16 @@ def queue_reminders(services: Services, now: datetime) -> int:
 def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> int:
     queued = 0
     with transaction(services.sessions) as session:
-        game = session.get(Game, game_id)
+        # locked: a deadline or phase changed meanwhile would find its new times overwritten by ours
+        game = queries.games.game_for_no_key_update(session, game_id)
         if game is None or game.status != "active" or game.paused:
             return 0
         ruleset = queries.games.ruleset_of(game)
         record = queries.phases.current_record(session, game)
         # games.reminder_seconds is the game's own offset for the first reminder (0: none at all)
-        due = due_reminders(ruleset, game.deadline, record.opened_at, now, timedelta(seconds=game.reminder_seconds))
+        first = timedelta(seconds=game.reminder_seconds)
+        due = due_reminders(ruleset, game.deadline, record.opened_at, now, first)
+        game.next_reminder_at = next_reminder_time(ruleset, game.deadline, record.opened_at, now, first)
         if not due:
             return 0
         # 002 ORDERS 4: a hopeless retreat or removal need not be sent, so nobody is reminded of it

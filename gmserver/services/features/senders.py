@@ -20,7 +20,7 @@ from email.parser import BytesHeaderParser
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, InboundMessage
-from gmserver.db.queries.games import active_games
+from gmserver.db.queries.games import active_games_checking
 from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at
@@ -154,9 +154,7 @@ def tell_gm_of_from_games(services: Services, now: datetime) -> int:
     power, or changes its player's address. How many notices were queued."""
     told = 0
     with transaction(services.sessions) as session:
-        for game in active_games(session):
-            if game.sender_check != "from":
-                continue
+        for game in active_games_checking(session, "from"):
             told += notify_gm(session, services, key=f"{FROM_GAME_KEY}{game.id}", game_id=game.id, now=now,
                               subject=f"{game.name}: players' mail is not verified",
                               paragraphs=(

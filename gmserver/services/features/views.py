@@ -103,14 +103,13 @@ def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
     ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
         timings = []
-        for g in queries.games.active_games(session, game_id):
-            ruleset = queries.games.ruleset_of(g)
-            times = reminder_times(ruleset, g.deadline, timedelta(seconds=g.reminder_seconds))
-            ahead = [t for t in times if now is None or t > now]
-            if g.paused:
-                timings.append(GameTiming(g.id, g.phase, None, None))
+        for game, phase, deadline, paused, reminder_seconds, ruleset in queries.games.timing_rows(session, game_id):
+            if paused:
+                timings.append(GameTiming(game, phase, None, None))
                 continue
-            timings.append(GameTiming(g.id, g.phase, adjudication_time(g.deadline, ruleset), ahead[0] if ahead else None))
+            times = reminder_times(ruleset, deadline, timedelta(seconds=reminder_seconds))
+            ahead = [t for t in times if now is None or t > now]
+            timings.append(GameTiming(game, phase, adjudication_time(deadline, ruleset), ahead[0] if ahead else None))
         return timings
 
 

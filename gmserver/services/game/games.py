@@ -323,12 +323,16 @@ def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:
             for h in queries.players.former_players(session, game.id)]
 
 
-def list_games(sessions) -> list[dict[str, Any]]:
+def list_games(sessions: sessionmaker[Session], *, active: bool = False, open_turn: bool = False,
+               limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The games `game list` shows (see queries.games.game_list_rows for the filters), and how
+    many match in all (more than shown when `limit` cut the list)."""
     with transaction(sessions) as session:
+        rows, total = queries.games.game_list_rows(session, active=active, open_turn=open_turn, limit=limit)
         return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
                  "deadline": g.deadline.isoformat() if g.deadline else None, "timezone": g.timezone,
-                 "players": len(g.players)}
-                for g in queries.games.games_by_name(session)]
+                 "paused": g.paused, "players": g.players}
+                for g in rows], total
 
 
 # -- for the command line and the demo: each opens its own transaction and returns plain values
