@@ -354,3 +354,34 @@ def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, c
                      source="smtp", now=clock())
     outcomes = [o for _, o in intake.process_pending(world, clock())]
     assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 3
+
+
+def test_a_message_one_thread_is_reading_is_left_to_it_and_never_parked(world, clock, monkeypatch) -> None:
+    """The message is read outside any transaction, its row unlocked meanwhile: the process's other
+    threads leave it to the thread reading it, and count no claim on it (three such claims once
+    parked a good message as "stopped the processor 3 times")."""
+    stored = intake.store(world.sessions, order_mail(player_address("ITALY"), subject("ITALY"), "A VEN H"),
+                          source="smtp", now=clock())
+    reading, release = threading.Event(), threading.Event()
+    real_prepare = intake.prepare
+
+    def slow_first(raw):
+        if not reading.is_set():
+            reading.set()
+            release.wait(30)
+        return real_prepare(raw)
+
+    monkeypatch.setattr(intake, "prepare", slow_first)
+    outcome: list[str | None] = []
+    first = threading.Thread(target=lambda: outcome.append(intake.process_one(world, stored.id, clock())))
+    first.start()
+    try:
+        assert reading.wait(30)
+        others = [intake.process_one(world, stored.id, clock()) for _ in range(3)]
+    finally:
+        release.set()
+        first.join(60)
+    assert others == [None, None, None] and outcome == ["accepted"]
+    with transaction(world.sessions) as session:
+        row = session.get(InboundMessage, stored.id)
+        assert (row.status, row.attempts) == ("done", 1)

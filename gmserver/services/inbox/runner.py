@@ -12,9 +12,12 @@ it raises and process_one catches.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import traceback
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from datetime import datetime
 
 from gmserver.db.queries.inbound import (
@@ -122,6 +125,36 @@ def process_one(services: Services, inbound_id: int, now: datetime, *, defer_loo
     worker skipped it and a pending message was left for the next poll. The wait is short: a
     worker that is processing the message holds its lock from before our claim, which then
     finds it "busy"."""
+    with _in_flight(inbound_id) as mine:
+        if not mine:
+            return None  # another thread of this process has it (see _IN_FLIGHT)
+        return _process_claimed(services, inbound_id, now, defer_lookups=defer_lookups)
+
+
+# The messages a thread of this process is working on. The message is read outside any
+# transaction (_prepare), so its row is not locked meanwhile: without this, the process's other
+# threads (the intake job, the DNS look-up threads) would each count a claim on it while the first
+# reads it, and the third would park a message nobody had failed on as "stopped the processor 3
+# times". Each process counts one claim at a time on a message; several daemons sharing a
+# PostgreSQL database count one each, fewer than MAX_ATTEMPTS.
+_IN_FLIGHT: set[int] = set()
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+@contextmanager
+def _in_flight(inbound_id: int) -> Iterator[bool]:
+    with _IN_FLIGHT_LOCK:
+        mine = inbound_id not in _IN_FLIGHT
+        _IN_FLIGHT.add(inbound_id)
+    try:
+        yield mine
+    finally:
+        if mine:
+            with _IN_FLIGHT_LOCK:
+                _IN_FLIGHT.discard(inbound_id)
+
+
+def _process_claimed(services: Services, inbound_id: int, now: datetime, *, defer_lookups: bool) -> str | None:
     match _count_claim(services, inbound_id, now):
         case "busy":
             return None
@@ -150,7 +183,7 @@ def process_one(services: Services, inbound_id: int, now: datetime, *, defer_loo
         if defer_lookups:
             raise
         needed.verify()
-        return process_one(services, inbound_id, now)
+        return _process_claimed(services, inbound_id, now, defer_lookups=False)
     except Exception as problem:  # noqa: BLE001  park it for the GM; never lose it, never crash the loop
         summary = f"{type(problem).__name__}: {(str(problem).splitlines() or [''])[0]}"
         error = summary + "\n\n" + traceback.format_exc()
