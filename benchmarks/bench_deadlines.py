@@ -37,7 +37,6 @@ import random
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HOME", "/tmp")
 
-from sqlalchemy import create_engine, func, select, text  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
 
 from benchmarks.bench_floor import describe, floor  # noqa: E402
 from gmserver import engine  # noqa: E402
@@ -60,25 +59,12 @@ from gmserver.services.base.outbox import mail_problems  # noqa: E402
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
+from tests.support.databases import scratch_database  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
-
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 
 def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
-    if kind == "sqlite":
-        return f"sqlite:///{tmp / f'bench-{uuid.uuid4().hex[:6]}.db'}", lambda: None
-    name = f"gmbench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
+    return scratch_database(kind, tmp, "gmbench")
 
 
 def random_orders(legal: dict[str, tuple[str, ...]], rng: random.Random) -> dict[str, list[str]]:

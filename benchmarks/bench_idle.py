@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,27 +46,15 @@ from gmserver.rules.ruleset import load_ruleset  # noqa: E402
 from gmserver.services.features import nmr  # noqa: E402
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
+from tests.support.databases import scratch_database  # noqa: E402
 from tests.support.world import services_for  # noqa: E402
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 TARGETS = {"idle_cpu_percent": 1.0, "rss_mib": 150.0, "game_list_s": 0.5, "game_show_s": 0.4}
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
-    if kind == "sqlite":
-        return f"sqlite:///{tmp / 'idle.db'}", lambda: None
-    name = f"gmidle_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
+    return scratch_database(kind, tmp, "gmidle")
 
 
 def create_idle_games(url: str, count: int, now: datetime, first: int = 0) -> None:

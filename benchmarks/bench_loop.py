@@ -15,14 +15,14 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine, select, text  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 from gmserver import engine  # noqa: E402
 from gmserver.config import Config, ImapConfig  # noqa: E402
@@ -37,6 +37,7 @@ from gmserver.services.game.games import POWERS  # noqa: E402
 from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.services.inbox.polling import poll_once  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
+from tests.support.databases import scratch_database  # noqa: E402
 from tests.support.dovecot import Dovecot  # noqa: E402
 from tests.support.world import new_game, order_mail, services_for  # noqa: E402
 
@@ -51,19 +52,8 @@ OPENINGS = {
 }
 
 
-def database(kind: str, tmp: Path) -> tuple[str, callable]:
-    if kind == "sqlite":
-        return f"sqlite:///{tmp / 'bench.db'}", lambda: None
-    name = f"gmbench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
+def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
+    return scratch_database(kind, tmp, "gmbench")
 
 
 def main() -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Callable
+from pathlib import Path
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
@@ -99,3 +101,21 @@ class PostgresSessionDatabase:
     def _execute(self, statement: str) -> None:
         with self._admin.connect() as connection:
             connection.execute(text(statement))
+
+
+def scratch_database(kind: str, directory: Path, prefix: str = "gmbench") -> tuple[str, Callable[[], None]]:
+    """A fresh, empty database for a benchmark: a SQLite file in `directory`, or a PostgreSQL
+    database of its own on the test server; its URL and the function that drops it."""
+    if kind == "sqlite":
+        return f"sqlite:///{directory / f'{prefix}-{uuid.uuid4().hex[:6]}.db'}", lambda: None
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}", drop
