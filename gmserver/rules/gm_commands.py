@@ -11,7 +11,7 @@ this module only reads lines against the names it is given.
 and, under `gm_address_and_secret` [P], only with the game's GM secret in a password line.
 
 A mail is carried out once: its Date must be recent when it arrives, and a command line is known
-by the digest of the game, the sender, that Date and the line (`command_digest`), so a copy sent
+by the digest of the game, the sender, that Date, the line and the mail's text (`command_digest`), so a copy sent
 again (a new Message-ID, the same mail) is refused; changing the Date makes a new mail, which
 again needs the GM secret.
 """
@@ -133,7 +133,10 @@ def date_problem(date: datetime | None, received_at: datetime) -> str | None:
     return None
 
 
-def command_digest(game: str, sender: str, date: datetime, line: str) -> str:
-    """What a re-sent copy of a GM command mail cannot change without becoming a new mail."""
-    text = "\n".join((game.lower(), sender.strip().lower(), date.isoformat(), " ".join(line.split()).lower()))
+def command_digest(game: str, sender: str, date: datetime, line: str, mail_text: str = "") -> str:
+    """What a re-sent copy of a GM command mail cannot change without becoming a new mail: the
+    game, the sender, its Date, the command line and the mail's whole text (two mails the GM wrote
+    within one second of the Date's resolution, with the same command among others, differ)."""
+    text = "\n".join((game.lower(), sender.strip().lower(), date.isoformat(), " ".join(line.split()).lower(),
+                      " ".join(mail_text.split())))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

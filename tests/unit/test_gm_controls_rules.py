@@ -140,3 +140,6 @@ def test_the_command_digest_is_the_same_for_a_copy_and_differs_for_a_new_mail() 
     assert command_digest("Lepanto", "GM@gm.test", date, "extend   24") == first  # a copy, re-sent
     assert command_digest("lepanto", "gm@gm.test", date + timedelta(seconds=1), "extend 24") != first
     assert command_digest("lepanto", "gm@gm.test", date, "extend 48") != first
+    # two mails written within the Date's second, the same command among others: two mails
+    assert (command_digest("lepanto", "gm@gm.test", date, "rollback", "rollback\norders FRANCE A VIE - BUD")
+            != command_digest("lepanto", "gm@gm.test", date, "rollback", "rollback"))

@@ -91,7 +91,7 @@ def _one(session: Session, services: Services, command: CommandLine, body: str, 
     if (problem := date_problem(date, mail.received_at)) is not None:
         return command.line, False, f"not carried out: {problem}"
     assert date is not None
-    digest = command_digest(game.name, sender, date, command.line)
+    digest = command_digest(game.name, sender, date, command.line, body)
     if (earlier := queries.gm_actions.command_mail(session, digest)) is not None:
         return command.line, False, (
             f"not carried out again: the same command, in a mail with the same Date, was read on "
