@@ -34,16 +34,22 @@ def header_moment(text: str | None) -> datetime | None:
     return moment if moment.tzinfo is not None else None
 
 
+def _received_headers(message: Message) -> list[str]:
+    """The Received headers, top first; none when the parser cannot give them back (a header it
+    cannot read proves nothing)."""
+    try:
+        return [str(value) for value in message.get_all("Received") or []]
+    except Exception:  # noqa: BLE001  a header the parser cannot give back proves nothing
+        return []
+
+
 def earliest_received(message: Message) -> datetime | None:
     """The time stamp of the earliest Received header: the last one (each server adds its own on
     top), after its ';' (RFC 5321 4.4)."""
-    try:
-        received = message.get_all("Received") or []
-    except Exception:  # noqa: BLE001  a header the parser cannot give back proves nothing
-        return None
+    received = _received_headers(message)
     if not received:
         return None
-    _, semicolon, stamp = str(received[-1]).rpartition(";")
+    _, semicolon, stamp = received[-1].rpartition(";")
     return header_moment(stamp) if semicolon else None
 
 
@@ -59,16 +65,13 @@ def trusted_receipt(message: Message, trusted_receivers: Collection[str]) -> tup
     trusted = {host.strip().rstrip(".").lower() for host in trusted_receivers if host.strip()}
     if not trusted:
         return None
-    try:
-        received = message.get_all("Received") or []
-    except Exception:  # noqa: BLE001  a header the parser cannot give back proves nothing
-        return None
+    received = _received_headers(message)
     if not received:
         return None
-    host = received_by(str(received[0]))
+    host = received_by(received[0])
     if host is None or host not in trusted:
         return None
-    moment = header_moment(str(received[0]).rpartition(";")[2])
+    moment = header_moment(received[0].rpartition(";")[2])
     return (host, moment) if moment is not None else None
 
 
