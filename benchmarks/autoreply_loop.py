@@ -25,7 +25,7 @@ from sqlalchemy import select
 from gmserver.db.migrate import upgrade
 from gmserver.db.models import OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.rules.reading import effective_orders
+from gmserver.rules.reading.sets import effective_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.game.ordersets import stored_sets
 from gmserver.services.inbox import runner as intake

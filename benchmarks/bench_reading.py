@@ -18,7 +18,8 @@ os.environ.setdefault("HOME", "/tmp")
 
 from gmserver import engine
 from gmserver.rules.position import Position
-from gmserver.rules.reading import extract_order_text, read_mail
+from gmserver.rules.reading.mail import read_mail
+from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.turn.adjudication import adjudicate_with_defaults
 

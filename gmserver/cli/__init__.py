@@ -27,8 +27,8 @@ from gmserver.cli.common import ArgumentParser, sentence
 # loaded a module cannot have raised its error, so main() catches only those of loaded modules and
 # loads none itself (the daemon's module alone costs half a second).
 USER_ERRORS = ("gmserver.cli.common:CliError", "gmserver.config:ConfigError", "gmserver.daemon:DaemonError",
-               "gmserver.services.game.games:GameError", "gmserver.rules.ruleset:RulesetError",
-               "gmserver.commands.command:UsageError")
+               "gmserver.services.game.shown:GameError", "gmserver.rules.ruleset:RulesetError",
+               "gmserver.commands.command:UsageError", "gmserver.db.plain:DatabaseUnreachable")
 
 
 @dataclass(frozen=True)

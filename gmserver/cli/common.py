@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime, time, timedelta
-from typing import Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from gmserver.config import Config, config_path_from, load_config
 from gmserver.rules.quantities import parse_hours, parse_moment
+
+if TYPE_CHECKING:
+    from gmserver.db.plain import Reader
 
 
 class CliError(Exception):
@@ -41,30 +46,41 @@ def services_of(config: Config):
     return build_services(config)
 
 
-def sessions_of(config: Config):
-    """The database alone, for a command that only reads or writes rows: without the rest of the
-    services (the daemon's module that builds them costs a command a sixth of a second)."""
-    from gmserver.db.session import make_engine, make_session_factory  # noqa: PLC0415
+@contextmanager
+def reader_of(config: Config) -> Iterator[Reader]:
+    """The database, checked to be there and at the latest revision, open for reading through its
+    driver alone (gmserver.db.plain: a command that only shows rows does not load SQLAlchemy);
+    through SQLAlchemy for a URL the driver cannot open alone."""
+    from gmserver.db import plain  # noqa: PLC0415
+    from gmserver.db.revisions import head_revision  # noqa: PLC0415
 
-    check_database(config)
-    return make_session_factory(make_engine(config.database_url))
+    url = config.database_url
+    opened: AbstractContextManager[Reader]
+    if plain.opens_plainly(url):
+        shown, path = plain.plain_url(url), plain.sqlite_file(url)
+        missing = path is not None and not path.exists()
+        opened = plain.open_reader(url)
+    else:
+        from gmserver.db.session import engine_reader, missing_sqlite_file, shown_url  # noqa: PLC0415
+
+        shown, missing, opened = shown_url(url), missing_sqlite_file(url), engine_reader(url)
+    if missing:  # reading would create an empty file: only `gmserver db upgrade` creates the database
+        raise CliError(f"there is no database at {shown} yet: run `gmserver db upgrade` first (it creates it)")
+    with opened as reader:
+        current = reader.stored_revision()
+        if current != head_revision():
+            raise CliError(
+                f"the database at {shown} is "
+                + ("not initialised" if current is None else f"at revision {current}, not the latest")
+                + ": run `gmserver db upgrade` first"
+            )
+        yield reader
 
 
 def check_database(config: Config) -> None:
     """CliError unless the database is there and migrated to the latest revision."""
-    from gmserver.db.migrate import current_revision, head_revision  # noqa: PLC0415
-    from gmserver.db.session import missing_sqlite_file, shown_url  # noqa: PLC0415
-
-    if missing_sqlite_file(config.database_url):
-        raise CliError(f"there is no database at {shown_url(config.database_url)} yet: run `gmserver db upgrade` "
-                       "first (it creates it)")
-    current = current_revision(config.database_url)
-    if current != head_revision():
-        raise CliError(
-            f"the database at {shown_url(config.database_url)} is "
-            + ("not initialised" if current is None else f"at revision {current}, not the latest")
-            + ": run `gmserver db upgrade` first"
-        )
+    with reader_of(config):
+        pass
 
 
 def print_json(data: Any) -> None:

@@ -25,8 +25,8 @@ from gmserver.cli.common import (
     hours,
     moment,
     print_json,
+    reader_of,
     services_of,
-    sessions_of,
     time_of_day,
     utcnow,
 )
@@ -126,10 +126,10 @@ def _positive(value: str) -> int:
 
 
 def cmd_game_list(args: argparse.Namespace) -> int:
-    from gmserver.services.game.games import list_games  # noqa: PLC0415
+    from gmserver.services.game.shown import list_games  # noqa: PLC0415
 
-    games, total = list_games(sessions_of(config_of(args)), active=args.active, open_turn=args.open,
-                              limit=args.limit)
+    with reader_of(config_of(args)) as reader:
+        games, total = list_games(reader, active=args.active, open_turn=args.open, limit=args.limit)
     if args.json:
         print_json(games)
     elif not games:
@@ -146,10 +146,11 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 def cmd_game_show(args: argparse.Namespace) -> int:
     from gmserver.reports.words import plural  # noqa: PLC0415
-    from gmserver.services.game.games import show_game  # noqa: PLC0415
+    from gmserver.services.game.shown import show_game  # noqa: PLC0415
 
     config = config_of(args)
-    summary = show_game(sessions_of(config), args.name, config.gm_address)
+    with reader_of(config) as reader:
+        summary = show_game(reader, args.name, config.gm_address)
     if args.json:
         print_json(summary)
         return 0

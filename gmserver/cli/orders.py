@@ -16,7 +16,8 @@ from gmserver.rules.ruleset import load_ruleset
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
     from gmserver import engine  # noqa: PLC0415  (its map facts come from the cache: the engine stays unloaded)
-    from gmserver.rules.reading import read_mail, reading_to_json  # noqa: PLC0415
+    from gmserver.rules.reading.mail import read_mail  # noqa: PLC0415
+    from gmserver.rules.reading.output import reading_to_json  # noqa: PLC0415
 
     try:
         position = (Position.from_json(json.loads(Path(args.position).read_text(encoding="utf-8")))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,12 +55,3 @@ def current_revision(database_url: str) -> str | None:
             return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()
-
-
-@functools.cache
-def head_revision() -> str | None:
-    """The newest migration's revision. Read once per process (parsing the scripts takes some
-    20 ms, and every command checks the database against it: the tests run a thousand in one)."""
-    from alembic.script import ScriptDirectory  # noqa: PLC0415
-
-    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()

@@ -10,6 +10,8 @@ from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from gmserver.db.plain import Reader
+
 
 def make_engine(url: str) -> Engine:
     """An engine whose transactions are safe for several threads and daemons.
@@ -84,3 +86,22 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # noqa: BLE001  an unparsable URL is reported by the database layer itself
         return "(unreadable database URL)"
+
+
+def plain_reader(session: Session) -> Reader:
+    """The session's own connection, in its transaction, for the statements of gmserver.db.plain
+    (what the session holds unflushed is flushed first)."""
+    session.flush()
+    return Reader(session.connection().connection.dbapi_connection, session.get_bind().dialect.name)
+
+
+@contextmanager
+def engine_reader(url: str) -> Iterator[Reader]:
+    """A gmserver.db.plain reader on a connection SQLAlchemy opens: for the URLs the driver cannot
+    open alone (options, escapes, SQLite in memory)."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection, connection.begin():
+            yield Reader(connection.connection.dbapi_connection, engine.dialect.name)
+    finally:
+        engine.dispose()

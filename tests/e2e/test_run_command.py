@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gmserver.cli import main
-from gmserver.db.migrate import head_revision
+from gmserver.db.revisions import head_revision
 from tests.support.dovecot import free_port
 from tests.support.world import order_mail
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from gmserver.db.models import InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
-from gmserver.rules.reading import effective_orders
+from gmserver.rules.reading.sets import effective_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.game.ordersets import stored_sets
 from gmserver.services.inbox import runner as intake

@@ -149,8 +149,9 @@ def test_db_upgrade_migrates_an_empty_database_to_the_models_on_both_backends(
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from gmserver.db.migrate import current_revision, head_revision
+    from gmserver.db.migrate import current_revision
     from gmserver.db.models import Base
+    from gmserver.db.revisions import head_revision
     from gmserver.db.session import make_engine
 
     path = tmp_path / "db.toml"
@@ -167,7 +168,7 @@ def test_db_upgrade_migrates_an_empty_database_to_the_models_on_both_backends(
 
 
 def test_db_upgrade_is_repeatable_on_both_backends(database_url, tmp_path: Path, capsys) -> None:
-    from gmserver.db.migrate import head_revision
+    from gmserver.db.revisions import head_revision
 
     path = tmp_path / "db.toml"
     path.write_text(f'[database]\nurl = "{database_url}"\n')

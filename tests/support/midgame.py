@@ -59,8 +59,7 @@ def midgame_parts():
 
     from gmserver.mail.compose import Composer
     from gmserver.paths import TEMPLATES_DIR
-    from gmserver.reports import build_turn_report
-    from gmserver.reports.turn import with_subject_template
+    from gmserver.reports.turn import build_turn_report, with_subject_template
     from gmserver.rules.press import ReportPress
     from gmserver.services.base.report_copies import parts_for
 

@@ -4,9 +4,10 @@ walkthrough, scorpion)."""
 
 from __future__ import annotations
 
-from gmserver import engine, reports
+from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_confirmation
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.reader import read_orders
@@ -41,7 +42,7 @@ def test_a_spring_build_under_a_profile_without_a_clause_cites_the_rulebook_not_
     build = next(line for line in reading.lines if line.text == "BUILD A PAR")
     assert build.status == "ignored" and "BUILD A PAR" not in reading.contingent
     assert build.rule == "RB2000"
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=reading.lines,
         orders_on_file=reading.orders, version=1, geography=engine.map_info())
     (explained,) = [line.explanation for line in confirmation.lines if line.text == "BUILD A PAR"]
@@ -57,7 +58,7 @@ def test_003_5_a_kept_line_is_said_to_be_used_with_these_moves_not_in_a_later_tu
     assert reading.contingent == ("BUILD A PAR",)
     assert "processed at once after these moves" in build.message
     assert "send no set" not in build.message and "(if that turn comes)" not in build.message
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="beta", power="FRANCE", phase="F1901M", deadline=None, readings=reading.lines,
         orders_on_file=reading.orders, version=1, geography=engine.map_info())
     assert [line.status for line in confirmation.lines] == ["accepted", "kept"]
@@ -78,7 +79,7 @@ def test_003_5_a_build_in_a_fall_set_is_still_kept() -> None:
 
 def test_003_5_kept_lines_are_labelled_kept_not_ignored_in_the_confirmation() -> None:
     reading = _read("F1901M", "A PAR - BUR\nBUILD A PAR\n")
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="uk", power="FRANCE", phase="F1901M", deadline=None, readings=reading.lines,
         orders_on_file=[Order.parse("A PAR - BUR")], version=1, geography=engine.map_info(),
         units=["A PAR", "A MAR", "F BRE"])

@@ -17,7 +17,7 @@ from gmserver import engine
 from gmserver.rules.convoy_routes import follow_routes, route_problem, without_routes
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_orders
+from gmserver.rules.reading.reader import read_orders
 from gmserver.rules.ruleset import load_ruleset
 
 GEO = engine.map_info()

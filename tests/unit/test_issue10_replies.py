@@ -10,9 +10,10 @@ import re
 
 import pytest
 
-from gmserver import engine, reports
+from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_confirmation
 from tests.unit.reading.support import opening, position, read
 
 
@@ -23,7 +24,7 @@ def composer() -> Composer:
 
 def _reply(text: str, pos, power: str, profile: str, composer: Composer) -> str:
     reading = read(text, pos, power, profile)
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power=power.upper(), phase=pos.phase, deadline=None, readings=reading.lines,
         orders_on_file=reading.orders, version=1, geography=engine.map_info(),
         units=pos.units.get(power.upper(), ()))

@@ -17,10 +17,11 @@ import icalendar
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from gmserver import centrechart, engine, mapboard, mapimage, reports
+from gmserver import centrechart, engine, mapboard, mapimage
 from gmserver.mail.compose import Composer, add_html
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
+from gmserver.reports.turn import build_turn_report
 from tests.support.midgame import midgame
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reports"
@@ -41,7 +42,7 @@ def composer():
 
 @pytest.fixture(scope="module")
 def report(outcome):
-    return reports.build_turn_report(outcome, geography=engine.map_info(), game_name="lepanto",
+    return build_turn_report(outcome, geography=engine.map_info(), game_name="lepanto",
                                      next_deadline=DEADLINE)
 
 
@@ -222,7 +223,7 @@ def test_a_reply_quoting_the_html_report_reads_only_the_new_lines(html):
     report without a blockquote or a reply header still has only the new lines read."""
     from email.message import EmailMessage
 
-    from gmserver.rules.reading import extract_order_text
+    from gmserver.rules.reading.message import extract_order_text
     reply = EmailMessage()
     reply["From"], reply["To"], reply["Subject"] = "france@example.org", "gm@lepanto.example", "RE: lepanto"
     body = html.split("<body", 1)[1].split(">", 1)[1].rsplit("</body>", 1)[0]

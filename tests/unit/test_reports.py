@@ -8,9 +8,23 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from gmserver import engine, reports
+from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.reminders import build_reminder
+from gmserver.reports.replies import build_confirmation, build_rejection
+from gmserver.reports.turn import build_turn_report
+from gmserver.reports.words import (
+    RESULT_WORDS,
+    describe_order,
+    format_duration,
+    format_length,
+    format_time,
+    name_order,
+    place_with_code,
+    result_in_words,
+    unit_with_code,
+)
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
 from tests.support.adjudicate import adjudicate as adjudicate_state
@@ -34,7 +48,7 @@ def adjudicate(position: Position, orders) -> PhaseOutcome:
 
 def report_for(outcome, geo, **kwargs):
     kwargs.setdefault("next_deadline", DEADLINE)
-    return reports.build_turn_report(outcome, geography=geo, game_name="lepanto", **kwargs)
+    return build_turn_report(outcome, geography=geo, game_name="lepanto", **kwargs)
 
 
 def flat(text: str) -> str:
@@ -391,7 +405,7 @@ def test_every_order_and_its_result_appear_in_the_rendered_report(name, geo, com
             continue
         line = shown[str(order.order)]
         for code in order.results:
-            assert reports.RESULT_WORDS[code] in line.result
+            assert RESULT_WORDS[code] in line.result
         assert flat(line.line) in flat(body)
 
 
@@ -399,23 +413,23 @@ def test_results_in_words():
     def outcome(power, order, results=()):
         return OrderOutcome(power, Order.parse(order, "A" if order.endswith((" B", "WAIVE")) else None), results)
 
-    assert reports.result_in_words(outcome("X", "A PAR - BUR", ("bounce", "dislodged")), "M") == "bounced, dislodged"
-    assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("no convoy",)), "M") == "no convoy"
-    assert reports.result_in_words(outcome("X", "A LON - BEL VIA", ("disrupted",)), "M") == "convoy disrupted"
-    assert reports.result_in_words(outcome("X", "A BUR R RUH", ("bounce",)), "R") == "bounced"
-    assert reports.result_in_words(outcome("X", "A BUR R RUH", ("disband",)), "R") == "disbanded"
-    assert reports.result_in_words(outcome("X", "A BUR D"), "R") == "disbanded"
-    assert reports.result_in_words(outcome("X", "WAIVE"), "A") == "waived"
-    assert reports.result_in_words(outcome("X", "A PAR B", ("void",)), "A") == "void"
+    assert result_in_words(outcome("X", "A PAR - BUR", ("bounce", "dislodged")), "M") == "bounced, dislodged"
+    assert result_in_words(outcome("X", "A LON - BEL VIA", ("no convoy",)), "M") == "no convoy"
+    assert result_in_words(outcome("X", "A LON - BEL VIA", ("disrupted",)), "M") == "convoy disrupted"
+    assert result_in_words(outcome("X", "A BUR R RUH", ("bounce",)), "R") == "bounced"
+    assert result_in_words(outcome("X", "A BUR R RUH", ("disband",)), "R") == "disbanded"
+    assert result_in_words(outcome("X", "A BUR D"), "R") == "disbanded"
+    assert result_in_words(outcome("X", "WAIVE"), "A") == "waived"
+    assert result_in_words(outcome("X", "A PAR B", ("void",)), "A") == "void"
     # QA: an order carried out says what the unit did, not "succeeded"
-    assert reports.result_in_words(outcome("X", "A PAR H"), "M") == "holds"
-    assert reports.result_in_words(outcome("X", "A PAR - BUR"), "M") == "moved"
-    assert reports.result_in_words(outcome("X", "A MAR S A PAR"), "M") == "support given"
-    assert reports.result_in_words(outcome("X", "A MAR S A PAR - BUR"), "M") == "support given"
-    assert reports.result_in_words(outcome("X", "F NTH C A LON - BEL"), "M") == "convoyed"
-    assert reports.result_in_words(outcome("X", "A BUR R RUH"), "R") == "retreated"
-    assert reports.result_in_words(outcome("X", "A PAR B"), "A") == "built"
-    assert reports.result_in_words(outcome("X", "A PAR D"), "A") == "removed"
+    assert result_in_words(outcome("X", "A PAR H"), "M") == "holds"
+    assert result_in_words(outcome("X", "A PAR - BUR"), "M") == "moved"
+    assert result_in_words(outcome("X", "A MAR S A PAR"), "M") == "support given"
+    assert result_in_words(outcome("X", "A MAR S A PAR - BUR"), "M") == "support given"
+    assert result_in_words(outcome("X", "F NTH C A LON - BEL"), "M") == "convoyed"
+    assert result_in_words(outcome("X", "A BUR R RUH"), "R") == "retreated"
+    assert result_in_words(outcome("X", "A PAR B"), "A") == "built"
+    assert result_in_words(outcome("X", "A PAR D"), "A") == "removed"
 
 
 def test_a_void_removal_says_why(geo):
@@ -443,7 +457,7 @@ WINTER = Position(phase="W1901A", units={"FRANCE": ("A MAR", "A BUR", "F POR")},
 def test_a_void_build_says_why_when_the_builds_were_used(geo, done, said):
     orders = [OrderOutcome("FRANCE", Order.parse(text, "A")) for text in done]
     void = OrderOutcome("FRANCE", Order.parse("A MAR B", "A"), ("void",))
-    assert reports.result_in_words(void, "A", [*orders, void], geo, WINTER) == said
+    assert result_in_words(void, "A", [*orders, void], geo, WINTER) == said
 
 
 @pytest.mark.parametrize(
@@ -466,7 +480,7 @@ def test_a_void_build_says_why_when_the_builds_were_used(geo, done, said):
     ],
 )
 def test_describe_order(order, words, geo):
-    assert reports.describe_order(Order.parse(order), geo) == words
+    assert describe_order(Order.parse(order), geo) == words
 
 
 @pytest.mark.parametrize("text", ["A PAR", "A PAR S", "GARBAGE IN HERE NOW", "NONSENSE"])
@@ -477,11 +491,11 @@ def test_text_that_is_no_order_never_reaches_a_report(text):
 
 
 def test_places_and_units_with_codes(geo):
-    assert reports.place_with_code("GAS", geo) == "Gascony (GAS)"
-    assert reports.place_with_code("SPA/SC", geo) == "Spain (south coast, SPA/SC)"
-    assert reports.place_with_code("XYZ", geo) == "XYZ"
-    assert reports.unit_with_code("F STP/NC", geo) == "F St Petersburg (north coast, STP/NC)"
-    assert str(reports.name_order(Order.parse("A PAR - BUR"), geo)) == "A Paris -> Burgundy (A PAR - BUR)"
+    assert place_with_code("GAS", geo) == "Gascony (GAS)"
+    assert place_with_code("SPA/SC", geo) == "Spain (south coast, SPA/SC)"
+    assert place_with_code("XYZ", geo) == "XYZ"
+    assert unit_with_code("F STP/NC", geo) == "F St Petersburg (north coast, STP/NC)"
+    assert str(name_order(Order.parse("A PAR - BUR"), geo)) == "A Paris -> Burgundy (A PAR - BUR)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,7 +523,7 @@ def test_places_and_units_with_codes(geo):
     ],
 )
 def test_format_time(moment, zone, local, utc):
-    when = reports.format_time(moment, zone)
+    when = format_time(moment, zone)
     assert (when.local, when.utc) == (local, utc)
     assert when.at == moment and when.at.utcoffset() == timedelta(0)
     assert str(when) == (local if local == utc else f"{local} = {utc}")
@@ -517,7 +531,7 @@ def test_format_time(moment, zone, local, utc):
 
 def test_format_time_refuses_naive_datetimes():
     with pytest.raises(ValueError, match="timezone-aware"):
-        reports.format_time(datetime(2026, 11, 28, 18, 0))
+        format_time(datetime(2026, 11, 28, 18, 0))
 
 
 @pytest.mark.parametrize(
@@ -534,7 +548,7 @@ def test_format_time_refuses_naive_datetimes():
     ],
 )
 def test_format_duration(delta, text):
-    assert reports.format_duration(delta) == text
+    assert format_duration(delta) == text
 
 
 @pytest.mark.parametrize(
@@ -552,7 +566,7 @@ def test_format_duration(delta, text):
 )
 def test_format_length_says_a_turn_length_in_words_and_drops_nothing(seconds, text):
     """QA: `game show` said "turns of 0.00416667/0.00208333/0.00208333 hours" for the demo."""
-    assert reports.format_length(seconds) == text
+    assert format_length(seconds) == text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,7 +596,7 @@ READINGS = (
 
 
 def test_confirmation(geo, composer):
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=DEADLINE, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR"), Order.parse("A MAR S A PAR - BUR")], version=2, geography=geo,
         units=["A PAR", "A MAR", "F BRE"], timezone="America/New_York",
@@ -620,7 +634,7 @@ def test_confirmation(geo, composer):
 
 
 def test_clean_confirmation_says_so(geo, composer):
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="GERMANY", phase="S1901R", deadline=None,
         readings=[Reading(1, "A Bur - Ruh", "accepted", Order.parse("A BUR R RUH"))],
         orders_on_file=[Order.parse("A BUR R RUH")], version="1.2", geography=geo, units=["A BUR"],
@@ -634,7 +648,7 @@ def test_clean_confirmation_says_so(geo, composer):
 
 
 def test_rejection(composer):
-    rejection = reports.build_rejection(
+    rejection = build_rejection(
         ["The subject does not name a game of this server.", ""],
         "lepanto France S1901M",
         original_subject="my   orders",
@@ -654,7 +668,7 @@ def test_rejection(composer):
 
 
 def test_rejection_without_hints(composer):
-    rejection = reports.build_rejection([], None, original_subject="", original_date=DEADLINE)
+    rejection = build_rejection([], None, original_subject="", original_date=DEADLINE)
     assert rejection.original_subject == "(no subject)"
     assert rejection.original_date == "Saturday 28 November 2026, 18:00 UTC"
     body = composer.render(rejection.template, rejection)
@@ -666,7 +680,7 @@ def test_rejection_without_hints(composer):
 
 def test_reminder_for_movement(geo, composer):
     position = engine.position_from_state(engine.initial_state())
-    reminder = reports.build_reminder(
+    reminder = build_reminder(
         game_name="lepanto", power="RUSSIA", phase="S1901M", deadline=DEADLINE,
         now=DEADLINE - timedelta(hours=23, minutes=59, seconds=30), expected_subject="lepanto Russia S1901M",
         order_address="gm@lepanto.example", position=position, geography=geo, timezone="Europe/Moscow",
@@ -688,7 +702,7 @@ def test_reminder_for_movement(geo, composer):
 
 def test_reminder_for_retreats_and_adjustments(geo, composer):
     retreat = dislodgement().after
-    reminder = reports.build_reminder(
+    reminder = build_reminder(
         game_name="lepanto", power="GERMANY", phase=retreat.phase, deadline=DEADLINE, now=DEADLINE,
         expected_subject="lepanto Germany S1901R", position=retreat, geography=geo,
     )
@@ -701,7 +715,7 @@ def test_reminder_for_retreats_and_adjustments(geo, composer):
     assert "Send a message with this subject line:" in body
 
     winter = fall_with_centre_changes().after
-    reminder = reports.build_reminder(
+    reminder = build_reminder(
         game_name="lepanto", power="ENGLAND", phase=winter.phase, deadline=DEADLINE,
         now=DEADLINE - timedelta(days=2, hours=1), expected_subject="lepanto England W1901A",
         position=winter, geography=geo, if_no_orders="builds are waived",
@@ -736,7 +750,7 @@ def test_the_answer_to_press_keeps_every_line_under_78_characters(composer):
         "non_player": False, "orders_refused": False, "inbound_id": 7,
         "original_subject": "demo press", "original_date": "Mon, 30 Nov 2026 10:00:00 +0000",
         "game_name": "demo", "power_name": "France", "phase": "Spring 1903 Movement",
-        "deadline": reports.format_time(datetime(2026, 12, 1, 18, 0, tzinfo=UTC)), "more_text": False,
+        "deadline": format_time(datetime(2026, 12, 1, 18, 0, tzinfo=UTC)), "more_text": False,
     })
     assert_well_formed(body)
     lines = body.split("\n")
@@ -783,7 +797,7 @@ def test_press_sections_of_a_report_000_x_1(geo, composer):
 def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, composer):
     """Issue 10: a message from which no order was read never says "Your orders were received.";
     it says first which lines were skipped and why."""
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None,
         readings=[Reading(1, "Hello all", "ignored", None, None, "Not an order."),
                   Reading(2, "F Bre - Spa", "rejected", None, "000 IV(3)", "F Brest cannot reach Spain")],
@@ -802,7 +816,7 @@ def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, compos
 
 
 def test_confirmation_with_an_order_read_is_still_received(geo, composer):
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR")], version=1, geography=geo,
     )
@@ -812,7 +826,7 @@ def test_confirmation_with_an_order_read_is_still_received(geo, composer):
 
 def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, composer):
     """Issue 10: a reply still carrying "[1]" (quoted back) and filed as the second set says so."""
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",
         notes=["This set replaces the set on file (house rules 000 III(4))."],
@@ -822,7 +836,7 @@ def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, compo
         "from an earlier mail): it is filed as set 2.",
         "This set replaces the set on file (house rules 000 III(4)).",
     )
-    same = reports.build_confirmation(
+    same = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="2",
     )
@@ -834,7 +848,7 @@ def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer
     10: first), with the rule that decides which set counts from the reader's note."""
     duplicate = ("This set is numbered 1, but you already sent a set numbered 1; under this game's rules "
                  "(house rules 000 III(4)) the set received last counts, so this one does.")
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",
         notes=["This set replaces the set on file (house rules 000 III(4)).", duplicate],

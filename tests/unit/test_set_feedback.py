@@ -16,9 +16,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gmserver import engine, reports
+from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_confirmation
 from gmserver.rules.set_feedback import (
     ASK,
     ECHO,
@@ -162,7 +163,7 @@ def composer() -> Composer:
 
 def _confirmation(text: str, feedback, composer: Composer) -> str:
     reading = read(text, opening(), "france", "mhr")
-    context = reports.build_confirmation(
+    context = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=NOW + timedelta(hours=30),
         readings=reading.lines, orders_on_file=reading.orders, version=1, geography=engine.map_info(),
         units=opening().units["FRANCE"], feedback=feedback)

@@ -6,12 +6,11 @@ import functools
 import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Text, bindparam, cast, func, or_, select
+from sqlalchemy import Text, bindparam, cast, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game, Player
+from gmserver.db.models import Game
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -26,27 +25,6 @@ def game_names(session: Session) -> list[str]:
 def games_by_name(session: Session) -> list[Game]:
     """Every game, in order of name."""
     return list(session.scalars(select(Game).order_by(Game.name)))
-
-
-def game_list_rows(session: Session, *, active: bool = False, open_turn: bool = False,
-                   limit: int | None = None) -> tuple[list[Any], int]:
-    """What `game list` shows of each game, in order of name, read as plain rows (no game object,
-    no ruleset snapshot, one statement whatever the number of games): `active` ones only, or
-    `open_turn`: active, not paused and with a deadline (the players can order now); at most
-    `limit` of them. With the number of games that match."""
-    players = (select(func.count(Player.id)).where(Player.game_id == Game.id).correlate(Game)
-               .scalar_subquery().label("players"))
-    conditions = []
-    if active or open_turn:
-        conditions.append(Game.status == "active")
-    if open_turn:
-        conditions += [Game.paused.is_(False), Game.deadline.is_not(None)]
-    query = (select(Game.name, Game.ruleset_name, Game.status, Game.phase, Game.deadline, Game.timezone,
-                    Game.paused, players).where(*conditions).order_by(Game.name))
-    rows = list(session.execute(query.limit(limit) if limit is not None else query))
-    total = len(rows) if limit is None or len(rows) < limit else session.scalar(
-        select(func.count(Game.id)).where(*conditions))
-    return rows, total or 0
 
 
 def games_named_like(session: Session, prefix: str) -> list[Game]:

@@ -18,12 +18,15 @@ def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
     return list(session.scalars(_PHASE_SETS, {"game_id": game_id, "phase": phase}))
 
 
+# a player's own sets (the GM's and a proxy holder's are not the player's), newest first
+PLAYERS_OWN = (OrderSet.by_gm.is_(False), OrderSet.by_proxy.is_(False))
+NEWEST_FIRST = (OrderSet.received_at.desc(), OrderSet.id.desc())
+
+
 def players_sets(session: Session, game_id: int) -> list[OrderSet]:
-    """Every power's sets in the game, any phase, newest first; the GM's own and a proxy
-    holder's left out: they are not the player's."""
-    return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.by_gm.is_(False),
-                                                       OrderSet.by_proxy.is_(False))
-                                .order_by(OrderSet.received_at.desc(), OrderSet.id.desc())))
+    """Every power's own sets in the game, any phase, newest first (PLAYERS_OWN)."""
+    return list(session.scalars(select(OrderSet).where(OrderSet.game_id == game_id, *PLAYERS_OWN)
+                                .order_by(*NEWEST_FIRST)))
 
 
 def newest_set_message(session: Session, game_id: int, power: str, phase: str) -> bytes | None:

@@ -8,17 +8,18 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
-from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.mail.compose import fill
+from gmserver.reports.reminders import build_reminder
+from gmserver.reports.replies import build_confirmation, build_rejection
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, Reject
 from gmserver.rules.position import Position
-from gmserver.rules.reading import Reading
+from gmserver.rules.reading.model import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
@@ -41,7 +42,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     game = decision.game
     # the units this set should cover, so that the reply can list those still without an order
     units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
-    context = reports.build_confirmation(
+    context = build_confirmation(
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
         units=units, notes=reading.notes, marker=reading.version, feedback=feedback, timezone=game.timezone,
@@ -59,7 +60,7 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
         rules = (f"Orders for {decision.game.name} are accepted from each power's registered address.",)
         if decision.expected_subject:  # 000 II(2) b, 003 [10]: the subject rule it broke, beside the example
             rules = (subject_rule(decision.game.ruleset), *rules)
-    context = reports.build_rejection(
+    context = build_rejection(
         decision.reasons, decision.expected_subject, original_subject=envelope.subject,
         original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,
         game_over=game_over,
@@ -73,7 +74,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
     template = ruleset_of(game).subject_template
     expected = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                               purpose="orders")
-    context = reports.build_reminder(
+    context = build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
         # the player's own reply address: a message sent there proves its sender
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)

@@ -40,11 +40,10 @@ from pathlib import Path
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
 from gmserver.mail.compose import Composer, add_html, with_text_edited
-from gmserver.reports import TurnReport
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
-from gmserver.reports.turn import with_orders_subject
+from gmserver.reports.turn import TurnReport, with_orders_subject
 from gmserver.rules.position import PhaseOutcome
 
 log = logging.getLogger(__name__)

@@ -27,14 +27,16 @@ from gmserver.reports.extras import withdrawn_by_correction_calendar
 from gmserver.reports.words import canonical_key, format_time, name_order
 from gmserver.rules.corrections import Adjudicated, cite, extension_on_request, rollback_refusal
 from gmserver.rules.position import describe_phase
-from gmserver.rules.reading import effective_orders, read_orders
+from gmserver.rules.reading.reader import read_orders
+from gmserver.rules.reading.sets import effective_orders
 from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
 from gmserver.services.game.games import GameError, locked_game
-from gmserver.services.game.ordersets import as_stored, movement_turn, stored_sets
+from gmserver.services.game.on_file import as_stored
+from gmserver.services.game.ordersets import movement_turn, stored_sets
 from gmserver.services.game.schedule import fresh_deadline
 
 log = logging.getLogger(__name__)

@@ -22,8 +22,8 @@ from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.queries import pages as page_queries
 from gmserver.db.session import transaction
-from gmserver.reports import TurnReport
 from gmserver.reports.extras import centre_history
+from gmserver.reports.turn import TurnReport
 from gmserver.reports.words import describe_order, format_time, power_name
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, describe_phase

@@ -28,18 +28,14 @@ from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, GameView, Reject, expected_subject, heading_lines_read
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position, describe_phase
-from gmserver.rules.reading import (
-    Reading,
-    StoredSet,
-    contingent_source,
-    effective_contingent,
-    effective_orders,
-    read_mail,
-)
+from gmserver.rules.reading.condition_facts import contingent_source
 from gmserver.rules.reading.elsewhere import belongs_elsewhere
+from gmserver.rules.reading.mail import read_mail
 from gmserver.rules.reading.message import MessageText
+from gmserver.rules.reading.model import Reading
 from gmserver.rules.reading.options import clause
 from gmserver.rules.reading.rule_words import rules_in_words
+from gmserver.rules.reading.sets import StoredSet, effective_contingent, effective_orders
 from gmserver.rules.reading.verdict import minor_turns_at_once
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
@@ -50,7 +46,8 @@ from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR
 from gmserver.services.game.games import game_view
-from gmserver.services.game.ordersets import as_stored, contingent_on_file, movement_turn, stored_sets
+from gmserver.services.game.on_file import as_stored
+from gmserver.services.game.ordersets import contingent_on_file, movement_turn, stored_sets
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -15,16 +15,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
-from gmserver.db.session import transaction
-from gmserver.rules.authenticity import SENDER_CHECKS, reply_address, reply_token
+from gmserver.db.session import plain_reader, transaction
+from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.game_names import name_problem
 from gmserver.rules.geography import POWERS, MapInfo
 from gmserver.rules.intake import GameView
 from gmserver.rules.position import Position
-from gmserver.rules.proxies import ProxyState
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.ruleset_view import not_in_force_keys
 from gmserver.rules.schedule import (
     deadline_problems,
     default_lengths,
@@ -33,16 +31,13 @@ from gmserver.rules.schedule import (
     local_time_of_day,
     minimums_of,
 )
-from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.reply_tokens import reply_periods
-from gmserver.services.game.ordersets import invalid_records, orders_on_file, proxy_states
-from gmserver.services.game.schedule import lengths_of, pace_warnings, schedule_of
-
-
-class GameError(Exception):
-    """A request about games that cannot be carried out; the message says why."""
+from gmserver.services.game import shown
+from gmserver.services.game.ordersets import proxy_states
+from gmserver.services.game.schedule import schedule_of
+from gmserver.services.game.shown import GameError, lengths_of, no_such_game
 
 
 @dataclass(frozen=True)
@@ -242,97 +237,20 @@ def set_abbreviations(session: Session, game: Game, power: str, entries: Mapping
 def find_game(session: Session, name: str) -> Game:
     game = queries.games.game_by_name(session, name)
     if game is None:
-        names = ", ".join(queries.games.game_names(session)) or "none yet"
-        raise GameError(f"no game called {name!r} (games: {names})")
+        raise no_such_game(name, queries.games.game_names(session))
     return game
 
 
 def game_summary(session: Session, game: Game, gm_address: str | None = None) -> dict[str, Any]:
-    """The game as JSON: position in the DATC notation, players, deadline, orders on file; with
-    `gm_address`, each player's password and this turn's reply address (gm+TOKEN@domain): the GM
-    tells them to the player only; they prove the sender in a "verified" game."""
-    record = queries.phases.current_record(session, game)
-    position = engine.position_from_state(record.state).to_json()
-    ruleset = queries.games.ruleset_of(game)
-    on_file = orders_on_file(session, game.id, game.phase, ruleset)
-    owing = engine.position_from_state(record.state).powers_to_order() if game.status == "active" else ()
-    proxies = proxy_states(session, game.id, game.phase)
-    invalid = invalid_records(session, game)
-    return {
-        "name": game.name,
-        "ruleset": game.ruleset_name,
-        "status": game.status,
-        "phase": game.phase,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-        "paused": game.paused,
-        "timezone": game.timezone,
-        "deadline_time": game.deadline_time,  # every deadline's local time of day
-        "sender_check": game.sender_check,
-        **{key: position[key] for key in ("units", "centers", "dislodged")},
-        **({"retreats": position["retreats"]} if "retreats" in position else {}),
-        **({"adjustments": position["adjustments"]} if "adjustments" in position else {}),
-        "players": {p.power: _player_summary(p, gm_address, proxies, invalid[p.power]) for p in game.players},
-        "orders": {power: {"version": on_file.versions[power], "orders": [str(o) for o in orders]}
-                   for power, orders in on_file.orders.items()},
-        "turn_lengths_seconds": {"movement": game.movement_seconds, "retreat": game.retreat_seconds,
-                                 "adjustment": game.adjustment_seconds},
-        # powers that owe orders, have a player and have none on file
-        "not_ordered": [p.power for p in game.players if p.power in owing and p.power not in on_file.orders],
-        "reminder_seconds": game.reminder_seconds,
-        # missed turns per power, its present player's (rules/nmr.py): in all, and in a row (the
-        # run nmr_limit_to_cd counts); the powers in civil disorder; the powers a Spring 1901 waits for
-        "nmr": {p.power: p.missed_turns for p in game.players},
-        "nmr_in_a_row": {p.power: p.missed_in_a_row for p in game.players},
-        "civil_disorder": sorted(p.power for p in game.players if p.civil_disorder),
-        **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
-        # who played a power before its present player (replacements keep each record)
-        **({"former_players": former} if (former := _former_players(session, game)) else {}),
-        # hold_for_gm: order sets waiting for `gmserver inbox release | refuse`
-        **({"held": held} if (held := [{"id": row.id, "power": row.power, "phase": row.held_phase}
-                                       for row in queries.inbound.held_of_game(session, game.id)]) else {}),
-        # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
-        **({"corrected": {"revision": record.revision}} if record.revision else {}),
-        "gm_copies": game.gm_copies,
-        **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
-        "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
-        # 001 IV(4) target_days_per_game_turn: turn lengths that make a Turn longer than the guide
-        **({"pace_warnings": pace} if (pace := pace_warnings(game, ruleset)) else {}),
-    }
-
-
-def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, ProxyState],
-                    invalid: InvalidRecord) -> dict[str, Any]:
-    return {"address": p.address, "fallback": p.fallback_address,
-            # this turn's reply address (its token changes every turn) and the password, which does not
-            **({"reply_address": reply_address(gm_address, reply_token(p.secret, p.game.phase)),
-                "password": p.secret} if gm_address and p.secret else {}),
-            **({"abbreviations": p.abbreviations} if p.abbreviations else {}),
-            # its proxy this turn (000 II(3), 003 [19]), its kept set (000 II(4))
-            **({"proxy": {"holder": proxies[p.power].holder, "in_force": proxies[p.power].in_force}}
-               if p.power in proxies else {}),
-            **({"perpetual": p.perpetual["orders"]} if p.perpetual else {}),
-            # 000 III(1) (a): the GM's switch, and the record the GM judges it by
-            "clarifications": p.clarifications, "invalid_sets": asdict(invalid)}
-
-
-def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:
-    return [{"power": h.power, "address": h.address,
-             "joined": h.joined_at.isoformat() if h.joined_at else None, "left": h.left_at.isoformat(),
-             "left_in_phase": h.left_in_phase, "missed_turns": h.missed_turns,
-             "civil_disorder_recorded": h.cd_recorded}
-            for h in queries.players.former_players(session, game.id)]
+    """The game as `game show` prints it (services/game/shown.show_game), read in the session."""
+    return shown.show_game(plain_reader(session), game.name, gm_address)
 
 
 def list_games(sessions: sessionmaker[Session], *, active: bool = False, open_turn: bool = False,
                limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """The games `game list` shows (see queries.games.game_list_rows for the filters), and how
-    many match in all (more than shown when `limit` cut the list)."""
+    """The games `game list` shows, and how many match in all (services/game/shown.list_games)."""
     with transaction(sessions) as session:
-        rows, total = queries.games.game_list_rows(session, active=active, open_turn=open_turn, limit=limit)
-        return [{"name": g.name, "ruleset": g.ruleset_name, "status": g.status, "phase": g.phase,
-                 "deadline": g.deadline.isoformat() if g.deadline else None, "timezone": g.timezone,
-                 "paused": g.paused, "players": g.players}
-                for g in rows], total
+        return shown.list_games(plain_reader(session), active=active, open_turn=open_turn, limit=limit)
 
 
 # -- for the command line and the demo: each opens its own transaction and returns plain values
@@ -351,7 +269,7 @@ def open_game(sessions: sessionmaker[Session], spec: GameSpec, now: datetime,
 
 def show_game(sessions: sessionmaker[Session], name: str, gm_address: str | None = None) -> dict[str, Any]:
     with transaction(sessions) as session:
-        return game_summary(session, find_game(session, name), gm_address)
+        return shown.show_game(plain_reader(session), name, gm_address)
 
 
 @dataclass(frozen=True)

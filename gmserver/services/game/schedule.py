@@ -16,7 +16,7 @@ from gmserver.db.models import Game
 from gmserver.db.queries.outbox import dedupe_key_taken
 from gmserver.db.session import transaction
 from gmserver.rules.deadlines import TurnLengths
-from gmserver.rules.pace import deadline_over_target, lengths_over_target, season_movement
+from gmserver.rules.pace import deadline_over_target, season_movement
 from gmserver.rules.position import describe_phase, phase_type
 from gmserver.rules.reading.sets import ordered_sets, set_status
 from gmserver.rules.ruleset import Ruleset
@@ -33,6 +33,7 @@ from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 from gmserver.services.game.ordersets import contingent_for, counted_sets
+from gmserver.services.game.shown import lengths_of
 
 NO_MINIMUMS = TurnLengths(timedelta(0), timedelta(0), timedelta(0))
 
@@ -42,11 +43,6 @@ class Due:
     game_id: int
     phase: str
     early: bool  # before its deadline: every power that owes orders has final orders (000 VII(2))
-
-
-def lengths_of(game: Game) -> TurnLengths:
-    return TurnLengths(timedelta(seconds=game.movement_seconds), timedelta(seconds=game.retreat_seconds),
-                       timedelta(seconds=game.adjustment_seconds))
 
 
 def schedule_of(game: Game, ruleset: Ruleset) -> Schedule:
@@ -141,11 +137,6 @@ def new_deadline_problems(session: Session, game: Game, deadline: datetime, now:
     minimums = minimums_of(ruleset) if game.enforce_minimums else NO_MINIMUMS
     return deadline_problems(game.phase, deadline, opened_at=record.opened_at, now=now,
                              minimums=minimums, ruleset=ruleset, zone=game.timezone)
-
-
-def pace_warnings(game: Game, ruleset: Ruleset) -> list[str]:
-    """target_days_per_game_turn (001 IV(4)): the game's turn lengths against the guide."""
-    return lengths_over_target(ruleset, lengths_of(game))
 
 
 def pace_note(session: Session, game: Game, deadline: datetime) -> str | None:

@@ -8,10 +8,10 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver import reports
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
+from gmserver.reports.turn import build_turn_report
 from gmserver.reports.words import name_order, result_in_words
 from gmserver.rules.convoys import apply_rulings
 from gmserver.rules.position import PhaseOutcome, phase_type
@@ -95,7 +95,7 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]
     def render(outcome: PhaseOutcome) -> str:
-        context = reports.build_turn_report(outcome, geography=services.geography, game_name=game.name,
+        context = build_turn_report(outcome, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline, timezone=game.timezone)
         return services.composer.render(context.template, context)
     return render

@@ -14,11 +14,10 @@ from email.message import EmailMessage
 
 from sqlalchemy.orm import object_session
 
-from gmserver import reports
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.mail.compose import new_message_id
-from gmserver.reports.turn import with_orders_subject, with_subject_template
+from gmserver.reports.turn import TurnReport, build_turn_report, with_orders_subject, with_subject_template
 from gmserver.rules.position import PhaseOutcome
 from gmserver.rules.press import cite
 from gmserver.rules.schedule import report_reminders
@@ -31,14 +30,14 @@ from gmserver.services.features.votes import VoteResults
 
 def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                      then: Sequence[PhaseOutcome], corrected: bool,
-                     votes: VoteResults | None = None, press: bool = True) -> list[reports.TurnReport]:
+                     votes: VoteResults | None = None, press: bool = True) -> list[TurnReport]:
     """Each phase's report context; `press` False: the game has no press waiting for a report
     (the deadline knows it: queries.phases.Besides), so none is looked for."""
     phases = [outcome, *then]
     contexts = []
     for number, phase in enumerate(phases):
         last = number == len(phases) - 1
-        context = reports.build_turn_report(phase, geography=services.geography, game_name=game.name,
+        context = build_turn_report(phase, geography=services.geography, game_name=game.name,
                                             next_deadline=deadline if last else None, timezone=game.timezone,
                                             processed_at_once=not last,
                                             # the powers in civil disorder now (services/features/nmr.py keeps it)

@@ -23,7 +23,8 @@ from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order
 from gmserver.rules.perpetual import note as perpetual_note
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
-from gmserver.rules.reading import contingent_source, read_contingent
+from gmserver.rules.reading.condition_facts import contingent_source
+from gmserver.rules.reading.reader import read_contingent
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.schedule import empty_retreat_turn
 from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
@@ -46,13 +47,9 @@ from gmserver.services.features import (
     votes,
 )
 from gmserver.services.game import actions, endgame, schedule
-from gmserver.services.game.ordersets import OnFile, contingent_for, lines_that_count, movement_turn, orders_on_file
-from gmserver.services.game.schedule import (  # noqa: F401  (lengths_of: games.py)
-    Due,
-    following_deadline,
-    is_due,
-    lengths_of,
-)
+from gmserver.services.game.on_file import OnFile
+from gmserver.services.game.ordersets import contingent_for, lines_that_count, movement_turn, orders_on_file
+from gmserver.services.game.schedule import Due, following_deadline, is_due
 from gmserver.services.turn import adjudication, turn_report
 
 log = logging.getLogger(__name__)

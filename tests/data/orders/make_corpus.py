@@ -24,7 +24,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import LineReading, extract_order_text, read_orders
+from gmserver.rules.reading.message import extract_order_text
+from gmserver.rules.reading.model import LineReading
+from gmserver.rules.reading.reader import read_orders
 from gmserver.rules.ruleset import load_ruleset
 from gmserver import engine
 

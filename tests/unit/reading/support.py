@@ -7,7 +7,8 @@ import random
 
 from gmserver import engine
 from gmserver.rules.position import Position
-from gmserver.rules.reading import Reading, read_orders
+from gmserver.rules.reading.model import Reading
+from gmserver.rules.reading.reader import read_orders
 from gmserver.rules.ruleset import load_ruleset
 from tests.support.adjudicate import adjudicate
 
@@ -108,7 +109,7 @@ def as_orders(previous):
 def stored_set(orders, *args, **kwargs):
     """A `StoredSet` whose orders (and unsupportable units) are written by hand in engine notation."""
     from gmserver.rules.order import Unit
-    from gmserver.rules.reading import StoredSet
+    from gmserver.rules.reading.sets import StoredSet
 
     if "unsupportable" in kwargs:
         kwargs["unsupportable"] = tuple(Unit.parse(u) for u in kwargs["unsupportable"])

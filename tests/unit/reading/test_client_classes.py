@@ -12,8 +12,8 @@ import pytest
 
 from gmserver.rules.mailkind import classify
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_mail
 from gmserver.rules.reading.elsewhere import belongs_elsewhere
+from gmserver.rules.reading.mail import read_mail
 from gmserver.rules.reading.message import html_to_text, read_message
 from tests.unit.reading.support import PROFILES, geography, opening, read, ruleset
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.rules.reading import extract_order_text
+from gmserver.rules.reading.message import extract_order_text
 
 CLIENTS = Path(__file__).resolve().parents[2] / "data" / "clients"
 EXPECTED = {name: case for name, case in json.loads((CLIENTS / "expected.json").read_text()).items()

@@ -12,17 +12,10 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import (
-    StoredSet,
-    TurnFacts,
-    contingent_source,
-    effective_contingent,
-    read_contingent,
-    read_orders,
-    turn_facts,
-)
+from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source, turn_facts
 from gmserver.rules.reading.conditions import Check, Clause, Unreadable, parse_condition, split_conditional
-from gmserver.rules.reading.reader import _context
+from gmserver.rules.reading.reader import _context, read_contingent, read_orders
+from gmserver.rules.reading.sets import StoredSet, effective_contingent
 from gmserver.rules.ruleset import load_ruleset
 from tests.unit.reading.support import geography, notation, ruleset
 

@@ -17,7 +17,8 @@ import pytest
 from gmserver import engine
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
-from gmserver.rules.reading import extract_order_text, read_orders
+from gmserver.rules.reading.message import extract_order_text
+from gmserver.rules.reading.reader import read_orders
 from tests.unit.reading.support import geography, ruleset
 
 DATA = Path(__file__).parents[2] / "data" / "orders"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gmserver.rules.reading import extract_order_text
 from gmserver.rules.reading.flowed import unflow
+from gmserver.rules.reading.message import extract_order_text
 
 FLOWED = (
     "From: p@example.org\r\nTo: gm@example.org\r\nSubject: orders\r\nMIME-Version: 1.0\r\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_contingent, read_orders
+from gmserver.rules.reading.reader import read_contingent, read_orders
 from gmserver.rules.reading.rule_words import rules_in_words
 from tests.unit.reading.support import PROFILES, as_orders, geography, notation, one, position, read, ruleset
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from gmserver.rules.reading import extract_order_text
-from gmserver.rules.reading.message import extract_press_text, html_to_text
+from gmserver.rules.reading.message import extract_order_text, extract_press_text, html_to_text
 
 
 def _mail(body: str, subtype: str = "plain") -> bytes:

@@ -40,7 +40,7 @@ def _cpu_limit() -> None:
 CHILD = """
 import sys
 from email.message import EmailMessage
-from gmserver.rules.reading import extract_order_text
+from gmserver.rules.reading.message import extract_order_text
 body = {"tags": "<a" * 200_000, "brackets": "<" * 1_000_000, "closed tags": "<a>" * 300_000}[sys.argv[1]]
 message = EmailMessage()
 message["From"], message["Subject"] = "stranger@elsewhere.test", "hello"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmserver.rules.reading import read_orders
+from gmserver.rules.reading.reader import read_orders
 from tests.unit.reading.support import PROFILES, geography, position, read, ruleset
 
 TYPO = {"standard": "typo_tolerance = unambiguous_only", "mhr": "000 III(2)", "danivon": "001 II(2)",

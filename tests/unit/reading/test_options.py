@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_orders
+from gmserver.rules.reading.reader import read_orders
 from tests.unit.reading.support import geography, notation, ruleset
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmserver import engine
-from gmserver.rules.reading import extract_order_text
+from gmserver.rules.reading.message import extract_order_text
 from tests.unit.reading.support import PROFILES, geography, notation, opening, played_positions, read
 
 ORDERISH = st.sampled_from([

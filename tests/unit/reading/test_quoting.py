@@ -7,7 +7,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from gmserver.rules.reading import extract_order_text
+from gmserver.rules.reading.message import extract_order_text
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from tests.unit.reading.support import PROFILES, opening, read
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import read_orders, version_marker
-from gmserver.rules.reading.sets import ordered_sets
+from gmserver.rules.reading.reader import read_orders
+from gmserver.rules.reading.sets import ordered_sets, version_marker
 from tests.unit.reading.support import as_orders, geography, notation, ruleset, stored_set
 
 

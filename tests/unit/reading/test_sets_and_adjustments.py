@@ -6,16 +6,17 @@ from __future__ import annotations
 import pytest
 
 from gmserver.rules.position import Position
-from gmserver.rules.reading import (
+from gmserver.rules.reading.output import reading_to_json
+from gmserver.rules.reading.reader import read_orders
+from gmserver.rules.reading.sets import (
     StoredSet,
     effective_orders,
+    is_change_marker,
     ordered_sets,
     out_of_order_versions,
-    read_orders,
-    reading_to_json,
+    set_status_marker,
     version_marker,
 )
-from gmserver.rules.reading.sets import is_change_marker, set_status_marker
 from tests.unit.reading.support import as_orders, geography, notation, ruleset, stored_set
 
 FR = Position(phase="F1902M", units={"FRANCE": ("A PAR", "A MAR", "F BRE")}, centers={})
