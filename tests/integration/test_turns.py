@@ -13,6 +13,7 @@ from gmserver.db.models import Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import message_bytes
 from gmserver.services.inbox import runner as intake
 from gmserver.services.turn import turns
@@ -23,14 +24,10 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def world(database_url, clock):
-    services = services_for(database_url)
-    game_id = new_game(services, clock())
-    return services, game_id
-
-
-def send(services, clock, power: str, body: str, phase: str) -> None:
-    send_orders(services, clock(), power, body, phase)
+def game_id(world: Services) -> int:
+    """The id of the shared `world`'s game, "lepanto"."""
+    with transaction(world.sessions) as session:
+        return session.scalar(select(Game.id).where(Game.name == "lepanto"))
 
 
 def count(services, kind: str) -> int:
@@ -43,16 +40,16 @@ def game_row(services, game_id) -> Game:
         return session.get(Game, game_id)
 
 
-def test_nothing_happens_before_the_deadline(world, clock) -> None:
-    services, game_id = world
+def test_nothing_happens_before_the_deadline(world, game_id, clock) -> None:
+    services = world
     assert turns.adjudicate(services, game_id, clock()) is None
     assert turns.adjudicate_due(services, clock()) == []
 
 
-def test_a_due_phase_is_adjudicated_once_with_the_latest_orders(world, clock) -> None:
-    services, game_id = world
-    send(services, clock, "FRANCE", "A PAR - BUR", "S1901M")
-    send(services, clock, "FRANCE", "A PAR - PIC\nA MAR - SPA", "S1901M")  # version 2 replaces version 1
+def test_a_due_phase_is_adjudicated_once_with_the_latest_orders(world, game_id, clock) -> None:
+    services = world
+    send_orders(services, clock(), "FRANCE", "A PAR - BUR", "S1901M")
+    send_orders(services, clock(), "FRANCE", "A PAR - PIC\nA MAR - SPA", "S1901M")  # version 2 replaces version 1
     clock.advance(hours=48)
     [done] = turns.adjudicate_due(services, clock())
     assert (done.phase, done.next_phase, done.reports) == ("S1901M", "F1901M", 7)
@@ -68,8 +65,8 @@ def test_a_due_phase_is_adjudicated_once_with_the_latest_orders(world, clock) ->
     assert count(services, "report") == 7
 
 
-def test_concurrent_deadline_jobs_adjudicate_once(world, clock) -> None:
-    services, game_id = world
+def test_concurrent_deadline_jobs_adjudicate_once(world, game_id, clock) -> None:
+    services = world
     clock.advance(hours=49)
     results = []
     threads = [threading.Thread(target=lambda: results.append(
@@ -84,9 +81,9 @@ def test_concurrent_deadline_jobs_adjudicate_once(world, clock) -> None:
         assert session.scalar(select(func.count(PhaseRecord.id))) == 2
 
 
-def test_reminders_go_once_to_powers_without_orders(world, clock) -> None:
-    services, game_id = world
-    send(services, clock, "ENGLAND", "F LON - NTH", "S1901M")
+def test_reminders_go_once_to_powers_without_orders(world, game_id, clock) -> None:
+    services = world
+    send_orders(services, clock(), "ENGLAND", "F LON - NTH", "S1901M")
     assert turns.queue_reminders(services, clock()) == 0  # too early
     clock.advance(hours=25)
     assert turns.queue_reminders(services, clock()) == 6
@@ -96,16 +93,16 @@ def test_reminders_go_once_to_powers_without_orders(world, clock) -> None:
     assert player_address("ENGLAND") not in recipients and len(recipients) == 6
 
 
-def test_a_whole_year_reaches_the_builds_and_the_next_spring(world, clock) -> None:
-    services, game_id = world
-    send(services, clock, "RUSSIA", "F SEV - RUM\nA WAR - GAL", "S1901M")
+def test_a_whole_year_reaches_the_builds_and_the_next_spring(world, game_id, clock) -> None:
+    services = world
+    send_orders(services, clock(), "RUSSIA", "F SEV - RUM\nA WAR - GAL", "S1901M")
     clock.advance(hours=48)
     turns.adjudicate_due(services, clock())
-    send(services, clock, "RUSSIA", "F RUM H", "F1901M")
+    send_orders(services, clock(), "RUSSIA", "F RUM H", "F1901M")
     clock.advance(hours=48)
     [fall] = turns.adjudicate_due(services, clock())
     assert fall.next_phase == "W1901A"
-    send(services, clock, "RUSSIA", "Build F Sev", "W1901A")
+    send_orders(services, clock(), "RUSSIA", "Build F Sev", "W1901A")
     clock.advance(hours=24)
     [winter] = turns.adjudicate_due(services, clock())
     assert winter.next_phase == "S1902M"
@@ -135,9 +132,9 @@ def test_merge_per_unit_combines_sets_000_III_4(database_url, clock) -> None:
 
 def test_replace_keeps_only_the_latest_set_datc_4_d_1(world, clock) -> None:
     """standard (DATC 4.D.1): a new set replaces the whole set on file."""
-    services, _ = world
-    send(services, clock, "FRANCE", "A Par-Bur\nA Mar-Spa", "S1901M")
-    send(services, clock, "FRANCE", "A Par-Pic", "S1901M")
+    services = world
+    send_orders(services, clock(), "FRANCE", "A Par-Bur\nA Mar-Spa", "S1901M")
+    send_orders(services, clock(), "FRANCE", "A Par-Pic", "S1901M")
     clock.advance(hours=48)
     turns.adjudicate_due(services, clock())
     with transaction(services.sessions) as session:
@@ -230,11 +227,11 @@ def _report_rows(services) -> list:
     return [email.message_from_bytes(raw, policy=email.policy.default) for raw in rows]
 
 
-def test_reports_carry_the_map_and_the_deadline_ics_and_no_chart_before_a_fall(world, clock) -> None:
+def test_reports_carry_the_map_and_the_deadline_ics_and_no_chart_before_a_fall(world, game_id, clock) -> None:
     """Issue 9: every player's report is the same multipart mail; the chart needs two years of the
     game's history: after Spring 1901 the centres are still the starting ones (S1901M and F1901M
     are one point, "start"), so the report has the map alone."""
-    services, game_id = world
+    services = world
     clock.advance(hours=48)
     turns.adjudicate_due(services, clock())
     reports = _report_rows(services)
@@ -245,7 +242,7 @@ def test_reports_carry_the_map_and_the_deadline_ics_and_no_chart_before_a_fall(w
         assert report.get_body(("plain",)).get_content().splitlines()[:2] == [":: Game: lepanto", ":: Phase: S1901M"]
 
 
-def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, clock, monkeypatch, request) -> None:
+def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, game_id, clock, monkeypatch, request) -> None:
     from gmserver import mapimage
     from gmserver.services.base import report_copies as report_mail
 
@@ -255,7 +252,7 @@ def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, cloc
     report_mail.forget_written()  # a report written before in this process is not drawn again
     # nor is this one, written without its map, used by a later test whose report is the same
     request.addfinalizer(report_mail.forget_written)
-    services, game_id = world
+    services = world
     clock.advance(hours=48)
     [done] = turns.adjudicate_due(services, clock())
     assert done.reports == 7
