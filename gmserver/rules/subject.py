@@ -7,7 +7,7 @@ names and writes one sentence per missing required field or mismatch, ready for 
 `format_subject` writes the subjects of the server's own mail from the same tables, so that a
 reply to a reminder conforms and a reply to a results report is caught naming the wrong turn.
 
-One tokenizer serves every template; a template is a `_Spec` of data: its season vocabulary
+One tokenizer serves every template; a template is a `TemplateSpec` of data: its season vocabulary
 (2.14's second table), how it spells each part, and the order of the parts. Reading goes:
 1. normalise (accents dropped), strip reply/forward prefixes and mailing-list tags;
 2. find the game name and mask it, so that a game called "France 1901" names no power or year;
@@ -24,17 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gmserver.rules.position import PHASE_TYPE_NAMES
-from gmserver.rules.subject_scan import _collapse, _describe, _Found, _parse_phase, _scan, _turn, name_words
+from gmserver.rules.subject_scan import Found, collapse_turn, describe_turn, name_words, parse_phase, scan_subject, settle_turn
 from gmserver.rules.subject_templates import (
-    _ADJECTIVES,
-    _POWER_WORDS,
-    _PURPOSE_WORDS,
+    ADJECTIVES,
     FIELDS,
+    POWER_WORDS,
+    PURPOSE_WORDS,
     TEMPLATES,
     Marker,
     Purpose,
-    _Spec,
-    _spec,
+    TemplateSpec,
+    template_spec,
 )
 
 # what callers import from here; name_words and the tables live in the modules beside this one
@@ -74,26 +74,26 @@ def read_subject(
     Never raises on any subject text; raises ValueError for an unknown template or field (a
     configuration error). Works as well on the first lines of a body (`subject_or_body`, 003 [10]).
     The subject's power is not checked against the sender: the caller knows the registration."""
-    spec = _spec(template)
+    spec = template_spec(template)
     if unknown := set(required_fields) - FIELDS:
         raise ValueError(f"unknown subject fields: {sorted(unknown)}")
-    found = _scan(spec, subject, game_name)
-    season, year, turn_problem = _turn(spec, found)
+    found = scan_subject(spec, subject, game_name)
+    season, year, turn_problem = settle_turn(spec, found)
     powers = {power for _, power in found.powers}
     power = next(iter(powers)) if len(powers) == 1 else None
 
     problems = _missing(found, required_fields, game_name, turn_problem, season, year, powers, power)
 
-    current = _parse_phase(current_phase)
+    current = parse_phase(current_phase)
     if current is not None:
-        current = (_collapse(spec, current[0]), current[1])
+        current = (collapse_turn(spec, current[0]), current[1])
     wrong_turn = current is not None and (
         (season is not None and season != current[0]) or (year is not None and year != current[1])
     )
     if wrong_turn and current is not None:
         # 003 [10]: a reply to an adjudication "would have the wrong season in the subject line".
-        problems.append(f"The subject names {_describe(spec, season, year)} "
-                        f"but the game is at {_describe(spec, *current)}.")
+        problems.append(f"The subject names {describe_turn(spec, season, year)} "
+                        f"but the game is at {describe_turn(spec, *current)}.")
     if spec.parts_in_order and not _in_order(found):
         problems.append(f"The parts of the subject are out of order: the house rules ask for "
                         f"{spec.template}.")
@@ -118,7 +118,7 @@ def read_subject(
     )
 
 
-def _missing(found: _Found, required_fields: frozenset[str], game_name: str, turn_problem: str | None,
+def _missing(found: Found, required_fields: frozenset[str], game_name: str, turn_problem: str | None,
              season: str | None, year: int | None, powers: set[str], power: str | None) -> list[str]:
     """One sentence per required field the subject does not name (or names more than once)."""
     problems: list[str] = []
@@ -142,7 +142,7 @@ def _missing(found: _Found, required_fields: frozenset[str], game_name: str, tur
     return problems
 
 
-def _in_order(found: _Found) -> bool:
+def _in_order(found: Found) -> bool:
     """The parts come in the template's order. Year, season and phase form one part, the turn, in
     whatever order they come."""
     turn_at = min((at for at, _ in found.seasons + found.years + found.kinds), default=None)
@@ -159,8 +159,8 @@ def _phase_code(season_kind: str, year: int) -> str:
     return f"{season_kind[0]}{year}{season_kind[1]}"
 
 
-def _spell_power(spec: _Spec, power: str) -> str:
-    return spec.power.format(name=power.title(), adjective=_ADJECTIVES[power], NAME=power)
+def _spell_power(spec: TemplateSpec, power: str) -> str:
+    return spec.power.format(name=power.title(), adjective=ADJECTIVES[power], NAME=power)
 
 
 def _two_digit_year(year: int) -> str:
@@ -168,13 +168,13 @@ def _two_digit_year(year: int) -> str:
     return f"{year % 100:02d}" if 1900 <= year <= 1999 else str(year)
 
 
-def _render(spec: _Spec, game_name: str, power: str | None, phase: str | None,
+def _render(spec: TemplateSpec, game_name: str, power: str | None, phase: str | None,
             version: tuple[int, ...] | None, purpose: Purpose) -> str:
     turn = ""
     if phase is not None:
-        parsed = _parse_phase(phase)
+        parsed = parse_phase(phase)
         assert parsed is not None
-        season_kind, year = _collapse(spec, parsed[0]), parsed[1]
+        season_kind, year = collapse_turn(spec, parsed[0]), parsed[1]
         turn = spec.turn.format(
             season=spec.spell_season.get(season_kind, ""), yy=_two_digit_year(year), year=year,
             kind=PHASE_TYPE_NAMES[season_kind[1]], code=_phase_code(season_kind, year),
@@ -189,7 +189,7 @@ def _render(spec: _Spec, game_name: str, power: str | None, phase: str | None,
         "orders": spec.orders_word if purpose != "report" else "",
         "version": spec.version.format(v=".".join(map(str, version)))
         if version and purpose != "report" else "",
-        "purpose": _PURPOSE_WORDS[purpose],
+        "purpose": PURPOSE_WORDS[purpose],
     }
     return spec.separator.join(parts[slot] for slot in spec.slots if parts[slot])
 
@@ -209,14 +209,14 @@ def format_subject(
     conforms; reports name the turn just adjudicated and the word "results", so that a reply to
     a report is read as naming the wrong turn. `power` is an engine name (None: mail to all);
     `version` defaults to 1 under mhr, where it is required (000 II(2) b v)."""
-    spec = _spec(template)
-    if _parse_phase(phase) is None:
+    spec = template_spec(template)
+    if parse_phase(phase) is None:
         raise ValueError(f"not an engine phase code: {phase!r}")
-    if purpose not in _PURPOSE_WORDS:
+    if purpose not in PURPOSE_WORDS:
         raise ValueError(f"unknown purpose {purpose!r}")
     spelled = None
     if power is not None:
-        engine_power = _POWER_WORDS.get(power.strip().lower())
+        engine_power = POWER_WORDS.get(power.strip().lower())
         if engine_power is None:
             raise ValueError(f"unknown power {power!r}")
         spelled = _spell_power(spec, engine_power)
@@ -226,4 +226,4 @@ def format_subject(
 def subject_example(*, template: str, game_name: str, phase: str, purpose: Purpose) -> str:
     """format_subject with "<your power>" where a player's power goes: the line as the GM's copy
     of a mail sent to every player shows it."""
-    return _render(_spec(template), game_name, "<your power>", phase.strip().upper(), None, purpose)
+    return _render(template_spec(template), game_name, "<your power>", phase.strip().upper(), None, purpose)

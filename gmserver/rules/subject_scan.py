@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 
 from gmserver.rules.position import PHASE_TYPE_NAMES, SEASON_NAMES
 from gmserver.rules.subject_templates import (
-    _MARKER_WORDS,
-    _PHASE_TYPE_WORDS,
-    _POWER_WORDS,
-    _VALID_KINDS,
+    MARKER_WORDS,
+    PHASE_TYPE_WORDS,
+    POWER_WORDS,
+    VALID_KINDS,
     Marker,
-    _dc_parts,
-    _Spec,
+    TemplateSpec,
+    dc_parts,
 )
 
 # --- reading ---------------------------------------------------------------------------------
@@ -63,10 +63,10 @@ def _key(text: str) -> str:
     return "".join(name_words(text))
 
 
-def _game_keys(spec: _Spec, game_name: str) -> frozenset[str]:
+def _game_keys(spec: TemplateSpec, game_name: str) -> frozenset[str]:
     keys = {_key(game_name)}
     if spec.dc_numbers:
-        number, name = _dc_parts(_normalise(game_name))
+        number, name = dc_parts(_normalise(game_name))
         if number:
             # "Dc0179" and "Dc179" are the same game; no int(): a name may hold any digits.
             keys |= {f"dc{number.lstrip('0') or '0'}", f"dc{number}", _key(name)}
@@ -115,17 +115,17 @@ def _mask(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
-def _collapse(spec: _Spec, season_kind: str) -> str:
+def collapse_turn(spec: TemplateSpec, season_kind: str) -> str:
     """Under scorpion a season names the whole turn (003 [5]): its movement phase."""
     if not spec.whole_turns:
         return season_kind
     return "SM" if season_kind[0] == "S" else "FM"
 
 
-def _parse_phase(phase: str) -> tuple[str, int] | None:
+def parse_phase(phase: str) -> tuple[str, int] | None:
     """"F1901R" -> ("FR", 1901); None if not an engine phase code."""
     match = _CODE.fullmatch(phase.strip().lower())
-    if not match or match[3].upper() not in _VALID_KINDS[match[1].upper()]:
+    if not match or match[3].upper() not in VALID_KINDS[match[1].upper()]:
         return None
     return match[1].upper() + match[3].upper(), int(match[2])
 
@@ -136,7 +136,7 @@ def _year(digits: str) -> int | None:
     return int(digits) if _YEAR4.fullmatch(digits) else None
 
 
-def _describe(spec: _Spec, season_kind: str | None, year: int | None) -> str:
+def describe_turn(spec: TemplateSpec, season_kind: str | None, year: int | None) -> str:
     if season_kind is None:
         return str(year)
     if spec.whole_turns:
@@ -149,7 +149,7 @@ def _describe(spec: _Spec, season_kind: str | None, year: int | None) -> str:
 
 
 @dataclass
-class _Found:
+class Found:
     """What a subject names, with the offsets where the parts appear (for danivon's order)."""
 
     game_at: int | None = None
@@ -163,11 +163,11 @@ class _Found:
     results: bool = False
 
 
-def _scan(spec: _Spec, subject: str, game_name: str) -> _Found:
+def scan_subject(spec: TemplateSpec, subject: str, game_name: str) -> Found:
     """Steps 1 to 4 of the module docstring."""
     keys = _game_keys(spec, game_name)
     text = _strip_prefixes(_normalise(subject), keys)
-    found = _Found()
+    found = Found()
 
     words = _words(text)
     spans = _game_spans(words, keys)
@@ -188,11 +188,11 @@ def _scan(spec: _Spec, subject: str, game_name: str) -> _Found:
     return found
 
 
-def _classify(spec: _Spec, words: list[_Word], found: _Found) -> None:
+def _classify(spec: TemplateSpec, words: list[_Word], found: Found) -> None:
     is_season = [len(w) > 1 and w in spec.seasons for _, w in words]
     for n, (at, word) in enumerate(words):
         code, compact = _CODE.fullmatch(word) or _SHORT_CODE.fullmatch(word), _COMPACT.fullmatch(word)
-        if code and code[3].upper() in _VALID_KINDS[code[1].upper()]:
+        if code and code[3].upper() in VALID_KINDS[code[1].upper()]:
             # Engine codes are understood under every template [P]: they cannot mean anything else.
             found.seasons.append((at, (code[1] + code[3]).upper()))
             found.years.append((at, int(code[2]) if len(code[2]) == 4 else 1900 + int(code[2])))
@@ -202,12 +202,12 @@ def _classify(spec: _Spec, words: list[_Word], found: _Found) -> None:
             found.years.append((at, _year(compact[2]) or 0))
         elif is_season[n]:
             found.seasons.append((at, spec.seasons[word]))
-        elif word in _PHASE_TYPE_WORDS:
-            found.kinds.append((at, _PHASE_TYPE_WORDS[word]))
-        elif word in _POWER_WORDS:
-            found.powers.append((at, _POWER_WORDS[word]))
-        elif word in _MARKER_WORDS:
-            found.markers.append(_MARKER_WORDS[word])
+        elif word in PHASE_TYPE_WORDS:
+            found.kinds.append((at, PHASE_TYPE_WORDS[word]))
+        elif word in POWER_WORDS:
+            found.powers.append((at, POWER_WORDS[word]))
+        elif word in MARKER_WORDS:
+            found.markers.append(MARKER_WORDS[word])
         elif word == "results":
             found.results = True
         elif _YEAR4.fullmatch(word):
@@ -218,19 +218,19 @@ def _classify(spec: _Spec, words: list[_Word], found: _Found) -> None:
             found.years.append((at, 1900 + int(word)))  # "Spring 01": two digits next to a season
 
 
-def _turn(spec: _Spec, found: _Found) -> tuple[str | None, int | None, str | None]:
+def settle_turn(spec: TemplateSpec, found: Found) -> tuple[str | None, int | None, str | None]:
     """(season letter + phase type, year, problem) named by the subject."""
     kinds = {kind for _, kind in found.kinds}
     years = {year for _, year in found.years}
     # A season word gives its profile's phase type unless the subject names one (001 "Spring,
     # Retreats"; 002 "Autumn" alone is the Fall retreats, 2.14).
     explicit = next(iter(kinds)) if len(kinds) == 1 else None
-    seasons = {_collapse(spec, season[0] + (explicit or season[1])) for _, season in found.seasons}
+    seasons = {collapse_turn(spec, season[0] + (explicit or season[1])) for _, season in found.seasons}
     if len(seasons) > 1 or len(years) > 1 or (len(kinds) > 1 and not spec.whole_turns):
         return None, None, "The subject names more than one turn."
     season = next(iter(seasons), None)
     year = next(iter(years), None)
-    if season is not None and season[1] not in _VALID_KINDS[season[0]]:
+    if season is not None and season[1] not in VALID_KINDS[season[0]]:
         return None, year, (f"The subject names {SEASON_NAMES[season[0]]} "
                             f"{PHASE_TYPE_NAMES[season[1]]}, which is not a turn of the game.")
     return season, year, None
