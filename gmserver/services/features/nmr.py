@@ -106,6 +106,37 @@ def _tell_players_the_game_waits(session: Session, services: Services, game: Gam
               dedupe_key=f"s1901-wait:{game.id}:{stamp}:{player.power}:{player.address}")
 
 
+_MISSED_FIELDS = ("missed_in_a_row", "missed_turns", "civil_disorder", "cd_recorded", "missed_phase", "cd_search_until")
+
+
+def missed_record(game: Game) -> dict[str, dict[str, Any]]:
+    """Each player's missed turns and what followed from them, as they stand before a phase is
+    adjudicated: kept with the phase (PhaseRecord.missed_before) for `restore_missed`."""
+    return {player.power: {"address": player.address,
+                           "contact_due_since": player.contact_due_since.isoformat() if player.contact_due_since else None,
+                           **{name: getattr(player, name) for name in _MISSED_FIELDS}}
+            for player in game.players}
+
+
+def restore_missed(game: Game, before: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    """000 VII(6), 000 VIII(1): a rolled-back adjudication's missed turns are undone with it (its
+    re-adjudication counts them again from the orders then on file): each player is put back as
+    `missed_record` found them. A power whose player was replaced since keeps the new player's
+    record (a fresh one). The powers whose record changed."""
+    changed = []
+    for player in game.players:
+        kept = before.get(player.power)
+        if kept is None or kept.get("address") != player.address:
+            continue
+        due = datetime.fromisoformat(kept["contact_due_since"]) if kept.get("contact_due_since") else None
+        if any(getattr(player, name) != kept.get(name) for name in _MISSED_FIELDS) or player.contact_due_since != due:
+            changed.append(player.power)
+        for name in _MISSED_FIELDS:
+            setattr(player, name, kept.get(name))
+        player.contact_due_since = due
+    return tuple(changed)
+
+
 def record_turn(session: Session, services: Services, game: Game, before: Position, ruleset: Ruleset,
                 ordered: Collection[str], now: datetime) -> None:
     """After adjudicating the phase of `before`: count each player's missed turn (rules.nmr)

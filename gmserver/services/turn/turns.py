@@ -214,8 +214,12 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
                    now: datetime, besides: queries.phases.Besides) -> PhaseOutcome:
     """Adjudicate the game's current phase and record its orders, results and missed turns."""
     computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
-    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+    # 000 VII(6): counted again after a rollback, which put the counts back as they were before
+    # (record.missed_before); a phase adjudicated before that record was kept keeps its first count
+    if not record.revision or record.missed_before is not None:
+        record.missed_before = nmr.missed_record(game)
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+    if not record.revision:
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
         if besides.proxies:
             proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
