@@ -12,6 +12,11 @@ def player_of(session: Session, game_id: int, power: str) -> Player | None:
     return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power))
 
 
+def in_civil_disorder(session: Session, game_id: int, power: str) -> bool:
+    """Whether the power is in civil disorder now (its orders on file are not used)."""
+    return bool(session.scalar(select(Player.civil_disorder).where(Player.game_id == game_id, Player.power == power)))
+
+
 def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str, str] | None:
     """The abbreviations the power's player listed (004 I(1) ¶2), if any."""
     return session.scalar(select(Player.abbreviations).where(Player.game_id == game_id, Player.power == power))
