@@ -39,6 +39,7 @@ class Done:
     action: str
     text: str
     announced: int = 0
+    action_id: int | None = None  # its row in gm_actions (a further announcement's dedupe key)
 
 
 def record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
@@ -47,7 +48,7 @@ def record(session: Session, services: Services, game: Game, action: str, argume
     row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
     told = announce(session, services, game, row.id, headline, paragraphs, now, to=to,
                     calendar=calendar) if headline else 0
-    return Done(action, text, told)
+    return Done(action, text, told, row.id)
 
 
 def require_active(game: Game) -> None:
