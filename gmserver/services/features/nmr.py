@@ -75,8 +75,8 @@ def spring_1901_wait(session: Session, services: Services, game: Game, state: Ma
                   f"To put a new player in: gmserver game replace {game.name} POWER ADDRESS. When every "
                   "silent power has a new player, a new Spring 1901 deadline is set. Setting a deadline "
                   "yourself (gmserver game deadline) gives the silent powers until then: if they are "
-                  "still silent at it, the game waits again. gmserver adjudicate adjudicates at once "
-                  "as it is (their units hold).",
+                  "still silent at it, the game waits again. gmserver adjudicate --force adjudicates "
+                  "at once as it is (their units hold).",
               ])
     _tell_players_the_game_waits(session, services, game, silent, stamp, now)
     log.info("%s: Spring 1901 not adjudicated: no orders from %s; waiting for replacements (003 [14])",
@@ -218,14 +218,16 @@ def _player_words(game: Game, power: str) -> str:
     return f"{power.title()} ({player.address})" if player else power.title()
 
 
-def check_contact_windows(services: Services, now: datetime) -> int:
+def check_contact_windows(services: Services, now: datetime, game_id: int | None = None) -> int:
     """001 V(1) (nmr_contact_window_hours): each player who missed a turn and has not written
     since, once the window has closed, is deemed to have abandoned the position: the GM is told
     and offered 001 V(3)'s courses; in the first game year (first_year_abandonment) the game is
-    suspended until a replacement joins. The number of notices queued."""
+    suspended until a replacement joins. The number of notices queued. The daemon's sweep looks
+    at every game; the GM's `gmserver adjudicate` at its own game first (`game_id`:
+    services.turn.turns.adjudicate), so that a game run from the command line alone keeps the rule."""
     queued = 0
     with transaction(services.sessions) as session:
-        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session)]
+        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session, game_id)]
     for game_id, player_id in waiting:
         try:
             with transaction(services.sessions) as session:
