@@ -49,7 +49,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     if game.paused:
         raise CliError(f"{args.name} is paused: a paused game is never adjudicated (`gmserver game resume "
                        f"{args.name}` first)")
-    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True, by="cli")
+    done = adjudicate(services, game_id, utcnow(), expected_phase=phase, force=True, wait=True, by="cli",
+                      overrule=args.force)
     if done is None:
         raise CliError(f"{args.name} {phase} was adjudicated by another process just now")
     print(f"{done.game}: adjudicated {done.phase}; now {done.next_phase}, "
@@ -98,6 +99,10 @@ def build_poll(poll: argparse.ArgumentParser) -> None:
 def build_adjudicate(adjudicate: argparse.ArgumentParser) -> None:
     """`process` by mail (gmserver/commands/process.py) is this command."""
     adjudicate.add_argument("name", **GAME)
+    adjudicate.add_argument("--force", action="store_true",
+                            help="adjudicate even where the house rules forbid it now: a movement turn before its "
+                                 "deadline (000 VII(2), 001 IV(2); the players are told), a game suspended until "
+                                 "new players join")
     adjudicate.set_defaults(func=cmd_adjudicate)
 
 

@@ -231,6 +231,9 @@ class PhaseRecord(Base):
     superseded: Mapped[list[Any] | None] = mapped_column(JSON)
     # the GM's convoy rulings (000 VI(4)): [{move, ruling: fails | stands, at}]
     rulings: Mapped[list[Any] | None] = mapped_column(JSON)
+    # each player's missed turns just before this phase was adjudicated, {power: {...}}: a rollback
+    # puts them back (000 VII(6), services.features.nmr.missed_record / restore_missed)
+    missed_before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class InboundMessage(Base):

@@ -141,10 +141,13 @@ def phase_matches(phase: str, asked: str) -> bool:
     return phase.upper().startswith(code)
 
 
-def build_position(*, game_name: str, position: Position, geography: MapInfo, has_map: bool = False) -> Answer:
+def build_position(*, game_name: str, position: Position, geography: MapInfo, has_map: bool = False,
+                   first: str | None = None) -> Answer:
     """MAP: the current position in text, units and centres per power (and dislodged units
-    with where they may retreat, adjustments due), then the centres nobody owns."""
-    powers = sorted(set(position.units) | set(position.centers) | set(position.dislodged))
+    with where they may retreat, adjustments due), then the centres nobody owns. `first`: the
+    power shown before the others (a replacement's own, in the start mail)."""
+    powers = sorted(set(position.units) | set(position.centers) | set(position.dislodged),
+                    key=lambda power: (power != first, power))
     sections = []
     for power in powers:
         units = tuple(unit_with_code(u, geography) for u in sorted(position.units.get(power, ()), key=unit_province))

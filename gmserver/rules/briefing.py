@@ -53,7 +53,8 @@ def key_points(ruleset: Ruleset) -> list[str]:
     if ruleset.turn_length_vote:  # 003 [23]: the start mail asks for the vote
         points.append(turn_length_invitation(ruleset.turn_length_vote) + _cite(ruleset, "turn_length_vote") + ".")
     points.append("A unit without an order holds (and may be supported)"
-                  f"{_cite(ruleset, 'nmr_movement')}; your last order set on file is the one used.")
+                  f"{_cite(ruleset, 'nmr_movement')}.")
+    points.append(sets_rule(ruleset))
     if (disorder := civil_disorder_rule(ruleset)) is not None:
         points.append(disorder)
     points.append(how_to_ask(ruleset))  # delay_policy (000 VII(5), 001 IV(5), 003 [10])
@@ -66,6 +67,24 @@ def key_points(ruleset: Ruleset) -> list[str]:
         points.append("Orders are taken from your address and your fallback address only; the fallback address "
                       f"is never published{_cite(ruleset, 'sender_policy')}.")
     return points
+
+
+def sets_rule(ruleset: Ruleset) -> str:
+    """What a later order set does to the orders on file, in the words of the game's
+    set_combination (000 III(4), 001 II(7), 002 ORDERS 2, 003 [10]) and set_ordering, with the
+    clause: the start mail and the RULES answer say it, as the reader files it (rules.reading.sets)."""
+    later = ("Sets count in the order of their version numbers, then of their arrival"
+             f"{_cite(ruleset, 'set_ordering')}. " if ruleset.set_ordering == "version_then_receipt" else "")
+    clause = _cite(ruleset, "set_combination")
+    if ruleset.set_combination == "merge_per_unit":
+        return (f"{later}A later order set changes only the units it gives orders to: sets are merged unit by "
+                f"unit{clause}, the latest order for each unit being the one used, and the orders on file for "
+                "your other units stand.")
+    if ruleset.set_combination == "replace_unless_marked_change":
+        return (f"{later}A later order set replaces the orders on file, unless it says it is a change (a line "
+                "such as \"Changes:\"): then it changes only the units it gives orders to"
+                f"{clause}.")
+    return f"{later}A later order set replaces the orders on file: only your latest set is used{clause}."
 
 
 def civil_disorder_rule(ruleset: Ruleset) -> str | None:

@@ -194,6 +194,7 @@ class Ruleset:
     target_days_per_game_turn: int | None
     turn_length_vote: tuple[int, ...] | None  # day counts to choose from
     early_processing: catalogue.EarlyProcessing
+    major_turns_early: catalogue.MajorTurnsEarly
     orders_accepted_until: catalogue.OrdersAcceptedUntil
     adjudication_trigger: catalogue.AdjudicationTrigger
     processing_grace_minutes: int

@@ -720,6 +720,10 @@ _opt("turn_length_vote", "2.8", DayChoices(), "none", applied())
 EarlyProcessing = Literal["never", "minor_gm_discretion", "minor_when_all_final"]
 _opt("early_processing", "2.8", Choice.of(EarlyProcessing), "never",
      applied())  # services/game/schedule.py: adjudicated early, or the GM told once per turn
+# the GM's `gmserver adjudicate` of a movement turn before its deadline: refused without --force under
+# "never" (000 VII(2), 001 IV(2): major turns are never processed early), the players told when forced
+MajorTurnsEarly = Literal["gm_may", "never"]
+_opt("major_turns_early", "2.8", Choice.of(MajorTurnsEarly), "gm_may", applied())
 OrdersAcceptedUntil = Literal["deadline", "adjudication_start"]
 _opt("orders_accepted_until", "2.8", Choice.of(OrdersAcceptedUntil), "deadline", applied())
 AdjudicationTrigger = Literal["automatic_at_deadline", "gm_command"]

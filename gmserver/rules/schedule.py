@@ -277,6 +277,17 @@ def early_adjudication_ready(ruleset: Ruleset, phase: str, owing: set[str] | fro
     return ruleset.early_processing == "minor_when_all_final" and minor_turn_complete(phase, owing, ready)
 
 
+def early_major_turn(ruleset: Ruleset, phase: str, deadline: datetime | None, now: datetime) -> str | None:
+    """major_turns_early = never (000 VII(2) "major turns never before the deadline", 001 IV(2)):
+    why the GM may not adjudicate this movement turn now, its deadline still ahead; None when the
+    house rules let the GM do it (or the deadline has passed, or it is no movement turn)."""
+    if ruleset.major_turns_early != "never" or phase_type(phase) != "M" or deadline is None or now >= deadline:
+        return None
+    cited = ruleset.cites("major_turns_early")
+    return (f"the deadline of {describe_phase(phase)} has not passed: under the house rules a movement turn is "
+            f"never adjudicated before its deadline{f' ({cited})' if cited else ''}")
+
+
 # -- reminders (`reminders`) -----------------------------------------------------------
 
 

@@ -36,11 +36,14 @@ def test_a_gm_session(config: Path, capsys, tmp_path: Path) -> None:
     assert {"name", "ruleset", "phase", "deadline", "units", "centers", "dislodged", "players"} <= shown.keys()
     assert (shown["ruleset"], shown["phase"], len(shown["units"]["RUSSIA"])) == ("mhr", "S1901M", 4)
     assert shown["players"]["FRANCE"]["address"] == "france@players.test"
-    assert run(config, "adjudicate", "lepanto") == 0
+    assert run(config, "adjudicate", "lepanto") == 2  # 000 VII(2): not before the deadline, unless forced
+    assert "never adjudicated before its deadline (000 VII(2))" in capsys.readouterr().err
+    assert run(config, "adjudicate", "lepanto", "--force") == 0
     assert "adjudicated S1901M" in capsys.readouterr().out
     assert run(config, "outbox", "send", "--once") == 0
-    assert "sent 14" in capsys.readouterr().out  # the 7 start mails and the 7 reports
-    assert len(mailbox.Maildir(tmp_path / "sent")) == 14
+    # the 7 start mails, the 7 reports and the 7 notices of a turn adjudicated before its deadline
+    assert "sent 21" in capsys.readouterr().out
+    assert len(mailbox.Maildir(tmp_path / "sent")) == 21
     assert run(config, "poll", "--once") == 0
     assert run(config, "game", "show", "lepanto") == 0
     assert "F1901M" in capsys.readouterr().out

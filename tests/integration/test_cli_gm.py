@@ -90,7 +90,7 @@ def test_audit_from_the_command_line_000_VIII_2(config: Path, capsys) -> None:
     """`gmserver game audit`: a clean year exits 0; the board the GM repaired differs from what
     the orders give, and the recorded repair explains it (nothing more proposed), exit 1."""
     create(config, "mhr")
-    assert run(config, "adjudicate", "lepanto") == 0
+    assert run(config, "adjudicate", "lepanto", "--force") == 0  # 000 VII(2): before its deadline, so forced
     capsys.readouterr()
     assert run(config, "game", "audit", "lepanto", "--no-mail") == 0
     assert "replayed S1901M" in capsys.readouterr().out

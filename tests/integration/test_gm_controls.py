@@ -118,7 +118,7 @@ def test_resume_before_the_deadline_keeps_it(world, clock) -> None:
 def test_a_replacement_gets_the_start_mail_and_the_old_player_is_on_record(world, clock) -> None:
     done = gm_controls.act(world, "lepanto", gm_controls.replace, "france", "new@players.test,alt@players.test",
                            now=clock())
-    assert done.announced == 6  # the other players; the new one gets the start mail
+    assert done.announced == 7  # the other players and the former one; the new one gets the start mail
     [start] = outbox(world, "start")
     assert start.recipient == "new@players.test"
     body = text(start)

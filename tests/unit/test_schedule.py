@@ -24,6 +24,7 @@ from gmserver.rules.schedule import (
     default_lengths,
     due_reminders,
     early_adjudication_ready,
+    early_major_turn,
     first_deadline,
     length_problems,
     minimums_of,
@@ -305,3 +306,24 @@ def test_reminder_times_and_reminders_with_the_report_003_11() -> None:
     assert reminder_times(TWO, None) == []
     assert report_reminders(load_ruleset("scorpion")) == ["all_powers"]
     assert report_reminders(STD) == []
+
+
+EARLY_NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("profile, phase, deadline_in_hours, refused", [
+    ("mhr", "S1901M", 48, "000 VII(2)"),  # 000 VII(2): "major turns never before the deadline"
+    ("danivon", "F1901M", 1, "001 IV(2)"),  # 001 IV(2)
+    ("mhr", "F1901R", 24, None),  # a minor turn: 000 VII(2) leaves it to the GM
+    ("mhr", "S1901M", -1, None),  # the deadline has passed
+    ("standard", "S1901M", 48, None),  # no such rule: the GM may
+    ("scorpion", "S1901M", 48, None),
+])
+def test_major_turns_early_000_VII_2_001_IV_2(profile, phase, deadline_in_hours, refused) -> None:
+    """major_turns_early = never (000 VII(2), 001 IV(2)): the GM's adjudication of a movement
+    turn before its deadline is against the house rules, which are cited."""
+    why = early_major_turn(load_ruleset(profile), phase, EARLY_NOW + timedelta(hours=deadline_in_hours), EARLY_NOW)
+    if refused is None:
+        assert why is None
+    else:
+        assert why is not None and f"never adjudicated before its deadline ({refused})" in why

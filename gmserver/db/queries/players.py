@@ -12,6 +12,11 @@ def player_of(session: Session, game_id: int, power: str) -> Player | None:
     return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power))
 
 
+def in_civil_disorder(session: Session, game_id: int, power: str) -> bool:
+    """Whether the power is in civil disorder now (its orders on file are not used)."""
+    return bool(session.scalar(select(Player.civil_disorder).where(Player.game_id == game_id, Player.power == power)))
+
+
 def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str, str] | None:
     """The abbreviations the power's player listed (004 I(1) ¶2), if any."""
     return session.scalar(select(Player.abbreviations).where(Player.game_id == game_id, Player.power == power))
@@ -51,7 +56,10 @@ def former_players(session: Session, game_id: int) -> list[PlayerHistory]:
                                 .order_by(PlayerHistory.power, PlayerHistory.id)))
 
 
-def awaiting_contact(session: Session) -> list[Player]:
-    """Players of active games gmserver waits to hear from after a missed turn (001 V(1))."""
-    return list(session.scalars(select(Player).join(Game).where(
-        Game.status == "active", Player.contact_due_since.is_not(None)).order_by(Player.id)))
+def awaiting_contact(session: Session, game_id: int | None = None) -> list[Player]:
+    """Players of active games (or of the game `game_id`) gmserver waits to hear from after a
+    missed turn (001 V(1))."""
+    query = select(Player).join(Game).where(Game.status == "active", Player.contact_due_since.is_not(None))
+    if game_id is not None:
+        query = query.where(Player.game_id == game_id)
+    return list(session.scalars(query.order_by(Player.id)))

@@ -17,6 +17,7 @@ from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
 from gmserver.reports.extras import deadline_calendar, paused_calendar
+from gmserver.reports.requests import build_position
 from gmserver.reports.words import format_time
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import example_orders, key_points
@@ -53,6 +54,9 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "password": player.secret if game.sender_check == "verified" else None,
         "key_points": key_points(ruleset),
         "page_link": own_link(services.web_base_url, player, now),
+        # a replacement takes over a position in play: its units, centres and what is due now
+        "position": build_position(game_name=game.name, position=position, geography=services.geography,
+                                   first=player.power).sections if replacing else (),
     }
     return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
                             body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)

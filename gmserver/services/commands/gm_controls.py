@@ -11,6 +11,7 @@ both call these.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -26,7 +27,7 @@ from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
-from gmserver.services.base.gm_mail import deadline_event, queue_start_mails
+from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails
 from gmserver.services.features import perpetual, proxies
 from gmserver.services.features.ending import finish_game
 from gmserver.services.game import players, schedule
@@ -132,11 +133,20 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
     queue_start_mails(session, services, game, now, powers=[player.power], replacing=seated is not None)
     others = [p for p in game.players if p.power != player.power]
     was = f"was {previous['address']}" if previous else "it had no player"
-    return _record(session, services, game, "replace", {"power": player.power, "address": address,
+    done = _record(session, services, game, "replace", {"power": player.power, "address": address,
                    "fallback": fallback, "previous": previous}, by, now,
                    f"{player.power} is now played by {address} ({was}); the start mail is queued",
                    f"{player.power.title()} has a new player",
                    (f"{player.power.title()} is now played by {address}.",), to=others)
+    if previous is None or done.action_id is None:
+        return done
+    # the former player is told once: their mail for the game is a stranger's now, and dropped unanswered
+    # under the strangers' limit; without a reply address (it plays no power any more)
+    told = announce(session, services, game, done.action_id, f"{player.power.title()} has a new player",
+                    (f"The GM has given {player.power.title()} to a new player: you no longer play "
+                     f"{player.power.title()} in {game.name}, and mail you send for it is not read. Thank you "
+                     "for playing.",), now, to=[Addressee(player.power, previous["address"], None)])
+    return dataclasses.replace(done, announced=done.announced + told)
 
 
 def change_address(session: Session, services: Services, game: Game, power: str, addresses: str, *, by: str,

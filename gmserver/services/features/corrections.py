@@ -34,6 +34,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.features.nmr import restore_missed
 from gmserver.services.game.games import GameError, locked_game
 from gmserver.services.game.on_file import as_stored
 from gmserver.services.game.ordersets import movement_turn, stored_sets
@@ -172,7 +173,8 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
     adjudicated becomes current again with its orders on file, every player gets a correction
     notice, and the phase is adjudicated again at
     `deadline` (the daemon) or by `gmserver adjudicate` when there is none. The missed turns it
-    counted stand: its re-adjudication does not count them again (services.turn.turns)."""
+    counted are undone with it (000 VII(6)): its re-adjudication counts them again from the
+    orders then on file (services.turn.turns)."""
     ruleset = queries.games.ruleset_of(game)
     current = queries.phases.current_record(session, game)
     undone = queries.phases.last_adjudication(session, game.id, current.id)
@@ -185,6 +187,8 @@ def rollback_in(session: Session, services: Services, game: Game, now: datetime,
                                     reported=reported)) is not None:
         raise CorrectionError(refusal)
     record, opened, opened_deadline = undone[0], current.phase, game.deadline
+    if record.missed_before is not None:  # 000 VII(6): the missed turns it counted are undone with it
+        restore_missed(game, record.missed_before)
     _reopen(record, game, now, deadline)
     for later in (*undone[1:], current):  # 003 [5]: the retreats and builds processed with the moves
         session.delete(later)

@@ -75,8 +75,8 @@ def spring_1901_wait(session: Session, services: Services, game: Game, state: Ma
                   f"To put a new player in: gmserver game replace {game.name} POWER ADDRESS. When every "
                   "silent power has a new player, a new Spring 1901 deadline is set. Setting a deadline "
                   "yourself (gmserver game deadline) gives the silent powers until then: if they are "
-                  "still silent at it, the game waits again. gmserver adjudicate adjudicates at once "
-                  "as it is (their units hold).",
+                  "still silent at it, the game waits again. gmserver adjudicate --force adjudicates "
+                  "at once as it is (their units hold).",
               ])
     _tell_players_the_game_waits(session, services, game, silent, stamp, now)
     log.info("%s: Spring 1901 not adjudicated: no orders from %s; waiting for replacements (003 [14])",
@@ -104,6 +104,37 @@ def _tell_players_the_game_waits(session: Session, services: Services, game: Gam
                                    secret=token_of(player, game.phase))
         queue(session, message, kind="game-notice", now=now, game_id=game.id,  # not a reply: no reply limit
               dedupe_key=f"s1901-wait:{game.id}:{stamp}:{player.power}:{player.address}")
+
+
+_MISSED_FIELDS = ("missed_in_a_row", "missed_turns", "civil_disorder", "cd_recorded", "missed_phase", "cd_search_until")
+
+
+def missed_record(game: Game) -> dict[str, dict[str, Any]]:
+    """Each player's missed turns and what followed from them, as they stand before a phase is
+    adjudicated: kept with the phase (PhaseRecord.missed_before) for `restore_missed`."""
+    return {player.power: {"address": player.address,
+                           "contact_due_since": player.contact_due_since.isoformat() if player.contact_due_since else None,
+                           **{name: getattr(player, name) for name in _MISSED_FIELDS}}
+            for player in game.players}
+
+
+def restore_missed(game: Game, before: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    """000 VII(6), 000 VIII(1): a rolled-back adjudication's missed turns are undone with it (its
+    re-adjudication counts them again from the orders then on file): each player is put back as
+    `missed_record` found them. A power whose player was replaced since keeps the new player's
+    record (a fresh one). The powers whose record changed."""
+    changed = []
+    for player in game.players:
+        kept = before.get(player.power)
+        if kept is None or kept.get("address") != player.address:
+            continue
+        due = datetime.fromisoformat(kept["contact_due_since"]) if kept.get("contact_due_since") else None
+        if any(getattr(player, name) != kept.get(name) for name in _MISSED_FIELDS) or player.contact_due_since != due:
+            changed.append(player.power)
+        for name in _MISSED_FIELDS:
+            setattr(player, name, kept.get(name))
+        player.contact_due_since = due
+    return tuple(changed)
 
 
 def record_turn(session: Session, services: Services, game: Game, before: Position, ruleset: Ruleset,
@@ -187,14 +218,16 @@ def _player_words(game: Game, power: str) -> str:
     return f"{power.title()} ({player.address})" if player else power.title()
 
 
-def check_contact_windows(services: Services, now: datetime) -> int:
+def check_contact_windows(services: Services, now: datetime, game_id: int | None = None) -> int:
     """001 V(1) (nmr_contact_window_hours): each player who missed a turn and has not written
     since, once the window has closed, is deemed to have abandoned the position: the GM is told
     and offered 001 V(3)'s courses; in the first game year (first_year_abandonment) the game is
-    suspended until a replacement joins. The number of notices queued."""
+    suspended until a replacement joins. The number of notices queued. The daemon's sweep looks
+    at every game; the GM's `gmserver adjudicate` at its own game first (`game_id`:
+    services.turn.turns.adjudicate), so that a game run from the command line alone keeps the rule."""
     queued = 0
     with transaction(services.sessions) as session:
-        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session)]
+        waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session, game_id)]
     for game_id, player_id in waiting:
         try:
             with transaction(services.sessions) as session:

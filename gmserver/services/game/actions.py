@@ -39,6 +39,7 @@ class Done:
     action: str
     text: str
     announced: int = 0
+    action_id: int | None = None  # its row in gm_actions (a further announcement's dedupe key)
 
 
 def record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
@@ -47,7 +48,7 @@ def record(session: Session, services: Services, game: Game, action: str, argume
     row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
     told = announce(session, services, game, row.id, headline, paragraphs, now, to=to,
                     calendar=calendar) if headline else 0
-    return Done(action, text, told)
+    return Done(action, text, told, row.id)
 
 
 def require_active(game: Game) -> None:
@@ -63,11 +64,23 @@ def player_of(game: Game, power: str) -> Player:
     return player
 
 
-def record_forced_adjudication(session: Session, game: Game, now: datetime, *, by: str = "cli") -> None:
+def record_forced_adjudication(session: Session, game: Game, now: datetime, *, by: str = "cli") -> int:
     """`gmserver adjudicate`: the GM adjudicates the current turn whether or not it is due. A GM
     action like any other (`game actions`), recorded in the adjudication's own transaction, so
-    exactly once with the turn."""
+    exactly once with the turn. Its row's id."""
     when = (f", {format_duration(game.deadline - now)} before its deadline"
             if game.deadline is not None and game.deadline > now else "")
-    queries.gm_actions.record_action(session, game.id, "adjudicate", {"phase": game.phase}, by, now,
-                                     f"{describe_phase(game.phase)} adjudicated by the GM{when}")
+    return queries.gm_actions.record_action(session, game.id, "adjudicate", {"phase": game.phase}, by, now,
+                                            f"{describe_phase(game.phase)} adjudicated by the GM{when}").id
+
+
+def tell_players_of_early_adjudication(session: Session, services: Services, game: Game, action_id: int,
+                                       phase: str, deadline: datetime, clause: str | None, now: datetime) -> int:
+    """000 VII(2), 001 IV(2): the GM adjudicated a movement turn before its deadline against the
+    house rule (`--force`): every player is told, with the rule, once (the GM action's row). Sent
+    once the next turn is open, so that its deadline is the one shown. Mails queued."""
+    return announce(session, services, game, action_id, f"{describe_phase(phase)} adjudicated before its deadline",
+                    (f"The GM adjudicated {describe_phase(phase)} {format_duration(deadline - now)} before its "
+                     "deadline, overruling the house rule that a movement turn is never adjudicated before its "
+                     f"deadline{f' ({clause})' if clause else ''}. Orders that had not reached the GM by then were "
+                     "not used; the results follow in the turn report.",), now)

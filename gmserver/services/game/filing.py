@@ -20,7 +20,12 @@ from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
-from gmserver.db.queries.players import clarifications_on, games_of_address, player_abbreviations
+from gmserver.db.queries.players import (
+    clarifications_on,
+    games_of_address,
+    in_civil_disorder,
+    player_abbreviations,
+)
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
@@ -39,6 +44,7 @@ from gmserver.rules.reading.sets import StoredSet, effective_contingent, effecti
 from gmserver.rules.reading.verdict import minor_turns_at_once
 from gmserver.rules.ruleset import Ruleset
 from gmserver.rules.set_feedback import SILENT, set_feedback, with_as_written
+from gmserver.rules.set_standing import civil_disorder_note, status_note
 from gmserver.rules.withdrawal import WITHDRAWAL_EXAMPLE, withdrawal_line
 from gmserver.services.base import mails, outgoing
 from gmserver.services.base.context import Services
@@ -114,6 +120,10 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     stored = [*earlier, as_stored(new_set)]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
+    if in_civil_disorder(session, game.id, decision.power):  # 000 VII(6) ¶2: filed, not used
+        notes = (civil_disorder_note(game.ruleset, decision.power), *notes)
+    if (status := status_note(game.ruleset, reading.set_status)) is not None:  # 000 II(1)
+        notes += (status,)
     if position.phase_type == "M":
         notes += _contingent_notes(stored, earlier, game.ruleset)
     if withdrawal is not None and not reading.set_orders:

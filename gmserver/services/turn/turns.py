@@ -26,7 +26,7 @@ from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading.condition_facts import contingent_source
 from gmserver.rules.reading.reader import read_contingent
 from gmserver.rules.ruleset import Ruleset
-from gmserver.rules.schedule import empty_retreat_turn
+from gmserver.rules.schedule import early_major_turn, empty_retreat_turn
 from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mismatched_coast_supports
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
@@ -50,6 +50,7 @@ from gmserver.services.game import actions, endgame, schedule
 from gmserver.services.game.on_file import OnFile
 from gmserver.services.game.ordersets import contingent_for, lines_that_count, movement_turn, orders_on_file
 from gmserver.services.game.schedule import Due, following_deadline, is_due
+from gmserver.services.game.shown import GameError
 from gmserver.services.turn import adjudication, turn_report
 
 log = logging.getLogger(__name__)
@@ -86,11 +87,19 @@ def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
 
 
 def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phase: str | None = None,
-               force: bool = False, wait: bool = False, early: bool = False, by: str | None = None) -> TurnDone | None:
+               force: bool = False, wait: bool = False, early: bool = False, by: str | None = None,
+               overrule: bool = False) -> TurnDone | None:
     """Adjudicate the game's current phase if it is due (or `force`; or, with `early`, ready
     early under 000 VII(2)); None if there is nothing to do: not due, already done by someone
     else, or (unless `wait`) locked by another worker right now, e.g. one storing an order set:
-    the sweep tries again. Whether it is due is re-checked here, under the game's lock."""
+    the sweep tries again. Whether it is due is re-checked here, under the game's lock.
+
+    `by`: the GM's `gmserver adjudicate`, refused (GameError) where the house rules forbid it
+    unless the GM `overrule`s them (`--force`): a movement turn before its deadline (000 VII(2),
+    001 IV(2); the players are told when it is forced), a game suspended for new players (001
+    V(3), 003 [14])."""
+    if by is not None:  # 001 V(1): a contact window that closed with no daemon's sweep to see to it (a game
+        nmr.check_contact_windows(services, now, game_id)  # run from the command line) is, before the turn
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
         if game is None or game.status != "active" or game.paused:
@@ -102,9 +111,15 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         # with it, whether the game has proxies, open proposals, press for the report: most have none
         record, besides = queries.phases.record_at_deadline(session, game)
         assert record.adjudicated_at is None
-        if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
-            actions.record_forced_adjudication(session, game, now, by=by)
         ruleset = queries.games.ruleset_of(game)
+        forced_early: tuple[int, datetime] | None = None
+        if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
+            early_rule = early_major_turn(ruleset, game.phase, game.deadline, now)
+            if not overrule:
+                _refuse_against_the_rules(game, ruleset, early_rule)
+            action_id = actions.record_forced_adjudication(session, game, now, by=by)
+            if early_rule is not None and game.deadline is not None:
+                forced_early = (action_id, game.deadline)
         if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
             return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
         # vote_publication (no proposal open: nothing to tally, before or after)
@@ -135,6 +150,9 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
         queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
+        if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
+            actions.tell_players_of_early_adjudication(session, services, game, forced_early[0], first.phase,
+                                                       forced_early[1], ruleset.cites("major_turns_early"), now)
         if first_record.revision and not finished:  # the next turn's orders read again
             revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
                                                    first_record.revision, now)
@@ -151,6 +169,22 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
     return done
+
+
+def _refuse_against_the_rules(game: Game, ruleset: Ruleset, early_rule: str | None) -> None:
+    """The GM's adjudication that the house rules forbid now, refused with the rule and the way
+    to overrule it: a game suspended until new players join (001 V(3), 003 [14]), a movement turn
+    before its deadline (000 VII(2), 001 IV(2))."""
+    overrule = f"`gmserver adjudicate {game.name} --force` adjudicates it anyway"
+    if game.waiting_for:
+        clauses = ", ".join(c for c in (ruleset.cites("first_year_abandonment"), ruleset.cites("s1901_policy")) if c)
+        raise GameError(f"{game.name} is suspended until {', '.join(p.title() for p in game.waiting_for)} "
+                        f"{'has' if len(game.waiting_for) == 1 else 'have'} a new player"
+                        f"{f' ({clauses})' if clauses else ''}: `gmserver game replace {game.name} "
+                        f"POWER ADDRESS` first; {overrule}, as it is (their units hold)")
+    if early_rule is not None:
+        raise GameError(f"{early_rule[:1].upper()}{early_rule[1:]}. {overrule[:1].upper()}{overrule[1:]}, and the "
+                        "players are told")
 
 
 def _with_empty_retreat_turn(ruleset: Ruleset, outcome: PhaseOutcome) -> PhaseOutcome:
@@ -211,8 +245,12 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
                    now: datetime, besides: queries.phases.Besides) -> PhaseOutcome:
     """Adjudicate the game's current phase and record its orders, results and missed turns."""
     computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
-    if not record.revision:  # a phase re-adjudicated after a rollback had its missed turns counted
+    # 000 VII(6): counted again after a rollback, which put the counts back as they were before
+    # (record.missed_before); a phase adjudicated before that record was kept keeps its first count
+    if not record.revision or record.missed_before is not None:
+        record.missed_before = nmr.missed_record(game)
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
+    if not record.revision:
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
         if besides.proxies:
             proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
