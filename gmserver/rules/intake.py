@@ -284,7 +284,8 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
         else:
             reasons = reading.problems
             if reading.is_reply_to_report:
-                reasons += ("It looks like a reply to a results report: please write a new message.",)
+                reasons += ("It looks like a reply to a results report, whose subject names the turn just played: "
+                            "reply to this mail with the subject changed to the one below.",)
             return Reject(reasons, expected_subject=_expected(game, power), game=game, power=power)
     warnings: tuple[str, ...] = ()
     if reading.problems and held is None:
@@ -333,7 +334,7 @@ def _recipient_refusal(envelope: Envelope, game: GameView, power: str, gm_addres
     return Reject((
         f"Orders must be sent with the GM's address ({gm_address}) in the To line, not as a copy (Cc or Bcc)"
         f"{_cite(game.ruleset, 'recipient_header_rule')}.",
-        "Please send the orders again, addressed To the GM.",
+        "Please reply to this mail with the orders: the reply is addressed To the GM.",
     ), expected_subject=_expected(game, power), game=game, power=power)
 
 

@@ -43,7 +43,8 @@ def _not_an_order(words: list[str], message: str) -> list[Verdict]:
     if phrase or (first and first[0] in KEYWORDS and first[0] != "orders"):
         keyword = " ".join(words[:2] if phrase else words[:1]).upper()
         message = (f"Not an order, and not read as the {keyword} line it looks like: a vote or request is read "
-                   "only as the first line of a message of its own. Send it that way.")
+                   "only as the first line of a message of its own: reply to this mail with it as the "
+                   "first line.")
     return _ignored(message)
 
 

@@ -222,8 +222,8 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         return "ignored"
     decision = Reject((
         f"{excess.describe()}, so it was not read at all.",
-        "Please send your orders in a plain new message: the orders as text, without attachments, "
-        "not as a reply to or a forward of other mail.",
+        "Please reply to this mail with your orders written in it as plain text, without attachments "
+        "and without the text of other mail quoted or forwarded.",
     ), stranger=not plays_in_an_active_game(session, envelope.sender))
     proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
     if not _may_refuse(session, row, envelope, decision, now, proven=proven):

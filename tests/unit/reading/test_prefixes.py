@@ -140,4 +140,5 @@ def test_a_vote_or_request_line_inside_an_order_set_says_how_it_is_sent(profile,
     line = one(text, opening(), "FRANCE", profile)
     assert line.order is None and line.status == "ignored"
     assert line.message == (f"Not an order, and not read as the {keyword} line it looks like: a vote or request "
-                            f"is read only as the first line of a message of its own. Send it that way.")
+                            f"is read only as the first line of a message of its own: reply to this mail with it as the "
+                            "first line.")
