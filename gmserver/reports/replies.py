@@ -325,6 +325,8 @@ class Rejection:
     original_subject: str
     original_date: str | None
     game_over: bool = False  # nothing can be sent again: the game has ended
+    # a player in several games: "lepanto: lepanto France S1901M", the subject line of each game
+    subjects: tuple[str, ...] = ()
 
 
 def build_rejection(
@@ -337,6 +339,7 @@ def build_rejection(
     rules: Sequence[str] = (),
     timezone: str = "UTC",
     game_over: bool = False,
+    subjects: Sequence[tuple[str, str]] = (),
 ) -> Rejection:
     """The reply to a message that was not accepted. `original_date` is the message's Date
     header as received (shown as written) or a parsed datetime."""
@@ -352,4 +355,5 @@ def build_rejection(
         original_subject=" ".join(original_subject.split()) or "(no subject)",
         original_date=date_text,
         game_over=game_over,
+        subjects=tuple(f"{game}: {subject}" for game, subject in subjects),
     )
