@@ -22,7 +22,7 @@ from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.mailkind import classify
+from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, classify
 from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
@@ -195,11 +195,6 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     if decision.game is not None:  # the game's gm_copies setting
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
-
-
-# The kinds read under the subject rules of order sets; the others need only the game.
-ORDER_KINDS = frozenset({"orders", "orders+press"})
-PRESS_KINDS = frozenset({"press", "orders+press"})
 
 
 def gm_addresses(services: Services) -> frozenset[str]:
