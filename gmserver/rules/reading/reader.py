@@ -99,7 +99,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
         held[number] = state.held
         for verdict in _read_line(raw, ctx, state):
             rows.append((number, raw, verdict))
-    rows = _named_chatter(_without_signature(rows), ctx)
+    rows = _named_chatter(_without_signature(rows, ctx), ctx)
     if any(v.unsure for _, _, v in rows):
         rows = _consistent_readings(rows, ctx, state, held)
     if len(lines) > MAX_LINES:
@@ -139,18 +139,20 @@ _NAME = re.compile(r"^\s*[^\W\d_a-z][\w'’-]*\.?(?:\s+[^\W\d_a-z][\w'’-]*\.?)
 _ORDER_WORDS = HOLD | MOVE | SUPPORT | CONVOY | RETREAT | DISBAND | BUILD | WAIVE | _MARKER_WORDS
 
 
-def _without_signature(rows: list[tuple[int, str, Verdict]]) -> list[tuple[int, str, Verdict]]:
+def _without_signature(rows: list[tuple[int, str, Verdict]], ctx: Context) -> list[tuple[int, str, Verdict]]:
     """A signature with no "-- " line (a job title, an address) holds unit and place words: from
     the sign-off or name line below the orders, a line that gives no usable order is the
     signature, never an unreadable order, nor a second order competing with one above it. A
-    line read as an order there (a P.S.) is kept."""
+    line read as an order there (a P.S.) is kept; a place written alone ("Marseilles") starts no
+    signature: it may be an order that lacks its action, which the player must see."""
     first_order = next((n for n, _, v in rows if v.order is not None and v.status in ("accepted", "corrected")), None)
     if first_order is None:
         return rows
     start = None
     for number, raw, verdict in rows:
         if number > first_order and verdict.order is None and (
-                SIGN_OFF_LINE.match(raw) or (_NAME.match(raw) and not set(tokenise(raw)) & _ORDER_WORDS)):
+                SIGN_OFF_LINE.match(raw) or (_NAME.match(raw) and not set(words := tokenise(raw)) & _ORDER_WORDS
+                                             and not _names_place(words[0], ctx))):
             start = number
             break
     if start is None:
