@@ -16,7 +16,10 @@ from gmserver.rules.ruleset import load_ruleset
 
 def cmd_orders_read(args: argparse.Namespace) -> int:
     from gmserver import engine  # noqa: PLC0415  (its map facts come from the cache: the engine stays unloaded)
+    from gmserver.rules.mailkind import ORDER_KINDS, classify  # noqa: PLC0415
     from gmserver.rules.reading.mail import read_mail  # noqa: PLC0415
+    from gmserver.rules.reading.message import read_message  # noqa: PLC0415
+    from gmserver.rules.reading.model import Reading  # noqa: PLC0415
     from gmserver.rules.reading.output import reading_to_json  # noqa: PLC0415
 
     try:
@@ -38,11 +41,18 @@ def cmd_orders_read(args: argparse.Namespace) -> int:
     if power is None:
         raise CliError(f"--power {args.power!r}: not a power of the {geography.name} map "
                        f"({', '.join(p.title() for p in geography.powers)})")
-    # a whole message as stored (headers and MIME) is read as intake reads it; a bare body too
-    message = sys.stdin.buffer.read()
-    reading = read_mail(message, position=position, power=power, ruleset=load_ruleset(args.ruleset),
-                        geography=geography, previous=previous)
-    print_json(reading_to_json(reading))
+    # a whole message as stored (headers and MIME) is read as intake reads it; a bare body too:
+    # its kind first (press by its subject or sections, a request, a vote), as intake classifies it
+    text = read_message(sys.stdin.buffer.read())
+    kind = classify(subject=text.subject, order_text=text.orders, press_text=text.press)
+    if kind.kind in ORDER_KINDS:
+        reading = read_mail(text, position=position, power=power, ruleset=load_ruleset(args.ruleset),
+                            geography=geography, previous=previous)
+    else:  # intake files no order set for it: the orders on file stand
+        what = "press" if kind.kind == "press" else f"a {kind.kind}" + (f" ({kind.topic})" if kind.topic else "")
+        reading = Reading(power=power, phase=position.phase, orders=tuple(previous), lines=(),
+                          notes=(f"This message is {what}, not an order set: no order is read from it.",))
+    print_json({"kind": kind.kind, **reading_to_json(reading)})
     return 0
 
 

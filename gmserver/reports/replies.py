@@ -12,6 +12,7 @@ from gmserver.reports.words import (
     NamedOrder,
     When,
     canonical_key,
+    excerpt,
     format_time,
     name_order,
     order_unit,
@@ -25,6 +26,7 @@ from gmserver.rules.position import (
     phase_type,
     unit_province,
 )
+from gmserver.rules.reading.chatter import KINDS as CHATTER_KINDS
 from gmserver.rules.reading.rule_words import rules_in_words
 from gmserver.rules.reading.verdict import CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE
 from gmserver.rules.set_feedback import ASK, RECEIPT, Feedback
@@ -51,6 +53,7 @@ class ReadLine:
     status: str
     order: NamedOrder | None
     explanation: str | None  # "unit type omitted [000 IV(1)]"
+    chatter: str | None = None  # a greeting, heading, sign-off or signature (rules/reading/chatter.py)
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,13 @@ class Confirmation:
     lines: tuple[ReadLine, ...]
     summary: str  # "3 accepted, 1 corrected, 1 rejected, 2 ignored"
     problems: bool  # any line rejected
+    # the lines the player should look at (not used, corrected, read with a remark, kept, or
+    # ignored for a reason other than being a greeting, heading, sign-off or signature)
+    to_check: tuple[ReadLine, ...]
+    # every order line read as written and nothing else to say of a line: the reply is the
+    # orders on file, the deadline and how to change them, in a few lines
+    clean: bool
+    chatter: str  # "4 lines of greeting and signature not read as orders.", or ""
     orders: tuple[NamedOrder, ...]  # the set now on file, by unit province
     unordered: tuple[str, ...]  # "F Brest (BRE)": units the set does not order yet
     if_unordered: str  # "units without an order hold"
@@ -149,6 +159,7 @@ def build_confirmation(
                  + (f" {rule[:1].upper()}{rule[1:]}" if rule else ""),
                  *(note for note in notes if not (rule and note and note.startswith(again))))
     lines = tuple(_read_line(r, geography) for r in readings)
+    to_check = tuple(line for line in lines if _worth_checking(line))
     counts = {s: sum(1 for line in lines if line.status == s) for s in STATUSES}
     others = sum(1 for line in lines if line.status not in STATUSES)
     summary = ", ".join(f"{n} {_STATUS_WORDS.get(s, s)}" for s, n in counts.items() if n)
@@ -166,6 +177,9 @@ def build_confirmation(
         lines=lines,
         summary=summary or "no lines read",
         problems=counts["rejected"] > 0,
+        to_check=to_check,
+        clean=not (to_check or read_none or feedback is not None and feedback.kind in (ASK, RECEIPT)),
+        chatter=chatter_summary([line.chatter for line in lines if line.chatter]),
         orders=tuple(
             name_order(o, geography)
             for o in sorted(orders_on_file, key=canonical_key)
@@ -187,7 +201,7 @@ def _clarification(lines: Sequence[ReadLine], feedback: Feedback | None, deadlin
                    timezone: str) -> Clarification | None:
     if feedback is None or feedback.kind != ASK:
         return None
-    invalid = tuple(f"line {line.number} ({line.text[:40]})" for line in lines if line.status == "rejected")
+    invalid = tuple(f"line {line.number} ({excerpt(line.text, 40)})" for line in lines if line.status == "rejected")
     before = format_time(deadline, timezone).local if deadline else "the deadline"
     return Clarification(lines=invalid, before=before, rule=feedback.rule or "this game's rules")
 
@@ -210,7 +224,28 @@ def _read_line(reading: LineReadingLike, geography: MapInfo) -> ReadLine:
                                                for said in (CONTINGENT_KEPT, CONTINGENT_KEPT_AT_ONCE))
     return ReadLine(number=str(reading.line), text=reading.text.strip(), status="kept" if kept else reading.status,
                     order=name_order(reading.order, geography) if reading.order is not None else None,
-                    explanation=_explanation(reading.message, reading.rule))
+                    explanation=_explanation(reading.message, reading.rule),
+                    chatter=getattr(reading, "chatter", None) if reading.status == "ignored" and not kept else None)
+
+
+def _worth_checking(line: ReadLine) -> bool:
+    """A line the reply lists: anything but an order read as written (the orders on file show it)
+    and a greeting, heading, sign-off or signature (counted in one line)."""
+    if line.status == "accepted":
+        return line.explanation is not None
+    return line.chatter is None
+
+
+def chatter_summary(kinds: Sequence[str]) -> str:
+    """One line for the greeting, heading, sign-off and signature lines of a message ("4 lines of
+    greeting and signature not read as orders."); "" when there are none."""
+    if not kinds:
+        return ""
+    named = [kind for kind in CHATTER_KINDS if kind in kinds]
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    if len(kinds) == 1:
+        return f"1 line of {listed} not read as an order."
+    return f"{len(kinds)} lines of {listed} not read as orders."
 
 
 _SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is listed below anyway
@@ -218,8 +253,8 @@ _SKIPPED_SHOWN = 5  # the first lines skipped, said at the top; every line is li
 
 def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
     """Why each line gave no order, for the top of a reply that read none."""
-    out = [f"line {line.number} ({line.text[:40]}): {line.explanation or 'not understood'}"
-           for line in lines if line.status in ("rejected", "ignored", "kept")]
+    out = [f"line {line.number} ({excerpt(line.text, 40)}): {line.explanation or 'not understood'}"
+           for line in lines if line.status in ("rejected", "ignored", "kept") and line.chatter is None]
     if len(out) > _SKIPPED_SHOWN:
         out = out[:_SKIPPED_SHOWN] + [f"and {len(out) - _SKIPPED_SHOWN} more lines, listed below"]
     return tuple(out)
@@ -241,6 +276,8 @@ class OrdersUnchanged:
     version: str  # of the set on file; "" when only contingent lines stand
     lines: tuple[ReadLine, ...]
     summary: str
+    to_check: tuple[ReadLine, ...]  # the lines said one by one (Confirmation.to_check)
+    chatter: str  # "2 lines of greeting and sign-off not read as orders.", or ""
     orders: tuple[NamedOrder, ...]  # the set on file, which stands
     kept_lines: tuple[str, ...]  # contingent retreat or adjustment lines that stand, as written
     withdraw_line: str  # the line that would withdraw the set
@@ -267,7 +304,8 @@ def build_orders_unchanged(
     return OrdersUnchanged(
         game_name=game_name, power=power, power_name=confirmation.power_name, phase=phase,
         phase_name=confirmation.phase_name, deadline=confirmation.deadline, version=confirmation.version,
-        lines=confirmation.lines, summary=confirmation.summary, orders=confirmation.orders,
+        lines=confirmation.lines, summary=confirmation.summary, to_check=confirmation.to_check,
+        chatter=confirmation.chatter, orders=confirmation.orders,
         kept_lines=tuple(kept_lines), withdraw_line=withdraw_line, if_unordered=confirmation.if_unordered,
     )
 
@@ -287,6 +325,8 @@ class Rejection:
     original_subject: str
     original_date: str | None
     game_over: bool = False  # nothing can be sent again: the game has ended
+    # a player in several games: "lepanto: lepanto France S1901M", the subject line of each game
+    subjects: tuple[str, ...] = ()
 
 
 def build_rejection(
@@ -299,6 +339,7 @@ def build_rejection(
     rules: Sequence[str] = (),
     timezone: str = "UTC",
     game_over: bool = False,
+    subjects: Sequence[tuple[str, str]] = (),
 ) -> Rejection:
     """The reply to a message that was not accepted. `original_date` is the message's Date
     header as received (shown as written) or a parsed datetime."""
@@ -314,4 +355,5 @@ def build_rejection(
         original_subject=" ".join(original_subject.split()) or "(no subject)",
         original_date=date_text,
         game_over=game_over,
+        subjects=tuple(f"{game}: {subject}" for game, subject in subjects),
     )

@@ -203,6 +203,6 @@ def build_which_game(subjects: Mapping[str, str]) -> Answer:
     """A request from a player in several games that names none: the subject line of each."""
     lines = tuple(f"{game}: {subject}" for game, subject in sorted(subjects.items()))
     return Answer("You play in more than one game and the subject line names none of them, so the request was "
-                  "not answered. Send it again with the subject line of the game it is for, and the request "
-                  "word (STATUS, HISTORY, MAP, RULES or ORDERS) as the first line of the message.",
+                  "not answered. Reply to this mail with the subject changed to the line of the game it is for, "
+                  "and the request word (STATUS, HISTORY, MAP, RULES or ORDERS) as the first line of the message.",
                   (Section("Subject lines", lines),))

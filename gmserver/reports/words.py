@@ -252,6 +252,16 @@ class When:
         return self.local if self.same else f"{self.local} = {self.utc}"
 
 
+def excerpt(text: str, width: int) -> str:
+    """The start of `text` as written, at most `width` characters, cut between words ("..." after
+    it when cut): a reply quotes the player's words, never half of one."""
+    if len(text) <= width:
+        return text
+    cut = text[:width - 3]
+    before_space = cut.rsplit(" ", 1)[0].rstrip() if " " in cut.strip() else ""
+    return (before_space or cut) + "..."
+
+
 def _day_and_time(moment: datetime) -> str:
     return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M}"
 

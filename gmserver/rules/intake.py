@@ -97,6 +97,9 @@ class Reject:
     # the sender is no player of any game the message could be about: its refusal names no game
     # and counts against the stricter limits on answering strangers
     stranger: bool = False
+    # a player in several games whose subject names none of them (or could name several): the
+    # subject line of each, (game name, subject), so that the answer gives the right one for each
+    subjects: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,8 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
             return _stranger_refusal(sender)  # hole 6: never list games to a non-player
     if len(named) > 1:
         return Reject((f"The subject could name more than one of your games ({', '.join(g.name for g in named)}).",),
-                      expected_subject=_expected(named[0], _a_power(named[0], sender)))
+                      expected_subject=_expected(named[0], _a_power(named[0], sender)),
+                      subjects=_subjects(named, sender))
     if not named:
         if len(mine) == 1:
             game = mine[0]
@@ -238,9 +242,14 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
             return Reject((
                 "The subject line names none of your games "
                 f"({', '.join(g.name for g in mine)}).",
-            ), expected_subject=_expected(mine[0], _a_power(mine[0], sender)))
+            ), expected_subject=_expected(mine[0], _a_power(mine[0], sender)), subjects=_subjects(mine, sender))
         return _stranger_refusal(sender)
     return named[0]
+
+
+def _subjects(games: Sequence[GameView], sender: str) -> tuple[tuple[str, str], ...]:
+    """The subject line of the sender's orders in each of `games`, by game name."""
+    return tuple(sorted((game.name, _expected(game, _a_power(game, sender))) for game in games))
 
 
 def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_only: bool = False,
@@ -284,7 +293,8 @@ def _order_set(game: GameView, power: str, reading: SubjectReading, received_at:
         else:
             reasons = reading.problems
             if reading.is_reply_to_report:
-                reasons += ("It looks like a reply to a results report: please write a new message.",)
+                reasons += ("It looks like a reply to a results report, whose subject names the turn just played: "
+                            "reply to this mail with the subject changed to the one below.",)
             return Reject(reasons, expected_subject=_expected(game, power), game=game, power=power)
     warnings: tuple[str, ...] = ()
     if reading.problems and held is None:
@@ -333,7 +343,7 @@ def _recipient_refusal(envelope: Envelope, game: GameView, power: str, gm_addres
     return Reject((
         f"Orders must be sent with the GM's address ({gm_address}) in the To line, not as a copy (Cc or Bcc)"
         f"{_cite(game.ruleset, 'recipient_header_rule')}.",
-        "Please send the orders again, addressed To the GM.",
+        "Please reply to this mail with the orders: the reply is addressed To the GM.",
     ), expected_subject=_expected(game, power), game=game, power=power)
 
 

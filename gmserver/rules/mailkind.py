@@ -54,6 +54,9 @@ from gmserver.rules.subject import name_words
 
 Kind = Literal["orders", "orders+press", "press", "command", "request", "vote", "unknown"]
 KINDS: tuple[Kind, ...] = ("orders", "orders+press", "press", "command", "request", "vote", "unknown")
+# The kinds read for orders (under the subject rules of order sets), and those that hold press
+ORDER_KINDS: frozenset[Kind] = frozenset({"orders", "orders+press"})
+PRESS_KINDS: frozenset[Kind] = frozenset({"press", "orders+press"})
 
 # word -> (kind, topic). A new kind read from a keyword is one more entry here.
 KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({

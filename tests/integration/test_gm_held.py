@@ -208,6 +208,6 @@ def test_a_solo_at_the_deadline_refuses_what_is_held_for_the_game(database_url, 
     assert "lepanto has ended, so orders for it can no longer be used" in refusal
     # nothing to send again, and no subject or address rule offered for a game that accepts nothing
     assert "Nothing in this message has been used: the game has ended." in refusal
-    assert "send it again" not in refusal and "WHAT WOULD HAVE BEEN ACCEPTED" not in refusal
+    assert "reply to this mail with it" not in refusal and "WHAT WOULD HAVE BEEN ACCEPTED" not in refusal
     with pytest.raises(held.HeldError, match="not held"):
         held.release(services, held_id, clock())

@@ -111,7 +111,8 @@ def test_a_message_too_large_to_read_is_answered_with_what_and_what_to_do(databa
     assert row.kind == "stranger-refusal" and row.recipient == "stranger@elsewhere.test"
     assert reply["In-Reply-To"] == "<bomb.280000@elsewhere.test>"
     assert "Its Subject header is 279," in body and "at most 65,536 bytes (64 KB)" in body
-    assert "send your orders in a plain new message" in body
+    assert "reply to this mail with your orders written in it as plain text" in body
+    assert "new message" not in body  # a new message would lack the sender proof a reply carries
 
 
 def test_refusals_of_unreadable_mail_share_the_per_address_limit(database_url, clock) -> None:

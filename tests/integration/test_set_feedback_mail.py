@@ -49,7 +49,7 @@ def test_000_III_1_a_the_gm_switches_clarifications_off_for_a_player(database_ur
     first, second = _send(services, clock, "mhr", "mh", (("[1]", INVALID_SET), ("[2]", INVALID_SET)))
     for reply in (first, second):
         assert "PLEASE CHECK: 1 line of this set cannot be used line 1 (A Par - Xyz)" in reply
-        assert "send a corrected set before" in reply and "(house rules 000 III(1))" in reply
+        assert "reply to this mail with a corrected set before" in reply and "(house rules 000 III(1))" in reply
     assert _record(services) == (True, {"invalid": 2, "sets": 2, "recent_invalid": 2, "recent": 2})
 
     done = gm_controls.act(services, "mh", gm_controls.clarify, "FRANCE", False, now=clock())

@@ -621,15 +621,17 @@ def test_confirmation(geo, composer):
         "Set version 2. Lines read: 1 accepted, 1 corrected, 1 rejected, 1 ignored.\n"
         "This set replaces version 1 completely.\n"
     ) in body
-    assert "  line 2: A Par - Bur\n    accepted: A Paris -> Burgundy (A PAR - BUR)\n" in body
+    # a line read as written is the order on file, not a line to check; the others are listed
+    assert "line 2:" not in body
+    assert "  line 3: mar s par-bur\n    corrected: A Marseilles supports A Paris -> Burgundy" in body
     assert "ignored: not an order" in body
     assert "NOT USED: F Brest cannot reach Spain" in body
     flat = " ".join(body.split())  # the reply wraps long lines
     assert "(house rules 000 IV(3))" in flat and "(house rules 000 IV(1))" in flat
     assert "ORDERS ON FILE FOR FRANCE (version 2)" in body
     assert "  A Paris -> Burgundy (A PAR - BUR)\n" in body
-    assert "NO ORDER YET FOR\n\n  F Brest (BRE)\n" in body
-    assert "units without an order hold" in body
+    assert "No order yet for F Brest (BRE): at the deadline, units without an order hold." in flat
+    assert "units without an order hold" in flat
     assert "Deadline: Saturday 28 November 2026, 13:00 EST (America/New_York)" in body
 
 
@@ -642,9 +644,9 @@ def test_clean_confirmation_says_so(geo, composer):
     assert not confirmation.problems and confirmation.unordered == ()
     body = composer.render(confirmation.template, confirmation)
     assert_well_formed(body)
-    assert "Your orders were received.\nSet version 1.2. Lines read: 1 accepted.\n\n" in body
+    assert "Your orders were received and read as written. On file (set version 1.2):\n\n" in body
     assert "A Burgundy retreats to Ruhr (A BUR R RUH)" in body
-    assert "Deadline" not in body and "NO ORDER YET" not in body
+    assert "Deadline" not in body and "No order yet" not in body
 
 
 def test_rejection(composer):
@@ -809,7 +811,7 @@ def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, compos
     body = composer.render(confirmation.template, confirmation)
     assert_well_formed(body)
     assert "received" not in body
-    head = body.split("YOUR MESSAGE, LINE BY LINE")[0]
+    head = body.split("LINES TO CHECK")[0]
     assert ("No order could be read from your message, so none was used. Skipped:\n"
             "  line 1 (Hello all): Not an order.\n"
             "  line 2 (F Bre - Spa): F Brest cannot reach Spain (house rules 000 IV(3))\n") in head

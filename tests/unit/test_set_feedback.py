@@ -173,7 +173,7 @@ def _confirmation(text: str, feedback, composer: Composer) -> str:
 def test_000_III_1_the_question_names_the_lines_and_the_deadline(composer):
     body = _confirmation(INVALID_SET, _feedback(INVALID_SET, "mhr"), composer)
     assert "PLEASE CHECK: 1 line of this set cannot be used line 1 (A Par - Xyz)" in body
-    assert ("Did you mean something else? If so, send a corrected set before Friday 27 November 2026, 18:00 UTC. "
+    assert ("Did you mean something else? If so, reply to this mail with a corrected set before Friday 27 November 2026, 18:00 UTC. "
             "If the orders are meant as written, there is nothing to do: the set below stands as read "
             "(house rules 000 III(1)).") in body
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", body.split("YOUR MESSAGE")[0])  # no option key
@@ -210,5 +210,5 @@ def test_receipt_only_reply_says_no_verdict(composer):
     assert ("Your message was received and filed as set version 1. The GM confirms receipt only and does not "
             "say how each line was read (each set is confirmed on receipt only, a rule of this game).") in body
     assert "Deadline: Friday 27 November 2026, 18:00 UTC" in body
-    for verdict in ("NOT USED", "LINE BY LINE", "ORDERS ON FILE", "A PAR", "Xyz", "receipt_only"):
+    for verdict in ("NOT USED", "LINES TO CHECK", "ORDERS ON FILE", "A PAR", "Xyz", "receipt_only"):
         assert verdict not in body

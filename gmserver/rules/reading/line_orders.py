@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmserver.rules.mailkind import KEYWORDS, PHRASES
+from gmserver.rules.reading.chatter import GREETINGS, NOT_AN_ORDER
 from gmserver.rules.reading.grammar import (
     ARMY,
     BUILD,
@@ -42,7 +43,8 @@ def _not_an_order(words: list[str], message: str) -> list[Verdict]:
     if phrase or (first and first[0] in KEYWORDS and first[0] != "orders"):
         keyword = " ".join(words[:2] if phrase else words[:1]).upper()
         message = (f"Not an order, and not read as the {keyword} line it looks like: a vote or request is read "
-                   "only as the first line of a message of its own. Send it that way.")
+                   "only as the first line of a message of its own: reply to this mail with it as the "
+                   "first line.")
     return _ignored(message)
 
 
@@ -86,10 +88,6 @@ def _unreadable(ctx: Context) -> Verdict:
 # "Holds: A Ber H", "Builds:"): never a misspelt province (Moscow, Holland), however close it is.
 _LABELS = frozenset(w for w in HOLD | MOVE | SUPPORT | CONVOY | BUILD | DISBAND | RETREAT | WAIVE if len(w) > 2) | \
     frozenset("ORDER ORDERS MOVEMENT MOVEMENTS ADJUSTMENT ADJUSTMENTS REMOVALS RETREATS".split())
-
-
-# A greeting opens many a set ("Hello GM,"): not a misspelt Helgoland, whatever the typo tolerance
-_GREETINGS = frozenset("HELLO HALLO HI HEY HIYA DEAR GREETINGS HOWDY MORNING EVENING GOOD".split())
 
 
 def _with_skipped(condition_note: tuple[str, str] | None, skipped: str, ctx: Context) -> tuple[str, str]:
@@ -136,7 +134,7 @@ def _as_sentence(words: list[str], ctx: Context, condition_note: tuple[str, str]
 
 def _read_written(words: list[str], ctx: Context, condition_note: tuple[str, str] | None = None) -> list[Verdict]:
     """The orders on a line as written."""
-    if words and words[0] in _GREETINGS:
+    if words and words[0] in GREETINGS:  # "Hello GM,": never a misspelt Helgoland
         rest = words[1:]
         while rest and rest[0] in (",", ":", ";", "!", "."):
             rest = rest[1:]
@@ -179,10 +177,11 @@ def _read_written(words: list[str], ctx: Context, condition_note: tuple[str, str
             verdicts.append(item)
             continue
         if item.kind is None and not _is_nonsense_candidate(item):
-            # "Paris is lovely in spring" is prose, not an order missing its action
-            prose = any(w[:1].isalpha() for w in item.extra)
-            verdicts.extend(_not_an_order(words, "Not an order." if prose
-                                          else "Not an order: no action follows the place name."))
+            # "Paris is lovely in spring" is prose, not an order missing its action; "Orders for
+            # Russia:" or "Spring 1901" (read as Spain by typo tolerance) starts with no place at all
+            place_alone = not any(w[:1].isalpha() for w in item.extra) and _starts_with_place(item, words)
+            verdicts.extend(_not_an_order(words, "Not an order: no action follows the place name." if place_alone
+                                          else NOT_AN_ORDER))
             continue
         verdict = read_order(item, ctx)
         verdict = _extra_words(item, verdict, ctx)
@@ -288,6 +287,13 @@ def _split_run_together(words: list[str], ctx: Context) -> list[str]:
                 continue
         out.append(word)
     return out
+
+
+def _starts_with_place(item: Parsed, words: list[str]) -> bool:
+    """The line opens with a place name as written (no typo, no guess from a few letters)."""
+    place = item.unit.place if item.unit is not None else None
+    return (place is not None and (place.exact or place.how == "foreign") and bool(words)
+            and place.written.split()[:1] == words[:1])
 
 
 def _is_nonsense_candidate(item: Parsed) -> bool:

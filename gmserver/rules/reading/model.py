@@ -25,6 +25,9 @@ class LineReading:
     order: Order | None  # the order the line became (None: it became nothing)
     rule: str | None  # clause applied, e.g. "000 III(6)" or "DATC 4.B.1"
     message: str | None  # for the player: what was corrected or rejected and why
+    # an ignored line that is no attempt at an order: "greeting", "heading", "sign-off" or
+    # "signature" (rules/reading/chatter.py); the confirmation counts these in one line
+    chatter: str | None = None
 
 
 @dataclass(frozen=True)

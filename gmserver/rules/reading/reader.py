@@ -26,6 +26,7 @@ from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.board import board_for
+from gmserver.rules.reading.chatter import CLOSING_NOTE, SIGN_OFF_LINE, SIGNATURE_NOTE, chatter_kind
 from gmserver.rules.reading.combine import combine
 from gmserver.rules.reading.condition_facts import TurnFacts
 from gmserver.rules.reading.grammar import BUILD, CONDITION, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE
@@ -42,9 +43,10 @@ from gmserver.rules.reading.line_conditions import (
 from gmserver.rules.reading.line_orders import _ignored, _read_words
 from gmserver.rules.reading.model import LineReading, Reading
 from gmserver.rules.reading.options import option
-from gmserver.rules.reading.provinces import Policy, table_for
+from gmserver.rules.reading.provinces import Policy, resolve, table_for
 from gmserver.rules.reading.sentences import without_courtesy
 from gmserver.rules.reading.sets import StoredSet, file_set, is_change_marker, set_status_marker, version_marker
+from gmserver.rules.reading.text import quoted_exactly
 from gmserver.rules.reading.text import tokens as tokenise
 from gmserver.rules.ruleset import Ruleset
 
@@ -97,7 +99,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
         held[number] = state.held
         for verdict in _read_line(raw, ctx, state):
             rows.append((number, raw, verdict))
-    rows = _without_signature(rows)
+    rows = _named_chatter(_without_signature(rows, ctx), ctx)
     if any(v.unsure for _, _, v in rows):
         rows = _consistent_readings(rows, ctx, state, held)
     if len(lines) > MAX_LINES:
@@ -108,7 +110,7 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
                 f"The message is too long: {rest} more non-empty lines after line {MAX_LINES} were not read.")))
     verdicts, own_orders, unsupportable = combine([v for _, _, v in rows], ctx)
     readings = tuple(
-        LineReading(number, raw.rstrip("\r\n"), v.status, v.order, v.rule, v.message)
+        LineReading(number, raw.rstrip("\r\n"), v.status, v.order, v.rule, quoted_exactly(v.message, raw), v.chatter)
         for (number, raw, _), v in zip(rows, verdicts, strict=False)
     )
     head = subject + "\n" + _first_line(lines)
@@ -132,35 +134,51 @@ def _read(text: str, *, position: Position, power: str, ruleset: Ruleset, geogra
     )
 
 
-# A signature without its "-- " line opens with a sign-off or the player's name on a line of its own
-_SIGN_OFF = re.compile(
-    r"^\s*(?:thanks|thank\s+you|many\s+thanks|cheers|regards|best|best\s+regards|best\s+wishes|kind\s+regards"
-    r"|warm\s+regards|yours(?:\s+truly|\s+sincerely)?|all\s+the\s+best|ciao|grazie|saluti|cordialement|merci"
-    r"|gr(?:ü|ue|u)(?:ss|ß)e?|danke|ta)\b[\s,.!]*(?:[^\W\d_][\w'’-]*[\s,.!]*){0,2}$", re.IGNORECASE)
 _NAME = re.compile(r"^\s*[^\W\d_a-z][\w'’-]*\.?(?:\s+[^\W\d_a-z][\w'’-]*\.?){0,2}\s*$")
-_SIGNATURE_NOTE = "Signature: not read as an order."
 # a heading such as "Supports" or "Builds" between orders is no name
 _ORDER_WORDS = HOLD | MOVE | SUPPORT | CONVOY | RETREAT | DISBAND | BUILD | WAIVE | _MARKER_WORDS
 
 
-def _without_signature(rows: list[tuple[int, str, Verdict]]) -> list[tuple[int, str, Verdict]]:
+def _without_signature(rows: list[tuple[int, str, Verdict]], ctx: Context) -> list[tuple[int, str, Verdict]]:
     """A signature with no "-- " line (a job title, an address) holds unit and place words: from
     the sign-off or name line below the orders, a line that gives no usable order is the
     signature, never an unreadable order, nor a second order competing with one above it. A
-    line read as an order there (a P.S.) is kept."""
+    line read as an order there (a P.S.) is kept; a place written alone ("Marseilles") starts no
+    signature: it may be an order that lacks its action, which the player must see."""
     first_order = next((n for n, _, v in rows if v.order is not None and v.status in ("accepted", "corrected")), None)
     if first_order is None:
         return rows
     start = None
     for number, raw, verdict in rows:
         if number > first_order and verdict.order is None and (
-                _SIGN_OFF.match(raw) or (_NAME.match(raw) and not set(tokenise(raw)) & _ORDER_WORDS)):
+                SIGN_OFF_LINE.match(raw) or (_NAME.match(raw) and not set(words := tokenise(raw)) & _ORDER_WORDS
+                                             and not _names_place(words[0], ctx))):
             start = number
             break
     if start is None:
         return rows
-    return [(n, raw, Verdict("ignored", None, None, "hold", None, _SIGNATURE_NOTE)
+    return [(n, raw, Verdict("ignored", None, None, "hold", None, SIGNATURE_NOTE)
              if n >= start and v.status in ("rejected", "ignored") else v) for n, raw, v in rows]
+
+
+def _named_chatter(rows: list[tuple[int, str, Verdict]], ctx: Context) -> list[tuple[int, str, Verdict]]:
+    """Each ignored line that is a greeting, heading, sign-off or signature named as such
+    (chatter.py): the confirmation counts them in one line rather than listing each."""
+    out = []
+    for number, raw, verdict in rows:
+        if verdict.status == "ignored" and verdict.order is None and not verdict.contingent:
+            kind = chatter_kind(raw, tokenise(raw), verdict.message, ctx.powers, lambda word: _names_place(word, ctx))
+            if kind is not None:
+                verdict = replace(verdict, chatter=kind)
+        out.append((number, raw, verdict))
+    return out
+
+
+def _names_place(word: str, ctx: Context) -> bool:
+    """`word` is a province's name or abbreviation as written (no typo or guess from a few letters)."""
+    place = resolve((word,), ctx.table, ctx.policy)
+    return place is not None and bool(place.provinces) and place.how in ("player", "table", "name", "variant",
+                                                                          "foreign")
 
 
 def _as_sets(previous: Sequence[StoredSet] | Sequence[Order]) -> tuple[StoredSet, ...]:
@@ -241,7 +259,7 @@ def _read_line(raw: str, ctx: Context, state: _LineState) -> list[Verdict]:
     courteous = without_courtesy(raw)
     if courteous != raw:
         if not tokenise(courteous):
-            return _ignored("Not an order: a polite closing, not a condition.")
+            return _ignored(CLOSING_NOTE)
         raw = courteous  # "let me know if anything is unclear" is no order's condition
     words = tokenise(raw)
     if not words:

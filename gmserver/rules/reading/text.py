@@ -64,3 +64,26 @@ def tokens(line: str) -> list[str]:
             token = re.split(r"['’]", token, maxsplit=1)[0]  # GERMANY'S -> GERMANY, DON'T -> DON
         words.append(token)
     return words
+
+
+# The reader's messages that quote the player's words back ("The words 'oops' before the order were
+# skipped."); the words are tokens (upper case, punctuation apart) until `quoted_exactly` restores them
+_QUOTED_WORDS = re.compile(r"'([^'\n]+)'(?= (?:before the order were skipped|were ignored|is not an order"
+                           r"|was taken as what))")
+
+
+def quoted_exactly(message: str | None, raw: str) -> str | None:
+    """`message` with each quotation of the player's words as `raw` has them (case, spacing,
+    punctuation between them), so that a reply quotes what was written; a quotation not found in
+    `raw` as written is left as it is."""
+    if not message or "'" not in message:
+        return message
+
+    def written(match: re.Match[str]) -> str:
+        words = match.group(1).split()
+        # between two words: what the tokens dropped ("I'd" is the token I), spaces, punctuation
+        pattern = r"(?:['’][^\W\d_]+)?[\W_]*?".join(re.escape(word) for word in words)
+        found = re.search(rf"(?<![^\W_]){pattern}(?![^\W_])", raw, re.IGNORECASE)
+        return f"'{found.group(0)}'" if found and words else match.group(0)
+
+    return _QUOTED_WORDS.sub(written, message)

@@ -34,6 +34,7 @@ class Verdict:
     site: str | None = None  # build site province
     contingent: bool = False  # a retreat or adjustment order in a movement set
     unsure: bool = False  # void only because several readings were legal (001 II(1) second pass)
+    chatter: str | None = None  # a greeting, heading, sign-off or signature line (chatter.KINDS)
 
 
 @dataclass

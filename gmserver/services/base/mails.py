@@ -63,7 +63,7 @@ def rejection(services: Services, envelope: Envelope, decision: Reject, now: dat
     context = build_rejection(
         decision.reasons, decision.expected_subject, original_subject=envelope.subject,
         original_date=envelope.date, game_name=decision.game.name if decision.game else None, rules=rules,
-        game_over=game_over,
+        game_over=game_over, subjects=decision.subjects,
     )
     return outgoing.reply(services, envelope, services.composer.render(context.template, context), now,
                           secret=outgoing.reply_secret(decision, envelope))

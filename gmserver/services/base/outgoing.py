@@ -55,6 +55,18 @@ def reply_secret(decision: Accept | Reject | None, envelope: Envelope) -> str | 
     return game.reply_token(power)
 
 
+def registered_copy(services: Services, answer: EmailMessage, decision: Accept,
+                    envelope: Envelope) -> EmailMessage | None:
+    """`answer` to a message sent from the power's fallback address, for its registered address
+    too: whatever is filed in the player's name is said where the player is registered. None for
+    mail from the registered address itself, or from anyone else (a proxy holder)."""
+    addresses = decision.game.players.get(decision.power) or ()
+    if not addresses or envelope.sender == addresses[0] or envelope.sender not in addresses:
+        return None
+    return services.composer.readdress(answer, to=addresses[0], subject=str(answer["Subject"]),
+                                       reply_secret=decision.game.reply_token(decision.power))
+
+
 def reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
           secret: str | None = None) -> EmailMessage:
     """The answer to `envelope`, in its sender's thread. `secret`: reply_secret's, or None."""

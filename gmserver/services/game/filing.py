@@ -13,6 +13,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 
 from sqlalchemy.orm import Session
 
@@ -149,9 +150,19 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):
-        queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now,
-                                          feedback=feedback),
-              kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
+        _queue_answer(session, services, row, envelope, decision,
+                      mails.confirmation(services, envelope, decision, reading, version, position, now,
+                                         feedback=feedback), "confirmation", now)
+
+
+def _queue_answer(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                  decision: Accept, answer: EmailMessage, kind: str, now: datetime) -> None:
+    """The answer to a filed message, and its copy for the registered address when the message
+    came from the power's fallback address (outgoing.registered_copy)."""
+    queue(session, answer, kind=kind, dedupe_key=f"confirm:{row.id}", now=now, game_id=decision.game.id)
+    if (copy := outgoing.registered_copy(services, answer, decision, envelope)) is not None:
+        queue(session, copy, kind=kind, dedupe_key=f"confirm:{row.id}:registered", now=now,
+              game_id=decision.game.id)
 
 
 def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
@@ -302,7 +313,7 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
         if notes:
             body = "\n".join(notes) + "\n\n" + body
         message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
-        queue(session, message, kind="orders-unchanged", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
+        _queue_answer(session, services, row, envelope, decision, message, "orders-unchanged", now)
     return "unchanged"
 
 

@@ -22,7 +22,7 @@ from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.mailkind import classify
+from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, classify
 from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
@@ -197,11 +197,6 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     return "rejected"
 
 
-# The kinds read under the subject rules of order sets; the others need only the game.
-ORDER_KINDS = frozenset({"orders", "orders+press"})
-PRESS_KINDS = frozenset({"press", "orders+press"})
-
-
 def gm_addresses(services: Services) -> frozenset[str]:
     """The GM's own addresses: the server's address and those of `[gm] command_addresses`."""
     return frozenset(address.lower() for address in (services.composer.gm_address, *services.gm_addresses))
@@ -222,8 +217,8 @@ def _refuse_unreadable(session: Session, services: Services, row: InboundMessage
         return "ignored"
     decision = Reject((
         f"{excess.describe()}, so it was not read at all.",
-        "Please send your orders in a plain new message: the orders as text, without attachments, "
-        "not as a reply to or a forward of other mail.",
+        "Please reply to this mail with your orders written in it as plain text, without attachments "
+        "and without the text of other mail quoted or forwarded.",
     ), stranger=not plays_in_an_active_game(session, envelope.sender))
     proven = not decision.stranger and _proves_sender(session, row, envelope, services.composer.gm_address)
     if not _may_refuse(session, row, envelope, decision, now, proven=proven):

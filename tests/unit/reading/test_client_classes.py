@@ -40,7 +40,15 @@ def test_each_class_message_gives_its_hand_written_orders_and_says_why(name: str
     for words in EXPECTED[name]["answer_says"]:
         if "reply to this mail" not in words:  # the template's words, not the reader's
             assert words in said(reading)
-    assert not [line for line in reading.lines if line.status == "rejected"], "nothing is refused as a broken order"
+    # nothing is refused as a broken order; only what the rules refuse (a name in another language)
+    assert [line.text for line in reading.lines if line.status == "rejected"] == EXPECTED[name].get("refused", [])
+
+
+def test_the_german_names_are_read_where_the_profile_reads_them() -> None:
+    """province_languages [P] = ["de"]: the same whole message, München read as Munich."""
+    reading = read_file("thunderbird_german_names.eml", province_languages=frozenset({"de"}))
+    assert sorted(map(str, reading.set_orders)) == ["A BER - KIE", "A MUN - RUH", "F KIE - HOL"]
+    assert not [line for line in reading.lines if line.status == "rejected"]
 
 
 def test_a_press_subject_makes_a_press_mail_whatever_its_words() -> None:

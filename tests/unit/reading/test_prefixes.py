@@ -16,16 +16,16 @@ from tests.unit.reading.support import PROFILES, one, opening
 PREFIXED = [
     ("Germany: A Mun - Bur", "A MUN - BUR", None),       # a judge report's power label: the player's own power
     ("GERMANY:  F Kie - Den", "F KIE - DEN", None),
-    ("Orders: A Mun - Bur", "A MUN - BUR", "orders"),
-    ("Retreat: A Mun - Ruh", "A MUN - RUH", "retreat"),
+    ("Orders: A Mun - Bur", "A MUN - BUR", "Orders"),
+    ("Retreat: A Mun - Ruh", "A MUN - RUH", "Retreat"),
     # a kind of order as a label: never a misspelt province however close (Moscow, Holland)
-    ("Moves: A Mun - Bur", "A MUN - BUR", "moves"),
-    ("Holds: A Ber H", "A BER H", "holds"),
-    ("Supports: A Ber S A Mun - Kie", "A BER S A MUN - KIE", "supports"),
-    ("Hello, A Mun - Bur", "A MUN - BUR", "hello"),  # a greeting, not a misspelt Helgoland
+    ("Moves: A Mun - Bur", "A MUN - BUR", "Moves"),
+    ("Holds: A Ber H", "A BER H", "Holds"),
+    ("Supports: A Ber S A Mun - Kie", "A BER S A MUN - KIE", "Supports"),
+    ("Hello, A Mun - Bur", "A MUN - BUR", "Hello"),  # a greeting, not a misspelt Helgoland
     ("oops, A Ber H", "A BER H", "oops"),
-    ("Please: A Mun - Bur", "A MUN - BUR", "please"),
-    ("I'd like to move A Mun - Tyr", "A MUN - TYR", "i like to"),
+    ("Please: A Mun - Bur", "A MUN - BUR", "Please"),
+    ("I'd like to move A Mun - Tyr", "A MUN - TYR", "I'd like to"),
 ]
 
 
@@ -71,7 +71,7 @@ BUILD_TURN = Position(phase="W1901A", units={"ITALY": ("A ROM",)}, centers={"ITA
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("text, order, skipped", [
     ("oops, F Nap B", "F NAP B", "oops"),
-    ("Builds: F Nap B", "F NAP B", "builds"),
+    ("Builds: F Nap B", "F NAP B", "Builds"),
     ("Italy: Build A Ven", "A VEN B", None),
 ])
 def test_words_before_a_build(profile, text, order, skipped):
@@ -118,7 +118,7 @@ RETREAT_TURN = Position(phase="S1902R", units={"GERMANY": ("A BER",)}, centers={
 
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("text, order, skipped", [
-    ("Retreat: A Mun - Boh", "A MUN R BOH", "retreat"),
+    ("Retreat: A Mun - Boh", "A MUN R BOH", "Retreat"),
     ("Germany: A Mun R Kie", "A MUN R KIE", None),
 ])
 def test_words_before_a_retreat(profile, text, order, skipped):
@@ -140,4 +140,5 @@ def test_a_vote_or_request_line_inside_an_order_set_says_how_it_is_sent(profile,
     line = one(text, opening(), "FRANCE", profile)
     assert line.order is None and line.status == "ignored"
     assert line.message == (f"Not an order, and not read as the {keyword} line it looks like: a vote or request "
-                            f"is read only as the first line of a message of its own. Send it that way.")
+                            f"is read only as the first line of a message of its own: reply to this mail with it as the "
+                            "first line.")

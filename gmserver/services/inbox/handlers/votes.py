@@ -50,7 +50,7 @@ def handle(mail: Mail) -> str:
         if not isinstance(line, str) and without_secret_lines(line.terms, mail.game.secrets_of(mail.decision.power))[1]:
             # the words of a proposal go to every player: never the author's password or reply address
             line = ("it holds your password or reply address, which every player would read; "
-                    "send the proposal again without it")
+                    "reply to this mail with the proposal without it")
         record = functools.partial(votes.record_terms, kind=topic)
     else:
         line, record = rules.read_line(topic, mail.kind.argument), votes.record
