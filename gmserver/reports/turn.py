@@ -224,13 +224,20 @@ def _removed(outcome: PhaseOutcome) -> set[str]:
     return before - _units_on_board(outcome.after)
 
 
+def _built(outcome: PhaseOutcome) -> set[str]:
+    """Units an adjustment phase put on the board."""
+    return _units_on_board(outcome.after) - _units_on_board(outcome.before)
+
+
 def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders, ...]:
     kind = outcome.before.phase_type
-    removed = _removed(outcome) if kind == "A" else set()
+    # the defaults of an adjustment phase that changed the board: removals the rules chose and the
+    # builds the house rules made for a silent player (001 V(5) ¶1); waivers and the rest are not shown
+    changed = _removed(outcome) | _built(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
     for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
         line = _order_line(order, kind, geography, outcome.orders, outcome.before)
-        if kind == "A" and order.defaulted and line.unit not in removed:
+        if kind == "A" and order.defaulted and line.unit not in changed:
             continue
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))

@@ -13,6 +13,7 @@ from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
+from gmserver.rules.ruleset import load_ruleset
 from tests.support.adjudicate import adjudicate as adjudicate_state
 
 DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
@@ -844,3 +845,24 @@ def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer
         "from an earlier mail): it is filed as set 2. Under this game's rules (house rules 000 III(4)) the set "
         "received last counts, so this one does.",
         "This set replaces the set on file (house rules 000 III(4)).")
+
+
+def test_danivon_automatic_builds_are_reported_with_their_clause_001_V5(geo, composer):
+    """001 V(5) ¶1: a player who sends no adjustment orders has the builds made for them. The
+    Winter report shows those builds, where they were made and the clause, never "No orders were
+    given." above a board that has new units on it."""
+    position = Position(phase="W1901A", units={"GERMANY": ("A MUN",)},
+                        centers={"GERMANY": ("BER", "DEN", "KIE", "MUN")}, adjustments={"GERMANY": 2})
+    # Munich is inland: armies; Munich is occupied, so Berlin and Kiel, alphabetically
+    outcome = adjudicate_state(engine.state_from_position(position), {}, load_ruleset("danivon"))
+    report = report_for(outcome, geo)
+
+    lines = lines_of(report)
+    assert set(lines) == {"A BER", "A KIE"}
+    assert lines["A BER"].startswith("Build A Berlin (A BER B): built")
+    assert "001 V(5)" in lines["A BER"] and "001 V(5)" in lines["A KIE"]
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "No orders were given." not in body
+    assert "Build A Berlin" in body and "Build A Kiel" in body and "001 V(5)" in body
