@@ -86,9 +86,9 @@ def expected_subjects(power: str) -> list[str]:
     fall_orders = ["Re: [lepanto] F01: English Orders [1]"] if power == "ENGLAND" else []
     request = ["Re: lepanto"] if power in ("RUSSIA", "ITALY") else []  # HISTORY, MAP
     return [f"lepanto: you play {power.title()}", *confirmation, *press,
-            f"Proposal: [lepanto] S01: {adjective} Orders [1]",
+            "[lepanto] S01: proposal",
             *["Re: lepanto"] * spring_answers, f"[lepanto] S01: {adjective} results", *request, *fall_orders,
-            f"Proposal: [lepanto] F01: {adjective} Orders [1]", "Re: lepanto", "lepanto: the game has ended by vote"]
+            "[lepanto] F01: proposal", "Re: lepanto", "lepanto: the game has ended by vote"]
 
 
 def play(run: Run) -> dict[str, str]:
@@ -158,7 +158,7 @@ def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
     the proposals as announced name no proposer, the results name no voter, and each voter's
     answer speaks of their own vote alone."""
     texts = [plain(m) for m in mails]
-    proposals = [t for m, t in zip(mails, texts, strict=False) if str(m["Subject"]).startswith("Proposal:")]
+    proposals = [t for m, t in zip(mails, texts, strict=False) if str(m["Subject"]).endswith(": proposal")]
     assert proposals == [f"{PROPOSAL} Test GM, Game Master"] * 2
     spring = texts[[str(m["Subject"]) for m in mails].index(f"[lepanto] S01: {ADJECTIVES[power]} results")]
     assert spring[spring.index("VOTES"):spring.index("NEXT:") + 5] == SPRING_VOTES

@@ -56,10 +56,12 @@ def end_by_vote(session: Session, services: Services, game: Game, results: VoteR
                                            results.ended)
     finish_game(session, services, game, now, by="vote",
                 reason=f"{game.name} has ended by vote, so orders for it can no longer be used.")
+    # the game's own clause for the rule (000 IX(4) in mhr, 001 VIII(4) in danivon), or none
+    clause = queries.games.ruleset_of(game).cites("vote_publication")
     return announce(session, services, game, row.id, "the game has ended by vote", [
         *results.announcements, results.ended,
         f"The game ends where it stood before the deadline: the {describe_phase(game.phase)} orders were not "
-        "adjudicated, the result of the vote being published instead (house rules 000 IX(4)).",
+        "adjudicated, the result of the vote being published instead" + (f" (house rules {clause})." if clause else "."),
     ], now)
 
 
