@@ -47,6 +47,12 @@ class OrderLine:
     defaulted: bool = False
     note: str = ""  # where the order came from, "(Italy is in civil disorder)"
     failed: bool = False  # not carried out: the HTML report shows it in red ("holds: ..." is no failure)
+    shown: str = ""  # the notation as players read it (Order.for_players: "via convoy"); "": `order`
+
+    @property
+    def code(self) -> str:
+        """The short notation shown beside the words."""
+        return self.shown or self.order
 
     @property
     def parts(self) -> tuple[str, ...]:
@@ -56,9 +62,9 @@ class OrderLine:
         result, _, why = self.result.partition(": ")
         result = f"{result}:" if why else result
         if self.text == self.order:
-            parts = (f"{self.order}: {result}",)
+            parts = (f"{self.code}: {result}",)
         else:
-            parts = (self.text, f"({self.order}): {result}")
+            parts = (self.text, f"({self.code}): {result}")
         return parts + ((why,) if why else ()) + ((self.note,) if self.note else ())
 
     @property
@@ -206,6 +212,7 @@ def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
         defaulted=outcome.defaulted,
         note=f"({outcome.note})" if outcome.note else "",
         failed=not outcome.succeeded,
+        shown=outcome.order.for_players(),
     )
 
 

@@ -866,3 +866,21 @@ def test_danivon_automatic_builds_are_reported_with_their_clause_001_V5(geo, com
     assert_well_formed(body)
     assert "No orders were given." not in body
     assert "Build A Berlin" in body and "Build A Kiel" in body and "001 V(5)" in body
+
+
+def test_a_convoyed_move_is_written_via_convoy_never_in_the_engine_s_VIA(geo, composer):
+    """The engine writes a convoyed move `A LON - BEL VIA`; players read "via convoy", in the
+    report's text and HTML parts and in a confirmation's orders."""
+    outcome = adjudicate(
+        Position(phase="S1901M", units={"ENGLAND": ("A LON", "F NTH")}),
+        {"ENGLAND": ["A LON - BEL VIA", "F NTH C A LON - BEL"]},
+    )
+    report = report_for(outcome, geo)
+    assert lines_of(report)["A LON"] == "A London -> Belgium by convoy (A LON - BEL via convoy): moved"
+    body = composer.render(report.template, report)
+    html = composer.render("player/report.html.j2", {"reports": [report], "map_cid": None, "chart_cid": None,
+                                                     "history": None, "colours": {}, "calendar": False})
+    assert "VIA" not in body and "VIA" not in html and "A LON - BEL via convoy" in html
+    named = reports.name_order(Order.parse("A LON - BEL VIA"), geo)
+    assert named.line == "A London -> Belgium by convoy (A LON - BEL via convoy)"
+    assert named.order == "A LON - BEL VIA"  # the engine's text is kept for the records
