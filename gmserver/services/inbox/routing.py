@@ -136,7 +136,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
-    if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
+    if kind.kind == "request" and (mine := requests.games_to_name(
+            envelope, games, _reply_secrets(row, envelope, services.composer.gm_address))):
         row.kind = kind.kind  # a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
                                    mine)
