@@ -140,17 +140,16 @@ def check_grey_press(power: str, mails: list[email.message.EmailMessage]) -> Non
 
 
 def check_partial_press(power: str, mails: list[email.message.EmailMessage]) -> None:
-    """France's press to Italy and Russia reaches them at once, and no one else, ever; neither
-    recipient is told who else received it (partial press)."""
+    """France's press to Italy and Russia reaches them at once, and no one else, ever; each
+    recipient is told who else received it (partial press: a reply goes to them and France)."""
     carriers = [m for m in mails if "split Austria" in m.as_string()]
     if power not in ("ITALY", "RUSSIA"):
         assert carriers == [], power
         return
     [press] = carriers
-    assert plain(press) == ("Press from France in lepanto, Spring 1901 Movement, to you: Let us split Austria. "
-                            "-- Test GM, Game Master. The GM does not check what press says.")
-    other = "russia" if power == "ITALY" else "italy"
-    assert other not in press.as_string().lower()
+    other = "Russia" if power == "ITALY" else "Italy"
+    assert plain(press) == (f"Press from France in lepanto, Spring 1901 Movement, to you and {other}: Let us split "
+                            "Austria. -- Test GM, Game Master. The GM does not check what press says.")
 
 
 def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
