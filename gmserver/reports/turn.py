@@ -161,6 +161,10 @@ class TurnReport:
     # report_empty_retreat_season: the next turn is a retreat turn with nothing to retreat, held so
     # that press may be sent; the rule's clause ("house rules 002 PRESS 7"), else ""
     held_for_press: str = ""
+    # the end of the game (reports/ending.py): how it ended in words (a solo with its count and
+    # clause), and each power's supply centres game year by game year, as text lines
+    ending: str = ""
+    centre_lines: tuple[str, ...] = ()
     # the game's subject_template: the next turn's subject line is shown to each player
     # with their own power (orders_subject); None: no subject line is shown
     subject_template: str | None = None

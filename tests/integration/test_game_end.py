@@ -59,7 +59,10 @@ def test_solo_at_the_profile_s_count_of_seventeen(database_url, clock) -> None:
     done, status, report, _ = france_takes_munich(services_for(database_url), clock, {"solo_centres": 17},
                                                   "F1901M", SIXTEEN)
     assert (done.next_phase, done.deadline, status) == ("COMPLETED", None, "finished")
-    assert "THE GAME IS OVER" in report and "France has won." in report
+    assert "THE GAME IS OVER" in report
+    # how it ended, in words
+    assert ("France has won the game: it owns 17 supply centres after Fall 1901 Movement, the 17 a solo "
+            "needs.") in report
 
 
 def test_no_solo_at_seventeen_under_the_rulebook_s_eighteen(database_url, clock) -> None:
@@ -74,8 +77,11 @@ def test_a_spring_solo_ends_the_game_003_23(database_url, clock) -> None:
     done, status, report, alerts = france_takes_munich(services_for(database_url), clock,
                                                        {"solo_check_after_spring": True}, "S1901M", SIXTEEN + ["ROM"])
     assert (done.next_phase, done.deadline, status) == ("COMPLETED", None, "finished")
-    assert "THE GAME IS OVER" in report and "France has won" in report
-    assert alerts == []
+    assert "THE GAME IS OVER" in report and alerts == []
+    assert ("France has won the game: after Spring 1901 Movement it owns 17 supply centres and occupies 1 more, "
+            "18 in all, the 18 a solo needs.") in report
+    # each power's centres over the whole game, as owned (ownership changes after a Fall only)
+    assert "SUPPLY CENTRES, GAME YEAR BY GAME YEAR start end France 17 17 Germany 1 1" in report
 
 
 def test_a_spring_solo_is_no_solo_without_the_option(database_url, clock) -> None:
