@@ -67,7 +67,10 @@ PROPOSAL = (f"Game lepanto: a draw between {ALL} has been proposed. To vote for 
 SPRING_VOTES = f"VOTES A draw between {ALL} failed. NEXT:"
 THE_END = (f"A draw between {ALL} passed. The game has ended by vote: a draw between {ALL}. The game ends where "
            "it stood before the deadline: the Fall 1901 Movement orders were not adjudicated, the result of the "
-           "vote being published instead (house rules 000 IX(4)).")
+           "vote being published instead (house rules 000 IX(4)). "
+           # no report follows: the last mail carries the game's record (start of 1901, the end)
+           "Supply centres, game year by game year: The final map and the centre chart are attached. start end "
+           "Austria 3 3 England 3 3 France 3 3 Germany 3 3 Italy 3 3 Russia 4 4 Turkey 3 3")
 
 
 def html(message: email.message.EmailMessage) -> str:

@@ -89,6 +89,11 @@ def test_vote_publication_instead_if_passed_000_ix_4_the_draw_replaces_the_adjud
     assert "A draw between Austria, England and France passed." in text
     assert "The game has ended by vote: a draw between Austria, England and France." in text
     assert "the Spring 1905 Movement orders were not adjudicated" in text
+    # no report follows: the last mail carries the game's record, its final map and centre chart
+    assert ("Supply centres, game year by game year: The final map and the centre chart are attached. "
+            "start end Austria 1 1 England 1 1 France 1 1") in text
+    parsed = email.message_from_bytes(ended.raw, policy=email.policy.default)
+    assert [part.get_filename() for part in parsed.iter_attachments()] == ["votes-final-map.png", "votes-centres.png"]
 
 
 def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended_by_vote(database_url,
