@@ -47,6 +47,12 @@ class OrderLine:
     defaulted: bool = False
     note: str = ""  # where the order came from, "(Italy is in civil disorder)"
     failed: bool = False  # not carried out: the HTML report shows it in red ("holds: ..." is no failure)
+    shown: str = ""  # the notation as players read it (Order.for_players: "via convoy"); "": `order`
+
+    @property
+    def code(self) -> str:
+        """The short notation shown beside the words."""
+        return self.shown or self.order
 
     @property
     def parts(self) -> tuple[str, ...]:
@@ -56,9 +62,9 @@ class OrderLine:
         result, _, why = self.result.partition(": ")
         result = f"{result}:" if why else result
         if self.text == self.order:
-            parts = (f"{self.order}: {result}",)
+            parts = (f"{self.code}: {result}",)
         else:
-            parts = (self.text, f"({self.order}): {result}")
+            parts = (self.text, f"({self.code}): {result}")
         return parts + ((why,) if why else ()) + ((self.note,) if self.note else ())
 
     @property
@@ -155,6 +161,10 @@ class TurnReport:
     # report_empty_retreat_season: the next turn is a retreat turn with nothing to retreat, held so
     # that press may be sent; the rule's clause ("house rules 002 PRESS 7"), else ""
     held_for_press: str = ""
+    # the end of the game (reports/ending.py): how it ended in words (a solo with its count and
+    # clause), and each power's supply centres game year by game year, as text lines
+    ending: str = ""
+    centre_lines: tuple[str, ...] = ()
     # the game's subject_template: the next turn's subject line is shown to each player
     # with their own power (orders_subject); None: no subject line is shown
     subject_template: str | None = None
@@ -206,6 +216,7 @@ def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
         defaulted=outcome.defaulted,
         note=f"({outcome.note})" if outcome.note else "",
         failed=not outcome.succeeded,
+        shown=outcome.order.for_players(),
     )
 
 
@@ -224,13 +235,20 @@ def _removed(outcome: PhaseOutcome) -> set[str]:
     return before - _units_on_board(outcome.after)
 
 
+def _built(outcome: PhaseOutcome) -> set[str]:
+    """Units an adjustment phase put on the board."""
+    return _units_on_board(outcome.after) - _units_on_board(outcome.before)
+
+
 def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders, ...]:
     kind = outcome.before.phase_type
-    removed = _removed(outcome) if kind == "A" else set()
+    # the defaults of an adjustment phase that changed the board: removals the rules chose and the
+    # builds the house rules made for a silent player (001 V(5) ¶1); waivers and the rest are not shown
+    changed = _removed(outcome) | _built(outcome) if kind == "A" else set()
     by_power: dict[str, list[OrderLine]] = {}
     for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
         line = _order_line(order, kind, geography, outcome.orders, outcome.before)
-        if kind == "A" and order.defaulted and line.unit not in removed:
+        if kind == "A" and order.defaulted and line.unit not in changed:
             continue
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))

@@ -125,11 +125,17 @@ class NamedOrder:
 
     order: str  # "A PAR - BUR"
     text: str  # "A Paris -> Burgundy"; equal to `order` when it cannot be described
+    shown: str = ""  # the notation as players read it (Order.for_players: "via convoy"); "": `order`
+
+    @property
+    def code(self) -> str:
+        """The short notation shown beside the words."""
+        return self.shown or self.order
 
     @property
     def parts(self) -> tuple[str, ...]:
         """The line in pieces a template may break between."""
-        return (self.order,) if self.text == self.order else (self.text, f"({self.order})")
+        return (self.code,) if self.text == self.order else (self.text, f"({self.code})")
 
     @property
     def line(self) -> str:
@@ -140,7 +146,7 @@ class NamedOrder:
 
 
 def name_order(order: Order, geography: MapInfo) -> NamedOrder:
-    return NamedOrder(order=str(order), text=describe_order(order, geography))
+    return NamedOrder(order=str(order), text=describe_order(order, geography), shown=order.for_players())
 
 
 def result_in_words(outcome: OrderOutcome, kind: str, orders: Sequence[OrderOutcome] = (),

@@ -52,6 +52,8 @@ def key_points(ruleset: Ruleset) -> list[str]:
         points.append(f"A movement turn lasts at least {movement} hours{_cite(ruleset, 'min_hours_movement')}.")
     if ruleset.turn_length_vote:  # 003 [23]: the start mail asks for the vote
         points.append(turn_length_invitation(ruleset.turn_length_vote) + _cite(ruleset, "turn_length_vote") + ".")
+    if (seasons := season_rule(ruleset)) is not None:
+        points.append(seasons)
     points.append("A unit without an order holds (and may be supported)"
                   f"{_cite(ruleset, 'nmr_movement')}.")
     points.append(sets_rule(ruleset))
@@ -85,6 +87,21 @@ def sets_rule(ruleset: Ruleset) -> str:
                 "such as \"Changes:\"): then it changes only the units it gives orders to"
                 f"{clause}.")
     return f"{later}A later order set replaces the orders on file: only your latest set is used{clause}."
+
+
+def season_rule(ruleset: Ruleset) -> str | None:
+    """`season_structure = uk_two_season` (003 [5]) in words: no Winter turn and no retreat turn
+    of its own, so retreats and builds travel with the moves; None for the standard year. From the
+    options' values (`conditional_adjustment_orders` decides whether a build may carry a condition)."""
+    if ruleset.season_structure != "uk_two_season":
+        return None
+    examples = "'A Mun R Bur' for a unit that may be dislodged, 'Build A Par'"
+    if ruleset.conditional_adjustment_orders != "none":
+        examples += " or 'If I gain a centre: build A Par'"
+    return ("A game year has two turns, Spring and Autumn, and no Winter turn: send your retreats and your "
+            f"builds or removals with your moves, in the same message, for whatever may happen ({examples}). "
+            "They are used as soon as the moves are adjudicated, and the same report gives their results"
+            f"{_cite(ruleset, 'season_structure')}.")
 
 
 def civil_disorder_rule(ruleset: Ruleset) -> str | None:

@@ -169,7 +169,9 @@ def _build_defaults(position: Position, power: str, own: Sequence[Order], due: i
         return []
     added: list[Default] = []
     if ruleset.nbr_default == "danivon_auto_build" and not own:
-        added = [Default(order, "no build order: built by the house rules (001 V(5))")
+        clause = ruleset.cites("nbr_default")  # 001 V(5) ¶1 in danivon
+        why = f"house rules {clause}" if clause else "this game's house rules"
+        added = [Default(order, f"no build order received: built automatically ({why})")
                  for order in auto_builds(position, power, due, geography)]
     return added + [Default(Order("waive")) for _ in range(missing - len(added))]
 

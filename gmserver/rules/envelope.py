@@ -124,6 +124,17 @@ def is_plain_address(address: str) -> bool:
     return bool(_ADDRESS.fullmatch(address))
 
 
+def replied_to(envelope: Envelope) -> tuple[str, ...]:
+    """The Message-IDs the message answers: its In-Reply-To, then its References, newest first;
+    only well-formed ids (a hostile header yields nothing else)."""
+    try:
+        values = [str(envelope.message.get(name) or "") for name in ("In-Reply-To", "References")]
+    except Exception:  # noqa: BLE001  a malformed header answers nothing
+        return ()
+    ids = values[0].split() + list(reversed(values[1].split()))
+    return tuple(dict.fromkeys(found for value in ids if (found := usable_message_id(value))))
+
+
 def usable_message_id(value: str) -> str | None:
     """The Message-ID if it is one; anything else (line breaks, spaces) would be unsafe to echo
     back in In-Reply-To, so it is dropped."""

@@ -41,16 +41,28 @@ def spring_solo_candidates(position: Position, supply_centres: Collection[str], 
                            ) -> tuple[str, ...]:
     """solo_check_after_spring (003 [23] "conquers the 18th supply centre (Spring or Autumn)"):
     after the Spring turn, the powers whose owned centres plus the centres their units occupy
-    reach `solo_centres`. Ownership does not change in Spring (RB2000 and the engine), so what
-    a Spring solo means is for the GM to rule: the GM is told."""
+    reach `solo_centres`. Ownership does not change in Spring (RB2000 and the engine): the one
+    power among them with the most has won (`spring_solo_winner`); a tie is the GM's to rule."""
     if not ruleset.solo_check_after_spring:
         return ()
-    found = []
-    for power in sorted(set(position.centers) | set(position.units)):
-        occupied = {unit_province(u) for u in position.units.get(power, ())} & set(supply_centres)
-        if len(set(position.centers.get(power, ())) | occupied) >= ruleset.solo_centres:
-            found.append(power)
-    return tuple(found)
+    return tuple(power for power in sorted(set(position.centers) | set(position.units))
+                 if len(conquered(position, power, supply_centres)) >= ruleset.solo_centres)
+
+
+def spring_solo_winner(position: Position, supply_centres: Collection[str], ruleset: Ruleset) -> str | None:
+    """003 [23] "a game ends when a nation conquers the 18th supply centre (Spring or Autumn)":
+    after the Spring turn, the one power whose owned and occupied centres reach `solo_centres`
+    (more than any other such power) has won; None when there is none, or two tie, which the GM
+    rules (`spring_solo_candidates`)."""
+    candidates = spring_solo_candidates(position, supply_centres, ruleset)
+    return solo_winner({power: conquered(position, power, supply_centres) for power in candidates}, ruleset)
+
+
+def conquered(position: Position, power: str, supply_centres: Collection[str]) -> frozenset[str]:
+    """The supply centres `power` owns or occupies: what it holds after a Spring turn, before the
+    Fall ownership update (003 [23])."""
+    occupied = {unit_province(u) for u in position.units.get(power, ())} & set(supply_centres)
+    return frozenset(position.centers.get(power, ())) | occupied
 
 
 def years_without_change(history: Sequence[Centres]) -> int:

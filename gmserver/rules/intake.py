@@ -176,6 +176,16 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     return _by_proxy(decision) if power not in game.powers_of(envelope.sender) else decision
 
 
+def addressed_by_reply(sender: str, games: Sequence[GameView], reply_secrets: Collection[str]
+                       ) -> list[tuple[GameView, str]]:
+    """The (game, power) whose reply address (gm+SECRET@..., given out only in the GM's mail to
+    that power's player) the message was sent to, among the sender's own powers: such an address
+    names its game and power as a subject does."""
+    wanted = {secret.lower() for secret in reply_secrets}
+    return [(game, power) for game in games for power in game.secrets
+            if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(sender)]
+
+
 def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], reply_secrets: Collection[str],
                              orders: bool, heading: tuple[str, ...]) -> dict[int, SubjectReading]:
     """The subject of a message sent to a player's own reply address (gm+SECRET@..., given out
@@ -184,9 +194,7 @@ def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], repl
     (subject_or_body) the address is read the same way; where the house rules ask for them in the
     Subject line (subject_only: 000 II(2) b, 001 II(4)) the game is known but the subject still
     lacks them, and the nonconforming-subject rule decides, with the reason said in words."""
-    wanted = {secret.lower() for secret in reply_secrets}
-    addressed = [(game, power) for game in games for power in game.secrets
-                 if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(envelope.sender)]
+    addressed = addressed_by_reply(envelope.sender, games, reply_secrets)
     if len(addressed) != 1:
         return {}
     game, power = addressed[0]

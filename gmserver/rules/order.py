@@ -162,12 +162,17 @@ class Order:
     def __str__(self) -> str:
         return self._notation(None)
 
+    def for_players(self) -> str:
+        """The notation as players read it in a report or a confirmation: `A LON - BEL via convoy`
+        where the engine's text is `A LON - BEL VIA` (a player's word, not the engine's)."""
+        return self._notation(None, via="via convoy")
+
     def written_with(self, nationality: str) -> str:
         """The notation with a word before the supported or convoyed unit, as a player writes a
         foreign unit (003 [21]): `F POR S FRENCH F MAO - SPA/NC`. Same as `str` without one."""
         return self._notation(nationality)
 
-    def _notation(self, nationality: str | None) -> str:
+    def _notation(self, nationality: str | None, via: str = "VIA") -> str:
         if self.action == "waive" or self.unit is None:
             return "WAIVE"
         head = str(self.unit)
@@ -176,7 +181,7 @@ class Order:
         if self.action == "move" and self.route:
             return " - ".join((head, *self.route, str(self.target)))
         if self.action == "move":
-            return f"{head} - {self.target}" + (" VIA" if self.via_convoy else "")
+            return f"{head} - {self.target}" + (f" {via}" if self.via_convoy else "")
         if self.action == "retreat":
             return f"{head} R {self.target}"
         other = f"{nationality} {self.other}" if nationality else str(self.other)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -297,6 +297,27 @@ def recipients_of(item: PressItem, author: str, powers: Iterable[str]) -> tuple[
     if item.recipients:
         return tuple(power for power in item.recipients if power != author)
     return tuple(sorted(power for power in powers if power != author))
+
+
+def reply_heading(kind: str, author: str, recipients: Sequence[str], replier: str) -> str | None:
+    """The press heading a reply to a press item takes, when the reply writes none: press to the
+    item's other participants. A reply to press sent to every power is press to every power; a
+    reply to partial press goes to its author and its other recipients. The author of press that
+    does not name it truly (grey, dark grey, black: 002 PRESS 1) is not answered, since the reply's
+    answer would name it; None when nobody is left to answer."""
+    if not recipients:
+        return "press"
+    named_author = (author,) if kind == "white" and author != NON_PLAYER else ()
+    others = [power for power in (*named_author, *recipients) if power != replier]
+    if not others:
+        return None
+    return "press to " + ", ".join(power.title() for power in dict.fromkeys(others))
+
+
+def others_receiving(item: PressItem, author: str, power: str) -> tuple[str, ...]:
+    """Who else receives partial press that `power` receives, as its copy says ("to you and
+    England"): the named recipients but `power` and the author. Empty for press to every power."""
+    return tuple(other for other in recipients_of(item, author, ()) if other != power) if item.recipients else ()
 
 
 @dataclass(frozen=True)

@@ -822,7 +822,7 @@ StalemateAction = Literal["gm_may_declare_dias_after_warning", "gm_may_impose_se
 _opt("stalemate_action", "2.10", Choice.of(StalemateAction),
      "gm_may_declare_dias_after_warning", applied())  # what the notice says the GM may do
 _opt("solo_centres", "2.10", Count(1), 18, applied())  # rules/game_end.py solo_winner, not the engine's 18
-_opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a notice to the GM, who rules (003 [23])
+_opt("solo_check_after_spring", "2.10", BOOL, False, applied())  # a Spring solo ends the game (003 [23]); a tie: the GM rules
 # services/features/draw_complaints.py: a passed draw ends the game provisionally; COMPLAIN DRAW within the days,
 # a majority reopens the game for one revote (002 DRAWS 5)
 _opt("draw_revote_on_majority_complaint_days", "2.10", Count(1, "none"), "none", applied())

@@ -28,6 +28,7 @@ from gmserver.rules.subject_scan import Found, collapse_turn, describe_turn, nam
 from gmserver.rules.subject_templates import (
     ADJECTIVES,
     FIELDS,
+    NOT_ORDER_SETS,
     POWER_WORDS,
     PURPOSE_WORDS,
     TEMPLATES,
@@ -185,10 +186,10 @@ def _render(spec: TemplateSpec, game_name: str, power: str | None, phase: str | 
         "game": spec.game(game_name),
         "turn": turn,
         "power": power or "",
-        # A report is not an order set: no "Orders" word and no version.
-        "orders": spec.orders_word if purpose != "report" else "",
+        # A report or a proposal is not an order set: no "Orders" word and no version.
+        "orders": spec.orders_word if purpose not in NOT_ORDER_SETS else "",
         "version": spec.version.format(v=".".join(map(str, version)))
-        if version and purpose != "report" else "",
+        if version and purpose not in NOT_ORDER_SETS else "",
         "purpose": PURPOSE_WORDS[purpose],
     }
     return spec.separator.join(parts[slot] for slot in spec.slots if parts[slot])

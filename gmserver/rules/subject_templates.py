@@ -12,7 +12,7 @@ from typing import Literal
 
 from gmserver.rules.geography import POWERS
 
-Purpose = Literal["orders", "confirmation", "rejection", "reminder", "report"]
+Purpose = Literal["orders", "confirmation", "rejection", "reminder", "report", "proposal"]
 Marker = Literal["final", "preliminary"]
 
 FIELDS = frozenset({"game", "year", "season", "phase", "power", "version"})  # 2.1
@@ -48,7 +48,10 @@ MARKER_WORDS: Mapping[str, Marker] = MappingProxyType({
 PURPOSE_WORDS: Mapping[str, str] = MappingProxyType({
     "orders": "", "confirmation": "confirmation", "rejection": "not accepted",
     "reminder": "reminder", "report": "results",  # "results": 2.14's last paragraph
+    "proposal": "proposal",  # a proposal to vote on (services/features/votes.announce_proposal): no order set
 })
+# the purposes of mail that is no order set: no "Orders" word and no version in their subjects
+NOT_ORDER_SETS = frozenset({"report", "proposal"})
 
 VALID_KINDS = MappingProxyType({"S": "MR", "F": "MR", "W": "A"})  # season letter -> phase types
 

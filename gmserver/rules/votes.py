@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import Ruleset, VoteKindRules
+from gmserver.rules.ruleset_options import OPTIONS
 from gmserver.rules.subject import name_words
 from gmserver.rules.vote_changes import describe_deadline
 
@@ -62,6 +63,10 @@ class Tally:
     yes: int  # effective Yes votes among the electors
     electors: int
     reason: str  # in words, for the GM and the final report; never whose vote was what
+    # of `yes`, how many electors sent no ballot, or abstained, and were counted Yes for it (the
+    # kind's `uncast` and `abstention`, 002 DRAWS 1 "NVR = yes"): the rest voted Yes themselves
+    silent_yes: int = 0
+    abstained_yes: int = 0
 
 
 def read_line(kind: str, argument: str) -> VoteLine | str:
@@ -180,9 +185,11 @@ def tally(proposal: Proposal, electors: Collection[str], ballots: Mapping[str, s
     yes = sum(1 for v in counted.values() if v == "yes")
     if not counted:
         return Tally(proposal, False, 0, 0, "failed: nobody was entitled to vote on it")
+    silent = sum(1 for p, v in counted.items() if v == "yes" and ballots.get(p) is None)
+    abstained = sum(1 for p, v in counted.items() if v == "yes" and ballots.get(p) == "abstain")
     if yes == len(counted):
-        return Tally(proposal, True, yes, len(counted), "passed: every vote counted was Yes")
-    return Tally(proposal, False, yes, len(counted), "failed: not every vote counted was Yes")
+        return Tally(proposal, True, yes, len(counted), "passed: every vote counted was Yes", silent, abstained)
+    return Tally(proposal, False, yes, len(counted), "failed: not every vote counted was Yes", silent, abstained)
 
 
 def settle(tallies: Sequence[Tally], ruleset: Ruleset) -> tuple[Tally, ...]:
@@ -241,4 +248,22 @@ def announcement(result: Tally, ruleset: Ruleset) -> str:
     text += " passed." if result.passed else " failed."
     if ruleset.vote_secrecy == "yes_count_only":  # 002 DRAWS 1: the number of Yes votes is announced
         text += f" Yes votes: {result.yes} of {result.electors}."
+        text += _counted_yes(result, ruleset)
     return text
+
+
+def _counted_yes(result: Tally, ruleset: Ruleset) -> str:
+    """How many of the Yes votes nobody cast (002 DRAWS 1 "NVR = yes"): "3 of 3" must not read as
+    three players voting Yes when one was silent. Counts only: whose vote was what stays secret."""
+    if not result.silent_yes and not result.abstained_yes:
+        return ""
+    kind = "draw" if result.proposal.kind == "draw_revote" else result.proposal.kind
+    parts = [f"{result.yes - result.silent_yes - result.abstained_yes} voted Yes"]
+    for count, what, setting in ((result.silent_yes, "did not vote", "uncast"),
+                                 (result.abstained_yes, "abstained", "abstention")):
+        if count:
+            name = f"vote.{kind}.{setting}"
+            clause = ruleset.cites(name) if name in OPTIONS else None
+            rule = f"house rules {clause}" if clause else "this game's rules"
+            parts.append(f"{count} {what}, which counts as Yes under {rule}")
+    return f" Of these, {'; '.join(parts)}."

@@ -67,7 +67,10 @@ PROPOSAL = (f"Game lepanto: a draw between {ALL} has been proposed. To vote for 
 SPRING_VOTES = f"VOTES A draw between {ALL} failed. NEXT:"
 THE_END = (f"A draw between {ALL} passed. The game has ended by vote: a draw between {ALL}. The game ends where "
            "it stood before the deadline: the Fall 1901 Movement orders were not adjudicated, the result of the "
-           "vote being published instead (house rules 000 IX(4)).")
+           "vote being published instead (house rules 000 IX(4)). "
+           # no report follows: the last mail carries the game's record (start of 1901, the end)
+           "Supply centres, game year by game year: The final map and the centre chart are attached. start end "
+           "Austria 3 3 England 3 3 France 3 3 Germany 3 3 Italy 3 3 Russia 4 4 Turkey 3 3")
 
 
 def html(message: email.message.EmailMessage) -> str:
@@ -86,9 +89,9 @@ def expected_subjects(power: str) -> list[str]:
     fall_orders = ["Re: [lepanto] F01: English Orders [1]"] if power == "ENGLAND" else []
     request = ["Re: lepanto"] if power in ("RUSSIA", "ITALY") else []  # HISTORY, MAP
     return [f"lepanto: you play {power.title()}", *confirmation, *press,
-            f"Proposal: [lepanto] S01: {adjective} Orders [1]",
+            "[lepanto] S01: proposal",
             *["Re: lepanto"] * spring_answers, f"[lepanto] S01: {adjective} results", *request, *fall_orders,
-            f"Proposal: [lepanto] F01: {adjective} Orders [1]", "Re: lepanto", "lepanto: the game has ended by vote"]
+            "[lepanto] F01: proposal", "Re: lepanto", "lepanto: the game has ended by vote"]
 
 
 def play(run: Run) -> dict[str, str]:
@@ -140,17 +143,16 @@ def check_grey_press(power: str, mails: list[email.message.EmailMessage]) -> Non
 
 
 def check_partial_press(power: str, mails: list[email.message.EmailMessage]) -> None:
-    """France's press to Italy and Russia reaches them at once, and no one else, ever; neither
-    recipient is told who else received it (partial press)."""
+    """France's press to Italy and Russia reaches them at once, and no one else, ever; each
+    recipient is told who else received it (partial press: a reply goes to them and France)."""
     carriers = [m for m in mails if "split Austria" in m.as_string()]
     if power not in ("ITALY", "RUSSIA"):
         assert carriers == [], power
         return
     [press] = carriers
-    assert plain(press) == ("Press from France in lepanto, Spring 1901 Movement, to you: Let us split Austria. "
-                            "-- Test GM, Game Master. The GM does not check what press says.")
-    other = "russia" if power == "ITALY" else "italy"
-    assert other not in press.as_string().lower()
+    other = "Russia" if power == "ITALY" else "Italy"
+    assert plain(press) == (f"Press from France in lepanto, Spring 1901 Movement, to you and {other}: Let us split "
+                            "Austria. -- Test GM, Game Master. The GM does not check what press says.")
 
 
 def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
@@ -158,7 +160,7 @@ def check_votes(power: str, mails: list[email.message.EmailMessage]) -> None:
     the proposals as announced name no proposer, the results name no voter, and each voter's
     answer speaks of their own vote alone."""
     texts = [plain(m) for m in mails]
-    proposals = [t for m, t in zip(mails, texts, strict=False) if str(m["Subject"]).startswith("Proposal:")]
+    proposals = [t for m, t in zip(mails, texts, strict=False) if str(m["Subject"]).endswith(": proposal")]
     assert proposals == [f"{PROPOSAL} Test GM, Game Master"] * 2
     spring = texts[[str(m["Subject"]) for m in mails].index(f"[lepanto] S01: {ADJECTIVES[power]} results")]
     assert spring[spring.index("VOTES"):spring.index("NEXT:") + 5] == SPRING_VOTES

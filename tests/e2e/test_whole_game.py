@@ -144,7 +144,10 @@ REPORTS = {
     ],
     "F1902M": [
         # Munich (Fall 1901) and Budapest (Fall 1902) on top of 16: solo_centres = 18
-        "France 18", "gains Budapest (BUD)", "THE GAME IS OVER France has won.",
+        "France 18", "gains Budapest (BUD)",
+        # how the game ended in words, with each power's centres over the whole game
+        "THE GAME IS OVER France has won the game: it owns 18 supply centres after Fall 1902 Movement, the 18 a "
+        "solo needs", "SUPPLY CENTRES, GAME YEAR BY GAME YEAR start 1901 end",
     ],
 }
 PROFILE_REPORTS = {

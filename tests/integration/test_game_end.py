@@ -59,7 +59,10 @@ def test_solo_at_the_profile_s_count_of_seventeen(database_url, clock) -> None:
     done, status, report, _ = france_takes_munich(services_for(database_url), clock, {"solo_centres": 17},
                                                   "F1901M", SIXTEEN)
     assert (done.next_phase, done.deadline, status) == ("COMPLETED", None, "finished")
-    assert "THE GAME IS OVER" in report and "France has won." in report
+    assert "THE GAME IS OVER" in report
+    # how it ended, in words
+    assert ("France has won the game: it owns 17 supply centres after Fall 1901 Movement, the 17 a solo "
+            "needs.") in report
 
 
 def test_no_solo_at_seventeen_under_the_rulebook_s_eighteen(database_url, clock) -> None:
@@ -67,13 +70,25 @@ def test_no_solo_at_seventeen_under_the_rulebook_s_eighteen(database_url, clock)
     assert (done.next_phase, status) == ("W1901A", "active") and "THE GAME IS OVER" not in report
 
 
-def test_the_gm_is_told_of_a_spring_solo_003_23(database_url, clock) -> None:
-    """003 [23] "(Spring or Autumn)": seventeen owned plus Munich occupied in Spring; ownership does
-    not change in Spring, so the game goes on and the GM rules."""
-    done, status, _, alerts = france_takes_munich(services_for(database_url), clock,
-                                                  {"solo_check_after_spring": True}, "S1901M", SIXTEEN + ["ROM"])
-    assert (done.next_phase, status) == ("F1901M", "active")
-    assert len(alerts) == 1 and "003 [23]" in alerts[0] and "France" in alerts[0]
+def test_a_spring_solo_ends_the_game_003_23(database_url, clock) -> None:
+    """003 [23] "a game ends when a nation conquers the 18th supply centre (Spring or Autumn)":
+    seventeen owned plus Munich occupied in Spring is eighteen: the game ends there, as a Fall solo
+    does (finished, no deadline, the report says who won), and the GM has nothing to rule."""
+    done, status, report, alerts = france_takes_munich(services_for(database_url), clock,
+                                                       {"solo_check_after_spring": True}, "S1901M", SIXTEEN + ["ROM"])
+    assert (done.next_phase, done.deadline, status) == ("COMPLETED", None, "finished")
+    assert "THE GAME IS OVER" in report and alerts == []
+    assert ("France has won the game: after Spring 1901 Movement it owns 17 supply centres and occupies 1 more, "
+            "18 in all, the 18 a solo needs.") in report
+    # each power's centres over the whole game, as owned (ownership changes after a Fall only)
+    assert "SUPPLY CENTRES, GAME YEAR BY GAME YEAR start end France 17 17 Germany 1 1" in report
+
+
+def test_a_spring_solo_is_no_solo_without_the_option(database_url, clock) -> None:
+    """RB2000: ownership changes after the Fall turn only; seventeen owned plus one occupied in
+    Spring is no solo."""
+    done, status, _, alerts = france_takes_munich(services_for(database_url), clock, {}, "S1901M", SIXTEEN + ["ROM"])
+    assert (done.next_phase, status) == ("F1901M", "active") and alerts == []
 
 
 def test_stalemate_notice_after_a_year_without_a_centre_changing_hands_000_IX_2(database_url, clock) -> None:

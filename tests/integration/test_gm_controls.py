@@ -183,6 +183,24 @@ def test_end_civil_disorder_and_address_change_are_recorded(world, clock) -> Non
         gm_controls.act(world, "lepanto", gm_controls.pause, now=clock())
 
 
+def test_the_gm_ending_a_game_sends_its_record_map_and_centre_chart(world, clock) -> None:
+    """No report follows the GM's `game end`: its mail is the game's last, and carries what a final
+    report does: each power's centres year by year (the start of 1901, after Fall 1901, the end),
+    the final map and the centre chart."""
+    game_id = game_row(world).id
+    turns.adjudicate(world, game_id, clock(), force=True)  # Spring 1901: every unit holds
+    turns.adjudicate(world, game_id, clock(), force=True)  # Fall 1901: no centre changes hands
+    gm_controls.act(world, "lepanto", gm_controls.end_game, now=clock())
+    last = outbox(world, "gm-action")[-1]
+    words = " ".join(text(last).split())
+    assert ("Supply centres, game year by game year: The final map and the centre chart are attached. "
+            "start 1901 end Austria 3 3 3 England 3 3 3") in words
+    assert "Russia 4 4 4" in words
+    parsed = email.message_from_bytes(last.raw, policy=email.policy.default)
+    pictures = {part.get_filename(): part.get_content_type() for part in parsed.iter_attachments()}
+    assert pictures == {"lepanto-final-map.png": "image/png", "lepanto-centres.png": "image/png"}
+
+
 def test_gm_copies_of_reports_and_refusals(world, clock) -> None:
     gm_controls.act(world, "lepanto", gm_controls.set_setting, "gm_copies", "on", now=clock())
     # a refusal: France writes about a turn that is not open

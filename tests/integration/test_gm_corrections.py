@@ -135,6 +135,10 @@ def test_a_rollback_reopens_the_turn_announces_it_and_is_re_adjudicated_once_000
     assert len(keys) == 14 and sum(f"report:{game_id}:S1901M:r1:" in key for key in keys) == 7
     # same subject as the first results: the corrected report says it replaces them
     assert ["CORRECTED RESULTS" in " ".join(text.split()) for _, key, text in reports] == [False] * 7 + [True] * 7
+    # the correction notice gives no reason (the GM gives none to the rollback): the report must not
+    # send the players to it for one
+    assert "CORRECTION" in notices[0][2] and "why" not in " ".join(notices[0][2].split())
+    assert not any("said why" in " ".join(text.split()) for _, _, text in reports)
     assert phases(services, game_id) == [("S1901M", True, 1), ("F1901M", False, 0)]
     with transaction(services.sessions) as session:
         spring = session.scalar(select(PhaseRecord).where(PhaseRecord.phase == "S1901M"))

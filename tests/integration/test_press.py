@@ -4,6 +4,9 @@ grey press never shown to anyone (003 [9], 000 X(1))."""
 
 from __future__ import annotations
 
+import email
+import email.policy
+
 import pytest
 
 from gmserver.rules.ruleset import load_ruleset
@@ -41,6 +44,56 @@ def test_partial_grey_press_reaches_only_its_recipients_and_never_shows_its_auth
     told = text(outbox(services, "notice")[0])
     assert "sent anonymously to France, Germany: your name was not shown." in " ".join(told.split())
     assert press_rows(services) == [("ENGLAND", "grey", "sent")]
+
+
+def _reply_to(mail, sender: str, body: str) -> bytes:
+    """A player's reply to a mail the GM sent them: Re: its subject, threaded, to its Reply-To (the
+    player's reply address), the GM's text quoted below the new words."""
+    parsed = email.message_from_bytes(mail.raw, policy=email.policy.default)
+    quoted = "\n".join(f"> {line}" for line in text(mail).splitlines())
+    return order_mail(sender, f"Re: {parsed['Subject']}", f"{body}\n\nOn Monday the GM wrote:\n{quoted}\n",
+                      to=str(parsed["Reply-To"] or parsed["From"]),
+                      headers={"In-Reply-To": mail.message_id, "References": mail.message_id})
+
+
+def test_a_reply_to_partial_press_is_press_to_its_other_participants(database_url, clock) -> None:
+    """A reply to a press mail is press, to the same participants: France's white press to Italy
+    and Russia, answered by Italy, goes to France and Russia. It was refused as an order set (the
+    press mail's subject names the turn). The copies say who else received it."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    send(services, order_mail(player_address("FRANCE"), "lepanto",
+                              "PRESS TO Italy, Russia:\nLet us split Austria.\nEND PRESS"), clock())
+    to_italy = next(m for m in outbox(services, "press") if m.recipient == player_address("ITALY"))
+    assert "Press from France in lepanto, Spring 1901 Movement, to you and Russia:" in " ".join(text(to_italy).split())
+
+    before = {m.id for m in outbox(services, "press")}
+    row = send(services, _reply_to(to_italy, player_address("ITALY"), "Agreed, but Trieste is mine."), clock())
+    assert (row.kind, row.outcome) == ("press", "press-filed")
+    replies = [m for m in outbox(services, "press") if m.id not in before]
+    assert sorted(m.recipient for m in replies) == [player_address("FRANCE"), player_address("RUSSIA")]
+    to_france = next(m for m in replies if m.recipient == player_address("FRANCE"))
+    words = " ".join(text(to_france).split())
+    assert "Press from Italy in lepanto, Spring 1901 Movement, to you and Russia: Agreed, but Trieste is mine." in words
+    assert "Let us split Austria" not in words  # the quoted press is not sent again
+    told = " ".join(text(outbox(services, "notice")[-1]).split())
+    assert "France, Russia" in told and "not" not in told.split("Your press")[1].split(".")[0]
+
+
+def test_a_reply_to_anonymous_press_cannot_reach_its_author_and_says_so(database_url, clock) -> None:
+    """Grey press to France alone (002 PRESS 1: its author unnamed): France's reply has nobody to
+    go to but the hidden author; it is not sent, never to everyone, and the answer says why and
+    what would be sent."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    send(services, order_mail(player_address("ENGLAND"), "lepanto", "GREY PRESS TO France\nBeware.\nEND PRESS"),
+         clock())
+    [to_france] = outbox(services, "press")
+    row = send(services, _reply_to(to_france, player_address("FRANCE"), "Who are you?"), clock())
+    assert (row.kind, row.outcome) == ("press", "press-filed")
+    assert len(outbox(services, "press")) == 1
+    told = " ".join(text(outbox(services, "notice")[-1]).split())
+    assert "a reply cannot reach it" in told and '"Press to England"' in told
 
 
 def test_press_kinds_001_vii_1_grey_press_is_refused_and_kept_from_everyone(database_url, clock) -> None:

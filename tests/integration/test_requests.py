@@ -20,7 +20,7 @@ from gmserver.engine import initial_state, position_from_state
 from gmserver.rules.subject import format_subject
 from gmserver.services.inbox.handlers import notice
 from gmserver.services.turn import turns
-from tests.support.intake_rows import deliver, outbox_rows
+from tests.support.intake_rows import deliver, outbox_rows, player_reply_address
 from tests.support.outgoing import body_words
 from tests.support.world import new_game, order_mail, player_address, services_for
 
@@ -173,6 +173,21 @@ def test_a_player_in_two_games_naming_neither_is_told_each_subject_line(database
     assert f"lepanto: {orders_subject('TURKEY')}" in body and f"vienna: {orders_subject('TURKEY', game='vienna')}" \
         in body
     assert answer.recipient == player_address("TURKEY")
+
+
+def test_a_request_to_a_game_s_reply_address_is_answered_for_that_game(database_url, clock) -> None:
+    """A player in two games replies STATUS to the GM's mail of one of them: the message goes to
+    that game's reply address (gm+TOKEN@...), which names the game and power as a subject does. It
+    was answered as naming no game; it is answered for the game the address names, under any
+    subject and whatever that game's house rules ask of an order set's subject (mhr: 000 II(2) b)."""
+    services = services_for(database_url)
+    new_game(services, clock())
+    new_game(services, clock(), name="vienna", ruleset="mhr")
+    for game, subject in (("vienna", "Re: what is going on"), ("lepanto", "status")):
+        row, sent = send(services, order_mail(player_address("TURKEY"), subject, "STATUS",
+                                              to=player_reply_address(services, "TURKEY", game=game)), clock())
+        assert (row.kind, row.outcome) == ("request", "status-sent") and len(sent) == 1
+        assert f"The status of {game}." in text(sent[0])
 
 
 def test_request_answers_are_rate_limited_like_every_reply(world, clock) -> None:

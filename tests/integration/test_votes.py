@@ -89,6 +89,11 @@ def test_vote_publication_instead_if_passed_000_ix_4_the_draw_replaces_the_adjud
     assert "A draw between Austria, England and France passed." in text
     assert "The game has ended by vote: a draw between Austria, England and France." in text
     assert "the Spring 1905 Movement orders were not adjudicated" in text
+    # no report follows: the last mail carries the game's record, its final map and centre chart
+    assert ("Supply centres, game year by game year: The final map and the centre chart are attached. "
+            "start end Austria 1 1 England 1 1 France 1 1") in text
+    parsed = email.message_from_bytes(ended.raw, policy=email.policy.default)
+    assert [part.get_filename() for part in parsed.iter_attachments()] == ["votes-final-map.png", "votes-centres.png"]
 
 
 def test_vote_publication_with_adjudication_the_final_report_says_the_game_ended_by_vote(database_url,
@@ -136,6 +141,53 @@ def test_a_proposal_is_announced_to_every_power_still_in_the_game_without_its_pr
     assert all("DRAW Austria England" in t and "proposed by" not in t for t in texts)
     # 000 IX(2) ¶1: an abstainer is left out; silence is No
     assert "your silence counts as a vote against it; an abstention is not counted" in texts[0]
+
+
+def test_a_proposal_mail_has_a_proposal_subject_not_an_order_set_s(database_url, clock) -> None:
+    """The proposal went out as "Proposal: [votes] S05: English Orders [1]" under mhr: a subject a
+    player copies for orders, and no order set. It names the game and the turn and says proposal;
+    a reply to it voting is taken as a vote."""
+    services = services_for(database_url)
+    game_with(services, clock(), "mhr")
+    vote(services, clock, "ENGLAND", "DRAW Austria England")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+        subjects = {email.message_from_bytes(m.raw, policy=email.policy.default)["Subject"] for m in sent}
+    assert subjects == {"[votes] S05: proposal"}
+    row = intake.store(services.sessions, order_mail(player_address("AUSTRIA"), "Re: [votes] S05: proposal",
+                                                     "DRAW Austria England"), source="smtp", now=clock())
+    intake.process_pending(services, clock())
+    with transaction(services.sessions) as session:
+        answer = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == f"notice:{row.id}"))
+        assert "Your vote on a draw between Austria and England is recorded: Yes" in " ".join(answer.raw.decode().split())
+
+
+def test_a_power_in_civil_disorder_is_not_invited_to_vote_000_vii_6(database_url, clock) -> None:
+    """cd_powers_vote = false (mhr: a power in civil disorder has no vote, as the tally counts): the
+    proposal mail goes to the powers that may vote, not to France in civil disorder (000 VII(6))."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "mhr")
+    with transaction(services.sessions) as session:
+        next(p for p in session.get(Game, game_id).players if p.power == "FRANCE").civil_disorder = True
+    vote(services, clock, "ENGLAND", "DRAW Austria England")
+    with transaction(services.sessions) as session:
+        sent = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "vote")).all()
+    assert sorted(m.recipient for m in sent) == sorted(player_address(p) for p in ("AUSTRIA", "ENGLAND"))
+
+
+def test_a_danivon_game_ended_by_vote_cites_its_own_clause_001_viii_4(database_url, clock) -> None:
+    """vote_publication = instead_if_passed is 001 VIII(4) ¶1 in danivon: the end-of-game mail
+    cited mhr's 000 IX(4) to danivon players."""
+    services = services_for(database_url)
+    game_id = game_with(services, clock(), "danivon", movement=timedelta(hours=72))
+    _all_three_vote_a_draw(services, clock)
+    clock.advance(hours=73)
+    turns.adjudicate_due(services, clock())
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).status == "finished"
+        ended = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "gm-action")).first()
+        text = " ".join(ended.raw.decode().split())
+    assert "(house rules 001 VIII(4))" in text and "000 IX(4)" not in text
 
 
 def test_proposer_anonymous_false_names_the_proposer_in_the_announcement(database_url, clock) -> None:

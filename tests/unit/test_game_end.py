@@ -10,6 +10,7 @@ from gmserver.rules.game_end import (
     solo_winner,
     spring_over,
     spring_solo_candidates,
+    spring_solo_winner,
     stalemate_notice,
     years_without_change,
 )
@@ -71,6 +72,20 @@ def test_a_spring_solo_is_reported_to_the_gm_003_23() -> None:
     assert spring_solo_candidates(position, SCS, rules("standard")) == ()
     short = Position(phase="F1905M", units={"FRANCE": ("A PAR", "A PIC")}, centers={"FRANCE": owned})
     assert spring_solo_candidates(short, SCS, rules("scorpion")) == ()
+
+
+def test_a_spring_solo_wins_the_game_003_23() -> None:
+    """003 [23]: the one power conquering the count in Spring has won; two reaching it together (a
+    centre one owns and the other occupies counts for both) have no winner by the count."""
+    owned = EIGHTEEN[:17]
+    position = Position(phase="F1905M", units={"FRANCE": ("A ROM",)}, centers={"FRANCE": owned})
+    assert spring_solo_winner(position, SCS, rules("scorpion")) == "FRANCE"
+    assert spring_solo_winner(position, SCS, rules("standard")) is None
+    low = rules("scorpion", solo_centres=2)
+    tie = Position(phase="F1905M", units={"FRANCE": ("A ROM",), "ITALY": ("A PAR",)},
+                   centers={"FRANCE": ("PAR",), "ITALY": ("ROM",)})
+    assert spring_solo_candidates(tie, SCS, low) == ("FRANCE", "ITALY")
+    assert spring_solo_winner(tie, SCS, low) is None
 
 
 A = {"FRANCE": ("PAR", "MAR"), "ITALY": ("ROM",)}

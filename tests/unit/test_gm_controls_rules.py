@@ -81,6 +81,18 @@ def test_start_mail_key_points_say_the_rules_in_words_with_their_clause(profile,
     assert not [name for name in OPTIONS if "_" in name and name in text]
 
 
+def test_the_two_season_year_is_told_at_the_start_003_5() -> None:
+    """003 [5]: no Winter turn, retreats and builds sent with the moves. The start mail says so,
+    from the option's value (a standard profile set to uk_two_season says it too, without a
+    clause of its own), and says nothing of it under the standard year."""
+    scorpion = " ".join(key_points(load_ruleset("scorpion")))
+    assert "no Winter turn" in scorpion and "retreats and your builds or removals with your moves" in scorpion
+    assert "'A Mun R Bur'" in scorpion and "the same report gives their results (003 [5])." in scorpion
+    two_season = " ".join(key_points(load_ruleset("standard").with_overrides({"season_structure": "uk_two_season"})))
+    assert "no Winter turn" in two_season and "(003 [5])" not in two_season
+    assert not any("Winter" in point for point in key_points(load_ruleset("mhr")))
+
+
 def test_the_worked_example_moves_one_unit_and_holds_the_others() -> None:
     position = Position(phase="S1901M", units={"FRANCE": ("A PAR", "F BRE")}, centers={"FRANCE": ("PAR", "BRE")})
     legal = {"PAR": ("A PAR - BUR", "A PAR H"), "BRE": ("F BRE - MAO", "F BRE H")}

@@ -27,6 +27,7 @@ from gmserver.reports.words import (
 )
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position
+from gmserver.rules.ruleset import load_ruleset
 from tests.support.adjudicate import adjudicate as adjudicate_state
 
 DEADLINE = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
@@ -860,3 +861,42 @@ def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer
         "from an earlier mail): it is filed as set 2. Under this game's rules (house rules 000 III(4)) the set "
         "received last counts, so this one does.",
         "This set replaces the set on file (house rules 000 III(4)).")
+
+
+def test_danivon_automatic_builds_are_reported_with_their_clause_001_V5(geo, composer):
+    """001 V(5) ¶1: a player who sends no adjustment orders has the builds made for them. The
+    Winter report shows those builds, where they were made and the clause, never "No orders were
+    given." above a board that has new units on it."""
+    position = Position(phase="W1901A", units={"GERMANY": ("A MUN",)},
+                        centers={"GERMANY": ("BER", "DEN", "KIE", "MUN")}, adjustments={"GERMANY": 2})
+    # Munich is inland: armies; Munich is occupied, so Berlin and Kiel, alphabetically
+    outcome = adjudicate_state(engine.state_from_position(position), {}, load_ruleset("danivon"))
+    report = report_for(outcome, geo)
+
+    lines = lines_of(report)
+    assert set(lines) == {"A BER", "A KIE"}
+    assert lines["A BER"].startswith("Build A Berlin (A BER B): built")
+    assert "001 V(5)" in lines["A BER"] and "001 V(5)" in lines["A KIE"]
+
+    body = composer.render(report.template, report)
+    assert_well_formed(body)
+    assert "No orders were given." not in body
+    assert "Build A Berlin" in body and "Build A Kiel" in body and "001 V(5)" in body
+
+
+def test_a_convoyed_move_is_written_via_convoy_never_in_the_engine_s_VIA(geo, composer):
+    """The engine writes a convoyed move `A LON - BEL VIA`; players read "via convoy", in the
+    report's text and HTML parts and in a confirmation's orders."""
+    outcome = adjudicate(
+        Position(phase="S1901M", units={"ENGLAND": ("A LON", "F NTH")}),
+        {"ENGLAND": ["A LON - BEL VIA", "F NTH C A LON - BEL"]},
+    )
+    report = report_for(outcome, geo)
+    assert lines_of(report)["A LON"] == "A London -> Belgium by convoy (A LON - BEL via convoy): moved"
+    body = composer.render(report.template, report)
+    html = composer.render("player/report.html.j2", {"reports": [report], "map_cid": None, "chart_cid": None,
+                                                     "history": None, "colours": {}, "calendar": False})
+    assert "VIA" not in body and "VIA" not in html and "A LON - BEL via convoy" in html
+    named = name_order(Order.parse("A LON - BEL VIA"), geo)
+    assert named.line == "A London -> Belgium by convoy (A LON - BEL via convoy)"
+    assert named.order == "A LON - BEL VIA"  # the engine's text is kept for the records

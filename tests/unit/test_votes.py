@@ -212,6 +212,25 @@ def test_vote_secrecy_yes_count_only_002_draws_1() -> None:
     assert announcement(result, rules("000")) == "A draw between Austria, England and France failed."
 
 
+def test_yes_counted_for_silence_is_told_apart_002_draws_1() -> None:
+    """002 DRAWS 1: the number of Yes votes is announced and "NVR = yes". With one power silent,
+    "Yes votes: 3 of 3" alone reads as three players voting Yes: the announcement says how many
+    voted Yes and how many were counted Yes for not voting (counts only, never whose)."""
+    result = tally(DRAW3, THREE, {"AUSTRIA": "yes", "ENGLAND": "yes"}, rules("002"))
+    assert (result.passed, result.yes, result.electors, result.silent_yes) == (True, 3, 3, 1)
+    assert announcement(result, rules("002")) == (
+        "A draw between Austria, England and France passed. Yes votes: 3 of 3. Of these, 2 voted Yes; "
+        "1 did not vote, which counts as Yes under house rules 002 DRAWS 1.")
+    # every elector voting: nothing more to say
+    voted = tally(DRAW3, THREE, {"AUSTRIA": "yes", "ENGLAND": "yes", "FRANCE": "yes"}, rules("002"))
+    assert announcement(voted, rules("002")) == "A draw between Austria, England and France passed. Yes votes: 3 of 3."
+    # an abstention counted Yes (002 silent: the profile's proposal) is said too, with no clause to cite
+    abstained = tally(DRAW3, THREE, {"AUSTRIA": "yes", "ENGLAND": "abstain"}, rules("002"))
+    assert announcement(abstained, rules("002")).endswith(
+        "Of these, 1 voted Yes; 1 did not vote, which counts as Yes under house rules 002 DRAWS 1; "
+        "1 abstained, which counts as Yes under this game's rules.")
+
+
 def test_proposer_anonymous_false_names_the_proposer() -> None:
     result = Tally(DRAW3, True, 3, 3, "passed")
     assert "proposed by Austria" in announcement(result, rules("000", proposer_anonymous=False))

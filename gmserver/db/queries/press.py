@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Press
+from gmserver.db.models import OutboxMessage, Press
 
 
 def press_of_phase(session: Session, game_id: int, phase: str, status: str) -> list[Press]:
@@ -35,3 +37,13 @@ def press_count(session: Session, game_id: int, phase: str, author: str, statuse
     return session.scalar(select(func.count()).select_from(Press).where(
         Press.game_id == game_id, Press.phase == phase, Press.author == author,
         Press.status.in_(statuses))) or 0
+
+
+def press_copies(session: Session, message_ids: Sequence[str]) -> list[tuple[str, str]]:
+    """(dedupe key, recipient address) of the press copies mailed under one of `message_ids`
+    (services.features.press.deliver: key "press:ITEM:POWER")."""
+    if not message_ids:
+        return []
+    return [(key, recipient) for key, recipient in session.execute(
+        select(OutboxMessage.dedupe_key, OutboxMessage.recipient).where(
+            OutboxMessage.kind == "press", OutboxMessage.message_id.in_(list(message_ids))))]

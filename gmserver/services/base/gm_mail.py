@@ -97,14 +97,17 @@ def deadline_event(services: Services, game: Game, now: datetime) -> bytes | Non
 
 def announce(session: Session, services: Services, game: Game, action_id: int, headline: str,
              paragraphs: Sequence[str], now: datetime, *, to: Sequence[Any] | None = None,
-             calendar: bytes | None = None) -> int:
+             calendar: bytes | None = None, table: Sequence[str] = (),
+             images: Sequence[tuple[str, bytes]] = ()) -> int:
     """Tell the players (all of them unless `to`: players or anything with power, address and
     secret, the password, None for an address that is no player's any more) what the GM did:
     `correction_broadcast = all_players` in every profile. `calendar`: a `deadline.ics` attached
-    (deadline_event). How many mails were queued; each is stored composed, attachment included."""
+    (deadline_event); `table`: lines printed as they are after the paragraphs (a game's centre
+    history); `images`: (file name, PNG) attached (the final map and centre chart). How many mails
+    were queued; each is stored composed, attachments included."""
     active = game.deadline is not None and game.status == "active"
     body = services.composer.render("player/gm_action.txt.j2", {
-        "game_name": game.name, "headline": headline, "paragraphs": list(paragraphs),
+        "game_name": game.name, "headline": headline, "paragraphs": list(paragraphs), "table": list(table),
         "phase_name": describe_phase(game.phase),
         # a paused game's deadline is not kept: the mail says so, not the time (QA walkthrough)
         "deadline": format_time(game.deadline, game.timezone) if active and not game.paused else None,
@@ -116,6 +119,8 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
                                    secret=reply_token(player.secret, game.phase) if player.secret else None)
         if calendar is not None:
             message.add_attachment(calendar, maintype="text", subtype="calendar", filename="deadline.ics")
+        for filename, png in images:
+            message.add_attachment(png, maintype="image", subtype="png", filename=filename)
         queued += queue(session, message, kind="gm-action", now=now, game_id=game.id,
                         dedupe_key=f"gm-action:{action_id}:{player.power}:{player.address}")
     return queued

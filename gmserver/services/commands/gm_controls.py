@@ -29,7 +29,7 @@ from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails
 from gmserver.services.features import perpetual, proxies
-from gmserver.services.features.ending import finish_game
+from gmserver.services.features.ending import final_record, finish_game
 from gmserver.services.game import players, schedule
 from gmserver.services.game.actions import (
     Addressee,
@@ -212,11 +212,13 @@ def end_game(session: Session, services: Services, game: Game, *, by: str, now: 
     ended = f"{game.name} has ended in {describe_phase(game.phase)}"
     refused = finish_game(session, services, game, now, by=by,
                           reason=f"{ended}, so orders for it can no longer be used.")
+    record = final_record(session, game)  # no report follows: this mail carries the game's record
     return _record(session, services, game, "end", {"phase": game.phase}, by, now,
                    ended + (f"; {plural(refused, 'held message')} refused (the game is over)" if refused else ""),
                    "the game has ended",
                    (f"The GM has ended the game in {describe_phase(game.phase)}.",
-                    f"Supply centres at the end: {standing}."))
+                    f"Supply centres at the end: {standing}.", record.paragraph),
+                   table=record.table, images=record.images)
 
 
 def clarify(session: Session, services: Services, game: Game, power: str, on: bool, *, by: str,

@@ -80,7 +80,7 @@ class PhasePage:
 @dataclass(frozen=True)
 class OrderLine:
     text: str  # in words, as the reports write orders
-    order: str  # in the engine's notation
+    order: str  # the notation as players read it (Order.for_players: "via convoy", not the engine's VIA)
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,7 @@ def player_page(sessions: sessionmaker[Session], name: str, token: str, geograph
         ruleset = queries.games.ruleset_of(game)
         # this power's orders only: never another power's before the results
         on_file = orders_on_file(session, game.id, game.phase, ruleset).orders.get(power, ())
-        orders = tuple(OrderLine(describe_order(order, geography), str(order)) for order in on_file)
+        orders = tuple(OrderLine(describe_order(order, geography), order.for_players()) for order in on_file)
         confirmations = tuple(
             Confirmation(row.version, row.marker, row.received_at, row.status,
                          tuple((str(line.get("text") or ""), str(line.get("order") or line.get("status") or ""),

@@ -22,8 +22,9 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game, Press
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
-from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
+from gmserver.db.queries.press import press_copies, press_count, press_of_game, press_of_phase, replace_press
 from gmserver.rules.authenticity import without_secret_lines
+from gmserver.rules.envelope import Envelope, replied_to
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
 from gmserver.rules.position import PhaseOutcome, describe_phase
@@ -37,9 +38,11 @@ from gmserver.rules.press import (
     cite,
     editing_words,
     judge,
+    others_receiving,
     power_named,
     read_item,
     recipients_of,
+    reply_heading,
     report_placement,
     shown_author,
     with_own_label,
@@ -71,13 +74,48 @@ class Planned:
     words: str
 
 
-def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_text: str) -> list[Planned]:
+# a reply to press whose only other participant is its hidden author (rules.press.reply_heading)
+ANONYMOUS_REPLY = ("the press you answered does not name its author, so a reply cannot reach it; to send "
+                   "press, write a heading naming the powers it is for, such as \"Press to England\"")
+
+
+def replies_to_press(session: Session, envelope: Envelope) -> bool:
+    """The message answers a press mail the GM sent to its sender: it is press, whatever its
+    subject (a reply keeps the press mail's subject, which names a turn as an order set's does)."""
+    return any(recipient == envelope.sender for _, recipient in press_copies(session, replied_to(envelope)))
+
+
+def answered_press(session: Session, decision: Accept, envelope: Envelope) -> Press | None:
+    """The press item of this game whose copy to `decision.power` the message answers, if any."""
+    for key, _ in press_copies(session, replied_to(envelope)):
+        _, number, power = key.split(":")
+        item = session.get(Press, int(number))
+        if power == decision.power and item is not None and item.game_id == decision.game.id:
+            return item
+    return None
+
+
+def reply_heading_of(session: Session, decision: Accept, envelope: Envelope) -> str | None:
+    """The heading of a press-only message that writes none: "press" (to every power), or, for a
+    reply to a press mail, press to that item's other participants (rules.press.reply_heading; None:
+    nobody it may reach)."""
+    item = answered_press(session, decision, envelope)
+    if item is None:
+        return "press"
+    return reply_heading(item.kind, item.author, tuple(item.recipients or ()), decision.power)
+
+
+def plan_press(session: Session, decision: Accept, raw: bytes | str, fallback_text: str,
+               fallback_heading: str | None = "press") -> list[Planned]:
     """Judge the press of one message from `decision.power` (reads only: the orders handler needs
     the words for its confirmation before the order set is filed, and the press rows are written
     after it, once the game row is locked). `fallback_text`: the body of a message marked press by
-    its subject alone."""
+    its subject alone (or a reply to press), under `fallback_heading` (`reply_heading_of`; None: a
+    reply that can reach nobody, refused)."""
     ruleset, author = decision.game.ruleset, decision.power
-    sections = press_sections(raw) or ([("press", fallback_text)] if fallback_text.strip() else [])
+    if fallback_heading is None and not press_sections(raw) and fallback_text.strip():
+        return [Planned(None, Verdict("refused", ANONYMOUS_REPLY), "refused", f"Press not sent: {ANONYMOUS_REPLY}.")]
+    sections = press_sections(raw) or ([(fallback_heading or "press", fallback_text)] if fallback_text.strip() else [])
     started = bool(adjudicated_phases(session, decision.game.id))
     planned: list[Planned] = []
     for heading, text in sections:
@@ -146,9 +184,9 @@ def store_press(session: Session, services: Services, decision: Accept, planned:
 
 
 def file_press(session: Session, services: Services, decision: Accept, raw: bytes | str, fallback_text: str,
-               inbound_id: int | None, now: datetime) -> list[str]:
+               inbound_id: int | None, now: datetime, fallback_heading: str | None = "press") -> list[str]:
     """plan_press then store_press, for a message with press only; one sentence per item."""
-    planned = plan_press(session, decision, raw, fallback_text)
+    planned = plan_press(session, decision, raw, fallback_text, fallback_heading)
     ids = store_press(session, services, decision, planned, inbound_id, now)
     # the number names the item in another item's condition (002 PRESS 4: "if press item 12 is published")
     return [f"{plan.words} (Press item {number}.)" if number is not None and plan.status in ("report", "held")
@@ -213,9 +251,12 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
     shown = shown_author(item, author)
     for power in recipients_of(item, author, game.players):
         address = game.players[power][0]
+        others = [other.title() for other in others_receiving(item, author, power)]
         body = services.composer.render(TEMPLATE, {
             "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
-            "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
+            "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text,
+            # partial press says who else received it; a reply (to this mail) goes to them and the author
+            "others": others})
         message = outgoing.message(services, to=address, subject=f"{game.name} {row.phase}: press", body=body, now=now,
                                    secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)

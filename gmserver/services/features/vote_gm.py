@@ -43,7 +43,9 @@ def tell_gm(session: Session, services: Services, game_id: int, recorded: votes.
                   f"(proposal {number}). The players were told, without the proposer's name where the "
                   "house rules keep it secret."]
     if ruleset.proposal_gm_veto:
-        paragraphs.append("Under the house rules you may refuse to put a proposal to the vote (000 IX(5)): "
+        clause = ruleset.cites("proposal_gm_veto")
+        paragraphs.append("Under the house rules you may refuse to put a proposal to the vote"
+                          + (f" ({clause})" if clause else "") + ": "
                           f"gmserver game veto {game.name} {number}, or mail the line \"veto {game.name} {number}\".")
     if gm_votes:
         silence = votes.SILENCE[rules.kind_rules(recorded.proposal.kind, ruleset).uncast]
@@ -137,7 +139,9 @@ def veto(session: Session, services: Services, game: Game, number: str, *, by: s
         raise GameError(f"proposal {number} is {row.status} already: only an open proposal can be vetoed")
     described = rules.describe(votes.proposal_of(row))
     votes.close([row], "vetoed", "vetoed by the GM", game.phase)
-    text = f"The GM has vetoed {described}: it will not be put to the vote (house rules 000 IX(5))."
+    clause = ruleset.cites("proposal_gm_veto")  # 000 IX(5) in mhr, 001 VIII(4) ¶2 in danivon, or none
+    text = (f"The GM has vetoed {described}: it will not be put to the vote"
+            + (f" (house rules {clause})." if clause else "."))
     action = queries.gm_actions.record_action(session, game.id, "veto", {"proposal": row.id}, by, now, text)
     return Done("veto", text, announce(session, services, game, action.id, f"proposal vetoed: {described}",
                                        [text], now))

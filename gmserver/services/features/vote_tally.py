@@ -24,7 +24,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce  # the GM-action mail to every player
 from gmserver.services.features import draw_complaints, turn_length, votes
-from gmserver.services.features.ending import finish_game
+from gmserver.services.features.ending import final_record, finish_game
 from gmserver.services.features.votes import VoteResults
 from gmserver.services.game.endgame import GAME_OVER
 
@@ -56,11 +56,15 @@ def end_by_vote(session: Session, services: Services, game: Game, results: VoteR
                                            results.ended)
     finish_game(session, services, game, now, by="vote",
                 reason=f"{game.name} has ended by vote, so orders for it can no longer be used.")
+    # the game's own clause for the rule (000 IX(4) in mhr, 001 VIII(4) in danivon), or none
+    clause = queries.games.ruleset_of(game).cites("vote_publication")
+    record = final_record(session, game)  # no report follows: this mail carries the game's record
     return announce(session, services, game, row.id, "the game has ended by vote", [
         *results.announcements, results.ended,
         f"The game ends where it stood before the deadline: the {describe_phase(game.phase)} orders were not "
-        "adjudicated, the result of the vote being published instead (house rules 000 IX(4)).",
-    ], now)
+        "adjudicated, the result of the vote being published instead" + (f" (house rules {clause})." if clause else "."),
+        record.paragraph,
+    ], now, table=record.table, images=record.images)
 
 
 def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequence[PhaseOutcome],

@@ -152,7 +152,8 @@ SILENCE = {"yes": "counts as a vote for it", "no": "counts as a vote against it"
 
 def announce_proposal(session: Session, services: Services, game_id: int, recorded: Recorded,
                       ruleset: Ruleset, now: datetime) -> int:
-    """Tell every power still in the game that a proposal was made, so that each can vote on it;
+    """Tell every power that may vote on it (still in the game; in civil disorder only where
+    `cd_powers_vote`) that a proposal was made, so that each can vote on it;
     the proposer is named only where `proposer_anonymous` is false (000 IX(4)), and everyone,
     the proposer too, gets the same mail."""
     game = session.get(Game, game_id)
@@ -175,13 +176,16 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
         "gm_votes": rules.rule_change_clause(ruleset) if rules_of_kind.gm_must_agree else None,
         "gm_applies": proposal.kind == "rule_change",
     })
+    # who may vote: a power in civil disorder only where cd_powers_vote (003 [18] ¶2), as the tally counts
+    electors = rules.electorate(alive, [p.power for p in game.players if p.civil_disorder], ruleset)
+    # a proposal's own subject, never an order set's: a reply to it is a vote, not orders
+    subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=None, phase=game.phase,
+                             purpose="proposal")
     messages = []
     for player in game.players:
-        if player.power not in alive:
+        if player.power not in electors:
             continue
-        subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,
-                                 phase=game.phase, purpose="orders")
-        message = outgoing.message(services, to=player.address, subject=f"Proposal: {subject}", body=body, now=now,
+        message = outgoing.message(services, to=player.address, subject=subject, body=body, now=now,
                                    secret=token_of(player, game.phase))
         messages.append((message, f"proposal:{recorded.proposal_id}:{player.power}"))
     return queue_all(session, messages, kind="vote", now=now, game_id=game.id)

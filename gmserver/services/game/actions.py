@@ -8,6 +8,7 @@ adjudication the GM forced.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,10 +45,11 @@ class Done:
 
 def record(session: Session, services: Services, game: Game, action: str, arguments: dict[str, Any], by: str,
            now: datetime, text: str, headline: str | None = None, paragraphs: tuple[str, ...] = (),
-           to: list[Player] | None = None, calendar: bytes | None = None) -> Done:
+           to: list[Player] | None = None, calendar: bytes | None = None, table: Sequence[str] = (),
+           images: Sequence[tuple[str, bytes]] = ()) -> Done:
     row = queries.gm_actions.record_action(session, game.id, action, arguments, by, now, text)
     told = announce(session, services, game, row.id, headline, paragraphs, now, to=to,
-                    calendar=calendar) if headline else 0
+                    calendar=calendar, table=table, images=images) if headline else 0
     return Done(action, text, told, row.id)
 
 

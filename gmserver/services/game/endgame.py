@@ -29,7 +29,8 @@ def decide_end(session: Session, services: Services, game: Game, ruleset: Rulese
                now: datetime) -> PhaseOutcome:
     """The outcome with its winner by the profile's `solo_centres`, checked after the Fall
     ownership update (the engine was told not to decide); a won game's next phase is the end.
-    Notices for the GM: a Spring solo to rule on, a stalemate."""
+    Under `solo_check_after_spring` (003 [23]) a power owning or occupying the count after the
+    Spring turn has won too. Notices for the GM: a Spring solo to rule on (a tie), a stalemate."""
     if game_end.ownership_updated(outcome.phase, outcome.after.phase):
         winner = game_end.solo_winner(outcome.after.centers, ruleset)
         if winner is not None:
@@ -38,6 +39,14 @@ def decide_end(session: Session, services: Services, game: Game, ruleset: Rulese
             return dataclasses.replace(outcome, winners=(winner,),
                                        after=dataclasses.replace(outcome.after, phase=GAME_OVER))
     if game_end.spring_over(outcome.phase, outcome.after.phase):
+        # 003 [23]: a nation that conquers the solo count in Spring has won, as in the Fall
+        winner = game_end.spring_solo_winner(outcome.after, services.geography.supply_centres(), ruleset)
+        if winner is not None:
+            log.info("%s: %s owns or occupies %d supply centres after %s: a solo in Spring (%d needed)", game.name,
+                     winner, len(game_end.conquered(outcome.after, winner, services.geography.supply_centres())),
+                     outcome.phase, ruleset.solo_centres)
+            return dataclasses.replace(outcome, winners=(winner,),
+                                       after=dataclasses.replace(outcome.after, phase=GAME_OVER))
         _spring_solo(session, services, game, ruleset, outcome, now)
     if outcome.after.phase.startswith("S") and outcome.after.phase_type == "M":
         _stalemate(session, services, game, ruleset, outcome, now)
@@ -46,7 +55,8 @@ def decide_end(session: Session, services: Services, game: Game, ruleset: Rulese
 
 def _spring_solo(session: Session, services: Services, game: Game, ruleset: Ruleset, outcome: PhaseOutcome,
                  now: datetime) -> None:
-    """003 [23]: a solo may be won in Spring; ownership does not change then, so the GM rules."""
+    """003 [23]: two powers reaching the solo count together in Spring (each counting a centre one
+    owns and the other occupies) have no winner by the count: the GM rules."""
     for power in game_end.spring_solo_candidates(outcome.after, services.geography.supply_centres(), ruleset):
         notify_gm(session, services, key=f"gm:springsolo:{game.id}:{outcome.phase}:{power}", game_id=game.id,
                   now=now, subject=f"gmserver: {game.name}: {power.title()} may have a solo in Spring",
@@ -54,9 +64,9 @@ def _spring_solo(session: Session, services: Services, game: Game, ruleset: Rule
                       f"Game {game.name}, after {outcome.phase}: {power.title()} owns or occupies "
                       f"{ruleset.solo_centres} or more supply centres.",
                       "Under the house rules a game ends when a nation conquers the solo count of supply "
-                      "centres, in Spring or Autumn (003 [23]). Ownership changes only after the Fall turn, "
-                      "so gmserver has not ended the game: the ruling is yours (gmserver game end "
-                      f"{game.name} ends it).",
+                      "centres, in Spring or Autumn (003 [23]). More than one power reaches it by the centres "
+                      "it owns or occupies, so gmserver has not ended the game: the ruling is yours (gmserver "
+                      f"game end {game.name} ends it).",
                   ])
 
 

@@ -22,7 +22,7 @@ from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, classify
+from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify
 from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
@@ -47,6 +47,7 @@ from gmserver.services.base.reply_limits import (
 from gmserver.services.base.reply_tokens import tokens_of_address
 from gmserver.services.commands import address_changes
 from gmserver.services.features import held
+from gmserver.services.features.press import replies_to_press
 from gmserver.services.features.senders import check_sender
 from gmserver.services.game.games import game_view
 from gmserver.services.inbox import handlers
@@ -136,7 +137,10 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
-    if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
+    if kind.kind == "orders" and replies_to_press(session, envelope):
+        kind = MailKind("press")  # a reply to a press mail is press, never an order set (its subject names a turn)
+    if kind.kind == "request" and (mine := requests.games_to_name(
+            envelope, games, _reply_secrets(row, envelope, services.composer.gm_address))):
         row.kind = kind.kind  # a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
                                    mine)

@@ -17,8 +17,10 @@ from sqlalchemy.orm import object_session
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.mail.compose import new_message_id
+from gmserver.reports.ending import history_lines, solo_words
 from gmserver.reports.turn import TurnReport, build_turn_report, with_orders_subject, with_subject_template
-from gmserver.rules.position import PhaseOutcome
+from gmserver.rules.game_end import conquered
+from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import cite
 from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
@@ -30,9 +32,11 @@ from gmserver.services.features.votes import VoteResults
 
 def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadline: datetime | None,
                      then: Sequence[PhaseOutcome], corrected: bool,
-                     votes: VoteResults | None = None, press: bool = True) -> list[TurnReport]:
+                     votes: VoteResults | None = None, press: bool = True,
+                     centre_points: Sequence[tuple[str, Mapping[str, int]]] = ()) -> list[TurnReport]:
     """Each phase's report context; `press` False: the game has no press waiting for a report
-    (the deadline knows it: queries.phases.Besides), so none is looked for."""
+    (the deadline knows it: queries.phases.Besides), so none is looked for. The last report of a
+    finished game says how it ended and, from `centre_points`, each power's centres year by year."""
     phases = [outcome, *then]
     contexts = []
     for number, phase in enumerate(phases):
@@ -58,8 +62,27 @@ def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadl
             context = dataclasses.replace(context, press=tuple(published))
         if last and votes is not None:  # vote_publication: the results with the report
             context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
+        if last and context.game_over:
+            context = dataclasses.replace(context, ending=ending_words(services, game, phase),
+                                          centre_lines=history_lines(centre_points))
         contexts.append(context)
     return contexts
+
+
+def ending_words(services: Services, game: Game, outcome: PhaseOutcome) -> str:
+    """How a game won outright ended, in words: the winner's centres after the last turn and the
+    count the rules ask (with the centres its units occupy after a Spring solo, 003 [23]); "" for
+    any other end, which its own words tell (a vote, the GM's)."""
+    if len(outcome.winners) != 1:
+        return ""
+    winner = outcome.winners[0]
+    ruleset = ruleset_of(game)
+    owned = len(outcome.after.centers.get(winner, ()))
+    occupied = len(conquered(outcome.after, winner, services.geography.supply_centres())) - owned
+    spring = occupied > 0 and outcome.phase[:1] == "S"
+    return solo_words(winner, phase_name=describe_phase(outcome.phase), owned=owned, occupied=occupied if spring else 0,
+                      solo_centres=ruleset.solo_centres,
+                      clause=ruleset.cites("solo_check_after_spring" if spring else "solo_centres"))
 
 
 def held_for_press(game: Game, outcome: PhaseOutcome) -> bool:
@@ -99,7 +122,7 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     mail. `centre_points`: (phase, power -> centres) over the game so far, for the chart. Nothing
     in it is private: every player gets the very same parts. `press` False: the game has no press
     waiting for a report (none is looked for)."""
-    contexts = report_contexts(services, game, outcome, deadline, then, corrected, votes, press)
+    contexts = report_contexts(services, game, outcome, deadline, then, corrected, votes, press, centre_points)
     parts = report_copies.parts_for(services.composer, key=key, game_name=game.name, contexts=contexts,
                                   outcome=outcome, centre_points=centre_points, deadline=deadline, now=now,
                                   alarm_seconds=game.reminder_seconds)  # the .ics alarms at the reminder lead

@@ -218,9 +218,11 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
     first, minor = phases[0], phases[1:]
     key = f"report:{game.id}:{first.phase}:{f'r{revision_number}:' if revision_number else ''}"
+    last = phases[-1].after  # the report's centre chart: every game year so far, and where the game now stands
     parts, copies = turn_report.turn_report(services, game, first, deadline, now, key, then=minor,
                                       corrected=bool(revision_number), votes=ballots,
-                                      centre_points=_centre_points(session, game, phases[-1]), press=with_press)
+                                      centre_points=ending.centre_points(session, game, last.centers, last.phase),
+                                      press=with_press)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, token_of(copy.player, game.phase),
                                                        copy.message_id, f"{key}{copy.player.power}", copy.player.power,
                                                        report_links(services.web_base_url, copy.player, first.phase, now))
@@ -229,16 +231,6 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
     return reports
-
-
-def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:
-    """(phase, power -> centres) at the start of every game year so far and after `last`: the
-    report's centre chart."""
-    points = [(phase, {p: len(c) for p, c in centres.items() if c})  # as position_from_state counts them
-              for phase, centres in queries.phases.spring_centres(session, game.id)]
-    if not points or points[-1][0] != last.after.phase:
-        points.append((last.after.phase, {p: len(c) for p, c in last.after.centers.items()}))
-    return points
 
 
 def _process_phase(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,

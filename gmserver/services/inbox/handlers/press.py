@@ -13,8 +13,10 @@ OUTCOME = "press-filed"
 
 def handle(mail: Mail) -> str:
     assert mail.decision is not None, "press comes from a power"
+    # a reply to a press mail is press to that item's other participants (rules.press.reply_heading)
+    heading = press.reply_heading_of(mail.session, mail.decision, mail.envelope)
     told = press.file_press(mail.session, mail.services, mail.decision, mail.row.raw,
-                            mail.press_text or mail.order_text, mail.row.id, mail.now)
+                            mail.press_text or mail.order_text, mail.row.id, mail.now, heading)
     notice.answer(mail, TEMPLATE, {"press_told": told, "non_player": False, "orders_refused": False})
     return OUTCOME
 

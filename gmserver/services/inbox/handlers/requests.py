@@ -10,14 +10,14 @@ game's records (handlers/request_answers.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 
 from gmserver.db.models import Game
 from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
 from gmserver.rules.envelope import Envelope
-from gmserver.rules.intake import GameView, expected_subject, names_game
+from gmserver.rules.intake import GameView, addressed_by_reply, expected_subject, names_game
 from gmserver.services.base.gm_mail import deadline_event
 from gmserver.services.commands import address_changes
 from gmserver.services.features import delays
@@ -34,10 +34,13 @@ def handle(mail: Mail) -> str:
     return ANSWERS[mail.kind.topic or "status"](mail)
 
 
-def games_to_name(envelope: Envelope, games: list[GameView]) -> list[GameView]:
+def games_to_name(envelope: Envelope, games: list[GameView], reply_secrets: Collection[str] = ()) -> list[GameView]:
     """The sender's games when the request names none of the games it could be about and the
-    sender plays in more than one (else []: intake decides as for any request)."""
+    sender plays in more than one (else []: intake decides as for any request). A message sent to
+    the player's reply address for one game (`reply_secrets`, gm+SECRET@...) names that game."""
     if envelope.automated or not envelope.sender or any(names_game(envelope.subject, g) for g in games):
+        return []
+    if addressed_by_reply(envelope.sender, games, reply_secrets):
         return []
     mine = [game for game in games if game.powers_of(envelope.sender) and game.status == "active"]
     return mine if len(mine) > 1 else []
