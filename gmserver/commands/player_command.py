@@ -14,7 +14,7 @@ costs `gmserver game --help` and the mail-kind classifier nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -89,7 +89,6 @@ class PlayerCommand:
     # also recognised as a word of the subject when the body has no keyword line ("lepanto rules")
     in_subject: bool = False
     usage_text: str = ""  # what the answer to a wrong line says is accepted; "" the example
-    aliases_shown: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def usage(self) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 from gmserver.commands import (
     actions,
@@ -62,9 +63,12 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
-def _by_word() -> Mapping[str, Command]:
-    found: dict[str, Command] = {}
-    for command in COMMANDS:
+AnyCommand = TypeVar("AnyCommand", Command, PlayerCommand)
+
+
+def _by_word(commands: tuple[AnyCommand, ...]) -> Mapping[str, AnyCommand]:
+    found: dict[str, AnyCommand] = {}
+    for command in commands:
         for word in command.words:
             if word in found:
                 raise ValueError(f"the mail word {word!r} names two commands: {found[word].name}, {command.name}")
@@ -73,7 +77,7 @@ def _by_word() -> Mapping[str, Command]:
 
 
 # every mail word (aliases included) -> its command
-BY_WORD: Mapping[str, Command] = _by_word()
+BY_WORD: Mapping[str, Command] = _by_word(COMMANDS)
 # mail word -> the command's name, for gmserver.rules.mailkind.classify
 MAIL_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, command in BY_WORD.items()})
 
@@ -90,19 +94,8 @@ PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
 )
 
 
-def _player_by_word() -> Mapping[str, PlayerCommand]:
-    found: dict[str, PlayerCommand] = {}
-    for command in PLAYER_COMMANDS:
-        for word in command.words:
-            if word in found:
-                raise ValueError(f"the mail word {word!r} names two player commands: {found[word].name}, "
-                                 f"{command.name}")
-            found[word] = command
-    return MappingProxyType(found)
-
-
 # every player mail word ("rules", "set zone") -> its command
-PLAYER_BY_WORD: Mapping[str, PlayerCommand] = _player_by_word()
+PLAYER_BY_WORD: Mapping[str, PlayerCommand] = _by_word(PLAYER_COMMANDS)
 PLAYER_BY_NAME: Mapping[str, PlayerCommand] = MappingProxyType({command.name: command for command in PLAYER_COMMANDS})
 # player mail word -> the command's name, for gmserver.rules.mailkind.classify
 PLAYER_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, command in PLAYER_BY_WORD.items()})

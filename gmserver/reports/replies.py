@@ -80,7 +80,8 @@ class Confirmation:
     # invalid_set_feedback = receipt_only, or conditional_mhr when a condition of 000 III(1) fails:
     # the receipt, in words (and why), instead of the reading
     receipt_only: str | None = None
-    # SET CONFIRM brief: the orders as read and the deadline, not every line (the player chose it)
+    # SET CONFIRM brief: the orders as read and the deadline, not every line (the player chose it);
+    # lines that could not be used are still shown
     brief: bool = False
 
 

@@ -118,10 +118,20 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     player_two = len(two) == 2 and " ".join(two) in player_commands
     player = player_commands.get(" ".join(two)) if player_two else player_commands.get(word)
     two_words = bool(phrase) or player_two
+    if not phrase and not player and not has_order_lines(order_text) and (seconds := sorted(
+            key.split(" ", 1)[1] for key in player_commands if key.startswith(f"{word} "))):
+        # "SET ZOME Europe/Berlin": the first word of a two-word command with a second word none of its
+        # own, in a message with no order in it ("Set 2:" may head an order set)
+        return MailKind("unknown", reason=(
+            f"{word.upper()} is followed by one of {', '.join(second.upper() for second in seconds)}, as in "
+            f"\"{word.upper()} {seconds[0].upper()} ...\"; \"{first[:60]}\" is none of them."))
     in_body = phrase or (("request", player) if player else None) or (
         None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
-    in_subject = _subject_keywords(subject, game_names, has_order_lines(order_text),
-                                   {word: player_commands[word] for word in subject_commands if word in player_commands})
+    order_lines = has_order_lines(order_text)
+    # a player command in the subject ("lepanto help") only where the body holds no orders: "help"
+    # is a common word of a subject, and orders are never left unread for it
+    in_subject = _subject_keywords(subject, game_names, order_lines, {} if order_lines else {
+        word: player_commands[word] for word in subject_commands if word in player_commands})
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:

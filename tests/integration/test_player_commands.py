@@ -44,6 +44,11 @@ def test_a_mail_naming_no_game_and_no_command_is_answered_with_help(world, clock
     assert ("Your message named no game and no command, so nothing in it was used. The commands "
             "you may use in lepanto as France.") in text
     assert "set zone Europe/Berlin" in text and "lepanto France S1901M" in text
+    # HELP itself, the subject naming no game: the same list, without the reproach
+    row, [answer] = deliver_queued(world, order_mail(player_address("ITALY"), "question", "Help"), clock())
+    assert row.outcome == "help-sent"
+    text = words(plain_text(answer))
+    assert "The commands you may use in lepanto as Italy." in text and "named no game" not in text
     # orders without the game in the subject are refused as before, saying what the subject must name
     row = deliver(world, order_mail(player_address("FRANCE"), "hello", "A PAR - BUR"), clock())
     assert row.outcome == "rejected" and "does not name your game" in plain_text(outbox_rows(world)[-1])

@@ -70,3 +70,21 @@ def test_help_lists_every_command_the_profile_permits(profile: str) -> None:
             assert command.example in text and command.summary in text, command.name
     assert {"help", "list", "summary", "rules", "zone", "confirm", "resign"} <= {c.name for c in shown}
     assert "Reply to this mail" in text and "lepanto France S1901M" in text
+
+
+@pytest.mark.parametrize("line", ["set zome Europe/Berlin", "SET", "Set preferences: brief"])
+def test_the_first_word_of_a_two_word_command_alone_is_not_read_as_orders(line: str) -> None:
+    """A mistyped SET line is answered with the SET commands there are, not read as an order set."""
+    kind = _kind("lepanto", line)
+    assert kind.kind == "unknown"
+    assert "SET is followed by one of CONFIRM, PRESS, ZONE" in kind.reason
+
+
+def test_set_heading_an_order_set_is_still_orders() -> None:
+    assert _kind("lepanto France S1901M", "Set 2:\nA PAR - BUR\nF BRE - MAO").kind == "orders"
+
+
+
+def test_a_command_word_in_the_subject_leaves_orders_in_the_body_read_as_orders() -> None:
+    assert _kind("lepanto help please", "A PAR - BUR\nF BRE - MAO").kind == "orders"
+    assert (_kind("lepanto help please", "").kind, _kind("lepanto help please", "").topic) == ("request", "help")

@@ -844,3 +844,21 @@ def test_a_second_set_marked_1_again_is_told_about_its_number_once(geo, composer
         "from an earlier mail): it is filed as set 2. Under this game's rules (house rules 000 III(4)) the set "
         "received last counts, so this one does.",
         "This set replaces the set on file (house rules 000 III(4)).")
+
+
+def test_a_brief_confirmation_is_the_orders_and_the_deadline_unless_a_line_was_not_used(geo, composer):
+    """SET CONFIRM brief: the orders as read and the deadline; a line that could not be used is
+    still shown with why, so that a misread order is never hidden."""
+    def body(readings, brief):
+        confirmation = reports.build_confirmation(
+            game_name="lepanto", power="FRANCE", phase="S1901M", deadline=DEADLINE, readings=readings,
+            orders_on_file=[Order.parse("A PAR - BUR"), Order.parse("A MAR S A PAR - BUR")], version=1,
+            geography=geo, units=["A PAR", "A MAR", "F BRE"], brief=brief)
+        return composer.render(confirmation.template, confirmation)
+
+    clean = READINGS[:3]
+    brief = body(clean, True)
+    assert "LINE BY LINE" not in brief and "NO ORDER YET FOR" not in brief
+    assert "A Paris -> Burgundy (A PAR - BUR)" in brief and "Deadline:" in brief and "set confirm full" in brief
+    assert "LINE BY LINE" in body(clean, False) and "set confirm full" not in body(clean, False)
+    assert "NOT USED: F Brest cannot reach Spain" in body(READINGS, True)

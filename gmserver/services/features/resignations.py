@@ -55,7 +55,7 @@ def resign(session: Session, services: Services, game_id: int, power: str, *, by
     log.info("%s: %s (%s) resigned in %s", game.name, player.power, address, game.phase)
     name = player.power.title()
     actions.record(session, services, game, "resign", {"power": player.power, "address": address}, address, now,
-                   f"{address} resigned from {name}", f"{name}'s player has resigned",
+                   f"{name}'s player resigned", f"{name}'s player has resigned",  # no address: the record has it
                    (f"The player of {name} has resigned in {describe_phase(game.phase)}. {course.said}",),
                    to=[other for other in game.players if other.resigned_at is None])
     notify_gm(session, services, key=f"gm:resigned:{game.id}:{player.power}:{now:%Y%m%dT%H%M%S}", game_id=game.id,

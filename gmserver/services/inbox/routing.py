@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from gmserver.commands.players import help_list
 from gmserver.commands.registry import MAIL_WORDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
@@ -156,7 +157,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return "ignored"
     if isinstance(decision, Reject):
         if _asks_nothing(row, envelope, kind, games, order_text, services.composer.gm_address):
-            return _help_instead(session, services, row, envelope, decision, now)
+            return _help_instead(session, services, row, envelope, decision, kind, now)
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
         # hold_for_gm (001 II(4)): the sender is checked as for any order set first
@@ -204,15 +205,19 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
 
 def _asks_nothing(row: InboundMessage, envelope: Envelope, kind: MailKind, games: list[GameView], order_text: str,
                   gm_address: str) -> bool:
-    """A mail that names no game (subject or reply address) and no command, and holds no line
-    written as an order: HELP answers it instead of a refusal."""
-    return (kind.kind == "orders" and not has_order_lines(order_text)
-            and not any(names_game(envelope.subject, game) for game in games)
+    """A mail that names no game (subject or reply address) and asks for nothing (no command, no
+    line written as an order), or asks for HELP: HELP answers it instead of a refusal."""
+    nothing_asked = kind.kind == "orders" and not has_order_lines(order_text)
+    return ((nothing_asked or _asks_help(kind)) and not any(names_game(envelope.subject, game) for game in games)
             and not _reply_secrets(row, envelope, gm_address))
 
 
+def _asks_help(kind: MailKind) -> bool:
+    return kind.kind == "request" and kind.topic == help_list.COMMAND.name
+
+
 def _help_instead(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,
-                  now: datetime) -> str:
+                  kind: MailKind, now: datetime) -> str:
     """HELP for the one game the player plays (its commands, the subject line, how to reply),
     under the limits of a refusal and counted as one; a stranger, or a player of several games,
     gets the refusal, which says what the subject must name."""
@@ -221,9 +226,9 @@ def _help_instead(session: Session, services: Services, row: InboundMessage, env
     row.game_id, row.power = decision.game.id, decision.power
     if not _may_refuse(session, row, envelope, decision, now, proven=False):
         return "ignored"
-    answer = players_handler.help_answer(session, decision.game, decision.power, why=(
+    answer = players_handler.help_answer(session, decision.game, decision.power, why="" if _asks_help(kind) else (
         "Your message named no game and no command, so nothing in it was used."))
-    mail = Mail(session, services, row, envelope, MailKind("unknown"), now, None, named_game=decision.game)
+    mail = Mail(session, services, row, envelope, kind, now, None, named_game=decision.game)
     body = services.composer.render(answer.template, {**common_context(mail), "title": answer.title,
                                                       "sections": answer.sections})
     queue(session, mails.notice(services, envelope, decision, body, now), kind="rejection",
