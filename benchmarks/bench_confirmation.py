@@ -24,7 +24,7 @@ from pathlib import Path
 
 os.environ.setdefault("HOME", "/tmp")
 
-from gmserver import engine, reports
+from gmserver import engine
 from gmserver.mail.compose import Composer, mark_gm_mail
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.reading.mail import read_mail
@@ -56,7 +56,7 @@ def main() -> None:
     clean, every = [], []
     for path, power in cases():
         reading = read_mail(path.read_bytes(), position=position, power=power, ruleset=ruleset, geography=geography)
-        confirmation = reports.build_confirmation(
+        confirmation = build_confirmation(
             game_name="lepanto", power=power, phase=position.phase, deadline=DEADLINE, readings=reading.lines,
             orders_on_file=reading.orders, version=1, geography=geography, units=position.units[power],
             notes=reading.notes, marker=reading.version, timezone=args.timezone)

@@ -20,6 +20,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from gmserver import engine
+from gmserver.commands.registry import PLAYER_COMMANDS
 from gmserver.config import Config
 from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_factory, unreachable_reason
 from gmserver.mail.compose import Composer
@@ -30,7 +31,7 @@ from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
 from gmserver.services.base import outbox
 from gmserver.services.base.context import SenderChecks, Services
-from gmserver.services.features import alerts, draw_complaints, nmr, senders, views
+from gmserver.services.features import alerts, draw_complaints, nmr, press_digest, senders, views
 from gmserver.services.features.alerts import Outage, OutageTracker
 from gmserver.services.game import schedule
 from gmserver.services.inbox import runner as intake
@@ -52,7 +53,7 @@ def build_services(config: Config) -> Services:
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
                                                trusted_receivers=config.trusted_receivers),
                     gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
-                    web_base_url=config.web.base_url)
+                    web_base_url=config.web.base_url, player_commands=PLAYER_COMMANDS)
 
 
 def build_transport(config: Config) -> Transport:
@@ -302,6 +303,7 @@ class Daemon:
         reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         reminded += draw_complaints.close_windows(self.services, self.clock())  # 002 DRAWS 5: the draw stands
         reminded += senders.tell_gm_of_from_games(self.services, self.clock())  # once per game still on "from"
+        reminded += press_digest.send_due(self.services, self.clock())  # SET PRESS digest: a day's press in one mail
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)

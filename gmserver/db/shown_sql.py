@@ -75,13 +75,15 @@ STATEMENTS: dict[str, Statement] = {
             'sqlite': (
                 'SELECT players.power, players.address, players.fallback_address, players.secret, '
                 'players.abbreviations, players.perpetual, players.clarifications, players.missed_turns, '
-                'players.missed_in_a_row, players.civil_disorder, players.joined_at FROM players WHERE '
+                'players.missed_in_a_row, players.civil_disorder, players.joined_at, players.zone, '
+                'players.confirm_style, players.press_delivery, players.resigned_at FROM players WHERE '
                 'players.game_id = :game_id ORDER BY players.power'
             ),
             'postgresql': (
                 'SELECT players.power, players.address, players.fallback_address, players.secret, '
                 'players.abbreviations, players.perpetual, players.clarifications, players.missed_turns, '
-                'players.missed_in_a_row, players.civil_disorder, players.joined_at FROM players WHERE '
+                'players.missed_in_a_row, players.civil_disorder, players.joined_at, players.zone, '
+                'players.confirm_style, players.press_delivery, players.resigned_at FROM players WHERE '
                 'players.game_id = %(game_id)s::INTEGER ORDER BY players.power'
             ),
         },
@@ -97,6 +99,10 @@ STATEMENTS: dict[str, Statement] = {
             ('missed_in_a_row', 'any'),
             ('civil_disorder', 'bool'),
             ('joined_at', 'datetime'),
+            ('zone', 'any'),
+            ('confirm_style', 'any'),
+            ('press_delivery', 'any'),
+            ('resigned_at', 'datetime'),
         ),
     ),
     'phase_sets': Statement(

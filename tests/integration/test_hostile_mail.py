@@ -60,8 +60,9 @@ HOSTILE = {
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
     **{name: raw for name, (raw, _) in HOLE_3.items()},
 }
-# mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered
-OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused")
+# mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered;
+# a player's mail that names no game and asks for nothing is answered with HELP
+OUTCOMES = ("accepted", "rejected", "refused", "ignored", "command-held", "command-refused", "help-sent")
 
 
 def process(services, clock, raw: bytes) -> str:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gmserver import reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_rejection
 from gmserver.rules.envelope import parse_envelope
 from gmserver.rules.intake import GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
@@ -70,7 +70,7 @@ def test_a_reply_to_a_results_report_is_told_to_reply_with_the_subject_changed_0
                             purpose="report")
     decision = decide(parse_envelope(order_mail("fr@p.test", "Re: " + report, "A PAR H")), [game], NOW)
     assert isinstance(decision, Reject) and decision.expected_subject
-    answer = reports.build_rejection(decision.reasons, decision.expected_subject, original_subject="Re: " + report,
+    answer = build_rejection(decision.reasons, decision.expected_subject, original_subject="Re: " + report,
                                      original_date=NOW, game_name="lepanto")
     body = " ".join(Composer(TEMPLATES_DIR, gm_name="GM", gm_address="gm@gm.test")
                     .render(answer.template, answer).split())

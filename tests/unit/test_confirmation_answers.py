@@ -9,10 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from gmserver import reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.reports.replies import chatter_summary
+from gmserver.reports.replies import Confirmation, build_confirmation, chatter_summary
 from gmserver.reports.words import excerpt
 from gmserver.rules.order import Order
 from gmserver.rules.reading.text import quoted_exactly
@@ -24,9 +23,9 @@ CLEAN = "Hi Garry,\nOrders for Russia:\nF Sev - Bla\nA Mos - Ukr\nA War - Gal\nF
 
 
 def confirm(text: str, power: str, profile: str = "standard", *, timezone: str = "UTC",
-            previous: tuple[Order, ...] = ()) -> tuple[reports.Confirmation, str]:
+            previous: tuple[Order, ...] = ()) -> tuple[Confirmation, str]:
     reading = read(text, opening(), power, profile, previous=previous)
-    confirmation = reports.build_confirmation(
+    confirmation = build_confirmation(
         game_name="lepanto", power=power, phase="S1901M", deadline=DEADLINE, readings=reading.lines,
         orders_on_file=reading.orders, version=2 if previous else 1, geography=geography(),
         units=opening().units[power], notes=reading.notes, timezone=timezone)

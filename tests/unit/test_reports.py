@@ -900,3 +900,19 @@ def test_a_convoyed_move_is_written_via_convoy_never_in_the_engine_s_VIA(geo, co
     named = name_order(Order.parse("A LON - BEL VIA"), geo)
     assert named.line == "A London -> Belgium by convoy (A LON - BEL via convoy)"
     assert named.order == "A LON - BEL VIA"  # the engine's text is kept for the records
+def test_a_brief_confirmation_is_the_orders_and_the_deadline_unless_a_line_was_not_used(geo, composer):
+    """SET CONFIRM brief: the orders as read and the deadline; a line that could not be used is
+    still shown with why, so that a misread order is never hidden."""
+    def body(readings, brief):
+        confirmation = build_confirmation(
+            game_name="lepanto", power="FRANCE", phase="S1901M", deadline=DEADLINE, readings=readings,
+            orders_on_file=[Order.parse("A PAR - BUR"), Order.parse("A MAR S A PAR - BUR")], version=1,
+            geography=geo, units=["A PAR", "A MAR", "F BRE"], brief=brief)
+        return composer.render(confirmation.template, confirmation)
+
+    clean = READINGS[:3]
+    brief = body(clean, True)
+    assert "LINES TO CHECK" not in brief and "No order yet for" not in brief
+    assert "A Paris -> Burgundy (A PAR - BUR)" in brief and "Deadline:" in brief and "set confirm full" in brief
+    assert "set confirm full" not in body(clean, False)
+    assert "NOT USED: F Brest cannot reach Spain" in body(READINGS, True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from gmserver import reports
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_rejection
 from gmserver.rules.envelope import parse_envelope
 from gmserver.rules.intake import Accept, GameView, Reject, decide
 from gmserver.rules.ruleset import load_ruleset
@@ -27,7 +27,7 @@ TRAFALGAR = _game(2, "trafalgar", "standard", {"ENGLAND": ("anna@p.test", None),
 
 
 def _answer(decision: Reject) -> str:
-    rejection = reports.build_rejection(decision.reasons, decision.expected_subject, original_subject="my orders",
+    rejection = build_rejection(decision.reasons, decision.expected_subject, original_subject="my orders",
                                         original_date=NOW, subjects=decision.subjects)
     return Composer(TEMPLATES_DIR, gm_name="GM", gm_address="gm@gm.test").render(rejection.template, rejection)
 

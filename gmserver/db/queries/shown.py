@@ -50,7 +50,8 @@ STATEMENTS: dict[str, Select] = {
         PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase")),
     "players": select(Player.power, Player.address, Player.fallback_address, Player.secret, Player.abbreviations,
                       Player.perpetual, Player.clarifications, Player.missed_turns, Player.missed_in_a_row,
-                      Player.civil_disorder, Player.joined_at).where(
+                      Player.civil_disorder, Player.joined_at, Player.zone, Player.confirm_style,
+                      Player.press_delivery, Player.resigned_at).where(
         Player.game_id == bindparam("game_id")).order_by(Player.power),
     # the sets sent for the phase, by power, then in order of receipt (queries.ordersets.order_sets)
     "phase_sets": select(OrderSet.power, OrderSet.phase, OrderSet.orders, OrderSet.version, OrderSet.marker,

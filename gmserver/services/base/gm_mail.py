@@ -12,11 +12,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.commands.player_command import permitted
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
 from gmserver.reports.extras import deadline_calendar, paused_calendar
+from gmserver.reports.players import HOW_TO_REPLY, CommandLine, command_lines
 from gmserver.reports.requests import build_position
 from gmserver.reports.words import format_time
 from gmserver.rules.authenticity import reply_address, reply_token
@@ -28,6 +30,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.base.roster import in_play, roster_visible
 
 
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
@@ -43,10 +46,13 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "game_name": game.name, "power_name": player.power.title(), "rules_title": ruleset.title,
         "replacing": replacing, "phase_name": describe_phase(game.phase),
         # a paused game's deadline is not kept: the mail says so, as the pause mail does (QA walkthrough)
-        "deadline": format_time(game.deadline, game.timezone) if game.deadline and not game.paused else None,
+        "deadline": format_time(game.deadline, game.timezone, player.zone) if game.deadline and not game.paused else None,
         "paused": game.paused,
         "address": player.address, "fallback": player.fallback_address,
-        "others": [(other.power.title(), other.address) for other in game.players if other.power != player.power],
+        # who plays the other powers, where the game shows them (services/base/roster.py)
+        "others": ([(other.power.title(), other.address) for other in in_play(game.players)
+                    if other.power != player.power]
+                   if roster_visible(game) else []),
         "order_address": (reply_address(services.composer.gm_address, token)
                           if (token := token_of(player, game.phase)) else services.composer.gm_address),
         "expected_subject": subject_line,
@@ -57,6 +63,10 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         # a replacement takes over a position in play: its units, centres and what is due now
         "position": build_position(game_name=game.name, position=position, geography=services.geography,
                                    first=player.power).sections if replacing else (),
+        # the players' commands this profile permits (the registry's, passed in the services)
+        "commands": command_lines([CommandLine(command.example, command.summary)
+                                   for command in permitted(services.player_commands, ruleset)]),
+        "how_to_reply": HOW_TO_REPLY,
     }
     return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
                             body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)
@@ -114,7 +124,7 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
         "paused": game.paused and game.status == "active",
     })
     queued = 0
-    for player in (game.players if to is None else to):
+    for player in (in_play(game.players) if to is None else to):
         message = outgoing.message(services, to=player.address, subject=f"{game.name}: {headline}", body=body, now=now,
                                    secret=reply_token(player.secret, game.phase) if player.secret else None)
         if calendar is not None:

@@ -26,6 +26,7 @@ from gmserver.db.queries.players import (
     games_of_address,
     in_civil_disorder,
     player_abbreviations,
+    player_of,
 )
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
@@ -152,7 +153,8 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
     elif _may_reply(session, row, envelope.sender, game.id, now):
         _queue_answer(session, services, row, envelope, decision,
                       mails.confirmation(services, envelope, decision, reading, version, position, now,
-                                         feedback=feedback), "confirmation", now)
+                                         feedback=feedback, player=player_of(session, game.id, decision.power)),
+                      "confirmation", now)
 
 
 def _queue_answer(session: Session, services: Services, row: InboundMessage, envelope: Envelope,

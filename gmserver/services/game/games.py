@@ -34,6 +34,7 @@ from gmserver.rules.schedule import (
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.reply_tokens import reply_periods
+from gmserver.services.base.roster import in_play
 from gmserver.services.game import shown
 from gmserver.services.game.ordersets import proxy_states
 from gmserver.services.game.schedule import schedule_of
@@ -308,9 +309,10 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
     return GameView(
         id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
         deadline=game.deadline, status=game.status, timezone=game.timezone,
+        # a player who resigned sends nothing for the power any more (RESIGN)
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
-                 for p in game.players},
-        secrets={p.power: p.secret for p in game.players},
+                 for p in in_play(game.players)},
+        secrets={p.power: p.secret for p in in_play(game.players)},
         # the current turn's reply tokens and the last one's prove a sender, no older ones
         periods=reply_periods(session, game) if session is not None else (),
         previous=previous,

@@ -120,7 +120,10 @@ def _player_summary(p: SimpleNamespace, phase: str, gm_address: str | None, prox
                if p.power in proxies else {}),
             **({"perpetual": p.perpetual["orders"]} if p.perpetual else {}),
             # 000 III(1) (a): the GM's switch, and the record the GM judges it by
-            "clarifications": p.clarifications, "invalid_sets": asdict(invalid)}
+            "clarifications": p.clarifications, "invalid_sets": asdict(invalid),
+            # what the player set by mail: SET ZONE (None: the game's), SET CONFIRM, SET PRESS
+            "zone": p.zone, "confirm": p.confirm_style, "press": p.press_delivery,
+            **({"resigned": p.resigned_at.isoformat()} if p.resigned_at is not None else {})}
 
 
 def _former_player(h: SimpleNamespace) -> dict[str, Any]:
