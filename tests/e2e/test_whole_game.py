@@ -208,7 +208,7 @@ def check_mailbox(profile: str, power: str, mails: list[email.message.EmailMessa
     for phase, senders in SENDERS.items():
         if power in senders:
             [confirmation] = texts[f"Re: {orders_subject(profile, power, phase)}"]
-            assert "Your orders were received." in confirmation and "rejected" not in confirmation, confirmation
+            assert "Your orders were received" in confirmation and "rejected" not in confirmation, confirmation
             assert f"Deadline: {DEADLINES[phase]}" in confirmation  # Fall 1901's: the extended one
     # every player's next mail after the Spring 1901 retreats shows the extended deadline
     [extension] = texts["lepanto: the deadline is extended"]

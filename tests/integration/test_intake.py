@@ -238,7 +238,8 @@ def test_the_heading_line_read_for_the_subject_is_not_called_no_order_003_10(dat
     assert "Not an order" not in body
     assert (f"line 1: {heading} ignored: Read with the subject as the game, power and turn line (house rules "
             "003 [10]).") in body
-    assert "line 2: A Par-Bur accepted" in body
+    assert "line 2" not in body  # read as written: the order on file, not a line to check
+    assert "ORDERS ON FILE FOR FRANCE (version 1) A Paris -> Burgundy (A PAR - BUR)" in body
 
 
 def test_an_unknown_sender_is_answered_at_most_once_a_day(world, clock) -> None:
