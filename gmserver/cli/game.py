@@ -246,6 +246,12 @@ def _print_schedule(summary: dict) -> None:
     print(f"schedule: turns: {turns}{at}; reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
+    if summary.get("anonymous"):
+        print("anonymous: no player is shown another's address"
+              + (f" (`gmserver game reveal {summary['name']}` names them to each other)"
+                 if summary["status"] != "active" else "; once the game is over, `game reveal` may name them"))
+    if summary.get("pages_public") is not None:
+        print(f"web pages: {'public' if summary['pages_public'] else 'private (a player’s link or the GM’s password)'}")
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
