@@ -54,7 +54,8 @@ PRESS = {
                "FRANCE": "PRESS TO Italy\nLet us split Austria.\nEND PRESS"},
     "F1901M": {"ITALY": "PRESS TO France\nAgreed, and keep out of Piedmont.\nEND PRESS",
                "TURKEY": "PRESS\nThe new Sultan greets everyone.\nEND PRESS",
-               "RUSSIA": "GREY PRESS\nSomeone is lying to you all.\nEND PRESS"},
+               # no END PRESS: the press runs on to the mail's signature, which must not be relayed
+               "RUSSIA": "GREY PRESS\nSomeone is lying to you all."},
 }
 
 
@@ -150,6 +151,7 @@ def test_no_player_of_an_anonymous_game_sees_another_players_address_or_name_in_
     assert any("THE PLAYERS" in text and "known by their powers only" in text for text in france)
     assert any("Turkey has a new player" in text for text in france)
     assert any("The new Sultan greets everyone." in text for text in france)
+    assert any("Someone is lying to you all." in text for text in france)  # published, its author unnamed
 
     # the end, and the GM's choice to reveal: now, and only now, each player learns who played whom
     gm_controls.act(services, "gunboat", gm_controls.end_game, now=clock())

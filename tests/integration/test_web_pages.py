@@ -227,6 +227,9 @@ def test_a_game_made_private_shows_nothing_without_a_link_while_the_others_stay_
         assert get(f"{base}/games/lepanto/p/{token}/phases/S1901M").status == 200
         seen_by_gm = get(f"{base}/games/lepanto", {"Authorization": "Basic Z206c2VzYW1l"})
         assert seen_by_gm.status == 200 and seen_by_gm.headers["Cache-Control"] == "private, no-store"
+        gm_page = get(f"{base}/gm", {"Authorization": "Basic Z206c2VzYW1l"}).text
+        valid_html(gm_page)
+        assert "(F1901M); private pages</td>" in gm_page and "(S1901M)</td>" in gm_page  # armada: no mark
         assert get(f"{base}/games/armada").status == 200  # the other game follows [web] public
 
 

@@ -126,6 +126,8 @@ class GmGameRow:
     not_ordered: tuple[str, ...]
     held: int
     open_votes: int
+    # what the GM set apart for the game: "anonymous", "private pages", "public pages"
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -299,7 +301,9 @@ def gm_page(sessions: sessionmaker[Session]) -> GmPage:
                 name=game.name, status=game.status, phase=game.phase, phase_name=describe_phase(game.phase),
                 deadline_utc=format_time(game.deadline).utc if game.deadline else None, paused=game.paused,
                 not_ordered=not_ordered, held=len(queries.inbound.held_of_game(session, game.id)),
-                open_votes=len(queries.votes.open_proposals(session, game.id))))
+                open_votes=len(queries.votes.open_proposals(session, game.id)),
+                marks=(("anonymous",) if game.anonymous else ())
+                + (() if game.pages_public is None else ("public pages" if game.pages_public else "private pages",))))
         return GmPage(games=tuple(rows), parked_mail=page_queries.count_inbound(session, "failed"),
                       undeliverable_mail=page_queries.count_outbox(session, "failed"),
                       alerts=tuple((describe_alert(key), at) for key, at in page_queries.recent_alerts(session, 20)))
