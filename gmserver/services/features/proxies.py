@@ -128,8 +128,9 @@ def _in_force(session: Session, services: Services, game: Game, owner: Player, r
               now: datetime, span: str, *, by_gm: bool) -> Done:
     holder = _shown_holder(game, row.holder)
     words = f"{holder} may send the orders of {owner.power.title()} ({span})"
-    if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
-        _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy", words + ".", now)
+    if not by_gm:  # 003 [19]: "Of course, the GM must be informed" (the GM is told the address)
+        _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy",
+                 f"{row.holder} may send the orders of {owner.power.title()} ({span}).", now)
     # never the other players (003 [19] "Only the GM and the player concerned will be informed")
     told = [_holder(game, owner, row.holder)] + ([owner] if by_gm else [])
     return _record(session, services, game, "proxy", _arguments(row), by, now, words, "a proxy for "
