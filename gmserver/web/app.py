@@ -32,7 +32,7 @@ from gmserver import centrechart, mapboard, mapimage
 from gmserver.config import WebConfig
 from gmserver.rules.game_names import name_problem
 from gmserver.services.base.context import Services
-from gmserver.services.base.page_tokens import game_link, page_link
+from gmserver.services.base.page_tokens import game_link, page_link, pages_public
 from gmserver.services.features import pages
 from gmserver.web.auth import basic_password, password_matches
 
@@ -175,8 +175,7 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         return True
 
     def public(setting: bool | None) -> bool:
-        """Whether a game's pages show without a link: its own setting, else `[web] public`."""
-        return web.public if setting is None else setting
+        return pages_public(setting, web.public)
 
     def may_see(request: Request, setting: bool | None) -> bool:
         # a private game shows nothing without a player's link or the GM's password

@@ -373,6 +373,22 @@ def test_the_start_mail_reminders_and_reports_carry_the_players_own_link_when_ba
         assert page.status == 200 and "Your page as France" in page.text
 
 
+def test_a_private_games_report_links_its_phase_under_the_players_own_link(database_url, clock) -> None:
+    """A private game's phase page answers 404 at its public address: the report's link to it is
+    under the player's own link, which shows it."""
+    services = dataclasses.replace(services_for(database_url), web_base_url=BASE_URL, web_public=False)
+    new_game(services, clock())
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    report = next(row for row in outbox_rows(services, "report") if row.recipient == player_address("FRANCE"))
+    text = plain_text(report)
+    [token] = set(LINK.findall(text))  # the phase's link and the player's own
+    assert f"On the web: {BASE_URL}/games/lepanto/p/{token}/phases/S1901M" in text
+    with serving(services, WebConfig(listen=f"127.0.0.1:{free_port()}", public=False)) as base:
+        assert get(f"{base}/games/lepanto/p/{token}/phases/S1901M").status == 200
+        assert get(f"{base}/games/lepanto/phases/S1901M").status == 404
+
+
 def test_no_mail_carries_a_link_without_base_url(database_url, clock) -> None:
     services = services_for(database_url)
     game_id = new_game(services, clock())
