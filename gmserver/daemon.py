@@ -31,7 +31,7 @@ from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
 from gmserver.services.base import outbox
 from gmserver.services.base.context import SenderChecks, Services
-from gmserver.services.features import alerts, draw_complaints, nmr, senders, views
+from gmserver.services.features import alerts, draw_complaints, nmr, press_digest, senders, views
 from gmserver.services.features.alerts import Outage, OutageTracker
 from gmserver.services.game import schedule
 from gmserver.services.inbox import runner as intake
@@ -304,6 +304,7 @@ class Daemon:
         reminded += nmr.check_preliminary_orders(self.services, self.clock())  # 000 II(1): Spring 1901
         reminded += draw_complaints.close_windows(self.services, self.clock())  # 002 DRAWS 5: the draw stands
         reminded += senders.tell_gm_of_from_games(self.services, self.clock())  # once per game still on "from"
+        reminded += press_digest.send_due(self.services, self.clock())  # SET PRESS digest: a day's press in one mail
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)

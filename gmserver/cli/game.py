@@ -170,6 +170,10 @@ def cmd_game_show(args: argparse.Namespace) -> int:
             missed, in_a_row = summary["nmr"].get(power, 0), summary["nmr_in_a_row"].get(power, 0)
             status += f", {plural(missed, 'missed turn')} ({in_a_row} in a row)" if missed else ""
         status += _clarify_status(player)
+        if player.get("resigned"):  # RESIGN by mail: the record is kept, the power waits for a new player
+            status += f", its player resigned {player['resigned'][:16]}"
+        if player.get("zone"):  # SET ZONE by mail
+            status += f", zone {player['zone']}"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
             print(f"      {order}")

@@ -47,7 +47,7 @@ from gmserver.commands import (
 )
 from gmserver.commands.command import Command
 from gmserver.commands.player_command import PlayerCommand
-from gmserver.commands.players import house_rules
+from gmserver.commands.players import confirm, help_list, house_rules, press_delivery, resign, roster, summary, zone
 
 # in the order `gmserver game --help` lists them
 COMMANDS: tuple[Command, ...] = (
@@ -86,7 +86,8 @@ def in_group(group: str) -> tuple[Command, ...]:
 
 # The players' commands, in the order HELP and the start mail list them.
 PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
-    house_rules.COMMAND,
+    help_list.COMMAND, roster.COMMAND, summary.COMMAND, house_rules.COMMAND, zone.COMMAND, confirm.COMMAND,
+    press_delivery.COMMAND, resign.COMMAND,
 )
 
 

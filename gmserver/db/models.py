@@ -155,6 +155,16 @@ class Player(Base):
     # 000 III(1) (a), invalid_set_feedback = conditional_mhr: the GM has not switched off being
     # asked about this player's invalid sets (`gmserver game clarify`); a new player starts on
     clarifications: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
+    # SET ZONE: the IANA time zone this player's mail shows deadlines in (beside the game's and
+    # UTC); None: the game's own
+    zone: Mapped[str | None] = mapped_column(String(64))
+    # SET CONFIRM: "full" (every line as read, today's) or "brief" (the orders as read and the deadline)
+    confirm_style: Mapped[str] = mapped_column(String(8), default="full", server_default="full")
+    # SET PRESS: "each" (every press item mailed as it comes, today's) or "digest" (one mail a day)
+    press_delivery: Mapped[str] = mapped_column(String(8), default="each", server_default="each")
+    # RESIGN: when this player left; their record is in player_history, the power in civil
+    # disorder, and their mail is no longer taken for the power; None: they play it
+    resigned_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -326,6 +336,22 @@ class Press(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"))
     created_at: Mapped[datetime]
+
+
+class PressDigestItem(Base):
+    """A press item owed to a player who chose SET PRESS digest: its text as they would have got
+    it, until the day's one mail carries it (`sent_at`)."""
+
+    __tablename__ = "press_digest"
+    __table_args__ = (UniqueConstraint("press_id", "player_id"), Index("ix_press_digest_pending", "sent_at", "player_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    press_id: Mapped[int] = mapped_column(ForeignKey("press.id"))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]
 
 
 class OutboxMessage(Base):

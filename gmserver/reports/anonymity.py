@@ -8,13 +8,16 @@ another one goes through here, so that an anonymous game has one place that deci
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gmserver.reports.words import power_name
 
 # in the start mail's list of players, instead of an address
 HIDDEN = "(anonymous game: players are known by their powers only)"
+# in a text written for the GM (a GM action's record), instead of a player's address
+NOT_SHOWN = "(address not shown)"
 
 
 @dataclass(frozen=True)
@@ -61,3 +64,12 @@ def reveal_lines(players: Sequence[Seat], former: Sequence[tuple[Seat, str]]) ->
         before = [f"{old.address} until {left}" for old, left in former if old.power == power]
         lines.append(f"{power_name(power)}: no player at the end (before: {'; '.join(before)})")
     return lines
+
+
+def without_addresses(text: str, addresses: Iterable[str]) -> str:
+    """`text` (written for the GM, e.g. a GM action's record: "TURKEY is now played by ...") as a
+    player of an anonymous game may read it: each of `addresses`, in any case, replaced by NOT_SHOWN."""
+    words = sorted({address.lower() for address in addresses if address}, key=len, reverse=True)
+    if not words:
+        return text
+    return re.sub("|".join(re.escape(word) for word in words), NOT_SHOWN, text, flags=re.IGNORECASE)

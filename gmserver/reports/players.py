@@ -27,9 +27,8 @@ class CommandLine:
 
 
 def command_lines(commands: Sequence[CommandLine]) -> tuple[str, ...]:
-    """One line per command: its example, then what it does."""
-    width = max((len(command.example) for command in commands), default=0)
-    return tuple(f"{command.example.ljust(width)}  {command.summary}" for command in commands)
+    """Two lines per command: its example as a player writes it, then (indented) what it does."""
+    return tuple(line for command in commands for line in (command.example, f"  {command.summary}"))
 
 
 def build_help(*, game_name: str, power: str, subject: str, commands: Sequence[CommandLine]) -> Answer:
@@ -56,3 +55,115 @@ def build_usage_error(*, word: str, problem: str, usage: str, example: str) -> A
     lines.append(HOW_TO_REPLY)
     return Answer(f"Your {word.upper()} line was not understood: {problem} Nothing was changed.",
                   (Section("What is read", tuple(lines)),))
+
+
+def build_setting_changed(*, said: str, deadline: str | None = None) -> Answer:
+    """A SET command carried out: what now holds (and the deadline as the player will now read it)."""
+    sections = (Section("The deadline", (deadline,)),) if deadline else ()
+    return Answer(said, sections)
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One power as LIST shows it: never what its orders are, only whether a set is on file."""
+
+    power: str
+    player: str | None  # who plays it (the primary address), None where the game hides it or nobody does
+    centres: tuple[str, ...]  # as placed in words ("Paris (PAR)")
+    units: tuple[str, ...]  # "Army Paris (PAR)"
+    must_order: bool  # the power owes orders this turn
+    ordered: bool  # a set that counts is on file this turn
+    missed_turns: int
+    civil_disorder: bool
+    resigned: bool = False  # its player resigned and nobody has taken it over yet
+    # where absences will be shown (a player's registered absences, "20 to 28 December")
+    absences: tuple[str, ...] = ()
+
+
+def build_roster(*, game_name: str, phase_name: str, deadline: str | None, paused: bool, rows: Sequence[RosterRow],
+                 players_shown: bool, asker: str) -> Answer:
+    """LIST: every power, who plays it where the game shows players, its centres and units,
+    whether a set is on file this turn (never what it says), missed turns and civil disorder,
+    and the next deadline in the reader's zone."""
+    turn = [f"Turn: {phase_name}", f"Deadline: {deadline or 'none set'}"]
+    if paused:
+        turn.append("The game is paused by the GM: the deadline does not run.")
+    if not players_shown:
+        turn.append("Who plays the other powers is not shown in this game.")
+    sections = [Section("The game", tuple(turn))]
+    for row in rows:
+        lines = []
+        if players_shown or row.power == asker:
+            lines.append(f"Played by: {row.player or 'nobody at present'}" + (" (you)" if row.power == asker else ""))
+        lines.append(f"Centres ({len(row.centres)}): {', '.join(row.centres) or 'none'}")
+        lines.append(f"Units ({len(row.units)}): {', '.join(row.units) or 'none'}")
+        if row.must_order:
+            lines.append("Orders this turn: " + ("a set is on file" if row.ordered else "none yet"))
+        lines.append(f"Turns missed: {row.missed_turns}")
+        if row.resigned:
+            lines.append("Its player resigned; the power is in civil disorder until a new player takes it over.")
+        elif row.civil_disorder:
+            lines.append("In civil disorder: its units hold.")
+        lines.extend(f"Absent: {absence}" for absence in row.absences)
+        sections.append(Section(row.power.title(), tuple(lines)))
+    return Answer(f"The powers of {game_name}.", tuple(sections))
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A proposal that was put to the vote, as the players were told its result (never a ballot)."""
+
+    phase_name: str
+    what: str  # "a draw of Austria, England", "a concession to France", "a rule change: ..."
+    result: str  # the announcement's words, or passed/failed
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change of player: the power, when, and who left and came where the game shows them."""
+
+    power: str
+    phase_name: str
+    left: str | None  # the address of the player who left (None where players are not shown)
+    came: str | None  # who plays it now, if this was the last change; None where not shown or nobody
+
+
+def centre_table(years: Sequence[str], series: dict[str, tuple[int, ...]]) -> tuple[str, ...]:
+    """The centre counts as a table: a column per year, a row per power."""
+    header = "".ljust(9) + "".join(year.rjust(6) for year in years)
+    rows = [power.title().ljust(9) + "".join(str(count).rjust(6) for count in counts)
+            for power, counts in sorted(series.items())]
+    return (header, *rows)
+
+
+def eliminations(years: Sequence[str], series: dict[str, tuple[int, ...]]) -> tuple[str, ...]:
+    """The powers left without a centre, and the year whose end left them so."""
+    said = []
+    for power, counts in sorted(series.items()):
+        for index, count in enumerate(counts):
+            if count == 0 and any(earlier > 0 for earlier in counts[:index]):
+                said.append(f"{power.title()}: no centre left after {years[index]}.")
+                break
+    return tuple(said)
+
+
+def build_summary(*, game_name: str, status: str, phase_name: str, years: Sequence[str],
+                  series: dict[str, tuple[int, ...]], changes: Sequence[Change], votes: Sequence[Decided],
+                  actions: Sequence[str], has_chart: bool) -> Answer:
+    """SUMMARY: the whole game in one mail: each year's centre counts, eliminations,
+    replacements, the centre chart (attached), votes and their results, and the GM's actions the
+    players were told of."""
+    state = "has ended" if status == "finished" else f"is in {phase_name}"
+    sections = [Section("Supply centres at the end of each year", centre_table(years, series))]
+    if gone := eliminations(years, series):
+        sections.append(Section("Eliminated", gone))
+    if changes:
+        sections.append(Section("Changes of player", tuple(
+            f"{change.power.title()}, {change.phase_name}: "
+            + (f"{change.left} left" if change.left else "its player left")
+            + (f"; {change.came} plays it now" if change.came else "") + "." for change in changes)))
+    sections.append(Section("Votes", tuple(f"{vote.phase_name}: {vote.what}: {vote.result}" for vote in votes)
+                            or ("None yet.",)))
+    sections.append(Section("What the GM did and told the players", tuple(actions) or ("Nothing yet.",)))
+    chart = " The centre chart is attached." if has_chart else ""
+    return Answer(f"The summary of {game_name}, which {state}.{chart}", tuple(sections))

@@ -85,6 +85,7 @@ def build_reminder(
     timezone: str = "UTC",
     has_orders: bool = False,
     page_link: str | None = None,
+    reader_zone: str | None = None,
 ) -> Reminder:
     """A deadline reminder (to a power with no orders on file unless `has_orders`). With `position` and `geography`
     it lists what the power has to order; `if_no_orders` overrides the standard default."""
@@ -95,7 +96,7 @@ def build_reminder(
         power_name=power_name(power),
         phase=phase,
         phase_name=describe_phase(phase),
-        deadline=format_time(deadline, timezone),
+        deadline=format_time(deadline, timezone, reader_zone),
         time_left=format_duration(deadline - now),
         expected_subject=expected_subject,
         order_address=order_address,

@@ -80,6 +80,8 @@ class Confirmation:
     # invalid_set_feedback = receipt_only, or conditional_mhr when a condition of 000 III(1) fails:
     # the receipt, in words (and why), instead of the reading
     receipt_only: str | None = None
+    # SET CONFIRM brief: the orders as read and the deadline, not every line (the player chose it)
+    brief: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ def build_confirmation(
     timezone: str = "UTC",
     marker: str | None = None,
     feedback: Feedback | None = None,
+    reader_zone: str | None = None,
+    brief: bool = False,
 ) -> Confirmation:
     """The reply to an accepted order set: each line as read, then the whole set now on file.
 
@@ -161,7 +165,7 @@ def build_confirmation(
         power_name=power_name(power),
         phase=phase,
         phase_name=describe_phase(phase),
-        deadline=format_time(deadline, timezone) if deadline else None,
+        deadline=format_time(deadline, timezone, reader_zone) if deadline else None,
         version=str(version),
         lines=lines,
         summary=summary or "no lines read",
@@ -180,6 +184,7 @@ def build_confirmation(
         skipped=_skipped(lines) if read_none else (),
         clarify=_clarification(lines, feedback, deadline, timezone),
         receipt_only=_receipt_only(feedback),
+        brief=brief,
     )
 
 

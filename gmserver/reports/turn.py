@@ -195,6 +195,23 @@ def with_orders_subject(text: str, report: TurnReport, power: str | None, *, htm
     return text.replace(ORDERS_SUBJECT_MARK, html_escape(line) if html else line)
 
 
+def with_reader_deadline(text: str, report: TurnReport, deadline: tuple[str, str] | None, *,
+                         html: bool = False) -> str:
+    """`text` (the report's text or HTML, rendered once) with its next deadline as one player
+    reads it (SET ZONE: `deadline` is (their zone's time, the game's and UTC), reports.words
+    format_time with the reader's zone); unchanged for `deadline` None. Pure."""
+    shown = report.next_deadline
+    if deadline is None or shown is None:
+        return text
+    local, beside = deadline
+    if html:
+        was = f"Deadline: <strong>{html_escape(shown.local)}</strong>" + ("" if shown.same else f"<br>{html_escape(shown.utc)}")
+        return text.replace(was, f"Deadline: <strong>{html_escape(local)}</strong><br>{html_escape(beside)}")
+    indent = " " * len("  Deadline: ")
+    was = f"  Deadline: {shown.local}\n" + ("" if shown.same else f"{indent}{shown.utc}\n")
+    return text.replace(was, f"  Deadline: {local}\n{indent}{beside}\n")
+
+
 def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
                 orders: tuple[OrderOutcome, ...] = (), before: Position | None = None) -> OrderLine:
     return OrderLine(

@@ -256,11 +256,22 @@ def _day_and_time(moment: datetime) -> str:
     return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M}"
 
 
-def format_time(moment: datetime, timezone: str = "UTC") -> When:
-    """Render an aware datetime in `timezone` (an IANA name) and in UTC.
+def format_time(moment: datetime, timezone: str = "UTC", reader_zone: str | None = None) -> When:
+    """Render an aware datetime in `timezone` (an IANA name) and in UTC; with `reader_zone` (the
+    zone a player chose with SET ZONE) in that zone first, the game's zone and UTC beside it.
 
     Raises ValueError for a naive datetime: deadlines are always stored aware.
     """
+    game = _format_time(moment, timezone)
+    if not reader_zone or reader_zone == timezone:
+        return game
+    if reader_zone == "UTC":
+        return When(at=game.at, local=game.utc, utc=game.local)
+    reader = _format_time(moment, reader_zone)
+    return When(at=game.at, local=reader.local, utc=game.utc if game.same else f"{game.local} = {game.utc}")
+
+
+def _format_time(moment: datetime, timezone: str) -> When:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"a deadline must be timezone-aware, not {moment!r}")
     at = moment.astimezone(ZoneInfo("UTC"))

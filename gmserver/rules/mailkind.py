@@ -120,7 +120,7 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     two_words = bool(phrase) or player_two
     in_body = phrase or (("request", player) if player else None) or (
         None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
-    in_subject = _subject_keywords(subject, game_names, bool(_ORDER_NOTATION.search(order_text[:20000])),
+    in_subject = _subject_keywords(subject, game_names, has_order_lines(order_text),
                                    {word: player_commands[word] for word in subject_commands if word in player_commands})
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
@@ -177,6 +177,11 @@ _TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4
 
 
 _ORDER_NOTATION = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?[AF]\s+[A-Za-z]{3}", re.MULTILINE)
+
+
+def has_order_lines(text: str) -> bool:
+    """Whether a line of `text` is written as an order ("A PAR - BUR", "2. F Bre H")."""
+    return bool(_ORDER_NOTATION.search(text[:20000]))
 
 
 def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool = False,

@@ -5,7 +5,7 @@ is over, `game reveal`), and a game's own choice of whether its pages are public
 before it are neither anonymous nor set apart from the configuration.
 
 Revision ID: 0027
-Revises: 0022
+Revises: 0026
 """
 from collections.abc import Sequence
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0027"
-down_revision: str | None = "0022"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

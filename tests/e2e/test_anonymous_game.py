@@ -1,7 +1,7 @@
 """An anonymous (gunboat) game played by mail over a real Dovecot (IMAP in, LMTP for the players'
 inboxes) and a real aiosmtpd relay, on SQLite and PostgreSQL: two game turns with white, grey
 and partial press, a player replaced on the way, every player writing with their name in From and
-in their signature. Then every mail every player received is read whole (each header decoded,
+in their signature, and a player asking for the roster (LIST) and the game's SUMMARY. Then every mail every player received is read whole (each header decoded,
 each MIME part decoded, the map and the calendar included) for any other player's address or
 name. Only after the end, and only because the GM chooses (`reveal`), are the players named."""
 
@@ -128,6 +128,12 @@ def test_no_player_of_an_anonymous_game_sees_another_players_address_or_name_in_
         deliver_everything(services, transport, clock())
     finally:
         NAMES["TURKEY"] = old_name
+    # the player commands that speak of the other players: the roster and the whole game's summary
+    for command in ("list", "summary"):
+        dovecot.append(table.gm, order_mail(f"{NAMES['FRANCE']} <{table.players['FRANCE']}>", "gunboat", command))
+    with ImapMailbox(imap_settings(Config(imap=imap_config(table, dovecot)))) as mailbox:
+        assert poll_once(services, mailbox, clock).processed == 2
+    deliver_everything(services, transport, clock())
 
     people = {**{power: (table.players[power], NAMES[power]) for power in POWERS if power != "TURKEY"},
               "TURKEY": (new_turkey, NEW_TURKEY), "OLD TURKEY": (old_turkey, old_name)}
@@ -152,6 +158,8 @@ def test_no_player_of_an_anonymous_game_sees_another_players_address_or_name_in_
     assert any("Turkey has a new player" in text for text in france)
     assert any("The new Sultan greets everyone." in text for text in france)
     assert any("Someone is lying to you all." in text for text in france)  # published, its author unnamed
+    assert any("Who plays the other powers is not shown in this game." in text for text in france)  # LIST
+    assert any("(address not shown)" in text for text in france)  # SUMMARY: the replacement, no address
 
     # the end, and the GM's choice to reveal: now, and only now, each player learns who played whom
     gm_controls.act(services, "gunboat", gm_controls.end_game, now=clock())

@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
-from gmserver.reports.anonymity import HIDDEN, Seat, holder_words, new_player_words, players_listed, reveal_lines
+from gmserver.reports.anonymity import (
+    HIDDEN,
+    NOT_SHOWN,
+    Seat,
+    holder_words,
+    new_player_words,
+    players_listed,
+    reveal_lines,
+    without_addresses,
+)
 
 SEATS = [Seat("ENGLAND", "anna@example.org"), Seat("FRANCE", "bob@example.org"), Seat("TURKEY", "cem@example.org")]
 
@@ -41,3 +50,10 @@ def test_the_reveal_names_every_power_s_player_and_those_before_them() -> None:
         "Turkey: cem@example.org (before: old@example.org until Fall 1901 Movement)",
         "Italy: no player at the end (before: gone@example.org until Spring 1902 Movement)",
     ]
+
+
+def test_a_gm_action_s_record_read_by_a_player_of_an_anonymous_game_shows_no_address() -> None:
+    record = "TURKEY is now played by Dora@Example.org (was cem@example.org.uk); the start mail is queued"
+    assert without_addresses(record, ["dora@example.org", "cem@example.org", "cem@example.org.uk"]) == (
+        f"TURKEY is now played by {NOT_SHOWN} (was {NOT_SHOWN}); the start mail is queued")
+    assert without_addresses(record, []) == record

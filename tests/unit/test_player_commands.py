@@ -7,6 +7,7 @@ import pytest
 
 from gmserver.commands.player_command import permitted
 from gmserver.commands.registry import PLAYER_BY_NAME, PLAYER_BY_WORD, PLAYER_COMMANDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
+from gmserver.reports.players import CommandLine, build_help
 from gmserver.rules.mailkind import KEYWORDS, PHRASES, classify
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.inbox.handlers import requests
@@ -53,3 +54,19 @@ def test_every_profile_permits_what_it_does_not_refuse() -> None:
         ruleset = load_ruleset(name)
         assert {c.name for c in permitted(PLAYER_COMMANDS, ruleset)} == {
             c.name for c in PLAYER_COMMANDS if c.refusal(ruleset) is None}
+
+
+@pytest.mark.parametrize("profile", ["standard", "mhr", "danivon", "email_rules", "scorpion", "gwm"])
+def test_help_lists_every_command_the_profile_permits(profile: str) -> None:
+    """HELP is built from the registry: a registered command the profile permits that HELP leaves
+    out fails here (its example and what it does)."""
+    ruleset = load_ruleset(profile)
+    shown = permitted(PLAYER_COMMANDS, ruleset)
+    answer = build_help(game_name="lepanto", power="FRANCE", subject="lepanto France S1901M",
+                        commands=[CommandLine(c.example, c.summary) for c in shown])
+    text = "\n".join(line for section in answer.sections for line in section.lines)
+    for command in PLAYER_COMMANDS:
+        if command.refusal(ruleset) is None:
+            assert command.example in text and command.summary in text, command.name
+    assert {"help", "list", "summary", "rules", "zone", "confirm", "resign"} <= {c.name for c in shown}
+    assert "Reply to this mail" in text and "lepanto France S1901M" in text

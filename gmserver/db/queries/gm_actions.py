@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import GmAction, GmCommandMail
+from gmserver.db.models import GmAction, GmCommandMail, OutboxMessage
 
 
 def record_action(session: Session, game_id: int, action: str, arguments: dict[str, Any], by: str,
@@ -32,3 +32,12 @@ def command_mail(session: Session, digest: str) -> GmCommandMail | None:
 def record_command_mail(session: Session, game_id: int, digest: str, inbound_id: int | None, at: datetime) -> None:
     session.add(GmCommandMail(game_id=game_id, digest=digest, inbound_id=inbound_id, at=at))
     session.flush()  # a second line the same in this mail finds it
+
+
+def announced_actions(session: Session, game_id: int) -> list[GmAction]:
+    """The game's GM actions the players were told of (an announcement was queued for them:
+    outbox dedupe key `gm-action:{action id}:...`, services/base/gm_mail.announce), oldest first."""
+    keys = session.scalars(select(OutboxMessage.dedupe_key).where(
+        OutboxMessage.game_id == game_id, OutboxMessage.kind == "gm-action"))
+    ids = {int(part) for key in keys if (part := key.split(":")[1]).isdigit()}
+    return [row for row in actions_of(session, game_id) if row.id in ids]

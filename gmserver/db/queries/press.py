@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Press
+from gmserver.db.models import Player, Press, PressDigestItem
 
 
 def press_of_phase(session: Session, game_id: int, phase: str, status: str) -> list[Press]:
@@ -35,3 +35,21 @@ def press_count(session: Session, game_id: int, phase: str, author: str, statuse
     return session.scalar(select(func.count()).select_from(Press).where(
         Press.game_id == game_id, Press.phase == phase, Press.author == author,
         Press.status.in_(statuses))) or 0
+
+
+def digest_players(session: Session, game_id: int) -> dict[str, int]:
+    """power -> player id, for the players of the game who chose SET PRESS digest (and still play)."""
+    return {power: player_id for power, player_id in session.execute(select(Player.power, Player.id).where(
+        Player.game_id == game_id, Player.press_delivery == "digest", Player.resigned_at.is_(None)))}
+
+
+def pending_digests(session: Session) -> list[int]:
+    """The players with press items waiting for their digest mail."""
+    return list(session.scalars(select(PressDigestItem.player_id).where(PressDigestItem.sent_at.is_(None))
+                                .distinct().order_by(PressDigestItem.player_id)))
+
+
+def digest_items(session: Session, player_id: int) -> list[PressDigestItem]:
+    """The press items waiting for one player's digest, oldest first."""
+    return list(session.scalars(select(PressDigestItem).where(
+        PressDigestItem.player_id == player_id, PressDigestItem.sent_at.is_(None)).order_by(PressDigestItem.id)))

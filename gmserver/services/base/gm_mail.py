@@ -12,12 +12,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gmserver import engine
+from gmserver.commands.player_command import permitted
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
 from gmserver.reports.anonymity import Seat, players_listed
 from gmserver.reports.extras import deadline_calendar, paused_calendar
+from gmserver.reports.players import HOW_TO_REPLY, CommandLine, command_lines
 from gmserver.reports.words import format_time
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import example_orders, key_points
@@ -28,6 +30,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.base.roster import in_play, roster_visible
 
 
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
@@ -44,11 +47,13 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "game_name": game.name, "power_name": player.power.title(), "rules_title": ruleset.title,
         "replacing": replacing, "phase_name": describe_phase(game.phase),
         # a paused game's deadline is not kept: the mail says so, as the pause mail does (QA walkthrough)
-        "deadline": format_time(game.deadline, game.timezone) if game.deadline and not game.paused else None,
+        "deadline": format_time(game.deadline, game.timezone, player.zone) if game.deadline and not game.paused else None,
         "paused": game.paused,
         "address": player.address, "fallback": player.fallback_address,
-        # an anonymous game lists the powers only
-        "others": players_listed(seats_of(game), player.power, anonymous=game.anonymous),
+        # who plays the other powers, where the game shows them (services/base/roster.py): in an
+        # anonymous game their powers only
+        "others": players_listed([Seat(other.power, other.address) for other in in_play(game.players)],
+                                 player.power, anonymous=not roster_visible(game)),
         "order_address": (reply_address(services.composer.gm_address, token)
                           if (token := token_of(player, game.phase)) else services.composer.gm_address),
         "expected_subject": subject_line,
@@ -56,6 +61,10 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "password": player.secret if game.sender_check == "verified" else None,
         "key_points": key_points(ruleset),
         "page_link": own_link(services.web_base_url, player, now),
+        # the players' commands this profile permits (the registry's, passed in the services)
+        "commands": command_lines([CommandLine(command.example, command.summary)
+                                   for command in permitted(services.player_commands, ruleset)]),
+        "how_to_reply": HOW_TO_REPLY,
     }
     return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
                             body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)
@@ -115,7 +124,7 @@ def announce(session: Session, services: Services, game: Game, action_id: int, h
         "paused": game.paused and game.status == "active",
     })
     queued = 0
-    for player in (game.players if to is None else to):
+    for player in (in_play(game.players) if to is None else to):
         message = outgoing.message(services, to=player.address, subject=f"{game.name}: {headline}", body=body, now=now,
                                    secret=reply_token(player.secret, game.phase) if player.secret else None)
         if calendar is not None:

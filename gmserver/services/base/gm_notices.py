@@ -18,6 +18,7 @@ _KINDS = {
     "s1901": "waits for replacements in Spring 1901 (003 [14])",
     "nmr": "missed orders",
     "abandoned": "a position abandoned (001 V(1))",
+    "resigned": "a player resigned",
     "search": "a search for a replacement ended (001 V(3))",
     "preliminary": "no orders yet for Spring 1901 (000 II(1))",
     "springsolo": "a possible solo in Spring (003 [23])",

@@ -37,7 +37,9 @@ def line_as_dict(line: Any) -> dict[str, Any]:
 
 
 def confirmation(services: Services, envelope: Envelope, decision: Accept, reading: Reading, version: int,
-                 position: Position, now: datetime, feedback: Feedback | None = None) -> EmailMessage:
+                 position: Position, now: datetime, feedback: Feedback | None = None,
+                 player: Player | None = None) -> EmailMessage:
+    """The confirmation of a filed set; `player` (the power's) for what they chose: SET ZONE, SET CONFIRM."""
     game = decision.game
     # the units this set should cover, so that the reply can list those still without an order
     units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
@@ -45,6 +47,8 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
         units=units, notes=reading.notes, marker=reading.version, feedback=feedback, timezone=game.timezone,
+        reader_zone=player.zone if player is not None else None,
+        brief=player is not None and player.confirm_style == "brief",
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
@@ -80,7 +84,7 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                                                   if (token := token_of(player, game.phase))
                                                   else services.composer.gm_address),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
-        has_orders=has_orders, page_link=own_link(services.web_base_url, player, now),
+        has_orders=has_orders, page_link=own_link(services.web_base_url, player, now), reader_zone=player.zone,
     )
     subject = format_subject(template=template, game_name=game.name, power=player.power, phase=game.phase,
                              purpose="reminder")
@@ -115,7 +119,7 @@ def one_time(services: Services, *, to: str, subject: str, body: str, token: str
     return outgoing.message(services, to=to, subject=subject, body=body, now=now, secret=token)
 
 
-def notice(services: Services, envelope: Envelope, decision: Accept | None, body: str,
+def notice(services: Services, envelope: Envelope, decision: Accept | Reject | None, body: str,
            now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
     (gmserver.services.inbox.handlers): a reply in the sender's thread. `attachments`: (file name,

@@ -41,7 +41,7 @@ from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
 from gmserver.rules.envelope import is_plain_address
-from gmserver.services.base.report_copies import ReportParts, payload_of, write_copy, write_row
+from gmserver.services.base.report_copies import ReportParts, payload_of, reader_deadline, write_copy, write_row
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,8 @@ class ReportCopy(NamedTuple):
     dedupe_key: str
     power: str | None  # whose own subject line for the next orders the copy shows
     page_links: tuple[str, ...] = ()  # the phase's web page and the player's own ([web] base_url)
+    # SET ZONE: the next deadline as this player reads it (their zone, the game's and UTC beside it)
+    deadline: tuple[str, str] | None = None
 
 
 def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCopy], *, sender: str,
@@ -122,7 +124,8 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
          "sender": sender, "recipient": copy.recipient, "raw": b"", "report_id": report,
          "addressing": {"subject": copy.subject, "power": copy.power,
                         **({"reply_secret": copy.reply_secret} if copy.reply_secret else {}),
-                        **({"page_links": list(copy.page_links)} if copy.page_links else {})},
+                        **({"page_links": list(copy.page_links)} if copy.page_links else {}),
+                        **({"deadline": list(copy.deadline)} if copy.deadline else {})},
          "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
         for copy in fresh])
     return len(fresh)
@@ -368,7 +371,8 @@ def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
     try:
         raw = write_copy(row.payload, to=row.recipient, subject=row.addressing["subject"],
                          reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                         power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
+                         power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()),
+                         deadline=reader_deadline(row.addressing))
     except Exception as problem:
         log.exception("outbox: writing %s %d to %s raised", row.kind, row.id, row.recipient)
         return row, f"the report could not be written: {type(problem).__name__}: {problem}"

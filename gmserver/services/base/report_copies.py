@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
@@ -44,7 +45,7 @@ from gmserver.reports import TurnReport
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
-from gmserver.reports.turn import with_orders_subject
+from gmserver.reports.turn import with_orders_subject, with_reader_deadline
 from gmserver.rules.position import PhaseOutcome
 
 log = logging.getLogger(__name__)
@@ -111,15 +112,18 @@ def text_body(composer: Composer, contexts: Sequence[TurnReport], deadline: date
 
 
 def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None, message_id: str,
-               power: str | None = None, page_links: tuple[str, ...] = ()) -> bytes:
+               power: str | None = None, page_links: tuple[str, ...] = (),
+               deadline: tuple[str, str] | None = None) -> bytes:
     """One player's copy of the stored report, as sent: the same bytes whenever it is written.
     `power`: the player's, whose own subject line for the next orders the copy shows (
     reports.with_orders_subject); None shows the GM's wording. `page_links`: the phase's web page
-    and the player's own (reports.links), when `[web] base_url` is set."""
+    and the player's own (reports.links), when `[web] base_url` is set. `deadline`: the next
+    deadline as the player reads it (SET ZONE: reports.turn.with_reader_deadline)."""
     base, composer, parts = _base_message(payload)
     last = parts.contexts[-1]
-    own = with_text_edited(base, lambda subtype, text: with_page_links(
-        with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"))
+    own = with_text_edited(base, lambda subtype, text: with_reader_deadline(with_page_links(
+        with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"),
+        last, deadline, html=subtype == "html"))
     copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
     policy = _smtp_policy(to)
     if own is not base:  # the player's own line is in the text and HTML parts: written whole
@@ -136,7 +140,14 @@ def write_row(row: OutboxMessage) -> bytes:
     assert row.report is not None and row.addressing is not None
     return write_copy(row.report.payload, to=row.recipient, subject=row.addressing["subject"],
                       reply_secret=row.addressing.get("reply_secret"), message_id=row.message_id,
-                      power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()))
+                      power=row.addressing.get("power"), page_links=tuple(row.addressing.get("page_links") or ()),
+                      deadline=reader_deadline(row.addressing))
+
+
+def reader_deadline(addressing: dict[str, Any]) -> tuple[str, str] | None:
+    """The next deadline as the player reads it (SET ZONE), kept in the copy's outbox row."""
+    shown = addressing.get("deadline")
+    return (str(shown[0]), str(shown[1])) if shown else None
 
 
 def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:

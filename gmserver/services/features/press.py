@@ -19,10 +19,10 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, Press
+from gmserver.db.models import Game, Press, PressDigestItem
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import adjudicated_phases
-from gmserver.db.queries.press import press_count, press_of_game, press_of_phase, replace_press
+from gmserver.db.queries.press import digest_players, press_count, press_of_game, press_of_phase, replace_press
 from gmserver.rules.authenticity import without_secret_lines
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.intake import Accept, GameView
@@ -55,6 +55,7 @@ from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
 
 TEMPLATE = "player/press_item.txt.j2"
+DIGEST_ITEM_TEMPLATE = "player/_press_item_text.txt.j2"  # one item of a SET PRESS digest
 # 002 PRESS 2 lets anyone send press: a flood of it (a spammer forging a new From for every
 # message) must not fill the report, so at most this many items from non-players are published a turn
 NON_PLAYER_PRESS_PER_TURN = 5
@@ -211,11 +212,16 @@ def deliver(session: Session, services: Services, game: GameView, author: str, i
     """Mail `item` (stored as `row`) to each of its recipients, one outbox row each; also the GM's
     approval of held press mails it too (services/features/press_moderation.py)."""
     shown = shown_author(item, author)
+    context = {"game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind, "shown": shown,
+               "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text}
+    digest = digest_players(session, game.id)  # SET PRESS digest: the day's one mail carries it
     for power in recipients_of(item, author, game.players):
+        if (player := digest.get(power)) is not None:
+            session.add(PressDigestItem(game_id=game.id, player_id=player, press_id=row.id, created_at=now,
+                                        body=services.composer.render(DIGEST_ITEM_TEMPLATE, context)))
+            continue
         address = game.players[power][0]
-        body = services.composer.render(TEMPLATE, {
-            "game_name": game.name, "phase": describe_phase(row.phase), "kind": item.kind,
-            "shown": shown, "non_player": author == NON_PLAYER, "partial": bool(item.recipients), "text": item.text})
+        body = services.composer.render(TEMPLATE, context)
         message = outgoing.message(services, to=address, subject=f"{game.name} {row.phase}: press", body=body, now=now,
                                    secret=game.reply_token(power))
         queue(session, message, kind="press", dedupe_key=f"press:{row.id}:{power}", now=now, game_id=game.id)

@@ -15,6 +15,7 @@ from gmserver.rules.schedule import due_reminders, next_reminder_time
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
+from gmserver.services.base.roster import in_play
 from gmserver.services.game.ordersets import contingent_for, orders_on_file
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ def _queue_game_reminders(services: Services, game_id: int, now: datetime) -> in
         ordered = set(orders_on_file(session, game.id, game.phase, ruleset).orders) | set(
             contingent_for(session, game.id, game.phase, ruleset))
         for reminder in due:
-            for player in game.players:
+            for player in in_play(game.players):
                 if player.power not in owing:
                     continue  # nothing to order (2.6 hopeless_orders_exempt: no reminder)
                 if reminder.audience == "powers_without_set" and player.power in ordered:

@@ -26,6 +26,7 @@ from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue_all
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.base.roster import in_play
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ def announce_proposal(session: Session, services: Services, game_id: int, record
         "gm_applies": proposal.kind == "rule_change",
     })
     messages = []
-    for player in game.players:
+    for player in in_play(game.players):
         if player.power not in alive:
             continue
         subject = format_subject(template=ruleset.subject_template, game_name=game.name, power=player.power,

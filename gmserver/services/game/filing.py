@@ -20,7 +20,7 @@ from gmserver.db.models import InboundMessage, OrderSet
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
-from gmserver.db.queries.players import clarifications_on, games_of_address, player_abbreviations
+from gmserver.db.queries.players import clarifications_on, games_of_address, player_abbreviations, player_of
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
@@ -143,7 +143,7 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):
         queue(session, mails.confirmation(services, envelope, decision, reading, version, position, now,
-                                          feedback=feedback),
+                                          feedback=feedback, player=player_of(session, game.id, decision.power)),
               kind="confirmation", dedupe_key=f"confirm:{row.id}", now=now, game_id=game.id)
 
 

@@ -37,6 +37,7 @@ from gmserver.rules.set_feedback import InvalidRecord
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.reply_tokens import reply_periods
+from gmserver.services.base.roster import in_play
 from gmserver.services.game.ordersets import invalid_records, orders_on_file, proxy_states
 from gmserver.services.game.schedule import lengths_of, pace_warnings, schedule_of
 
@@ -319,7 +320,10 @@ def _player_summary(p: Player, gm_address: str | None, proxies: Mapping[str, Pro
                if p.power in proxies else {}),
             **({"perpetual": p.perpetual["orders"]} if p.perpetual else {}),
             # 000 III(1) (a): the GM's switch, and the record the GM judges it by
-            "clarifications": p.clarifications, "invalid_sets": asdict(invalid)}
+            "clarifications": p.clarifications, "invalid_sets": asdict(invalid),
+            # what the player set by mail: SET ZONE (None: the game's), SET CONFIRM, SET PRESS
+            "zone": p.zone, "confirm": p.confirm_style, "press": p.press_delivery,
+            **({"resigned": p.resigned_at.isoformat()} if p.resigned_at is not None else {})}
 
 
 def _former_players(session: Session, game: Game) -> list[dict[str, Any]]:
@@ -397,9 +401,10 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
     return GameView(
         id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
         deadline=game.deadline, status=game.status, timezone=game.timezone,
+        # a player who resigned sends nothing for the power any more (RESIGN)
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
-                 for p in game.players},
-        secrets={p.power: p.secret for p in game.players},
+                 for p in in_play(game.players)},
+        secrets={p.power: p.secret for p in in_play(game.players)},
         # the current turn's reply tokens and the last one's prove a sender, no older ones
         periods=reply_periods(session, game) if session is not None else (),
         previous=previous,

@@ -56,11 +56,14 @@ def replace_player(session: Session, game: Game, power: str, address: str, fallb
         _end_the_wait_for(game, player.power, now)
         return player
     player = seated
-    session.add(PlayerHistory(
-        game_id=game.id, power=player.power, address=player.address, fallback_address=player.fallback_address,
-        joined_at=player.joined_at, left_at=now, left_in_phase=game.phase, missed_turns=player.missed_turns,
-        missed_in_a_row=player.missed_in_a_row, civil_disorder=player.civil_disorder, cd_recorded=player.cd_recorded))
+    if player.resigned_at is None:  # a player who resigned has their record kept already (RESIGN)
+        session.add(PlayerHistory(
+            game_id=game.id, power=player.power, address=player.address, fallback_address=player.fallback_address,
+            joined_at=player.joined_at, left_at=now, left_in_phase=game.phase, missed_turns=player.missed_turns,
+            missed_in_a_row=player.missed_in_a_row, civil_disorder=player.civil_disorder,
+            cd_recorded=player.cd_recorded))
     log.info("%s: %s now played by %s instead of %s", game.name, player.power, address, player.address)
+    player.resigned_at = None
     player.address, player.fallback_address, player.secret = address, fallback, new_secret()
     player.abbreviations = {}
     player.missed_in_a_row = player.missed_turns = 0

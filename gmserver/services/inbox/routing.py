@@ -22,7 +22,7 @@ from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
-from gmserver.rules.mailkind import classify
+from gmserver.rules.mailkind import MailKind, classify, has_order_lines
 from gmserver.rules.press import NON_PLAYER
 from gmserver.rules.reading.message import MessageText, read_message, split_message
 from gmserver.rules.safetext import safe_text
@@ -50,9 +50,11 @@ from gmserver.services.features import held
 from gmserver.services.features.senders import check_sender
 from gmserver.services.game.games import game_view
 from gmserver.services.inbox import handlers
+from gmserver.services.inbox.handlers import players as players_handler
 from gmserver.services.inbox.handlers import press as press_handler
 from gmserver.services.inbox.handlers import requests
 from gmserver.services.inbox.handlers.mail import Mail
+from gmserver.services.inbox.handlers.notice import common_context
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +155,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
     if isinstance(decision, Reject):
+        if _asks_nothing(row, envelope, kind, games, order_text, services.composer.gm_address):
+            return _help_instead(session, services, row, envelope, decision, now)
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
         # hold_for_gm (001 II(4)): the sender is checked as for any order set first
@@ -196,6 +200,35 @@ def _refuse(session: Session, services: Services, row: InboundMessage, envelope:
     if decision.game is not None:  # the game's gm_copies setting
         copy_to_gm(session, services, decision.game.id, refusal, "refusal", f"reject:{row.id}", now)
     return "rejected"
+
+
+def _asks_nothing(row: InboundMessage, envelope: Envelope, kind: MailKind, games: list[GameView], order_text: str,
+                  gm_address: str) -> bool:
+    """A mail that names no game (subject or reply address) and no command, and holds no line
+    written as an order: HELP answers it instead of a refusal."""
+    return (kind.kind == "orders" and not has_order_lines(order_text)
+            and not any(names_game(envelope.subject, game) for game in games)
+            and not _reply_secrets(row, envelope, gm_address))
+
+
+def _help_instead(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,
+                  now: datetime) -> str:
+    """HELP for the one game the player plays (its commands, the subject line, how to reply),
+    under the limits of a refusal and counted as one; a stranger, or a player of several games,
+    gets the refusal, which says what the subject must name."""
+    if decision.stranger or decision.game is None or decision.power is None:
+        return _refuse(session, services, row, envelope, decision, now)
+    row.game_id, row.power = decision.game.id, decision.power
+    if not _may_refuse(session, row, envelope, decision, now, proven=False):
+        return "ignored"
+    answer = players_handler.help_answer(session, decision.game, decision.power, why=(
+        "Your message named no game and no command, so nothing in it was used."))
+    mail = Mail(session, services, row, envelope, MailKind("unknown"), now, None, named_game=decision.game)
+    body = services.composer.render(answer.template, {**common_context(mail), "title": answer.title,
+                                                      "sections": answer.sections})
+    queue(session, mails.notice(services, envelope, decision, body, now), kind="rejection",
+          dedupe_key=f"reject:{row.id}", now=now, game_id=decision.game.id)
+    return "help-sent"
 
 
 # The kinds read under the subject rules of order sets; the others need only the game.

@@ -25,6 +25,7 @@ from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing, report_copies
 from gmserver.services.base.context import Services
+from gmserver.services.base.roster import in_play
 from gmserver.services.features.press import press_for_report
 from gmserver.services.features.votes import VoteResults
 
@@ -108,7 +109,7 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
     copies = [PlayerCopy(player, format_subject(template=template, game_name=game.name, power=player.power,
                                                 phase=outcome.phase, purpose="report"),
                          new_message_id(services.composer.domain))
-              for player in game.players]
+              for player in in_play(game.players)]
     return parts, copies
 
 

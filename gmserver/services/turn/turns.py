@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from gmserver import engine
 from gmserver.db import queries
-from gmserver.db.models import Game, PhaseRecord
+from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
+from gmserver.reports.words import format_time
 from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order
 from gmserver.rules.perpetual import note as perpetual_note
@@ -194,12 +195,21 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, token_of(copy.player, game.phase),
                                                        copy.message_id, f"{key}{copy.player.power}", copy.player.power,
                                                        report_links(services.web_base_url, copy.player, first.phase, now,
-                                                                    public=public))
+                                                                    public=public),
+                                                       _reader_deadline(game, copy.player, deadline))
                                             for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
     return reports
+
+
+def _reader_deadline(game: Game, player: Player, deadline: datetime | None) -> tuple[str, str] | None:
+    """SET ZONE: the next deadline in the player's zone, the game's and UTC beside it; None keeps the report's."""
+    if deadline is None or not player.zone or player.zone == game.timezone:
+        return None
+    when = format_time(deadline, game.timezone, player.zone)
+    return when.local, when.utc
 
 
 def _centre_points(session: Session, game: Game, last: PhaseOutcome) -> list[tuple[str, dict[str, int]]]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from gmserver.db.queries.players import player_of
 from gmserver.reports.words import format_time
 from gmserver.rules.position import describe_phase
 from gmserver.rules.press import NON_PLAYER
@@ -67,6 +68,15 @@ def common_context(mail: Mail) -> dict[str, Any]:
         "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
                        else None),
         "phase": describe_phase(game.phase) if game is not None else None,
-        "deadline": format_time(game.deadline, game.timezone) if game is not None and game.deadline is not None else None,
+        "deadline": (format_time(game.deadline, game.timezone, _reader_zone(mail))
+                     if game is not None and game.deadline is not None else None),
         "more_text": mail.kind.more_text,
     }
+
+
+def _reader_zone(mail: Mail) -> str | None:
+    """The zone the asking player chose (SET ZONE), read now: a SET ZONE answer shows the new one."""
+    if mail.decision is None or mail.decision.power == NON_PLAYER:
+        return None
+    player = player_of(mail.session, mail.decision.game.id, mail.decision.power)
+    return player.zone if player is not None else None

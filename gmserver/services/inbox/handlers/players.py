@@ -10,12 +10,15 @@ A command the profile does not permit, and a line that does not fit its command
 
 from __future__ import annotations
 
+from sqlalchemy.orm import Session
+
 from gmserver.commands.player_command import PlayerCall, PlayerUsageError, Reply, permitted
 from gmserver.commands.registry import PLAYER_BY_NAME, PLAYER_COMMANDS
 from gmserver.db.models import Game
 from gmserver.db.queries.games import ruleset_of
-from gmserver.reports.players import CommandLine, build_not_permitted, build_usage_error
+from gmserver.reports.players import CommandLine, build_help, build_not_permitted, build_usage_error
 from gmserver.reports.requests import Answer
+from gmserver.rules.intake import GameView, expected_subject
 from gmserver.rules.ruleset import Ruleset
 from gmserver.services.inbox.handlers import notice
 from gmserver.services.inbox.handlers.mail import Mail
@@ -24,6 +27,15 @@ from gmserver.services.inbox.handlers.mail import Mail
 def help_lines(ruleset: Ruleset) -> tuple[CommandLine, ...]:
     """HELP's list: each permitted command's example and what it does."""
     return tuple(CommandLine(command.example, command.summary) for command in permitted(PLAYER_COMMANDS, ruleset))
+
+
+def help_answer(session: Session, game: GameView, power: str, *, why: str = "") -> Answer:
+    """HELP's words for `power` in `game`; `why` first, when HELP answers a mail that asked for
+    nothing (it named no game and no command)."""
+    ruleset = ruleset_of(session.get(Game, game.id))
+    answer = build_help(game_name=game.name, power=power, subject=expected_subject(game, power),
+                        commands=help_lines(ruleset))
+    return Answer(f"{why} {answer.title}", answer.sections) if why else answer
 
 
 def handle(mail: Mail) -> str:
