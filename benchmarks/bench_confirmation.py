@@ -27,6 +27,7 @@ os.environ.setdefault("HOME", "/tmp")
 from gmserver import engine
 from gmserver.mail.compose import Composer, mark_gm_mail
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.reports.replies import build_confirmation
 from gmserver.rules.reading.mail import read_mail
 from gmserver.rules.ruleset import load_ruleset
 

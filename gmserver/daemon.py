@@ -53,7 +53,8 @@ def build_services(config: Config) -> Services:
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
                                                trusted_receivers=config.trusted_receivers),
                     gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
-                    web_base_url=config.web.base_url, player_commands=PLAYER_COMMANDS)
+                    web_base_url=config.web.base_url, web_public=config.web.public,
+                    player_commands=PLAYER_COMMANDS)
 
 
 def build_transport(config: Config) -> Transport:

@@ -83,7 +83,7 @@ def cmd_game_create(args: argparse.Namespace) -> int:
         position=position, first_deadline=args.deadline, movement=args.movement_hours, retreat=args.retreat_hours,
         adjustment=args.adjustment_hours, reminder=args.reminder_hours, timezone=args.timezone,
         sender_check=args.sender_check, gm_copies=args.gm_copies, deadline_time=args.deadline_time,
-        enforce_minimums=not args.short_turns_for_testing,
+        enforce_minimums=not args.short_turns_for_testing, anonymous=args.anonymous, pages_public=args.pages_public,
     )
     services = services_of(config)
     # the game starts by mail: every player's start mail is queued with the game
@@ -251,6 +251,12 @@ def _print_schedule(summary: dict) -> None:
     print(f"schedule: turns: {turns}{at}; reminders {reminder}"
           + ("; PAUSED: no adjudication and no reminders until `gmserver game resume`" if summary["paused"] else "")
           + ("; copies of reports and refusals go to the GM" if summary["gm_copies"] else ""))
+    if summary.get("anonymous"):
+        print("anonymous: no player is shown another's address"
+              + (f" (`gmserver game reveal {summary['name']}` names them to each other)"
+                 if summary["status"] != "active" else "; once the game is over, `game reveal` may name them"))
+    if summary.get("pages_public") is not None:
+        print(f"web pages: {'public' if summary['pages_public'] else 'private (a player’s link or the GM’s password)'}")
 
 
 def cmd_game_abbreviations(args: argparse.Namespace) -> int:
@@ -325,6 +331,15 @@ def build(parser: argparse.ArgumentParser) -> None:
     create.add_argument("--gm-copies", action="store_true",
                         help="send the GM a copy of every report and every refusal ([gm] alert_address, else "
                              "[gm] address); `game set NAME gm_copies on|off` changes it later")
+    create.add_argument("--anonymous", action="store_true",
+                        help="an anonymous (gunboat) game: no player is ever shown another player's address, "
+                             "only the powers; once it is over `game reveal NAME` tells them who played whom")
+    pages = create.add_mutually_exclusive_group()
+    pages.add_argument("--private", dest="pages_public", action="store_false", default=None,
+                       help="its web pages show nothing without a player's own link or the GM's password "
+                            "(default: as [web] public says); `game set NAME pages public|private` changes it")
+    pages.add_argument("--public", dest="pages_public", action="store_true", default=None,
+                       help="its web pages are public whatever [web] public says")
     create.set_defaults(func=cmd_game_create)
     listing = add_command(game, "list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")

@@ -40,6 +40,7 @@ from gmserver.commands import (
     repair,
     replace,
     resume,
+    reveal,
     rollback,
     setting,
     veto,
@@ -51,7 +52,7 @@ from gmserver.commands.players import confirm, help_list, house_rules, press_del
 
 # in the order `gmserver game --help` lists them
 COMMANDS: tuple[Command, ...] = (
-    deadline.COMMAND, delay.COMMAND, pause.COMMAND, resume.COMMAND, end.COMMAND, replace.COMMAND, address.COMMAND,
+    deadline.COMMAND, delay.COMMAND, pause.COMMAND, resume.COMMAND, end.COMMAND, reveal.COMMAND, replace.COMMAND, address.COMMAND,
     cd.COMMAND, setting.COMMAND,
     # proposal_gm_veto (000 IX(5)), gm_may_propose (003 [18] ¶1), the GM's vote (000 IX(3))
     veto.COMMAND, propose.COMMAND, vote.COMMAND,

@@ -93,6 +93,12 @@ class Game(Base):
     # to LOOK_NOW (`_look_again` below), so that no write path can leave a stale one.
     next_reminder_at: Mapped[datetime | None] = mapped_column(index=True, default=lambda: LOOK_NOW)
     next_check_at: Mapped[datetime | None] = mapped_column(index=True, default=lambda: LOOK_NOW)
+    # An anonymous (gunboat) game: no player is ever shown another's address (start mail,
+    # announcements, pages); the GM may reveal the players once it is over (`game reveal`)
+    anonymous: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # whether the game's pages show anything without a player's or the GM's link; None: as
+    # `[web] public` says
+    pages_public: Mapped[bool | None]
 
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.power")
 

@@ -10,14 +10,15 @@ STATEMENTS: dict[str, Statement] = {
                 'SELECT games.id, games.name, games.ruleset_name, games.ruleset, games.status, games.phase, '
                 'games.deadline, games.paused, games.timezone, games.deadline_time, games.sender_check, '
                 'games.movement_seconds, games.retreat_seconds, games.adjustment_seconds, games.reminder_seconds, '
-                'games.waiting_for, games.gm_copies, games.gm_secret FROM games WHERE games.name = :name'
+                'games.waiting_for, games.gm_copies, games.gm_secret, games.anonymous, games.pages_public FROM '
+                'games WHERE games.name = :name'
             ),
             'postgresql': (
                 'SELECT games.id, games.name, games.ruleset_name, games.ruleset, games.status, games.phase, '
                 'games.deadline, games.paused, games.timezone, games.deadline_time, games.sender_check, '
                 'games.movement_seconds, games.retreat_seconds, games.adjustment_seconds, games.reminder_seconds, '
-                'games.waiting_for, games.gm_copies, games.gm_secret FROM games WHERE games.name = '
-                '%(name)s::VARCHAR'
+                'games.waiting_for, games.gm_copies, games.gm_secret, games.anonymous, games.pages_public FROM '
+                'games WHERE games.name = %(name)s::VARCHAR'
             ),
         },
         columns=(
@@ -39,6 +40,8 @@ STATEMENTS: dict[str, Statement] = {
             ('waiting_for', 'json'),
             ('gm_copies', 'bool'),
             ('gm_secret', 'any'),
+            ('anonymous', 'bool'),
+            ('pages_public', 'bool'),
         ),
     ),
     'game_names': Statement(

@@ -2,7 +2,8 @@
 templates/web/ (Jinja, every variable escaped) with the report map's code.
 
 Routes (the contract mail links and the tests use):
-  /games/NAME                      the game now (public, unless [web] public = false)
+  /games/NAME                      the game now (public, unless the game is private: `game create
+                                   --private`, `game set NAME pages private`, or [web] public = false)
   /games/NAME/phases/S1901M        a past phase, as its turn report gave it
   /games/NAME/p/TOKEN              a player's own page (their private link)
   /gm                              the GM's page (HTTP Basic, the password of [web] gm_password_hash)
@@ -31,7 +32,7 @@ from gmserver import centrechart, mapboard, mapimage
 from gmserver.config import WebConfig
 from gmserver.rules.game_names import name_problem
 from gmserver.services.base.context import Services
-from gmserver.services.base.page_tokens import game_link, page_link
+from gmserver.services.base.page_tokens import game_link, page_link, pages_public
 from gmserver.services.features import pages
 from gmserver.web.auth import basic_password, password_matches
 
@@ -173,34 +174,36 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         gm_checked.add(key)
         return True
 
-    def may_see(request: Request) -> bool:
-        return web.public or is_gm(request)
+    def public(setting: bool | None) -> bool:
+        return pages_public(setting, web.public)
+
+    def may_see(request: Request, setting: bool | None) -> bool:
+        # a private game shows nothing without a player's link or the GM's password
+        return public(setting) or is_gm(request)
 
     def png(data: bytes, cache: str) -> Response:
         return Response(data, media_type="image/png", headers={"Cache-Control": cache})
 
     async def game(request: Request) -> Response:
         name = request.path_params["name"]
-        if not _is_name(name) or not may_see(request):
+        page = pages.game_page(sessions, name) if _is_name(name) else None
+        if page is None or not may_see(request, page.public):
             return _not_found()
-        page = pages.game_page(sessions, name)
-        if page is None:
-            return _not_found()
-        cache = NOW_CHANGES if web.public else PRIVATE
+        cache = NOW_CHANGES if public(page.public) else PRIVATE
         if fresh(request, page.version):
             return Response(status_code=304, headers={"ETag": f'"{page.version}"', "Cache-Control": cache})
         return render("game.html.j2", cache, page.version, game=page, base=game_link("", name), player=None)
 
     async def game_map(request: Request) -> Response:
         name = request.path_params["name"]
-        if not _is_name(name) or not may_see(request):
+        page = pages.game_page(sessions, name) if _is_name(name) else None
+        if page is None or not may_see(request, page.public):
             return _not_found()
-        page = pages.game_page(sessions, name)
-        position = pages.current_position(sessions, name) if page else None
-        if page is None or position is None:
+        position = pages.current_position(sessions, name)
+        if position is None:
             return _not_found()
         return png(images.get(f"now:{name}:{page.version}", lambda: mapimage.position_png(position)),
-                   NOW_CHANGES if web.public else PRIVATE)
+                   NOW_CHANGES if public(page.public) else PRIVATE)
 
     def phase_of(request: Request) -> pages.PhasePage | None:
         name, phase = request.path_params["name"], request.path_params["phase"]
@@ -209,23 +212,22 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
         return pages.phase_page(sessions, name, phase)
 
     def phase_cache(page: pages.PhasePage) -> str:
-        if not web.public:
+        if not public(page.public):
             return PRIVATE
         return LATEST if page.latest else IMMUTABLE
 
-    def token_ok(request: Request) -> bool:
+    def token_ok(request: Request, page: pages.PhasePage) -> bool:
+        """A past phase: by a player's present link, or without one where the game may be seen."""
         token = request.path_params.get("token")
         if token is None:
-            return may_see(request)
+            return may_see(request, page.public)
         name = request.path_params["name"]
         return bool(TOKEN.fullmatch(token) and _is_name(name)
                     and pages.power_of_link(sessions, name, token) is not None)
 
     async def phase(request: Request) -> Response:
-        if not token_ok(request):
-            return _not_found()
         page = phase_of(request)
-        if page is None:
+        if page is None or not token_ok(request, page):
             return _not_found()
         token = request.path_params.get("token")
         base = page_link("", page.game_name, token) if token else game_link("", page.game_name)
@@ -233,10 +235,8 @@ def create_app(services: Services, web: WebConfig, *, templates_dir: Path, gm_na
                       page=page, base=base)
 
     async def phase_image(request: Request) -> Response:
-        if not token_ok(request):
-            return _not_found()
         page = phase_of(request)
-        if page is None:
+        if page is None or not token_ok(request, page):
             return _not_found()
         cache = PRIVATE if request.path_params.get("token") else phase_cache(page)
         if request.path_params["image"] == "map.png":

@@ -148,3 +148,41 @@ def test_000_III_1_a_the_gm_switches_clarifications_from_the_command_line(config
     assert "clarifications for FRANCE are off already" in capsys.readouterr().err
     assert run(config, "game", "actions", "lepanto") == 0
     assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["clarify"]
+
+
+def test_an_anonymous_private_game_from_the_command_line_and_its_players_revealed_after_the_end(
+        config: Path, capsys, tmp_path: Path) -> None:
+    """`game create --anonymous --private`: `game show --json` says so; the start mails list the
+    powers and no address; `game reveal` is refused while the game is played and names every
+    player to the others once it is over."""
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args(), "--anonymous", "--private") == 0
+    summary = shown(config, capsys)
+    assert (summary["anonymous"], summary["pages_public"]) == (True, False)
+    assert run(config, "game", "show", "lepanto") == 0
+    assert "anonymous: no player is shown another's address" in capsys.readouterr().out
+    assert run(config, "outbox", "send", "--once") == 0
+    starts = [m for m in mailbox.Maildir(tmp_path / "sent") if "you play" in str(m["Subject"])]
+    assert len(starts) == 7
+    for start in starts:  # each start mail: the reader's own address, nobody else's
+        assert start.as_string().count("@players.test") == start.as_string().count(str(start["To"])), start["To"]
+    assert run(config, "game", "reveal", "lepanto") == 2
+    assert "lepanto is still being played" in capsys.readouterr().err
+    assert run(config, "game", "set", "lepanto", "pages", "public") == 0
+    assert shown(config, capsys)["pages_public"] is True
+    assert run(config, "game", "end", "lepanto") == 0
+    assert run(config, "game", "reveal", "lepanto") == 0
+    assert "the players of lepanto are revealed to them" in capsys.readouterr().out
+    assert run(config, "outbox", "send", "--once") == 0
+    [revealed] = [m for m in mailbox.Maildir(tmp_path / "sent")
+                  if "who played whom" in str(m["Subject"]) and str(m["To"]) == "italy@players.test"]
+    assert "France: france@players.test" in " ".join(revealed.get_payload(decode=True).decode().split())
+
+
+def test_reveal_is_refused_for_a_game_that_never_hid_its_players(config: Path, capsys) -> None:
+    assert run(config, "db", "upgrade") == 0
+    assert run(config, "game", "create", "lepanto", *player_args()) == 0
+    assert run(config, "game", "end", "lepanto") == 0
+    capsys.readouterr()
+    assert run(config, "game", "reveal", "lepanto") == 2
+    assert "lepanto is not anonymous: its players were never hidden" in capsys.readouterr().err

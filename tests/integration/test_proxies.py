@@ -197,3 +197,22 @@ def test_003_19_a_proxy_for_one_unit_follows_it_to_its_new_province(database_url
     fall = format_subject(template="scorpion", game_name="lepanto", power="FRANCE", phase="F1901M", purpose="orders")
     assert send(services, EN, fall, "A BUR - MUN\nA MAR - PIE", clock())[0] == "accepted"
     assert france_on_file(services, "scorpion") == ["A BUR - MUN"]  # the unit in BUR only, not A MAR
+
+
+def test_003_19_in_an_anonymous_game_a_proxy_held_by_another_player_names_their_power_not_their_address(
+        database_url, clock) -> None:
+    """An anonymous game (`game create --anonymous`): France asks for England's player as its proxy
+    (003 [19], in force at once); France's answer and England's notice say "England's player", and
+    no mail to either carries the other's address. The GM's notice keeps the address."""
+    services = services_for(database_url)
+    new_game(services, clock(), ruleset="scorpion", anonymous=True)
+    outcome, queued = send(services, FR, "lepanto", "PROXY England", clock())
+    assert outcome == "proxy-given"
+    told = {m.recipient: words_of(m) for m in queued}
+    assert "England's player may send the orders of France" in told[FR]
+    assert "England's player may send the orders of France" in told[EN]
+    assert EN not in told[FR] and FR not in told[EN]
+    assert f"{EN} may send the orders of France" in told[services.composer.gm_address]
+    assert send(services, EN, orders_subject("scorpion", "FRANCE"), "A PAR - BUR", clock())[0] == "accepted"
+    outcome, queued = send(services, FR, "lepanto", "PROXY cancel", clock())
+    assert outcome == "proxy-cancelled" and EN not in " ".join(words_of(m) for m in queued if m.recipient == FR)

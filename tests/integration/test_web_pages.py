@@ -21,7 +21,7 @@ from gmserver.db.models import Game, InboundMessage, PageToken, Player
 from gmserver.db.session import transaction
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.outbox import message_bytes
-from gmserver.services.commands.gm_controls import act, change_address
+from gmserver.services.commands.gm_controls import act, change_address, set_setting
 from gmserver.services.features import pages
 from gmserver.services.features.alerts import queue_alerts
 from gmserver.services.features.reminders import queue_reminders
@@ -213,6 +213,54 @@ def test_a_private_game_shows_nothing_without_a_link(played) -> None:
         assert get(f"{base}/games/lepanto", {"Authorization": "Basic Z206c2VzYW1l"}).status == 200
 
 
+def test_a_game_made_private_shows_nothing_without_a_link_while_the_others_stay_public(played, clock) -> None:
+    """`game set NAME pages private` (a game's own setting over `[web] public`): 404 for its pages
+    without a player's link or the GM's password, and never kept by a shared cache."""
+    services, token = played
+    new_game(services, clock(), name="armada")
+    act(services, "lepanto", set_setting, "pages", "private", now=clock())
+    web = WebConfig(listen=f"127.0.0.1:{free_port()}", gm_password_hash=hash_password("sesame", iterations=1000))
+    with serving(services, web) as base:
+        for path in ("", "/map.png", "/phases/S1901M", "/phases/S1901M/map.png"):
+            assert get(f"{base}/games/lepanto{path}").status == 404, path
+        assert get(f"{base}/games/lepanto/p/{token}").status == 200
+        assert get(f"{base}/games/lepanto/p/{token}/phases/S1901M").status == 200
+        seen_by_gm = get(f"{base}/games/lepanto", {"Authorization": "Basic Z206c2VzYW1l"})
+        assert seen_by_gm.status == 200 and seen_by_gm.headers["Cache-Control"] == "private, no-store"
+        gm_page = get(f"{base}/gm", {"Authorization": "Basic Z206c2VzYW1l"}).text
+        valid_html(gm_page)
+        assert "(F1901M); private pages</td>" in gm_page and "(S1901M)</td>" in gm_page  # armada: no mark
+        assert get(f"{base}/games/armada").status == 200  # the other game follows [web] public
+
+
+def test_a_public_game_is_shown_where_web_public_is_false(played, clock) -> None:
+    services, _ = played
+    act(services, "lepanto", set_setting, "pages", "public", now=clock())
+    new_game(services, clock(), name="armada")
+    with serving(services, WebConfig(listen=f"127.0.0.1:{free_port()}", public=False)) as base:
+        page = get(f"{base}/games/lepanto")
+        assert page.status == 200 and page.headers["Cache-Control"] == "no-cache"
+        assert get(f"{base}/games/lepanto/phases/S1901M").status == 200
+        assert get(f"{base}/games/armada").status == 404
+
+
+def test_an_anonymous_game_s_pages_show_its_powers_and_no_player(database_url, clock) -> None:
+    """issue 21's "anonymous games show powers only": no address, no player's name on any page, the
+    player's own page included."""
+    services = services_for(database_url)
+    new_game(services, clock(), anonymous=True)
+    orders(services, clock, "FRANCE", "S1901M", "A PAR - BUR\n\nPRESS TO Italy\nHello.\nEND PRESS")
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    token = pages.issue_page_token(services.sessions, "lepanto", "ITALY", clock())
+    with serving(services) as base:
+        for path in ("", "/phases/S1901M", f"/p/{token}", f"/p/{token}/phases/S1901M"):
+            page = get(f"{base}/games/lepanto{path}")
+            assert page.status == 200, path
+            assert "@" not in page.text and "players.test" not in page.text, path
+        assert "France" in get(f"{base}/games/lepanto").text
+
+
 def test_every_answer_carries_a_strict_content_security_policy(played) -> None:
     services, token = played
     with serving(services) as base:
@@ -323,6 +371,22 @@ def test_the_start_mail_reminders_and_reports_carry_the_players_own_link_when_ba
     with serving(services) as base:
         page = get(f"{base}/games/lepanto/p/{token}")
         assert page.status == 200 and "Your page as France" in page.text
+
+
+def test_a_private_games_report_links_its_phase_under_the_players_own_link(database_url, clock) -> None:
+    """A private game's phase page answers 404 at its public address: the report's link to it is
+    under the player's own link, which shows it."""
+    services = dataclasses.replace(services_for(database_url), web_base_url=BASE_URL, web_public=False)
+    new_game(services, clock())
+    clock.advance(hours=48)
+    turns.adjudicate_due(services, clock())
+    report = next(row for row in outbox_rows(services, "report") if row.recipient == player_address("FRANCE"))
+    text = plain_text(report)
+    [token] = set(LINK.findall(text))  # the phase's link and the player's own
+    assert f"On the web: {BASE_URL}/games/lepanto/p/{token}/phases/S1901M" in text
+    with serving(services, WebConfig(listen=f"127.0.0.1:{free_port()}", public=False)) as base:
+        assert get(f"{base}/games/lepanto/p/{token}/phases/S1901M").status == 200
+        assert get(f"{base}/games/lepanto/phases/S1901M").status == 404
 
 
 def test_no_mail_carries_a_link_without_base_url(database_url, clock) -> None:

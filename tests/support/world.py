@@ -37,7 +37,8 @@ def player_address(power: str) -> str:
 
 def new_game(services: Services, now: datetime, *, name: str = "lepanto", ruleset: str = "standard",
              movement_hours: float = 48, reminder_hours: float = 24, position=None,
-             sender_check: str = "from", enforce_minimums: bool = False, timezone: str = "UTC") -> int:
+             sender_check: str = "from", enforce_minimums: bool = False, timezone: str = "UTC",
+             anonymous: bool = False) -> int:
     """A game of seven players at player_address(POWER). `sender_check` is "from" (the From
     address alone, as before issue 6) unless a test is about verifying senders. The turn
     lengths are the test's, whatever the profile's minimums (tests about the minimums pass
@@ -48,7 +49,7 @@ def new_game(services: Services, now: datetime, *, name: str = "lepanto", rulese
             players=[PlayerSpec(p, player_address(p), f"{p.lower()}.backup@players.test") for p in POWERS],
             movement=timedelta(hours=movement_hours), retreat=timedelta(hours=24), adjustment=timedelta(hours=24),
             reminder=timedelta(hours=reminder_hours), position=position, sender_check=sender_check,
-            enforce_minimums=enforce_minimums, timezone=timezone,
+            enforce_minimums=enforce_minimums, timezone=timezone, anonymous=anonymous,
         ), now)
         return game.id
 

@@ -18,6 +18,7 @@ def run(call: PlayerCall) -> Reply:
     from gmserver.db.queries.players import former_players  # noqa: PLC0415
     from gmserver.db.queries.votes import decided_proposals  # noqa: PLC0415
     from gmserver.engine import position_from_state  # noqa: PLC0415
+    from gmserver.reports.anonymity import without_addresses  # noqa: PLC0415
     from gmserver.reports.extras import centre_history  # noqa: PLC0415
     from gmserver.reports.players import Change, Decided, build_summary  # noqa: PLC0415
     from gmserver.rules.position import describe_phase  # noqa: PLC0415
@@ -41,7 +42,11 @@ def run(call: PlayerCall) -> Reply:
     votes = [Decided(describe_phase(row.tallied_phase or row.phase),
                      f"{row.kind.replace('_', ' ')}" + (f" ({row.members.title()})" if row.members else ""),
                      row.result or row.status) for row in decided_proposals(session, game.id)]
-    actions = [f"{row.at:%Y-%m-%d}: {row.result}" for row in announced_actions(session, game.id)]
+    # a GM action's record is written for the GM: in an anonymous game no player's address is read in it
+    hidden = () if shown else [address for row in (*game.players, *former)
+                               for address in (row.address, row.fallback_address) if address]
+    actions = [f"{row.at:%Y-%m-%d}: {without_addresses(row.result, hidden)}"
+               for row in announced_actions(session, game.id)]
     chart: tuple[tuple[str, bytes], ...] = ()
     if len(years) > 1:
         try:

@@ -44,7 +44,8 @@ STATEMENTS: dict[str, Select] = {
     "game": select(Game.id, Game.name, Game.ruleset_name, Game.ruleset, Game.status, Game.phase, Game.deadline,
                    Game.paused, Game.timezone, Game.deadline_time, Game.sender_check, Game.movement_seconds,
                    Game.retreat_seconds, Game.adjustment_seconds, Game.reminder_seconds, Game.waiting_for,
-                   Game.gm_copies, Game.gm_secret).where(Game.name == bindparam("name")),
+                   Game.gm_copies, Game.gm_secret, Game.anonymous, Game.pages_public).where(
+        Game.name == bindparam("name")),
     "game_names": select(Game.name).order_by(Game.name),
     "record": select(PhaseRecord.state, PhaseRecord.revision).where(
         PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase")),

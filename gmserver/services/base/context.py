@@ -47,6 +47,9 @@ class Services:
     # the web pages' public address (config `[web] base_url`): reports, reminders and start mails
     # carry their page links; "": no link in any mail
     web_base_url: str = ""
+    # config `[web] public`: whether the pages of a game without its own setting show without a
+    # player's link (a private game's report links to its phase under the player's own link)
+    web_public: bool = True
     # the players' commands (gmserver.commands.registry.PLAYER_COMMANDS), which the start mail lists:
     # passed in by whoever builds the services, since the registry's commands run services of
     # every floor and no floor may import it

@@ -17,6 +17,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.db.queries.phases import current_record
 from gmserver.mail.compose import plain_text
+from gmserver.reports.anonymity import Seat, players_listed
 from gmserver.reports.extras import deadline_calendar, paused_calendar
 from gmserver.reports.players import HOW_TO_REPLY, CommandLine, command_lines
 from gmserver.reports.requests import build_position
@@ -36,7 +37,8 @@ from gmserver.services.base.roster import in_play, roster_visible
 def start_mail(services: Services, game: Game, player: Player, state: dict, now: datetime, *,
                replacing: bool = False) -> EmailMessage:
     """A player's start mail: their power, the other players (primary addresses only: a
-    fallback is never published, `registered_with_fallback`), the first deadline, the
+    fallback is never published, `registered_with_fallback`; in an anonymous game their powers
+    only), the first deadline, the
     exact subject line, a worked example and the house rules' key points."""
     ruleset = ruleset_of(game)
     position = engine.position_from_state(state)
@@ -49,10 +51,10 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
         "deadline": format_time(game.deadline, game.timezone, player.zone) if game.deadline and not game.paused else None,
         "paused": game.paused,
         "address": player.address, "fallback": player.fallback_address,
-        # who plays the other powers, where the game shows them (services/base/roster.py)
-        "others": ([(other.power.title(), other.address) for other in in_play(game.players)
-                    if other.power != player.power]
-                   if roster_visible(game) else []),
+        # who plays the other powers, where the game shows them (services/base/roster.py): in an
+        # anonymous game their powers only
+        "others": players_listed([Seat(other.power, other.address) for other in in_play(game.players)],
+                                 player.power, anonymous=not roster_visible(game)),
         "order_address": (reply_address(services.composer.gm_address, token)
                           if (token := token_of(player, game.phase)) else services.composer.gm_address),
         "expected_subject": subject_line,
@@ -70,6 +72,11 @@ def start_mail(services: Services, game: Game, player: Player, state: dict, now:
     }
     return outgoing.message(services, to=player.address, subject=f"{game.name}: you play {player.power.title()}",
                             body=services.composer.render("player/start.txt.j2", context), now=now, secret=token)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's players as reports.anonymity takes them."""
+    return [Seat(player.power, player.address) for player in game.players]
 
 
 def queue_start_mails(session: Session, services: Services, game: Game, now: datetime,

@@ -77,7 +77,17 @@ def own_link(base_url: str, player: Player, now: datetime) -> str | None:
     return page_link(base_url, player.game.name, page_token(session, player, now))
 
 
-def report_links(base_url: str, player: Player, phase: str, now: datetime) -> tuple[str, ...]:
-    """The links of a player's copy of the report of `phase`: its page, then the player's own."""
+def pages_public(setting: bool | None, default: bool) -> bool:
+    """Whether a game's pages show without a player's link or the GM's password: the game's own
+    setting (`game create --private|--public`, `game set NAME pages`), else `[web] public`."""
+    return default if setting is None else setting
+
+
+def report_links(base_url: str, player: Player, phase: str, now: datetime, *, public: bool = True) -> tuple[str, ...]:
+    """The links of a player's copy of the report of `phase`: its page, then the player's own. The
+    phase's page of a private game (`public` False) is under the player's own link: its public
+    address shows nothing."""
     own = own_link(base_url, player, now)
-    return (f"{game_link(base_url, player.game.name)}/phases/{phase}", own) if own else ()
+    if not own:
+        return ()
+    return (f"{game_link(base_url, player.game.name)}/phases/{phase}" if public else f"{own}/phases/{phase}", own)

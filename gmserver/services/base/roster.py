@@ -1,7 +1,8 @@
 """Whether a game's players may see who plays the other powers (their names and addresses): one
 function, which the roster (LIST), the start mail and whatever else names another player asks.
-Today every game shows them (the start mail has always listed the other players' primary
-addresses); an anonymous game will answer False here."""
+Every game shows them (the start mail has always listed the other players' primary addresses)
+but an anonymous one (`game create --anonymous`), whose players know each other by their powers
+only until the GM reveals them after the end (`game reveal`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from gmserver.db.models import Game, Player
 
 def roster_visible(game: Game) -> bool:
     """True: a player may be told who plays each other power (primary addresses only: a fallback
-    address is never published, `registered_with_fallback`)."""
-    return True
+    address is never published, `registered_with_fallback`); False in an anonymous game."""
+    return not game.anonymous
 
 
 def in_play(players: Iterable[Player]) -> list[Player]:

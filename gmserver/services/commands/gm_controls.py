@@ -22,12 +22,13 @@ from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game
 from gmserver.db.session import transaction
+from gmserver.reports.anonymity import Seat, new_player_words, reveal_lines
 from gmserver.reports.words import format_time, plural
 from gmserver.rules.authenticity import SENDER_CHECKS
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
-from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails
+from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails, seats_of
 from gmserver.services.features import perpetual, proxies
 from gmserver.services.features.ending import final_record, finish_game
 from gmserver.services.game import players, schedule
@@ -137,7 +138,7 @@ def replace(session: Session, services: Services, game: Game, power: str, addres
                    "fallback": fallback, "previous": previous}, by, now,
                    f"{player.power} is now played by {address} ({was}); the start mail is queued",
                    f"{player.power.title()} has a new player",
-                   (f"{player.power.title()} is now played by {address}.",), to=others)
+                   (new_player_words(player.power, address, anonymous=game.anonymous),), to=others)
     if previous is None or done.action_id is None:
         return done
     # the former player is told once: their mail for the game is a stranger's now, and dropped unanswered
@@ -243,8 +244,10 @@ def clarify(session: Session, services: Services, game: Game, power: str, on: bo
 
 
 SETTINGS = {"gm_copies": "a copy of every report and every refusal goes to the GM",
-            "sender-check": "what proves that a player's mail is theirs: verified or from"}
+            "sender-check": "what proves that a player's mail is theirs: verified or from",
+            "pages": "whether the game's web pages show anything without a player's link: public or private"}
 SENDER_CHECK_NAMES = ("sender-check", "sender_check")
+PAGES_VALUES = {"public": True, "private": False}
 
 
 def set_setting(session: Session, services: Services, game: Game, name: str, value: str, *, by: str,
@@ -254,6 +257,8 @@ def set_setting(session: Session, services: Services, game: Game, name: str, val
     must do)."""
     if name.lower() in SENDER_CHECK_NAMES:
         return _set_sender_check(session, services, game, value.strip().lower(), by=by, now=now)
+    if name.lower() == "pages":
+        return _set_pages(session, services, game, value.strip().lower(), by=by, now=now)
     if name not in SETTINGS:
         raise GameError(f"no setting {name!r} (settings: {', '.join(SETTINGS)})")
     if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
@@ -261,6 +266,39 @@ def set_setting(session: Session, services: Services, game: Game, name: str, val
     game.gm_copies = value.lower() in ("on", "true", "yes")
     return _record(session, services, game, "set", {"name": name, "value": game.gm_copies}, by, now,
                    f"{name} is on: {SETTINGS[name]}" if game.gm_copies else f"{name} is off: no copies go to the GM")
+
+
+def _set_pages(session: Session, services: Services, game: Game, value: str, *, by: str, now: datetime) -> Done:
+    """A game's own choice of whether its pages are public (over `[web] public`): a private game
+    shows nothing without a player's link or the GM's password. Not announced: the players' own
+    links work either way."""
+    if value not in PAGES_VALUES:
+        raise GameError(f"pages is public or private, not {value!r}")
+    game.pages_public = PAGES_VALUES[value]
+    return _record(session, services, game, "set", {"name": "pages", "value": value}, by, now,
+                   f"{game.name}'s pages are {value}: " + (
+                       "anybody with the game's address may look at them" if game.pages_public else
+                       "they show nothing without a player's own link or the GM's password"))
+
+
+def reveal(session: Session, services: Services, game: Game, *, by: str, now: datetime) -> Done:
+    """After the end of an anonymous game, if the GM chooses: every player, and everyone who played
+    a power before, is told who played each power. Never while the game is played."""
+    if not game.anonymous:
+        raise GameError(f"{game.name} is not anonymous: its players were never hidden")
+    if game.status == "active":
+        raise GameError(f"{game.name} is still being played: its players may be revealed once it is over "
+                        f"(`end {game.name}`, or its end by a solo or a vote)")
+    former = [(Seat(h.power, h.address), describe_phase(h.left_in_phase))
+              for h in queries.players.former_players(session, game.id)]
+    lines = reveal_lines(seats_of(game), former)
+    told: list[Any] = list(game.players)
+    seated = {(p.power, p.address) for p in game.players}
+    told += [Addressee(seat.power, seat.address, None) for seat, _ in former if (seat.power, seat.address) not in seated]
+    return _record(session, services, game, "reveal", {"players": lines}, by, now,
+                   f"the players of {game.name} are revealed to them", "who played whom",
+                   (f"{game.name} was an anonymous game. Now that it is over, the GM reveals who played "
+                    "each power:", *lines), to=told)
 
 
 def _set_sender_check(session: Session, services: Services, game: Game, value: str, *, by: str,

@@ -62,6 +62,9 @@ class GamePage:
     unit_count: int
     past: tuple[PhaseLink, ...]  # the phases reported, oldest first
     version: str  # changes whenever what the page shows may change (the ETag)
+    # the game's own choice: public, private (nothing without a player's link or the GM's
+    # password), or None (as `[web] public` says)
+    public: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class PhasePage:
     history: tuple[tuple[str, ...], dict[str, tuple[int, ...]]]  # the centre chart's points
     key: str  # the stored report's key: a re-adjudication after a rollback gives a new one
     latest: bool  # the last report: a rollback may still replace it (000 VIII(1)); the others never change
+    public: bool | None = None  # as GamePage.public
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ class GmGameRow:
     not_ordered: tuple[str, ...]
     held: int
     open_votes: int
+    # what the GM set apart for the game: "anonymous", "private pages", "public pages"
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,11 +147,12 @@ def _game_page(session: Session, game: Game) -> GamePage:
                    for power in sorted(set(position.centers) | set(position.units) | {p.power for p in game.players}))
     past = tuple(PhaseLink(phase, describe_phase(phase)) for phase in _reported_phases(session, game.id))
     version = hashlib.sha256(repr((game.phase, record.id, record.revision, game.deadline, game.status,
-                                   game.paused, past)).encode()).hexdigest()[:24]
+                                   game.paused, past, game.pages_public)).encode()).hexdigest()[:24]
     return GamePage(name=game.name, status=game.status, phase=game.phase, phase_name=describe_phase(game.phase),
                     deadline=game.deadline, deadline_local=when.local if when else None,
                     deadline_utc=when.utc if when else None, paused=game.paused, powers=powers,
-                    unit_count=sum(len(p.units) for p in powers), past=past, version=version)
+                    unit_count=sum(len(p.units) for p in powers), past=past, version=version,
+                    public=game.pages_public)
 
 
 def game_page(sessions: sessionmaker[Session], name: str) -> GamePage | None:
@@ -208,7 +215,7 @@ def phase_page(sessions: sessionmaker[Session], name: str, phase: str) -> PhaseP
                 return PhasePage(game_name=game.name, phase=phase, phase_name=describe_phase(phase),
                                  reports=reports, outcome=parts.outcome,
                                  history=centre_history(parts.centre_points), key=parts.key,
-                                 latest=number == len(reported) - 1)
+                                 latest=number == len(reported) - 1, public=game.pages_public)
         return None
 
 
@@ -294,7 +301,9 @@ def gm_page(sessions: sessionmaker[Session]) -> GmPage:
                 name=game.name, status=game.status, phase=game.phase, phase_name=describe_phase(game.phase),
                 deadline_utc=format_time(game.deadline).utc if game.deadline else None, paused=game.paused,
                 not_ordered=not_ordered, held=len(queries.inbound.held_of_game(session, game.id)),
-                open_votes=len(queries.votes.open_proposals(session, game.id))))
+                open_votes=len(queries.votes.open_proposals(session, game.id)),
+                marks=(("anonymous",) if game.anonymous else ())
+                + (() if game.pages_public is None else ("public pages" if game.pages_public else "private pages",))))
         return GmPage(games=tuple(rows), parked_mail=page_queries.count_inbound(session, "failed"),
                       undeliverable_mail=page_queries.count_outbox(session, "failed"),
                       alerts=tuple((describe_alert(key), at) for key, at in page_queries.recent_alerts(session, 20)))

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player, Proxy
+from gmserver.reports.anonymity import holder_words
 from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import PhaseOutcome, describe_phase, unit_province
 from gmserver.rules.proxies import (
@@ -30,6 +31,7 @@ from gmserver.rules.proxies import (
     until_after,
 )
 from gmserver.services.base.context import Services
+from gmserver.services.base.gm_mail import seats_of
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.game.actions import (
     Addressee,
@@ -124,14 +126,16 @@ def approve(session: Session, services: Services, game: Game, power: str, *, by:
 
 def _in_force(session: Session, services: Services, game: Game, owner: Player, row: Proxy, by: str,
               now: datetime, span: str, *, by_gm: bool) -> Done:
-    words = f"{row.holder} may send the orders of {owner.power.title()} ({span})"
-    if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
-        _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy", words + ".", now)
+    holder = _shown_holder(game, row.holder)
+    words = f"{holder} may send the orders of {owner.power.title()} ({span})"
+    if not by_gm:  # 003 [19]: "Of course, the GM must be informed" (the GM is told the address)
+        _tell_gm(session, services, game, row, f"{owner.power.title()} has a proxy",
+                 f"{row.holder} may send the orders of {owner.power.title()} ({span}).", now)
     # never the other players (003 [19] "Only the GM and the player concerned will be informed")
     told = [_holder(game, owner, row.holder)] + ([owner] if by_gm else [])
     return _record(session, services, game, "proxy", _arguments(row), by, now, words, "a proxy for "
                    + owner.power.title(), (f"{words}: mail with {owner.power.title()} in the subject, from "
-                                           f"{row.holder}, is taken as its orders.",), to=told)
+                                           f"{holder}, is taken as its orders.",), to=told)
 
 
 def cancel(session: Session, services: Services, game: Game, power: str, *, by: str, now: datetime,
@@ -147,7 +151,7 @@ def cancel(session: Session, services: Services, game: Game, power: str, *, by: 
     tell_holder = row.status == "active" and notified_on_cancel(ruleset)
     silent = row.status == "active" and not tell_holder
     row.status, row.ended_at = ("cancelled_silently" if silent else "cancelled"), now
-    words = f"the proxy of {row.holder} for {owner.power.title()} is cancelled"
+    words = f"the proxy of {_shown_holder(game, row.holder)} for {owner.power.title()} is cancelled"
     if not by_gm:  # 003 [19]: "Of course, the GM must be informed"
         _tell_gm(session, services, game, row, f"{owner.power.title()} cancels a proxy", words + ".", now)
     told: list[Any] = ([owner] if by_gm else []) + ([_holder(game, owner, row.holder)] if tell_holder else [])
@@ -162,6 +166,12 @@ def follow_units(session: Session, game_id: int, outcome: PhaseOutcome) -> None:
     for row in queries.proxies.proxies_of(session, game_id):
         if row.units and row.status in ("active", "cancelled_silently"):
             row.units = sorted(units_after(frozenset(row.units), outcome.orders_of(row.power)))
+
+
+def _shown_holder(game: Game, address: str) -> str:
+    """The holder as the owner and the holder are told: in an anonymous game a holder who plays
+    here is their power's player, never an address."""
+    return holder_words(address, seats_of(game), anonymous=game.anonymous)
 
 
 def _holder(game: Game, owner: Player, address: str) -> Addressee:

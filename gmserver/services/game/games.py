@@ -70,6 +70,10 @@ class GameSpec:
     # lengths (min_hours_*) are not enforced
     enforce_minimums: bool = True
     gm_copies: bool = False  # a copy of every report and refusal to the GM
+    # an anonymous (gunboat) game: no player is shown another's address; `game reveal` after the end
+    anonymous: bool = False
+    # whether its pages show anything without a player's or the GM's link; None: `[web] public`
+    pages_public: bool | None = None
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -164,7 +168,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
         adjustment_seconds=int(lengths.adjustment.total_seconds()),
         reminder_seconds=int((spec.reminder if spec.reminder is not None else _reminder(rules)).total_seconds()),
         sender_check=spec.sender_check, gm_copies=spec.gm_copies, paused=False,
-        enforce_minimums=spec.enforce_minimums,
+        enforce_minimums=spec.enforce_minimums, anonymous=spec.anonymous, pages_public=spec.pages_public,
         gm_secret=new_secret(),  # what a GM command by mail must carry (gm_command_auth)
     )
     game.deadline_time = spec.deadline_time.isoformat(timespec="seconds") if spec.deadline_time else None

@@ -101,6 +101,9 @@ def show_game(reader: Reader, name: str, gm_address: str | None = None) -> dict[
         # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
         **({"corrected": {"revision": record.revision}} if record.revision else {}),
         "gm_copies": game.gm_copies,
+        "anonymous": game.anonymous,
+        # the pages without a player's or the GM's link: True, False, or None (as `[web] public` says)
+        "pages_public": game.pages_public,
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
         # 001 IV(4) target_days_per_game_turn: turn lengths that make a Turn longer than the guide

@@ -32,7 +32,7 @@ from gmserver.rules.turn import unsupportable_note, void_hold_supports, void_mis
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.outbox import ReportCopy, queue_report
-from gmserver.services.base.page_tokens import report_links
+from gmserver.services.base.page_tokens import pages_public, report_links
 from gmserver.services.base.reply_tokens import token_of
 from gmserver.services.features import (
     convoys,
@@ -224,9 +224,11 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                       corrected=bool(revision_number), votes=ballots,
                                       centre_points=ending.centre_points(session, game, last.centers, last.phase),
                                       press=with_press)
+    public = pages_public(game.pages_public, services.web_public)
     reports = queue_report(session, parts, [ReportCopy(copy.player.address, copy.subject, token_of(copy.player, game.phase),
                                                        copy.message_id, f"{key}{copy.player.power}", copy.player.power,
-                                                       report_links(services.web_base_url, copy.player, first.phase, now),
+                                                       report_links(services.web_base_url, copy.player, first.phase, now,
+                                                                    public=public),
                                                        _reader_deadline(game, copy.player, deadline))
                                             for copy in copies],
                            sender=services.composer.gm_address, now=now, game_id=game.id)
