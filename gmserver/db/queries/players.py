@@ -55,3 +55,15 @@ def awaiting_contact(session: Session) -> list[Player]:
     """Players of active games gmserver waits to hear from after a missed turn (001 V(1))."""
     return list(session.scalars(select(Player).join(Game).where(
         Game.status == "active", Player.contact_due_since.is_not(None)).order_by(Player.id)))
+
+
+def seats_of_address(session: Session, address: str) -> tuple[list[Player], list[PlayerHistory]]:
+    """Every seat `address` (lower case) holds or held, as main or fallback address: the players
+    of today and those replaced (player_history), in every game of the server."""
+    now = list(session.scalars(select(Player).where(
+        or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address))
+        .order_by(Player.id)))
+    before = list(session.scalars(select(PlayerHistory).where(
+        or_(func.lower(PlayerHistory.address) == address, func.lower(PlayerHistory.fallback_address) == address))
+        .order_by(PlayerHistory.id)))
+    return now, before

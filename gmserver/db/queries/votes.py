@@ -54,3 +54,9 @@ def open_of_kind(session: Session, kind: str) -> list[ProposalRow]:
     """Every game's open rows of `kind` (the complaint windows of 002 DRAWS 5), oldest first."""
     return list(session.scalars(select(ProposalRow).where(
         ProposalRow.kind == kind, ProposalRow.status == "open").order_by(ProposalRow.id)))
+
+
+def passed_draws(session: Session, game_id: int) -> list[ProposalRow]:
+    """The game's draws voted through (their `members`: the powers, space-separated)."""
+    return list(session.scalars(select(ProposalRow).where(
+        ProposalRow.game_id == game_id, ProposalRow.kind == "draw", ProposalRow.status == "passed")))
