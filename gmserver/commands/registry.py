@@ -14,6 +14,8 @@ from types import MappingProxyType
 from gmserver.commands import (
     actions,
     address,
+    announce,
+    approve,
     audit,
     cd,
     clarify,
@@ -51,6 +53,8 @@ COMMANDS: tuple[Command, ...] = (
     correct.COMMAND, preview.COMMAND, convoy.COMMAND, repair.COMMAND, audit.COMMAND, rollback.COMMAND,
     release.COMMAND, refuse.COMMAND,
     process.COMMAND,
+    # open sign-up: an announced game, its joins
+    announce.COMMAND, approve.APPROVE, approve.REFUSE,
 )
 
 

@@ -292,6 +292,11 @@ def game_summary(session: Session, game: Game, gm_address: str | None = None) ->
                                        for row in queries.inbound.held_of_game(session, game.id)]) else {}),
         # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
         **({"corrected": {"revision": record.revision}} if record.revision else {}),
+        # open sign-up: who stands by to take over a power (in the order they are offered one), who observes
+        "standby": [s.address for s in queries.signups.signups(session, game.name, "standby", ("confirmed",))],
+        "observers": [s.address for s in queries.signups.signups(session, game.name, "observe", ("confirmed",))],
+        **({"assignment": sign_up.assignment} if (sign_up := queries.signups.announcement(session, game.name))
+           and sign_up.assignment else {}),
         "gm_copies": game.gm_copies,
         **({"gm_secret": game.gm_secret} if gm_address and game.gm_secret else {}),
         "rules_not_in_force": not_in_force_keys(ruleset),  # options of its rules gmserver does not carry out
