@@ -20,6 +20,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from gmserver import engine
+from gmserver.commands.registry import PLAYER_COMMANDS
 from gmserver.config import Config
 from gmserver.db.session import DATABASE_UNREACHABLE, make_engine, make_session_factory, unreachable_reason
 from gmserver.mail.compose import Composer
@@ -52,7 +53,7 @@ def build_services(config: Config) -> Services:
                     sender_checks=SenderChecks(trusted_authserv_ids=config.trusted_authserv_ids,
                                                trusted_receivers=config.trusted_receivers),
                     gm_addresses=config.gm_command_addresses, alerts_to=config.alerts_to,
-                    web_base_url=config.web.base_url)
+                    web_base_url=config.web.base_url, player_commands=PLAYER_COMMANDS)
 
 
 def build_transport(config: Config) -> Transport:

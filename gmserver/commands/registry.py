@@ -4,6 +4,12 @@ classifier (gmserver.rules.mailkind, which is given `MAIL_WORDS`) are built from
 
 Adding a command is one module that declares `COMMAND = Command(...)` (see command.py) and one
 line in `COMMANDS` below; tests/unit/test_command_registry.py checks that every adapter knows it.
+
+The players' commands (HELP, RULES...) are one module each in gmserver/commands/players/, declaring
+`COMMAND = PlayerCommand(...)` (see player_command.py), and one line in `PLAYER_COMMANDS`: the
+player-command handler (services/inbox/handlers/players.py), HELP and the start mail's list, and
+the classifier (given `PLAYER_WORDS`) are built from it; tests/unit/test_player_commands.py
+checks that each knows every one.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from gmserver.commands import (
     vote,
 )
 from gmserver.commands.command import Command
+from gmserver.commands.player_command import PlayerCommand
+from gmserver.commands.players import house_rules
 
 # in the order `gmserver game --help` lists them
 COMMANDS: tuple[Command, ...] = (
@@ -77,3 +85,30 @@ MAIL_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, c
 def in_group(group: str) -> tuple[Command, ...]:
     """The commands of one command-line group ("game", "inbox"), in the registry's order."""
     return tuple(command for command in COMMANDS if command.cli[:1] == (group,))
+
+
+# The players' commands, in the order HELP and the start mail list them.
+PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
+    house_rules.COMMAND,
+)
+
+
+def _player_by_word() -> Mapping[str, PlayerCommand]:
+    found: dict[str, PlayerCommand] = {}
+    for command in PLAYER_COMMANDS:
+        for word in command.words:
+            if word in found:
+                raise ValueError(f"the mail word {word!r} names two player commands: {found[word].name}, "
+                                 f"{command.name}")
+            found[word] = command
+    return MappingProxyType(found)
+
+
+# every player mail word ("rules", "set zone") -> its command
+PLAYER_BY_WORD: Mapping[str, PlayerCommand] = _player_by_word()
+PLAYER_BY_NAME: Mapping[str, PlayerCommand] = MappingProxyType({command.name: command for command in PLAYER_COMMANDS})
+# player mail word -> the command's name, for gmserver.rules.mailkind.classify
+PLAYER_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, command in PLAYER_BY_WORD.items()})
+# the words also read from a subject line ("lepanto rules")
+PLAYER_SUBJECT_WORDS: frozenset[str] = frozenset(
+    word for word, command in PLAYER_BY_WORD.items() if command.in_subject)

@@ -15,7 +15,10 @@ a proposal [P practice], kept small enough that no order line can match it:
 2. A keyword line: the first line of the text read for orders (quotes, signatures, password
    lines and press sections already taken out) whose first word is a keyword, the rest of the
    line being its argument ("DRAW Austria England", "Status", "Delay: travelling until Friday"):
-   - requests: `status`, `history` (with a phase: "HISTORY F1901"), `map`, `rules`, `orders`
+   - player commands: the words the caller passes (the registry's, gmserver.commands
+     `PLAYER_WORDS`: `help`, `rules`, `set zone`...; one word or two), each to its command's
+     name, read as requests; this module keeps no list of them;
+   - requests: `status`, `history` (with a phase: "HISTORY F1901"), `map`, `orders`
      (the player's own set on file; only as the whole text, since "Orders:" often heads an
      order set), `delay` or `extension` (000 VII(5),
      001 IV(5), 003 [10] "If you need an extension of the deadline, notify the GM"), and
@@ -45,7 +48,7 @@ Words are compared as gmserver.rules.subject.name_words makes them (accents drop
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
@@ -60,7 +63,6 @@ KEYWORDS: Mapping[str, tuple[Kind, str]] = MappingProxyType({
     "status": ("request", "status"),
     "history": ("request", "history"),
     "map": ("request", "map"),
-    "rules": ("request", "rules"),
     "orders": ("request", "orders"),  # only as the whole text read for orders: see _ONLY_ALONE
     "delay": ("request", "delay"),
     "extension": ("request", "delay"),
@@ -98,23 +100,32 @@ class MailKind:
 
 
 def classify(*, subject: str, order_text: str, press_text: str, game_names: Iterable[str] = (),
-             from_gm: bool = False, gm_commands: Mapping[str, str] = MappingProxyType({})) -> MailKind:
+             from_gm: bool = False, gm_commands: Mapping[str, str] = MappingProxyType({}),
+             player_commands: Mapping[str, str] = MappingProxyType({}),
+             subject_commands: Collection[str] = ()) -> MailKind:
     """The kind of one message (see the module doc for the grammar). `gm_commands`: the words of
-    the GM's commands, each to its command's name (the caller passes gmserver.commands.MAIL_WORDS):
-    this module keeps no list of them."""
+    the GM's commands, each to its command's name (the caller passes gmserver.commands.MAIL_WORDS);
+    `player_commands` those of the players' commands ("set zone" -> "zone": PLAYER_WORDS), and
+    `subject_commands` those of them also read from a subject: this module keeps no list of them."""
     lines = [line.strip() for line in order_text.splitlines() if line.strip()]
     first = lines[0] if lines else ""
     if from_gm:
         word = _first_word(first) or _first_word(subject)
         return MailKind("command", gm_commands.get(word or ""), _rest(first), len(lines) > 1)
     word = _first_word(first) or ""
-    phrase = PHRASES.get(tuple(name_words(first[:200])[:2]))  # type: ignore[arg-type]
-    in_body = phrase or (None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
-    in_subject = _subject_keywords(subject, game_names, bool(_ORDER_NOTATION.search(order_text[:20000])))
+    two = tuple(name_words(first[:200])[:2])
+    phrase = PHRASES.get(two)  # type: ignore[arg-type]
+    player_two = len(two) == 2 and " ".join(two) in player_commands
+    player = player_commands.get(" ".join(two)) if player_two else player_commands.get(word)
+    two_words = bool(phrase) or player_two
+    in_body = phrase or (("request", player) if player else None) or (
+        None if word in _ONLY_ALONE and len(lines) > 1 else KEYWORDS.get(word))
+    in_subject = _subject_keywords(subject, game_names, bool(_ORDER_NOTATION.search(order_text[:20000])),
+                                   {word: player_commands[word] for word in subject_commands if word in player_commands})
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
-        found = MailKind(in_body[0], in_body[1], _rest(_rest(first)) if phrase else _rest(first), len(lines) > 1)
+        found = MailKind(in_body[0], in_body[1], _rest(_rest(first)) if two_words else _rest(first), len(lines) > 1)
         return _with_delay_reason(found, lines[1:])
     if len(set(in_subject)) > 1:
         return _two_things(in_subject)
@@ -168,7 +179,8 @@ _TURN_WORD = re.compile(r"(?:spring|summer|fall|autumn|winter|[sfwa](?:\d\d|\d{4
 _ORDER_NOTATION = re.compile(r"^\s*(?:\d{1,2}[.)]\s*)?[AF]\s+[A-Za-z]{3}", re.MULTILINE)
 
 
-def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool = False) -> list[tuple[Kind, str]]:
+def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool = False,
+                      commands: Mapping[str, str] = MappingProxyType({})) -> list[tuple[Kind, str]]:
     masked: set[str] = set()
     for name in game_names:
         masked |= set(name_words(name))
@@ -180,5 +192,6 @@ def _subject_keywords(subject: str, game_names: Iterable[str], order_lines: bool
         # 1901") is press, its words ("Munich holds") never read as orders, unless the body is
         # written as orders ("A PAR - BUR")
         return [_SUBJECT_ONLY["press"]] if "press" in words and not order_lines else []
-    table = {**KEYWORDS, **_SUBJECT_ONLY}
+    table: dict[str, tuple[Kind, str]] = {**KEYWORDS, **_SUBJECT_ONLY,
+                                          **{word: ("request", name) for word, name in commands.items()}}
     return [table[word] for word in words if word in table and word not in _ONLY_ALONE | _BODY_ONLY]

@@ -9,6 +9,7 @@ from email.utils import format_datetime, make_msgid
 from sqlalchemy import select, update
 
 from gmserver import engine
+from gmserver.commands.registry import PLAYER_COMMANDS
 from gmserver.db.models import Game, Player
 from gmserver.db.session import make_engine, make_session_factory, transaction
 from gmserver.mail.compose import Composer
@@ -26,7 +27,8 @@ def services_for(database_url: str, gm_address: str = GM, sender_checks: SenderC
     unless `sender_checks` gives a lookup that answers."""
     sessions = make_session_factory(make_engine(database_url))
     return Services(sessions=sessions, composer=Composer(TEMPLATES_DIR, gm_name="Test GM", gm_address=gm_address),
-                    geography=engine.map_info(), sender_checks=sender_checks or SenderChecks(dkim_lookup=offline_lookup))
+                    geography=engine.map_info(), sender_checks=sender_checks or SenderChecks(dkim_lookup=offline_lookup),
+                    player_commands=PLAYER_COMMANDS)
 
 
 def player_address(power: str) -> str:

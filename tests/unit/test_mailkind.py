@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gmserver.commands.registry import MAIL_WORDS
+from gmserver.commands.registry import MAIL_WORDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.rules import mailkind
 from gmserver.rules.mailkind import KINDS, MailKind, classify
 from gmserver.rules.reading.message import split_message
@@ -62,7 +62,8 @@ TABLE = [
 @pytest.mark.parametrize(("subject", "body", "kind", "topic", "why"), TABLE, ids=[row[4] for row in TABLE])
 def test_kind_of_a_message(subject: str, body: str, kind: str, topic: str | None, why: str) -> None:
     order_text, press_text = split_message(body)
-    found = classify(subject=subject, order_text=order_text, press_text=press_text, game_names=["lepanto"])
+    found = classify(subject=subject, order_text=order_text, press_text=press_text, game_names=["lepanto"],
+                     player_commands=PLAYER_WORDS, subject_commands=PLAYER_SUBJECT_WORDS)
     assert (found.kind, found.topic) == (kind, topic), why
     assert found.kind in KINDS
 

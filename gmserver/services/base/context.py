@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.mail.compose import Composer
 from gmserver.mail.dkim import KeyLookups, TxtLookup
 from gmserver.rules.geography import MapInfo
+
+if TYPE_CHECKING:
+    from gmserver.commands.player_command import PlayerCommand
 
 
 @dataclass(frozen=True)
@@ -43,3 +47,7 @@ class Services:
     # the web pages' public address (config `[web] base_url`): reports, reminders and start mails
     # carry their page links; "": no link in any mail
     web_base_url: str = ""
+    # the players' commands (gmserver.commands.registry.PLAYER_COMMANDS), which the start mail lists:
+    # passed in by whoever builds the services, since the registry's commands run services of
+    # every floor and no floor may import it
+    player_commands: tuple[PlayerCommand, ...] = ()

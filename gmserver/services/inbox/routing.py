@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from gmserver.commands.registry import MAIL_WORDS
+from gmserver.commands.registry import MAIL_WORDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
@@ -118,7 +118,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     order_text, press_text = prepared.text.orders, prepared.text.press
     from_gm = not envelope.automated and envelope.sender in gm_addresses(services)
     kind = classify(subject=envelope.subject, order_text=order_text, press_text=press_text,
-                    game_names=[game.name for game in games], from_gm=from_gm, gm_commands=MAIL_WORDS)
+                    game_names=[game.name for game in games], from_gm=from_gm, gm_commands=MAIL_WORDS,
+                    player_commands=PLAYER_WORDS, subject_commands=PLAYER_SUBJECT_WORDS)
     if from_gm:
         # the GM plays no power: their mail is a command, never orders (nor a stranger's mail)
         named = [game for game in games if names_game(envelope.subject, game)]

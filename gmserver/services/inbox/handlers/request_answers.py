@@ -1,4 +1,5 @@
-"""The requests answered from the game's records: STATUS, HISTORY, MAP, RULES, ORDERS.
+"""The requests answered from the game's records: STATUS, HISTORY, MAP, ORDERS (RULES is a player
+command: gmserver/commands/players/house_rules.py).
 
 Each reads what it needs in the message's transaction and answers the player by reply, in the
 thread, through the outbox and under the notice limit (handlers/notice.py). The words are made
@@ -21,11 +22,9 @@ from gmserver.db.queries.phases import adjudicated_records, current_record
 from gmserver.engine import position_from_state
 from gmserver.reports import requests as words
 from gmserver.reports.replies import if_unordered
-from gmserver.rules.briefing import civil_disorder_rule, key_points
-from gmserver.rules.intake import expected_subject
+from gmserver.rules.briefing import civil_disorder_rule
 from gmserver.rules.order import Order
 from gmserver.rules.position import OrderOutcome, phase_type
-from gmserver.rules.ruleset_view import not_in_force, option_rows
 from gmserver.services.game.ordersets import counted_sets, orders_on_file
 from gmserver.services.inbox.handlers import notice
 from gmserver.services.inbox.handlers.mail import Mail
@@ -102,20 +101,6 @@ def position(mail: Mail) -> str:
     answer = words.build_position(game_name=game.name, position=position_from_state(state),
                                   geography=mail.services.geography, has_map=png is not None)
     return _send(mail, answer, "map-sent", [] if png is None else [(f"{game.name}-{game.phase}.png", png)])
-
-
-def rules(mail: Mail) -> str:
-    """The house rules in words from the game's own profile snapshot: key points with clauses
-    (rules/briefing.py), then what the server does instead where it does not carry one out."""
-    game, power = _game(mail)
-    ruleset = ruleset_of(game)
-    # in the catalogue's words, which are the player's too; never the catalogue's section numbers
-    departures = [f"{row['instead'][:1].upper()}{row['instead'][1:]}."
-                  for row in not_in_force(option_rows(ruleset, {}))]
-    answer = words.build_rules(game_name=game.name, title=ruleset.title, points=key_points(ruleset),
-                               subject=expected_subject(mail.decision.game, power),
-                               not_done=departures)
-    return _send(mail, answer, "rules-sent")
 
 
 def own_orders(mail: Mail) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from gmserver.commands.registry import PLAYER_BY_NAME, PLAYER_COMMANDS
 from gmserver.db.models import Game
 from gmserver.reports.requests import build_which_game
 from gmserver.reports.words import format_time
@@ -23,14 +24,17 @@ from gmserver.services.commands import address_changes
 from gmserver.services.features import delays
 from gmserver.services.features.corrections import extension_on_delay_request
 from gmserver.services.features.proxies import player_proxy
-from gmserver.services.inbox.handlers import notice, request_answers
+from gmserver.services.inbox.handlers import notice, players, request_answers
 from gmserver.services.inbox.handlers.mail import Mail
 
 DELAY_TEMPLATE = "player/delay.txt.j2"
 
 
 def handle(mail: Mail) -> str:
-    """Run the answer of the request word (mailkind.KEYWORDS topic); the inbound row's outcome."""
+    """Run the answer of the request word (a player command of the registry, or a
+    mailkind.KEYWORDS topic); the inbound row's outcome."""
+    if mail.kind.topic in PLAYER_BY_NAME:
+        return players.handle(mail)
     return ANSWERS[mail.kind.topic or "status"](mail)
 
 
@@ -121,14 +125,15 @@ def _after_correction(mail: Mail) -> str | None:
 
 # The requests answered from the game's records alone: a player of a finished game may still ask
 # them ("HISTORY after the game has ended"); a delay or an address change may not.
-READ_ONLY = frozenset({"status", "history", "map", "rules", "orders"})
+READ_ONLY = frozenset({"status", "history", "map", "orders",
+                       *(command.name for command in PLAYER_COMMANDS if command.read_only)})
 
-# topic -> its answer. A new request is one word in gmserver.rules.mailkind.KEYWORDS and one entry here.
+# topic -> its answer, for the requests not yet player commands of the registry (a new request is
+# a player command: gmserver/commands/players/, one line in gmserver.commands.registry.PLAYER_COMMANDS).
 ANSWERS: Mapping[str, Callable[[Mail], str]] = MappingProxyType({
     "status": request_answers.status,
     "history": request_answers.history,
     "map": request_answers.position,
-    "rules": request_answers.rules,
     "orders": request_answers.own_orders,
     "delay": _delay_request,
     "address": _address,

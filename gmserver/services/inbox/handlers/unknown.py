@@ -3,6 +3,7 @@ is told what was not understood and what would be."""
 
 from __future__ import annotations
 
+from gmserver.commands.registry import PLAYER_WORDS
 from gmserver.rules.mailkind import KEYWORDS
 from gmserver.services.inbox.handlers import notice
 from gmserver.services.inbox.handlers.mail import Mail
@@ -13,5 +14,5 @@ OUTCOME = "not-understood"
 
 def handle(mail: Mail) -> str:
     notice.answer(mail, TEMPLATE, {"reason": mail.kind.reason or "The message was not understood.",
-                                   "keywords": sorted({word.upper() for word in KEYWORDS} | {"PRESS"})})
+                                   "keywords": sorted({word.upper() for word in (*KEYWORDS, *PLAYER_WORDS)} | {"PRESS"})})
     return OUTCOME
