@@ -48,7 +48,7 @@ from gmserver.commands import (
 )
 from gmserver.commands.command import Command
 from gmserver.commands.player_command import PlayerCommand
-from gmserver.commands.players import house_rules
+from gmserver.commands.players import house_rules, signup
 
 # in the order `gmserver game --help` lists them
 COMMANDS: tuple[Command, ...] = (
@@ -90,6 +90,8 @@ def in_group(group: str) -> tuple[Command, ...]:
 # The players' commands, in the order HELP and the start mail list them.
 PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     house_rules.COMMAND,
+    # open sign-up: from anyone, player or not (carried out by their open_run)
+    *signup.COMMANDS,
 )
 
 
@@ -109,6 +111,9 @@ PLAYER_BY_WORD: Mapping[str, PlayerCommand] = _player_by_word()
 PLAYER_BY_NAME: Mapping[str, PlayerCommand] = MappingProxyType({command.name: command for command in PLAYER_COMMANDS})
 # player mail word -> the command's name, for gmserver.rules.mailkind.classify
 PLAYER_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, command in PLAYER_BY_WORD.items()})
+# the names of the commands anyone may send (open sign-up): carried out before intake decides who sent them
+OPEN_COMMANDS: Mapping[str, PlayerCommand] = MappingProxyType(
+    {command.name: command for command in PLAYER_COMMANDS if command.open_run is not None})
 # the words also read from a subject line ("lepanto rules")
 PLAYER_SUBJECT_WORDS: frozenset[str] = frozenset(
     word for word, command in PLAYER_BY_WORD.items() if command.in_subject)

@@ -5,6 +5,7 @@ table), the GM's approval where the game asks it, and the record a game may requ
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,17 @@ def test_announce_and_list_open_on_the_command_line(tmp_path: Path, capsys) -> N
     assert first["anonymous"] is True and first["min_reliability"] == 0.8
     assert run(config, "player", "show", "nobody@players.test") == 0
     assert "games played: 0" in capsys.readouterr().out
+
+
+def test_at_its_start_time_a_game_starts_with_those_who_have_confirmed(database_url, clock) -> None:
+    """--starts: at the time, the three confirmed players have their powers (the four others none:
+    their units hold until the GM gives them players); before it, nothing starts."""
+    services = services_for(database_url)
+    with transaction(services.sessions) as session:
+        signup.announce(session, signup.AnnounceSpec("lepanto", starts_at=clock() + timedelta(days=2)), clock())
+    _join_all(services, clock, "lepanto", [(FRA,), (ENG,), (FRA, GER)])
+    assert signup.start_due(services, clock()) == 0
+    assert signup.start_due(services, clock() + timedelta(days=2)) == 1
+    players = show_game(services.sessions, "lepanto")["players"]
+    assert {power: p["address"] for power, p in players.items()} == {
+        FRA: _address(0), ENG: _address(1), GER: _address(2)}

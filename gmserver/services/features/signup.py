@@ -35,7 +35,10 @@ from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, create
 log = logging.getLogger(__name__)
 
 JOIN, STANDBY, OBSERVE = "join", "standby", "observe"
-KINDS = (JOIN, STANDBY, OBSERVE)
+LEAVE, UNOBSERVE = "leave", "unobserve"  # requests to end a join or standby, an observation
+KINDS = (JOIN, STANDBY, OBSERVE, LEAVE, UNOBSERVE)
+# what LEAVE and UNOBSERVE end, in the order looked for
+ENDS = {LEAVE: (JOIN, STANDBY), UNOBSERVE: (OBSERVE,)}
 # a request's states: "unconfirmed" until the player replies to its answer; a join then
 # "awaiting_gm" where the game asks approval; "confirmed" (in the queue, or standing by, or
 # observing); "seated" once the join gave a power; "refused" by the GM or the record asked;
@@ -107,15 +110,16 @@ def request(session: Session, name: str, kind: str, address: str, preferences: S
     reply to its answer. A join needs a game open for sign-up; standby and observe a game that
     exists or is announced. The same request again is the one on file (preferences updated)."""
     address = address.strip().lower()
-    if kind == JOIN:
+    if kind in ENDS:
+        if not any(queries.signups.signup_of(session, name, ended, address, PENDING) for ended in ENDS[kind]):
+            raise GameError(f"you have no {' or '.join(ENDS[kind])} request for {name} to take back")
+    elif kind == JOIN:
         row = find_announcement(session, name)
         if row.status != "open":
             raise GameError(f"{name} has started: it takes no more players (you may stand by for it: "
                             f"standby {name})")
     elif queries.games.game_by_name(session, name) is None and queries.signups.announcement(session, name) is None:
         raise GameError(f"no game called {name!r}")
-    if kind == JOIN and (game := queries.games.game_by_name(session, name)) is not None and game.powers_of(address):
-        raise GameError(f"you play {', '.join(game.powers_of(address))} in {name} already")
     signup = queries.signups.signup_of(session, name, kind, address, PENDING)
     if signup is None:
         signup = Signup(game_name=name, kind=kind, address=address, preferences=list(preferences),
@@ -143,6 +147,12 @@ def confirm(session: Session, services: Services, signup: Signup, now: datetime)
     if signup.status != "unconfirmed":
         return Confirmed(signup, _place(session, signup), None)
     signup.confirmed_at = now
+    if signup.kind in ENDS:
+        signup.status = "confirmed"
+        for ended in ENDS[signup.kind]:
+            if (target := queries.signups.signup_of(session, signup.game_name, ended, signup.address, PENDING)):
+                target.status = "left"
+        return Confirmed(signup, None, None)
     if signup.kind != JOIN:
         signup.status = "confirmed"
         return Confirmed(signup, None, None)
@@ -182,15 +192,6 @@ def approve(session: Session, services: Services, name: str, address: str, now: 
     return signup, None if refuse else start_if_ready(session, services, row, now)
 
 
-def leave(session: Session, name: str, kind: str, address: str) -> Signup:
-    """LEAVE (a join before the start, or standing by), UNOBSERVE."""
-    signup = queries.signups.signup_of(session, name, kind, address.strip().lower(), PENDING)
-    if signup is None:
-        raise GameError(f"you have no {kind} request for {name} to take back")
-    signup.status = "left"
-    return signup
-
-
 def start_if_ready(session: Session, services: Services, row: Announcement, now: datetime, *,
                    at_start_time: bool = False) -> Game | None:
     """Seven confirmed joins (or the start time, with at least two): the powers are assigned, the
@@ -220,13 +221,16 @@ def start_if_ready(session: Session, services: Services, row: Announcement, now:
     return game
 
 
-def start_due(session: Session, services: Services, now: datetime) -> list[str]:
-    """The open games whose start time has come, started where enough have joined."""
-    started = []
-    for name in queries.signups.due_announcements(session, now):
-        row = find_announcement(session, name)
-        if start_if_ready(session, services, row, now, at_start_time=True) is not None:
-            started.append(name)
+def start_due(services: Services, now: datetime) -> int:
+    """The daemon's sweep: each open game whose start time has come, started (in its own
+    transaction) where enough have joined; how many started."""
+    with transaction(services.sessions) as session:
+        names = queries.signups.due_announcements(session, now)
+    started = 0
+    for name in names:
+        with transaction(services.sessions) as session:
+            row = find_announcement(session, name)
+            started += start_if_ready(session, services, row, now, at_start_time=True) is not None
     return started
 
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from gmserver.commands.registry import MAIL_WORDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
+from gmserver.commands.registry import MAIL_WORDS, OPEN_COMMANDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
@@ -51,7 +51,7 @@ from gmserver.services.features.senders import check_sender
 from gmserver.services.game.games import game_view
 from gmserver.services.inbox import handlers
 from gmserver.services.inbox.handlers import press as press_handler
-from gmserver.services.inbox.handlers import requests
+from gmserver.services.inbox.handlers import requests, signup
 from gmserver.services.inbox.handlers.mail import Mail
 
 log = logging.getLogger(__name__)
@@ -137,6 +137,15 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
+    # open sign-up: a reply confirming a request (or taking over a power offered), and the commands
+    # anyone may send (JOIN, STANDBY, OBSERVE...): the sender need play no power
+    if tokens and (outcome := signup.confirm(Mail(session, services, row, envelope, kind, now, None, order_text,
+                                                  press_text), tokens)) is not None:
+        row.kind = "request"
+        return outcome
+    if kind.kind == "request" and kind.topic in OPEN_COMMANDS:
+        row.kind = kind.kind
+        return signup.handle(Mail(session, services, row, envelope, kind, now, None, order_text, press_text))
     if kind.kind == "request" and (mine := requests.games_to_name(envelope, games)):
         row.kind = kind.kind  # a player in two games asking without naming one
         return requests.which_game(Mail(session, services, row, envelope, kind, now, None, order_text, press_text),
