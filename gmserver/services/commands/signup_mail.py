@@ -104,16 +104,17 @@ def answer_reply(session: Session, services: Services, envelope: Envelope, text:
     row = rows[0]
     if row.kind == signup.STANDBY and row.status == "confirmed" and _is_takeover(text):
         return _take_over(session, services, row, now)
+    kind = row.kind  # a join confirmed once the game is full becomes a standby
     try:
         done = signup.confirm(session, services, row, now)
     except GameError as problem:
-        return "signup-refused", Answer(f"Your {row.kind.upper()} of {row.game_name} was not confirmed: {problem}."), None
-    answer = build_confirmed(kind=row.kind, game_name=row.game_name, place=done.place,
+        return "signup-refused", Answer(f"Your {kind.upper()} of {row.game_name} was not confirmed: {problem}."), None
+    answer = build_confirmed(kind=kind, game_name=row.game_name, place=done.place,
                              waiting_gm=row.status == "awaiting_gm", standing_by=done.standing_by,
                              started=done.started is not None, refusal=done.refusal)
     # the answer's Reply-To is the same one-time address: a player standing by replies TAKEOVER to
     # an offer, or to this, and the same row is found
-    return f"{row.kind}-confirmed" if not done.refusal else "join-refused", answer, row.secret
+    return f"{kind}-confirmed" if not done.refusal else "join-refused", answer, row.secret
 
 
 def _is_takeover(text: str) -> bool:
