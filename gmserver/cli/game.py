@@ -157,8 +157,9 @@ def _list_open(args: argparse.Namespace) -> int:
                     for g in games])
     elif not games:
         print("no game is open for sign-up: announce one with `gmserver game announce GAME --ruleset RULESET`")
-    for g in games if not args.json else ():
-        print(open_game_line(g))
+    else:
+        for g in games:
+            print(open_game_line(g))
     return 0
 
 
@@ -193,6 +194,10 @@ def cmd_game_show(args: argparse.Namespace) -> int:
             print(f"      {order}")
     if summary["not_ordered"]:
         print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
+    if summary["standby"]:  # open sign-up: offered a power that needs a new player, in this order
+        print(f"standing by: {', '.join(summary['standby'])}")
+    if summary["observers"]:
+        print(f"observers: {', '.join(summary['observers'])}")
     _print_nmr(summary)
     for pace in summary.get("pace_warnings", ()):  # 001 IV(4)
         print(f"note: {pace}")

@@ -15,7 +15,7 @@ from gmserver.services.features import signup
 from gmserver.services.game.games import show_game
 from gmserver.services.turn import turns
 from tests.support.intake_rows import deliver_queued, game_row, outbox_rows, plain_text
-from tests.support.world import order_mail, services_for
+from tests.support.world import new_game, order_mail, player_address, services_for
 
 pytestmark = pytest.mark.integration
 
@@ -118,3 +118,42 @@ def test_list_open_and_record_answer_anyone(announced, clock) -> None:
     assert "lepanto: standard rules, 0 of 7 joined" in " ".join(plain_text(answer).split())
     row, answer, _ = _ask(announced, clock, "new@players.test", "record", subject="me")
     assert row.outcome == "record-sent" and "games played: 0" in plain_text(answer)
+
+
+def test_leave_and_unobserve_are_confirmed_by_a_reply_too(announced, clock) -> None:
+    _, _, join_to = _ask(announced, clock, _address(0), "join lepanto any")
+    _reply(announced, clock, _address(0), join_to)
+    _, _, watch_to = _ask(announced, clock, _address(1), "observe lepanto")
+    _reply(announced, clock, _address(1), watch_to)
+    row, answer, leave_to = _ask(announced, clock, _address(0), "leave lepanto")
+    assert row.outcome == "leave-asked" and "You asked to leave lepanto." in " ".join(plain_text(answer).split())
+    assert signup.list_open(announced)[0].joined == 1  # nothing changes before the reply
+    _reply(announced, clock, _address(0), leave_to)
+    assert signup.list_open(announced)[0].joined == 0
+    _, _, stop_to = _ask(announced, clock, _address(1), "unobserve lepanto")
+    row, [told] = _reply(announced, clock, _address(1), stop_to)
+    assert row.outcome == "unobserve-confirmed" and "You no longer observe lepanto." in plain_text(told)
+    row, answer, _ = _ask(announced, clock, _address(2), "leave lepanto")
+    assert row.outcome == "signup-refused"
+    assert "you have no join or standby request for lepanto to take back" in " ".join(plain_text(answer).split())
+
+
+def test_a_game_that_asks_a_record_refuses_a_player_whose_record_is_below_it(database_url, clock) -> None:
+    """--min-reliability 0.8: England's player of an earlier game missed its only turn (0% on
+    time): the join is refused when confirmed, saying why and what they may do instead."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="zara")
+    turns.adjudicate(services, game_id, clock(), force=True)
+    with transaction(services.sessions) as session:
+        signup.announce(session, signup.AnnounceSpec("lepanto", min_reliability=0.8, approval=True), clock())
+    _, _, to = _ask(services, clock, player_address("ENGLAND"), "join lepanto any")
+    row, [told] = _reply(services, clock, player_address("ENGLAND"), to)
+    assert row.outcome == "join-refused"
+    text = " ".join(plain_text(told).split())
+    assert "lepanto asks for 80% of turns ordered on time in your games on this server; your record has 0%" in text
+    assert "standby lepanto" in text
+    # a player with no record is let in, and the GM is asked to approve
+    _, _, to = _ask(services, clock, _address(0), "join lepanto any")
+    _reply(services, clock, _address(0), to)
+    notice = outbox_rows(services, "alert")[-1]
+    assert f"gmserver game approve lepanto {_address(0)}" in plain_text(notice)

@@ -23,12 +23,13 @@ from gmserver.db import queries
 from gmserver.db.models import Announcement, Game, Signup
 from gmserver.db.session import transaction
 from gmserver.reports.signup import OpenGame
-from gmserver.rules.assignment import assign
+from gmserver.rules.assignment import assign, preference_words
 from gmserver.rules.game_names import name_problem
 from gmserver.rules.geography import POWERS
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.features.records import record_of
 from gmserver.services.game.games import GameError, GameSpec, PlayerSpec, create_game, new_secret
 
@@ -167,6 +168,13 @@ def confirm(session: Session, services: Services, signup: Signup, now: datetime)
             return Confirmed(signup, None, None, f"{row.name} asks for {row.min_reliability:.0%} of turns ordered on "
                                                  f"time in your games on this server; your record has {share:.0%}")
     signup.status = "awaiting_gm" if row.approval else "confirmed"
+    if row.approval:
+        notify_gm(session, services, key=f"gm:signup:{row.id}:{signup.id}", now=now,
+                  subject=f"gmserver: {row.name}: {signup.address} asks to join",
+                  paragraphs=[f"{signup.address} confirmed a join of {row.name} (wanting "
+                              f"{preference_words(signup.preferences)}); the game asks your approval.",
+                              f"gmserver game approve {row.name} {signup.address}",
+                              f"gmserver game refuse-player {row.name} {signup.address}"])
     started = start_if_ready(session, services, row, now)
     return Confirmed(signup, _place(session, signup), started)
 
@@ -216,6 +224,12 @@ def start_if_ready(session: Session, services: Services, row: Announcement, now:
         signup.status = "seated"
     for signup in waiting:
         signup.kind = STANDBY  # they wait: the first offered a power that needs a player
+    notify_gm(session, services, key=f"gm:signup-started:{row.id}", now=now, game_id=game.id,
+              subject=f"gmserver: {row.name} has started",
+              paragraphs=[f"{row.name} is full and has started at {game.phase}; the start mails are queued.",
+                          "Powers: " + ", ".join(f"{power.title()} {s.address}"
+                                                 for power, s in zip(result.powers, seated, strict=True)) + ".",
+                          f"The assignment and the seed of its draw: gmserver game show {row.name} --json"])
     log.info("%s started: %s", row.name, ", ".join(f"{p} {s.address}" for p, s in zip(result.powers, seated,
                                                                                      strict=True)))
     return game
