@@ -1,7 +1,6 @@
-"""Open sign-up: games announced before they have players (`announcements`: the rules the game
-will start with, when it starts, the seed of its power draw and, once started, the assignment and
-the game) and the players' requests by mail (`signups`: join with preferences, standby, observe;
-each confirmed by a reply to its answer, which proves the address).
+"""Open sign-up, the games announced before they have players (`announcements`): the rules the
+game will start with, when it starts, the seed of its power draw and, once started, the assignment
+and the game. The players' requests are the next migration's (0029).
 
 Revision ID: 0028
 Revises: 0022
@@ -37,23 +36,7 @@ def upgrade() -> None:
         sa.Column("by", sa.String(320), nullable=False),
     )
     op.create_index("ix_announcements_status", "announcements", ["status", "starts_at"])
-    op.create_table(
-        "signups",
-        sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("game_name", sa.String(100), nullable=False),
-        sa.Column("kind", sa.String(20), nullable=False),
-        sa.Column("address", sa.String(320), nullable=False),
-        sa.Column("preferences", sa.JSON(), nullable=False),
-        sa.Column("status", sa.String(20), nullable=False),
-        sa.Column("secret", sa.String(64), nullable=False),
-        sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("confirmed_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("offered_power", sa.String(20), nullable=True),
-    )
-    op.create_index("ix_signups_game_name", "signups", ["game_name", "kind", "status"])
-    op.create_index("ix_signups_address", "signups", ["address"])
 
 
 def downgrade() -> None:
-    op.drop_table("signups")
     op.drop_table("announcements")
