@@ -31,7 +31,7 @@ from gmserver.paths import TEMPLATES_DIR
 from gmserver.scheduler import DeadlineJobs
 from gmserver.services.base import outbox
 from gmserver.services.base.context import SenderChecks, Services
-from gmserver.services.features import alerts, draw_complaints, nmr, press_digest, senders, views
+from gmserver.services.features import alerts, draw_complaints, nmr, press_digest, senders, signup, views
 from gmserver.services.features.alerts import Outage, OutageTracker
 from gmserver.services.game import schedule
 from gmserver.services.inbox import runner as intake
@@ -305,6 +305,8 @@ class Daemon:
         reminded += draw_complaints.close_windows(self.services, self.clock())  # 002 DRAWS 5: the draw stands
         reminded += senders.tell_gm_of_from_games(self.services, self.clock())  # once per game still on "from"
         reminded += press_digest.send_due(self.services, self.clock())  # SET PRESS digest: a day's press in one mail
+        started = signup.start_due(self.services, self.clock())  # announced games at their start time
+        reminded += started
         try:
             alerted = alerts.queue_alerts(self.services, self.clock(), to=self.config.alerts_to).total
             alerted += schedule.queue_early_notices(self.services, self.clock(), to=self.config.alerts_to)
@@ -316,7 +318,7 @@ class Daemon:
         alerted += self._store_outage_alerts()
         if done or reminded or alerted:
             self.kick("outbox")
-        if done:
+        if done or started:
             self.resync()
 
     # -- outages -----------------------------------------------------------------------------

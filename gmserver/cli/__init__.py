@@ -62,6 +62,7 @@ GROUPS: tuple[Group, ...] = (
           "House-rule profiles (config/rulesets/*.toml) and, for each option, whether gmserver applies it, "
           "applies it in part, or not yet, and what it does instead."),
     Group("orders", "order reading tools", "gmserver.cli.orders:build"),
+    Group("player", "a player's record across games", "gmserver.cli.player:build"),
 )
 
 

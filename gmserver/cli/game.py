@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from gmserver.cli import controls, gm
+from gmserver.cli import controls, gm, signup
 from gmserver.cli import ruleset as cli_ruleset
 from gmserver.cli.commands import add_spec_command
 from gmserver.cli.common import (
@@ -128,12 +128,14 @@ def _positive(value: str) -> int:
 def cmd_game_list(args: argparse.Namespace) -> int:
     from gmserver.services.game.shown import list_games  # noqa: PLC0415
 
+    if args.open:
+        return _list_open(args)
     with reader_of(config_of(args)) as reader:
-        games, total = list_games(reader, active=args.active, open_turn=args.open, limit=args.limit)
+        games, total = list_games(reader, active=args.active, open_turn=args.ordering, limit=args.limit)
     if args.json:
         print_json(games)
     elif not games:
-        print("no games yet: create one with `gmserver game create`" if not (args.active or args.open)
+        print("no games yet: create one with `gmserver game create`" if not (args.active or args.ordering)
               else "no such game: `gmserver game list` shows them all")
     else:
         for g in games:
@@ -141,6 +143,23 @@ def cmd_game_list(args: argparse.Namespace) -> int:
                   f"{g['phase']:<8} deadline {_deadline_words(g)}  ({g['players']} players)")
         if total > len(games):
             print(f"... and {total - len(games)} more (--limit {total} shows them all)")
+    return 0
+
+
+def _list_open(args: argparse.Namespace) -> int:
+    """`game list --open`: the games open for sign-up, one line each with their rules."""
+    from gmserver.reports.signup import open_game_line  # noqa: PLC0415
+    from gmserver.services.features.signup import list_open  # noqa: PLC0415
+
+    games = list_open(services_of(config_of(args)))[:args.limit]
+    if args.json:
+        print_json([dataclasses.asdict(g) | {"starts_at": g.starts_at.isoformat() if g.starts_at else None}
+                    for g in games])
+    elif not games:
+        print("no game is open for sign-up: announce one with `gmserver game announce GAME --ruleset RULESET`")
+    else:
+        for g in games:
+            print(open_game_line(g))
     return 0
 
 
@@ -180,6 +199,10 @@ def cmd_game_show(args: argparse.Namespace) -> int:
             print(f"      {order}")
     if summary["not_ordered"]:
         print(f"no orders yet from: {', '.join(summary['not_ordered'])}")
+    if summary["standby"]:  # open sign-up: offered a power that needs a new player, in this order
+        print(f"standing by: {', '.join(summary['standby'])}")
+    if summary["observers"]:
+        print(f"observers: {', '.join(summary['observers'])}")
     _print_nmr(summary)
     for pace in summary.get("pace_warnings", ()):  # 001 IV(4)
         print(f"note: {pace}")
@@ -287,6 +310,7 @@ BUILDERS: dict[str, Callable[[Subcommands, Command], None]] = {
     "proxy": controls.add_proxy, "perpetual": controls.add_perpetual, "actions": controls.add_actions,
     "correct": gm.add_orders, "preview": gm.add_preview, "convoy": gm.add_convoy, "repair": gm.add_repair,
     "audit": gm.add_audit, "rollback": gm.add_rollback,
+    "announce": signup.add_announce, "approve": signup.add_approve, "refuse-player": signup.add_approve,
 }
 
 
@@ -344,8 +368,10 @@ def build(parser: argparse.ArgumentParser) -> None:
     listing = add_command(game, "list", help="list games")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.add_argument("--active", action="store_true", help="active games only (not finished)")
-    listing.add_argument("--open", action="store_true",
+    listing.add_argument("--ordering", action="store_true",
                          help="games whose players can order now: active, not paused, with a deadline")
+    listing.add_argument("--open", action="store_true",
+                         help="games open for sign-up (`game announce`), one line each with their rules")
     listing.add_argument("--limit", type=_positive, metavar="N", help="the first N games by name")
     listing.set_defaults(func=cmd_game_list)
     show = add_command(game, "show", help="show a game's position, players and orders on file",

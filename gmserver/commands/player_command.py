@@ -66,6 +66,40 @@ class Reply:
 
 
 Run = Callable[[PlayerCall], Reply]
+
+
+@dataclass(frozen=True)
+class OpenCall:
+    """A command anyone may send, player or not (open sign-up: JOIN, STANDBY, OBSERVE, LIST OPEN,
+    RECORD...): carried out before intake decides whose power a message speaks for, in the
+    message's transaction. The sender is only the From address: nothing the command does may
+    rely on it before the reply to its answer proves it."""
+
+    session: Session
+    services: Services
+    sender: str
+    argument: str  # the first line's words after the command's ("lepanto England, France" after "join")
+    now: datetime
+    inbound_id: int
+
+
+@dataclass(frozen=True)
+class OpenReply:
+    """What an open command answers; `token`: the one-time secret of the answer's Reply-To, where a
+    reply to it confirms the request (None: a plain answer)."""
+
+    outcome: str
+    answer: Answer
+    token: str | None = None
+
+
+OpenRun = Callable[[OpenCall], OpenReply]
+
+
+def open_only(call: PlayerCall) -> Reply:
+    """The `run` of a command anyone may send: services/inbox/routing.py carries every such
+    command out by its `open_run` before intake decides who sent it, so no player call reaches it."""
+    raise AssertionError(f"an open command is carried out by its open_run, not for {call.power}")
 # None: the profile permits the command; else why not, in words with the clause
 Permits = Callable[[Ruleset], str | None]
 
@@ -89,6 +123,9 @@ class PlayerCommand:
     # also recognised as a word of the subject when the body has no keyword line ("lepanto rules")
     in_subject: bool = False
     usage_text: str = ""  # what the answer to a wrong line says is accepted; "" the example
+    # anyone may send it, player or not (open sign-up): carried out by this instead of `run`
+    # (services/inbox/handlers/signup.py), before intake decides whose power the message speaks for
+    open_run: OpenRun | None = None
 
     @property
     def usage(self) -> str:

@@ -21,6 +21,8 @@ from typing import TypeVar
 from gmserver.commands import (
     actions,
     address,
+    announce,
+    approve,
     audit,
     cd,
     clarify,
@@ -48,7 +50,17 @@ from gmserver.commands import (
 )
 from gmserver.commands.command import Command
 from gmserver.commands.player_command import PlayerCommand
-from gmserver.commands.players import confirm, help_list, house_rules, press_delivery, resign, roster, summary, zone
+from gmserver.commands.players import (
+    confirm,
+    help_list,
+    house_rules,
+    press_delivery,
+    resign,
+    roster,
+    signup,
+    summary,
+    zone,
+)
 
 # in the order `gmserver game --help` lists them
 COMMANDS: tuple[Command, ...] = (
@@ -61,6 +73,8 @@ COMMANDS: tuple[Command, ...] = (
     correct.COMMAND, preview.COMMAND, convoy.COMMAND, repair.COMMAND, audit.COMMAND, rollback.COMMAND,
     release.COMMAND, refuse.COMMAND,
     process.COMMAND,
+    # open sign-up: an announced game, its joins
+    announce.COMMAND, approve.APPROVE, approve.REFUSE,
 )
 
 
@@ -92,6 +106,8 @@ def in_group(group: str) -> tuple[Command, ...]:
 PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     help_list.COMMAND, roster.COMMAND, summary.COMMAND, house_rules.COMMAND, zone.COMMAND, confirm.COMMAND,
     press_delivery.COMMAND, resign.COMMAND,
+    # open sign-up: from anyone, player or not (carried out by their open_run)
+    *signup.COMMANDS,
 )
 
 
@@ -100,6 +116,9 @@ PLAYER_BY_WORD: Mapping[str, PlayerCommand] = _by_word(PLAYER_COMMANDS)
 PLAYER_BY_NAME: Mapping[str, PlayerCommand] = MappingProxyType({command.name: command for command in PLAYER_COMMANDS})
 # player mail word -> the command's name, for gmserver.rules.mailkind.classify
 PLAYER_WORDS: Mapping[str, str] = MappingProxyType({word: command.name for word, command in PLAYER_BY_WORD.items()})
+# the names of the commands anyone may send (open sign-up): carried out before intake decides who sent them
+OPEN_COMMANDS: Mapping[str, PlayerCommand] = MappingProxyType(
+    {command.name: command for command in PLAYER_COMMANDS if command.open_run is not None})
 # the words also read from a subject line ("lepanto rules")
 PLAYER_SUBJECT_WORDS: frozenset[str] = frozenset(
     word for word, command in PLAYER_BY_WORD.items() if command.in_subject)

@@ -499,3 +499,50 @@ class PageToken(Base):
     token: Mapped[str] = mapped_column(String(64), unique=True)
     secret_digest: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime]
+
+
+class Announcement(Base):
+    """A game announced for open sign-up (gmserver.services.features.signup): the rules it will be
+    created with, when it starts (seven confirmed joins, or `starts_at`), whether the GM approves
+    each join, the least record a joining player needs, and the seed of its power draw
+    (gmserver.rules.assignment); once started, the assignment made and the game."""
+
+    __tablename__ = "announcements"
+    __table_args__ = (Index("ix_announcements_status", "status", "starts_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    ruleset_name: Mapped[str] = mapped_column(String(100))
+    deadline_time: Mapped[str | None] = mapped_column(String(8))
+    timezone: Mapped[str] = mapped_column(String(64))
+    anonymous: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    min_reliability: Mapped[float | None]
+    approval: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    starts_at: Mapped[datetime | None]  # None: when seven have confirmed
+    seed: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(20), default="open", server_default="open")  # open | started
+    assignment: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    created_at: Mapped[datetime]
+    by: Mapped[str] = mapped_column(String(320))
+
+
+class Signup(Base):
+    """A player's request about a game by mail: join (with power preferences), standby or observe.
+    Unconfirmed until the player replies to its answer (which proves the address); a join then
+    waits for the GM where the game asks approval; the queue is the order of confirmation."""
+
+    __tablename__ = "signups"
+    __table_args__ = (Index("ix_signups_game_name", "game_name", "kind", "status"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(20))  # join | standby | observe
+    address: Mapped[str] = mapped_column(String(320), index=True)
+    preferences: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # unconfirmed | awaiting_gm | confirmed | seated | refused | left
+    status: Mapped[str] = mapped_column(String(20))
+    secret: Mapped[str] = mapped_column(String(64))  # its answer's reply address (rules.authenticity)
+    requested_at: Mapped[datetime]
+    confirmed_at: Mapped[datetime | None]
+    offered_power: Mapped[str | None] = mapped_column(String(20))  # a standby's current offer

@@ -218,6 +218,37 @@ STATEMENTS: dict[str, Statement] = {
             ('held_phase', 'any'),
         ),
     ),
+    'signups': Statement(
+        sql={
+            'sqlite': (
+                'SELECT signups.address FROM signups WHERE signups.game_name = :name AND signups.kind = :kind AND '
+                'signups.status = :status_1 ORDER BY signups.confirmed_at IS NULL, signups.confirmed_at, '
+                'signups.id'
+            ),
+            'postgresql': (
+                'SELECT signups.address FROM signups WHERE signups.game_name = %(name)s::VARCHAR AND signups.kind '
+                '= %(kind)s::VARCHAR AND signups.status = %(status_1)s::VARCHAR ORDER BY signups.confirmed_at IS '
+                'NULL, signups.confirmed_at, signups.id'
+            ),
+        },
+        values={'sqlite': {'status_1': 'confirmed'}, 'postgresql': {'status_1': 'confirmed'}},
+        columns=(
+            ('address', 'any'),
+        ),
+    ),
+    'assignment': Statement(
+        sql={
+            'sqlite': (
+                'SELECT announcements.assignment FROM announcements WHERE announcements.name = :name'
+            ),
+            'postgresql': (
+                'SELECT announcements.assignment FROM announcements WHERE announcements.name = %(name)s::VARCHAR'
+            ),
+        },
+        columns=(
+            ('assignment', 'json'),
+        ),
+    ),
     'list_all': Statement(
         sql={
             'sqlite': (

@@ -1,4 +1,4 @@
-"""`gmserver game list` among many games: filtered (--active, --open) and cut (--limit) in the
+"""`gmserver game list` among many games: filtered (--active, --ordering) and cut (--limit) in the
 database, so that its cost follows what it prints."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def listed(config: Path, capsys, *options: str) -> list[dict]:
 def test_game_list_filters_active_and_open_games(config: Path, capsys) -> None:
     assert [g["name"] for g in listed(config, capsys)] == ["alpha", "bravo", "charlie", "delta"]
     assert [g["name"] for g in listed(config, capsys, "--active")] == ["alpha", "bravo", "charlie"]
-    assert [g["name"] for g in listed(config, capsys, "--open")] == ["alpha", "bravo"]
+    assert [g["name"] for g in listed(config, capsys, "--ordering")] == ["alpha", "bravo"]
     assert {g["players"] for g in listed(config, capsys)} == {7}
 
 

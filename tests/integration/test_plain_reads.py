@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, update
 
 from gmserver.db import plain
-from gmserver.db.models import Game, InboundMessage, OrderSet, PlayerHistory, Proxy
+from gmserver.db.models import Announcement, Game, InboundMessage, OrderSet, PlayerHistory, Proxy, Signup
 from gmserver.db.queries.shown import STATEMENTS
 from gmserver.db.session import plain_reader, transaction
 from gmserver.db.shown_sql import STATEMENTS as GENERATED
@@ -24,7 +24,7 @@ from tests.support.cli import modules_among, modules_loaded_by, run, write_confi
 
 # a moment with microseconds, to see them kept
 AT = datetime(2026, 11, 22, 12, 0, 0, 123456, tzinfo=UTC)
-PARAMETERS = {"name": "lepanto", "phase": "S1901M", "limit": 5}
+PARAMETERS = {"name": "lepanto", "phase": "S1901M", "limit": 5, "kind": "standby"}
 
 
 def _stored_besides_the_game(services: Services) -> None:
@@ -49,6 +49,11 @@ def _stored_besides_the_game(services: Services) -> None:
                           cd_recorded=True),
             InboundMessage(fingerprint="f" * 64, source="cli", raw=b"x", received_at=AT, status="held",
                            game_id=game.id, power="ITALY", held_phase="S1901M"),
+            Announcement(name="lepanto", ruleset_name="standard", timezone="UTC", seed="s", status="started",
+                         assignment={"seed": "s", "powers": {"FRANCE": "x@players.test"}}, game_id=game.id,
+                         created_at=AT, by="cli"),
+            Signup(game_name="lepanto", kind="standby", address="stand@players.test", preferences=[],
+                   status="confirmed", secret="t", requested_at=AT, confirmed_at=AT),
         ])
         session.add(Game(name="other", ruleset_name="standard", ruleset={}, status="finished", phase="F1905M",
                          deadline=None, movement_seconds=1, retreat_seconds=1, adjustment_seconds=1,

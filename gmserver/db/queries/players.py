@@ -63,3 +63,15 @@ def awaiting_contact(session: Session, game_id: int | None = None) -> list[Playe
     if game_id is not None:
         query = query.where(Player.game_id == game_id)
     return list(session.scalars(query.order_by(Player.id)))
+
+
+def seats_of_address(session: Session, address: str) -> tuple[list[Player], list[PlayerHistory]]:
+    """Every seat `address` (lower case) holds or held, as main or fallback address: the players
+    of today and those replaced (player_history), in every game of the server."""
+    now = list(session.scalars(select(Player).where(
+        or_(func.lower(Player.address) == address, func.lower(Player.fallback_address) == address))
+        .order_by(Player.id)))
+    before = list(session.scalars(select(PlayerHistory).where(
+        or_(func.lower(PlayerHistory.address) == address, func.lower(PlayerHistory.fallback_address) == address))
+        .order_by(PlayerHistory.id)))
+    return now, before

@@ -18,7 +18,17 @@ from sqlalchemy import JSON, Boolean, DateTime, Select, bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
-from gmserver.db.models import Game, InboundMessage, OrderSet, PhaseRecord, Player, PlayerHistory, Proxy
+from gmserver.db.models import (
+    Announcement,
+    Game,
+    InboundMessage,
+    OrderSet,
+    PhaseRecord,
+    Player,
+    PlayerHistory,
+    Proxy,
+    Signup,
+)
 from gmserver.db.queries.ordersets import NEWEST_FIRST, PLAYERS_OWN
 
 GENERATED = Path(__file__).resolve().parents[1] / "shown_sql.py"
@@ -74,6 +84,12 @@ STATEMENTS: dict[str, Select] = {
     # messages held for the GM, oldest first (queries.inbound.held_of_game)
     "held": select(InboundMessage.id, InboundMessage.power, InboundMessage.held_phase).where(
         InboundMessage.game_id == bindparam("game_id"), InboundMessage.status == "held").order_by(InboundMessage.id),
+    # open sign-up: the confirmed standby players or observers, in queue order (queries.signups.signups)
+    "signups": select(Signup.address).where(
+        Signup.game_name == bindparam("name"), Signup.kind == bindparam("kind"), Signup.status == "confirmed").order_by(
+        Signup.confirmed_at.is_(None), Signup.confirmed_at, Signup.id),
+    # how the powers were assigned at an open sign-up's start (queries.signups.announcement)
+    "assignment": select(Announcement.assignment).where(Announcement.name == bindparam("name")),
     **{f"list_{name}": _listing(conditions, limited=False) for name, conditions in _FILTERS.items()},
     **{f"list_{name}_limited": _listing(conditions, limited=True) for name, conditions in _FILTERS.items()},
     **{f"count_{name}": select(func.count(Game.id).label("games")).where(*conditions) for name, conditions in _FILTERS.items()},

@@ -60,3 +60,9 @@ def decided_proposals(session: Session, game_id: int) -> list[ProposalRow]:
     """The game's proposals that were tallied (passed, failed or void), oldest first."""
     return list(session.scalars(select(ProposalRow).where(
         ProposalRow.game_id == game_id, ProposalRow.status != "open").order_by(ProposalRow.id)))
+
+
+def passed_draws(session: Session, game_id: int) -> list[ProposalRow]:
+    """The game's draws voted through (their `members`: the powers, space-separated)."""
+    return list(session.scalars(select(ProposalRow).where(
+        ProposalRow.game_id == game_id, ProposalRow.kind == "draw", ProposalRow.status == "passed")))

@@ -121,11 +121,15 @@ def one_time(services: Services, *, to: str, subject: str, body: str, token: str
 
 
 def notice(services: Services, envelope: Envelope, decision: Accept | Reject | None, body: str,
-           now: datetime, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
+           now: datetime, attachments: Sequence[tuple[str, bytes]] = (), *,
+           token: str | None = None) -> EmailMessage:
     """The answer to press, a request, a vote, a GM command or a message not understood
     (gmserver.services.inbox.handlers): a reply in the sender's thread. `attachments`: (file name,
-    bytes), a `.png` (the map a MAP request asks for) or a `.ics` (the deadline a delay moved)."""
-    message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+    bytes), a `.png` (the map a MAP request asks for) or a `.ics` (the deadline a delay moved).
+    `token`: a one-time token for the Reply-To instead of the player's (a sign-up request, which a
+    reply confirms: services.features.signup)."""
+    secret = token if token is not None else outgoing.reply_secret(decision, envelope)
+    message = outgoing.reply(services, envelope, body, now, secret=secret)
     for filename, data in attachments:
         maintype, subtype = _ATTACHMENT_TYPES[filename.rsplit(".", 1)[-1]]
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)

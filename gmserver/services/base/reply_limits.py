@@ -47,6 +47,14 @@ CONFIRMATION_KINDS = ("confirmation", "orders-unchanged")
 NOTICES_PER_HOUR = 6
 NOTICE_KIND = "notice"  # the outbox kind of these answers
 
+# Open sign-up (JOIN, STANDBY, OBSERVE, LIST OPEN, RECORD...): anyone may write, so anyone's From
+# may be forged. An address gets at most NOTICES_PER_HOUR answers an hour, as a player's notices;
+# all addresses together at most SIGNUP_ANSWERS_PER_HOUR (a sign-up brings seven to a dozen people,
+# each answered twice: asked, confirmed), so that forged senders cannot make the server a source of
+# backscatter. Nothing is done for a request until the reply to its answer proves the address.
+SIGNUP_KIND = "signup"
+SIGNUP_ANSWERS_PER_HOUR = 60
+
 
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""
@@ -66,3 +74,11 @@ def stranger_may_be_answered(session: Session, address: str, now: datetime) -> b
     if replies_since(session, address, (*REFUSAL_KINDS, STRANGER_NOTICE_KIND), now - STRANGER_REPLY_INTERVAL):
         return False
     return queued_since(session, now - timedelta(hours=1), kinds=STRANGER_KINDS) < STRANGER_REFUSALS_PER_HOUR
+
+
+def signup_may_be_answered(session: Session, address: str, now: datetime) -> bool:
+    """Whether a sign-up answer may go to `address` now (SIGNUP_KIND's limits above)."""
+    since = now - timedelta(hours=1)
+    if replies_since(session, address, (SIGNUP_KIND,), since) >= NOTICES_PER_HOUR:
+        return False
+    return queued_since(session, since, kinds=(SIGNUP_KIND,)) < SIGNUP_ANSWERS_PER_HOUR

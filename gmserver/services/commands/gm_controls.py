@@ -29,7 +29,7 @@ from gmserver.rules.envelope import is_plain_address
 from gmserver.rules.position import describe_phase
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event, queue_start_mails, seats_of
-from gmserver.services.features import perpetual, proxies
+from gmserver.services.features import perpetual, proxies, standby
 from gmserver.services.features.ending import final_record, finish_game
 from gmserver.services.game import players, schedule
 from gmserver.services.game.actions import (
@@ -198,8 +198,10 @@ def civil_disorder_search(session: Session, services: Services, game: Game, powe
     _active(game)
     player = _player(game, power)
     until = players.search_replacement(session, game, player.power, now)
+    offered = standby.offer_power(session, services, game, player.power, now)  # open sign-up's standby players
     words = (f"{player.power.title()} is in civil disorder while a new player is sought, until {until}; "
-             "if nobody is found by then, the civil disorder is permanent")
+             "if nobody is found by then, the civil disorder is permanent"
+             + (f"; offered to {plural(offered, 'player')} standing by" if offered else ""))
     return _record(session, services, game, "cd", {"power": player.power, "on": True, "search_until": until}, by,
                    now, words, f"{player.power.title()} in civil disorder: a new player is sought", (words + ".",))
 

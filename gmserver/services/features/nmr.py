@@ -29,6 +29,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
+from gmserver.services.features import standby
 from gmserver.services.game.ordersets import counted_sets
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,8 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
                      player.missed_in_a_row, player.missed_turns, f"; {', '.join(step.actions)}" if step.actions else "")
         if player.cd_search_until is not None and nmr.search_over(player.cd_search_until, before.phase):
             _search_ended(session, services, game, player, before.phase, now)
+        if nmr.ENTER_CD in step.actions:  # a player standing by may take the power over
+            standby.offer_power(session, services, game, player.power, now)
         for action in step.actions:
             if (paragraphs := _notice(game, player, action, before.phase, ruleset)) is not None:
                 notify_gm(session, services, key=f"gm:nmr:{game.id}:{before.phase}:{player.power}:{action}",

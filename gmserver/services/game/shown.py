@@ -100,6 +100,11 @@ def show_game(reader: Reader, name: str, gm_address: str | None = None) -> dict[
         **({"held": [{"id": row.id, "power": row.power, "phase": row.held_phase} for row in held]} if held else {}),
         # 000 VIII(1): the current turn was rolled back and waits to be adjudicated again
         **({"corrected": {"revision": record.revision}} if record.revision else {}),
+        # open sign-up: who stands by to take over a power (in the order they are offered one), who observes
+        "standby": [row.address for row in reader.rows(STATEMENTS["signups"], name=game.name, kind="standby")],
+        "observers": [row.address for row in reader.rows(STATEMENTS["signups"], name=game.name, kind="observe")],
+        **({"assignment": sign_up.assignment}
+           if (sign_up := reader.first(STATEMENTS["assignment"], name=game.name)) and sign_up.assignment else {}),
         "gm_copies": game.gm_copies,
         "anonymous": game.anonymous,
         # the pages without a player's or the GM's link: True, False, or None (as `[web] public` says)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from gmserver.commands.players import help_list
-from gmserver.commands.registry import MAIL_WORDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
+from gmserver.commands.registry import MAIL_WORDS, OPEN_COMMANDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import open_game_names, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
@@ -54,7 +54,7 @@ from gmserver.services.game.games import game_view
 from gmserver.services.inbox import handlers
 from gmserver.services.inbox.handlers import players as players_handler
 from gmserver.services.inbox.handlers import press as press_handler
-from gmserver.services.inbox.handlers import requests
+from gmserver.services.inbox.handlers import requests, signup
 from gmserver.services.inbox.handlers.mail import Mail
 from gmserver.services.inbox.handlers.notice import common_context
 
@@ -143,6 +143,15 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return outcome
     if kind.kind == "orders" and replies_to_press(session, envelope):
         kind = MailKind("press")  # a reply to a press mail is press, never an order set (its subject names a turn)
+    # open sign-up: a reply confirming a request (or taking over a power offered), and the commands
+    # anyone may send (JOIN, STANDBY, OBSERVE...): the sender need play no power
+    if tokens and (outcome := signup.confirm(Mail(session, services, row, envelope, kind, now, None, order_text,
+                                                  press_text), tokens)) is not None:
+        row.kind = "request"
+        return outcome
+    if kind.kind == "request" and kind.topic in OPEN_COMMANDS:
+        row.kind = kind.kind
+        return signup.handle(Mail(session, services, row, envelope, kind, now, None, order_text, press_text))
     if kind.kind == "request" and (mine := requests.games_to_name(
             envelope, games, _reply_secrets(row, envelope, services.composer.gm_address))):
         row.kind = kind.kind  # a player in two games asking without naming one

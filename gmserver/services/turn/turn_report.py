@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session, object_session
 
+from gmserver.db import queries
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.mail.compose import new_message_id
@@ -26,6 +27,7 @@ from gmserver.rules.schedule import report_reminders
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outgoing, report_copies
 from gmserver.services.base.context import Services
+from gmserver.services.base.outbox import ReportCopy
 from gmserver.services.base.roster import in_play
 from gmserver.services.features.press import press_for_report
 from gmserver.services.features.votes import VoteResults
@@ -133,6 +135,17 @@ def turn_report(services: Services, game: Game, outcome: PhaseOutcome, deadline:
                          new_message_id(services.composer.domain))
               for player in in_play(game.players)]
     return parts, copies
+
+
+def observer_copies(session: Session, services: Services, game: Game, phase: str, key: str) -> list[ReportCopy]:
+    """The report's copies for the game's observers (open sign-up's OBSERVE): the same public
+    report as the players', with no power's subject line and no reply address (they give no orders)."""
+    subject = format_subject(template=ruleset_of(game).subject_template, game_name=game.name, power=None,
+                             phase=phase, purpose="report")
+    return [ReportCopy(address, subject, None, new_message_id(services.composer.domain), f"{key}observe:{address}",
+                       None)
+            for address in (row.address for row in queries.signups.signups(session, game.name, "observe",
+                                                                           ("confirmed",)))]
 
 
 def report_text_copy(services: Services, parts: report_copies.ReportParts, copy: PlayerCopy) -> EmailMessage:

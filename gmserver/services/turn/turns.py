@@ -230,7 +230,8 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                                        report_links(services.web_base_url, copy.player, first.phase, now,
                                                                     public=public),
                                                        _reader_deadline(game, copy.player, deadline))
-                                            for copy in copies],
+                                            for copy in copies] + turn_report.observer_copies(session, services, game,
+                                                                                             first.phase, key),
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)

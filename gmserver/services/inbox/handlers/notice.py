@@ -24,8 +24,10 @@ from gmserver.services.base.reply_limits import (
 )
 from gmserver.services.base.reply_limits import (
     NOTICES_PER_HOUR,
+    SIGNUP_KIND,
     STRANGER_NOTICE_KIND,
     replies_since,
+    signup_may_be_answered,
     stranger_may_be_answered,
 )
 from gmserver.services.inbox.handlers.mail import Mail
@@ -34,14 +36,22 @@ log = logging.getLogger(__name__)
 
 
 def answer(mail: Mail, template: str, context: Mapping[str, Any],
-           attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False) -> bool:
+           attachments: Sequence[tuple[str, bytes]] = (), *, stranger: bool = False,
+           signup: bool = False, token: str | None = None) -> bool:
     """Queue the answer rendered from templates/player/`template` (with `attachments`: (file
     name, bytes), a .png or a .ics); False when the limit held it back (the message is kept all the same).
     `stranger`: the sender plays no power in the game (press from a non-player, 002 PRESS 2), so
-    the limits on answering strangers apply (services.base.reply_limits)."""
+    the limits on answering strangers apply (services.base.reply_limits). `signup`: an open
+    sign-up answer, from anyone (its own limits), its Reply-To carrying `token` where a reply
+    confirms the request."""
     address = mail.envelope.sender
     since = mail.now - timedelta(hours=1)
-    if stranger:
+    if signup:
+        if not signup_may_be_answered(mail.session, address, mail.now):
+            log.warning("inbound %s from %s kept without a sign-up answer: limits on sign-up answers",
+                        mail.row.id, address)
+            return False
+    elif stranger:
         if not stranger_may_be_answered(mail.session, address, mail.now):
             log.warning("inbound %s from non-player %s kept without a reply: limits on answering strangers",
                         mail.row.id, address)
@@ -51,9 +61,10 @@ def answer(mail: Mail, template: str, context: Mapping[str, Any],
                     mail.row.id, address, mail.kind.kind, sent, since.isoformat(timespec="minutes"))
         return False
     body = mail.services.composer.render(template, {**common_context(mail), **context})
-    message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now, attachments)
+    message = mails.notice(mail.services, mail.envelope, mail.decision, body, mail.now, attachments, token=token)
     game = mail.game
-    return queue(mail.session, message, kind=STRANGER_NOTICE_KIND if stranger else KIND,
+    kind = SIGNUP_KIND if signup else STRANGER_NOTICE_KIND if stranger else KIND
+    return queue(mail.session, message, kind=kind,
                  dedupe_key=f"notice:{mail.row.id}", now=mail.now, game_id=game.id if game is not None else None)
 
 
