@@ -25,8 +25,8 @@ def status_note(ruleset: Ruleset, status: str) -> str | None:
     clause = cited_clause(ruleset, "default_set_status")
     if status == "final":
         return f"This set is final{clause}."
-    return (f"This set is preliminary{clause}. When these are the orders you mean to stand, say so: a "
-            "set with the word \"Final\" on a line of its own is final.")
+    return (f"This set is preliminary{clause}. To make your orders final, reply to this mail with them and the "
+            "word \"Final\" on a line of its own.")
 
 
 def civil_disorder_note(ruleset: Ruleset, power: str) -> str:

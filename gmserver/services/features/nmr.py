@@ -119,23 +119,19 @@ def missed_record(game: Game) -> dict[str, dict[str, Any]]:
             for player in game.players}
 
 
-def restore_missed(game: Game, before: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+def restore_missed(game: Game, before: Mapping[str, Mapping[str, Any]]) -> None:
     """000 VII(6), 000 VIII(1): a rolled-back adjudication's missed turns are undone with it (its
     re-adjudication counts them again from the orders then on file): each player is put back as
     `missed_record` found them. A power whose player was replaced since keeps the new player's
-    record (a fresh one). The powers whose record changed."""
-    changed = []
+    record (a fresh one)."""
     for player in game.players:
         kept = before.get(player.power)
         if kept is None or kept.get("address") != player.address:
             continue
-        due = datetime.fromisoformat(kept["contact_due_since"]) if kept.get("contact_due_since") else None
-        if any(getattr(player, name) != kept.get(name) for name in _MISSED_FIELDS) or player.contact_due_since != due:
-            changed.append(player.power)
         for name in _MISSED_FIELDS:
             setattr(player, name, kept.get(name))
-        player.contact_due_since = due
-    return tuple(changed)
+        player.contact_due_since = (datetime.fromisoformat(kept["contact_due_since"])
+                                    if kept.get("contact_due_since") else None)
 
 
 def record_turn(session: Session, services: Services, game: Game, before: Position, ruleset: Ruleset,

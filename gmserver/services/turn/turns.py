@@ -99,8 +99,10 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
     unless the GM `overrule`s them (`--force`): a movement turn before its deadline (000 VII(2),
     001 IV(2); the players are told when it is forced), a game suspended for new players (001
     V(3), 003 [14])."""
-    if by is not None:  # 001 V(1): a contact window that closed with no daemon's sweep to see to it (a game
-        nmr.check_contact_windows(services, now, game_id)  # run from the command line) is, before the turn
+    if by is not None:
+        # 001 V(1): with no daemon's sweep (a game run from the command line alone), a contact window
+        # that closed is seen to here, before the turn it may suspend
+        nmr.check_contact_windows(services, now, game_id)
     with transaction(services.sessions) as session:
         game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
         if game is None or game.status != "active" or game.paused:
