@@ -52,7 +52,7 @@ def test_rule_change_000_ix_3_by_mail_with_the_gms_vote(database_url, dovecot, s
 
     table.send(table.players["AUSTRIA"], GAME, f"RULE CHANGE: {CHANGE}")
     run.poll()
-    proposals = {power: [m for m in table.inbox(address) if str(m["Subject"]).startswith("Proposal:")]
+    proposals = {power: [m for m in table.inbox(address) if str(m["Subject"]) == f"[{GAME}] S01: proposal"]
                  for power, address in table.players.items()}
     assert all(len(found) == 1 and "RULE CHANGE 1" in plain(found[0]) for found in proposals.values())
     assert "it passes only if the GM agrees as well (house rules 000 IX(3))" in plain(proposals["ITALY"][0])
