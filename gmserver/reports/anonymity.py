@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from gmserver.reports.words import power_name
 
-# in the start mail's list of players, instead of an address
-HIDDEN = "(anonymous game: players are known by their powers only)"
+# in the start mail's list of players, beside each power instead of its player's address
+HIDDEN = "played anonymously"
 # in a text written for the GM (a GM action's record), instead of a player's address
 NOT_SHOWN = "(address not shown)"
 

@@ -154,7 +154,7 @@ def test_no_player_of_an_anonymous_game_sees_another_players_address_or_name_in_
     assert sum("results" in text and "Movement" in text for text in france) >= 2
     assert any("Anonymous press" in text and "Beware of the Kaiser." in text for text in france)
     assert any("Press from Italy" in text and "keep out of Piedmont" in text for text in france)
-    assert any("THE PLAYERS" in text and "known by their powers only" in text for text in france)
+    assert any("THE PLAYERS" in text and "Italy played anonymously" in text for text in france)
     assert any("Turkey has a new player" in text for text in france)
     assert any("The new Sultan greets everyone." in text for text in france)
     assert any("Someone is lying to you all." in text for text in france)  # published, its author unnamed
