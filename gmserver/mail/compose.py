@@ -26,6 +26,7 @@ import jinja2
 
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.automated import is_automated
+from gmserver.rules.mailpolicy import MAIL_POLICY
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.safetext import safe_text
 
@@ -108,7 +109,7 @@ class Composer:
         reply address, gm+SECRET@domain, so that a plain reply proves who sent it; give it only
         for mail to that player's own registered addresses.
         """
-        message = EmailMessage(policy=email.policy.default)
+        message = EmailMessage(policy=MAIL_POLICY)
         message["From"] = Address(display_name=self.gm_name, addr_spec=self.gm_address)
         message["To"] = to
         if reply_secret:
