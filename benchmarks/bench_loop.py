@@ -3,17 +3,27 @@
 - ingestion: order messages per second from the IMAP mailbox (a real Dovecot on loopback) to a
   stored order set and a queued confirmation: fetch, store, read, confirm, mark \\Seen;
 - per deadline: load, adjudicate, render and queue seven reports, next to the engine's own
-  `process()` time for the same phase.
+  `process()` time for the same phase;
+- a burst (`--burst 200`): a daemon (`gmserver run`'s, in this process) takes that many order
+  mails sent back to back over one SMTP connection to its listener; for each, the time from its
+  250 (stored) to its confirmation reaching the relay (a transport that notes the time), p50 and
+  p99.
 
-    .venv/bin/python benchmarks/bench_loop.py [--games 30] [--database sqlite|postgresql]
+    .venv/bin/python benchmarks/bench_loop.py [--games 30] [--database sqlite|postgresql] [--burst 200]
+
+The last line: `RESULT ingest_per_s=... burst_p50_s=... burst_p99_s=... database=...`.
 """
 
 from __future__ import annotations
 
 import argparse
+import email
+import os
+import smtplib
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -25,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import select  # noqa: E402
 
 from gmserver import engine  # noqa: E402
-from gmserver.config import Config, ImapConfig  # noqa: E402
-from gmserver.daemon import imap_settings  # noqa: E402
+from gmserver.config import Config, ImapConfig, ListenerConfig  # noqa: E402
+from gmserver.daemon import Daemon, imap_settings  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, PhaseRecord  # noqa: E402
 from gmserver.db.session import transaction  # noqa: E402
@@ -38,8 +48,8 @@ from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.services.inbox.polling import poll_once  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
 from tests.support.databases import scratch_database  # noqa: E402
-from tests.support.dovecot import Dovecot  # noqa: E402
-from tests.support.world import new_game, order_mail, services_for  # noqa: E402
+from tests.support.dovecot import Dovecot, free_port  # noqa: E402
+from tests.support.world import GM, new_game, order_mail, player_address, services_for  # noqa: E402
 
 OPENINGS = {
     "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
@@ -56,11 +66,89 @@ def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
     return scratch_database(kind, tmp, "gmbench")
 
 
+class ConfirmationClock:
+    """An outbound transport that notes when each reply reaches it, by the message it answers."""
+
+    def __init__(self) -> None:
+        self.arrived: dict[str, float] = {}
+        self.changed = threading.Condition()
+
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        answered = email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n").get("In-Reply-To", "")
+        with self.changed:
+            self.arrived.setdefault(answered.strip(), time.perf_counter())
+            self.changed.notify_all()
+        return "250 ok"
+
+    def close(self) -> None:
+        pass
+
+    def wait_for(self, message_ids: list[str], timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: all(m in self.arrived for m in message_ids), timeout=timeout)
+
+
+def burst(kind: str, count: int) -> tuple[float, float]:
+    """`count` order mails sent back to back to a daemon's listener; p50 and p99 seconds from each
+    one's 250 to its confirmation handed to the relay."""
+    with tempfile.TemporaryDirectory() as tmp:
+        url, drop = database(kind, Path(tmp))
+        try:
+            upgrade(url)
+            services = services_for(url)
+            now = datetime.now(UTC)
+            games = [f"burst{n}" for n in range((count + len(POWERS) - 1) // len(POWERS))]
+            for name in games:
+                new_game(services, now, name=name)
+            engine.map_info()
+            mails = []
+            for number in range(count):
+                name, power = games[number // len(POWERS)], POWERS[number % len(POWERS)]
+                message_id = f"<burst{number}@players.test>"
+                subject = format_subject(template="standard", game_name=name, power=power, phase="S1901M",
+                                         purpose="orders")
+                mails.append((player_address(power), message_id,
+                              order_mail(player_address(power), subject, OPENINGS[power], message_id=message_id)))
+            clock = ConfirmationClock()
+            config = Config(database_url=url, gm_address=GM, listener=ListenerConfig(port=free_port()),
+                            sweep_interval_seconds=3600, outbox_interval_seconds=3600)
+            daemon = Daemon(config, services=services, transport=clock)
+            daemon.start()
+            try:
+                stored: dict[str, float] = {}
+                with smtplib.SMTP("127.0.0.1", config.listener.port, timeout=60) as client:
+                    for sender, message_id, raw in mails:
+                        client.sendmail(sender, [GM], raw)
+                        stored[message_id] = time.perf_counter()
+                assert clock.wait_for(list(stored), timeout=300), \
+                    f"{len(set(stored) & set(clock.arrived))} of {count} confirmations"
+            finally:
+                daemon.stop()
+            waits = sorted(clock.arrived[m] - stored[m] for m in stored)
+            return statistics.median(waits), waits[min(len(waits) - 1, round(0.99 * len(waits)) - 1)]
+        finally:
+            drop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games, seven order mails each (default 30)")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--burst", type=int, default=0, metavar="N",
+                        help="also send N order mails back to back to a daemon and time their confirmations")
     args = parser.parse_args()
+    ingest = loop(args)
+    figures = f"ingest_per_s={ingest:.0f}"
+    if args.burst:
+        p50, p99 = burst(args.database, args.burst)
+        print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
+              f"p99 {p99:.2f} s after each mail was stored (load average {os.getloadavg()[0]:.1f})")
+        figures += f" burst_p50_s={p50:.2f} burst_p99_s={p99:.2f}"
+    print(f"RESULT {figures} load={os.getloadavg()[0]:.1f} database={args.database}")
+
+
+def loop(args: argparse.Namespace) -> float:
+    """The ingestion and per-deadline figures; returns the order mails ingested a second."""
 
     with tempfile.TemporaryDirectory() as tmp, Dovecot() as dovecot:
         url, drop = database(args.database, Path(tmp))
@@ -81,14 +169,16 @@ def main() -> None:
             messages = len(names) * len(POWERS)
             config = Config(imap=ImapConfig(host=dovecot.host, port=dovecot.imap_port, tls="none", user=gm,
                                             password="secret"))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             with ImapMailbox(imap_settings(config)) as mailbox:
                 report = poll_once(services, mailbox, lambda: now)
-            elapsed = time.perf_counter() - started
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
             assert report.processed == messages, report
             print(f"database: {args.database}; {messages} order messages in {len(names)} games")
             print(f"ingestion: {messages / elapsed:,.0f} messages/s "
-                  f"({elapsed * 1000 / messages:.1f} ms per message: IMAP fetch, store, read, confirm, \\Seen)")
+                  f"({elapsed * 1000 / messages:.1f} ms per message: IMAP fetch, store, read, confirm, \\Seen; "
+                  f"this process's CPU {cpu * 1000 / messages:.1f} ms a message, load average "
+                  f"{os.getloadavg()[0]:.1f})")
 
             deadline_times, process_times = [], []
             later = now + timedelta(days=3)
@@ -108,6 +198,7 @@ def main() -> None:
             print(f"per deadline (load, adjudicate, render, queue 7 reports): median "
                   f"{statistics.median(deadline_times) * 1000:.1f} ms, max {max(deadline_times) * 1000:.1f} ms")
             print(f"engine process() alone, same phases: median {statistics.median(process_times) * 1000:.2f} ms")
+            return messages / elapsed
         finally:
             drop()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
@@ -40,6 +41,9 @@ from gmserver.services.turn import turns
 from gmserver.web.server import WebThread, web_thread
 
 log = logging.getLogger(__name__)
+
+# how often, at most, processing a burst of mail kicks the outbox (Daemon._outbox_kicker)
+KICK_INTERVAL_SECONDS = 0.05
 
 
 def utcnow() -> datetime:
@@ -263,6 +267,19 @@ class Daemon:
             if job is not None:
                 job.modify(next_run_time=self.clock())
 
+    def _outbox_kicker(self) -> Callable[[], None]:
+        """A kick of the outbox for each message processed, at most one each KICK_INTERVAL_SECONDS:
+        in a burst, each confirmation leaves while the rest are read (the outbox job, kicked
+        while it runs, runs again at once: RerunWhenKicked)."""
+        last = -KICK_INTERVAL_SECONDS
+
+        def kick() -> None:
+            nonlocal last
+            if (now := time.monotonic()) - last >= KICK_INTERVAL_SECONDS:
+                last = now
+                self.kick("outbox")
+        return kick
+
     def resync(self, game_id: int | None = None) -> None:
         """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
         if self._stopping.is_set():
@@ -279,7 +296,7 @@ class Daemon:
         self.kick("inbound")
 
     def _process_inbound(self) -> None:
-        if intake.process_pending(self.services, self.clock()):
+        if intake.process_pending(self.services, self.clock(), on_processed=self._outbox_kicker()):
             # 000 VII(2) minor_when_all_final: a set just stored may complete a minor turn; the
             # sweep would find it too, this only saves the wait (adjudicate re-checks under lock)
             if turns.adjudicate_due(self.services, self.clock()):
@@ -406,9 +423,10 @@ class Daemon:
         settings = imap_settings(self.config)
         mailbox = self._imap_mailbox = ImapMailbox(settings)
         failures = 0
+        kick_outbox = self._outbox_kicker()
         while not self._stopping.is_set():
             try:
-                report = poll_once(self.services, mailbox, self.clock)
+                report = poll_once(self.services, mailbox, self.clock, on_processed=kick_outbox)
                 self.observe("imap", True)
                 if report.processed:
                     self.kick("outbox")

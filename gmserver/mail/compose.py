@@ -16,6 +16,7 @@ import textwrap
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from email import quoprimime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
@@ -25,6 +26,7 @@ import jinja2
 
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.automated import is_automated
+from gmserver.rules.mailpolicy import MAIL_POLICY
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.safetext import safe_text
 
@@ -107,7 +109,7 @@ class Composer:
         reply address, gm+SECRET@domain, so that a plain reply proves who sent it; give it only
         for mail to that player's own registered addresses.
         """
-        message = EmailMessage(policy=email.policy.default)
+        message = EmailMessage(policy=MAIL_POLICY)
         message["From"] = Address(display_name=self.gm_name, addr_spec=self.gm_address)
         message["To"] = to
         if reply_secret:
@@ -154,26 +156,96 @@ class Composer:
         return copy
 
 
-def with_text_edited(message: EmailMessage, edit: Callable[[str, str], str]) -> EmailMessage:
+def with_text_edited(message: EmailMessage, edit: Callable[[str, str], str],
+                     rewriters: Mapping[int, TextRewriter] | None = None) -> EmailMessage:
     """`message` with each text part's text replaced by `edit(subtype, text)` ("plain" or "html"),
     the parts it leaves unchanged shared, never modified: a copy `readdress` made shares its parts
-    with every other copy (a player's own line in a report sent to all, reports.with_orders_subject)."""
+    with every other copy (a player's own line in a report sent to all, reports.with_orders_subject).
+    `rewriters`: by a part's id, a TextRewriter for each text part of `message` that is not an
+    attachment, which makes its edited copies (the same as without, only faster when one message
+    is edited many times)."""
+    rewriter = (rewriters or {}).get(id(message))
+    if rewriter is not None and rewriter.part is message:
+        edited = edit(message.get_content_subtype(), rewriter.text)
+        return message if edited == rewriter.text else rewriter.rewritten(edited)
     if message.is_multipart():
-        parts = [with_text_edited(part, edit) for part in message.get_payload()]
+        parts = [with_text_edited(part, edit, rewriters) for part in message.get_payload()]
         if all(new is old for new, old in zip(parts, message.get_payload(), strict=False)):
             return message
         copy = _shallow_copy(message)
         copy._payload = parts  # noqa: SLF001  (the container's own list, new; its parts shared)
         return copy
-    if message.get_content_maintype() != "text" or message.is_attachment():
-        return message
+    if rewriters is not None or message.get_content_maintype() != "text" or message.is_attachment():
+        return message  # with rewriters, a part that has none is not one to edit
     text = message.get_content()
     edited = edit(message.get_content_subtype(), text)
-    if edited == text:
-        return message
+    return message if edited == text else _with_text(message, edited)
+
+
+def _with_text(message: EmailMessage, text: str) -> EmailMessage:
     part = _shallow_copy(message)  # set_content replaces only its Content-* headers
-    part.set_content(edited, subtype=message.get_content_subtype(), charset="utf-8")
+    part.set_content(text, subtype=message.get_content_subtype(), charset="utf-8")
     return part
+
+
+class TextRewriter:
+    """Copies of one text part (made by `set_content`, UTF-8) with other texts, each exactly what
+    `set_content` on a copy of the part makes, without its cost where the texts differ from the
+    part's own in a few lines (each player's subject line in a turn report's HTML).
+
+    What `set_content` (email.contentmanager) makes depends on the text only through the
+    transfer encoding it picks and the encoded payload; the headers are otherwise the same. The
+    encoding is 7bit if every line of the UTF-8 text fits the policy's line length and is ASCII
+    (or 8bit if the policy allows it), else chosen by sniffing the first ten lines. So a text
+    that cannot be 7bit or 8bit, with the part's own first ten lines, gets the encoding the part's
+    first rewrite got, and that copy's headers. Quoted-printable encodes each line on its own
+    (email.quoprimime.body_encode: soft breaks never cross a line end, and every other line
+    break character is escaped), so a line is encoded once and its encoding reused. Any other
+    case is written by `set_content` itself."""
+
+    def __init__(self, part: EmailMessage) -> None:
+        self.part = part
+        self.text: str = part.get_content()
+        self._plain: EmailMessage | None = None  # a 7bit rewrite: its headers
+        self._quoted: EmailMessage | None = None  # a quoted-printable rewrite: its headers
+        self._quoted_lines: list[bytes] = []  # the first lines of its text, which chose the encoding
+        self._encoded: dict[bytes, str] = {}  # a line of UTF-8 text: its quoted-printable line
+
+    def rewritten(self, text: str) -> EmailMessage:
+        lines = text.encode("utf-8").splitlines()
+        policy = self.part.policy
+        if max((len(line) for line in lines), default=0) <= policy.max_line_length:
+            if self._plain is not None and all(line.isascii() for line in lines):
+                return self._copy(self._plain, b"\n".join(lines).decode("ascii") + "\n")
+        # a text of ten lines or fewer is encoded with the policy's line ends (the sniff itself)
+        elif self._quoted is not None and len(lines) > _SNIFFED_LINES \
+                and lines[:_SNIFFED_LINES] == self._quoted_lines:
+            return self._copy(self._quoted, "\n".join([self._encoded_line(line) for line in lines]) + "\n")
+        part = _with_text(self.part, text)
+        encoding = part["Content-Transfer-Encoding"]
+        if encoding == "7bit" and self._plain is None:
+            self._plain = part
+        elif encoding == "quoted-printable" and self._quoted is None and len(lines) > _SNIFFED_LINES:
+            self._quoted, self._quoted_lines = part, lines[:_SNIFFED_LINES]
+        return part
+
+    @staticmethod
+    def _copy(template: EmailMessage, payload: str) -> EmailMessage:
+        copy = _shallow_copy(template)
+        copy.set_payload(payload)
+        return copy
+
+    def _encoded_line(self, line: bytes) -> str:
+        encoded = self._encoded.get(line)
+        if encoded is None:
+            # as email.contentmanager encodes a text: its UTF-8 bytes read as Latin-1, line by line
+            encoded = quoprimime.body_encode(line.decode("latin-1") + "\n", self.part.policy.max_line_length)[:-1]
+            self._encoded[line] = encoded
+        return encoded
+
+
+# email.contentmanager picks a text's transfer encoding from its first ten lines
+_SNIFFED_LINES = 10
 
 
 def _shallow_copy(message: EmailMessage) -> EmailMessage:

@@ -21,6 +21,7 @@ from email.parser import BytesHeaderParser
 from gmserver.rules.address import Mailbox, parse_mailbox
 from gmserver.rules.automated import is_automated
 from gmserver.rules.limits import header_section
+from gmserver.rules.mailpolicy import MAIL_POLICY
 from gmserver.rules.safetext import safe_text
 
 
@@ -41,7 +42,7 @@ def parse_envelope(raw: bytes) -> Envelope:
     """The envelope of a message that passed gmserver.rules.limits (parsing anything else can
     take gigabytes: see there)."""
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.default)
+        message = email.message_from_bytes(raw, policy=MAIL_POLICY)
     except Exception:  # noqa: BLE001  a header the parser chokes on (RecursionError): headers alone
         return glance_envelope(raw)
     assert isinstance(message, EmailMessage)
@@ -152,7 +153,7 @@ def _writes_back(address: str) -> bool:
     """Whether a reply's To header would name this very address: `a@b..c` is written back as
     `<>` and `=?utf-8?q?a?=@x.test` as `a@x.test` (the 100,000-message fuzz run)."""
     try:
-        header = email.policy.default.header_factory("To", address)
+        header = MAIL_POLICY.header_factory("To", address)
         return [mailbox.addr_spec.lower() for mailbox in header.addresses] == [address]
     except Exception:  # noqa: BLE001  the email package raises on some inputs: nobody to answer
         return False

@@ -19,6 +19,7 @@ from gmserver.config import Config, ListenerConfig
 from gmserver.daemon import Daemon
 from gmserver.db.models import InboundMessage
 from gmserver.db.session import transaction
+from gmserver.services.inbox import runner as intake
 from tests.support.dovecot import free_port
 from tests.support.world import GM, new_game, order_mail, player_address, services_for
 
@@ -67,3 +68,66 @@ def test_mail_stored_while_the_inbound_job_runs_is_processed_right_after_not_at_
         release.set()
         daemon.stop()
     assert _statuses(services) == ["done"]
+
+
+class NotingTransport:
+    """A relay that keeps the Message-IDs it was handed and says when the first came."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.first = threading.Event()
+
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        self.sent.append(message_id)
+        self.first.set()
+        return "250 ok"
+
+    def close(self) -> None:
+        pass
+
+
+def test_in_a_burst_a_confirmation_leaves_before_the_rest_of_the_burst_is_read(
+        database_url, tmp_path, monkeypatch) -> None:
+    """Each message processed kicks the outbox: the first confirmation reaches the relay while the
+    burst is still being read. The second message's processing waits for it (20 s at most):
+    if the outbox were kicked only when the whole batch is done, it would wait in vain."""
+    services = services_for(database_url)
+    new_game(services, datetime.now(UTC))
+    config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
+                    sweep_interval_seconds=3600, outbox_interval_seconds=3600)
+    transport = NotingTransport()
+    daemon = Daemon(config, services=services, transport=transport)
+    process_one, seen, waited = intake.process_one, [], []
+
+    def second_waits_for_the_first_confirmation(services, inbound_id, now, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(inbound_id)
+        if len(seen) == 2:
+            waited.append(transport.first.wait(20))
+        return process_one(services, inbound_id, now, **kwargs)
+
+    daemon._sweep = lambda: None  # type: ignore[method-assign]  (only the inbound job reads the mail)
+    release = threading.Event()
+    process_inbound = daemon._process_inbound
+
+    def held_until_all_stored() -> None:
+        release.wait(20)
+        process_inbound()
+
+    daemon._process_inbound = held_until_all_stored  # type: ignore[method-assign]
+    monkeypatch.setattr(intake, "process_one", second_waits_for_the_first_confirmation)
+    daemon.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", config.listener.port, timeout=10) as client:
+            for power, order in (("GERMANY", "A BER - KIE"), ("FRANCE", "A PAR - BUR"), ("ITALY", "A VEN H")):
+                sender = player_address(power)
+                assert client.sendmail(sender, [GM], order_mail(sender, f"lepanto {power.title()} S1901M",
+                                                                order + "\n")) == {}
+        release.set()
+        deadline = time.monotonic() + 30
+        while _statuses(services) != ["done"] * 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _statuses(services) == ["done"] * 3
+        assert waited == [True], "the first confirmation waited for the whole burst"
+    finally:
+        release.set()
+        daemon.stop()

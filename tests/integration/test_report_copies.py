@@ -209,6 +209,35 @@ def test_a_copy_is_what_the_email_package_writes_for_it(adjudicated, monkeypatch
         assert written == whole
 
 
+def test_a_copy_with_the_players_own_line_is_what_the_email_package_writes_for_it(adjudicated, monkeypatch) -> None:
+    """Each player's copy has the player's own subject line in its text and HTML parts; the parts
+    it shares with the report's mail (the map, the chart, the .ics) are written from bytes
+    serialised once per report. The bytes are exactly what the email package writes for the
+    whole copy, for each power, ASCII and SMTPUTF8, whichever copy of the report is written first."""
+    services, _ = adjudicated
+    [row, *_] = report_rows(services)
+    with transaction(services.sessions) as session:
+        payload = session.get(StoredReport, row.report_id).payload
+    copies = [(power, to) for power in ("FRANCE", "TURKEY") for to in (row.recipient, "jürgen@players.test")]
+
+    def written() -> list[bytes]:
+        return [report_mail.write_copy(payload, to=to, subject="lepanto S1901M", reply_secret="s3cret",
+                                       message_id="<one@gm.test>", power=power) for power, to in copies]
+
+    report_mail.forget_written()
+    shared = written()
+    report_mail.forget_written()
+    assert list(reversed(shared)) == [report_mail.write_copy(payload, to=to, subject="lepanto S1901M",
+                                                              reply_secret="s3cret", message_id="<one@gm.test>",
+                                                              power=power) for power, to in reversed(copies)]
+    assert shared[0] != shared[2]  # France's own line is not Turkey's
+    report_mail.forget_written()
+    # every part written whole, every text part by set_content
+    monkeypatch.setattr(report_mail, "_written_parts", lambda payload, utf8: report_mail._Written())
+    monkeypatch.setattr(report_mail, "_rewriters", lambda payload: None)
+    assert written() == shared
+
+
 def test_a_report_that_cannot_be_written_fails_its_copies_visibly_and_stops_nothing(adjudicated, clock) -> None:
     """A stored report this gmserver cannot read (say, written by another version) fails each
     copy with a reason the GM can read, at once (no retry could help), and the rest of the

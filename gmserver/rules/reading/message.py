@@ -27,6 +27,7 @@ from email.message import Message
 from email.utils import parseaddr
 
 from gmserver.rules.authenticity import is_password_line
+from gmserver.rules.mailpolicy import MAIL_POLICY
 from gmserver.rules.reading.flowed import unflow
 from gmserver.rules.reading.quoting import _FROM, after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 
@@ -219,12 +220,12 @@ def _body(message: bytes | str) -> tuple[Message | None, str, bool]:
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
             return None, _decode_bytes(raw), False
-        parsed = email.message_from_bytes(raw, policy=email.policy.default)
+        parsed = email.message_from_bytes(raw, policy=MAIL_POLICY)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):
             return None, text, False
-        parsed = email.message_from_string(text, policy=email.policy.default)
+        parsed = email.message_from_string(text, policy=MAIL_POLICY)
     return (parsed, *_message_text(parsed))
 
 

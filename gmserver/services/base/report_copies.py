@@ -26,21 +26,24 @@ pickle), fails that row visibly (the GM sees it with `gmserver outbox list`), ne
 from __future__ import annotations
 
 import dataclasses
+import email.generator
 import email.policy
 import functools
 import hashlib
+import io
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Any
 
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
-from gmserver.mail.compose import Composer, add_html, with_text_edited
+from gmserver.mail.compose import Composer, TextRewriter, add_html, with_text_edited
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
@@ -122,16 +125,15 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
     last = parts.contexts[-1]
     own = with_text_edited(base, lambda subtype, text: with_reader_deadline(with_page_links(
         with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"),
-        last, deadline, html=subtype == "html"))
+        last, deadline, html=subtype == "html"), _rewriters(payload))
     copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
+    # what copy.as_bytes writes (email.generator.BytesGenerator), with every part the copy shares
+    # with the report's mail (the map, the chart, the .ics: all but the player's own text and HTML)
+    # written from its bytes, serialised once per report
     policy = _smtp_policy(to)
-    if own is not base:  # the player's own line is in the text and HTML parts: written whole
-        return copy.as_bytes(policy=policy)
-    # nothing of the player's own in the parts (no next turn to order for): what copy.as_bytes
-    # writes (email.generator.BytesGenerator: the headers folded one by one, a blank line, the
-    # parts), with the parts, the same in every copy, written once per report
-    head = b"".join(policy.fold_binary(name, value) for name, value in copy.raw_items())
-    return head + b"\r\n" + _parts_bytes(payload, policy.utf8)
+    out = io.BytesIO()
+    _SharedPartsGenerator(out, policy=policy, written=_written_parts(payload, policy.utf8)).flatten(copy)
+    return out.getvalue()
 
 
 def write_row(row: OutboxMessage) -> bytes:
@@ -159,12 +161,90 @@ def _composer(templates_dir: str, gm_name: str, gm_address: str) -> Composer:
     return Composer(Path(templates_dir), gm_name=gm_name, gm_address=gm_address)
 
 
+class _Written:
+    """What a report's copies share, written once per report and policy: the bytes of each part of
+    the report's mail (by the part's id, with the part itself), and the folded header lines of each
+    header value the copies share (by the value's id, with its name and the value itself)."""
+
+    def __init__(self) -> None:
+        self.parts: dict[int, tuple[Message, bytes]] = {}
+        self.headers: dict[int, tuple[str, object, bytes]] = {}
+
+
+class _SharedPartsGenerator(email.generator.BytesGenerator):
+    """A BytesGenerator that writes a part, or a header, of the report's mail from the bytes it was
+    written as once, instead of serialising it again for each copy.
+
+    A part is written by a generator `clone` makes, with the same policy and line ends, into a
+    buffer of its own: its bytes do not depend on the message around it, and a copy that shares
+    the part object with the report's mail gets the bytes the generator would write. A header line
+    is folded from its name and value alone (the policy's fold_binary); the header lines of every
+    part are kept (a copy's own parts share their header values with the report's mail, or with
+    one another: compose.TextRewriter), not those of a copy's own header block. `record`: keep
+    the bytes of every part written (the report's mail, once). Overrides two of the generator's protected
+    methods (`_write_headers`, `_write_lines`) with what they do, faster;
+    tests/integration/test_report_copies.py compares the bytes with EmailMessage.as_bytes."""
+
+    def __init__(self, fp: io.BytesIO, *, policy: email.policy.Policy, written: _Written,
+                 record: bool = False, part: bool = False) -> None:
+        super().__init__(fp, mangle_from_=False, policy=policy)
+        self._written = written
+        self._record = record
+        self._part = part  # made by clone for one part, into its own buffer
+
+    def clone(self, fp: io.BytesIO) -> _SharedPartsGenerator:
+        return _SharedPartsGenerator(fp, policy=self.policy, written=self._written, record=self._record, part=True)
+
+    def flatten(self, msg: Message, unixfrom: bool = False, linesep: str | None = None) -> None:
+        known = self._written.parts.get(id(msg))
+        if self._part and known is not None and known[0] is msg:
+            self._fp.write(known[1])
+            return
+        super().flatten(msg, unixfrom, linesep)
+        if self._part and self._record:
+            self._written.parts[id(msg)] = (msg, self._fp.getvalue())
+
+    def _write_headers(self, msg: Message) -> None:
+        headers = self._written.headers
+        for name, value in msg.raw_items():
+            known = headers.get(id(value))
+            if known is not None and known[0] == name and known[1] is value:
+                self._fp.write(known[2])
+                continue
+            folded = self.policy.fold_binary(name, value)
+            if self._record or self._part:  # not a copy's own headers (To, Subject...): each is new
+                headers[id(value)] = (name, value, folded)
+            self._fp.write(folded)
+        self.write(self._NL)
+
+    def _write_lines(self, lines: str) -> None:
+        # the generator's own writes line by line (some 400 writes for a report's HTML)
+        if lines:
+            self.write(_LINE_END.sub(self._NL, lines))
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")  # email.generator's NLCRE
+
+
 @functools.lru_cache(maxsize=8)
-def _parts_bytes(payload: str, utf8: bool) -> bytes:
-    """Everything after the header block of the report's mail, as the SMTP policy writes it."""
+def _written_parts(payload: str, utf8: bool) -> _Written:
+    """Every part of the report's mail (at every depth) with its bytes as the SMTP policy writes
+    it, and its header lines folded: each player's copy shares the parts the player's own text
+    leaves unchanged, and most header values."""
     base, _, _ = _base_message(payload)
+    written = _Written()
     policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
-    return base.as_bytes(policy=policy).split(b"\r\n\r\n", 1)[1]
+    _SharedPartsGenerator(io.BytesIO(), policy=policy, written=written, record=True).flatten(base)
+    return written
+
+
+@functools.lru_cache(maxsize=8)
+def _rewriters(payload: str) -> dict[int, TextRewriter]:
+    """The report's text and HTML parts, each with what writes the players' own copies of it (the
+    part's text decoded once, its lines encoded once)."""
+    base, _, _ = _base_message(payload)
+    return {id(part): TextRewriter(part) for part in base.walk()
+            if part.get_content_maintype() == "text" and not part.is_attachment()}
 
 
 @functools.lru_cache(maxsize=8)
@@ -243,4 +323,5 @@ def _images_failed(game_name: str, error: Exception) -> None:
 def forget_written() -> None:
     """Empty this process's caches of written reports (a test, or a benchmark timing the writing)."""
     _base_message.cache_clear()
-    _parts_bytes.cache_clear()
+    _written_parts.cache_clear()
+    _rewriters.cache_clear()

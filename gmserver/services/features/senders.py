@@ -44,6 +44,7 @@ from gmserver.rules.authenticity import (
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
 from gmserver.rules.late_proof import header_moment
+from gmserver.rules.mailpolicy import MAIL_POLICY
 from gmserver.rules.reading.message import body_text
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
@@ -212,7 +213,7 @@ def _dated(message: Message) -> datetime | None:
 
 def _newest_on_file(session: Session, game_id: int, power: str, phase: str) -> datetime | None:
     raw = newest_set_message(session, game_id, power, phase)
-    return None if raw is None else _dated(BytesHeaderParser(policy=email.policy.default).parsebytes(raw))
+    return None if raw is None else _dated(BytesHeaderParser(policy=MAIL_POLICY).parsebytes(raw))
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:

@@ -35,8 +35,10 @@ class PollReport:
 
 
 def poll_once(services: Services, mailbox: ImapMailbox, clock: Callable[[], datetime], *,
-              batch_messages: int = BATCH_MESSAGES, batch_bytes: int = BATCH_BYTES) -> PollReport:
-    """Store, process and mark \\Seen every unseen message, batch by batch, until none is left."""
+              batch_messages: int = BATCH_MESSAGES, batch_bytes: int = BATCH_BYTES,
+              on_processed: Callable[[], None] | None = None) -> PollReport:
+    """Store, process and mark \\Seen every unseen message, batch by batch, until none is left.
+    `on_processed`: called after each message processed (runner.process_pending)."""
     fetched = new = processed = 0
     after_uid, uidvalidity = 0, None
     while True:
@@ -55,7 +57,7 @@ def poll_once(services: Services, mailbox: ImapMailbox, clock: Callable[[], date
                            received_at=_received_at(message, now), mailbox=mailbox.settings.folder,
                            uidvalidity=message.uidvalidity, uid=message.uid)
             batch_new += not stored.duplicate
-        done = process_pending(services, clock())
+        done = process_pending(services, clock(), on_processed=on_processed)
         # Processing is committed (or parked as failed, still stored): now the server may forget.
         mailbox.mark_seen([m.uid for m in batch], uidvalidity=uidvalidity)
         log.info("imap: %d fetched (%d bytes), %d new, %d processed", len(batch),
@@ -67,7 +69,7 @@ def poll_once(services: Services, mailbox: ImapMailbox, clock: Callable[[], date
         del batch, message  # let this batch go before the next is fetched
     if not fetched:
         # Stored but not yet processed (a crash, a replay): process them all the same.
-        processed = len(process_pending(services, clock()))
+        processed = len(process_pending(services, clock(), on_processed=on_processed))
     return PollReport(fetched, new, processed)
 
 

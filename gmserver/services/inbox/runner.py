@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from datetime import datetime
@@ -76,11 +76,21 @@ LOOKUP_THREADS = 4
 _LOOKUP_POLL_SECONDS = 0.2
 
 
-def process_pending(services: Services, now: datetime) -> list[tuple[int, str | None]]:
+def process_pending(services: Services, now: datetime, *,
+                    on_processed: Callable[[], None] | None = None) -> list[tuple[int, str | None]]:
     """Process every pending message, oldest first, until none is left (messages stored while
     this runs included); returns (id, outcome) for each one done. A message whose sender check
-    needs DNS look-ups waits for them on a look-up thread, and is processed once they are done."""
+    needs DNS look-ups waits for them on a look-up thread, and is processed once they are done.
+    `on_processed` is called after each message done (committed), so that what it queued (its
+    confirmation) can be sent while the rest are processed, not only when this returns."""
     done: list[tuple[int, str | None]] = []
+
+    def processed(row_id: int, outcome: str | None) -> None:
+        if outcome is not None:
+            done.append((row_id, outcome))
+            if on_processed is not None:
+                on_processed()
+
     tried: set[int] = set()
     with ThreadPoolExecutor(max_workers=LOOKUP_THREADS, thread_name_prefix="dkim") as lookups:
         waiting: dict[Future[None], int] = {}
@@ -93,16 +103,14 @@ def process_pending(services: Services, now: datetime) -> list[tuple[int, str | 
                     except DkimNeeded as needed:
                         waiting[lookups.submit(needed.verify)] = row_id
                         continue
-                    if outcome is not None:
-                        done.append((row_id, outcome))
+                    processed(row_id, outcome)
                 continue
             if not waiting:
                 return done
             finished, _ = wait(waiting, timeout=_LOOKUP_POLL_SECONDS, return_when=FIRST_COMPLETED)
             for future in finished:
                 row_id = waiting.pop(future)
-                if (outcome := process_one(services, row_id, now)) is not None:
-                    done.append((row_id, outcome))
+                processed(row_id, process_one(services, row_id, now))
 
 
 # Claims of one message that may end without a word (the process killed: out of memory, SIGKILL,
