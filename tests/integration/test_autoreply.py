@@ -100,7 +100,8 @@ def test_a_message_with_no_orders_leaves_the_set_on_file_and_says_so(world, cloc
     text = body(reply)
     assert "Your message had no orders in it, so the orders you sent before stand: set version 1" in text
     assert "A Berlin -> Kiel (A BER - KIE)" in text
-    assert "send a message whose only line is no orders and at the deadline, units without an order hold" in text
+    assert ("reply to this mail with this line alone: no orders and at the deadline, units without an order hold"
+            in text)
     with transaction(world.sessions) as session:
         row = session.scalar(select(InboundMessage).order_by(InboundMessage.id.desc()))
         assert (row.status, row.outcome, row.power) == ("done", "unchanged", "GERMANY")
