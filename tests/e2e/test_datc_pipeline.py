@@ -116,8 +116,10 @@ class Table:
         self.run("poll", "--once")
 
     def adjudicate(self) -> str:
-        """Run the deadline, deliver the reports, return the report the first player got."""
-        self.run("adjudicate", self.name)
+        """Run the deadline, deliver the reports, return the report the first player got. The GM
+        adjudicates at once: --force, since mhr and danivon never adjudicate a movement turn before
+        its deadline otherwise (000 VII(2), 001 IV(2))."""
+        self.run("adjudicate", self.name, "--force")
         self.run("outbox", "send", "--once")
         box = mailbox.Maildir(self.sent, create=False)
         raws = [box.get_bytes(key) for key in box.keys()]
