@@ -141,15 +141,16 @@ def test_set_zone_and_set_confirm_brief_change_the_player_s_own_mail(database_ur
     [brief] = game.inbox("FRANCE", "Your confirmations in lepanto now say your orders as read")
     assert "CET (Europe/Berlin)" in brief  # the answer's heading: the deadline in the player's zone
     [confirmation] = game.inbox("FRANCE", "Your orders were received")
-    assert "ORDERS ON FILE FOR FRANCE" in confirmation and "Burgundy" in confirmation
-    assert "LINE BY LINE" not in confirmation and "set confirm full" in confirmation
+    # a clean set: its orders on file under the confirmation's own heading, no lines to check
+    assert "On file (set version" in confirmation and "Burgundy" in confirmation
+    assert "LINES TO CHECK" not in confirmation and "set confirm full" in confirmation
     assert "CET (Europe/Berlin)" in confirmation and "UTC" in confirmation
     assert show_game(game.services.sessions, "lepanto")["players"]["FRANCE"]["zone"] == "Europe/Berlin"
     # the others' mail is as it was
     game.mail("ENGLAND", "F LON - NTH", subject=game.orders_subject("ENGLAND"))
     game.run()
     [england] = game.inbox("ENGLAND", "Your orders were received")
-    assert "LINE BY LINE" in england and "Europe/Berlin" not in england
+    assert "set confirm full" not in england and "Europe/Berlin" not in england  # a full confirmation, in the game's zone
     # the turn report: France's copy has the next deadline in France's zone, text and HTML alike
     turns.adjudicate(game.services, game.game_id, clock(), force=True)
     outbox.deliver_due(game.services.sessions, game.transport, clock())
