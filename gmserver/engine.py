@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import importlib.metadata
 import importlib.util
 import json
 import logging
@@ -89,8 +88,22 @@ class EngineFacts:
 
 
 def engine_version() -> str:
-    """The installed engine's version, read without importing it."""
-    return importlib.metadata.version("diplomacy")
+    """The installed engine's version, read without importing it: from the name of its
+    `diplomacy-VERSION.dist-info` beside the package, which pip writes (importlib.metadata would
+    read the same and costs a fifth of `gmserver orders read`); where there is none, from the
+    package's modification time, which a reinstall changes as surely."""
+    package = engine_package()
+    for info in package.parent.glob("diplomacy-*.dist-info"):
+        return info.name.removeprefix("diplomacy-").removesuffix(".dist-info")
+    return f"unversioned-{(package / '__init__.py').stat().st_mtime_ns}"
+
+
+def engine_package() -> Path:
+    """The engine's package directory, found without loading the engine (a second of CPU)."""
+    spec = importlib.util.find_spec("diplomacy")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the diplomacy engine is not installed")
+    return Path(spec.submodule_search_locations[0])
 
 
 @functools.lru_cache(maxsize=1)
@@ -579,8 +592,5 @@ def process_seconds(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]
 def map_svg() -> str:
     """The engine's drawing of the standard map (SVG text with its province coordinates): the
     report map (gmserver/mapimage.py) rasterises the board from it once and reads where units stand."""
-    spec = importlib.util.find_spec("diplomacy")  # where it is, without loading it (a second of CPU)
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the diplomacy engine is not installed")
-    path = Path(spec.submodule_search_locations[0]) / "maps" / "svg" / "standard.svg"
+    path = engine_package() / "maps" / "svg" / "standard.svg"
     return path.read_text(encoding="utf-8")

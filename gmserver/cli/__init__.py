@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gmserver import __version__
-from gmserver.cli.common import ArgumentParser, sentence
+from gmserver.cli.parser import ArgumentParser, sentence
 
 # The errors a user can act on, each printed as one line: "module:class". A command that never
 # loaded a module cannot have raised its error, so main() catches only those of loaded modules and
 # loads none itself (the daemon's module alone costs half a second).
-USER_ERRORS = ("gmserver.cli.common:CliError", "gmserver.config:ConfigError", "gmserver.daemon:DaemonError",
+USER_ERRORS = ("gmserver.cli.parser:CliError", "gmserver.config:ConfigError", "gmserver.daemon:DaemonError",
                "gmserver.services.game.shown:GameError", "gmserver.rules.ruleset:RulesetError",
                "gmserver.commands.command:UsageError", "gmserver.db.plain:DatabaseUnreachable")
 

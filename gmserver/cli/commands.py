@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from gmserver.cli.common import GAME, Subcommands, add_command, config_of, hours, moment, services_of, utcnow
+from gmserver.cli.common import GAME, config_of, hours, moment, services_of, utcnow
+from gmserver.cli.parser import Subcommands, add_command
 from gmserver.commands.command import Arg, Call, Command
 
 if TYPE_CHECKING:

@@ -5,30 +5,17 @@ configuration and services of a command, argument types, and adding a command to
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any
 
+from gmserver.cli.parser import CliError
 from gmserver.config import Config, config_path_from, load_config
 from gmserver.rules.quantities import parse_hours, parse_moment
 
 if TYPE_CHECKING:
     from gmserver.db.plain import Reader
-
-
-class CliError(Exception):
-    """A problem the user can fix; printed without a traceback."""
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, with a wrong argument said in one line: the whole usage of `game create` (a
-    dozen lines) buried the one line that said what was wrong. Subcommands' parsers are of this
-    class too (argparse makes them of their parent's)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists what it takes)\n")
 
 
 def utcnow() -> datetime:
@@ -81,10 +68,6 @@ def check_database(config: Config) -> None:
     """CliError unless the database is there and migrated to the latest revision."""
     with reader_of(config):
         pass
-
-
-def print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
 
 
 def cut(text: str, width: int) -> str:
@@ -150,21 +133,3 @@ HELD_ID: dict[str, Any] = {**MESSAGE_ID, "help": "the message's number (`gmserve
 PRESS_ID: dict[str, Any] = {"metavar": "ID", "type": row_id,
                             "help": "the press item's number (`gmserver press list GAME` shows it)"}
 POWER: dict[str, str] = {"metavar": "POWER", "help": "a power of the game, e.g. FRANCE or France"}
-
-
-class Subcommands(Protocol):
-    """What `ArgumentParser.add_subparsers()` returns, as the groups use it."""
-
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
-
-
-def sentence(text: str) -> str:
-    """A one-line help as the first sentence of a `--help` (argparse shows a subcommand's help only
-    in its parent's list)."""
-    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
-
-
-def add_command(actions: Subcommands, name: str, *, help: str, **kwargs: Any) -> argparse.ArgumentParser:
-    """A command of a group, its `--help` opening with its description or else its help."""
-    kwargs["description"] = kwargs.get("description") or sentence(help)
-    return actions.add_parser(name, help=help, **kwargs)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 
 from gmserver.cli.commands import add_arguments, add_registry_command, print_done, run_command
-from gmserver.cli.common import POWER, Subcommands, config_of, count, print_json, services_of, utcnow
+from gmserver.cli.common import POWER, config_of, count, services_of, utcnow
+from gmserver.cli.parser import Subcommands, print_json
 from gmserver.commands import perpetual, propose, veto, vote
 from gmserver.commands.command import Command
 

@@ -9,7 +9,8 @@ import signal
 from pathlib import Path
 
 from gmserver import __version__
-from gmserver.cli.common import GAME, CliError, config_of, services_of, utcnow
+from gmserver.cli.common import GAME, config_of, services_of, utcnow
+from gmserver.cli.parser import CliError
 
 log = logging.getLogger("gmserver")
 

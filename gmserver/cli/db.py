@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli.common import add_command, config_of
+from gmserver.cli.common import config_of
+from gmserver.cli.parser import add_command
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:

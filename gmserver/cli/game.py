@@ -18,18 +18,15 @@ from gmserver.cli.commands import add_spec_command
 from gmserver.cli.common import (
     GAME,
     POWER,
-    CliError,
-    Subcommands,
-    add_command,
     config_of,
     hours,
     moment,
-    print_json,
     reader_of,
     services_of,
     time_of_day,
     utcnow,
 )
+from gmserver.cli.parser import CliError, Subcommands, add_command, print_json
 from gmserver.commands.command import Command
 from gmserver.commands.registry import in_group
 from gmserver.rules.position import Position

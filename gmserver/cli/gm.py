@@ -10,7 +10,8 @@ import argparse
 from pathlib import Path
 
 from gmserver.cli.commands import add_registry_command
-from gmserver.cli.common import HELD_ID, POWER, CliError, Subcommands, config_of, moment, services_of, utcnow
+from gmserver.cli.common import HELD_ID, POWER, config_of, moment, services_of, utcnow
+from gmserver.cli.parser import CliError, Subcommands
 from gmserver.commands.command import Command
 from gmserver.commands.convoy import RULINGS
 

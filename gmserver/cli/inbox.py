@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from gmserver.cli import gm
-from gmserver.cli.common import MESSAGE_ID, CliError, add_command, config_of, services_of, utcnow
+from gmserver.cli.common import MESSAGE_ID, config_of, services_of, utcnow
+from gmserver.cli.parser import CliError, add_command
 from gmserver.commands.registry import in_group
 from gmserver.rules.mailkind import KINDS
 

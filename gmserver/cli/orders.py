@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from gmserver.cli.common import CliError, add_command, print_json
+from gmserver.cli.parser import CliError, add_command, print_json
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.ruleset import load_ruleset

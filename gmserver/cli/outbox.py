@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli.common import CliError, add_command, config_of, cut, row_id, services_of, utcnow
+from gmserver.cli.common import config_of, cut, row_id, services_of, utcnow
+from gmserver.cli.parser import CliError, add_command
 
 
 def cmd_outbox_send(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from gmserver.cli.common import add_command, config_of, print_json, services_of
+from gmserver.cli.common import config_of, services_of
+from gmserver.cli.parser import add_command, print_json
 
 
 def cmd_player_show(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from gmserver.cli.common import GAME, PRESS_ID, CliError, add_command, config_of, services_of, utcnow
+from gmserver.cli.common import GAME, PRESS_ID, config_of, services_of, utcnow
+from gmserver.cli.parser import CliError, add_command
 
 
 def cmd_press_list(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from gmserver.cli.common import add_command
+from gmserver.cli.parser import add_command
 from gmserver.paths import RULESETS_DIR
 from gmserver.rules import ruleset_view
 from gmserver.rules.ruleset import Ruleset, available_rulesets, load_ruleset

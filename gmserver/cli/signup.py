@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from gmserver.cli.commands import add_registry_command
-from gmserver.cli.common import Subcommands, config_of, moment, services_of, time_of_day, utcnow
+from gmserver.cli.common import config_of, moment, services_of, time_of_day, utcnow
+from gmserver.cli.parser import Subcommands
 from gmserver.commands.command import Command
 
 

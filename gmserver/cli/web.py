@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gmserver.cli.common import CliError, config_of, services_of
+from gmserver.cli.common import config_of, services_of
+from gmserver.cli.parser import CliError
 
 
 def cmd_web(args: argparse.Namespace) -> int:

@@ -45,9 +45,6 @@ from gmserver.rules.late_proof import CLOCK_SKEW, received_by
 
 SENDER_CHECKS = ("from", "verified")
 
-# A line of its own: `Password: SECRET` (or `password = SECRET`). Never read as an order,
-# never published as press, never echoed back (gmserver.rules.reading.message drops it).
-PASSWORD_LINE = re.compile(r"^\s*pass(?:word|phrase)\s*[:=]\s*(\S{1,200})\s*$", re.IGNORECASE)
 # A real Authentication-Results header is a few hundred bytes; a longer one is not parsed.
 MAX_RESULTS_HEADER = 8_000
 _AUTHSERV_ID = re.compile(r"^\s*(?:\([^()]*\)\s*)*([^\s;()]+)")
@@ -94,21 +91,6 @@ def is_gm_recipient(address: str, gm_address: str) -> bool:
     """The GM's address itself or one of its reply addresses (gm+anything@domain)."""
     cleaned = address.strip().strip("<>").strip().lower()
     return cleaned == gm_address.lower() or address_secret(cleaned, gm_address) is not None
-
-
-def is_password_line(line: str) -> bool:
-    return PASSWORD_LINE.match(line) is not None
-
-
-def passwords_in(text: str) -> tuple[str, ...]:
-    """The values of every password line in `text` (at most a few: nobody needs more)."""
-    found = []
-    for line in text.splitlines():
-        if (match := PASSWORD_LINE.match(line)) is not None:
-            found.append(match.group(1))
-            if len(found) >= 5:
-                break
-    return tuple(found)
 
 
 def without_secret_lines(text: str, secrets: Iterable[str | None]) -> tuple[str, tuple[str, ...]]:

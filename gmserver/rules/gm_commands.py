@@ -24,7 +24,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from gmserver.rules.authenticity import is_password_line, passwords_in, same_secret
+from gmserver.rules.authenticity import same_secret
+from gmserver.rules.password_lines import is_password_line, passwords_in
 from gmserver.rules.subject import name_words
 
 MAX_COMMAND_LINES = 20  # nobody types more by hand; a longer message is not a list of commands

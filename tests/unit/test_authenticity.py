@@ -15,8 +15,6 @@ from gmserver.rules.authenticity import (
     address_secret,
     aligned,
     is_gm_recipient,
-    is_password_line,
-    passwords_in,
     read_signature,
     reply_address,
     reply_token,
@@ -24,6 +22,7 @@ from gmserver.rules.authenticity import (
     verify_sender,
     without_secret_lines,
 )
+from gmserver.rules.password_lines import is_password_line, passwords_in
 
 GM = "gm@gm.test"
 SECRET = "k3xq7m2pa5rtw4zd"

@@ -30,7 +30,8 @@ def test_help_lists_the_groups_from_a_table_and_builds_none(tmp_path: Path) -> N
     --help` imports the game group's modules and the registry, and no other group's module."""
     loaded = modules_loaded_by(["--help"], tmp_path)
     assert modules_among(loaded, ("gmserver.commands",)) == []
-    assert [m for m in modules_among(loaded, ("gmserver.cli",)) if m != "gmserver.cli"] == ["gmserver.cli.common"]
+    assert [m for m in modules_among(loaded, ("gmserver.cli",)) if m != "gmserver.cli"] == ["gmserver.cli.parser"]
+    assert "gmserver.config" not in loaded  # the configuration's floor is the commands' own
     loaded = modules_loaded_by(["--config", "nowhere.toml", "game", "--help"], tmp_path)
     assert "gmserver.commands.registry" in loaded and "gmserver.cli.game" in loaded
     assert modules_among(loaded, ("gmserver.cli.outbox", "gmserver.cli.daemon", "gmserver.cli.orders",
@@ -45,6 +46,8 @@ def test_orders_read_loads_neither_the_database_nor_the_daemon_nor_the_engine(tm
     assert "gmserver.rules.reading" in loaded
     assert modules_among(loaded, LIBRARIES) == []
     assert modules_among(loaded, ("gmserver.daemon", "gmserver.db", "gmserver.services", "gmserver.mail")) == []
+    # it needs neither the configuration nor the sender checks' libraries (a fifth of its cost)
+    assert modules_among(loaded, ("gmserver.config", "gmserver.rules.authenticity", "importlib.metadata")) == []
 
 
 def test_an_error_of_a_command_is_still_one_readable_line(tmp_path: Path) -> None:

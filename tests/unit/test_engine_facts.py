@@ -3,6 +3,7 @@ version and kept on disk as JSON; every later process reads them instead of load
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -111,3 +112,8 @@ def test_the_facts_this_installation_keeps_are_the_ones_the_code_builds_now(fres
     to what built_facts() builds must raise FACTS_FORMAT, or every process goes on reading the old
     facts. This compares the cache in use (the developer's own) with a fresh build."""
     assert engine.engine_facts() == fresh, "engine.FACTS_FORMAT must be raised: the cached facts are stale"
+
+
+def test_the_engine_version_is_the_installed_distributions() -> None:
+    """Read from the dist-info's name (cheaper than importlib.metadata, which must agree)."""
+    assert engine.engine_version() == importlib.metadata.version("diplomacy")

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from email.message import Message
 from email.utils import parseaddr
 
-from gmserver.rules.authenticity import is_password_line
 from gmserver.rules.mailpolicy import MAIL_POLICY
+from gmserver.rules.password_lines import is_password_line
 from gmserver.rules.reading.flowed import unflow
 from gmserver.rules.reading.quoting import _FROM, after_gm_mail, is_gm_mail_start, is_reply_header, wrote_at
 

@@ -36,7 +36,6 @@ from gmserver.rules.authenticity import (
     aligned,
     domain_of,
     is_gm_recipient,
-    passwords_in,
     read_signature,
     verify_sender,
     vouching_faults,
@@ -45,6 +44,7 @@ from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept
 from gmserver.rules.late_proof import header_moment
 from gmserver.rules.mailpolicy import MAIL_POLICY
+from gmserver.rules.password_lines import passwords_in
 from gmserver.rules.reading.message import body_text
 from gmserver.services.base import mails
 from gmserver.services.base.context import Services
