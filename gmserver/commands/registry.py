@@ -59,6 +59,7 @@ from gmserver.commands.players import (
     roster,
     signup,
     summary,
+    whatif,
     zone,
 )
 
@@ -105,7 +106,7 @@ def in_group(group: str) -> tuple[Command, ...]:
 # The players' commands, in the order HELP and the start mail list them.
 PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     help_list.COMMAND, roster.COMMAND, summary.COMMAND, house_rules.COMMAND, zone.COMMAND, confirm.COMMAND,
-    press_delivery.COMMAND, resign.COMMAND,
+    press_delivery.COMMAND, whatif.COMMAND, resign.COMMAND,
     # open sign-up: from anyone, player or not (carried out by their open_run)
     *signup.COMMANDS,
 )
