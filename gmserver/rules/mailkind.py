@@ -141,7 +141,7 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
-        found = MailKind(in_body[0], in_body[1], _rest(_rest(first)) if two_words else _rest(first), len(lines) > 1)
+        found = MailKind(in_body[0], in_body[1], _after_two_words(first) if two_words else _rest(first), len(lines) > 1)
         return _with_delay_reason(found, lines[1:])
     if len(set(in_subject)) > 1:
         return _two_things(in_subject)
@@ -172,6 +172,13 @@ def _two_things(found: list[tuple[Kind, str]]) -> MailKind:
 def _first_word(line: str) -> str | None:
     words = name_words(line[:200])
     return words[0] if words else None
+
+
+def _after_two_words(line: str) -> str:
+    """The line without its two-word keyword, written apart ("set zone Europe/Berlin") or joined
+    ("what-if: A Par - Bur")."""
+    rest = _rest(line)
+    return rest if len(name_words(line.split(None, 1)[0])) > 1 else _rest(rest)
 
 
 def _rest(line: str) -> str:

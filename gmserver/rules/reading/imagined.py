@@ -83,10 +83,14 @@ def read_imagined(text: str, *, position: Position, asker: str, ruleset: Ruleset
             named[number] = power_before(raw, geography) or heading
     body = "\n".join(kept)
     powers = sorted(set(position.powers_to_order()) | {asker})
-    first = {power: _by_line(_read(body, position, power, ruleset, geography)) for power in powers}
+    whole = {power: _read(body, position, power, ruleset, geography) for power in powers}
+    first = {power: _by_line(reading) for power, reading in whole.items()}
     owner = {number: _owner(number, first, named.get(number), asker) for number in named}
     second: dict[str, Reading] = {}
     for power in sorted({p for p in owner.values() if p is not None}):
+        if all(owner.get(line.line) == power for line in whole[power].lines if line.status in _USED):
+            second[power] = whole[power]  # it used no other power's line: read again, it reads the same
+            continue
         own = "\n".join(raw if owner.get(number) == power else "" for number, raw in enumerate(kept, 1))
         second[power] = _read(own, position, power, ruleset, geography)
     shown = []
