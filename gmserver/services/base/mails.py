@@ -8,6 +8,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
+from gmserver import mapimage
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
@@ -18,6 +19,7 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, Reject
+from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.model import Reading
 from gmserver.rules.safetext import safe_text
@@ -54,7 +56,24 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     body = services.composer.render(context.template, context)
     if decision.warnings:
         body = fill("Note: " + " ".join(decision.warnings), 72) + "\n\n" + body
-    return outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+    message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+    if not context.brief and (image := own_orders_map(decision.power, reading.orders, position)) is not None:
+        message.add_attachment(image, maintype="image", subtype="png",
+                               filename=f"{game.name}-{decision.power.lower()}-{decision.phase}-orders.png")
+    return message
+
+
+def own_orders_map(power: str, orders: Sequence[Order], position: Position) -> bytes | None:
+    """The confirmation's small map of the power's orders on file as read, so that a misread
+    order is seen before the deadline; None without an order to draw, or if it cannot be drawn
+    (a missing libcairo or a drawing bug costs the map, never the confirmation)."""
+    if not orders:
+        return None
+    try:
+        return mapimage.own_orders_png(position, power, orders)
+    except Exception:
+        log.exception("the map of %s's orders could not be drawn; the confirmation goes without it", power)
+        return None
 
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
