@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -18,7 +19,7 @@ from gmserver.reports.replies import build_confirmation, build_rejection
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
-from gmserver.rules.intake import Accept, Reject
+from gmserver.rules.intake import Accept, Reject, expected_subject
 from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.model import Reading
@@ -52,6 +53,10 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
         units=units, notes=reading.notes, marker=reading.version, feedback=feedback, timezone=game.timezone,
         reader_zone=player.zone if player is not None else None,
         brief=player is not None and player.confirm_style == "brief",
+        # the player's own reply address (the answer's Reply-To), never the bare GM address
+        order_address=reply_address(services.composer.gm_address, secret) if (
+            secret := outgoing.reply_secret(decision, envelope)) else None,
+        order_subject=expected_subject(game, decision.power),
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
@@ -60,6 +65,9 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     if not context.brief and (image := own_orders_map(decision.power, reading.orders, position)) is not None:
         message.add_attachment(image, maintype="image", subtype="png",
                                filename=f"{game.name}-{decision.power.lower()}-{decision.phase}-orders.png")
+        # the boundary from what the mail holds, not from the global `random` (which the engine
+        # reseeds): the same confirmation is the same bytes; no part can hold its own digest
+        message.set_boundary(f"=_gm0_{hashlib.sha256(body.encode() + image).hexdigest()[:48]}")
     return message
 
 
@@ -99,10 +107,10 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                               purpose="orders")
     context = build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
-        # the player's own reply address: a message sent there proves its sender
+        # the player's own reply address: a message sent there proves its sender (never the bare GM
+        # address: mail there proves nothing in a game that checks senders)
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)
-                                                  if (token := token_of(player, game.phase))
-                                                  else services.composer.gm_address),
+                                                  if (token := token_of(player, game.phase)) else None),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
         has_orders=has_orders, page_link=own_link(services.web_base_url, player, now), reader_zone=player.zone,
     )
