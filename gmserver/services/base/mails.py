@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
-from gmserver import mapimage
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
@@ -20,13 +18,12 @@ from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
 from gmserver.rules.intake import Accept, Reject, expected_subject
-from gmserver.rules.order import Order
 from gmserver.rules.position import Position
 from gmserver.rules.reading.model import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
-from gmserver.services.base import outgoing
+from gmserver.services.base import orders_map, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
@@ -61,27 +58,18 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
     body = services.composer.render(context.template, context)
     if decision.warnings:
         body = fill("Note: " + " ".join(decision.warnings), 72) + "\n\n" + body
-    message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
-    if not context.brief and (image := own_orders_map(decision.power, reading.orders, position)) is not None:
-        message.add_attachment(image, maintype="image", subtype="png",
-                               filename=f"{game.name}-{decision.power.lower()}-{decision.phase}-orders.png")
-        # the boundary from what the mail holds, not from the global `random` (which the engine
-        # reseeds): the same confirmation is the same bytes; no part can hold its own digest
-        message.set_boundary(f"=_gm0_{hashlib.sha256(body.encode() + image).hexdigest()[:48]}")
-    return message
+    return outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
 
 
-def own_orders_map(power: str, orders: Sequence[Order], position: Position) -> bytes | None:
-    """The confirmation's small map of the power's orders on file as read, so that a misread
-    order is seen before the deadline; None without an order to draw, or if it cannot be drawn
-    (a missing libcairo or a drawing bug costs the map, never the confirmation)."""
-    if not orders:
+def confirmation_map(decision: Accept, reading: Reading, position: Position,
+                     player: Player | None = None) -> dict[str, Any] | None:
+    """The outbox row's request for the confirmation's small map of the power's orders on file as
+    read, so that a misread order is seen before the deadline (services/base/orders_map.py draws it
+    when the mail is written); None with SET CONFIRM brief or no order to draw."""
+    if player is not None and player.confirm_style == "brief":
         return None
-    try:
-        return mapimage.own_orders_png(position, power, orders)
-    except Exception:
-        log.exception("the map of %s's orders could not be drawn; the confirmation goes without it", power)
-        return None
+    filename = f"{decision.game.name}-{decision.power.lower()}-{decision.phase}-orders.png"
+    return orders_map.request(decision.power, reading.orders, position, filename)
 
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
