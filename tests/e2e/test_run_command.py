@@ -20,11 +20,11 @@ from tests.support.world import order_mail
 pytestmark = pytest.mark.e2e
 
 
-
 def plain_text(message) -> str:
     """A mail's text part, decoded (a confirmation carries its orders map beside it)."""
     part = next(part for part in message.walk() if part.get_content_type() == "text/plain")
     return part.get_payload(decode=True).decode()
+
 
 def test_run_answers_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
     port = free_port()
