@@ -9,4 +9,6 @@ recording in services/base/outbox.py) stay next to that use case.
 
 from gmserver.db.queries import absences, games, gm_actions, inbound, ordersets, outbox, phases, players, proxies, signups, votes
 
-__all__ = ["absences", "games", "gm_actions", "inbound", "ordersets", "outbox", "phases", "players", "proxies", "signups", "votes"]
+__all__ = [
+    "absences", "games", "gm_actions", "inbound", "ordersets", "outbox", "phases", "players", "proxies", "signups", "votes",
+]

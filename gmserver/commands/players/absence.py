@@ -1,0 +1,55 @@
+"""`absence 2026-12-20 to 2026-12-28 (reason)`: the player registers the days they will be away;
+`absence cancel` withdraws them. What an absence does is the profile's `absence_policy`
+(rules/absence.py: the deadline moved to its end, the units held without a missed turn, or the
+GM decides); the GM is told; the roster and `game show` list it
+(services/features/absences.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from gmserver.commands.player_command import PlayerCall, PlayerCommand, PlayerUsageError, Reply
+from gmserver.rules.ruleset import Ruleset
+
+
+def permits(ruleset: Ruleset) -> str | None:
+    if ruleset.absence_policy == "none":
+        cited = ruleset.cites("absence_policy")
+        return "absences are not registered in this game" + (f" ({cited})." if cited else ".")
+    return None
+
+
+def run(call: PlayerCall) -> Reply:
+    from gmserver.db.queries.games import ruleset_of  # noqa: PLC0415  (imported when it runs)
+    from gmserver.reports.players import absence_days, build_absence  # noqa: PLC0415
+    from gmserver.reports.words import format_time  # noqa: PLC0415
+    from gmserver.rules.absence import effect_words  # noqa: PLC0415
+    from gmserver.rules.absence_dates import Cancel, read_absence  # noqa: PLC0415
+    from gmserver.services.features import absences  # noqa: PLC0415
+
+    game, player = call.game, call.player
+    try:
+        asked = read_absence(call.argument, absences.today_of(game, player, call.now))
+        if isinstance(asked, Cancel):
+            cancelled = absences.cancel(call.session, game.id, call.power, now=call.now)
+            done = absences.Registered(absences.on_file(call.session, game, call.power), game.deadline)
+        else:
+            cancelled = None
+            done = absences.register(call.session, call.services, game.id, call.power, asked, by=call.sender,
+                                     now=call.now)
+    except ValueError as problem:
+        raise PlayerUsageError(str(problem)) from None
+    on_file = tuple(absence_days(a.first, a.last) + (f" ({a.reason})" if a.reason else "") for a in done.absences)
+
+    def shown(moment: datetime | None) -> str | None:
+        return str(format_time(moment, game.timezone, player.zone)) if moment is not None else None
+
+    answer = build_absence(game_name=game.name, registered=on_file, effect=effect_words(ruleset_of(game)),
+                           deadline=shown(game.deadline), moved_from=shown(done.before), cancelled=cancelled)
+    return Reply("absence-cancelled" if cancelled is not None else "absence-registered", answer)
+
+
+COMMAND = PlayerCommand(
+    "absence", ("absence", "away"), "register the days you will be away ('absence cancel' withdraws them)",
+    "absence 2026-12-20 to 2026-12-28 (holiday)", run, permits=permits,
+    usage_text="absence FIRST-DAY to LAST-DAY (reason), or: absence cancel")
