@@ -269,3 +269,31 @@ def test_an_absence_line_that_cannot_be_registered_is_answered_with_what_would_b
     [too_long] = game.inbox("ITALY", "Your ABSENCE line was not understood")
     assert "10 days long" in too_long and "you have 7 days left this year" in too_long and "000 VII(5)" in too_long
     assert show_game(game.services.sessions, "lepanto")["absences"] == {}
+
+
+def test_an_out_of_office_reply_naming_its_dates_is_offered_once_and_yes_registers_it(
+        database_url, dovecot, smtp_relay, clock) -> None:
+    """An auto-reply with its dates is answered once per absence with an offer ("reply YES to this
+    mail"); the auto-reply changes no orders; a second copy of it, and an auto-reply with no dates,
+    get nothing; YES to the offer's one-time address registers the absence (000 VII(5))."""
+    game = Game1901(database_url, dovecot, smtp_relay, clock, ruleset="mhr")
+    first, last = clock().date() + timedelta(days=20), clock().date() + timedelta(days=24)
+    auto = {"Auto-Submitted": "auto-replied"}
+    said = f"I am out of the office from {first:%d %B} until {last:%d %B} with limited access to email."
+    for body in (said, said, "I am out of the office."):
+        game.dovecot.append(game.table.gm, order_mail(game.table.players["ITALY"], "Automatic reply: lepanto", body,
+                                                      headers=auto))
+        game.run()
+    [offered] = [m for m in game.table.inbox("ITALY") if "Your automatic reply says you are away" in flat(m)]
+    assert "Reply YES to this mail" in flat(offered) and "(house rules 000 VII(5))" in flat(offered)
+    assert len(game.table.inbox("ITALY")) == 1
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {}
+
+    reply_to = str(offered["Reply-To"])
+    game.dovecot.append(game.table.gm, order_mail(game.table.players["ITALY"], f"Re: {offered['Subject']}",
+                                                  "Yes please", to=reply_to))
+    game.run()
+    [registered] = game.inbox("ITALY", "Your absence is registered in lepanto")
+    assert f"{last:%A %d %B %Y}" in registered and "Reply to this mail" in registered
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {
+        "ITALY": [{"from": first.isoformat(), "to": last.isoformat()}]}

@@ -6,8 +6,6 @@ GM decides); the GM is told; the roster and `game show` list it
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from gmserver.commands.player_command import PlayerCall, PlayerCommand, PlayerUsageError, Reply
 from gmserver.rules.ruleset import Ruleset
 
@@ -20,11 +18,7 @@ def permits(ruleset: Ruleset) -> str | None:
 
 
 def run(call: PlayerCall) -> Reply:
-    from gmserver.db.queries.games import ruleset_of  # noqa: PLC0415  (imported when it runs)
-    from gmserver.reports.players import absence_days, build_absence  # noqa: PLC0415
-    from gmserver.reports.words import format_time  # noqa: PLC0415
-    from gmserver.rules.absence import effect_words  # noqa: PLC0415
-    from gmserver.rules.absence_dates import Cancel, read_absence  # noqa: PLC0415
+    from gmserver.rules.absence_dates import Cancel, read_absence  # noqa: PLC0415  (imported when it runs)
     from gmserver.services.features import absences  # noqa: PLC0415
 
     game, player = call.game, call.player
@@ -39,14 +33,8 @@ def run(call: PlayerCall) -> Reply:
                                      now=call.now)
     except ValueError as problem:
         raise PlayerUsageError(str(problem)) from None
-    on_file = tuple(absence_days(a.first, a.last) + (f" ({a.reason})" if a.reason else "") for a in done.absences)
-
-    def shown(moment: datetime | None) -> str | None:
-        return str(format_time(moment, game.timezone, player.zone)) if moment is not None else None
-
-    answer = build_absence(game_name=game.name, registered=on_file, effect=effect_words(ruleset_of(game)),
-                           deadline=shown(game.deadline), moved_from=shown(done.before), cancelled=cancelled)
-    return Reply("absence-cancelled" if cancelled is not None else "absence-registered", answer)
+    return Reply("absence-cancelled" if cancelled is not None else "absence-registered",
+                 absences.answer_for(game, player, done, cancelled=cancelled))
 
 
 COMMAND = PlayerCommand(

@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session
 
 from gmserver.db import queries
 from gmserver.db.models import AbsenceRow, Game, Player
+from gmserver.reports.players import absence_days, build_absence
+from gmserver.reports.requests import Answer
 from gmserver.reports.words import format_time
-from gmserver.rules.absence import Absence, AbsencePlan, clause, decide_absences, registration_problem
+from gmserver.rules.absence import Absence, AbsencePlan, clause, decide_absences, effect_words, registration_problem
 from gmserver.rules.absence_dates import AbsenceDates
 from gmserver.rules.delays import game_year
 from gmserver.rules.position import describe_phase
@@ -25,6 +27,7 @@ from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import announce, deadline_event
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.game.games import new_secret
 
 ACTION = "absence"
 
@@ -102,9 +105,10 @@ def record_moves(session: Session, services: Services, game: Game, phase: str, b
 
 
 def register(session: Session, services: Services, game_id: int, power: str, dates: AbsenceDates, *, by: str,
-             now: datetime) -> Registered:
-    """Register an absence of `power`'s player (replacing the ones it overlaps); applied at once to
-    the current deadline. Raises ValueError with why it cannot be registered."""
+             now: datetime, offer: AbsenceRow | None = None) -> Registered:
+    """Register an absence of `power`'s player (replacing the ones it overlaps; `offer`: the
+    absence offered in answer to an out-of-office reply, which becomes the registered one);
+    applied at once to the current deadline. Raises ValueError with why it cannot be registered."""
     game = queries.games.game_for_update(session, game_id, skip_locked=False)
     assert game is not None
     ruleset = queries.games.ruleset_of(game)
@@ -115,8 +119,11 @@ def register(session: Session, services: Services, game_id: int, power: str, dat
     for row in queries.absences.registered(session, game.id, power):
         if row.first_day <= dates.last and dates.first <= row.last_day:
             row.cancelled_at = now  # a new line for the same days changes them
-    session.add(AbsenceRow(game_id=game.id, power=power, address=player.address, first_day=dates.first,
-                           last_day=dates.last, reason=dates.reason, registered_at=now))
+    if offer is not None:
+        offer.registered_at = now
+    else:
+        session.add(AbsenceRow(game_id=game.id, power=power, address=player.address, first_day=dates.first,
+                               last_day=dates.last, reason=dates.reason, registered_at=now))
     session.flush()
     before = game.deadline
     moved = apply_now(session, services, game, ruleset, now)
@@ -126,6 +133,40 @@ def register(session: Session, services: Services, game_id: int, power: str, dat
                   f"{dates.last:%A %d %B %Y}" + (f' ("{dates.reason}")' if dates.reason else "") + ".",
                   _for_gm(game, ruleset)))
     return Registered(on_file(session, game, power), game.deadline, before if moved else None)
+
+
+def offer(session: Session, game: Game, power: str, dates: AbsenceDates, *, now: datetime) -> AbsenceRow | None:
+    """An absence an out-of-office auto-reply names, stored as offered with a one-time reply secret;
+    None where that absence was offered or registered before (one offer per absence)."""
+    if ruleset_permits(queries.games.ruleset_of(game)) is not None:
+        return None
+    player = next(p for p in game.players if p.power == power)
+    known = [*queries.absences.offered(session, game.id, power), *queries.absences.registered(session, game.id, power)]
+    if any((row.first_day, row.last_day) == (dates.first, dates.last) for row in known):
+        return None
+    row = AbsenceRow(game_id=game.id, power=power, address=player.address, first_day=dates.first,
+                     last_day=dates.last, reason="out-of-office reply", offered_at=now, offer_secret=new_secret())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def ruleset_permits(ruleset: Ruleset) -> str | None:
+    """Why absences are not registered in this game, or None."""
+    return registration_problem(ruleset, 0, 0)
+
+
+def answer_for(game: Game, player: Player, done: Registered, *, cancelled: int | None = None) -> Answer:
+    """The player's answer: what is registered, what it does in this game, the next deadline (and
+    where it was, if the absence moved it), how to change or cancel it."""
+    ruleset = queries.games.ruleset_of(game)
+
+    def shown(moment: datetime | None) -> str | None:
+        return str(format_time(moment, game.timezone, player.zone)) if moment is not None else None
+
+    registered = tuple(absence_days(a.first, a.last) + (f" ({a.reason})" if a.reason else "") for a in done.absences)
+    return build_absence(game_name=game.name, registered=registered, effect=effect_words(ruleset),
+                         deadline=shown(game.deadline), moved_from=shown(done.before), cancelled=cancelled)
 
 
 def cancel(session: Session, game_id: int, power: str, *, now: datetime) -> int:
