@@ -30,6 +30,11 @@ _DATE = re.compile(
     rf"|(?P<named2>\b(?P<nm2>{_MONTH})\b\.?\s+(?P<nd2>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<ny2>\d{{4}})\b)?)"
     r"|(?P<num>\b(?P<a>\d{1,2})[./](?P<b>\d{1,2})(?:[./](?P<ny>\d{4}|\d{2}))?\b)",
     re.IGNORECASE)
+# "3 to 10 May": a bare day before a named date takes that date's month (and year)
+_BARE_DAY = re.compile(
+    r"(?<![\d./-])\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|till|through)\s*"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<month>{_MONTH})\b\.?(?:,?\s+(?P<year>\d{{4}})\b)?",
+    re.IGNORECASE)
 CANCEL_WORDS = frozenset({"cancel", "cancelled", "canceled", "off", "none", "back", "withdraw", "delete"})
 # what the answer to a line that could not be read shows
 FORM = "absence FIRST-DAY to LAST-DAY (reason), for example: absence 2026-12-20 to 2026-12-28 (holiday)"
@@ -60,6 +65,7 @@ class _Found:
     month: int
     year: int | None
     end: int  # where the date's text ends
+    start: int = 0
 
 
 def _dates(text: str) -> list[_Found]:
@@ -80,8 +86,12 @@ def _dates(text: str) -> list[_Found]:
             year = int(groups["ny"]) if groups["ny"] else None
             if year is not None and year < 100:
                 year += 2000
-        found.append(_Found(day, month, year, match.end()))
-    return found
+        found.append(_Found(day, month, year, match.end(), match.start()))
+    for match in _BARE_DAY.finditer(text):
+        found.append(_Found(int(match["day"]), MONTHS[match["month"].lower()],
+                            int(match["year"]) if match["year"] else None, match.start() + len(match["day"]),
+                            match.start()))
+    return sorted(found, key=lambda date_found: date_found.start)
 
 
 def _on_or_after(found: _Found, earliest: date, what: str) -> date:

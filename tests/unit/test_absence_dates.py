@@ -25,8 +25,10 @@ TODAY = date(2026, 11, 27)
     ("12/20 to 12/28", date(2026, 12, 20), date(2026, 12, 28), ""),  # month first, as the US writes it
     ("3 march", date(2027, 3, 3), date(2027, 3, 3), ""),  # a year omitted: the next 3 March; one day
     ("27/11", TODAY, TODAY, ""),  # today is not past
+    ("Away from 3 to 10 May.", date(2027, 5, 3), date(2027, 5, 10), ""),  # a bare day takes the month after it
 ], ids=["iso", "upper-case", "extra-words", "slashes", "month-first", "ordinals-new-year", "lower-case-month",
-        "dotted", "of-the", "across-new-year", "us-order", "year-omitted", "today"])
+        "dotted", "of-the", "across-new-year", "us-order", "year-omitted", "today",
+        "bare-day"])
 def test_an_absence_line_is_read_as_players_write_it(line, first, last, reason) -> None:
     assert read_absence(line, TODAY) == AbsenceDates(first, last, reason)
 
