@@ -69,9 +69,13 @@ def in_force(session: Session, game: Game) -> list[Absence]:
 
 def plan(session: Session, game: Game, ruleset: Ruleset, phase: str, deadline: datetime) -> AbsencePlan:
     """What the absences do to `deadline`, the deadline of `phase`."""
+    away = in_force(session, game)
+    if not away:  # most games, most turns: no need to count anything
+        return AbsencePlan(deadline)
     year = game_year(phase)
-    used = {p.power: days_used(session, game, p.power, p.address, year) for p in game.players}
-    return decide_absences(ruleset, deadline, in_force(session, game), used, game.timezone)
+    used = {p.power: days_used(session, game, p.power, p.address, year) for p in game.players
+            if any(absence.power == p.power for absence in away)}
+    return decide_absences(ruleset, deadline, away, used, game.timezone)
 
 
 def excused(session: Session, game: Game, ruleset: Ruleset, deadline: datetime | None) -> frozenset[str]:
