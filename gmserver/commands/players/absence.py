@@ -25,7 +25,7 @@ def run(call: PlayerCall) -> Reply:
     try:
         asked = read_absence(call.argument, absences.today_of(game, player, call.now))
         if isinstance(asked, Cancel):
-            cancelled = absences.cancel(call.session, game.id, call.power, now=call.now)
+            cancelled = absences.cancel(call.session, call.services, game.id, call.power, now=call.now)
             done = absences.Registered(absences.on_file(call.session, game, call.power), game.deadline)
         else:
             cancelled = None

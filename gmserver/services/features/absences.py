@@ -131,8 +131,9 @@ def register(session: Session, services: Services, game_id: int, power: str, dat
     session.flush()
     before = game.deadline
     moved = apply_now(session, services, game, ruleset, now)
-    notify_gm(session, services, key=f"gm:absence-registered:{game.id}:{power}:{dates.first}:{dates.last}:{now:%s}",
-              game_id=game.id, now=now, subject=f"{game.name}: {power.title()} will be away", paragraphs=(
+    key = f"gm:absence-registered:{game.id}:{power}:{dates.first}:{dates.last}:{int(now.timestamp())}"
+    notify_gm(session, services, key=key, game_id=game.id, now=now,
+              subject=f"{game.name}: {power.title()} will be away", paragraphs=(
                   f"{power.title()} ({by}) registered an absence from {dates.first:%A %d %B %Y} to "
                   f"{dates.last:%A %d %B %Y}" + (f' ("{dates.reason}")' if dates.reason else "") + ".",
                   _for_gm(game, ruleset)))
@@ -173,9 +174,9 @@ def answer_for(game: Game, player: Player, done: Registered, *, cancelled: int |
                          deadline=shown(game.deadline), moved_from=shown(done.before), cancelled=cancelled)
 
 
-def cancel(session: Session, game_id: int, power: str, *, now: datetime) -> int:
+def cancel(session: Session, services: Services, game_id: int, power: str, *, now: datetime) -> int:
     """`absence cancel`: the power's registered absences that have not ended are withdrawn (a
-    deadline they moved stays where it is); how many."""
+    deadline they moved stays where it is; the GM is told); how many."""
     game = queries.games.game_for_update(session, game_id, skip_locked=False)
     assert game is not None
     player = next(p for p in game.players if p.power == power)
@@ -185,6 +186,11 @@ def cancel(session: Session, game_id: int, power: str, *, now: datetime) -> int:
         if row.last_day >= today:
             row.cancelled_at = now
             cancelled += 1
+    if cancelled:
+        notify_gm(session, services, key=f"gm:absence-cancelled:{game.id}:{power}:{int(now.timestamp())}",
+                  game_id=game.id, now=now, subject=f"{game.name}: {power.title()} cancelled an absence", paragraphs=(
+                      f"{power.title()} withdrew the absences registered for the days to come ({cancelled}). A "
+                      "deadline they moved stays where it is; `gmserver game deadline` moves it back.",))
     return cancelled
 
 
