@@ -238,6 +238,8 @@ def test_absence_moves_the_deadline_every_player_is_told_and_absence_cancel_with
     assert "(family wedding)" in answer and f"{last:%A %d %B %Y}" in answer
     assert "moves to the day after your absence" in answer and "(house rules 000 VII(5))" in answer
     assert format_time(moved, "UTC").local in answer and f"moved from {format_time(before, 'UTC').local}" in answer
+    # the answer's footer too gives the deadline as it is now, not as it was when the mail came in
+    assert answer.count(format_time(before, "UTC").local) == 1
     assert "Reply to this mail" in answer and "absence cancel" in answer
     for power in POWERS:
         if power != "FRANCE":
