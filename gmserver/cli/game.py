@@ -191,6 +191,8 @@ def cmd_game_show(args: argparse.Namespace) -> int:
             status += f", its player resigned {player['resigned'][:16]}"
         if player.get("zone"):  # SET ZONE by mail
             status += f", zone {player['zone']}"
+        for away in summary.get("absences", {}).get(power, ()):  # ABSENCE by mail
+            status += f", away {away['from']} to {away['to']}"
         print(f"  {power:<8} {player['address']:<30} {centres:>2} centres; {units}; {status}")
         for order in (on_file or {}).get("orders", []):
             print(f"      {order}")

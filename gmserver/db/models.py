@@ -7,7 +7,7 @@ compare-and-set on `games.phase`), and each outgoing mail is queued once (`outbo
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, event
@@ -546,3 +546,25 @@ class Signup(Base):
     requested_at: Mapped[datetime]
     confirmed_at: Mapped[datetime | None]
     offered_power: Mapped[str | None] = mapped_column(String(20))  # a standby's current offer
+
+
+class AbsenceRow(Base):
+    """A player's absence (ABSENCE by mail, rules/absence.py): the days away, both included, in
+    the player's own calendar. Registered (`registered_at`) until cancelled (`cancelled_at`); an
+    absence offered in answer to an out-of-office auto-reply has `offered_at` and its one-time
+    reply secret and is registered only when the player replies YES to it."""
+
+    __tablename__ = "absences"
+    __table_args__ = (Index("ix_absences_game_id", "game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    power: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(320))  # the player's, when registered (a new player has none)
+    first_day: Mapped[date]
+    last_day: Mapped[date]
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    offered_at: Mapped[datetime | None]
+    offer_secret: Mapped[str | None] = mapped_column(String(64), unique=True)
+    registered_at: Mapped[datetime | None]
+    cancelled_at: Mapped[datetime | None]

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -60,6 +60,11 @@ def _aware_datetime(value: datetime | None) -> datetime | None:
     return None if value is None else value.astimezone(UTC)
 
 
+def _sqlite_date(value: Any) -> date | None:
+    """SQLAlchemy stores a date on SQLite as ISO text ("2026-12-20")."""
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
 def _sqlite_json(value: Any) -> Any:
     return None if value is None else json.loads(value)
 
@@ -74,8 +79,8 @@ def _same(value: Any) -> Any:
 
 # dialect -> kind -> conversion (psycopg itself gives aware datetimes, parsed JSON and booleans)
 CONVERSIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "sqlite": {"datetime": _sqlite_datetime, "json": _sqlite_json, "bool": _sqlite_bool, _ANY: _same},
-    "postgresql": {"datetime": _aware_datetime, "json": _same, "bool": _same, _ANY: _same},
+    "sqlite": {"datetime": _sqlite_datetime, "date": _sqlite_date, "json": _sqlite_json, "bool": _sqlite_bool, _ANY: _same},
+    "postgresql": {"datetime": _aware_datetime, "date": _same, "json": _same, "bool": _same, _ANY: _same},
 }
 
 

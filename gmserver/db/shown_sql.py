@@ -236,6 +236,25 @@ STATEMENTS: dict[str, Statement] = {
             ('address', 'any'),
         ),
     ),
+    'absences': Statement(
+        sql={
+            'sqlite': (
+                'SELECT absences.power, absences.first_day, absences.last_day FROM absences WHERE '
+                'absences.game_id = :game_id AND absences.registered_at IS NOT NULL AND absences.cancelled_at IS '
+                'NULL ORDER BY absences.power, absences.first_day, absences.id'
+            ),
+            'postgresql': (
+                'SELECT absences.power, absences.first_day, absences.last_day FROM absences WHERE '
+                'absences.game_id = %(game_id)s::INTEGER AND absences.registered_at IS NOT NULL AND '
+                'absences.cancelled_at IS NULL ORDER BY absences.power, absences.first_day, absences.id'
+            ),
+        },
+        columns=(
+            ('power', 'any'),
+            ('first_day', 'date'),
+            ('last_day', 'date'),
+        ),
+    ),
     'assignment': Statement(
         sql={
             'sqlite': (

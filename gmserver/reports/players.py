@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from gmserver.reports.requests import Answer, Section
 
@@ -167,6 +168,33 @@ def build_summary(*, game_name: str, status: str, phase_name: str, years: Sequen
     sections.append(Section("What the GM did and told the players", tuple(actions) or ("Nothing yet.",)))
     chart = " The centre chart is attached." if has_chart else ""
     return Answer(f"The summary of {game_name}, which {state}.{chart}", tuple(sections))
+
+
+def absence_days(first: date, last: date) -> str:
+    """An absence in words: "Sunday 20 December to Monday 28 December 2026", or one day."""
+    if first == last:
+        return f"{first:%A %d %B %Y}"
+    return f"{first:%A %d %B}" + (f" {first:%Y}" if first.year != last.year else "") + f" to {last:%A %d %B %Y}"
+
+
+def build_absence(*, game_name: str, registered: tuple[str, ...], effect: str, deadline: str | None,
+                  moved_from: str | None, cancelled: int | None = None) -> Answer:
+    """ABSENCE: what was registered (or cancelled), what it does under this game's rules, the
+    next deadline, and how to change or cancel it."""
+    if cancelled is not None:
+        title = (f"Your absence is cancelled in {game_name} ({cancelled} withdrawn)." if cancelled else
+                 f"You had no absence to come registered in {game_name}; nothing was changed.")
+    else:
+        title = f"Your absence is registered in {game_name}."
+    sections = [Section("Registered absences", registered or ("none",)), Section("What an absence does", (effect,))]
+    when = [deadline or "none set"]
+    if moved_from:
+        when.append(f"(moved from {moved_from}, because of an absence)")
+    sections.append(Section("The next deadline", tuple(when)))
+    sections.append(Section("To change or cancel it", (
+        "Reply to this mail with a new line, e.g. absence 2026-12-20 to 2026-12-28 (holiday): it replaces the "
+        "absence whose days it overlaps. To withdraw your absences, reply with: absence cancel",)))
+    return Answer(title, tuple(sections))
 
 
 @dataclass(frozen=True)

@@ -155,3 +155,27 @@ def is_own_message_id(value: str, own_domain: str) -> bool:
     """A Message-ID gmserver made (`compose.new_message_id`: 32 hex digits at the GM domain)."""
     local, at, domain = value.strip().strip("<>").rpartition("@")
     return bool(at) and domain.lower() == own_domain.lower() and re.fullmatch(r"[0-9a-f]{32}", local) is not None
+
+
+def is_out_of_office(message: Message, *, envelope_from: str | None = None) -> bool:
+    """An automated message that is a person's out-of-office reply (Auto-Submitted: auto-replied,
+    an autoresponder header, or an automatic-reply subject), not a bounce, a delivery report or
+    list mail: such a reply may name the days its writer is away (rules/absence_dates.py)."""
+    if envelope_from is not None and envelope_from.strip() in ("", "<>"):
+        return False
+    if message.get_content_type() == "multipart/report":
+        return False
+    if any(_header(message, name) is not None for name in _LIST_HEADERS):
+        return False
+    for value in (_header(message, "From"), envelope_from):
+        for _, address in email.utils.getaddresses([value or ""]):
+            local = address.rpartition("@")[0].lower()
+            if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
+                return False
+    auto_submitted = _header(message, "Auto-Submitted")
+    if auto_submitted is not None and _first_token(auto_submitted) == "auto-replied":
+        return True
+    if any((value := _header(message, name)) is not None and _first_token(value) not in ("no", "false", "0")
+           for name in _AUTORESPONDER_HEADERS if name != "X-Cron-Env"):
+        return True
+    return _AUTO_REPLY_SUBJECT.match(_header(message, "Subject") or "") is not None

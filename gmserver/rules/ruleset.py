@@ -204,6 +204,8 @@ class Ruleset:
     delay_policy: catalogue.DelayPolicy
     delay_hours: int
     max_auto_delays: int
+    absence_policy: catalogue.AbsencePolicy
+    absence_days_per_year: int
     nmr_movement: catalogue.NmrMovement
     nmr_limit_to_cd: int | str | None  # 2, "gm_after_2" or None
     nmr_contact_window_hours: int | None

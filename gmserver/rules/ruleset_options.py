@@ -742,6 +742,10 @@ DelayPolicy = Literal["none", "gm_decides", "auto_grant_gm_may_refuse"]
 _opt("delay_policy", "2.8", Choice.of(DelayPolicy), "gm_decides", applied())
 _opt("delay_hours", "2.8", Count(1), 48, applied())  # the grant; under gm_decides the length the GM is offered
 _opt("max_auto_delays", "2.8", Count(0), 1, applied())  # per player per game year; then the GM decides
+# rules/absence.py decide_absences, services/features/absences.py (a player's ABSENCE command)
+AbsencePolicy = Literal["none", "gm_decides", "move_deadline", "hold_without_nmr"]
+_opt("absence_policy", "2.8", Choice.of(AbsencePolicy), "gm_decides", applied())
+_opt("absence_days_per_year", "2.8", Count(0), 7, applied())  # move_deadline: days a player's absences may add a game year
 NmrMovement = Literal["hold"]
 _opt("nmr_movement", "2.8", Choice.of(NmrMovement), "hold", applied())  # the engine holds a unit without orders
 _opt("nmr_limit_to_cd", "2.8", NmrLimit(), 2, applied())  # rules/nmr.py after_turn

@@ -1,10 +1,10 @@
 """Open sign-up by mail, over a real Dovecot (IMAP in, LMTP for the players' inboxes) and a real
 aiosmtpd relay: a game announced on the command line, nine players join with preferences and
 confirm by replying to the answer (two too many: they wait, standing by), the powers assigned as
-the method says (checked against a hand-worked table), start mails sent; Turkey's player sends no
-orders in Spring and Fall 1901 and falls into civil disorder; the player first in line standing by
-is offered Turkey, takes it over by replying TAKEOVER, gets the replacement's start mail and the
-game goes on; an observer receives every report and no private mail."""
+the method says (checked against a hand-worked table), start mails sent; Turkey's player resigns
+by mail in Fall 1901; the players standing by are offered Turkey, the first in line takes it over
+by replying TAKEOVER, gets the replacement's start mail and orders, and the game goes on; an
+observer receives every report and no private mail."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outbox
+from gmserver.services.features.records import player_record_of
 from gmserver.services.game.games import show_game
 from gmserver.services.inbox.polling import poll_once
 from gmserver.services.turn import turns
@@ -39,9 +40,9 @@ PREFERENCES = ["France, England", "England", "Germany, France", "Italy", "Russia
                "Turkey, Russia", "any", "England"]
 SEATED = ["FRANCE", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "AUSTRIA", "TURKEY"]
 SPRING = {"AUSTRIA": "A Vie-Gal", "ENGLAND": "F Lon-NTH", "FRANCE": "A Par-Bur", "GERMANY": "A Mun-Ruh",
-          "ITALY": "A Ven H", "RUSSIA": "A Mos-Ukr"}
+          "ITALY": "A Ven H", "RUSSIA": "A Mos-Ukr", "TURKEY": "A Con-Bul"}
 FALL = {"AUSTRIA": "A Gal H", "ENGLAND": "F NTH-Nwy", "FRANCE": "A Bur-Bel", "GERMANY": "A Ruh-Hol",
-        "ITALY": "A Ven H", "RUSSIA": "A Ukr H"}
+        "ITALY": "A Ven H", "RUSSIA": "A Ukr H", "TURKEY": "A Bul H"}
 
 
 class People:
@@ -114,20 +115,28 @@ def test_a_game_fills_itself_by_mail_and_a_standby_player_takes_over(database_ur
     for address in people.players[7:]:
         assert "full before your reply: you stand by" in text_of(people.inbox(address)[-1])
 
-    # Spring and Fall 1901: everyone orders but Turkey's player
     game_id = game_row(services).id
-    for phase, orders in (("S1901M", SPRING), ("F1901M", FALL)):
+
+    def order_and_adjudicate(phase: str, orders: dict[str, str]) -> None:
+        players = show_game(services.sessions, "lepanto", people.gm)["players"]
         for power, body in orders.items():
-            password = summary["players"][power]["password"]
             subject = format_subject(template="standard", game_name="lepanto", power=power, phase=phase,
                                      purpose="orders")
-            people.send(summary["players"][power]["address"], subject, f"{body}\nPassword: {password}")
+            people.send(players[power]["address"], subject, f"{body}\nPassword: {players[power]['password']}")
         poll_and_send()
         clock.advance(hours=1)
         turns.adjudicate(services, game_id, clock(), force=True)
         poll_and_send()
-    # Turkey missed two turns in a row: civil disorder (standard: nmr_limit_to_cd = 2); the
-    # standby players are offered it; the first to reply TAKEOVER gets it
+
+    order_and_adjudicate("S1901M", SPRING)
+    # Fall 1901: Turkey's player resigns, replying to their start mail; the players standing by are
+    # offered Turkey, and the first to reply TAKEOVER gets it
+    turkey = people.players[SEATED.index("TURKEY")]
+    [start] = [m for m in people.inbox(turkey) if str(m["Subject"]) == "lepanto: you play Turkey"]
+    people.send(turkey, "Re: lepanto: you play Turkey", "resign\n\nSorry, I have to stop.", to=reply_to(start))
+    poll_and_send()
+    assert "You have resigned from lepanto" in text_of(people.inbox(turkey)[-1])
+    assert show_game(services.sessions, "lepanto")["players"]["TURKEY"]["resigned"]
     offers = {address: [m for m in people.inbox(address) if "needs a new player" in str(m["Subject"])]
               for address in people.players[7:]}
     assert {address: len(found) for address, found in offers.items()} == {a: 1 for a in people.players[7:]}
@@ -140,6 +149,13 @@ def test_a_game_fills_itself_by_mail_and_a_standby_player_takes_over(database_ur
     assert any("You take over Turkey in lepanto" in text_of(m) for m in people.inbox(first))
     assert "lepanto: you play Turkey" in [str(m["Subject"]) for m in people.inbox(first)]  # the start mail
     assert "No power of lepanto is offered to you now" in text_of(people.inbox(people.players[8])[-1])
+    # both records on this server say so (the GM's `player show`)
+    assert player_record_of(services, turkey).resignations == 1
+    assert player_record_of(services, first).takeovers == 1
+    # the new player orders for Turkey in Fall 1901 with the other six
+    order_and_adjudicate("F1901M", FALL)
+    fall = [m for m in people.inbox(first) if "F1901M" in str(m["Subject"]) and "results" in str(m["Subject"])]
+    assert fall and "A BUL H" in text_of(fall[0]).upper()
 
     # the game goes on: the Winter adjustments, with Turkey's new player in the report's list
     clock.advance(hours=1)

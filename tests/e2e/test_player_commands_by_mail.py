@@ -18,6 +18,7 @@ from gmserver.db.models import Game
 from gmserver.db.session import transaction
 from gmserver.mail.imap import ImapMailbox
 from gmserver.mail.outbound import SmtpTransport
+from gmserver.reports.words import format_time
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from gmserver.services.base import outbox
@@ -237,3 +238,88 @@ def test_whatif_answers_the_player_alone_with_results_and_map(database_url, dove
             assert not game.inbox(power, "What if"), power
     assert not game.inbox("FRANCE", "Your orders were received")  # nothing was filed
     assert game.phase() == "S1901M"
+
+
+def test_absence_moves_the_deadline_every_player_is_told_and_absence_cancel_withdraws_it(
+        database_url, dovecot, smtp_relay, clock) -> None:
+    """ABSENCE under mhr (absence_policy = move_deadline, 000 VII(5)): an absence over the current
+    deadline moves it at once to the day after the absence, at the same time of day; the player's
+    answer says what was registered, what it does with the clause, the new deadline and how to
+    change it; every other player is told the new deadline (not who is away); the GM is told;
+    LIST and game show list it. `absence cancel` withdraws it."""
+    game = Game1901(database_url, dovecot, smtp_relay, clock, ruleset="mhr")
+    before = datetime.fromisoformat(show_game(game.services.sessions, "lepanto")["deadline"])
+    first, last = clock().date(), before.date()
+    game.mail("FRANCE", f"Absence: I'm away from {first:%d %B} until {last:%d %B} (family wedding)")
+    game.run()
+
+    moved = before + timedelta(days=1)  # the day after the last day away, at the deadline's time of day
+    shown = show_game(game.services.sessions, "lepanto")
+    assert datetime.fromisoformat(shown["deadline"]) == moved
+    assert shown["absences"] == {"FRANCE": [{"from": first.isoformat(), "to": last.isoformat()}]}
+    assert shown["players"]["FRANCE"]["zone"] is None
+    [answer] = game.inbox("FRANCE", "Your absence is registered in lepanto")
+    assert "(family wedding)" in answer and f"{last:%A %d %B %Y}" in answer
+    assert "moves to the day after your absence" in answer and "(house rules 000 VII(5))" in answer
+    assert format_time(moved, "UTC").local in answer and f"moved from {format_time(before, 'UTC').local}" in answer
+    # the answer's footer too gives the deadline as it is now, not as it was when the mail came in
+    assert answer.count(format_time(before, "UTC").local) == 1
+    assert "Reply to this mail" in answer and "absence cancel" in answer
+    for power in POWERS:
+        if power != "FRANCE":
+            [told] = game.inbox(power, "the deadline of Spring 1901 Movement moves to")
+            assert format_time(moved, "UTC").local in told and "France" not in told, power
+    assert any("France will be away" in text or "registered an absence" in text for text in game.gm_inbox())
+
+    game.mail("GERMANY", "list")
+    game.mail("FRANCE", "absence cancel", subject="Re: lepanto")
+    game.run()
+    [roster] = game.inbox("GERMANY", "The powers of lepanto")
+    assert f"Absent: {first:%A %d %B}" in roster.split("France")[1].split("Germany")[0]
+    [cancelled] = game.inbox("FRANCE", "Your absence is cancelled in lepanto (1 withdrawn)")
+    assert "Registered absences none" in cancelled and "Reply to this mail" in cancelled
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {}
+
+
+def test_an_absence_line_that_cannot_be_registered_is_answered_with_what_would_be(
+        database_url, dovecot, smtp_relay, clock) -> None:
+    """End before start, and longer than the allowance (000 VII(5): how many days are left): nothing
+    registered, the answer says why and what is read."""
+    game = Game1901(database_url, dovecot, smtp_relay, clock, ruleset="mhr")
+    start = clock().date() + timedelta(days=30)
+    game.mail("FRANCE", f"absence {start + timedelta(days=3)} to {start}")
+    game.mail("ITALY", f"absence {start} to {start + timedelta(days=9)}")
+    game.run()
+    [backwards] = game.inbox("FRANCE", "Your ABSENCE line was not understood")
+    assert "is before the first" in backwards and "absence FIRST-DAY to LAST-DAY (reason)" in backwards
+    [too_long] = game.inbox("ITALY", "Your ABSENCE line was not understood")
+    assert "10 days long" in too_long and "you have 7 days left this year" in too_long and "000 VII(5)" in too_long
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {}
+
+
+def test_an_out_of_office_reply_naming_its_dates_is_offered_once_and_yes_registers_it(
+        database_url, dovecot, smtp_relay, clock) -> None:
+    """An auto-reply with its dates is answered once per absence with an offer ("reply YES to this
+    mail"); the auto-reply changes no orders; a second copy of it, and an auto-reply with no dates,
+    get nothing; YES to the offer's one-time address registers the absence (000 VII(5))."""
+    game = Game1901(database_url, dovecot, smtp_relay, clock, ruleset="mhr")
+    first, last = clock().date() + timedelta(days=20), clock().date() + timedelta(days=24)
+    auto = {"Auto-Submitted": "auto-replied"}
+    said = f"I am out of the office from {first:%d %B} until {last:%d %B} with limited access to email."
+    for body in (said, said, "I am out of the office."):
+        game.dovecot.append(game.table.gm, order_mail(game.table.players["ITALY"], "Automatic reply: lepanto", body,
+                                                      headers=auto))
+        game.run()
+    [offered] = [m for m in game.table.inbox("ITALY") if "Your automatic reply says you are away" in flat(m)]
+    assert "Reply YES to this mail" in flat(offered) and "(house rules 000 VII(5))" in flat(offered)
+    assert len(game.table.inbox("ITALY")) == 1
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {}
+
+    reply_to = str(offered["Reply-To"])
+    game.dovecot.append(game.table.gm, order_mail(game.table.players["ITALY"], f"Re: {offered['Subject']}",
+                                                  "Yes please", to=reply_to))
+    game.run()
+    [registered] = game.inbox("ITALY", "Your absence is registered in lepanto")
+    assert f"{last:%A %d %B %Y}" in registered and "Reply to this mail" in registered
+    assert show_game(game.services.sessions, "lepanto")["absences"] == {
+        "ITALY": [{"from": first.isoformat(), "to": last.isoformat()}]}

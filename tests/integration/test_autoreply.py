@@ -365,7 +365,8 @@ def test_an_out_of_office_with_outlook_headers_to_the_reply_address_is_still_nev
 
 def test_a_player_writing_absence_to_the_reply_address_is_answered(world, clock) -> None:
     """"Absence" alone is a subject a person writes (a player announcing a holiday): to the reply
-    address it is answered like any mail of the player's, not taken for an autoresponder."""
+    address it is answered like any mail of the player's, not taken for an autoresponder; its
+    first line "Away from 3 to 10 May" is the ABSENCE command, so the days are registered."""
     to = germany_reply_address(world)
-    assert send(world, clock, order_mail(GERMANY, "Absence", "Away from 3 to 10 May.", to=to)) == "rejected"
-    assert [row.recipient for row in outbox(world, "rejection")] == [GERMANY]
+    assert send(world, clock, order_mail(GERMANY, "Absence", "Away from 3 to 10 May.", to=to)) == "absence-registered"
+    assert [row.recipient for row in outbox(world, "notice")] == [GERMANY]

@@ -6,14 +6,14 @@ NULLs), and the command prints what the services show in a session."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select, update
 
 from gmserver.db import plain
-from gmserver.db.models import Announcement, Game, InboundMessage, OrderSet, PlayerHistory, Proxy, Signup
+from gmserver.db.models import AbsenceRow, Announcement, Game, InboundMessage, OrderSet, PlayerHistory, Proxy, Signup
 from gmserver.db.queries.shown import STATEMENTS
 from gmserver.db.session import plain_reader, transaction
 from gmserver.db.shown_sql import STATEMENTS as GENERATED
@@ -54,6 +54,8 @@ def _stored_besides_the_game(services: Services) -> None:
                          created_at=AT, by="cli"),
             Signup(game_name="lepanto", kind="standby", address="stand@players.test", preferences=[],
                    status="confirmed", secret="t", requested_at=AT, confirmed_at=AT),
+            AbsenceRow(game_id=game.id, power="FRANCE", address="france@players.test", first_day=date(2026, 12, 20),
+                       last_day=date(2026, 12, 28), reason="skiing", registered_at=AT),
         ])
         session.add(Game(name="other", ruleset_name="standard", ruleset={}, status="finished", phase="F1905M",
                          deadline=None, movement_seconds=1, retreat_seconds=1, adjustment_seconds=1,

@@ -20,6 +20,7 @@ from gmserver.daemon import Daemon, DaemonError
 from gmserver.db.models import Game, InboundMessage, PageToken, Player
 from gmserver.db.session import transaction
 from gmserver.services.base.gm_mail import queue_start_mails
+from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import message_bytes
 from gmserver.services.commands.gm_controls import act, change_address, set_setting
 from gmserver.services.features import pages
@@ -410,11 +411,18 @@ def test_the_gm_page_lists_parked_mail_and_the_alerts_mailed_to_the_gm(played, c
     with transaction(services.sessions) as session:
         session.get(InboundMessage, row.id).status = "failed"
     queue_alerts(services, clock(), to="gm@gm.test")
+    with transaction(services.sessions) as session:  # a notice about a game: its key holds the game's number
+        game = session.scalars(select(Game).where(Game.name == "lepanto")).one()
+        notify_gm(session, services, key=f"gm:resigned:{game.id}:FRANCE:x", game_id=game.id, now=clock(),
+                  subject="gmserver: lepanto: France's player has resigned", paragraphs=("...",))
     web = WebConfig(listen=f"127.0.0.1:{free_port()}", gm_password_hash=hash_password("sesame", iterations=1000))
     with serving(services, web) as base:
         page = get(f"{base}/gm", {"Authorization": "Basic Z206c2VzYW1l"}).text
     valid_html(page)
-    assert "Parked incoming mail: 1" in page and f"inbound message {row.id} parked" in page
+    alerts = page[page.index("Latest alerts"):]
+    assert "Parked incoming mail: 1" in page and f"message {row.id}" in alerts
+    # each alert as the GM was told it, the game by its name, not its number
+    assert "lepanto: France&#39;s player has resigned" in alerts and f"game {game.id}" not in alerts
 
 
 def test_gmserver_run_serves_the_pages_when_web_is_configured_and_says_when_its_port_is_taken(

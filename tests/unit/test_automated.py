@@ -7,7 +7,7 @@ import email.policy
 
 import pytest
 
-from gmserver.rules.automated import AUTO_REPLY_SUBJECT_PREFIXES, is_automated, is_own_message_id
+from gmserver.rules.automated import AUTO_REPLY_SUBJECT_PREFIXES, is_automated, is_out_of_office, is_own_message_id
 from tests.support.world import order_mail
 
 GM_DOMAIN = "gm.test"
@@ -120,3 +120,17 @@ def test_headers_and_subjects_a_person_writes_too_mark_nothing_on_mail_to_a_repl
     from gmserver.rules.automated import automated_reason
     assert automated_reason(message(subject, **{k.replace("-", "_"): v for k, v in headers.items()}),
                             own_domain=GM_DOMAIN, to_reply_address=True) is None
+
+
+@pytest.mark.parametrize(("subject", "headers", "envelope_from", "expected"), [
+    ("Re: lepanto", {"Auto-Submitted": "auto-replied"}, None, True),
+    ("Out of Office: Re: lepanto", {}, None, True),
+    ("lepanto", {"X-Autoreply": "yes"}, None, True),
+    ("lepanto", {"Auto-Submitted": "auto-generated"}, None, False),  # a robot's mail, not a person away
+    ("Automatic reply: lepanto", {}, "", False),  # the null sender: a bounce
+    ("Automatic reply: lepanto", {"List-Id": "<diplomacy.lists.test>"}, None, False),
+    ("lepanto", {"X-Cron-Env": "<SHELL=/bin/sh>"}, None, False),
+], ids=["auto-replied", "subject", "x-autoreply", "auto-generated", "bounce", "list", "cron"])
+def test_an_out_of_office_reply_is_told_from_bounces_lists_and_robots(subject, headers, envelope_from,
+                                                                      expected) -> None:
+    assert is_out_of_office(message(subject, **headers), envelope_from=envelope_from) is expected

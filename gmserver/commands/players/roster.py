@@ -9,10 +9,11 @@ from gmserver.commands.player_command import PlayerCall, PlayerCommand, Reply
 
 
 def run(call: PlayerCall) -> Reply:
-    from gmserver.db.queries.games import ruleset_of  # noqa: PLC0415  (imported when it runs)
+    from gmserver.db.queries.absences import registered  # noqa: PLC0415  (imported when it runs)
+    from gmserver.db.queries.games import ruleset_of  # noqa: PLC0415
     from gmserver.db.queries.phases import current_record  # noqa: PLC0415
     from gmserver.engine import position_from_state  # noqa: PLC0415
-    from gmserver.reports.players import RosterRow, build_roster  # noqa: PLC0415
+    from gmserver.reports.players import RosterRow, absence_days, build_roster  # noqa: PLC0415
     from gmserver.reports.words import format_time, place_with_code, unit_with_code  # noqa: PLC0415
     from gmserver.rules.position import describe_phase, unit_province  # noqa: PLC0415
     from gmserver.services.base.roster import roster_visible  # noqa: PLC0415
@@ -24,6 +25,9 @@ def run(call: PlayerCall) -> Reply:
     owing = set(position.powers_to_order()) if active else set()
     ordered = set(counted_sets(call.session, game.id, game.phase, ruleset_of(game))) if active else set()
     players = {player.power: player for player in game.players}
+    away: dict[str, list[str]] = {}
+    for absence in registered(call.session, game.id):
+        away.setdefault(absence.power, []).append(absence_days(absence.first_day, absence.last_day))
     rows = []
     for power in sorted(set(players) | set(position.units) | set(position.centers)):
         player = players.get(power)
@@ -34,7 +38,8 @@ def run(call: PlayerCall) -> Reply:
             units=tuple(unit_with_code(u, geography) for u in sorted(position.units.get(power, ()), key=unit_province)),
             must_order=power in owing, ordered=power in ordered,
             missed_turns=player.missed_turns if player is not None else 0,
-            civil_disorder=player is not None and player.civil_disorder, resigned=resigned))
+            civil_disorder=player is not None and player.civil_disorder, resigned=resigned,
+            absences=tuple(away.get(power, ())) if not resigned else ()))
     deadline = (str(format_time(game.deadline, game.timezone, call.player.zone))
                 if game.deadline is not None and active else None)
     answer = build_roster(game_name=game.name, phase_name=f"{describe_phase(game.phase)} ({game.phase})",

@@ -18,6 +18,11 @@ def game_by_name(session: Session, name: str) -> Game | None:
     return session.scalar(select(Game).where(Game.name == name))
 
 
+def deadline_of(session: Session, game_id: int) -> datetime | None:
+    """The game's deadline as it stands now in this transaction (a command may just have moved it)."""
+    return session.scalar(select(Game.deadline).where(Game.id == game_id))
+
+
 def game_names(session: Session) -> list[str]:
     return list(session.scalars(select(Game.name).order_by(Game.name)))
 

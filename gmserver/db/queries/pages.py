@@ -3,8 +3,6 @@ players' page tokens."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -33,8 +31,7 @@ def count_outbox(session: Session, status: str) -> int:
     return session.scalar(select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == status)) or 0
 
 
-def recent_alerts(session: Session, limit: int) -> list[tuple[str, datetime]]:
-    """(dedupe key, queued at) of the latest alerts mailed to the GM, newest first."""
-    return [(key, at) for key, at in session.execute(
-        select(OutboxMessage.dedupe_key, OutboxMessage.created_at).where(OutboxMessage.kind == "alert")
-        .order_by(OutboxMessage.id.desc()).limit(limit))]
+def recent_alerts(session: Session, limit: int) -> list[OutboxMessage]:
+    """The latest alerts mailed to the GM, newest first."""
+    return list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "alert")
+                                .order_by(OutboxMessage.id.desc()).limit(limit)))

@@ -14,11 +14,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Select, bindparam, func, select
+from sqlalchemy import JSON, Boolean, Date, DateTime, Select, bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from gmserver.db.models import (
+    AbsenceRow,
     Announcement,
     Game,
     InboundMessage,
@@ -29,6 +30,7 @@ from gmserver.db.models import (
     Proxy,
     Signup,
 )
+from gmserver.db.queries.absences import IN_FORCE
 from gmserver.db.queries.ordersets import NEWEST_FIRST, PLAYERS_OWN
 
 GENERATED = Path(__file__).resolve().parents[1] / "shown_sql.py"
@@ -88,6 +90,9 @@ STATEMENTS: dict[str, Select] = {
     "signups": select(Signup.address).where(
         Signup.game_name == bindparam("name"), Signup.kind == bindparam("kind"), Signup.status == "confirmed").order_by(
         Signup.confirmed_at.is_(None), Signup.confirmed_at, Signup.id),
+    # the players' registered absences not cancelled, by power and first day (queries.absences.registered)
+    "absences": select(AbsenceRow.power, AbsenceRow.first_day, AbsenceRow.last_day).where(
+        AbsenceRow.game_id == bindparam("game_id"), *IN_FORCE).order_by(AbsenceRow.power, AbsenceRow.first_day, AbsenceRow.id),
     # how the powers were assigned at an open sign-up's start (queries.signups.announcement)
     "assignment": select(Announcement.assignment).where(Announcement.name == bindparam("name")),
     **{f"list_{name}": _listing(conditions, limited=False) for name, conditions in _FILTERS.items()},
@@ -105,6 +110,8 @@ def kind_of(column_type: TypeEngine) -> str:
         column_type = column_type.impl_instance
     if isinstance(column_type, DateTime):
         return "datetime"
+    if isinstance(column_type, Date):
+        return "date"
     if isinstance(column_type, JSON):
         return "json"
     if isinstance(column_type, Boolean):

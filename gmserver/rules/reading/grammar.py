@@ -94,6 +94,28 @@ class _Cursor:
         while self.peek() in words:
             self.i += 1
 
+# Word sets the grammar skips or tests, built once here rather than at every token it reads.
+UNIT_WORDS = ARMY | FLEET
+_POSSESSIVES = frozenset({"THE", "MY", "OUR", "YOUR"})
+_UNIT_NOUNS = UNIT_WORDS - {"A", "F"}
+_BEFORE_UNIT_PLACE = frozenset({"IN", "AT", "OF", "FROM", "THE"})
+_IN_AT = frozenset({"IN", "AT"})
+_SUPPORT_OR_CONVOY = SUPPORT | CONVOY
+_TURN_ACTIONS = MOVE | HOLD | SUPPORT | CONVOY
+_UNIT_ACTIONS = _TURN_ACTIONS | RETREAT | DISBAND
+_ACTIONS_BUT_WAIVE = _UNIT_ACTIONS | BUILD
+_BEFORE_DESTINATION = frozenset({"TO", "INTO", "THE", "IN", "ON", "-"})
+_CONVOY_FILLER = frozenset({"A", "CONVOY", "CONVOYS", "SEA", "C", "CONVOYED"})
+_CONVOY_LIST_JOINERS = frozenset({",", "AND", "&", "-"})
+_THE_TO = frozenset({"THE", "TO"})
+_THE = frozenset({"THE"})
+_STARTING_VERBS = PREFIX_VERBS - {"HOLD", "SUPPORT", "CONVOY"}
+_POLITE_OPENERS = frozenset({"PLEASE", "I", "ORDER", "ORDERS"})
+_BUILD_OPENERS = frozenset({"BUILD", "BUILDS", "ONE", "A", "THE"})
+_BEFORE_NEW_UNIT = frozenset({"NEW", "THE", "MY", "AN"})
+_SEPARATORS_OR_DASH = SEPARATORS | frozenset({"-"})
+_NOTHING: frozenset[str] = frozenset()
+
 
 def _power_word(token: str | None, powers: dict[str, str]) -> str | None:
     if token is None:
@@ -103,12 +125,12 @@ def _power_word(token: str | None, powers: dict[str, str]) -> str | None:
 
 def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
     start = c.i
-    c.skip(frozenset({"THE", "MY", "OUR", "YOUR"}))
+    c.skip(_POSSESSIVES)
     power = _power_word(c.peek(), c.powers)
     if power is not None:
         c.take()
     kind: str | None = None
-    if c.peek() in ("A", "AN") and c.peek(1) in (ARMY | FLEET) - {"A", "F"}:
+    if c.peek() in ("A", "AN") and c.peek(1) in _UNIT_NOUNS:
         c.take()  # "build a fleet in Kiel": the article
     if c.peek() in ARMY:
         kind = "A"
@@ -117,7 +139,7 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
     if kind is not None:
         # "A" is also an article: only a unit type when a place follows
         c.take()
-        c.skip(frozenset({"IN", "AT", "OF", "FROM", "THE"}))
+        c.skip(_BEFORE_UNIT_PLACE)
         place, after = match_place(c.tokens, c.i, c.table, c.policy)
         if place is None:
             # "A Bu - Ser", "F Ki - Den": the same fragment with the unit type written
@@ -128,7 +150,7 @@ def _unit_ref(c: _Cursor, require_strong: bool = False) -> UnitRef | None:
             return UnitRef(kind, power, fragment, strong=False)
         c.i = after
         return UnitRef(kind, power, place, strong=True)
-    c.skip(frozenset({"IN", "AT"}))
+    c.skip(_IN_AT)
     place, after = match_place(c.tokens, c.i, c.table, c.policy)
     if place is None:
         fragment = _fragment(c)
@@ -161,17 +183,17 @@ def _fragment_order_follows(c: _Cursor) -> bool:
     """After the fragment: a move to a place ("Bu - Ser"), a support or convoy of a unit
     ("Bu S A Ser - Rum"), or a hold that ends the order ("A Bu H")."""
     action, after = c.peek(1), c.peek(2)
-    if action == "-" or action in SUPPORT | CONVOY:
+    if action == "-" or action in _SUPPORT_OR_CONVOY:
         if after is None:
             return False
-        if action in SUPPORT | CONVOY and (after in ARMY | FLEET or _power_word(after, c.powers)):
+        if action in _SUPPORT_OR_CONVOY and (after in UNIT_WORDS or _power_word(after, c.powers)):
             return True
         return match_place(c.tokens, c.i + 2, c.table, c.policy)[0] is not None
     return action in HOLD and (after is None or after in SEPARATORS | POLITE)
 
 
 def _destination(c: _Cursor) -> Place | None:
-    c.skip(frozenset({"TO", "INTO", "THE", "IN", "ON", "-"}))
+    c.skip(_BEFORE_DESTINATION)
     place, after = match_place(c.tokens, c.i, c.table, c.policy)
     if place is None:
         if c.peek() is not None and c.peek()[0].isalpha() and c.peek() not in KEYWORDS:
@@ -208,7 +230,7 @@ def _move_tail(c: _Cursor) -> tuple[bool, tuple[Place, ...], Place | None]:
     if c.peek() in ("VIA", "BY") or (c.peek() == "USING" and c.peek(1) in ("CONVOY", "A")):
         c.take()
         if c.peek() in ("CONVOY", "CONVOYS", "SEA", "C", "CONVOYED", "A"):
-            c.skip(frozenset({"A", "CONVOY", "CONVOYS", "SEA", "C", "CONVOYED"}))
+            c.skip(_CONVOY_FILLER)
             via = True
         else:
             while True:
@@ -217,7 +239,7 @@ def _move_tail(c: _Cursor) -> tuple[bool, tuple[Place, ...], Place | None]:
                     break
                 route.append(place)
                 c.i = after
-                c.skip(frozenset({",", "AND", "&", "-"}))
+                c.skip(_CONVOY_LIST_JOINERS)
             via = True
     elif c.peek() in ("CONVOYED", "CONVOY"):
         c.take()
@@ -233,9 +255,9 @@ def _skip_auxiliaries(c: _Cursor) -> None:
     if c.peek() in AUXILIARIES:
         start = c.i
         c.skip(AUXILIARIES)
-        if c.peek() == "TO" and c.peek(1) in MOVE | HOLD | SUPPORT | CONVOY:
+        if c.peek() == "TO" and c.peek(1) in _TURN_ACTIONS:
             c.take()
-        if c.peek() not in MOVE | HOLD | SUPPORT | CONVOY | RETREAT | DISBAND:
+        if c.peek() not in _UNIT_ACTIONS:
             c.i = start
 
 
@@ -291,7 +313,7 @@ def _action(c: _Cursor, unit: UnitRef, verb: str | None) -> Parsed:
 
 def _support(c: _Cursor, unit: UnitRef) -> Parsed:
     """What follows "S": the supported unit, then its hold or its move."""
-    c.skip(frozenset({"THE", "TO"}))
+    c.skip(_THE_TO)
     target = _unit_ref(c)
     if target is None:
         return Parsed("support", unit, error="the supported unit is not a unit I can read")
@@ -310,7 +332,7 @@ def _support(c: _Cursor, unit: UnitRef) -> Parsed:
 
 def _convoy(c: _Cursor, unit: UnitRef) -> Parsed:
     """What follows "C": the convoyed army and its destination."""
-    c.skip(frozenset({"THE"}))
+    c.skip(_THE)
     target = _unit_ref(c)
     if target is None:
         return Parsed("convoy", unit, error="the convoyed army is not a unit I can read")
@@ -343,21 +365,21 @@ def _starts_order(c: _Cursor) -> bool:
     token = c.peek()
     if token is None:
         return False
-    if token in PREFIX_VERBS - {"HOLD", "SUPPORT", "CONVOY"} or token in ARMY | FLEET:
+    if token in _STARTING_VERBS or token in UNIT_WORDS:
         return True
-    if _power_word(token, c.powers) and c.peek(1) in ARMY | FLEET:
+    if _power_word(token, c.powers) and c.peek(1) in UNIT_WORDS:
         return True
     place, after = match_place(c.tokens, c.i, c.table, c.policy)
     if place is not None and after < len(c.tokens):
         nxt = c.tokens[after]
-        return nxt in HOLD | MOVE | SUPPORT | CONVOY | RETREAT | DISBAND | BUILD
+        return nxt in _ACTIONS_BUT_WAIVE
     return False
 
 
 def _one(c: _Cursor, inherited_verb: str | None) -> Parsed | None:
     """One order at the cursor, or None when nothing order-like starts here."""
     start = c.i
-    c.skip(frozenset({"PLEASE", "I", "ORDER", "ORDERS"}) if c.peek(1) not in MOVE else frozenset())
+    c.skip(_POLITE_OPENERS if c.peek(1) not in MOVE else _NOTHING)
     verb: str | None = None
     if c.peek() in PREFIX_VERBS:
         verb = c.take()
@@ -367,9 +389,9 @@ def _one(c: _Cursor, inherited_verb: str | None) -> Parsed | None:
             count = 1
             if c.peek() is not None and c.peek().isdigit() and 0 < int(c.peek().split(".")[0]) < 10:
                 count = int(c.take().split(".")[0])
-            c.skip(frozenset({"BUILD", "BUILDS", "ONE", "A", "THE"}))
+            c.skip(_BUILD_OPENERS)
             return Parsed("waive", None, count=count)
-        c.skip(frozenset({"NEW", "THE", "MY", "AN"}))
+        c.skip(_BEFORE_NEW_UNIT)
     elif inherited_verb is not None:
         verb = inherited_verb
     if verb is None and c.peek() == "NO" and c.peek(1) in BUILD:
@@ -396,7 +418,7 @@ def parse_segment(tokens: list[str], table: NameTable, policy: Policy, powers: d
     found: list[Parsed] = []
     verb: str | None = None
     while not c.at_end():
-        c.skip(SEPARATORS | frozenset({"-"}) if found else SEPARATORS)
+        c.skip(_SEPARATORS_OR_DASH if found else SEPARATORS)
         if c.at_end():
             break
         if c.peek() in PREFIX_VERBS - {"HOLD", "SUPPORT", "CONVOY", "MOVE"}:

@@ -19,6 +19,7 @@ from gmserver.rules.reading.grammar import (
     PREFIX_VERBS,
     RETREAT,
     SUPPORT,
+    UNIT_WORDS,
     WAIVE,
     Parsed,
     looks_like_order,
@@ -373,7 +374,7 @@ def _inner_kind(inner: list[str], ctx: Context) -> str | None:
 def _head_unit(words: list[str], ctx: Context) -> list[str] | None:
     """The unit named at the start of a line ("Tunis has a wild party") for "(holds)"."""
     i = 0
-    while i < len(words) and (words[i] in ARMY | FLEET or words[i] in ctx.powers or
+    while i < len(words) and (words[i] in UNIT_WORDS or words[i] in ctx.powers or
                               words[i] in ("THE", "MY", "MOVE")):
         i += 1
     place, after = match_place(words, i, ctx.table, ctx.policy)

@@ -39,12 +39,20 @@ def normalise(line: str) -> str:
     text = unicodedata.normalize("NFKC", line[:MAX_LINE_CHARS])
     text = text.replace("\t", " ")
     text = strip_list_marker(text)
-    text = _MID_ATLANTIC.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+    # each spelling is looked for only where the character it needs is in the line: most order
+    # lines have no coast at all, and these substitutions are most of the cost of reading a line
+    if "-" in text:
+        text = _MID_ATLANTIC.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
     text = _ARROWS.sub(" - ", text)
-    text = _COAST_PAREN.sub(lambda m: f" /{m.group(1).upper()}C ", text)
-    text = _COAST_WORDS.sub(lambda m: f" /{m.group(1).upper()}C ", text)
-    text = _COAST_SLASH.sub(_slash_coast, text)
-    text = _COAST_SHORT.sub(lambda m: f" /{m.group(1).upper()}C", text)
+    if "(" in text or "[" in text:
+        text = _COAST_PAREN.sub(lambda m: f" /{m.group(1).upper()}C ", text)
+    upper = text.upper()
+    if "COAST" in upper:
+        text = _COAST_WORDS.sub(lambda m: f" /{m.group(1).upper()}C ", text)
+    if "/" in text or "\\" in text or "." in text:
+        text = _COAST_SLASH.sub(_slash_coast, text)
+    if "C" in upper:
+        text = _COAST_SHORT.sub(lambda m: f" /{m.group(1).upper()}C", text)
     return text
 
 

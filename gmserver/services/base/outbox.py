@@ -40,7 +40,8 @@ from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
-from gmserver.rules.envelope import is_plain_address
+from gmserver.rules.envelope import glance_envelope, is_plain_address
+from gmserver.rules.safetext import safe_text
 from gmserver.services.base import orders_map
 from gmserver.services.base.report_copies import ReportParts, payload_of, reader_deadline, write_copy, write_row
 
@@ -163,6 +164,17 @@ def message_bytes(row: OutboxMessage) -> bytes:
     if not row.stored and row.report_id is not None:
         return write_row(row)
     return orders_map.with_map(row.stored, row.addressing, row.recipient) if row.report_id is None else row.stored
+
+
+def subject_of(row: OutboxMessage) -> str:
+    """An outgoing message's subject from its headers alone; a player's copy of a stored report
+    not written yet keeps it in `addressing` (writing the whole report to show it would be waste)."""
+    if not row.stored:
+        return safe_text(str((row.addressing or {}).get("subject") or "?"))
+    try:
+        return glance_envelope(row.stored).subject
+    except Exception:  # noqa: BLE001  a listing shows every row, whatever one row's bytes are
+        return "(headers unreadable)"
 
 
 def mail_problems(raw: bytes, recipient: str) -> list[str]:

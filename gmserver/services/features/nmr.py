@@ -29,7 +29,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_tokens import token_of
-from gmserver.services.features import standby
+from gmserver.services.features import absences, standby
 from gmserver.services.game.ordersets import counted_sets
 
 log = logging.getLogger(__name__)
@@ -140,9 +140,13 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
     and carry out what follows from it."""
     exempt = hopeless(before, services)
     owing = set(before.powers_to_order())
+    # absence_policy = hold_without_nmr: a player away at the deadline holds and misses no turn
+    away = absences.excused(session, game, ruleset, game.deadline or now)
     for player in game.players:
         missed = nmr.missed_turn(owes=player.power in owing, ordered=player.power in ordered,
                                  phase_type=before.phase_type, hopeless=player.power in exempt, ruleset=ruleset)
+        if missed and player.power in away:
+            missed = None  # registered as away: the turn does not count either way
         state = nmr.NmrState(player.missed_in_a_row, player.missed_turns, player.civil_disorder)
         step = nmr.after_turn(state, missed, ruleset)
         player.missed_in_a_row, player.missed_turns = step.state.in_a_row, step.state.total

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver import engine
 from gmserver.db import queries
-from gmserver.db.models import Game
+from gmserver.db.models import Game, OutboxMessage
 from gmserver.db.queries import pages as page_queries
 from gmserver.db.session import transaction
 from gmserver.reports.extras import centre_history
@@ -27,9 +27,9 @@ from gmserver.reports.turn import TurnReport
 from gmserver.reports.words import describe_order, format_time, power_name
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.position import OrderOutcome, PhaseOutcome, Position, describe_phase
+from gmserver.services.base.outbox import subject_of
 from gmserver.services.base.page_tokens import page_token, player_of_token
 from gmserver.services.base.report_copies import ReportParts, parts_of
-from gmserver.services.features.alerts import describe as describe_alert
 from gmserver.services.game.ordersets import orders_on_file
 
 
@@ -306,4 +306,11 @@ def gm_page(sessions: sessionmaker[Session]) -> GmPage:
                 + (() if game.pages_public is None else ("public pages" if game.pages_public else "private pages",))))
         return GmPage(games=tuple(rows), parked_mail=page_queries.count_inbound(session, "failed"),
                       undeliverable_mail=page_queries.count_outbox(session, "failed"),
-                      alerts=tuple((describe_alert(key), at) for key, at in page_queries.recent_alerts(session, 20)))
+                      alerts=tuple((alert_headline(row), row.created_at)
+                                   for row in page_queries.recent_alerts(session, 20)))
+
+
+def alert_headline(row: OutboxMessage) -> str:
+    """An alert as the GM's page lists it: the subject it was mailed with, which names the game
+    and says what happened ("lepanto: France's player has resigned"), without gmserver's prefix."""
+    return subject_of(row).removeprefix("gmserver: ")

@@ -16,10 +16,12 @@ from sqlalchemy.orm import Session
 
 from gmserver.db import queries
 from gmserver.db.models import PlayerHistory
+from gmserver.reports.words import plural
 from gmserver.rules.position import describe_phase
 from gmserver.rules.resignation import after_resignation
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_notices import notify_gm
+from gmserver.services.features import standby
 from gmserver.services.game import actions
 from gmserver.services.game.games import new_secret
 
@@ -54,6 +56,9 @@ def resign(session: Session, services: Services, game_id: int, power: str, *, by
         game.deadline = None
     log.info("%s: %s (%s) resigned in %s", game.name, player.power, address, game.phase)
     name = player.power.title()
+    # as for a power that falls into civil disorder by missed turns: the players standing by for
+    # the game are offered it, the first to reply TAKEOVER gets it
+    offered = standby.offer_power(session, services, game, player.power, now)
     actions.record(session, services, game, "resign", {"power": player.power, "address": address}, address, now,
                    f"{name}'s player resigned", f"{name}'s player has resigned",  # no address: the record has it
                    (f"The player of {name} has resigned in {describe_phase(game.phase)}. {course.said}",),
@@ -61,7 +66,9 @@ def resign(session: Session, services: Services, game_id: int, power: str, *, by
     notify_gm(session, services, key=f"gm:resigned:{game.id}:{player.power}:{now:%Y%m%dT%H%M%S}", game_id=game.id,
               now=now, subject=f"gmserver: {game.name}: {name}'s player has resigned", paragraphs=(
                   f"Game {game.name}: {address} resigned from {name} in {describe_phase(game.phase)}; their record is "
-                  f"kept (gmserver game show {game.name}). {name} is in civil disorder.",
+                  f"kept (gmserver game show {game.name}). {name} is in civil disorder"
+                  + (f"; it is offered to the {plural(offered, 'player')} standing by for the game, the first to "
+                     "reply takes it over." if offered else "."),
                   course.to_gm,
                   f"To put a new player in: gmserver game replace {game.name} {player.power} ADDRESS."
                   + (f" To seek one while the power is in civil disorder: gmserver game cd {game.name} {player.power} "

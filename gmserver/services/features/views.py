@@ -16,6 +16,7 @@ from gmserver.rules.deadlines import GameTiming
 from gmserver.rules.envelope import glance_envelope
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.schedule import adjudication_time, reminder_times
+from gmserver.services.base.outbox import subject_of
 from gmserver.services.features.alerts import describe as describe_alert
 from gmserver.services.game.games import find_game
 from gmserver.services.game.ordersets import stored_sets
@@ -136,16 +137,5 @@ def outbox(sessions: sessionmaker[Session], status: str | None = None) -> list[O
     with transaction(sessions) as session:
         return [OutboxRow(row.id, row.status, row.kind, row.recipient, row.attempts,
                           describe_alert(row.dedupe_key) if row.kind == "alert" else None, row.last_error,
-                          _outgoing_subject(row), row.created_at)
+                          subject_of(row), row.created_at)
                 for row in queries.outbox.outbox_messages(session, status)]
-
-
-def _outgoing_subject(row: Any) -> str:
-    """An outgoing message's subject from its headers; a player's copy of a stored report not
-    written yet keeps it in `addressing` (writing the whole report to list it would be waste)."""
-    if not row.stored:
-        return safe_text(str((row.addressing or {}).get("subject") or "?"))
-    try:
-        return glance_envelope(row.stored).subject
-    except Exception:  # noqa: BLE001  a listing shows every row, whatever one row's bytes are
-        return "(headers unreadable)"

@@ -93,6 +93,8 @@ def show_game(reader: Reader, name: str, gm_address: str | None = None) -> dict[
         "nmr": {p.power: p.missed_turns for p in players},
         "nmr_in_a_row": {p.power: p.missed_in_a_row for p in players},
         "civil_disorder": sorted(p.power for p in players if p.civil_disorder),
+        # the players' registered absences, the days away in their own calendar (ABSENCE by mail)
+        "absences": absences_by_power(reader.rows(STATEMENTS["absences"], game_id=game.id)),
         **({"waiting_for": list(game.waiting_for)} if game.waiting_for else {}),
         # who played a power before its present player (replacements keep each record)
         **({"former_players": [_former_player(h) for h in former]} if former else {}),
@@ -132,6 +134,14 @@ def _player_summary(p: SimpleNamespace, phase: str, gm_address: str | None, prox
             # what the player set by mail: SET ZONE (None: the game's), SET CONFIRM, SET PRESS
             "zone": p.zone, "confirm": p.confirm_style, "press": p.press_delivery,
             **({"resigned": p.resigned_at.isoformat()} if p.resigned_at is not None else {})}
+
+
+def absences_by_power(rows: list[SimpleNamespace]) -> dict[str, list[dict[str, str]]]:
+    """Per power, its absences as {"from", "to"} ISO dates, by first day."""
+    shown: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        shown.setdefault(row.power, []).append({"from": row.first_day.isoformat(), "to": row.last_day.isoformat()})
+    return shown
 
 
 def _former_player(h: SimpleNamespace) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
-from gmserver.rules.intake import GameView, Hold, Ignore, Reject, decide, names_game
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify, has_order_lines
 from gmserver.rules.press import NON_PLAYER
@@ -52,9 +52,9 @@ from gmserver.services.features.press import replies_to_press
 from gmserver.services.features.senders import check_sender
 from gmserver.services.game.games import game_view
 from gmserver.services.inbox import handlers
+from gmserver.services.inbox.handlers import absence_offer, requests, signup
 from gmserver.services.inbox.handlers import players as players_handler
 from gmserver.services.inbox.handlers import press as press_handler
-from gmserver.services.inbox.handlers import requests, signup
 from gmserver.services.inbox.handlers.mail import Mail
 from gmserver.services.inbox.handlers.notice import common_context
 
@@ -141,6 +141,10 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
+    # a reply YES to the offer made to an out-of-office reply (handlers.absence_offer)
+    if tokens and (outcome := absence_offer.answer(Mail(session, services, row, envelope, kind, now, None, order_text,
+                                                        press_text), tokens)) is not None:
+        return outcome
     if kind.kind == "orders" and replies_to_press(session, envelope):
         kind = MailKind("press")  # a reply to a press mail is press, never an order set (its subject names a turn)
     # open sign-up: a reply confirming a request (or taking over a power offered), and the commands
@@ -166,6 +170,9 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
                       reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address),
                       trusted_receivers=services.sender_checks.trusted_receivers)
     if isinstance(decision, Ignore):
+        if envelope.automated and (outcome := _offer_absence(session, services, row, envelope, games, kind,
+                                                             order_text, now)) is not None:
+            return outcome
         log.info("inbound %s from %s ignored: %s", row.id, envelope.sender or "?", decision.reason)
         return "ignored"
     if isinstance(decision, Reject):
@@ -196,6 +203,18 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
     return handlers.handle(Mail(session, services, row, envelope, kind, now, decision=decision,
                                 order_text=order_text, press_text=press_text, unread=prepared.text.unread,
                                 text=prepared.text))
+
+
+def _offer_absence(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
+                   games: list[GameView], kind: MailKind, order_text: str, now: datetime) -> str | None:
+    """An automated message from a player of one game: where it is an out-of-office reply naming
+    its dates, the offer to register that absence (handlers.absence_offer); None otherwise."""
+    whose = decide(dataclasses.replace(envelope, automated=False), games, row.received_at, orders=False,
+                   body=order_text, gm_address=services.composer.gm_address,
+                   reply_secrets=_reply_secrets(row, envelope, services.composer.gm_address))
+    if not isinstance(whose, Accept) or whose.by_proxy or whose.power == NON_PLAYER:
+        return None
+    return absence_offer.offer(Mail(session, services, row, envelope, kind, now, whose, order_text))
 
 
 def _refuse(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Reject,

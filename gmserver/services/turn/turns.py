@@ -36,6 +36,7 @@ from gmserver.services.base.outbox import ReportCopy, queue_report
 from gmserver.services.base.page_tokens import pages_public, report_links
 from gmserver.services.base.reply_tokens import token_of
 from gmserver.services.features import (
+    absences,
     convoys,
     ending,
     nmr,
@@ -152,6 +153,8 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
         finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
         deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
+        if deadline is not None and not first_record.revision:
+            deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
         queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
         game.phase, game.deadline = outcome.after.phase, deadline
         if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
@@ -211,6 +214,16 @@ def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_re
         deadline = deadline_after_correction(ruleset, first=first_next_deadline(first_record), fresh=deadline,
                                              now=now)
     return deadline
+
+
+def _after_absences(session: Session, services: Services, game: Game, ruleset: Ruleset, phase: str,
+                    deadline: datetime, now: datetime) -> datetime:
+    """absence_policy = move_deadline (000 VII(5), 001 IV(5)): a new turn's deadline that falls
+    while a player is away moves to the end of the absence; the turn's report carries it."""
+    moved = absences.plan(session, game, ruleset, phase, deadline)
+    if moved.moved:
+        absences.record_moves(session, services, game, phase, deadline, moved, now)
+    return moved.deadline
 
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from gmserver.db.queries.games import deadline_of
 from gmserver.db.queries.players import player_of
 from gmserver.reports.words import format_time
 from gmserver.rules.position import describe_phase
@@ -79,10 +80,18 @@ def common_context(mail: Mail) -> dict[str, Any]:
         "power_name": (mail.decision.power.title() if mail.decision is not None and mail.decision.power != NON_PLAYER
                        else None),
         "phase": describe_phase(game.phase) if game is not None else None,
-        "deadline": (format_time(game.deadline, game.timezone, _reader_zone(mail))
-                     if game is not None and game.deadline is not None else None),
+        "deadline": _deadline(mail),
         "more_text": mail.kind.more_text,
     }
+
+
+def _deadline(mail: Mail) -> Any:
+    """The game's deadline read now, not as intake saw it: an ABSENCE answer shows the moved one."""
+    game = mail.game
+    if game is None:
+        return None
+    deadline = deadline_of(mail.session, game.id)
+    return format_time(deadline, game.timezone, _reader_zone(mail)) if deadline is not None else None
 
 
 def _reader_zone(mail: Mail) -> str | None:
