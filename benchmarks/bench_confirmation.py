@@ -60,7 +60,9 @@ def main() -> None:
         confirmation = build_confirmation(
             game_name="lepanto", power=power, phase=position.phase, deadline=DEADLINE, readings=reading.lines,
             orders_on_file=reading.orders, version=1, geography=geography, units=position.units[power],
-            notes=reading.notes, marker=reading.version, timezone=args.timezone)
+            notes=reading.notes, marker=reading.version, timezone=args.timezone,
+            # as every confirmation to a player's own address offers: their reply address, the subject
+            order_address="gm+iraj5v5fo7pc66ry@gm.test", order_subject=f"lepanto {power.title()} S1901M")
         body = composer.render(confirmation.template, confirmation)
         lines = len(body.rstrip("\n").split("\n"))
         mail_lines = len(mark_gm_mail(body).rstrip("\n").split("\n"))

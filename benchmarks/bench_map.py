@@ -1,6 +1,7 @@
 """Report map benchmark: the time to draw a turn report's map as a PNG, the static board
 rasterised once per process beforehand (its one-off cost is printed too). Goal: under 100 ms.
-The scenario is the mid-game turn of the report's golden files (tests/support/midgame.py).
+The scenario is the mid-game turn of the report's golden files (tests/support/midgame.py); the
+confirmation's map of one power's orders (mapimage.own_orders_png) is timed too.
 
     .venv/bin/python benchmarks/bench_map.py [--rounds 50]
 """
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, 
 
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.reports.extras import centre_history
+from gmserver.rules.order import Order
 from tests.support.midgame import midgame
 
 
@@ -43,6 +45,11 @@ def main() -> None:
     times = timed(lambda: mapimage.map_png(outcome), args.rounds)
     print(f"report map PNG ({size // 1024} KiB, {args.rounds} rounds): median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms (goal < 100 ms)")
+    france = outcome.before.units.get("FRANCE", ())
+    own = [o.order for o in outcome.orders if o.power == "FRANCE"] or [Order.parse(f"{unit} H") for unit in france]
+    times = timed(lambda: mapimage.own_orders_png(outcome.before, "FRANCE", own), args.rounds)
+    print(f"a confirmation's map of one power's {len(own)} orders (cropped): median {statistics.median(times):.1f} ms "
+          f"(what the map adds to each full confirmation)")
     history = centre_history([(f"S{1901 + y}M", {"FRANCE": 3 + y, "ITALY": 3, "RUSSIA": 4 + y % 3})
                               for y in range(12)])
     times = timed(lambda: centrechart.centre_chart(*history), args.rounds)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -31,23 +31,28 @@ def _owners(position: Position) -> dict[str, str]:
 TINT = 120  # of 255: how strongly an owned province takes its owner's colour (names stay legible)
 
 
-def _tint_centres(image: Image.Image, board_: Board, position: Position) -> None:
+Box = tuple[int, int, int, int]  # left, top, right, bottom
+
+
+def _tint_centres(image: Image.Image, board_: Board, position: Position, box: Box | None = None) -> None:
     """The provinces of the supply centres each power owns, washed with its colour: one lookup
-    table per colour channel maps each province's number to its owner's colour, in one paste."""
+    table per colour channel maps each province's number to its owner's colour, in one paste
+    (within `box` alone, for a map cropped to it: the lookups cost in proportion to the area)."""
     index = {code: number + 1 for number, code in enumerate(board_.provinces)}
     owner: dict[int, RGB] = {index[c]: power_colour(board_, power)
                              for power, centres in position.centers.items() for c in centres if c in index}
     if not owner:
         return
-    channels = [board_.labels.point([owner[v][channel] if v in owner else 0 for v in range(256)])
-                for channel in range(3)]
-    mask = board_.labels.point([TINT if value in owner else 0 for value in range(256)])
-    image.paste(Image.merge("RGB", channels), mask=mask)
+    labels = board_.labels if box is None else board_.labels.crop(box)
+    channels = [labels.point([owner[v][channel] if v in owner else 0 for v in range(256)]) for channel in range(3)]
+    mask = labels.point([TINT if value in owner else 0 for value in range(256)])
+    image.paste(Image.merge("RGB", channels), box=None if box is None else box[:2], mask=mask)
 
 
-def _draw_names(image: Image.Image, board_: Board) -> None:
+def _draw_names(image: Image.Image, board_: Board, box: Box | None = None) -> None:
     if board_.names is not None:
-        image.paste(board_.names, mask=board_.names)
+        names = board_.names if box is None else board_.names.crop(box)
+        image.paste(names, box=None if box is None else box[:2], mask=names)
 
 
 def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
@@ -171,11 +176,13 @@ def _draw_order(draw: ImageDraw.ImageDraw, board_: Board, outcome: OrderOutcome)
         _cross(draw, start, 12)
 
 
-def _board_with_centres(board_: Board, position: Position) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A copy of the board with the owned centres tinted and marked and the provinces' names."""
+def _board_with_centres(board_: Board, position: Position,
+                        box: Box | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A copy of the board with the owned centres tinted and marked and the provinces' names
+    (tinted and named within `box` alone, for a map cropped to it)."""
     image = board_.image.copy()
-    _tint_centres(image, board_, position)
-    _draw_names(image, board_)
+    _tint_centres(image, board_, position, box)
+    _draw_names(image, board_, box)
     draw = ImageDraw.Draw(image)
     _draw_centres(draw, board_, position)
     return image, draw
@@ -217,6 +224,52 @@ def planned_png(planned: PhaseOutcome) -> bytes:
     """The position with a player's orders on file, not adjudicated yet (their web page): each
     drawn as a move that succeeds, since nothing says yet which will fail."""
     return compact_png(render_map(planned, "your orders on file"))
+
+
+OWN_ORDERS_MARGIN = 70  # pixels round the orders' places on the confirmation's map
+OWN_ORDERS_MIN = (360, 260)  # its least size: the caption fits, and a lone hold still shows its neighbours
+
+
+def own_orders_png(position: Position, power: str, orders: Sequence[Order]) -> bytes | None:
+    """A player's own orders as gmserver read them, on the board cropped to them (the
+    confirmation's small map): moves and retreats as arrows, supports and convoys dotted to what
+    they help, holds ringed, builds circled; nothing is adjudicated, so nothing is marked failed.
+    None when no order names a place on the board (a waive alone)."""
+    board_ = board()
+    outcomes = [OrderOutcome(power, order) for order in orders]
+    places = [at for o in outcomes for at in (_point(board_, o.order.unit.location if o.order.unit else None),
+                                               _point(board_, o.order.target),
+                                               _point(board_, o.order.other.location if o.order.other else None))
+              if at is not None]
+    if not places:
+        return None
+    box = _box_round(places, board_.image.size)
+    image, draw = _board_with_centres(board_, position, box)
+    for outcome in sorted(outcomes, key=lambda o: o.order.action in ("move", "retreat")):
+        _draw_order(draw, board_, outcome)
+        if outcome.order.action == "hold" and (at := _point(board_, outcome.order.unit.location if outcome.order.unit
+                                                            else None)) is not None:
+            draw.ellipse((at[0] - 17, at[1] - 17, at[0] + 17, at[1] + 17), outline=OUTLINE, width=3)
+    _draw_units(draw, board_, position)
+    image = image.crop(box)
+    caption = ImageDraw.Draw(image)
+    text = f"{describe_phase(position.phase)}: {power.title()}'s orders as read"
+    caption.rectangle(caption.textbbox((14, 16), text, font=font()), fill=HALO)  # legible on any ground
+    _caption(caption, text)
+    return compact_png(image)
+
+
+def _box_round(places: Sequence[Point], size: tuple[int, int]) -> Box:
+    """The crop box round `places` with OWN_ORDERS_MARGIN, at least OWN_ORDERS_MIN, inside `size`."""
+    left, right = min(x for x, _ in places) - OWN_ORDERS_MARGIN, max(x for x, _ in places) + OWN_ORDERS_MARGIN
+    top, bottom = min(y for _, y in places) - OWN_ORDERS_MARGIN - 30, max(y for _, y in places) + OWN_ORDERS_MARGIN
+    box = []
+    for low, high, least, limit in ((left, right, OWN_ORDERS_MIN[0], size[0]), (top, bottom, OWN_ORDERS_MIN[1], size[1])):
+        grow = max(0.0, least - (high - low)) / 2
+        low, high = low - grow, high + grow
+        shift = max(0.0, -low) - max(0.0, high - limit)  # back inside the board
+        box.append((int(max(0, low + shift)), int(min(limit, high + shift))))
+    return box[0][0], box[1][0], box[0][1], box[1][1]
 
 
 def compact_png(image: Image.Image) -> bytes:

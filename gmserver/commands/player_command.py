@@ -49,6 +49,8 @@ class PlayerCall:
     inbound_id: int
     # the player commands this game's profile permits, in the registry's order (what HELP lists)
     permitted: tuple[PlayerCommand, ...] = ()
+    # the text read for orders after the command's line (WHATIF's orders), for a command that reads it
+    lines: str = ""
 
     @property
     def player(self) -> Player:
@@ -126,6 +128,9 @@ class PlayerCommand:
     # anyone may send it, player or not (open sign-up): carried out by this instead of `run`
     # (services/inbox/handlers/signup.py), before intake decides whose power the message speaks for
     open_run: OpenRun | None = None
+    # reads the lines after its own (WHATIF's orders): they are handed to `run`, and the answer does
+    # not say that the rest of the message went unread
+    reads_lines: bool = False
 
     @property
     def usage(self) -> str:

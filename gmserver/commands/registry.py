@@ -60,6 +60,7 @@ from gmserver.commands.players import (
     roster,
     signup,
     summary,
+    whatif,
     zone,
 )
 
@@ -106,7 +107,7 @@ def in_group(group: str) -> tuple[Command, ...]:
 # The players' commands, in the order HELP and the start mail list them.
 PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     help_list.COMMAND, roster.COMMAND, summary.COMMAND, house_rules.COMMAND, zone.COMMAND, confirm.COMMAND,
-    press_delivery.COMMAND, absence.COMMAND, resign.COMMAND,
+    press_delivery.COMMAND, absence.COMMAND, whatif.COMMAND, resign.COMMAND,
     # open sign-up: from anyone, player or not (carried out by their open_run)
     *signup.COMMANDS,
 )

@@ -195,3 +195,42 @@ def build_absence(*, game_name: str, registered: tuple[str, ...], effect: str, d
         "Reply to this mail with a new line, e.g. absence 2026-12-20 to 2026-12-28 (holiday): it replaces the "
         "absence whose days it overlaps. To withdraw your absences, reply with: absence cancel",)))
     return Answer(title, tuple(sections))
+
+
+@dataclass(frozen=True)
+class WhatIfLine:
+    """One line of a WHATIF mail that was not used as written, and why (as a confirmation says it)."""
+
+    text: str
+    message: str
+
+
+def build_whatif(*, game_name: str, phase_name: str, results: Sequence[tuple[str, Sequence[str]]],
+                 imagined: Sequence[str], dislodged: Sequence[str], centres: Sequence[str],
+                 unused: Sequence[WhatIfLine], has_map: bool, per_hour: int) -> Answer:
+    """WHATIF: the results as if the phase were adjudicated now with the orders the player imagined
+    (`results`: per power name, its orders' results in the report's words; `imagined`: the powers
+    the player wrote orders for), what would be dislodged, the centres that would change hands, the
+    lines not used; nothing was stored and nobody else told."""
+    held = "every other unit holding" if imagined else "every unit holding"
+    sections = [Section(name if name in imagined else f"{name} (no order imagined: the house rules' default)",
+                        tuple(lines)) for name, lines in results]
+    sections.append(Section("Dislodged", tuple(dislodged) or ("No unit would be dislodged.",)))
+    sections.append(Section("Supply centres that would change hands",
+                            tuple(centres) or ("None would change hands after this turn.",)))
+    if unused:
+        sections.append(Section("Lines not used as written",
+                                tuple(f'"{line.text}": {line.message}' for line in unused)))
+    sections.append(Section("To try other orders", (
+        "Reply to this mail with whatif as the first line and the orders below it, any power's, one a line "
+        f"(at most {per_hour} an hour). Your orders on file are unchanged: to change them, reply to your "
+        "confirmation or to the game's last mail with your orders.",)))
+    return Answer(f"What if {game_name} were adjudicated now ({phase_name}), with the orders you wrote and {held}"
+                  + (": the results and the map (attached)." if has_map else ": the results.")
+                  + " Nothing was stored, and nobody else was told.", tuple(sections))
+
+
+def build_whatif_limited(*, per_hour: int, again: str) -> Answer:
+    """WHATIF refused: the player had `per_hour` answers in the last hour; `again`: when they may."""
+    return Answer(f"You have had {per_hour} what-if answers in the last hour, as many as an hour allows: nothing "
+                  f"was adjudicated. Reply to this mail with whatif and your orders again after {again}.")

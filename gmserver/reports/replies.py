@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar, Protocol
 
+from gmserver.reports.mailto import send_orders_text
 from gmserver.reports.words import (
     NamedOrder,
     When,
@@ -93,6 +94,9 @@ class Confirmation:
     # SET CONFIRM brief: the orders as read and the deadline, not every line (the player chose it);
     # lines that could not be used are still shown
     brief: bool = False
+    # the offer to write the next set to the player's own reply address with the exact subject
+    # (reports/mailto.py), wrapped; "" where the answer goes to no address of the power's own
+    send_orders: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,8 @@ def build_confirmation(
     feedback: Feedback | None = None,
     reader_zone: str | None = None,
     brief: bool = False,
+    order_address: str | None = None,
+    order_subject: str | None = None,
 ) -> Confirmation:
     """The reply to an accepted order set: each line as read, then the whole set now on file.
 
@@ -153,6 +159,8 @@ def build_confirmation(
     retreats its dislodged units); those the set leaves unordered are listed. `marker`: the
     version mark the message carried (`[1]`), said when it is not the number the set is filed as.
     `feedback`: what to say about invalid lines (gmserver.rules.set_feedback; None: state the reading).
+    `order_address`, `order_subject`: the player's own reply address and the subject of the next
+    set, offered besides "reply to this mail" (reports/mailto.py).
     """
     if marker and marker != str(version):
         # a reply quoting "[1]" back is never silently filed as set 2, and it is said
@@ -200,6 +208,7 @@ def build_confirmation(
         clarify=_clarification(lines, feedback, deadline, timezone),
         receipt_only=_receipt_only(feedback),
         brief=brief,
+        send_orders=send_orders_text(order_address, order_subject) if order_address and order_subject else "",
     )
 
 

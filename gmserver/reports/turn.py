@@ -9,6 +9,7 @@ from datetime import datetime
 from html import escape as html_escape
 from typing import ClassVar
 
+from gmserver.reports.mailto import send_orders_button, send_orders_text
 from gmserver.reports.words import (
     When,
     canonical_key,
@@ -175,6 +176,10 @@ class TurnReport:
 # An ASCII word that no report text contains, replaced in each player's copy (text and HTML) by
 # the subject line for that player's orders: the report is built once for every player.
 ORDERS_SUBJECT_MARK = "@@ORDERS-SUBJECT@@"
+# Below that line, the offer to write to the player's own reply address with it (reports/mailto.py):
+# written as is in templates/player/report.txt.j2 (a line of its own) and report.html.j2, and in
+# each copy replaced by that player's offer or removed
+ORDERS_MAILTO_MARK = "@@ORDERS-MAILTO@@"
 
 
 def with_subject_template(report: TurnReport, template: str) -> TurnReport:
@@ -198,11 +203,18 @@ def orders_subject(report: TurnReport, power: str | None) -> str:
                           phase=report.next_phase, purpose="orders")
 
 
-def with_orders_subject(text: str, report: TurnReport, power: str | None, *, html: bool = False) -> str:
+def with_orders_subject(text: str, report: TurnReport, power: str | None, *, html: bool = False,
+                        address: str | None = None) -> str:
     """`text` (the report's text or HTML, rendered once) as `power`'s copy: the mark replaced by
-    that player's subject line. Pure, so that whoever writes each player's copy can call it."""
+    that player's subject line, and the mailto mark by the offer to write to `address` (the
+    player's own reply address) with it, or removed (no address: the GM's or an observer's copy).
+    Pure, so that whoever writes each player's copy can call it."""
     line = orders_subject(report, power)
-    return text.replace(ORDERS_SUBJECT_MARK, html_escape(line) if html else line)
+    text = text.replace(ORDERS_SUBJECT_MARK, html_escape(line) if html else line)
+    offer = ""
+    if address and line and power is not None:
+        offer = send_orders_button(address, line) if html else send_orders_text(address, line, indent="  ") + "\n"
+    return text.replace(ORDERS_MAILTO_MARK if html else f"{ORDERS_MAILTO_MARK}\n", offer)
 
 
 def with_reader_deadline(text: str, report: TurnReport, deadline: tuple[str, str] | None, *,

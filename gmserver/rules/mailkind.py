@@ -90,6 +90,9 @@ _ORDERS_WORD = "orders"
 _ONLY_ALONE = frozenset({"orders"})
 # a deadline vote needs its turn length, and "deadline" is a common word of a subject line
 _BODY_ONLY = frozenset({"deadline", "complain"})
+# first words of two-word commands ("what if") that open many a sentence too: "What is the
+# deadline?" is no mistyped command, so it gets no "WHAT is followed by IF" answer
+_PLAIN_FIRST_WORDS = frozenset({"what"})
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     player_two = len(two) == 2 and " ".join(two) in player_commands
     player = player_commands.get(" ".join(two)) if player_two else player_commands.get(word)
     two_words = bool(phrase) or player_two
-    if not phrase and not player and not has_order_lines(order_text) and (seconds := sorted(
+    if not phrase and not player and word not in _PLAIN_FIRST_WORDS and not has_order_lines(order_text) and (seconds := sorted(
             key.split(" ", 1)[1] for key in player_commands if key.startswith(f"{word} "))):
         # "SET ZOME Europe/Berlin": the first word of a two-word command with a second word none of its
         # own, in a message with no order in it ("Set 2:" may head an order set)
@@ -138,7 +141,7 @@ def classify(*, subject: str, order_text: str, press_text: str, game_names: Iter
     if in_body and in_subject and any(found != in_body for found in in_subject):
         return _two_things([in_body, *in_subject])
     if in_body:
-        found = MailKind(in_body[0], in_body[1], _rest(_rest(first)) if two_words else _rest(first), len(lines) > 1)
+        found = MailKind(in_body[0], in_body[1], _after_two_words(first) if two_words else _rest(first), len(lines) > 1)
         return _with_delay_reason(found, lines[1:])
     if len(set(in_subject)) > 1:
         return _two_things(in_subject)
@@ -169,6 +172,13 @@ def _two_things(found: list[tuple[Kind, str]]) -> MailKind:
 def _first_word(line: str) -> str | None:
     words = name_words(line[:200])
     return words[0] if words else None
+
+
+def _after_two_words(line: str) -> str:
+    """The line without its two-word keyword, written apart ("set zone Europe/Berlin") or joined
+    ("what-if: A Par - Bur")."""
+    rest = _rest(line)
+    return rest if len(name_words(line.split(None, 1)[0])) > 1 else _rest(rest)
 
 
 def _rest(line: str) -> str:

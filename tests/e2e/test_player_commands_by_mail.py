@@ -216,6 +216,30 @@ def test_resign_tells_the_gm_and_the_players_and_keeps_the_record(database_url, 
 
 
 
+def test_whatif_answers_the_player_alone_with_results_and_map(database_url, dovecot, smtp_relay, clock) -> None:
+    """WHATIF over real IMAP: France imagines its own orders and Germany's; the answer reaches
+    France alone, with each order's result in the report's words, the lines not used and the map;
+    Germany's real set (Munich holds) is neither used nor shown, and nothing is filed for France."""
+    game = Game1901(database_url, dovecot, smtp_relay, clock)
+    game.mail("GERMANY", "A MUN H\nA BER - KIE", subject=game.orders_subject("GERMANY"))
+    game.run()
+    game.mail("FRANCE", "What if\nGermany:\nA Mun - Bur\nFrance:\nA Par - Bur\nA Mar S A Par - Bur\nA Xyz - Bur")
+    game.run()
+    [answer] = [m for m in game.table.inbox("FRANCE") if "What if lepanto" in flat(m)]
+    text = flat(answer)
+    assert "A Paris -> Burgundy (A PAR - BUR): moved" in text
+    assert "A Munich -> Burgundy (A MUN - BUR): bounced" in text
+    assert "A Berlin holds (A BER H): holds: no order received" in text  # Germany's real move is not read
+    assert 'Lines not used as written "A Xyz - Bur"' in text and "Reply to this mail" in text
+    [image] = [part for part in answer.iter_attachments() if part.get_content_type() == "image/png"]
+    assert image.get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+    for power in POWERS:
+        if power != "FRANCE":
+            assert not game.inbox(power, "What if"), power
+    assert not game.inbox("FRANCE", "Your orders were received")  # nothing was filed
+    assert game.phase() == "S1901M"
+
+
 def test_absence_moves_the_deadline_every_player_is_told_and_absence_cancel_withdraws_it(
         database_url, dovecot, smtp_relay, clock) -> None:
     """ABSENCE under mhr (absence_policy = move_deadline, 000 VII(5)): an absence over the current

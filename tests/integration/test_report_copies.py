@@ -10,6 +10,7 @@ import email
 import email.policy
 import json
 import mailbox
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import func, select, text
@@ -159,7 +160,8 @@ def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) ->
     """Each copy is addressed to its player, with that player's reply address (the secret that
     proves a sender in a verified game) and the subject line for that player's own next orders
    , and no other player's address, secret or subject line anywhere; the copies differ
-    in To, Reply-To, Subject, Message-ID and that line only."""
+    in To, Reply-To, Subject, Message-ID, that line and the offer to write to the player's own
+    reply address with it, only."""
     services, game_id = adjudicated
     with transaction(services.sessions) as session:
         # the reply token of the turn the report opens, and the password, which no mail carries
@@ -183,7 +185,9 @@ def test_each_players_copy_carries_only_that_players_data(adjudicated, clock) ->
             if other != power:
                 assert address.encode() not in raw and secret.encode() not in raw, (power, other)
                 assert own_line[other] not in text and own_line[other] not in html, (power, other)
-        texts.add((text.replace(own_line[power], "LINE"), html.replace(own_line[power], "LINE")))
+        # the offer to write to the player's own reply address (reports/mailto.py) names its token
+        texts.add(tuple(part.replace(own_line[power], "LINE").replace(quote(own_line[power], safe=""), "LINE")
+                        .replace(players[power][1], "TOKEN") for part in (text, html)))
         names = {line.split(b":", 1)[0] for line in raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
                  if line and not line[:1].isspace()}
         assert {b"To", b"Reply-To", b"Subject", b"Message-ID", b"Date", b"From"} <= names

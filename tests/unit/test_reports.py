@@ -698,7 +698,8 @@ def test_reminder_for_movement(geo, composer):
     assert "  Deadline:  Saturday 28 November 2026, 21:00 MSK (Europe/Moscow)\n" in body
     assert "             Saturday 28 November 2026, 18:00 UTC\n" in body
     assert "  Time left: 23 hours 59 minutes\n" in body
-    assert "Send a message to gm@lepanto.example with this subject line:" in body
+    assert ("To send new orders: reply to this mail, or write to gm@lepanto.example with the subject:"
+            in " ".join(body.split()))
     assert "\n      lepanto Russia S1901M\n" in body
     assert "If no orders arrive by the deadline, your units hold." in body
 
@@ -715,7 +716,7 @@ def test_reminder_for_retreats_and_adjustments(geo, composer):
     assert reminder.if_no_orders == "your dislodged units are disbanded"
     body = composer.render(reminder.template, reminder)
     assert_well_formed(body)
-    assert "Send a message with this subject line:" in body
+    assert "To send new orders: reply to this mail with the subject:" in body
 
     winter = fall_with_centre_changes().after
     reminder = build_reminder(

@@ -112,6 +112,14 @@ def heard_from_since(session: Session, game_id: int, power: str, since: datetime
     ).limit(1)) is not None
 
 
+def answered_since(session: Session, game_id: int, power: str, outcome: str, since: datetime) -> list[datetime]:
+    """When the power's messages processed after `since` with `outcome` ("whatif-sent") were
+    processed, earliest first."""
+    return list(session.scalars(select(InboundMessage.processed_at).where(
+        InboundMessage.game_id == game_id, InboundMessage.power == power, InboundMessage.outcome == outcome,
+        InboundMessage.processed_at > since).order_by(InboundMessage.processed_at)))
+
+
 def held_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is held for the GM (hold_for_gm), locked until the transaction ends."""
     return session.scalar(select(InboundMessage)

@@ -17,13 +17,13 @@ from gmserver.reports.replies import build_confirmation, build_rejection
 from gmserver.rules.authenticity import reply_address, reply_token
 from gmserver.rules.briefing import subject_rule
 from gmserver.rules.envelope import Envelope
-from gmserver.rules.intake import Accept, Reject
+from gmserver.rules.intake import Accept, Reject, expected_subject
 from gmserver.rules.position import Position
 from gmserver.rules.reading.model import Reading
 from gmserver.rules.safetext import safe_text
 from gmserver.rules.set_feedback import Feedback
 from gmserver.rules.subject import format_subject
-from gmserver.services.base import outgoing
+from gmserver.services.base import orders_map, outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.page_tokens import own_link
 from gmserver.services.base.reply_tokens import token_of
@@ -50,11 +50,26 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
         units=units, notes=reading.notes, marker=reading.version, feedback=feedback, timezone=game.timezone,
         reader_zone=player.zone if player is not None else None,
         brief=player is not None and player.confirm_style == "brief",
+        # the player's own reply address (the answer's Reply-To), never the bare GM address
+        order_address=reply_address(services.composer.gm_address, secret) if (
+            secret := outgoing.reply_secret(decision, envelope)) else None,
+        order_subject=expected_subject(game, decision.power),
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
         body = fill("Note: " + " ".join(decision.warnings), 72) + "\n\n" + body
     return outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+
+
+def confirmation_map(decision: Accept, reading: Reading, position: Position,
+                     player: Player | None = None) -> dict[str, Any] | None:
+    """The outbox row's request for the confirmation's small map of the power's orders on file as
+    read, so that a misread order is seen before the deadline (services/base/orders_map.py draws it
+    when the mail is written); None with SET CONFIRM brief or no order to draw."""
+    if player is not None and player.confirm_style == "brief":
+        return None
+    filename = f"{decision.game.name}-{decision.power.lower()}-{decision.phase}-orders.png"
+    return orders_map.request(decision.power, reading.orders, position, filename)
 
 
 def rejection(services: Services, envelope: Envelope, decision: Reject, now: datetime) -> EmailMessage:
@@ -80,10 +95,10 @@ def reminder(services: Services, game: Game, player: Player, state: dict[str, An
                               purpose="orders")
     context = build_reminder(
         game_name=game.name, power=player.power, phase=game.phase, deadline=game.deadline, now=now,
-        # the player's own reply address: a message sent there proves its sender
+        # the player's own reply address: a message sent there proves its sender (never the bare GM
+        # address: mail there proves nothing in a game that checks senders)
         expected_subject=expected, order_address=(reply_address(services.composer.gm_address, token)
-                                                  if (token := token_of(player, game.phase))
-                                                  else services.composer.gm_address),
+                                                  if (token := token_of(player, game.phase)) else None),
         position=position_from_state(state), geography=services.geography, timezone=game.timezone,
         has_orders=has_orders, page_link=own_link(services.web_base_url, player, now), reader_zone=player.zone,
     )

@@ -42,6 +42,7 @@ from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
 from gmserver.rules.envelope import glance_envelope, is_plain_address
 from gmserver.rules.safetext import safe_text
+from gmserver.services.base import orders_map
 from gmserver.services.base.report_copies import ReportParts, payload_of, reader_deadline, write_copy, write_row
 
 log = logging.getLogger(__name__)
@@ -58,12 +59,13 @@ pause: Callable[[float], None] = time.sleep
 
 
 def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
-          game_id: int | None = None) -> bool:
-    """Add `message` to the outbox unless a message with `dedupe_key` is already there."""
+          game_id: int | None = None, addressing: dict[str, Any] | None = None) -> bool:
+    """Add `message` to the outbox unless a message with `dedupe_key` is already there.
+    `addressing`: what the sender adds when it writes the mail (a confirmation's map: orders_map.py)."""
     if dedupe_key_taken(session, dedupe_key):
         return False
     row = _outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id)
-    session.add(OutboxMessage(**row))
+    session.add(OutboxMessage(**row, **({"addressing": addressing} if addressing else {})))
     return True
 
 
@@ -159,7 +161,9 @@ _ONE_EACH = ("From", "To", "Subject", "Message-ID", "Date", "Auto-Submitted")
 def message_bytes(row: OutboxMessage) -> bytes:
     """What is sent for `row`: its stored bytes or, for a player's copy of a stored report not sent
     yet, the copy written now (the same bytes the sender will write: `_written`)."""
-    return write_row(row) if not row.stored and row.report_id is not None else row.stored
+    if not row.stored and row.report_id is not None:
+        return write_row(row)
+    return orders_map.with_map(row.stored, row.addressing, row.recipient) if row.report_id is None else row.stored
 
 
 def subject_of(row: OutboxMessage) -> str:
@@ -311,7 +315,8 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     "sent", "retrying", "failed" or "skipped" (another sender has the row), and the RelayError's
     text when the relay itself is unusable (else None)."""
     row, unfit = _written(row)
-    if not _renew(sessions, row, held, renewed, keep=row.payload is not None and not unfit):
+    drawn = _draws_map(row)
+    if not _renew(sessions, row, held, renewed, keep=(row.payload is not None or drawn) and not unfit, drawn=drawn):
         log.warning("outbox: %s %d to %s was taken over by another sender after its lease ran out; "
                     "leaving it to that one", row.kind, row.id, row.recipient)
         return "skipped", None
@@ -361,23 +366,38 @@ def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Cl
     return outcome, error if relay_unusable else None
 
 
-def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renewed: datetime, keep: bool) -> bool:
+def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renewed: datetime, keep: bool,
+           drawn: bool = False) -> bool:
     """Compare-and-set the lease this sender holds, counting the attempt (and, with `keep`,
-    keeping the bytes just written); False if another sender has taken the row over."""
+    keeping the bytes just written; `drawn`: they hold the map the row asked for, which is then
+    forgotten, so that a retry sends those bytes); False if another sender has taken the row over."""
+    kept: dict[str, Any] = {"stored": row.raw} if keep else {}
+    if keep and drawn:
+        kept["addressing"] = None
     with transaction(sessions) as session:
         return bool(session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
                    OutboxMessage.lease_until == held)
-            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **({"stored": row.raw} if keep else {}))
+            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **kept)
             .execution_options(synchronize_session=False)
         ).rowcount)
+
+
+def _draws_map(row: _Claimed) -> bool:
+    """Whether `row` is a mail (not a report's copy) whose map the sender draws (orders_map.py)."""
+    return row.payload is None and bool(row.addressing) and orders_map.KEY in (row.addressing or {})
 
 
 def _written(row: _Claimed) -> tuple[_Claimed, str | None]:
     """`row` with its bytes: as stored, or a player's copy of a stored report written now
     (services/base/report_copies.py), checked as every queued message is (`mail_problems`); and why it
     cannot be sent, if it cannot."""
+    if _draws_map(row):
+        raw = orders_map.with_map(row.raw, row.addressing, row.recipient)
+        if problems := mail_problems(raw, row.recipient):
+            return row, f"not sent: {'; '.join(problems)}"
+        return row._replace(raw=raw), None
     if row.payload is None or row.addressing is None:
         return row, None
     try:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from gmserver.db.queries.inbound import answered_since
 from gmserver.db.queries.outbox import queued_since
 
 # Refusals are rate-limited, so that a forged From or an auto-responder that marks nothing
@@ -55,6 +56,11 @@ NOTICE_KIND = "notice"  # the outbox kind of these answers
 SIGNUP_KIND = "signup"
 SIGNUP_ANSWERS_PER_HOUR = 60
 
+# WHATIF adjudicates a whole phase and draws its map for one player: a few an hour each is what a
+# player trying lines needs, and a player (or a robot in their name) cannot keep the server busy.
+WHATIF_PER_HOUR = 4
+WHATIF_OUTCOME = "whatif-sent"  # the inbound row's outcome of an answered WHATIF, which the limit counts
+
 
 def replies_since(session: Session, address: str, kinds: Sequence[str], since: datetime) -> int:
     """Mail of `kinds` queued to `address` after `since`."""
@@ -82,3 +88,9 @@ def signup_may_be_answered(session: Session, address: str, now: datetime) -> boo
     if replies_since(session, address, (SIGNUP_KIND,), since) >= NOTICES_PER_HOUR:
         return False
     return queued_since(session, since, kinds=(SIGNUP_KIND,)) < SIGNUP_ANSWERS_PER_HOUR
+
+
+def whatif_wait(session: Session, game_id: int, power: str, now: datetime) -> datetime | None:
+    """None if the power may have a WHATIF answered now; else when it may again (WHATIF_PER_HOUR)."""
+    answered = answered_since(session, game_id, power, WHATIF_OUTCOME, now - timedelta(hours=1))
+    return None if len(answered) < WHATIF_PER_HOUR else answered[-WHATIF_PER_HOUR] + timedelta(hours=1)

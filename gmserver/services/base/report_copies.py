@@ -48,6 +48,7 @@ from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
 from gmserver.reports.turn import TurnReport, with_orders_subject, with_reader_deadline
+from gmserver.rules.authenticity import reply_address
 from gmserver.rules.position import PhaseOutcome
 
 log = logging.getLogger(__name__)
@@ -123,9 +124,11 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
     deadline as the player reads it (SET ZONE: reports.turn.with_reader_deadline)."""
     base, composer, parts = _base_message(payload)
     last = parts.contexts[-1]
+    # the player's own reply address, for the offer to write to it (never the bare GM address)
+    address = reply_address(parts.gm_address, reply_secret) if reply_secret else None
     own = with_text_edited(base, lambda subtype, text: with_reader_deadline(with_page_links(
-        with_orders_subject(text, last, power, html=subtype == "html"), page_links, html=subtype == "html"),
-        last, deadline, html=subtype == "html"), _rewriters(payload))
+        with_orders_subject(text, last, power, html=subtype == "html", address=address), page_links,
+        html=subtype == "html"), last, deadline, html=subtype == "html"), _rewriters(payload))
     copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
     # what copy.as_bytes writes (email.generator.BytesGenerator), with every part the copy shares
     # with the report's mail (the map, the chart, the .ics: all but the player's own text and HTML)

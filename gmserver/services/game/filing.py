@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -151,20 +152,24 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):
+        player = player_of(session, game.id, decision.power)
         _queue_answer(session, services, row, envelope, decision,
                       mails.confirmation(services, envelope, decision, reading, version, position, now,
-                                         feedback=feedback, player=player_of(session, game.id, decision.power)),
-                      "confirmation", now)
+                                         feedback=feedback, player=player),
+                      "confirmation", now, addressing=mails.confirmation_map(decision, reading, position, player))
 
 
 def _queue_answer(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                  decision: Accept, answer: EmailMessage, kind: str, now: datetime) -> None:
+                  decision: Accept, answer: EmailMessage, kind: str, now: datetime,
+                  addressing: dict[str, Any] | None = None) -> None:
     """The answer to a filed message, and its copy for the registered address when the message
-    came from the power's fallback address (outgoing.registered_copy)."""
-    queue(session, answer, kind=kind, dedupe_key=f"confirm:{row.id}", now=now, game_id=decision.game.id)
+    came from the power's fallback address (outgoing.registered_copy); `addressing`: what the
+    outbox adds when it writes them (the confirmation's map)."""
+    queue(session, answer, kind=kind, dedupe_key=f"confirm:{row.id}", now=now, game_id=decision.game.id,
+          addressing=addressing)
     if (copy := outgoing.registered_copy(services, answer, decision, envelope)) is not None:
         queue(session, copy, kind=kind, dedupe_key=f"confirm:{row.id}:registered", now=now,
-              game_id=decision.game.id)
+              game_id=decision.game.id, addressing=addressing)
 
 
 def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:

@@ -3,18 +3,21 @@ and never stored or mailed (the GM checks a correction before publishing it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from gmserver.db import queries
-from gmserver.db.models import Game
+from gmserver.db.models import Game, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.reports.turn import build_turn_report
 from gmserver.reports.words import name_order, result_in_words
 from gmserver.rules.convoys import apply_rulings
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import PhaseOutcome, phase_type
+from gmserver.rules.ruleset import Ruleset
 from gmserver.services.base.context import Services
 from gmserver.services.features import convoys, nmr
 from gmserver.services.game.games import GameError, find_game
@@ -60,16 +63,12 @@ def preview_in(session: Session, services: Services, game: Game, now: datetime) 
 def _preview(session: Session, services: Services, game: Game, now: datetime) -> Preview:
     record = queries.phases.current_record(session, game)
     ruleset = queries.games.ruleset_of(game)
+    phase = game.phase
     computed = turns.compute_outcome(session, services, game, record, ruleset)
-    phase, orders, outcome = game.phase, computed.orders, computed.outcome
-    first, first_record, then = outcome, record, []
-    while turns.processed_at_once(ruleset, outcome):
-        # 003 [5]: the retreats and builds sent with the moves are processed with them, as in
-        # turns.adjudicate (written only for this preview: the savepoint undoes it)
-        record.adjudicated_at, record.results = now, turns.results_rows(outcome)
-        record = turns.open_at_once(session, game, outcome, now)
-        outcome = turns.compute_outcome(session, services, game, record, ruleset).outcome
-        then.append(outcome)
+    orders, first, first_record = computed.orders, computed.outcome, record
+    then = _processed_with(session, services, game, record, ruleset, first, now,
+                           lambda later: turns.compute_outcome(session, services, game, later, ruleset))
+    outcome = then[-1] if then else first
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else following_deadline(game, ruleset, outcome.after.phase, now)
     render = _renderer(services, game, deadline)
@@ -81,16 +80,65 @@ def _preview(session: Session, services: Services, game: Game, now: datetime) ->
         alternative = render(adjudication.adjudicate_with_defaults(first_record.state, changed, ruleset,
                                                                    nmr.civil_disorder_of(game)))
     disputes = found.texts
-    # in the report's words (its wording helpers), not engine notation alone: the GM reads what
-    # the players will read
-    geography = services.geography
-    results = tuple(f"{name_order(o.order, geography).line}: "
-                    f"{result_in_words(o, done.before.phase_type, done.orders, geography, done.before)}"
-                    for done in (first, *then) for o in done.orders)
     # engine notation at this edge
     return Preview(game.name, phase, outcome.after.phase,
                    {p: tuple(str(o) for o in power_orders) for p, power_orders in orders.items()},
-                   turn_report.report_body(services, game, first, deadline, then), disputes, alternative, results)
+                   turn_report.report_body(services, game, first, deadline, then), disputes, alternative,
+                   results_in_words(services, (first, *then)))
+
+
+@dataclass(frozen=True)
+class Imagined:
+    """A phase adjudicated with imagined orders (a player's WHATIF): nothing stored, nothing sent."""
+
+    phase: str
+    outcome: PhaseOutcome  # the current phase's
+    then: tuple[PhaseOutcome, ...]  # the retreats and adjustments processed with it (003 [5])
+    results: tuple[str, ...]  # as Preview.results words them
+
+
+def imagine_in(session: Session, services: Services, game: Game, now: datetime,
+               orders: Mapping[str, tuple[Order, ...]], unsupportable: Iterable[Unit] = ()) -> Imagined:
+    """What adjudicating the game's current phase now would do with `orders` alone, by the path
+    `preview_in` takes (turns.imagined_outcome: no set on file is read, units without an imagined
+    order take the house rules' defaults). Leaves nothing behind (a savepoint, as preview_in)."""
+    if game.status != "active":
+        raise GameError(f"{game.name} is {game.status}: there is no phase to adjudicate")
+    savepoint = session.begin_nested()
+    try:
+        record = queries.phases.current_record(session, game)
+        ruleset = queries.games.ruleset_of(game)
+        phase = game.phase
+        first = turns.imagined_outcome(services, game, record, ruleset, orders, unsupportable).outcome
+        # 003 [5]: the retreats and adjustments that follow take the defaults (nothing imagined for them)
+        then = _processed_with(session, services, game, record, ruleset, first, now,
+                               lambda later: turns.imagined_outcome(services, game, later, ruleset, {}, ()))
+        return Imagined(phase, first, then, results_in_words(services, (first, *then)))
+    finally:
+        savepoint.rollback()
+
+
+def _processed_with(session: Session, services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                    outcome: PhaseOutcome, now: datetime,
+                    compute: Callable[[PhaseRecord], turns.Computed]) -> tuple[PhaseOutcome, ...]:
+    """003 [5]: the retreat and adjustment phases processed with the movement phase of `outcome`,
+    as in turns.adjudicate (written only for the preview: the caller's savepoint undoes it)."""
+    then = []
+    while turns.processed_at_once(ruleset, outcome):
+        record.adjudicated_at, record.results = now, turns.results_rows(outcome)
+        record = turns.open_at_once(session, game, outcome, now)
+        outcome = compute(record).outcome
+        then.append(outcome)
+    return tuple(then)
+
+
+def results_in_words(services: Services, outcomes: Iterable[PhaseOutcome]) -> tuple[str, ...]:
+    """One line per order, in the report's words (its wording helpers), not engine notation
+    alone: the GM and the player read what the players will read."""
+    geography = services.geography
+    return tuple(f"{name_order(o.order, geography).line}: "
+                 f"{result_in_words(o, done.before.phase_type, done.orders, geography, done.before)}"
+                 for done in outcomes for o in done.orders)
 
 
 def _renderer(services: Services, game, deadline: datetime | None):  # type: ignore[no-untyped-def]

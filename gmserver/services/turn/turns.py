@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,7 +22,7 @@ from gmserver.db.models import Game, PhaseRecord, Player
 from gmserver.db.session import transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import deadline_after_correction
-from gmserver.rules.order import Order
+from gmserver.rules.order import Order, Unit
 from gmserver.rules.perpetual import note as perpetual_note
 from gmserver.rules.position import SEASON_NAMES, PhaseOutcome, phase_type
 from gmserver.rules.reading.condition_facts import contingent_source
@@ -302,12 +303,37 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
     standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
-    orders, voided = void_hold_supports({**on_file.orders, **contingent, **standing}, on_file.unsupportable)
+    ruled, outcome = outcome_of_orders(services, game, record, ruleset, {**on_file.orders, **contingent, **standing},
+                                       on_file.unsupportable)
+    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
+    outcome = _with_standing_notes(outcome, standing, ruleset)
+    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
+    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
+                    frozenset(on_file.versions))
+
+
+def imagined_outcome(services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                     orders: Mapping[str, tuple[Order, ...]], unsupportable: Iterable[Unit]) -> Computed:
+    """What the engine would make of the game's current phase with `orders` alone (a player's
+    WHATIF): the same path as `compute_outcome`, with nothing on file read: no set, contingent
+    line, perpetual set or GM convoy ruling (each would tell of a power's real orders); every
+    unit without an imagined order takes the house rules' default."""
+    ruled, outcome = outcome_of_orders(services, game, record, ruleset, orders, unsupportable, rulings=False)
+    return Computed(dict(ruled), outcome, frozenset(orders))
+
+
+def outcome_of_orders(services: Services, game: Game, record: PhaseRecord, ruleset: Ruleset,
+                      given: Mapping[str, tuple[Order, ...]], unsupportable: Iterable[Unit], *,
+                      rulings: bool = True) -> tuple[dict[str, tuple[Order, ...]], PhaseOutcome]:
+    """(the orders after the GM's convoy rulings, the outcome) of `given` in the phase of
+    `record`: void hold supports, routes followed, rulings (`rulings`), the house rules' defaults
+    for the rest, the engine, and the notes the report gives."""
+    orders, voided = void_hold_supports(dict(given), unsupportable)
     notes = dict.fromkeys(voided, unsupportable_note(ruleset))  # 000 III(5) ¶1, 003 [10 b]: said why
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
     orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
-    ruled = convoys.ruled_orders(record, orders, services)  # 000 VI(4).16
+    ruled = convoys.ruled_orders(record, orders, services) if rulings else orders  # 000 VI(4).16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
     complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
@@ -318,12 +344,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
         outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
     outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided, notes), orders, ruled)
-    outcome = convoys.with_route_notes(outcome, route_notes)
-    outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
-    outcome = _with_standing_notes(outcome, standing, ruleset)
-    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
-    return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
-                    frozenset(on_file.versions))
+    return ruled, convoys.with_route_notes(outcome, route_notes)
 
 
 def first_next_deadline(record: PhaseRecord) -> datetime | None:

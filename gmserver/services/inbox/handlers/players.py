@@ -49,16 +49,23 @@ def handle(mail: Mail) -> str:
         return _send(mail, Reply("command-not-permitted", build_not_permitted(
             game_name=game.name, word=command.words[0], why=why, commands=help_lines(ruleset))))
     call = PlayerCall(mail.session, mail.services, game, mail.decision.game, mail.decision.power, mail.kind.argument,
-                      mail.envelope.sender, mail.now, mail.row.id, permitted(PLAYER_COMMANDS, ruleset))
+                      mail.envelope.sender, mail.now, mail.row.id, permitted(PLAYER_COMMANDS, ruleset),
+                      lines=_after_first_line(mail.order_text) if command.reads_lines else "")
     try:
         reply = command.run(call)
     except PlayerUsageError as problem:
         reply = Reply("command-not-understood", build_usage_error(
             word=command.words[0], problem=str(problem), usage=command.usage, example=command.example))
-    return _send(mail, reply)
+    return _send(mail, reply, all_read=command.reads_lines)
 
 
-def _send(mail: Mail, reply: Reply) -> str:
+def _after_first_line(text: str) -> str:
+    """The text after its first non-empty line (the command's)."""
+    return text.lstrip().partition("\n")[2]
+
+
+def _send(mail: Mail, reply: Reply, *, all_read: bool = False) -> str:
     answer: Answer = reply.answer
-    notice.answer(mail, answer.template, {"title": answer.title, "sections": answer.sections}, reply.attachments)
+    context = {"title": answer.title, "sections": answer.sections, **({"more_text": False} if all_read else {})}
+    notice.answer(mail, answer.template, context, reply.attachments)
     return reply.outcome
