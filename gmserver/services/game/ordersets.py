@@ -38,8 +38,13 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
 def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:
     """power -> the line readings of its sets for `phase`, newest set first: under
     set_combination = replace the newest set's alone (the others are not used at all)."""
+    return lines_of(order_sets(session, game_id, phase), ruleset)
+
+
+def lines_of(rows: list[OrderSet], ruleset: Ruleset) -> dict[str, list[dict]]:
+    """`lines_that_count` of the phase's sets as read (`order_sets`)."""
     rows_of: dict[str, list[OrderSet]] = defaultdict(list)
-    for row in order_sets(session, game_id, phase):
+    for row in rows:
         rows_of[row.power].append(row)
     newest_only = ruleset.set_combination == "replace"
     return {power: [line for row in (rows[::-1][:1] if newest_only else rows[::-1]) for line in row.lines or ()]
@@ -71,6 +76,15 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset,
     turn, where the caller has them already (the deadline knows when the game has none)."""
     proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     return on_file_of(counted_sets(session, game_id, phase, ruleset, proxies), proxies, ruleset)
+
+
+def on_file_and_lines(session: Session, game_id: int, phase: str, ruleset: Ruleset,
+                      proxies: dict[str, ProxyState] | None = None) -> tuple[OnFile, dict[str, list[dict]]]:
+    """`orders_on_file` and `lines_that_count` from one read of the phase's sets: the deadline
+    needs both, and reading the rows again cost as much as reading them first."""
+    proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
+    rows = order_sets(session, game_id, phase)
+    return on_file_of(sets_counted(by_power(rows), proxies, ruleset), proxies, ruleset), lines_of(rows, ruleset)
 
 
 def contingent_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, tuple[str, ...]]:

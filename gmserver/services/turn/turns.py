@@ -49,7 +49,7 @@ from gmserver.services.features import (
 )
 from gmserver.services.game import actions, endgame, schedule
 from gmserver.services.game.on_file import OnFile
-from gmserver.services.game.ordersets import contingent_for, lines_that_count, movement_turn, orders_on_file
+from gmserver.services.game.ordersets import contingent_for, movement_turn, on_file_and_lines, orders_on_file
 from gmserver.services.game.schedule import Due, following_deadline, is_due
 from gmserver.services.game.shown import GameError
 from gmserver.services.turn import adjudication, turn_report
@@ -164,7 +164,7 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
             ending.finish_game(session, services, game, now, by="turn",
                                reason=f"{game.name} has ended, so orders for it can no longer be used.")
         reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
-                                 now, besides.press_for_report)
+                                 now, besides.press_for_report, besides.observers)
         for reported in (first, *minor) if besides.press_for_report else ():
             press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
         done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
@@ -214,11 +214,12 @@ def _next_deadline(game: Game, ruleset: Ruleset, outcome: PhaseOutcome, first_re
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
                    deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime,
-                   with_press: bool = True) -> int:
+                   with_press: bool = True, with_observers: bool = True) -> int:
     """Store the turn's report once (one mail for the phases processed together) and queue every
     player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
     reports (the first ones were sent). The copies are written when they are sent
-    (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
+    (services/base/report_copies.py): nothing is composed, drawn or serialised here.
+    `with_observers` False: the game has no observer (the deadline knows it), none is read."""
     first, minor = phases[0], phases[1:]
     key = f"report:{game.id}:{first.phase}:{f'r{revision_number}:' if revision_number else ''}"
     last = phases[-1].after  # the report's centre chart: every game year so far, and where the game now stands
@@ -232,8 +233,9 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                                        report_links(services.web_base_url, copy.player, first.phase, now,
                                                                     public=public),
                                                        _reader_deadline(game, copy.player, deadline))
-                                            for copy in copies] + turn_report.observer_copies(session, services, game,
-                                                                                             first.phase, key),
+                                            for copy in copies]
+                           + (turn_report.observer_copies(session, services, game, first.phase, key)
+                              if with_observers else []),
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
@@ -285,7 +287,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
     Stores nothing (`game preview` shows it without publishing). `has_proxies` False: the
     game has no proxy (the deadline knows it), so none is read."""
-    on_file = orders_on_file(session, game.id, game.phase, ruleset, None if has_proxies else {})
+    on_file, lines = on_file_and_lines(session, game.id, game.phase, ruleset, None if has_proxies else {})
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
     standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
@@ -308,7 +310,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     outcome = convoys.with_route_notes(outcome, route_notes)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     outcome = _with_standing_notes(outcome, standing, ruleset)
-    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
+    outcome = adjudication.with_unused_lines(outcome, lines)
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
                     frozenset(on_file.versions))
 
