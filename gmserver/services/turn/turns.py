@@ -4,6 +4,8 @@ DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LO
 PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
 engine, stores the result and the next phase, queues every report and advances the game. A
 second worker, a replayed job or a restart finds the phase already advanced and does nothing.
+The sweep does this for a batch of games in one transaction, each game in a savepoint of its
+own (`adjudicate_due`): what one game does commits with its batch or not at all.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_B
         try:
             done += _adjudicate_batch(services, due[start:start + batch], now)
         except Exception:
-            log.exception("adjudicating games %s failed at their commit; they will be tried again",
+            log.exception("adjudicating games %s failed and none of them was committed; they will be tried again",
                           ", ".join(str(d.game_id) for d in due[start:start + batch]))
     return done
 
