@@ -22,6 +22,10 @@ games differ. Then, on each database asked for:
     .venv/bin/python benchmarks/bench_deadlines.py [--games 1000] [--database sqlite postgresql]
                                                   [--daemons 1 2] [--profile 30] [--skip-copies]
 
+The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
+due1000_s=... cpu_s=... load=... due1000_2daemons_s=... database=...` (the floor measured before
+and after the deadline, their mean).
+
 PostgreSQL: 127.0.0.1:5432, user postgres; the script creates its own database and drops it.
 """
 
@@ -184,13 +188,17 @@ def check_exactly_once(services, ids: list[int]) -> None:
     assert reports == 7 * len(ids), f"{reports} reports for {len(ids)} games, expected {7 * len(ids)}"
 
 
-def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True) -> None:
+def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True) -> str:
     """`adjudicate_due` in this process, timed (and profiled, with `profile`), beside the engine's
-    process() alone, the floor, and the writing of the copies the sender does later."""
+    process() alone, the floor, and the writing of the copies the sender does later. Returns the
+    figures for the RESULT line (key=value ...)."""
     games = len(ids)
     phases = phases_of(services, ids)
     alone, alone_cpu = engine_alone(phases)
-    profiler = cProfile.Profile() if profile else None
+    # the floor both before and after the deadline, and their mean: on a shared machine the CPU a
+    # step costs drifts with the neighbours' load within a minute, and the ratio must not
+    floor_before = floor(phases, expand=False)
+    profiler = cProfile.Profile(time.process_time) if profile else None  # CPU: the figure compared
     began, cpu = time.perf_counter(), time.process_time()
     if profiler:
         profiler.enable()
@@ -211,7 +219,9 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
         floors[expand] = floor(phases, expand=expand)
         print(f"{kind}: CPU {describe(floors[expand], games, expand)} (load average {os.getloadavg()[0]:.1f})")
     # the floor gmserver's engine.py can reach: set_orders without expansion where it is exact
-    print(f"{kind}: pipeline / floor = {cpu / floors[False].total:.1f} CPU")
+    floor_cpu = (floor_before.total + floors[False].total) / 2
+    print(f"{kind}: pipeline / floor = {cpu / floor_cpu:.1f} CPU (the floor {floor_before.total:.2f} s before the "
+          f"deadline, {floors[False].total:.2f} s after)")
     copy_ms = None
     if copies:
         writing, writing_cpu, written, later_cpu, later = writing_copies(services, ids)
@@ -223,16 +233,18 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
               f"a copy ({later} copies)")
         print(f"{kind}: pipeline / engine with the copies written at send time = {(elapsed + writing) / alone:.1f} "
               f"wall, {(cpu + writing_cpu) / alone_cpu:.1f} CPU")
-    copy_figure = f" copy_ms={copy_ms:.2f}" if copy_ms is not None else ""
-    print(f"RESULT pipeline_over_floor={cpu / floors[False].total:.2f}{copy_figure} due{games}_s={elapsed:.2f} "
-          f"cpu_s={cpu:.2f} load={load:.1f} database={kind}")
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
         print(out.getvalue())
+    copy_figure = f" copy_ms={copy_ms:.2f}" if copy_ms is not None else ""
+    return (f"pipeline_over_floor={cpu / floor_cpu:.2f}{copy_figure} due{games}_s={elapsed:.2f} "
+            f"cpu_s={cpu:.2f} load={load:.1f}")
 
 
-def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True) -> None:
+def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True) -> str:
+    """Every run asked for on one database; the figures for its RESULT line (key=value ...)."""
+    figures_of_runs = []
     with tempfile.TemporaryDirectory() as tmp:
         url, drop = database(kind, Path(tmp))
         try:
@@ -243,7 +255,7 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
                 if n == 1:
-                    one_daemon(kind, services, ids, now, profile, copies)
+                    figures_of_runs.append(one_daemon(kind, services, ids, now, profile, copies))
                 else:
                     elapsed, figures = run_daemons(url, now, n)
                     shares = ", ".join(f"{count} games in {seconds:.2f} s, CPU {cpu:.2f} s"
@@ -251,9 +263,11 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
                     print(f"{kind}: {games} games due at once, {n} daemons: {elapsed:.2f} s wall ({shares}; "
                           f"load average {os.getloadavg()[0]:.1f})")
                     assert sum(count for _, count, _, _ in figures) == games
+                    figures_of_runs.append(f"due{games}_{n}daemons_s={elapsed:.2f}")
                 check_exactly_once(services, ids)
         finally:
             drop()
+    return " ".join([*figures_of_runs, f"database={kind}"])
 
 
 def main() -> None:
@@ -267,8 +281,9 @@ def main() -> None:
                         help="leave out writing the players' copies at send time (a quick run)")
     args = parser.parse_args()
     engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
-    for kind in args.database:
-        bench(kind, args.games, args.daemons, args.profile, not args.skip_copies)
+    results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies) for kind in args.database]
+    for figures in results:  # the output ends with them, a line per database
+        print(f"RESULT {figures}")
 
 
 if __name__ == "__main__":

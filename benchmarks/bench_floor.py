@@ -10,6 +10,9 @@ pipeline to be at most 2 times `process()`.
 
     .venv/bin/python benchmarks/bench_floor.py [--games 1000]
 
+The last line: `RESULT floor_over_process=... floor_ms=... process_ms=... load=...` (CPU, a game,
+`set_orders` without expansion as engine.py calls it).
+
 (benchmarks/bench_deadlines.py prints the same floor for its own games.)
 """
 
@@ -115,8 +118,12 @@ def main() -> None:
     floor(phases[:20])  # warm up: the engine's map and caches, not part of the figure
     for expand in (True, False):
         for name, clock in (("CPU", time.process_time), ("wall", time.perf_counter)):
-            print(f"{name}: {describe(floor(phases, clock, expand=expand), args.games, expand)} "
-                  f"(load average {os.getloadavg()[0]:.1f})")
+            spent = floor(phases, clock, expand=expand)
+            print(f"{name}: {describe(spent, args.games, expand)} (load average {os.getloadavg()[0]:.1f})")
+            if name == "CPU" and not expand:
+                plain = spent
+    print(f"RESULT floor_over_process={plain.ratio:.2f} floor_ms={plain.total * 1000 / args.games:.2f} "
+          f"process_ms={plain.process * 1000 / args.games:.2f} load={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

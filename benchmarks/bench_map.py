@@ -4,6 +4,8 @@ The scenario is the mid-game turn of the report's golden files (tests/support/mi
 confirmation's map of one power's orders (mapimage.own_orders_png) is timed too.
 
     .venv/bin/python benchmarks/bench_map.py [--rounds 50]
+
+The last line: `RESULT map_ms=... chart_ms=... load=...` (medians).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def main() -> None:
     mapboard.board()
     print(f"static board (SVG read, rasterised once per process): {(time.perf_counter() - started) * 1000:.0f} ms")
     size = len(mapimage.map_png(outcome))
-    times = timed(lambda: mapimage.map_png(outcome), args.rounds)
+    map_times = times = timed(lambda: mapimage.map_png(outcome), args.rounds)
     print(f"report map PNG ({size // 1024} KiB, {args.rounds} rounds): median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms (goal < 100 ms)")
     france = outcome.before.units.get("FRANCE", ())
@@ -54,6 +56,8 @@ def main() -> None:
                               for y in range(12)])
     times = timed(lambda: centrechart.centre_chart(*history), args.rounds)
     print(f"centre chart PNG, 12 years: median {statistics.median(times):.1f} ms")
+    print(f"RESULT map_ms={statistics.median(map_times):.1f} chart_ms={statistics.median(times):.1f} "
+          f"load={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

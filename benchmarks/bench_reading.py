@@ -4,6 +4,8 @@ in a mid-game position (target: at most 2 ms per email, per-phase data cached), 
 shared with other work the wall clock measures the others too.
 
     .venv/bin/python benchmarks/bench_reading.py [--profile mhr] [--rounds 300]
+
+The last line: `RESULT email_ms=... email_cpu_ms=... lines_per_s=... load=...`.
 """
 
 from __future__ import annotations
@@ -99,6 +101,8 @@ def main() -> None:
     print(f"median time per 12-order email (extraction + reading): {median_ms:.3f} ms "
           f"(p95 {sorted(times)[int(len(times) * 0.95)] * 1000:.3f} ms; target <= 2 ms)")
     print(f"median CPU time per 12-order email: {statistics.median(cpu) * 1000:.3f} ms")
+    print(f"RESULT email_ms={median_ms:.3f} email_cpu_ms={statistics.median(cpu) * 1000:.3f} "
+          f"lines_per_s={lines / total:.0f} load={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ turn, where early_processing = minor_when_all_final makes it read each game's po
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_schedule.py [--games 500] [--database-url URL]
 
+The last line: `RESULT next_deadline_us=... due_games_s=... games=... load=...`.
+
 Prints figures only; SQLite in a temp dir unless --database-url is given.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
 import sys
 import tempfile
 import time
@@ -35,7 +38,7 @@ WINTER = Position.from_json({"phase": "W1901A", "units": {"FRANCE": ["A PAR"]},
                              "centers": {"FRANCE": ["BRE", "MAR", "PAR"]}})
 
 
-def pure(calls: int) -> None:
+def pure(calls: int) -> float:
     schedule = Schedule(TurnLengths(timedelta(hours=48), timedelta(hours=24), timedelta(hours=24)),
                         "Europe/London", None)
     deadline = datetime(2026, 10, 23, 17, 0, tzinfo=UTC)
@@ -45,9 +48,10 @@ def pure(calls: int) -> None:
         deadline = next_deadline(deadline, "F1901M", schedule, deadline + timedelta(hours=3 if n % 3 == 0 else 0))
     took = time.perf_counter() - started
     print(f"next_deadline: {calls} calls in {took:.3f} s ({took / calls * 1e6:.1f} us a call)")
+    return took / calls * 1e6
 
 
-def sweep(database_url: str, games: int) -> None:
+def sweep(database_url: str, games: int) -> float:
     upgrade(database_url)
     services = services_for(database_url)
     for policy in ("never", "minor_when_all_final"):
@@ -62,6 +66,7 @@ def sweep(database_url: str, games: int) -> None:
     took = time.perf_counter() - started
     print(f"due_games: {2 * games} games in a Winter turn ({games} of them minor_when_all_final, none ready): "
           f"{took:.3f} s, {len(due)} due")
+    return took
 
 
 def main() -> None:
@@ -71,12 +76,14 @@ def main() -> None:
     parser.add_argument("--database-url")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    pure(args.calls)
+    per_call = pure(args.calls)
     if args.database_url:
-        sweep(args.database_url, args.games)
-        return
-    with tempfile.TemporaryDirectory() as directory:
-        sweep(f"sqlite:///{Path(directory) / 'bench.db'}", args.games)
+        took = sweep(args.database_url, args.games)
+    else:
+        with tempfile.TemporaryDirectory() as directory:
+            took = sweep(f"sqlite:///{Path(directory) / 'bench.db'}", args.games)
+    print(f"RESULT next_deadline_us={per_call:.1f} due_games_s={took:.3f} games={2 * args.games} "
+          f"load={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

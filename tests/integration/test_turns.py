@@ -260,3 +260,36 @@ def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, game
         parts = [p.get_content_type() for p in report.walk()]
         assert "image/png" not in parts and "text/html" in parts and "text/plain" in parts
         assert "cid:" not in report.get_body(("html",)).get_content()
+
+
+def test_a_batch_of_games_due_at_once_each_exactly_once_and_a_failing_one_alone_left(world, game_id, clock,
+                                                                                      monkeypatch) -> None:
+    """The sweep adjudicates the games due in batches, one transaction each with a savepoint per
+    game: a game whose adjudication fails is rolled back alone (the others of its batch advance,
+    their reports queued), and the next sweep does it; none is adjudicated twice."""
+    services = world
+    for n in range(4):
+        new_game(services, clock(), name=f"batch{n}")
+    real = turns.compute_outcome
+
+    def failing_for_batch2(session, services, game, *args, **kwargs):
+        if game.name == "batch2":
+            raise RuntimeError("a failure in one game")
+        return real(session, services, game, *args, **kwargs)
+
+    monkeypatch.setattr(turns, "compute_outcome", failing_for_batch2)
+    clock.advance(hours=48)
+    done = turns.adjudicate_due(services, clock(), batch=2)
+    assert sorted(d.game for d in done) == ["batch0", "batch1", "batch3", "lepanto"]
+    assert turns.adjudicate_due(services, clock(), batch=2) == []  # still failing; the others are done
+    with transaction(services.sessions) as session:
+        phases = dict(session.execute(select(Game.name, Game.phase)).all())
+        reports = dict(session.execute(select(Game.name, func.count(OutboxMessage.id)).join(
+            OutboxMessage, OutboxMessage.game_id == Game.id).where(OutboxMessage.kind == "report")
+            .group_by(Game.name)).all())
+    assert phases == {"lepanto": "F1901M", "batch0": "F1901M", "batch1": "F1901M", "batch2": "S1901M",
+                      "batch3": "F1901M"}
+    assert reports == {"lepanto": 7, "batch0": 7, "batch1": 7, "batch3": 7}
+    monkeypatch.setattr(turns, "compute_outcome", real)
+    assert [d.game for d in turns.adjudicate_due(services, clock(), batch=2)] == ["batch2"]
+    assert count(services, "report") == 5 * 7

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OrderSet
@@ -16,6 +16,18 @@ _PHASE_SETS = (select(OrderSet).where(OrderSet.game_id == bindparam("game_id"), 
 def order_sets(session: Session, game_id: int, phase: str) -> list[OrderSet]:
     """The sets sent for the phase, by power, then in order of receipt."""
     return list(session.scalars(_PHASE_SETS, {"game_id": game_id, "phase": phase}))
+
+
+_SETS_TABLE = OrderSet.__table__.c
+_PHASE_SET_ROWS = (select(*_SETS_TABLE).where(_SETS_TABLE.game_id == bindparam("game_id"),
+                                              _SETS_TABLE.phase == bindparam("phase"))
+                   .order_by(_SETS_TABLE.power, _SETS_TABLE.version))
+
+
+def order_set_rows(session: Session, game_id: int, phase: str) -> list[Row]:
+    """`order_sets` as plain rows (the same fields, read-only) for a reader that changes none: the
+    deadline reads every due game's sets, and the ORM's objects cost twice the statement."""
+    return list(session.execute(_PHASE_SET_ROWS, {"game_id": game_id, "phase": phase}))
 
 
 # a player's own sets (the GM's and a proxy holder's are not the player's), newest first

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy
+from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
 
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
@@ -26,13 +26,14 @@ def current_record(session: Session, game: Game) -> PhaseRecord:
 @dataclass(frozen=True)
 class Besides:
     """What a game has beside its order sets that a deadline reads: proxies, open
-    proposals, press waiting for a report. Most games have none of them
-    at a deadline, so the deadline asks once, with the phase record, instead of querying each
-   , and reads the rows only where there are some."""
+    proposals, press waiting for a report, observers to send the report to. Most games have none
+    of them at a deadline, so the deadline asks once, with the phase record, instead of querying
+    each, and reads the rows only where there are some."""
 
     proxies: bool
     open_proposals: bool
     press_for_report: bool
+    observers: bool = True  # unknown: read them
 
 
 _RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
@@ -40,15 +41,18 @@ _RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
     exists().where(Proxy.game_id == bindparam("game_id")),
     exists().where(ProposalRow.game_id == bindparam("game_id"), ProposalRow.status == "open"),
     exists().where(Press.game_id == bindparam("game_id"), Press.status == "report"),
+    exists().where(Signup.game_name == bindparam("game_name"), Signup.kind == "observe",
+                   Signup.status == "confirmed"),
 ).where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase"))
 
 
 def record_at_deadline(session: Session, game: Game) -> tuple[PhaseRecord, Besides]:
     """`current_record`, and what the game has besides (`Besides`), in one statement."""
-    row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase}).one_or_none()
+    row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase,
+                                                "game_name": game.name}).one_or_none()
     assert row is not None, f"{game.name} has no record of its phase {game.phase}"
-    record, proxies, proposals, press = row
-    return record, Besides(bool(proxies), bool(proposals), bool(press))
+    record, proxies, proposals, press, observers = row
+    return record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers))
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:

@@ -7,11 +7,13 @@ objective_only conditions)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, OrderSet
-from gmserver.db.queries.ordersets import order_sets, players_sets
+from gmserver.db.models import Game
+from gmserver.db.queries.ordersets import order_set_rows, order_sets, players_sets
 from gmserver.db.queries.phases import phase_record
 from gmserver.db.queries.proxies import proxies_of
 from gmserver.engine import position_from_state
@@ -38,8 +40,13 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
 def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:
     """power -> the line readings of its sets for `phase`, newest set first: under
     set_combination = replace the newest set's alone (the others are not used at all)."""
-    rows_of: dict[str, list[OrderSet]] = defaultdict(list)
-    for row in order_sets(session, game_id, phase):
+    return lines_of(order_sets(session, game_id, phase), ruleset)
+
+
+def lines_of(rows: Sequence[Any], ruleset: Ruleset) -> dict[str, list[dict]]:
+    """`lines_that_count` of the phase's sets as read (`order_sets` or `order_set_rows`)."""
+    rows_of: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
         rows_of[row.power].append(row)
     newest_only = ruleset.set_combination == "replace"
     return {power: [line for row in (rows[::-1][:1] if newest_only else rows[::-1]) for line in row.lines or ()]
@@ -71,6 +78,15 @@ def orders_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset,
     turn, where the caller has them already (the deadline knows when the game has none)."""
     proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
     return on_file_of(counted_sets(session, game_id, phase, ruleset, proxies), proxies, ruleset)
+
+
+def on_file_and_lines(session: Session, game_id: int, phase: str, ruleset: Ruleset,
+                      proxies: dict[str, ProxyState] | None = None) -> tuple[OnFile, dict[str, list[dict]]]:
+    """`orders_on_file` and `lines_that_count` from one read of the phase's sets: the deadline
+    needs both, and reading the rows again cost as much as reading them first."""
+    proxies = proxy_states(session, game_id, phase) if proxies is None else proxies
+    rows = order_set_rows(session, game_id, phase)
+    return on_file_of(sets_counted(by_power(rows), proxies, ruleset), proxies, ruleset), lines_of(rows, ruleset)
 
 
 def contingent_on_file(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, tuple[str, ...]]:

@@ -4,6 +4,8 @@ DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LO
 PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
 engine, stores the result and the next phase, queues every report and advances the game. A
 second worker, a replayed job or a restart finds the phase already advanced and does nothing.
+The sweep does this for a batch of games in one transaction, each game in a savepoint of its
+own (`adjudicate_due`): what one game does commits with its batch or not at all.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from gmserver.services.features import (
 )
 from gmserver.services.game import actions, endgame, schedule
 from gmserver.services.game.on_file import OnFile
-from gmserver.services.game.ordersets import contingent_for, lines_that_count, movement_turn, orders_on_file
+from gmserver.services.game.ordersets import contingent_for, movement_turn, on_file_and_lines, orders_on_file
 from gmserver.services.game.schedule import Due, following_deadline, is_due
 from gmserver.services.game.shown import GameError
 from gmserver.services.turn import adjudication, turn_report
@@ -74,18 +76,46 @@ def due_games(sessions, now: datetime) -> list[Due]:
         return schedule.due_games(session, now)
 
 
-def adjudicate_due(services: Services, now: datetime) -> list[TurnDone]:
+# Games adjudicated in one transaction by the sweep, each in a savepoint of its own: a commit
+# (the WAL's flush to disk) cost about a quarter of a deadline's wall time when each game had its
+# own (docs/performance.md). The locks are held until the batch commits: an order set for one of
+# these games waits at most that long, and its reports leave at the commit.
+DEADLINE_BATCH = 25
+
+
+def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_BATCH) -> list[TurnDone]:
     """Every game that is due (services/game/schedule.py: deadline plus grace, automatic trigger, or
-    early under 000 VII(2)); one game's failure is logged and does not stop the others (it is
-    tried again at the next sweep)."""
+    early under 000 VII(2)); one game's failure is logged, its savepoint rolled back, and does
+    not stop the others (it is tried again at the next sweep). `batch` games share a transaction;
+    a batch whose commit fails is tried again, whole, at the next sweep."""
     done = []
-    for due in due_games(services.sessions, now):
+    due = due_games(services.sessions, now)
+    for start in range(0, len(due), batch):
         try:
-            if (result := adjudicate(services, due.game_id, now, expected_phase=due.phase,
-                                     early=due.early)) is not None:
-                done.append(result)
+            done += _adjudicate_batch(services, due[start:start + batch], now)
         except Exception:
-            log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
+            log.exception("adjudicating games %s failed and none of them was committed; they will be tried again",
+                          ", ".join(str(d.game_id) for d in due[start:start + batch]))
+    return done
+
+
+def _adjudicate_batch(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
+    """`batch`'s games in one transaction, a savepoint each: a game that fails leaves the others'
+    work in place."""
+    done = []
+    with transaction(services.sessions) as session:
+        for due in batch:
+            try:
+                with session.begin_nested():
+                    result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
+                                            early=due.early)
+            except Exception:
+                log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
+                continue
+            if result is not None:
+                done.append(result)
+    for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
+        _log_done(result)
     return done
 
 
@@ -106,76 +136,88 @@ def adjudicate(services: Services, game_id: int, now: datetime, *, expected_phas
         # that closed is seen to here, before the turn it may suspend
         nmr.check_contact_windows(services, now, game_id)
     with transaction(services.sessions) as session:
-        game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-        if game is None or game.status != "active" or game.paused:
-            return None  # a paused game is never adjudicated, not even by the GM's command
-        if expected_phase is not None and game.phase != expected_phase:
-            return None
-        if not force and not is_due(session, game, now, early=early):
-            return None
-        # with it, whether the game has proxies, open proposals, press for the report: most have none
-        record, besides = queries.phases.record_at_deadline(session, game)
-        assert record.adjudicated_at is None
-        ruleset = queries.games.ruleset_of(game)
-        forced_early: tuple[int, datetime] | None = None
-        if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
-            early_rule = early_major_turn(ruleset, game.phase, game.deadline, now)
-            if not overrule:
-                _refuse_against_the_rules(game, ruleset, early_rule)
-            action_id = actions.record_forced_adjudication(session, game, now, by=by)
-            if early_rule is not None and game.deadline is not None:
-                forced_early = (action_id, game.deadline)
-        if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
-            return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
-        # vote_publication (no proposal open: nothing to tally, before or after)
-        early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
-                       else votes.VoteResults())
-        if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
-            return TurnDone(game.name, game.phase, game.phase, None, vote_tally.end_by_vote(session, services, game,
-                                                                                          early_votes, now))
-        first_record = record
-        outcome = _process_phase(session, services, game, record, ruleset, now, besides)
-        first, minor = outcome, []
-        while processed_at_once(ruleset, outcome):
-            # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
-            # the retreats and builds sent with the moves are applied now, in this transaction.
-            record = open_at_once(session, game, outcome, now)
-            outcome = _process_phase(session, services, game, record, ruleset, now, besides)
-            minor.append(outcome)
-        if not minor and not outcome.winners:
-            first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
-        # the proposals due at this deadline, with those tallied before the turn
-        ballots = (vote_tally.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
-                   if besides.open_proposals else early_votes)  # adjudicating opens no proposal
-        vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
-        if ballots.ended:  # a passed draw or concession ends the game, as a solo does
-            outcome = vote_tally.finish(outcome, ballots)
-            first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
-        finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
-        deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
-        if deadline is not None and not first_record.revision:
-            deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
-        queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
-        game.phase, game.deadline = outcome.after.phase, deadline
-        if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
-            actions.tell_players_of_early_adjudication(session, services, game, forced_early[0], first.phase,
-                                                       forced_early[1], ruleset.cites("major_turns_early"), now)
-        if first_record.revision and not finished:  # the next turn's orders read again
-            revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
-                                                   first_record.revision, now)
-        game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
-        if finished:
-            ending.finish_game(session, services, game, now, by="turn",
-                               reason=f"{game.name} has ended, so orders for it can no longer be used.")
-        reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
-                                 now, besides.press_for_report)
-        for reported in (first, *minor) if besides.press_for_report else ():
-            press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
-        done = TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
-    # only now is it true: a failed commit rolls the phase back and it is adjudicated again later
+        done = _adjudicate_in(session, services, game_id, now, expected_phase=expected_phase, force=force, wait=wait,
+                              early=early, by=by, overrule=overrule)
+    if done is not None:  # only now is it true: a failed commit rolls the phase back and it is adjudicated again
+        _log_done(done)
+    return done
+
+
+def _log_done(done: TurnDone) -> None:
     log.info("%s: adjudicated %s -> %s; %d reports queued; next deadline %s", done.game, done.phase,
              done.next_phase, done.reports, done.deadline.isoformat() if done.deadline else "none (game over)")
-    return done
+
+
+def _adjudicate_in(session: Session, services: Services, game_id: int, now: datetime, *,
+                   expected_phase: str | None = None, force: bool = False, wait: bool = False, early: bool = False,
+                   by: str | None = None, overrule: bool = False) -> TurnDone | None:
+    """`adjudicate`'s work in the caller's transaction (committed by it)."""
+    game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
+    if game is None or game.status != "active" or game.paused:
+        return None  # a paused game is never adjudicated, not even by the GM's command
+    if expected_phase is not None and game.phase != expected_phase:
+        return None
+    if not force and not is_due(session, game, now, early=early):
+        return None
+    # with it, whether the game has proxies, open proposals, press for the report: most have none
+    record, besides = queries.phases.record_at_deadline(session, game)
+    assert record.adjudicated_at is None
+    ruleset = queries.games.ruleset_of(game)
+    forced_early: tuple[int, datetime] | None = None
+    if by is not None:  # the GM's `gmserver adjudicate`: a GM action (`game actions`), once with the turn
+        early_rule = early_major_turn(ruleset, game.phase, game.deadline, now)
+        if not overrule:
+            _refuse_against_the_rules(game, ruleset, early_rule)
+        action_id = actions.record_forced_adjudication(session, game, now, by=by)
+        if early_rule is not None and game.deadline is not None:
+            forced_early = (action_id, game.deadline)
+    if not force and _spring_1901_wait(session, services, game, record, ruleset, now):
+        return None  # 003 [14]: the game waits for replacements; `gmserver adjudicate` (force) does not
+    # vote_publication (no proposal open: nothing to tally, before or after)
+    early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
+                   else votes.VoteResults())
+    if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
+        return TurnDone(game.name, game.phase, game.phase, None, vote_tally.end_by_vote(session, services, game,
+                                                                                      early_votes, now))
+    first_record = record
+    outcome = _process_phase(session, services, game, record, ruleset, now, besides)
+    first, minor = outcome, []
+    while processed_at_once(ruleset, outcome):
+        # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+        # the retreats and builds sent with the moves are applied now, in this transaction.
+        record = open_at_once(session, game, outcome, now)
+        outcome = _process_phase(session, services, game, record, ruleset, now, besides)
+        minor.append(outcome)
+    if not minor and not outcome.winners:
+        first = outcome = _with_empty_retreat_turn(ruleset, outcome)  # 002 PRESS 7
+    # the proposals due at this deadline, with those tallied before the turn
+    ballots = (vote_tally.tally_due(session, game, ruleset, [first, *minor], now, early_votes)
+               if besides.open_proposals else early_votes)  # adjudicating opens no proposal
+    vote_gm.tell_gm_results(session, services, game, ballots, now)  # a passed rule change (000 IX(3))
+    if ballots.ended:  # a passed draw or concession ends the game, as a solo does
+        outcome = vote_tally.finish(outcome, ballots)
+        first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
+    finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
+    deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
+    if deadline is not None and not first_record.revision:
+        deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
+    queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
+    game.phase, game.deadline = outcome.after.phase, deadline
+    if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
+        actions.tell_players_of_early_adjudication(session, services, game, forced_early[0], first.phase,
+                                                   forced_early[1], ruleset.cites("major_turns_early"), now)
+    if first_record.revision and not finished:  # the next turn's orders read again
+        revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
+                                               first_record.revision, now)
+    game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
+    if finished:
+        ending.finish_game(session, services, game, now, by="turn",
+                           reason=f"{game.name} has ended, so orders for it can no longer be used.")
+    reports = _queue_reports(session, services, game, [first, *minor], deadline, ballots, first_record.revision,
+                             now, besides.press_for_report, besides.observers)
+    for reported in (first, *minor) if besides.press_for_report else ():
+        press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
+    return TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
 
 
 def _refuse_against_the_rules(game: Game, ruleset: Ruleset, early_rule: str | None) -> None:
@@ -228,11 +270,12 @@ def _after_absences(session: Session, services: Services, game: Game, ruleset: R
 
 def _queue_reports(session: Session, services: Services, game: Game, phases: list[PhaseOutcome],
                    deadline: datetime | None, ballots: votes.VoteResults, revision_number: int, now: datetime,
-                   with_press: bool = True) -> int:
+                   with_press: bool = True, with_observers: bool = True) -> int:
     """Store the turn's report once (one mail for the phases processed together) and queue every
     player's copy of it, and the GM's copy; a re-adjudication after a rollback sends its own
     reports (the first ones were sent). The copies are written when they are sent
-    (services/base/report_copies.py): nothing is composed, drawn or serialised here."""
+    (services/base/report_copies.py): nothing is composed, drawn or serialised here.
+    `with_observers` False: the game has no observer (the deadline knows it), none is read."""
     first, minor = phases[0], phases[1:]
     key = f"report:{game.id}:{first.phase}:{f'r{revision_number}:' if revision_number else ''}"
     last = phases[-1].after  # the report's centre chart: every game year so far, and where the game now stands
@@ -246,8 +289,9 @@ def _queue_reports(session: Session, services: Services, game: Game, phases: lis
                                                        report_links(services.web_base_url, copy.player, first.phase, now,
                                                                     public=public),
                                                        _reader_deadline(game, copy.player, deadline))
-                                            for copy in copies] + turn_report.observer_copies(session, services, game,
-                                                                                             first.phase, key),
+                                            for copy in copies]
+                           + (turn_report.observer_copies(session, services, game, first.phase, key)
+                              if with_observers else []),
                            sender=services.composer.gm_address, now=now, game_id=game.id)
     if reports and copies and game.gm_copies:  # the report is one body addressed to each player: the GM gets it once
         copy_to_gm(session, services, game.id, turn_report.report_text_copy(services, parts, copies[0]), "report", key, now)
@@ -299,7 +343,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
     void hold supports, the GM's convoy rulings, and the house rules' defaults for the rest.
     Stores nothing (`game preview` shows it without publishing). `has_proxies` False: the
     game has no proxy (the deadline knows it), so none is read."""
-    on_file = orders_on_file(session, game.id, game.phase, ruleset, None if has_proxies else {})
+    on_file, lines = on_file_and_lines(session, game.id, game.phase, ruleset, None if has_proxies else {})
     contingent = _contingent_orders(session, services, game, record, ruleset, on_file)
     # 000 II(4) perpetual_orders: a power that sent nothing gets its kept set's orders that still apply
     standing = perpetual.standing_orders(game, record, frozenset(on_file.versions) | frozenset(contingent))
@@ -307,7 +351,7 @@ def compute_outcome(session: Session, services: Services, game: Game, record: Ph
                                        on_file.unsupportable)
     outcome = _with_contingent_notes(outcome, contingent, contingent_source(game.phase))
     outcome = _with_standing_notes(outcome, standing, ruleset)
-    outcome = adjudication.with_unused_lines(outcome, lines_that_count(session, game.id, game.phase, ruleset))
+    outcome = adjudication.with_unused_lines(outcome, lines)
     return Computed(dict(ruled), outcome, frozenset(on_file.versions) | frozenset(contingent) | frozenset(standing),
                     frozenset(on_file.versions))
 
