@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from gmserver.db.models import Game, InboundMessage, OrderSet, OutboxMessage
 from gmserver.db.session import transaction
 from gmserver.rules.subject import format_subject
+from gmserver.services.base.reply_limits import NOTICES_PER_HOUR
 from gmserver.services.game import filing
 from gmserver.services.inbox import runner as intake
 from tests.support.hostile import nested_multipart
@@ -349,12 +350,26 @@ def test_forged_unreadable_mail_in_a_players_name_does_not_spend_the_players_own
 
 def test_a_player_whose_autoresponder_loops_gets_a_few_refusals_an_hour(world, clock) -> None:
     """An out-of-office reply that marks itself nowhere (no header, a subject no mail program
-    writes: "Out of office: Re: ..." is recognised), answering each of our refusals."""
+    writes: "Out of office: Re: ..." is recognised), answering each of our refusals. (Its text is
+    no command: a first line "away" or "absence" is the ABSENCE command, whose answers obey the
+    limit on notices.)"""
     for _ in range(8):
+        intake.store(world.sessions, order_mail(player_address("FRANCE"), "Away until Monday (was lepanto)",
+                                                "Back on Monday."), source="smtp", now=clock())
+    outcomes = [o for _, o in intake.process_pending(world, clock())]
+    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 3
+
+
+def test_a_command_an_autoresponder_repeats_is_answered_a_few_times_an_hour(world, clock) -> None:
+    """A robot whose text starts with a command word ("away": ABSENCE, here without dates) is
+    answered as a player who got the command wrong, but no more than the limit on notices allows."""
+    for _ in range(NOTICES_PER_HOUR + 3):
         intake.store(world.sessions, order_mail(player_address("FRANCE"), "Away until Monday (was lepanto)", "away"),
                      source="smtp", now=clock())
     outcomes = [o for _, o in intake.process_pending(world, clock())]
-    assert outcomes == ["rejected"] * intake.PLAYER_REFUSALS_PER_HOUR + ["ignored"] * 3
+    assert outcomes == ["command-not-understood"] * (NOTICES_PER_HOUR + 3)
+    answers = [row for row in outbox(world) if row.recipient == player_address("FRANCE")]
+    assert len(answers) == NOTICES_PER_HOUR
 
 
 def test_a_message_one_thread_is_reading_is_left_to_it_and_never_parked(world, clock, monkeypatch) -> None:

@@ -28,6 +28,11 @@ def test_near_miss_password_lines_in_press_are_never_published_and_the_author_is
     assert row.outcome == "accepted"
     told = " ".join(plain_text(outbox_rows(services, "confirmation")[0]).split())
     assert "These lines were taken out first" in told and '"Password: [your secret] (do not share)"' in told
+    # the one place the reply address is written out: the offer of the player's own address for
+    # their next set, which the confirmation makes to the player alone
+    offer = f"write to gm+{token}@gm.test with the subject"
+    assert told.count(offer) == 1
+    told = told.replace(offer, "")
     assert '"Passwort: [your secret]"' in told and secret not in told and token not in told
 
     turns.adjudicate(services, game_id, clock(), force=True)
