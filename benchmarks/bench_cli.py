@@ -18,6 +18,12 @@ where $PYTHONDONTWRITEBYTECODE is set) and the engine's map facts, in a temporar
 ($GMSERVER_CACHE_DIR); the median is the cost of every later run. One more `orders read` with an
 empty cache directory shows the cost of the first use. The last line is machine-readable:
 `RESULT help_cpu_s=... orders_read_cpu_s=... game_show_cpu_s=...`.
+
+The CPU time of one process moves with the host (up to twice as much from one minute to the next
+on a shared machine), so a change is best judged against the code before it at the same moment:
+`--against OTHER_CHECKOUT` (a checkout with its own .venv, e.g. a `git worktree` of an older commit
+after `make setup`) runs `--help` and `orders read` of both, alternating process by process, and
+prints each one's median and the ratio.
 """
 
 from __future__ import annotations
@@ -117,7 +123,12 @@ def measure(label: str, command: list[str], runs: int, *, stdin: bytes = b"", en
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="counted runs per command (default: 5)")
+    parser.add_argument("--against", metavar="CHECKOUT", type=Path,
+                        help="another checkout with its own .venv: compare with it, alternating (25 rounds)")
     options = parser.parse_args()
+    if options.against is not None:
+        compare(options.against)
+        return
     gmserver = gmserver_command()
     with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
         directory = Path(tmp)
@@ -153,6 +164,32 @@ def main() -> None:
         print(f"orders_read with an empty cache directory (the first use): "
               f"{cpu_seconds(orders_read, stdin=MAIL.encode(), env=empty):.3f} s CPU")
     print("RESULT " + " ".join(f"{label}_cpu_s={value:.3f}" for label, value in results.items()))
+
+
+def compare(other: Path, rounds: int = 25) -> None:
+    """`--help` and `orders read` of this checkout and of `other`, alternating process by process."""
+    scripts = {"this": gmserver_command(), str(other): [str(other / ".venv" / "bin" / "gmserver")]}
+    with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
+        directory = Path(tmp)
+        position = directory / "position.json"
+        position.write_text(json.dumps(POSITION), encoding="utf-8")
+        figures: dict[tuple[str, str], list[float]] = {}
+        for round_number in range(rounds + 1):
+            for name, script in scripts.items():
+                env = {**os.environ, "HOME": str(directory), "GMSERVER_CACHE_DIR": str(directory / name.replace("/", "_"))}
+                for variable in ("GMSERVER_CONFIG", "PYTHONDONTWRITEBYTECODE"):
+                    env.pop(variable, None)
+                commands = {"help": ([*script, "--help"], b""),
+                            "orders_read": ([*script, "orders", "read", "--ruleset", "mhr", "--position", str(position),
+                                             "--power", "France"], MAIL.encode())}
+                for label, (command, stdin) in commands.items():
+                    spent = cpu_seconds(command, stdin=stdin, env=env)
+                    if round_number:  # the first round writes the bytecode and the map facts
+                        figures.setdefault((label, name), []).append(spent)
+    for label in ("help", "orders_read"):
+        mine, theirs = (statistics.median(figures[(label, name)]) for name in scripts)
+        print(f"{label:12} this {mine:.3f} s, {other} {theirs:.3f} s (median of {rounds} alternated runs): "
+              f"{mine / theirs:.2f} x")
 
 
 if __name__ == "__main__":
