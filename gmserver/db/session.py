@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.plain import Reader
+
+log = logging.getLogger(__name__)
+Item = TypeVar("Item")
 
 
 def make_engine(url: str) -> Engine:
@@ -66,6 +71,21 @@ def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception."""
     with factory() as session, session.begin():
         yield session
+
+
+def each_in_its_own_transaction(factory: sessionmaker[Session], items: Iterable[Item],
+                                work: Callable[[Session, Item], int], failed: Callable[[Item], str]) -> int:
+    """`work` on each item in a transaction of its own; the sum of what it returns. An item whose
+    work fails is rolled back alone and logged with `failed(item)`, and the others go on (a
+    sweep's duty tries it again at its next round)."""
+    done = 0
+    for item in items:
+        try:
+            with transaction(factory) as session:
+                done += work(session, item)
+        except Exception:
+            log.exception("%s", failed(item))
+    return done
 
 
 # What SQLAlchemy raises when the database cannot be reached or used right now (server down,

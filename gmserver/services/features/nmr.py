@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
-from gmserver.db.session import transaction
+from gmserver.db.session import each_in_its_own_transaction, transaction
 from gmserver.rules import nmr
 from gmserver.rules.briefing import cited_clause
 from gmserver.rules.defaults import hopeless_powers
@@ -228,16 +228,11 @@ def check_contact_windows(services: Services, now: datetime, game_id: int | None
     suspended until a replacement joins. The number of notices queued. The daemon's sweep looks
     at every game; the GM's `gmserver adjudicate` at its own game first (`game_id`:
     services.turn.turns.adjudicate), so that a game run from the command line alone keeps the rule."""
-    queued = 0
     with transaction(services.sessions) as session:
         waiting = [(p.game_id, p.id) for p in queries.players.awaiting_contact(session, game_id)]
-    for game_id, player_id in waiting:
-        try:
-            with transaction(services.sessions) as session:
-                queued += _check_contact(session, services, game_id, player_id, now)
-        except Exception:
-            log.exception("game %s: checking whether player %s wrote after missing orders failed", game_id, player_id)
-    return queued
+    return each_in_its_own_transaction(
+        services.sessions, waiting, lambda session, pair: _check_contact(session, services, *pair, now),
+        lambda pair: f"game {pair[0]}: checking whether player {pair[1]} wrote after missing orders failed")
 
 
 def _check_contact(session: Session, services: Services, game_id: int, player_id: int, now: datetime) -> int:
@@ -281,14 +276,9 @@ def check_preliminary_orders(services: Services, now: datetime) -> int:
     is sent the list, as candidates for replacement. Mails queued."""
     with transaction(services.sessions) as session:
         games = queries.games.checks_to_look_at(session, now)
-    queued = 0
-    for game_id in games:
-        try:
-            with transaction(services.sessions) as session:
-                queued += _preliminary(session, services, game_id, now)
-        except Exception:
-            log.exception("game %s: the Spring 1901 checkpoint failed", game_id)
-    return queued
+    return each_in_its_own_transaction(services.sessions, games,
+                                       lambda session, game_id: _preliminary(session, services, game_id, now),
+                                       lambda game_id: f"game {game_id}: the Spring 1901 checkpoint failed")
 
 
 def _preliminary(session: Session, services: Services, game_id: int, now: datetime) -> int:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from gmserver.db import queries
 from gmserver.db.models import Game, Player
-from gmserver.db.session import transaction
+from gmserver.db.session import each_in_its_own_transaction, transaction
 from gmserver.services.base import outgoing
 from gmserver.services.base.context import Services
 from gmserver.services.base.outbox import queue
@@ -29,14 +29,9 @@ def send_due(services: Services, now: datetime) -> int:
     """Queue each digest that is due, one transaction per player; how many were queued."""
     with transaction(services.sessions) as session:
         players = queries.press.pending_digests(session)
-    queued = 0
-    for player_id in players:
-        try:
-            with transaction(services.sessions) as session:
-                queued += _send(session, services, player_id, now)
-        except Exception:
-            log.exception("player %s: the press digest could not be queued", player_id)
-    return queued
+    return each_in_its_own_transaction(services.sessions, players,
+                                       lambda session, player_id: _send(session, services, player_id, now),
+                                       lambda player_id: f"player {player_id}: the press digest could not be queued")
 
 
 def _send(session: Session, services: Services, player_id: int, now: datetime) -> int:
