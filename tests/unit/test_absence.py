@@ -94,3 +94,13 @@ def test_the_answer_names_the_clause_of_the_profile_or_says_the_house_rules_are_
     assert "up to 7 days in each game year" in effect_words(MHR)
     assert "where its house rules are silent" in effect_words(load_ruleset("scorpion"))
     assert "GM is told and decides" in effect_words(load_ruleset("scorpion"))
+
+
+def test_absence_days_per_year_is_the_allowance_a_game_sets() -> None:
+    """absence_days_per_year at another value than the profiles' 7: three days a year move a
+    deadline by three days at most, and a four-day absence is refused with what is left."""
+    ruleset = dataclasses.replace(MHR, absence_days_per_year=3)
+    plan = decide_absences(ruleset, at(12, 21), [away("ENGLAND", (12, 20), (12, 26))], {}, LONDON)
+    assert plan.deadline == at(12, 24) and dict(plan.days_used) == {"ENGLAND": 3}
+    assert registration_problem(ruleset, 3, 0) is None
+    assert "by 3 days a game year" in (registration_problem(ruleset, 4, 0) or "")
