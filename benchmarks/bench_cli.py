@@ -168,7 +168,10 @@ def main() -> None:
 
 def compare(other: Path, rounds: int = 25) -> None:
     """`--help` and `orders read` of this checkout and of `other`, alternating process by process."""
-    scripts = {"this": gmserver_command(), str(other): [str(other / ".venv" / "bin" / "gmserver")]}
+    theirs = other / ".venv" / "bin" / "gmserver"
+    if not theirs.exists():
+        sys.exit(f"--against {other}: no {theirs} (run `make setup` in that checkout first)")
+    scripts = {"this": gmserver_command(), str(other): [str(theirs)]}
     with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
         directory = Path(tmp)
         position = directory / "position.json"
