@@ -17,7 +17,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,9 @@ class Citation:
     value: Any
 
 
-@dataclass(frozen=True)
+# eq and repr by hand (below): for 158 fields, dataclass's generated __eq__, __hash__ and __repr__
+# cost 3 ms of every process's start (`gmserver orders read`, benchmarks/bench_cli.py)
+@dataclass(frozen=True, eq=False, repr=False)
 class Ruleset:
     """One field per option of the catalogue, named and valued as the profiles spell them.
 
@@ -257,6 +259,20 @@ class Ruleset:
     # the profile's `clause.KEY` lines, sorted by option; only those whose value the game keeps
     citations: tuple[Citation, ...] = ()
 
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _FIELD_NAMES)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"Ruleset({', '.join(f'{name}={getattr(self, name)!r}' for name in _FIELD_NAMES)})"
+
     @property
     def move_to_own_province(self) -> str:
         """"derived: equals impossible_move_treatment" ("A Mun - Mun"), so it is
@@ -328,6 +344,8 @@ class Ruleset:
         return _build(self.name, meta.get("title", self.title), {**_flat_values(self), **values},
                       _clauses_of(self), self.citations)
 
+
+_FIELD_NAMES = tuple(f.name for f in fields(Ruleset))
 
 # --- building and flattening ----------------------------------------------------------------
 

@@ -10,6 +10,7 @@ tolerance. A name that fits two provinces is *ambiguous* and never guessed.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -96,12 +97,12 @@ def build_table(geography: MapInfo, table_id: str, forbidden: Iterable[str] = ()
     provinces = {code: p for code, p in geography.provinces.items()}
     full_names = _full_names(geography, provinces)
     table = _abbreviations(provinces, table_id)
-    variants = _variants(geography, provinces, table_id, full_names, table)
+    prefix_keys = tuple(sorted({(_letters(n), c) for n, c in full_names.items()}))
+    variants = _variants(geography, provinces, table_id, prefix_keys, full_names, table)
 
     name_words: dict[str, list[tuple[str, ...]]] = {}
     for name, code in full_names.items():
         name_words.setdefault(code, []).append(_words(name))
-    prefix_keys = tuple(sorted({(_letters(n), c) for n, c in full_names.items()}))
     typo = {(_letters(k), c) for k, cs in table.items() for c in cs}
     typo |= {(_letters(k), c) for k, c in full_names.items()}
     typo |= {(_letters(k), c) for k, c in variants.items()}
@@ -153,16 +154,20 @@ def _abbreviations(provinces: Mapping[str, Province], table_id: str) -> dict[str
     return table
 
 
-def _variants(geography: MapInfo, provinces: Mapping[str, Province], table_id: str, full_names: Mapping[str, str],
+def _variants(geography: MapInfo, provinces: Mapping[str, Province], table_id: str,
+              prefix_keys: tuple[tuple[str, str], ...], full_names: Mapping[str, str],
               table: Mapping[str, set[str]]) -> dict[str, str]:
-    """The engine's other aliases (and, off the standard list, its codes) that no other name starts with."""
-    name_letters = {code: {_letters(n) for n, c in full_names.items() if c == code} for code in provinces}
+    """The engine's other aliases (and, off the standard list, its codes) that no other name starts
+    with. `prefix_keys`: (letters-only name, province), sorted, so the names a token starts are
+    one run of it."""
 
     def prefix_of_other(token: str, code: str) -> bool:
-        return any(
-            other != code and any(n.startswith(token) for n in names)
-            for other, names in name_letters.items()
-        ) or (token in provinces and token != code)
+        for letters, other in prefix_keys[bisect.bisect_left(prefix_keys, (token,)):]:
+            if not letters.startswith(token):
+                break
+            if other != code:
+                return True
+        return token in provinces and token != code
 
     variants: dict[str, str] = {}
     for alias, location in geography.aliases.items():
@@ -341,6 +346,12 @@ def edit_distance(a: str, b: str, limit: int) -> int:
         return 0
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    # A letter of one word missing from the other costs an edit of its own (a transposition keeps
+    # the letters), so more such letters than `limit` settle it without the table: most spellings
+    # a typo is compared with fail here.
+    letters_a, letters_b = set(a), set(b)
+    if len(letters_a - letters_b) > limit or len(letters_b - letters_a) > limit:
+        return limit + 1
     previous2: list[int] | None = None
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
@@ -356,7 +367,7 @@ def edit_distance(a: str, b: str, limit: int) -> int:
         if best > limit:
             return limit + 1
         previous2, previous = previous, current
-    return previous[-1]
+    return min(previous[-1], limit + 1)
 
 
 _SEA_WORDS = frozenset({"SEA", "OCEAN"})
