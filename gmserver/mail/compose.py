@@ -209,18 +209,21 @@ class TextRewriter:
         self._plain: EmailMessage | None = None  # a 7bit rewrite: its headers
         self._quoted: EmailMessage | None = None  # a quoted-printable rewrite: its headers
         self._quoted_lines: list[bytes] = []  # the first lines of its text, which chose the encoding
-        self._encoded: dict[bytes, str] = {}  # a line of UTF-8 text: its quoted-printable line
+        # a line of UTF-8 text: its quoted-printable line (the loops over a text's lines are map()s:
+        # a report's HTML has some 500 lines, and each player's copy goes through them all)
+        self._encoded = _QuotedLines(part.policy.max_line_length)
 
     def rewritten(self, text: str) -> EmailMessage:
-        lines = text.encode("utf-8").splitlines()
+        encoded = text.encode("utf-8")
+        lines = encoded.splitlines()
         policy = self.part.policy
-        if max((len(line) for line in lines), default=0) <= policy.max_line_length:
-            if self._plain is not None and all(line.isascii() for line in lines):
+        if max(map(len, lines), default=0) <= policy.max_line_length:
+            if self._plain is not None and encoded.isascii():  # every line ASCII
                 return self._copy(self._plain, b"\n".join(lines).decode("ascii") + "\n")
         # a text of ten lines or fewer is encoded with the policy's line ends (the sniff itself)
         elif self._quoted is not None and len(lines) > _SNIFFED_LINES \
                 and lines[:_SNIFFED_LINES] == self._quoted_lines:
-            return self._copy(self._quoted, "\n".join([self._encoded_line(line) for line in lines]) + "\n")
+            return self._copy(self._quoted, "\n".join(map(self._encoded.__getitem__, lines)) + "\n")
         part = _with_text(self.part, text)
         encoding = part["Content-Transfer-Encoding"]
         if encoding == "7bit" and self._plain is None:
@@ -235,12 +238,18 @@ class TextRewriter:
         copy.set_payload(payload)
         return copy
 
-    def _encoded_line(self, line: bytes) -> str:
-        encoded = self._encoded.get(line)
-        if encoded is None:
-            # as email.contentmanager encodes a text: its UTF-8 bytes read as Latin-1, line by line
-            encoded = quoprimime.body_encode(line.decode("latin-1") + "\n", self.part.policy.max_line_length)[:-1]
-            self._encoded[line] = encoded
+
+
+class _QuotedLines(dict[bytes, str]):
+    """Each line of UTF-8 text seen, with its quoted-printable encoding, made at the first look-up."""
+
+    def __init__(self, max_line_length: int | None) -> None:
+        super().__init__()
+        self.max_line_length = max_line_length
+
+    def __missing__(self, line: bytes) -> str:
+        # as email.contentmanager encodes a text: its UTF-8 bytes read as Latin-1, line by line
+        encoded = self[line] = quoprimime.body_encode(line.decode("latin-1") + "\n", self.max_line_length)[:-1]
         return encoded
 
 
