@@ -42,7 +42,7 @@ from typing import Any
 
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
-from gmserver.mail.compose import Composer, TextRewriter, add_html, with_text_edited
+from gmserver.mail.compose import WRITE_ONLY_POLICY, Composer, TextRewriter, add_html, with_text_edited
 from gmserver.reports.codec import from_json, to_json
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
@@ -128,7 +128,10 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
     own = with_text_edited(base, lambda subtype, text: with_reader_deadline(with_page_links(
         with_orders_subject(text, last, power, html=subtype == "html", address=address), page_links,
         html=subtype == "html"), last, deadline, html=subtype == "html"), _rewriters(payload))
-    copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id)
+    # its own headers kept as the text they are written as, where the email package writes them so
+    # (compose.plain_header): the copy is only written
+    copy = composer.readdress(own, to=to, subject=subject, reply_secret=reply_secret, message_id=message_id,
+                              policy=WRITE_ONLY_POLICY)
     # what copy.as_bytes writes (email.generator.BytesGenerator), with every part the copy shares
     # with the report's mail (the map, the chart, the .ics: all but the player's own text and HTML)
     # written from its bytes, serialised once per report
