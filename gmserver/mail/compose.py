@@ -172,7 +172,11 @@ class PlainHeader(str):
         return header
 
     def fold(self, *, policy: email.policy.Policy) -> str:
-        return f"{self.name}: {self}{policy.linesep}"
+        line = f"{self.name}: {self}"
+        if policy.max_line_length and len(line) > policy.max_line_length:
+            # a policy of shorter lines than `plain_header` was told: the text parses as the value did
+            return HEADER_FACTORY(self.name, str(self)).fold(policy=policy)
+        return line + policy.linesep
 
 
 def plain_header(name: str, value: object, max_line_length: int = 78) -> PlainHeader | None:
@@ -303,7 +307,6 @@ class TextRewriter:
         copy = _shallow_copy(template)
         copy.set_payload(payload)
         return copy
-
 
 
 class _QuotedLines(dict[bytes, str]):

@@ -91,3 +91,12 @@ def test_a_copy_only_written_has_the_bytes_of_one_with_parsed_headers() -> None:
                                      policy=policy) for policy in (None, WRITE_ONLY_POLICY)]
         for policy in POLICIES if to.isascii() else POLICIES[1:]:
             assert copies[1].as_bytes(policy=policy) == copies[0].as_bytes(policy=policy)
+
+
+@pytest.mark.parametrize("value", ["france@players.test", Address(display_name="Test GM", addr_spec="gm+s3cret@gm.test")])
+def test_under_a_policy_of_shorter_lines_a_plain_header_is_folded_by_the_email_package(value: object) -> None:
+    name = "To" if isinstance(value, str) else "Reply-To"
+    narrow = email.policy.SMTP.clone(max_line_length=20)
+    header = plain_header(name, value)
+    assert header is not None and narrow.fold_binary(name, header) == written(name, value, narrow)
+    assert b"\r\n " in narrow.fold_binary(name, header)
