@@ -124,7 +124,8 @@ def engine_alone(phases: list[tuple[dict, dict[str, list[str]]]]) -> tuple[float
     return wall, cpu
 
 
-def writing_copies(services, ids: list[int], profiler: cProfile.Profile | None = None) -> tuple[float, float, int, float, int]:
+def writing_copies(services, ids: list[int],
+                   profiler: cProfile.Profile | None = None) -> tuple[float, float, int, float, int]:
     """What moved from the deadline to the outbox sender: writing every player's copy of the
     reports queued for `ids` (the multipart mail with its map, chart and .ics, once per report
     and then readdressed; serialised; checked by mail_problems), as `deliver_due` does before it
