@@ -21,6 +21,7 @@ games differ. Then, on each database asked for:
 
     .venv/bin/python benchmarks/bench_deadlines.py [--games 1000] [--database sqlite postgresql]
                                                   [--daemons 1 2] [--profile 30] [--skip-copies]
+                                                  [--profile-copies 30]
 
 The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
 due1000_s=... cpu_s=... load=... due1000_2daemons_s=... database=...` (the floor measured before
@@ -123,14 +124,16 @@ def engine_alone(phases: list[tuple[dict, dict[str, list[str]]]]) -> tuple[float
     return wall, cpu
 
 
-def writing_copies(services, ids: list[int]) -> tuple[float, float, int, float, int]:
+def writing_copies(services, ids: list[int],
+                   profiler: cProfile.Profile | None = None) -> tuple[float, float, int, float, int]:
     """What moved from the deadline to the outbox sender: writing every player's copy of the
     reports queued for `ids` (the multipart mail with its map, chart and .ics, once per report
     and then readdressed; serialised; checked by mail_problems), as `deliver_due` does before it
     hands a copy to the relay. Timed without the relay and without the sender's own bookkeeping.
     Returns wall and CPU seconds and copies in all, then the CPU seconds and number of the copies
     after the first of each report: what one more player's copy costs once the report's shared
-    parts (the map drawn, the parts serialised) are written."""
+    parts (the map drawn, the parts serialised) are written. `profiler`: enabled around those
+    later copies alone (the first of each report draws the map and renders the templates)."""
     report_mail.forget_written()
     with transaction(services.sessions) as session:
         rows = list(session.scalars(select(OutboxMessage).where(OutboxMessage.game_id.in_(ids),
@@ -143,11 +146,15 @@ def writing_copies(services, ids: list[int]) -> tuple[float, float, int, float, 
     for row in rows:
         first = row.report_id not in seen
         seen.add(row.report_id)
+        if profiler and not first:
+            profiler.enable()
         copy_cpu = time.process_time()
         raw = report_mail.write_copy(payloads[row.report_id], to=row.recipient, subject=row.addressing["subject"],
                                      reply_secret=(row.addressing or {}).get("reply_secret"),
                                      message_id=row.message_id, power=row.addressing.get("power"))
         assert not mail_problems(raw, row.recipient)
+        if profiler and not first:
+            profiler.disable()
         if not first:
             later_cpu += time.process_time() - copy_cpu
             later += 1
@@ -188,10 +195,12 @@ def check_exactly_once(services, ids: list[int]) -> None:
     assert reports == 7 * len(ids), f"{reports} reports for {len(ids)} games, expected {7 * len(ids)}"
 
 
-def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True) -> str:
+def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True,
+               profile_copies: int = 0) -> str:
     """`adjudicate_due` in this process, timed (and profiled, with `profile`), beside the engine's
-    process() alone, the floor, and the writing of the copies the sender does later. Returns the
-    figures for the RESULT line (key=value ...)."""
+    process() alone, the floor, and the writing of the copies the sender does later (profiled, with
+    `profile_copies`: the copies after each report's first). Returns the figures for the RESULT line
+    (key=value ...)."""
     games = len(ids)
     phases = phases_of(services, ids)
     alone, alone_cpu = engine_alone(phases)
@@ -224,7 +233,8 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
           f"deadline, {floors[False].total:.2f} s after)")
     copy_ms = None
     if copies:
-        writing, writing_cpu, written, later_cpu, later = writing_copies(services, ids)
+        copies_profiler = cProfile.Profile(time.process_time) if profile_copies else None
+        writing, writing_cpu, written, later_cpu, later = writing_copies(services, ids, copies_profiler)
         copy_ms = later_cpu * 1000 / max(later, 1)
         print(f"{kind}: at send time, writing the {written} players' copies of the reports (map, chart, .ics drawn "
               f"once per report): {writing:.2f} s, CPU {writing_cpu:.2f} s ({writing * 1000 / games:.1f} ms per "
@@ -233,16 +243,24 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
               f"a copy ({later} copies)")
         print(f"{kind}: pipeline / engine with the copies written at send time = {(elapsed + writing) / alone:.1f} "
               f"wall, {(cpu + writing_cpu) / alone_cpu:.1f} CPU")
+        if copies_profiler:
+            print(f"{kind}: profile of the {later} copies after each report's first (CPU; profiled, so slower):")
+            print_profile(copies_profiler, profile_copies)
     if profiler:
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(profile)
-        print(out.getvalue())
+        print_profile(profiler, profile)
     copy_figure = f" copy_ms={copy_ms:.2f}" if copy_ms is not None else ""
     return (f"pipeline_over_floor={cpu / floor_cpu:.2f}{copy_figure} due{games}_s={elapsed:.2f} "
             f"cpu_s={cpu:.2f} load={load:.1f}")
 
 
-def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True) -> str:
+def print_profile(profiler: cProfile.Profile, lines: int) -> None:
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(lines)
+    print(out.getvalue())
+
+
+def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True,
+          profile_copies: int = 0) -> str:
     """Every run asked for on one database; the figures for its RESULT line (key=value ...)."""
     figures_of_runs = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -255,7 +273,7 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
                 if n == 1:
-                    figures_of_runs.append(one_daemon(kind, services, ids, now, profile, copies))
+                    figures_of_runs.append(one_daemon(kind, services, ids, now, profile, copies, profile_copies))
                 else:
                     elapsed, figures = run_daemons(url, now, n)
                     shares = ", ".join(f"{count} games in {seconds:.2f} s, CPU {cpu:.2f} s"
@@ -277,11 +295,14 @@ def main() -> None:
     parser.add_argument("--daemons", nargs="+", type=int, default=[1, 2], help="1: in this process, timed alone")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile the one-daemon run and print the N most expensive calls")
+    parser.add_argument("--profile-copies", type=int, default=0, metavar="N",
+                        help="profile writing the copies after each report's first; print the N most expensive calls")
     parser.add_argument("--skip-copies", action="store_true",
                         help="leave out writing the players' copies at send time (a quick run)")
     args = parser.parse_args()
     engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
-    results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies) for kind in args.database]
+    results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies, args.profile_copies)
+               for kind in args.database]
     for figures in results:  # the output ends with them, a line per database
         print(f"RESULT {figures}")
 

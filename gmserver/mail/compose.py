@@ -12,12 +12,13 @@ import copy as pycopy
 import dataclasses
 import email.policy
 import email.utils
+import re
 import textwrap
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from email import quoprimime
-from email.headerregistry import Address
+from email.headerregistry import Address, BaseHeader
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Literal
@@ -26,7 +27,7 @@ import jinja2
 
 from gmserver.rules.authenticity import reply_address
 from gmserver.rules.automated import is_automated
-from gmserver.rules.mailpolicy import MAIL_POLICY
+from gmserver.rules.mailpolicy import HEADER_FACTORY, MAIL_POLICY
 from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START
 from gmserver.rules.safetext import safe_text
 
@@ -134,14 +135,15 @@ class Composer:
         return message
 
     def readdress(self, message: EmailMessage, *, to: str, subject: str, reply_secret: str | None = None,
-                  message_id: str | None = None) -> EmailMessage:
+                  message_id: str | None = None, policy: email.policy.EmailPolicy | None = None) -> EmailMessage:
         """`message` (made by `compose`) for another recipient: the same as `compose` with the same
         body, date and threading would give, with its own To, Reply-To, Subject and Message-ID.
+        `policy`: the copy's, by default the message's (`WRITE_ONLY_POLICY`: a copy only written).
 
         Why: a deadline sends one report to every player. Parsing the headers that stay the same
         and encoding the body again cost most of `compose`; here the header
         values that stay are shared (they are immutable) and only the four that differ are made."""
-        copy = EmailMessage(policy=message.policy)
+        copy = EmailMessage(policy=policy or message.policy)
         own = {"to": to, "subject": safe_text(subject), "message-id": message_id or new_message_id(self.domain)}
         for name, value in message.raw_items():
             key = name.lower()
@@ -154,6 +156,74 @@ class Composer:
         # the body as set_content stored it: get_payload() would give 8-bit text decoded, to be encoded again
         copy.set_payload(message._payload)  # noqa: SLF001
         return copy
+
+
+class PlainHeader(str):
+    """A header value the email package writes on one line as `Name: text` (`plain_header`), kept
+    as that text: it is written the same (`fold`) without the parse a header object is made with
+    (some 50 µs an address), and has none of a header object's parsed parts (`addresses`...)."""
+
+    name: str
+    defects: tuple[object, ...] = ()
+
+    def __new__(cls, name: str, text: str) -> PlainHeader:
+        header = super().__new__(cls, text)
+        header.name = name
+        return header
+
+    def fold(self, *, policy: email.policy.Policy) -> str:
+        line = f"{self.name}: {self}"
+        if policy.max_line_length and len(line) > policy.max_line_length:
+            # a policy of shorter lines than `plain_header` was told: the text parses as the value did
+            return HEADER_FACTORY(self.name, str(self)).fold(policy=policy)
+        return line + policy.linesep
+
+
+def plain_header(name: str, value: object, max_line_length: int = 78) -> PlainHeader | None:
+    """`value` for the header `name` as a PlainHeader, where the email package (the default policy
+    and SMTP's, ASCII or UTF-8) folds it into the line `Name: text` with `text` the value as given:
+    a To of one dot-atom address, a Message-ID `<dot-atom@dot-atom>`, a Reply-To of a display name
+    of plain words and such an address, a Subject of printable ASCII words one space apart; no
+    encoded word (`=?`: the parser decodes it), and the line within `max_line_length`. Else None:
+    the email package parses and folds it. tests/unit/test_plain_header.py compares the two."""
+    key = name.lower()
+    if isinstance(value, Address):
+        if key != "reply-to" or not (_WORDS.fullmatch(value.display_name) and _DOT_ATOMS.fullmatch(value.addr_spec)):
+            return None
+        text = f"{value.display_name} <{value.addr_spec}>"
+    elif not isinstance(value, str):
+        return None
+    elif key == "to" and _DOT_ATOMS.fullmatch(value) or key == "subject" and _PRINTABLE_WORDS.fullmatch(value):
+        text = value
+    elif key == "message-id" and value[:1] == "<" and value[-1:] == ">" and _DOT_ATOMS.fullmatch(value[1:-1]):
+        text = value
+    else:
+        return None
+    if "=?" in text or len(name) + 2 + len(text) > max_line_length:
+        return None
+    return PlainHeader(name, text)
+
+
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"  # RFC 5322 3.2.3
+_DOT_ATOMS = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*@{_ATEXT}(?:\.{_ATEXT})*")
+_WORDS = re.compile(rf"{_ATEXT}(?: {_ATEXT})*")
+_PRINTABLE_WORDS = re.compile(r"[!-~]+(?: [!-~]+)*")
+
+
+class _PlainHeaders:
+    """The header factory of `WRITE_ONLY_POLICY`: a PlainHeader where `plain_header` gives one,
+    else the header object `MAIL_POLICY` makes."""
+
+    def __call__(self, name: str, value: object) -> object:
+        return plain_header(name, value) or HEADER_FACTORY(name, value)
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        return HEADER_FACTORY[name]
+
+
+# for a message that is only written, never read (a player's copy of a turn report, made by
+# `readdress` and serialised at once): its own headers are set as PlainHeaders where they can be
+WRITE_ONLY_POLICY = MAIL_POLICY.clone(header_factory=_PlainHeaders())
 
 
 def with_text_edited(message: EmailMessage, edit: Callable[[str, str], str],
@@ -209,18 +279,21 @@ class TextRewriter:
         self._plain: EmailMessage | None = None  # a 7bit rewrite: its headers
         self._quoted: EmailMessage | None = None  # a quoted-printable rewrite: its headers
         self._quoted_lines: list[bytes] = []  # the first lines of its text, which chose the encoding
-        self._encoded: dict[bytes, str] = {}  # a line of UTF-8 text: its quoted-printable line
+        # a line of UTF-8 text: its quoted-printable line (the loops over a text's lines are map()s:
+        # a report's HTML has some 500 lines, and each player's copy goes through them all)
+        self._encoded = _QuotedLines(part.policy.max_line_length)
 
     def rewritten(self, text: str) -> EmailMessage:
-        lines = text.encode("utf-8").splitlines()
+        encoded = text.encode("utf-8")
+        lines = encoded.splitlines()
         policy = self.part.policy
-        if max((len(line) for line in lines), default=0) <= policy.max_line_length:
-            if self._plain is not None and all(line.isascii() for line in lines):
+        if max(map(len, lines), default=0) <= policy.max_line_length:
+            if self._plain is not None and encoded.isascii():  # every line ASCII
                 return self._copy(self._plain, b"\n".join(lines).decode("ascii") + "\n")
         # a text of ten lines or fewer is encoded with the policy's line ends (the sniff itself)
         elif self._quoted is not None and len(lines) > _SNIFFED_LINES \
                 and lines[:_SNIFFED_LINES] == self._quoted_lines:
-            return self._copy(self._quoted, "\n".join([self._encoded_line(line) for line in lines]) + "\n")
+            return self._copy(self._quoted, "\n".join(map(self._encoded.__getitem__, lines)) + "\n")
         part = _with_text(self.part, text)
         encoding = part["Content-Transfer-Encoding"]
         if encoding == "7bit" and self._plain is None:
@@ -235,12 +308,17 @@ class TextRewriter:
         copy.set_payload(payload)
         return copy
 
-    def _encoded_line(self, line: bytes) -> str:
-        encoded = self._encoded.get(line)
-        if encoded is None:
-            # as email.contentmanager encodes a text: its UTF-8 bytes read as Latin-1, line by line
-            encoded = quoprimime.body_encode(line.decode("latin-1") + "\n", self.part.policy.max_line_length)[:-1]
-            self._encoded[line] = encoded
+
+class _QuotedLines(dict[bytes, str]):
+    """Each line of UTF-8 text seen, with its quoted-printable encoding, made at the first look-up."""
+
+    def __init__(self, max_line_length: int | None) -> None:
+        super().__init__()
+        self.max_line_length = max_line_length
+
+    def __missing__(self, line: bytes) -> str:
+        # as email.contentmanager encodes a text: its UTF-8 bytes read as Latin-1, line by line
+        encoded = self[line] = quoprimime.body_encode(line.decode("latin-1") + "\n", self.max_line_length)[:-1]
         return encoded
 
 

@@ -261,3 +261,25 @@ def test_a_report_that_cannot_be_written_fails_its_copies_visibly_and_stops_noth
     rows = report_rows(services)
     assert all(row.status == "failed" and row.last_error.startswith("the report could not be written")
                for row in rows)
+
+
+@pytest.mark.parametrize(("column", "hostile", "why"), [
+    ("message_id", "<one@gm.test>\r\nBcc: x@attacker.test", "the report could not be written"),
+    ("recipient", "france@players.test>, x@attacker.test", "not sent: the recipient"),
+    ("recipient", "x@attacker.test\r\nBcc: y@attacker.test", "the report could not be written"),
+])
+def test_a_copy_whose_own_headers_are_hostile_is_refused(adjudicated, clock, column, hostile, why) -> None:
+    """A player's copy is written with its own header block (To, Reply-To, Subject, Message-ID)
+    made without parsing where the email package writes the value as it is (compose.plain_header):
+    a row whose own values were tampered with in the database is still refused at the sender,
+    failed with why, and never handed to the relay; the other six copies go."""
+    services, _ = adjudicated
+    france = next(row for row in report_rows(services) if row.recipient == player_address("FRANCE"))
+    with transaction(services.sessions) as session:
+        setattr(session.get(OutboxMessage, france.id), column, hostile)
+    transport = Recording()
+    report = deliver_due(services.sessions, transport, clock())
+    assert (report.sent, report.failed) == (6, 1)
+    assert not any(b"attacker" in raw or recipient == hostile for recipient, raw, _ in transport.handed)
+    refused = next(row for row in report_rows(services) if row.id == france.id)
+    assert refused.status == "failed" and refused.last_error.startswith(why), refused.last_error

@@ -43,3 +43,23 @@ def test_a_recipient_that_is_no_plain_address_is_a_problem() -> None:
 def test_a_missing_auto_submitted_is_a_problem() -> None:
     raw = reply().replace(b"Auto-Submitted: auto-replied\r\n", b"")
     assert mail_problems(raw, "france@players.test") == ["0 Auto-Submitted headers"]
+
+
+def test_a_line_that_is_no_header_field_is_a_problem_and_what_follows_it_is_still_read() -> None:
+    """email's parser stopped reading headers at such a line: a Bcc after it went unseen."""
+    raw = reply().replace(b"Subject: Re: lepanto\r\n", b"Subject: Re: lepanto\r\nnot a field\r\nBCC: x@attacker.test\r\n")
+    assert mail_problems(raw, "france@players.test") == ["a header line that is no header field", "a Bcc header"]
+
+
+def test_a_header_smuggled_after_a_stray_carriage_return_is_counted() -> None:
+    raw = reply().replace(b"Subject: Re: lepanto", b"Subject: Re: lepanto\rTo: x@attacker.test")
+    assert mail_problems(raw, "france@players.test") == ["a stray CR or LF in a header", "2 To headers"]
+
+
+def test_a_folded_header_and_the_parts_below_the_header_block_are_no_problem() -> None:
+    """Only the message's own header block is read: a part's header (a Bcc in a body) is not one."""
+    long_subject = "Re: " + " ".join(["lepanto"] * 20)
+    raw = COMPOSER.compose(to="france@players.test", subject=long_subject, body="Bcc: x@attacker.test\n",
+                           auto_submitted="auto-replied").as_bytes(policy=email.policy.SMTP)
+    assert b"\r\n lepanto" in raw  # folded
+    assert mail_problems(raw, "france@players.test") == []

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import email.policy
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -178,25 +179,52 @@ def subject_of(row: OutboxMessage) -> str:
 
 
 def mail_problems(raw: bytes, recipient: str) -> list[str]:
-    """What makes an outgoing message unfit to send: a header line broken by a stray CR or LF,
-    a header gmserver always writes missing or doubled, a To that is not the one plain address
-    the row is sent to, a Cc or Bcc (the fuzz run found a few such replies to hostile
-    mail among 100,000)."""
+    """What makes an outgoing message unfit to send. It protects the relay and the recipients from
+    a mail built from hostile input that came out malformed (the fuzz run found a few such
+    replies among 100,000): a header line broken by a stray CR or LF, a line in the header block
+    that is no header field, a header gmserver always writes (From, To, Subject, Message-ID, Date,
+    Auto-Submitted) missing or doubled, a Cc or Bcc (a second recipient), and a recipient that is
+    not the one plain address the row is sent to.
+
+    Only the message's own header block is read (up to its first empty line): everything checked
+    is there, and the parts below it are MIME parts whose headers gmserver wrote itself (a turn
+    report's shared parts were written once per report, a player's copy adds only its own text).
+    Its lines are read as every mail reader may read them, split at CRLF, CR or LF alike, and a
+    header name is compared without case, so that a name smuggled after a stray line end is
+    counted too; nothing in the block is skipped (email's parser stopped at a line that was no
+    header field, and missed what came after it)."""
     problems = []
-    head = raw.split(b"\r\n\r\n", 1)[0]
+    end = raw.find(b"\r\n\r\n")
+    head = raw[:end] if end >= 0 else raw
     if any(b"\r" in line or b"\n" in line for line in head.split(b"\r\n")):
         problems.append("a stray CR or LF in a header")
     if not is_plain_address(recipient):
         problems.append(f"the recipient {recipient[:80]!r} is not a plain address")
-    # only the header block: what is checked here is all in it, and a report's parts are large
-    parsed = email.message_from_bytes(head + b"\r\n\r\n", policy=email.policy.compat32)
-    for name in _ONE_EACH:
-        if len(parsed.get_all(name) or []) != 1:
-            problems.append(f"{len(parsed.get_all(name) or [])} {name} headers")
-    for name in ("Cc", "Bcc"):
-        if parsed.get(name) is not None:
-            problems.append(f"a {name} header")
+    counts: dict[bytes, int] = {}
+    no_field = False
+    for line in head.splitlines():
+        if not line or line[:1] in b" \t":  # an empty line is a stray line end, said above; WSP folds
+            continue
+        name, colon, _ = line.partition(b":")
+        name = name.rstrip(b" \t").lower()
+        if not colon or not _FIELD_NAME.fullmatch(name):
+            no_field = True
+            continue
+        counts[name] = counts.get(name, 0) + 1
+    if no_field:
+        problems.append("a header line that is no header field")
+    for shown, name in _ONE_EACH_NAME:
+        if counts.get(name, 0) != 1:
+            problems.append(f"{counts.get(name, 0)} {shown} headers")
+    for shown, name in (("Cc", b"cc"), ("Bcc", b"bcc")):
+        if name in counts:
+            problems.append(f"a {shown} header")
     return problems
+
+
+_ONE_EACH_NAME = tuple((name, name.lower().encode()) for name in _ONE_EACH)
+# RFC 5322 2.2: a field name is printable ASCII but the colon
+_FIELD_NAME = re.compile(rb"[\x21-\x39\x3b-\x7e]+")
 
 
 def backoff(attempts: int) -> timedelta:
