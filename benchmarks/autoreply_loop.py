@@ -1,4 +1,4 @@
-"""Issue 6 hole 2, measured: a player's autoresponder answers every mail gmserver sends it.
+"""Measured: a player's autoresponder answers every mail gmserver sends it.
 
 Two responders, each given ROUNDS chances: one writes "Out of Office: <our subject>" with no
 header (the reproducer: 187 confirmations in 45 s, orders v187 = []), the other marks itself

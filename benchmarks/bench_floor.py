@@ -1,12 +1,12 @@
-"""The floor under issue 8's ratio: the least any deadline pipeline must do around the engine's
-`process()` (a script that prints figures; not a test).
+"""The floor under the deadline pipeline's ratio: the least any deadline pipeline must do around
+the engine's `process()` (a script that prints figures; not a test).
 
 For each phase: a `Game` built from the stored state (`Game()` and `set_state`), the orders set
 (`set_orders`), `process()`, and the positions and results read back (`get_state`,
 `result_history`), all through the engine's public API; no database, no house rules, no report.
 Its time over `process()` alone, timed inside the same run, is the smallest ratio a pipeline
-that builds the engine's game from the stored state can reach: issue 8 asks the whole deadline
-pipeline to be at most 2 times `process()`.
+that builds the engine's game from the stored state can reach; the goal for the whole deadline
+pipeline is at most 2 times `process()` (docs/performance.md).
 
     .venv/bin/python benchmarks/bench_floor.py [--games 1000]
 

@@ -1,5 +1,5 @@
 """What hostile mail costs to process, before and after the bounds of gmserver.rules.limits
-(a script that prints figures; not a test). Issue 6, hole 1.
+(a script that prints figures; not a test).
 
 Each figure comes from a fresh child process: the wall time of the step and how far it raised
 the process's peak resident memory (ru_maxrss after the step minus ru_maxrss once everything is

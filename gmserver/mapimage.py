@@ -3,7 +3,7 @@ the position alone for a player's MAP request.
 
 Each map copies the static board (gmserver/mapboard.py: the engine's SVG rasterised once per
 process, with the provinces' names on a layer of their own) and draws owned centres, orders and
-units on it with Pillow. Issue 9 asks for under 100 ms per map (benchmarks/bench_map.py
+units on it with Pillow. The goal is under 100 ms per map (benchmarks/bench_map.py
 measures it).
 """
 

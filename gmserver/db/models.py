@@ -61,7 +61,7 @@ class Game(Base):
     phase: Mapped[str] = mapped_column(String(20))
     deadline: Mapped[datetime | None]
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
-    # Issue 8: the local time of day ("18:00:00", in `timezone`) every deadline falls at; NULL
+    # The local time of day ("18:00:00", in `timezone`) every deadline falls at; NULL
     # (games created before it) keeps each previous deadline's own time of day.
     deadline_time: Mapped[str | None] = mapped_column(String(8))
     movement_seconds: Mapped[int]

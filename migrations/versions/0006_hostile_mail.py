@@ -1,4 +1,4 @@
-"""Hostile mail (issue 6): processing attempts, the SMTP envelope, per-player secrets, a game's
+"""Hostile mail: processing attempts, the SMTP envelope, per-player secrets, a game's
 sender check
 
 Revision ID: 0006

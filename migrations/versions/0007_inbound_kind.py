@@ -1,4 +1,4 @@
-"""Mail kinds (issue 7): what each accepted inbound message is (orders, press, a request...)
+"""Mail kinds: what each accepted inbound message is (orders, press, a request...)
 
 Revision ID: 0007
 Revises: 0006

@@ -1,4 +1,4 @@
-"""A schedule, not a stopwatch (issue 8): each game's fixed time of day for its deadlines
+"""A schedule, not a stopwatch: each game's fixed time of day for its deadlines
 
 Revision ID: 0008
 Revises: 0007

@@ -1,4 +1,4 @@
-"""NMR and civil disorder (issue 8): missed turns and civil disorder per player, the record of
+"""NMR and civil disorder: missed turns and civil disorder per player, the record of
 replaced players, the powers a game waits a replacement for (003 [14])
 
 Revision ID: 0009

@@ -1,4 +1,4 @@
-"""GM controls (issue 8): a record of every GM action, paused games, GM copies, the game's GM
+"""GM controls: a record of every GM action, paused games, GM copies, the game's GM
 secret (gm_command_auth). (players.civil_disorder, which the GM also sets, is 0009's.)
 
 Revision ID: 0010

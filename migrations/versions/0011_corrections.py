@@ -1,12 +1,12 @@
-"""GM corrections (issue 8, part 2): mail held for the GM, order sets the GM wrote, rolled-back
+"""GM corrections: mail held for the GM, order sets the GM wrote, rolled-back
 adjudications.
 
-inbound.held_phase: the turn a message held for the GM (hold_for_gm, MATRIX 2.1) is for.
+inbound.held_phase: the turn a message held for the GM (hold_for_gm) is for.
 order_sets.by_gm: a version the GM wrote (`gmserver game orders`), not the player.
 phases.revision: how many times the phase's adjudication was rolled back (000 VIII(1)); the
 reports of each re-adjudication are queued under their own dedupe keys.
 phases.superseded: what each rolled-back adjudication said (orders, results, when), for the archive.
-phases.rulings: the GM's convoy rulings for the phase (000 VI(4), MATRIX 2.16), applied when it
+phases.rulings: the GM's convoy rulings for the phase (000 VI(4)), applied when it
 is adjudicated.
 
 Revision ID: 0011

@@ -1,4 +1,4 @@
-"""Press (issue 9, MATRIX 2.9): every press item a player sent, with its kind, recipients and fate.
+"""Press (press_kinds): every press item a player sent, with its kind, recipients and fate.
 
 press.status: sent (mailed at once), report (published with the turn report), held (waiting for
 the GM, 003 [9]), refused, replaced (an order set without it came later, 003 [9]), dropped (by the GM).

@@ -1,4 +1,4 @@
-"""Votes (issue 9, MATRIX 2.10): proposals to end the game and each power's latest ballot.
+"""Votes (vote_kinds): proposals to end the game and each power's latest ballot.
 
 Revision ID: 0014
 Revises: 0013

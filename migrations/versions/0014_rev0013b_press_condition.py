@@ -1,4 +1,4 @@
-"""Conditional press (issue 9, MATRIX 2.9 conditional_press; 003 [9], 002 PRESS 4).
+"""Conditional press (conditional_press; 003 [9], 002 PRESS 4).
 
 press.condition: "if ..." or "unless ..." as the author wrote it in the press heading, decided on
 the turn's results when its report is built; press.status condition_false: it did not hold and

@@ -1,4 +1,4 @@
-"""Votes in words (issue 9, MATRIX 2.10): a rule change or an end of the game on any terms keeps
+"""Votes in words: a rule change or an end of the game on any terms keeps
 the words proposed (000 IX(3), 001 VIII(3), 003 [18]).
 
 Revision ID: 0015

@@ -1,5 +1,6 @@
-"""Stored reports (issue 8's benchmark): a deadline stores one report per game, and each player's
-outbox row points at it; the sender writes that player's copy when it sends.
+"""Stored reports: a deadline stores one report per game, and each player's outbox row points at
+it; the sender writes that player's copy when it sends (so that a deadline with many games due
+stays fast: docs/performance.md).
 
 Revision ID: 0016
 Revises: 0015

@@ -1,4 +1,4 @@
-"""Proxies (MATRIX 2.2 proxy_policy; 000 II(3), 003 [19]): a power's orders sent by another
+"""Proxies (proxy_policy; 000 II(3), 003 [19]): a power's orders sent by another
 address, and which stored order sets its holder sent; a power's perpetual order set
 (perpetual_orders, 000 II(4)).
 

@@ -1,4 +1,4 @@
-"""The GM's per-player clarification switch (MATRIX 2.1 invalid_set_feedback = conditional_mhr,
+"""The GM's per-player clarification switch (invalid_set_feedback = conditional_mhr,
 000 III(1) (a)): whether the GM asks about this player's invalid sets.
 
 Revision ID: 0018

@@ -1,4 +1,4 @@
-"""Whether a game holds the GM to the profile's minimum turn lengths (MATRIX 2.8 min_hours_*):
+"""Whether a game holds the GM to the profile's minimum turn lengths (min_hours_*):
 False for a game created with short turns (`--short-turns-for-testing`, the demo), so that
 `game deadline` follows the game's own setting. Games before it keep the minimums (true).
 

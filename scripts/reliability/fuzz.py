@@ -326,7 +326,7 @@ def worker(index: int, count: int, seed: int, url: str, args: dict) -> dict:
                 players=[PlayerSpec(p, player(p), f"{p.lower()}.backup@players.test") for p in POWERS],
                 movement=timedelta(hours=24), retreat=timedelta(hours=12), adjustment=timedelta(hours=12),
                 reminder=timedelta(hours=0), enforce_minimums=False), START)
-            game.sender_check = "verified" if name == VERIFIED else "from"  # the column of issue 6
+            game.sender_check = "verified" if name == VERIFIED else "from"  # one game verifies senders
     rng = random.Random(seed * 1000 + index)
     generator = Generator(rng, sorted(HOSTILE.items()), args["bomb_kb"])
     limit = args["message_timeout"]

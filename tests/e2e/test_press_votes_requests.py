@@ -1,4 +1,4 @@
-"""Issue 9's acceptance (2nd bullet): players exchange white, grey and partial press, ask for the
+"""Players exchange white, grey and partial press, ask for the
 status, the history and the map, and vote a draw that fails and one that passes, over a real IMAP
 inbox (Dovecot) and a real SMTP relay delivering into the players' own IMAP inboxes, on SQLite and
 PostgreSQL. Every player's mailbox is then checked against hand-written expectations of what each
@@ -224,7 +224,7 @@ def check_requests(power: str, mails: list[email.message.EmailMessage], asked: d
 
 
 def test_press_requests_and_two_draw_votes_by_mail(database_url, dovecot, smtp_relay, clock) -> None:
-    """Issue 9 acceptance: white, grey and partial press (press_kinds, grey_press_placement,
+    """White, grey and partial press (press_kinds, grey_press_placement,
     white_press_placement, press_author_disclosure: 000 X(1)-(2)); STATUS, HISTORY and MAP by
     mail; a draw that fails and one that passes (vote.draw.uncast, vote_secrecy,
     proposer_anonymous, vote_publication: 000 IX(1), IX(4)); every mailbox checked."""

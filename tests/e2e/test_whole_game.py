@@ -1,4 +1,4 @@
-"""Issue 8's acceptance (4th bullet): a scripted game played to a solo by mail, over a real IMAP
+"""A scripted game played to a solo by mail, over a real IMAP
 inbox (Dovecot) and a real SMTP relay delivering into the players' own IMAP inboxes, under three
 profiles (`standard`, `danivon` and `mhr`), on SQLite and PostgreSQL.
 
@@ -326,7 +326,7 @@ def play_1902(run: Run) -> None:
 
 @pytest.mark.parametrize("profile", ["standard", "danivon", "mhr"])
 def test_a_scripted_game_reaches_a_solo_by_mail(profile, database_url, dovecot, smtp_relay, clock) -> None:
-    """Issue 8 acceptance: missed orders into civil disorder (nmr_limit_to_cd), a retreat default
+    """Missed orders into civil disorder (nmr_limit_to_cd), a retreat default
     (nrr_default), a removal default (removal_algorithm), a deadline extended by mail with the
     GM secret (gm_command_auth), a GM rollback within the correction window (correction_window)
     and a solo at solo_centres; every mailbox checked."""

@@ -1,4 +1,4 @@
-"""Issue 6 holes 2, 5, 6 and 7 through the service layer, on SQLite and PostgreSQL: auto-replies,
+"""Automated and hostile mail through the service layer, on SQLite and PostgreSQL: auto-replies,
 messages with no orders, confirmation and refusal limits, bounces, re-sends, strangers."""
 
 from __future__ import annotations

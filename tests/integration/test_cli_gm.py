@@ -1,5 +1,5 @@
 """The GM's corrections from the command line, on SQLite and PostgreSQL: `gmserver game orders |
-preview | rollback` and `gmserver inbox release | refuse` (the names are issue 8's contract)."""
+preview | rollback` and `gmserver inbox release | refuse` (the names the README gives the GM)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`gmserver ruleset list/show/docs`, and `game create` telling the GM which of the profile's
-rules gmserver does not carry out (issue 7 item 4: no GM misled)."""
+rules gmserver does not carry out (no GM misled: each option is in force or said not to be)."""
 
 from __future__ import annotations
 

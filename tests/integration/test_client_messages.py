@@ -1,4 +1,4 @@
-"""Issue 10's acceptance: whole messages as the major mail clients write them
+"""Whole messages as the major mail clients write them
 (tests/data/clients, reconstructions written by hand) appended to a real Dovecot mailbox and
 read by the polling path; each files exactly the orders its hand-written expectation lists --
 no quoted old order and no quoted copy of gmserver's own mail comes back."""

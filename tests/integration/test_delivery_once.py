@@ -1,4 +1,4 @@
-"""Issue 6, hole 8: a message handed to a transport twice (a kill between delivery and the
+"""A message handed to a transport twice (a kill between delivery and the
 outbox's "sent" commit) is stored once in a Maildir, and over SMTP nothing stands between the
 relay's 250 and that commit; on SQLite and PostgreSQL, against a real Maildir and aiosmtpd."""
 

@@ -1,5 +1,5 @@
 """Holes the fuzz run (scripts/reliability/fuzz.py) found, each cut down to the message that
-shows it. Both fail on the code before issue 6's fixes."""
+shows it. Both failed before their fixes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""000 VIII(2), VIII(3) on a real database (extra_unit_repair = mhr, MATRIX A15): the audit replays
+"""000 VIII(2), VIII(3) on a real database (extra_unit_repair = mhr): the audit replays
 the stored orders of the last year, finds a unit the orders do not give, tells the GM with the
 repair 000 VIII proposes; the repair done, the audit finds nothing."""
 

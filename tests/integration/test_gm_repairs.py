@@ -1,4 +1,4 @@
-"""000 VIII(2), VIII(3) on a real database (extra_unit_repair = mhr, MATRIX A15): the GM's repair
+"""000 VIII(2), VIII(3) on a real database (extra_unit_repair = mhr): the GM's repair
 of a surplus unit is proposed, then done on confirmation -- the board changes, the action is
 recorded and every player is told; other profiles leave it to the GM by hand."""
 

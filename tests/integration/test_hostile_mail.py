@@ -23,9 +23,9 @@ from tests.support.world import GM, new_game, order_mail, player_address, servic
 
 pytestmark = pytest.mark.integration
 
-# Issue 6, holes 1 and 3: each was parked as failed (IndexError, ValueError, RecursionError) or
-# took hundreds of MB to parse (the bomb); now each ends as given.
-HOLE_3 = {
+# Mail that once broke intake: each was parked as failed (IndexError, ValueError, RecursionError)
+# or took hundreds of MB to parse (the bomb); now each ends as given.
+ONCE_BROKE_INTAKE = {
     "angle bracket never closed": (b"From: Germany <\r\nSubject: lepanto Germany S1901M\r\n\r\nA BER H\r\n",
                                    "ignored"),
     "guillemet for a bracket": ("From: Germany \u2039\r\nSubject: lepanto Germany S1901M\r\n\r\nA BER H\r\n"
@@ -58,7 +58,7 @@ HOSTILE = {
     "many lines": b"From: france@players.test\r\nSubject: lepanto France S1901M\r\n\r\n" + b"A Par-Bur\r\n" * 20000,
     "from the GM itself": b"From: " + GM.encode() + b"\r\nSubject: hello\r\n\r\nhi\r\n",
     "nul bytes in headers": b"From: france@players.test\x00\r\nSubject: lepanto\x00 France S1901M\r\n\r\nA PAR H\r\n",
-    **{name: raw for name, (raw, _) in HOLE_3.items()},
+    **{name: raw for name, (raw, _) in ONCE_BROKE_INTAKE.items()},
 }
 # mail from the GM's own address is a GM command (gmserver.services.inbox.handlers), kept and answered;
 # a player's mail that names no game and asks for nothing is answered with HELP
@@ -86,11 +86,11 @@ def test_hostile_message(database_url, clock, name: str) -> None:
     replies_are_well_formed(services)
 
 
-@pytest.mark.parametrize("name", sorted(HOLE_3))
+@pytest.mark.parametrize("name", sorted(ONCE_BROKE_INTAKE))
 def test_hostile_headers_are_answered_not_parked(database_url, clock, name: str) -> None:
     services = services_for(database_url)
     new_game(services, clock())
-    raw, outcome = HOLE_3[name]
+    raw, outcome = ONCE_BROKE_INTAKE[name]
     assert process(services, clock, raw) == outcome
     replies_are_well_formed(services)
     with transaction(services.sessions) as session:

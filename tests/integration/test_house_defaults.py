@@ -1,6 +1,6 @@
 """The house rules' defaults and the UK two-season game end to end on both databases.
 
-season_structure = uk_two_season (003 [5], MATRIX A10): retreats and builds are sent with the
+season_structure = uk_two_season (003 [5]): retreats and builds are sent with the
 moves and applied in the same adjudication; one report covers every phase processed. Defaults
 (rules/defaults.py) reach the board and the report as the profile says."""
 

@@ -1,6 +1,6 @@
 """The SMTP envelope through the real listener (aiosmtpd) and the daemon's wiring into the
 database: a bounce sent with MAIL FROM:<> is stored with envelope_from "" and never answered
-(issue 6 holes 2 and 7)."""
+(an answer could start a mail loop with an autoresponder or reach a forged sender)."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def test_a_higher_numbered_later_set_replaces_the_one_on_file_001_II_7(database_
 
 
 def test_a_reply_still_marked_1_is_not_silently_filed_as_set_2(database_url, clock) -> None:
-    """Issue 10 (000 II(2)b markers, 000 III(4)): a second mail whose subject still carries "[1]"
+    """000 II(2)b markers, 000 III(4): a second mail whose subject still carries "[1]"
     (a reply quoting the first) is filed as set 2, and the reply says so first."""
     services = services_for(database_url)
     new_game(services, clock(), name="mh", ruleset="mhr")

@@ -1,7 +1,7 @@
-"""Issue 7's acceptance over real IMAP: a GM command, a press paragraph and a status request
+"""Over real IMAP: a GM command, a press paragraph and a status request
 mailed to a game each reach their own handler (the row records the kind) and get their plain
 answer; an order mail still files a set; nothing is dropped (every message stored, \\Seen).
-Issue 8: a GM command by mail is carried out only with the game's GM secret."""
+A GM command by mail is carried out only with the game's GM secret."""
 
 from __future__ import annotations
 
@@ -72,9 +72,9 @@ def test_each_kind_of_mail_reaches_its_handler_over_imap(database_url, dovecot, 
 
 
 def test_a_gm_command_by_mail_over_imap_moves_the_deadline(database_url, dovecot, mail_user, mailbox, clock) -> None:
-    """Issue 8: the GM mails `deadline ISO-TIME` with the game's GM secret (MATRIX 2.2
-    gm_command_auth); the deadline moves, the players are told and the GM gets the results.
-    The same command without the secret, sent first, does nothing."""
+    """The GM mails `deadline ISO-TIME` with the game's GM secret (gm_command_auth); the deadline
+    moves, the players are told and the GM gets the results. The same command without the secret,
+    sent first, does nothing."""
     services = services_for(database_url)
     game_id = new_game(services, clock())
     with transaction(services.sessions) as session:
@@ -104,7 +104,7 @@ def test_a_gm_command_by_mail_over_imap_moves_the_deadline(database_url, dovecot
 
 def test_requests_by_mail_over_imap_are_answered_to_each_asker_only(database_url, dovecot, mail_user, mailbox,
                                                                      clock) -> None:
-    """Issue 9: STATUS, HISTORY, MAP, RULES and ORDERS fetched over real IMAP; each answer is a
+    """STATUS, HISTORY, MAP, RULES and ORDERS fetched over real IMAP; each answer is a
     reply in the asker's thread, to the asker alone, and ORDERS shows the asker's own set only."""
     services = services_for(database_url)
     new_game(services, clock())

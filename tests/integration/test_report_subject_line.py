@@ -31,7 +31,7 @@ def parts(message) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("profile, france, austria", [
-    # the profiles' own subject forms, written out by hand from MATRIX 2.1 and the seeds:
+    # the profiles' own subject forms, written out by hand from subject_template and the seeds:
     # standard "GAME POWER PHASE"; 000 II(2) "[game] F01: French Orders [1]"; 003 [10] "GAME - POWER - a1901"
     ("standard", "lepanto France F1901M", "lepanto Austria F1901M"),
     ("mhr", "[lepanto] F01: French Orders [1]", "[lepanto] F01: Austrian Orders [1]"),

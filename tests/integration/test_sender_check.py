@@ -1,5 +1,5 @@
-"""A "verified" game on a real database (SQLite and PostgreSQL): the spoof from issue 6 is refused
-and the real player told; each proof is accepted; replies carry the player's reply address."""
+"""A "verified" game on a real database (SQLite and PostgreSQL): a spoof of a player's From is
+refused and the real player told; each proof is accepted; replies carry the player's reply address."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.integration
 FRANCE = player_address("FRANCE")
 SUBJECT = format_subject(template="standard", game_name="lepanto", power="FRANCE", phase="S1901M", purpose="orders")
 
-# The spoof as issue 6 found it: From the player, the attacker's Return-Path, every check failed
+# The spoof: From the player, the attacker's Return-Path, every check failed
 # at the receiving server (whose authserv-id the GM trusts).
 SPOOF_HEADERS = {
     "Return-Path": "<evil@attacker.test>",
@@ -280,7 +280,7 @@ def test_warnings_and_refusals_share_the_players_hourly_limit(world, clock) -> N
 
 
 def test_a_proxy_holder_proves_their_own_address_with_their_own_password_000_II_3(database_url, clock) -> None:
-    """MATRIX 2.2 proxies in a verified mhr game: England holds France's proxy (the GM's ruling,
+    """Proxies (proxy_policy) in a verified mhr game: England holds France's proxy (the GM's ruling,
     000 II(3)); England's own password proves England's mail for France (France's is not England's
     to know), and a spoof of England's address is still refused."""
     from gmserver.services.commands import gm_controls

@@ -615,7 +615,8 @@ def test_turn_length_vote_003_23_plurality_at_the_first_deadline_sets_the_follow
 
 
 def test_turn_length_vote_003_23_a_tie_goes_to_the_longer_and_silence_is_not_counted(database_url, clock) -> None:
-    """MATRIX 2.10 [P]: a tie goes to the longer deadline; France, silent, is not counted."""
+    """003 [23] is silent on a tie, which goes to the longer deadline [P]; France, silent, is not
+    counted."""
     services = services_for(database_url)
     game_id = _scorpion_start(services, clock)
     vote(services, clock, "AUSTRIA", "TURN LENGTH 7")

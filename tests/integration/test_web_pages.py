@@ -246,7 +246,7 @@ def test_a_public_game_is_shown_where_web_public_is_false(played, clock) -> None
 
 
 def test_an_anonymous_game_s_pages_show_its_powers_and_no_player(database_url, clock) -> None:
-    """issue 21's "anonymous games show powers only": no address, no player's name on any page, the
+    """An anonymous game's pages show powers only: no address, no player's name on any page, the
     player's own page included."""
     services = services_for(database_url)
     new_game(services, clock(), anonymous=True)

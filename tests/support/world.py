@@ -40,7 +40,7 @@ def new_game(services: Services, now: datetime, *, name: str = "lepanto", rulese
              sender_check: str = "from", enforce_minimums: bool = False, timezone: str = "UTC",
              anonymous: bool = False) -> int:
     """A game of seven players at player_address(POWER). `sender_check` is "from" (the From
-    address alone, as before issue 6) unless a test is about verifying senders. The turn
+    address alone) unless a test is about verifying senders. The turn
     lengths are the test's, whatever the profile's minimums (tests about the minimums pass
     `enforce_minimums=True`)."""
     with transaction(services.sessions) as session:

@@ -1,4 +1,4 @@
-"""000 VIII(2), VIII(3) (extra_unit_repair = mhr, MATRIX A15): the audit's comparison of a replayed
+"""000 VIII(2), VIII(3) (extra_unit_repair = mhr): the audit's comparison of a replayed
 board with the stored one, and the repair it proposes. Boards written by hand; the replay is the
 engine's (tests/integration/test_gm_audit.py)."""
 

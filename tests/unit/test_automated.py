@@ -1,4 +1,5 @@
-"""Which incoming mail is automated and must never be answered (issue 6 hole 2): pure, table-driven."""
+"""Which incoming mail is automated and must never be answered (an autoresponder answering every
+mail): pure, table-driven."""
 
 from __future__ import annotations
 

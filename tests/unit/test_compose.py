@@ -129,7 +129,7 @@ def test_long_lines_and_ascii_bodies_travel_intact(composer):
 
 
 def test_a_reports_machine_lines_stay_above_the_marker(composer):
-    """Issue 10 and the `::` lines stay at the top, where mail filters look for them."""
+    """The `::` lines stay above the marker, at the top, where mail filters look for them."""
     message = reparse(compose(composer, body=":: Game: lepanto\n:: Phase: S1901M\n\nResults\n"))
     assert message.get_content() == f":: Game: lepanto\n:: Phase: S1901M\n{START}\n\nResults\n\n{END}\n"
 
@@ -277,7 +277,7 @@ def test_message_ids_do_not_depend_on_the_global_random_state() -> None:
 
 
 def test_the_marker_is_followed_by_one_blank_line():
-    """Issue 10's marker opens every mail; the QA walkthrough read two blank lines after it (the
+    """The marker opens every mail; the QA walkthrough read two blank lines after it (the
     blank ending a report's `::` lines was kept too): one blank line, then the text."""
     from gmserver.mail.compose import mark_gm_mail
     from gmserver.rules.reading.quoting import GM_MAIL_END, GM_MAIL_START

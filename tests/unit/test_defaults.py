@@ -1,6 +1,7 @@
 """The house rules' defaults (gmserver/rules/defaults.py, removals.py, distance.py) on hand-checked
-positions: MATRIX 2.6, 2.7 and the algorithms A1 to A8 of 2.13. Every expected value is worked out
-in the comment beside it from the clause, never taken from the code under test."""
+positions: the options of docs/rulesets.md 2.6 and 2.7 (nrr_default, nbr_default,
+removal_algorithm). Every expected value is worked out in the comment beside it from the clause,
+never taken from the code under test."""
 
 from __future__ import annotations
 

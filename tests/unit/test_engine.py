@@ -393,7 +393,7 @@ def _all_units(state) -> list[str]:
 
 
 def test_adjudicate_refuses_a_unit_without_an_order() -> None:
-    """Issue 8: the engine is always handed explicit, ruleset-computed orders; a unit left
+    """The engine is always handed explicit, ruleset-computed orders; a unit left
     unordered would get the engine's hold, not the house rules' default."""
     with pytest.raises(engine.IncompleteOrders, match="FRANCE A MAR"):
         engine.adjudicate(engine.initial_state(), {"FRANCE": ["A PAR - BUR", "F BRE - MAO"]})

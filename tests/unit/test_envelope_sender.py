@@ -93,7 +93,8 @@ def test_any_value_gives_one_mailbox_on_one_line_or_none(value: str) -> None:
 @pytest.mark.parametrize("written", ["stranger@b..c", "=?utf-8?q?a?=@x.test"])
 def test_a_sender_a_reply_could_not_name_is_nobody_to_answer(written: str) -> None:
     """The email package writes `a@b..c` back as `<>` and an encoded word as another address: a
-    reply would go to someone else or nowhere (the 100,000-message fuzz run of issue 6)."""
+    reply would go to someone else or nowhere (found by a 100,000-message run of
+    scripts/reliability/fuzz.py)."""
     raw = f"From: {written}\r\nSubject: lepanto\r\nMessage-ID: <w@x.test>\r\n\r\nA PAR H\r\n".encode()
     assert parse_envelope(raw).sender == ""
 

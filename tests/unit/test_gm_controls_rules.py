@@ -111,7 +111,7 @@ def test_the_worked_example_does_not_move_into_a_unit_of_its_own() -> None:
 
 def test_every_correction_command_is_carried_out_by_mail_not_sent_to_the_command_line() -> None:
     """A word both in the mail table and the list of commands not carried out by mail was answered
-    "not carried out by mail yet" (the merge of issue 8's branches left rollback, preview, convoy,
+    "not carried out by mail yet" (a merge of two branches left rollback, preview, convoy,
     release and refuse in both), though the README says the GM may mail them. One registry now:
     each word names one command, carried out by mail or not."""
     from gmserver.commands.registry import BY_WORD

@@ -131,7 +131,7 @@ def test_hostile_headers_do_not_raise() -> None:
 
 @pytest.mark.parametrize("profile", ["standard", "mhr", "danivon", "email_rules", "scorpion", "gwm"])
 def test_press_requests_and_votes_need_only_the_game_in_the_subject(profile: str) -> None:
-    """MATRIX 2.1's subject rules are an order set's: a status request, press or a vote
+    """The subject rules (docs/rulesets.md 2.1) are an order set's: a status request, press or a vote
     (gmserver.rules.mailkind) names the game, and may come after the deadline or answer a report."""
     g = game(profile, name="Dc179 [BlackMarch]" if profile == "mhr" else "lepanto")
     late = NOW + timedelta(days=3)

@@ -1,5 +1,6 @@
 """Missed orders and civil disorder (rules/nmr.py): tables named by clause, values by hand from
-the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and MATRIX 2.6-2.8, A9."""
+the seeds (000 VII(6), 001 V(1)-(5), 002 ORDERS 0 and 4, 003 [12]-[14]) and the options of
+docs/rulesets.md 2.6 to 2.8."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Order notation is split in one module: gmserver/rules/order.py (issue 7 item 2).
+"""Order notation is split in one module: gmserver/rules/order.py.
 
 Every other module takes an `Order` (`Order.parse(text)`) and asks it for the unit, the action,
 the target. This test reads every module under gmserver/ with `ast` (importing nothing) and

@@ -1,5 +1,5 @@
-"""001 IV(4) "The guide will be that each Turn takes a week to progress" (MATRIX 2.8
-target_days_per_game_turn = 7 under danivon), by tables: a Turn is a season, Fall's with its
+"""001 IV(4) "The guide will be that each Turn takes a week to progress"
+(target_days_per_game_turn = 7 under danivon), by tables: a Turn is a season, Fall's with its
 retreat and adjustment turns the longest. Expected values by hand."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ leaves no or several resolutions, by All Hold ("all moves which are part of the 
 
 Positions and orders are DATC 6.F.14 to 6.F.24 (tests/data/datc/datc.json). The expected results
 are worked out by hand from the rule, case by case in the comments; they are not the DATC's
-(which follow the Szykman rule) where MATRIX 2.16 says the two differ: 6.F.17, 6.F.22, 6.F.24."""
+(which follow the Szykman rule) where the two rules differ: 6.F.17, 6.F.22, 6.F.24."""
 
 from __future__ import annotations
 

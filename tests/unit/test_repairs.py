@@ -1,4 +1,4 @@
-"""000 VIII(2), VIII(3) (extra_unit_repair = mhr, MATRIX A15): the repair of a surplus unit,
+"""000 VIII(2), VIII(3) (extra_unit_repair = mhr): the repair of a surplus unit,
 planned on a hand-written position."""
 
 from __future__ import annotations

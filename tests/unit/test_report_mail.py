@@ -190,8 +190,8 @@ def test_report_mail_is_text_html_with_inline_map_and_ics_and_readdress_keeps_th
 
 
 def test_press_and_vote_results_appear_in_both_parts(report, composer):
-    """MATRIX 2.9 (000 X(1): white press under its author's orders, grey press in an "Anonymous
-    Press" section) and MATRIX 2.10 (vote results with the report): the HTML says what the text says."""
+    """Press (000 X(1): white press under its author's orders, grey press in an "Anonymous Press"
+    section) and vote results with the report: the HTML says what the text says."""
     import dataclasses
 
     from gmserver.rules.press import ReportPress
@@ -219,7 +219,7 @@ def test_the_centre_table_keys_each_power_to_its_chart_colour(html):
 
 
 def test_a_reply_quoting_the_html_report_reads_only_the_new_lines(html):
-    """Issue 10: the HTML part carries gmserver's marker lines too, so a client that quotes the
+    """The HTML part carries gmserver's marker lines too, so a client that quotes the
     report without a blockquote or a reply header still has only the new lines read."""
     from email.message import EmailMessage
 

@@ -799,7 +799,7 @@ def test_press_sections_of_a_report_000_x_1(geo, composer):
 
 
 def test_confirmation_with_no_order_read_says_what_was_skipped_first(geo, composer):
-    """Issue 10: a message from which no order was read never says "Your orders were received.";
+    """A message from which no order was read never says "Your orders were received.";
     it says first which lines were skipped and why."""
     confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None,
@@ -829,7 +829,7 @@ def test_confirmation_with_an_order_read_is_still_received(geo, composer):
 
 
 def test_confirmation_says_when_the_version_mark_is_not_the_set_filed(geo, composer):
-    """Issue 10: a reply still carrying "[1]" (quoted back) and filed as the second set says so."""
+    """A reply still carrying "[1]" (quoted back) and filed as the second set says so."""
     confirmation = build_confirmation(
         game_name="lepanto", power="FRANCE", phase="S1901M", deadline=None, readings=READINGS,
         orders_on_file=[Order.parse("A PAR - BUR")], version=2, geography=geo, marker="1",

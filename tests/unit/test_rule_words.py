@@ -1,4 +1,4 @@
-"""Issue 10 / STYLE: players never see option keys nor bare clause numbers; the rule in words,
+"""Players never see option keys nor bare clause numbers; the rule in words,
 the clause after (expected texts written by hand)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every option says whether gmserver applies it, and the marks cannot go stale unnoticed
-(issue 7 item 4: "a GM who picks a profile must be able to trust every option in it, or be told
-which ones are not in force yet")."""
+(a GM who picks a profile must be able to trust every option in it, or be told which ones are
+not in force yet)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_the_issue_s_examples_are_marked_as_the_code_behaves() -> None:
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["vote_kinds"].status == APPLIED  # every kind is voted on by mail
     assert OPTIONS["turn_length_vote"].status == APPLIED  # the start-of-game vote (003 [23])
-    # MATRIX 2.2 proxies (000 II(3), 003 [19]: some units, a preset period or indefinitely)
+    # proxies (000 II(3), 003 [19]: some units, a preset period or indefinitely)
     for name in ("proxy_policy", "proxy_precedence", "proxy_cancel_notifies_holder"):
         assert OPTIONS[name].status == APPLIED, name
     assert OPTIONS["perpetual_orders"].status == PARTIAL  # 000 II(4): the GM marks; no player request

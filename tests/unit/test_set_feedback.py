@@ -4,7 +4,7 @@ before the deadline, (c) the player has not said the orders are meant as written
 
 invalid_set_feedback (mhr: conditional_mhr), clarification_min_hours (12 [P]),
 confirm_each_set. The expectations are worked out by hand from the clause: (a) is the GM's
-per-player switch (MATRIX 2.1 "the GM has not switched clarifications off for this player"),
+per-player switch (the GM has not switched clarifications off for this player),
 (b) counts the hours left before the deadline, (c) looks for "as written" in the message.
 """
 

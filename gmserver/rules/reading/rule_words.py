@@ -3,8 +3,8 @@
 The reader names the clause of the game's profile that decided a line ("000 IV(1)"), a source
 ("RB2000"; "DATC 4.D.3", said "the 2000 rulebook as the DATC reads it, 4.D.3"), or, where the
 profile is silent or the GM changed the value, the option itself
-("conditional_movement_orders = void_line"). Players never see option keys (STYLE; issue
-10): a key becomes the rule in words, a clause number says whose rules it is.
+("conditional_movement_orders = void_line"). Players never see option keys: a key becomes the
+rule in words, a clause number says whose rules it is.
 """
 
 from __future__ import annotations

@@ -100,12 +100,12 @@ HAND = [
     ("opening", "RUSSIA", "F Sev - Bla"), ("opening", "RUSSIA", "F Sev - Black Sea"), ("opening", "RUSSIA", "F Sev - Rum"),
     ("opening", "RUSSIA", "A Mos - Liv"), ("opening", "RUSSIA", "A Mos - Lvn"), ("opening", "RUSSIA", "A Mos - Livonia"),
     ("opening", "TURKEY", "F Ank - Bla"), ("opening", "TURKEY", "A Con - Bul"), ("opening", "TURKEY", "A Smy - Arm"),
-    # issue 10: fragments for the player's own unit (002 FORMAT 7), supports of another power's unit,
+    # fragments for the player's own unit (002 FORMAT 7), supports of another power's unit,
     # "Sea" misspelt
     ("opening", "AUSTRIA", "A Bu - Ser"), ("opening", "GERMANY", "F Ki - Den"), ("opening", "GERMANY", "Ki - Den"),
     ("opening", "ITALY", "A Ven S Austrian F Tri"), ("opening", "ITALY", "A Ven S Austrian A Vie - Pie"),
     ("opening", "TURKEY", "F Ank - Black See"),
-    # issue 10 follow-ups: a name of several words misspelt, a fragment before a hold or a support,
+    # a name of several words misspelt, a fragment before a hold or a support,
     # a support whose own unit cannot be read (never the supported unit's move)
     ("opening", "ENGLAND", "F Lon - North See"), ("opening", "AUSTRIA", "A Bu H"),
     ("opening", "AUSTRIA", "A Bu S A Vie - Gal"), ("opening", "AUSTRIA", "A Zzzz S A Bud - Ser"),

@@ -1,4 +1,4 @@
-"""Issue 10: the text read from each whole client message of tests/data/clients (hand-written
+"""The text read from each whole client message of tests/data/clients (hand-written
 reconstructions) is exactly its hand-written `read` lines, with LF or CRLF line ends."""
 
 from __future__ import annotations

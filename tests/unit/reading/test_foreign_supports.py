@@ -1,4 +1,4 @@
-"""Issue 10: a support of another power's unit whose order may be void.
+"""A support of another power's unit whose order may be void.
 
 Expectations reasoned by hand from the seeds:
 - A support of a move the other power's unit cannot make (Vienna does not border Piedmont; a
@@ -77,9 +77,9 @@ def test_hold_support_of_own_unit_has_no_conditional_sentence(profile):
 # A support of another power's fleet to one coast of a province it can enter by either coast (the
 # Mid-Atlantic to Spain, Constantinople to Bulgaria): where a support naming another
 # coast than the fleet's move is void (DATC 4.B.4; 003 [10 c] "specifying the wrong coast will result
-# in a misorder"; 002 silent, MATRIX: invalid) it depends on the coast the other power orders, so
-# the reply says so in one sentence; where the fleet's coast is what counts (000 IV(7), 001 III(9),
-# 004 II(3)c) nothing depends on it.
+# in a misorder"; 002 silent: coast_support_mismatch = invalid) it depends on the coast the other
+# power orders, so the reply says so in one sentence; where the fleet's coast is what counts
+# (000 IV(7), 001 III(9), 004 II(3)c) nothing depends on it.
 COASTS = position("S1902M", france=["F MAO"], england=["F POR"], turkey=["F CON"], russia=["F RUM"])
 COAST_VOID = {"standard": "DATC 4.B.4", "email_rules": "DATC 4.B.4", "scorpion": "003 [10 c]"}
 

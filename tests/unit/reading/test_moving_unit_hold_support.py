@@ -1,4 +1,4 @@
-"""Issue 10 follow-up: a support to hold one of the player's own units that the same set orders to
+"""A support to hold one of the player's own units that the same set orders to
 move, validly.
 
 Expectations reasoned by hand from the seeds and the rulebook:

@@ -1,4 +1,4 @@
-"""Issue 10 follow-up: a misspelt name of several words ("North See") is read as "Black See" is,
+"""A misspelt name of several words ("North See") is read as "Black See" is,
 under the profile's typo_tolerance.
 
 Expectations reasoned by hand from the seeds: every profile tolerates a misspelling that leaves no

@@ -1,4 +1,4 @@
-"""Issue 10: words or a label before an order. Expected values written by hand from the seeds:
+"""Words or a label before an order. Expected values written by hand from the seeds:
 
 a poorly written order with one clear meaning is followed and the player told what was read
 (000 III(2) mhr, 001 II(2) danivon, 002 FORMAT 2 email_rules, 003 [17] scorpion, 004 I(1) gwm,
@@ -98,7 +98,7 @@ def test_build_labelled_for_another_power_is_refused_and_said(profile):
     ("Paris", "Not an order: no action follows the place name."),
 ])
 def test_no_action_follows_only_for_a_bare_place(profile, text, message):
-    """Issue 10: "no action follows the place name" is said of a place written alone, not of prose."""
+    """"No action follows the place name" is said of a place written alone, not of prose."""
     line = one(text, opening(), "FRANCE", profile)
     assert line.order is None and line.message == message
 

@@ -1,5 +1,5 @@
-"""Issue 10, "Quoted mail read as new orders": the reply headers of the big mail clients, and
-copies of gmserver's own mail, are never read as new orders. Expected texts written by hand."""
+"""Quoted mail is never read as new orders: neither the reply headers of the big mail clients
+nor copies of gmserver's own mail. Expected texts written by hand."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ CONFIRMATION = "\n".join([
     pytest.param(f"A Par - Bur\n\n{CONFIRMATION.rsplit(chr(10), 2)[0]}\n", id="end marker cut off"),
 ])
 def test_a_copy_of_gmservers_own_mail_is_never_read(body):
-    """Issue 10: the confirmation's footer quoted back ("If anything above ...") is not a
+    """The confirmation's footer quoted back ("If anything above ...") is not a
     conditional order, and nothing else of the copy is read."""
     assert extract_order_text(_mail(body)) == "A Par - Bur"
 
@@ -98,7 +98,7 @@ def test_a_turn_reports_machine_lines_start_a_copy():
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_an_old_order_quoted_below_a_new_one_does_not_replace_it(profile):
-    """Issue 10: had the old `A Par - Pic` below Outlook's HTML reply header been read, it would
+    """Had the old `A Par - Pic` below Outlook's HTML reply header been read, it would
     have replaced the new order under danivon and gwm (001 III(2), 004 I(5): the last order for a
     unit), made Paris stand under scorpion (003 [10 a]) and hold under the rulebook (DATC 4.D.3);
     it is not read, so in every profile `A Par - Bur` stands and the set has the two new lines."""
@@ -109,7 +109,7 @@ def test_an_old_order_quoted_below_a_new_one_does_not_replace_it(profile):
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_confirmation_footer_quoted_back_is_not_a_conditional_order(profile):
-    """Issue 10: in every profile (void_line by default, strip_condition under 000 III(7), which
+    """In every profile (void_line by default, strip_condition under 000 III(7), which
     would have read "If anything above ..." as an order) the quoted footer gives no line at all:
     the reply is read as its one new order."""
     reading = read(extract_order_text(_mail(f"A Par - Bur\n\n{CONFIRMATION}\n")), opening(), "FRANCE", profile)

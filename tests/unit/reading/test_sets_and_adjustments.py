@@ -231,6 +231,6 @@ def test_reading_to_json_shape():
      "This set replaces the set on file (the 2000 rulebook as the DATC reads it, 4.D.1)."),
 ], ids=lambda v: v if isinstance(v, str) and (v[:1].isdigit() or v.startswith("standard")) else None)
 def test_set_note_says_merged_only_when_merged(clause, profile, subject, text, note):
-    """Issue 10: "merged unit by unit" only when an order of the set on file still stands; the rule
+    """"Merged unit by unit" only when an order of the set on file still stands; the rule
     in words, the clause after, never an option key."""
     assert _read(text, profile, subject=subject).notes[0] == note

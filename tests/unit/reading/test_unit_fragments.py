@@ -1,4 +1,4 @@
-"""Issue 10: a fragment of a name standing for the ordered unit ("A Bu - Ser", "Ki - Den").
+"""A fragment of a name standing for the ordered unit ("A Bu - Ser", "Ki - Den").
 
 Expectations reasoned by hand from the seeds:
 - 002 FORMAT 7: "I-GRE will also be translated as F ION -> Gre" -- email_rules reads a fragment as

@@ -1,6 +1,6 @@
 """A support or convoy whose own unit cannot be read is never read as the supported unit's order.
 
-Found while doing the issue 10 follow-ups: "A Zz S A Ser - Rum" (and "Please support A Ser - Rum")
+Before the fix, "A Zz S A Ser - Rum" (and "Please support A Ser - Rum")
 skipped the words before the second unit as a prefix and filed A SER - RUM, a move the player never
 ordered. Reasoned from the seeds: no profile reads an order the player did not write (000 III(1)
 "orders will be interpreted as written"; 001 II(1) presumes valid orders, not other ones; 002 FORMAT
@@ -75,7 +75,7 @@ HOW_TO_WRITE = ("This looks like an order but I cannot read it: write the unit, 
 ])
 def test_an_order_like_line_that_cannot_be_read_names_what_the_rules_accept(profile, rule, accepted):
     """QA: "This looks like an order but I cannot read it" cited no rule; where the profile has a
-    clause for what it accepts (MATRIX: 000 III(2), 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1)),
+    clause for what it accepts (000 III(2), 001 II(2), 002 FORMAT 2, 003 [15], 004 I(1)),
     the refusal says it in words and cites it."""
     (line,) = read("Army to Burgundy", POS, "austria", profile).lines
     assert (line.status, line.order, line.rule) == ("rejected", None, rule)

@@ -1,4 +1,4 @@
-"""Issue 10: what the player reads in the confirmation for the new readings -- a fragment of a
+"""What the player reads in the confirmation for the new readings -- a fragment of a
 name for one of the player's units, and a support of another power's unit -- rendered from the
 real template: the rule in words, clause after, never an option key; no "received" when nothing
 was read. Expectations written by hand from the seeds (see tests/unit/reading/test_unit_fragments.py

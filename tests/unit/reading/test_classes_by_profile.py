@@ -1,7 +1,7 @@
-"""Issue 10 acceptance, class by profile: the rows the other tables left out, so that every class
-of the issue (names, void orders, conditional builds, words) has a table under every profile it
-concerns. Prefixes: test_prefixes.py; quoted mail: test_quoting.py; abbreviations of own units:
-test_unit_fragments.py; supports of another power's units: test_foreign_supports.py.
+"""Class by profile: the rows the other tables left out, so that every class of reading (names,
+void orders, conditional builds, words) has a table under every profile it concerns. Prefixes:
+test_prefixes.py; quoted mail: test_quoting.py; abbreviations of own units: test_unit_fragments.py;
+supports of another power's units: test_foreign_supports.py.
 
 Every expectation is reasoned by hand from the seeds' clauses, named in each table.
 """
@@ -92,8 +92,9 @@ def test_support_of_own_unit_whose_move_is_void_stands_where_the_hold_may_be_sup
 
 
 # coast_support_mismatch for a support of the player's own fleet move naming the other coast:
-# void under DATC 4.B.4 (standard; 002 silent, MATRIX: invalid); counted for the fleet's coast under
-# 001 III(9) and 004 II(3)c (accept_if_unique). 000 IV(7) and 003 [10 c]: test_seed_examples.py.
+# void under DATC 4.B.4 (standard, and email_rules where 002 is silent: invalid); counted for the
+# fleet's coast under 001 III(9) and 004 II(3)c (accept_if_unique). 000 IV(7) and 003 [10 c]:
+# test_seed_examples.py.
 COAST = Position(phase="F1902M", units={"FRANCE": ("F MAO", "F POR")}, centers={})
 
 
