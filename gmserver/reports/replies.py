@@ -278,7 +278,7 @@ def _skipped(lines: Sequence[ReadLine]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class OrdersUnchanged:
     """The reply to a message with no orders in it while a set is on file: nothing was
-    replaced (hole 2: an out-of-office reply read as an empty set wiped a player's orders)."""
+    replaced (an out-of-office reply read as an empty set wiped a player's orders)."""
 
     template: ClassVar[str] = "player/orders_unchanged.txt.j2"
 

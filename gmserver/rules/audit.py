@@ -13,7 +13,7 @@ is missing. A repair the GM recorded (`gmserver game repair`) explains its own d
 The repair proposed follows 000 VIII(3), which prevails: a surplus unit whose power is missing a
 unit of the same type is moved where that one should be, if the province is free on the current
 board; otherwise it is disbanded. Only a unit still on the current board can be repaired; for
-the others the GM decides (A15: the server proposes, the GM confirms).
+the others the GM decides (the server proposes, the GM confirms).
 """
 
 from __future__ import annotations

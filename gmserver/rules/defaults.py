@@ -113,7 +113,7 @@ def _retreat_defaults(position: Position, power: str, own: Sequence[Order], rule
 
 def auto_retreat(unit: Unit, power: str, options: Sequence[str], used: set[str], distances: Distances,
                  ruleset: Ruleset) -> str | None:
-    """001 V(4), A6: the first of the unit's legal retreats, not already taken by the player's
+    """001 V(4): the first of the unit's legal retreats, not already taken by the player's
     own retreats [P], from the first non-empty class: (i) an SC of the home country, (ii) a non-SC
     province of the home country, (iii) another SC, (iv) any other province; alphabetically
     within the class (north coast before south coast [P]). None: no free province, disband."""
@@ -163,7 +163,7 @@ def _adjustment_defaults(position: Position, power: str, own: Sequence[Order], r
 def _build_defaults(position: Position, power: str, own: Sequence[Order], due: int, ruleset: Ruleset,
                     geography: MapInfo) -> list[Default]:
     """Builds not ordered: `nbr_default`. `waive` [P RB2000, DATC 4.D.7]; `danivon_auto_build`
-    (001 V(5) ¶1) only when the player sent no adjustment orders at all (A7)."""
+    (001 V(5) ¶1) only when the player sent no adjustment orders at all."""
     missing = due - len(own)
     if missing <= 0:
         return []
@@ -177,7 +177,7 @@ def _build_defaults(position: Position, power: str, own: Sequence[Order], due: i
 
 
 def auto_builds(position: Position, power: str, due: int, geography: MapInfo) -> list[Order]:
-    """001 V(5) ¶1, A7: fleets if every supply centre the player owns is coastal, otherwise
+    """001 V(5) ¶1: fleets if every supply centre the player owns is coastal, otherwise
     armies [P: the centres owned now]; in the available build sites (unoccupied owned home
     centres) in alphabetical order of their English names [P]; a fleet in a two-coast centre on
     its north coast [P] (St Petersburg)."""
@@ -220,7 +220,7 @@ def missing_orders(position: Position, orders: Mapping[str, Sequence[Order]]) ->
 
 
 def hopeless(position: Position, power: str, geography: MapInfo) -> bool:
-    """002 ORDERS 4, A9: the power's orders for this phase cannot change anything, so it need not
+    """002 ORDERS 4: the power's orders for this phase cannot change anything, so it need not
     send them (the defaults, disband or remove all, are the only outcome).
 
     Fall retreats: after the Fall ownership update it owns no centre (counting none of its
@@ -247,7 +247,7 @@ def hopeless(position: Position, power: str, geography: MapInfo) -> bool:
 
 
 def hopeless_powers(position: Position, geography: MapInfo) -> frozenset[str]:
-    """A9 (002 ORDERS 4): the powers whose orders for this phase are hopeless (`hopeless`)."""
+    """002 ORDERS 4: the powers whose orders for this phase are hopeless (`hopeless`)."""
     return frozenset(p for p in position.powers_to_order() if hopeless(position, p, geography))
 
 

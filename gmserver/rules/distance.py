@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Unit
 
-# A17: the national borders of the standard board (home countries are not in the engine's map;
+# The national borders of the standard board (home countries are not in the engine's map;
 # Finland is Russian territory there). Used by 001 V(4), V(5) and 003 [8].
 HOME_COUNTRIES: Mapping[str, frozenset[str]] = {
     "AUSTRIA": frozenset({"BOH", "BUD", "GAL", "TRI", "TYR", "VIE"}),
@@ -24,7 +24,7 @@ HOME_COUNTRIES: Mapping[str, frozenset[str]] = {
     "TURKEY": frozenset({"ANK", "ARM", "CON", "SMY", "SYR"}),
 }
 
-UNREACHABLE = 10_000  # A1: a unit that cannot reach any target is farther than every unit that can
+UNREACHABLE = 10_000  # a unit that cannot reach any target is farther than every unit that can
 
 
 def home_country(power: str) -> frozenset[str]:
@@ -32,7 +32,7 @@ def home_country(power: str) -> frozenset[str]:
 
 
 def _province_graph(geography: MapInfo) -> dict[str, set[str]]:
-    """A1 army measure: provinces are neighbours if they share a border, land or water, coasts
+    """The army measure: provinces are neighbours if they share a border, land or water, coasts
     ignored; Switzerland (impassable) is in neither move table, so it is excluded."""
     graph: dict[str, set[str]] = {}
     for here, theirs in geography.army_moves.items():
@@ -63,7 +63,7 @@ def _bfs(start: str, neighbours: Callable[[str], Iterable[str]], is_target: Call
 
 
 class Distances:
-    """A1 distances on one map: armies count steps over every shared border (they may 'walk
+    """Distances on one map: armies count steps over every shared border (they may 'walk
     over water', 000 V(4), 004 III(4)), fleets count legal fleet moves, coast by coast."""
 
     def __init__(self, geography: MapInfo) -> None:
@@ -79,9 +79,9 @@ class Distances:
                     lambda loc: self.geography.province_of(loc) in targets)
 
     def from_home_centres(self, unit: Unit, power: str) -> int:
-        """A1 target: the power's original home centres, whoever controls them (004 III(4))."""
+        """The target: the power's original home centres, whoever controls them (004 III(4))."""
         return self.from_unit(unit, frozenset(self.geography.home_centres(power)))
 
     def from_home_country(self, unit: Unit, power: str) -> int:
-        """001 V(5): 'furthest from the home country' (A17 provinces) [P]."""
+        """001 V(5): 'furthest from the home country' (the provinces of its home country, above) [P]."""
         return self.from_unit(unit, home_country(power))

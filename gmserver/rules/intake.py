@@ -160,8 +160,8 @@ def decide(envelope: Envelope, games: Sequence[GameView], received_at: datetime,
     if (press and game.ruleset.press_from_non_players and game.status == "active"
             and not game.powers_of(envelope.sender)):
         # 002 PRESS 2: "Anyone (including non-players) may send press from other sources"; naming
-        # the game is all it takes, so the game is as public as the rule makes it (hole 6 stands for
-        # every other kind of mail and every other game)
+        # the game is all it takes, so the game is as public as the rule makes it (strangers are told
+        # nothing about any game for every other kind of mail)
         return Accept(game=game, power=NON_PLAYER, phase=game.phase, subject=reading)
     power = _sender_power(envelope.sender, game, reading, read_only=read_only, after_end=after_end and not orders,
                           orders=orders)
@@ -233,7 +233,7 @@ def _named_game(sender: str, games: Sequence[GameView], readings: Mapping[int, S
     if len(named) > 1:
         named = [g for g in named if g in mine]
         if not named:
-            return _stranger_refusal(sender)  # hole 6: never list games to a non-player
+            return _stranger_refusal(sender)  # never list games to a non-player
     if len(named) > 1:
         return Reject((f"The subject could name more than one of your games ({', '.join(g.name for g in named)}).",),
                       expected_subject=_expected(named[0], _a_power(named[0], sender)),
@@ -267,7 +267,7 @@ def _sender_power(sender: str, game: GameView, reading: SubjectReading, *, read_
     own = game.powers_of(sender)
     powers = tuple(sorted({*own, *(game.proxied_for(sender) if orders else ())}))
     if not powers and not _listed_in(game, sender):
-        return _stranger_refusal(sender)  # hole 6: naming a game proves nothing about it
+        return _stranger_refusal(sender)  # naming a game proves nothing about it
     if not powers:
         return Reject((
             f"This address ({sender}) is not registered for any power in {game.name}.",
@@ -413,7 +413,7 @@ def heading_lines_read(lines: Sequence[LineReading], subject: SubjectReading,
 
 def _stranger_refusal(sender: str) -> Reject:
     """The refusal to someone who plays none of the games the message could be about. It reads
-    the same whether the subject named a real game, a made-up one or none (hole 6), so that
+    the same whether the subject named a real game, a made-up one or none, so that
     nobody learns from it which games are run here or who plays them."""
     return Reject((
         f"This address ({sender}) is not registered as a player in any game run here that the subject "

@@ -54,14 +54,14 @@ def counts_phase(phase_type: str, ruleset: Ruleset) -> bool:
 def missed_turn(*, owes: bool, ordered: bool, phase_type: str, hopeless: bool, ruleset: Ruleset) -> bool | None:
     """Did this power miss the turn? None: the turn does not count for it either way (it owed
     nothing, a minor turn that is not counted, or a hopeless retreat or removal exempted by
-    hopeless_orders_exempt, 002 ORDERS 4 and A9). `ordered`: a set on file for the phase, or
+    hopeless_orders_exempt, 002 ORDERS 4). `ordered`: a set on file for the phase, or
     contingent lines sent with the moves that stand in for one (000 II(5), 001 II(6))."""
     if not owes or not counts_phase(phase_type, ruleset):
         return None
     if ordered:
         return False
     if hopeless and ruleset.hopeless_orders_exempt:
-        return None  # A9: "does not count a miss"
+        return None  # 002 ORDERS 4: "does not count a miss"
     return True
 
 

@@ -1,5 +1,5 @@
 """Which units the rules remove when a power orders too few removals (NDR, too few, or civil
-disorder): `removal_algorithm` (2.13 A2 to A5, A8).
+disorder): `removal_algorithm` (000 V(4), 001 V(5) ¶2, 003 [8], 004 III(4), and RB2000's).
 
 Every algorithm orders the candidates by a key and removes the first N; they differ in the
 candidates, the distance target and the tie-breaks. Pure.
@@ -53,7 +53,7 @@ def choose_removals(units: Sequence[Unit], power: str, count: int, ruleset: Rule
     elif algorithm == "scorpion":
         ranked = _scorpion_ranked(units, power, distances, alpha)
     else:
-        # rb2000 (A8, DATC 4.D.8), mhr (000 V(4), A2) and gwm (004 III(4), A4) share the order:
+        # rb2000 (DATC 4.D.8), mhr (000 V(4)) and gwm (004 III(4)) share the order:
         # distance from the home centres (armies may cross water, fleets count fleet moves),
         # farthest first; ties: fleets before armies, then alphabetically by `alphabetical_key`.
         ranked = sorted(units, key=lambda u: (-distances.from_home_centres(u, power), not u.is_fleet,
@@ -66,7 +66,7 @@ def _scorpion_ranked(units: Sequence[Unit], power: str, distances: Distances,
     """003 [8]: only units "not in supply centres" are candidates; farthest from the nearest home
     centre first; ties: units in sea spaces, then units outside the home country, then fleets
     before armies, then alphabetically. Should the candidates not suffice (a GM edit), the rest
-    follow in the same order [P, A3]."""
+    follow in the same order [P]."""
     provinces = distances.geography.provinces
     home = home_country(power)
 

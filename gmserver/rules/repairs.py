@@ -6,7 +6,7 @@ removal rule picks the unit to remove, distances measured on the latest position
 (which prevails): a unit wrongly in a province that correctly holds another unit is disbanded,
 or moved to the province it should have been in if that is free.
 
-The GM says which case it is (A15: the server proposes, the GM confirms): a named unit is removed
+The GM says which case it is (the server proposes, the GM confirms): a named unit is removed
 or moved; with no unit named, the game's `removal_algorithm` picks it. The third case of
 VIII(2), too many builds, is the GM naming the unit the excess-build rule would not have built.
 """

@@ -651,7 +651,7 @@ IllegalRetreat = Literal["disband"]
 _opt("illegal_retreat", "2.6", Choice.of(IllegalRetreat), "disband", applied(), sources={"disband": "RB2000"})
 MultipleRetreatOrders = Literal["first", "last", "priority_list"]
 _opt("multiple_retreat_orders", "2.6", Choice.of(MultipleRetreatOrders), "first", applied())
-_opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless (A9): no reminder, no NMR counted
+_opt("hopeless_orders_exempt", "2.6", BOOL, True, applied())  # rules/defaults.py hopeless: no reminder, no NMR counted
 _opt("nmr_counts_minor_turns", "2.6", BOOL, False, applied())  # rules/nmr.py counts_phase
 
 # 2.7 Adjustments & civil disorder

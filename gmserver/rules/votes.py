@@ -1,4 +1,4 @@
-"""Votes on ending the game: reading a vote line, the tally, and what is announced (A16).
+"""Votes on ending the game: reading a vote line, the tally, and what is announced.
 
 Pure: the caller passes the proposal, the powers still in the game, the powers in civil
 disorder, the latest ballot of each voter and the ruleset. The grammar is a proposal [P
@@ -25,7 +25,7 @@ from gmserver.rules.subject import name_words
 from gmserver.rules.vote_changes import describe_deadline
 
 CHOICES = ("yes", "no", "abstain")
-GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree (A16 "plus the GM")
+GM = "GM"  # the GM's ballot where vote.rule_change.gm_must_agree ("plus the GM")
 GAME_ENDING = ("draw", "concession", "end_game_any_terms", "draw_revote")  # a revote: 002 DRAWS 5
 CHANGES = ("deadline_change", "rule_change")  # proposals that change the game, naming no power
 WORDED = ("rule_change", "end_game_any_terms")  # written in words (rules/vote_changes.read_terms)
@@ -97,7 +97,7 @@ def survivors(units: Mapping[str, Collection[str]], centres: Mapping[str, Collec
 
 
 def electorate(alive: Collection[str], in_cd: Collection[str], ruleset: Ruleset) -> frozenset[str]:
-    """A16: the surviving powers, minus those in civil disorder unless `cd_powers_vote` (003 [18] ¶2)."""
+    """The electors: the surviving powers, minus those in civil disorder unless `cd_powers_vote` (003 [18] ¶2)."""
     return frozenset(alive) if ruleset.cd_powers_vote else frozenset(alive) - frozenset(in_cd)
 
 
@@ -162,7 +162,7 @@ def amend(proposal: Proposal, alive: Collection[str], ruleset: Ruleset, fell_lat
 
 
 def _effective(vote: str | None, rules: VoteKindRules) -> str:
-    """yes, no or excluded: a missing vote takes `uncast`, an abstention `abstention` (A16)."""
+    """yes, no or excluded: a missing vote takes `uncast`, an abstention `abstention`."""
     if vote is None:
         return rules.uncast
     if vote == "abstain":
@@ -171,7 +171,7 @@ def _effective(vote: str | None, rules: VoteKindRules) -> str:
 
 
 def tally(proposal: Proposal, electors: Collection[str], ballots: Mapping[str, str], ruleset: Ruleset) -> Tally:
-    """A16: each elector's latest ballot (`ballots`: power -> yes/no/abstain; a missing power did
+    """Each elector's latest ballot (`ballots`: power -> yes/no/abstain; a missing power did
     not vote); the proposal passes only if every counted vote is Yes and someone is counted [P]."""
     rules = kind_rules(proposal.kind, ruleset)
     if rules.gm_must_agree:  # 000 IX(3): "if the GM and all remaining players agree": the GM is an elector

@@ -182,7 +182,7 @@ PROFILE_REPORTS = {
         "S1901R": ["F North Sea disbands (F NTH D): disbanded: no retreat order received"],
         # nmr_limit_to_cd = 2, cd_mode = permanent (000 VII(6) ¶2)
         "F1901M": ["IN CIVIL DISORDER: Italy", "England 2 centres, 1 units: 1 build"],
-        # removal_algorithm = mhr (000 V(4), A2): farthest from the nearest home centre first;
+        # removal_algorithm = mhr (000 V(4)): farthest from the nearest home centre first;
         # F PRU (one fleet move from Berlin) and A DEN (one move from Kiel) tie: fleets first
         "W1901A": ["F Prussia disbands (F PRU D): removed (no removal order: removed by the rules, "
                    "farthest from the nearest home centre first (house rules 000 V(4)))",

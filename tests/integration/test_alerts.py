@@ -1,4 +1,4 @@
-"""Alerts for the human GM (hole 7): parked mail and undeliverable mail, each alerted
+"""Alerts for the human GM: parked mail and undeliverable mail, each alerted
 exactly once, however often the sweep runs; on SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`gmserver inbox list` shows every stored message, whatever its bytes (hole 4: it
+"""`gmserver inbox list` shows every stored message, whatever its bytes (it
 crashed on the first parked hostile message and printed nothing)."""
 
 from __future__ import annotations

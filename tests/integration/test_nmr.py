@@ -204,7 +204,7 @@ def test_replace_refuses_a_bad_address(database_url, clock):
 
 
 def winter_game(services, now, overrides: dict) -> int:
-    """Winter 1901: Turkey owns no centre and must remove its army (a hopeless removal, A9);
+    """Winter 1901: Turkey owns no centre and must remove its army (a hopeless removal, 002 ORDERS 4);
     Russia has a build."""
     from gmserver.rules.position import Position
     from gmserver.services.game.games import GameSpec, PlayerSpec, create_game
@@ -224,7 +224,7 @@ def reminded(services) -> set[str]:
 
 
 def test_no_reminder_and_no_miss_for_a_hopeless_removal_002_ORDERS_4(database_url, clock):
-    """002 ORDERS 4 (hopeless_orders_exempt, A9): a power that owns no centre is not asked for
+    """002 ORDERS 4 (hopeless_orders_exempt): a power that owns no centre is not asked for
     its removal and does not miss a turn by sending none, even where minor turns count."""
     services = services_for(database_url)
     game_id = winter_game(services, clock(), {"nmr_counts_minor_turns": True})

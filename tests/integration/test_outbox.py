@@ -301,7 +301,7 @@ def test_a_crash_between_sending_and_recording_resends_the_same_message(database
     with pytest.raises(SenderCrash):
         deliver_due(services.sessions, DiesAfterSending(), clock())
     assert deliver_due(services.sessions, maildir, clock.advance(minutes=6)).sent == 1
-    # handed to the Maildir twice, stored once (hole 8)
+    # handed to the Maildir twice, stored once
     copies = [str(m["Message-ID"]) for m in mailbox.Maildir(tmp_path / "md")]
     assert copies == [rows(services)[0].message_id]
     assert statuses(services) == [("p@players.test", "sent", 2)]

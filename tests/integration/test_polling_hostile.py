@@ -1,4 +1,4 @@
-"""Hostile mail over IMAP, with a real Dovecot (hole 1): `poll --once` crashed 3 times
+"""Hostile mail over IMAP, with a real Dovecot: `poll --once` crashed 3 times
 of 3 under a memory cap on an encoded-word bomb and marked nothing \\Seen, so every later
 message waited behind it. Now the bomb is answered, the mail after it is read, all are \\Seen."""
 

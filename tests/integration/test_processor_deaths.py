@@ -1,4 +1,4 @@
-"""One message must never block the ones after it (hole 1): a message that kills the
+"""One message must never block the ones after it: a message that kills the
 processor every time it is read is parked unread after intake.MAX_ATTEMPTS claims, and the mail
 stored after it is processed. A real child process is SIGKILLed, on SQLite and PostgreSQL."""
 

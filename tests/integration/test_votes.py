@@ -1,5 +1,5 @@
 """Votes by mail on a real database (SQLite and PostgreSQL): proposals and ballots recorded, the
-tally at the deadline, the game ended by a passed draw or concession (A16)."""
+tally at the deadline, the game ended by a passed draw or concession."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _all_three_vote_a_draw(services, clock) -> None:
 
 
 def test_vote_publication_instead_if_passed_000_ix_4_the_draw_replaces_the_adjudication(database_url, clock) -> None:
-    """A16 and 000 IX(4): every elector votes Yes; the game ends before the turn is adjudicated
+    """000 IX(4): every elector votes Yes; the game ends before the turn is adjudicated
     and every player is told so instead of getting a report."""
     services = services_for(database_url)
     game_id = game_with(services, clock())

@@ -37,7 +37,7 @@ def test_autoresponder_headers(headers: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("subject", [
-    "Out of Office: Re: lepanto Germany S1901M",  # the reproducer of hole 2
+    "Out of Office: Re: lepanto Germany S1901M",  # an autoresponder's reply that once wiped a player's orders
     "Automatic reply: RE: lepanto Germany S1901M",
     "Out of Office AutoReply: Re: lepanto Germany S1901M",
     "AUTO: Re: lepanto Germany S1901M",

@@ -39,7 +39,7 @@ def defaults_of(complete, power: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# A1: distance from home
+# distance from home
 
 
 @pytest.mark.parametrize("power, unit, distance", [
@@ -119,7 +119,7 @@ def test_danivon_auto_retreat_avoids_the_players_own_retreat(geo) -> None:
 
 
 def test_danivon_auto_retreat_north_coast_before_south(geo) -> None:
-    """A6 [P]: of a two-coast province the north coast comes first. French F MAO may retreat to
+    """001 V(4) [P]: of a two-coast province the north coast comes first. French F MAO may retreat to
     either coast of Spain (an SC, not French: class iii)."""
     pos = retreat_phase({"FRANCE": ["F MAO"]}, {"F MAO": ("SPA/SC", "SPA/NC")})
     assert defaults_of(complete_orders(pos, {}, rules("danivon"), geo), "FRANCE") == ["F MAO R SPA/NC"]
@@ -152,7 +152,7 @@ def test_nbr_danivon_auto_build_fleets_north_coast_001_V5(geo) -> None:
 
 
 def test_danivon_auto_build_only_when_nothing_was_sent(geo) -> None:
-    """A7: a player who ordered one of two builds has the other waived, not built."""
+    """001 V(5) ¶1: a player who ordered one of two builds has the other waived, not built."""
     pos = winter({"GERMANY": []}, {"GERMANY": ["BER", "KIE", "MUN", "DEN", "HOL"]}, {"GERMANY": 2})
     done = complete_orders(pos, {"GERMANY": orders("F KIE B", kind="A")}, rules("danivon"), geo)
     assert [str(o) for o in done.orders["GERMANY"]] == ["F KIE B", "WAIVE"]
@@ -259,7 +259,7 @@ def test_removals_of_a_power_in_civil_disorder_000_V4(geo) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Hopeless retreats and removals (002 ORDERS 4, A9)
+# Hopeless retreats and removals (002 ORDERS 4)
 
 
 def fall_retreat(units: dict, centers: dict, dislodged: dict, retreats: dict) -> Position:

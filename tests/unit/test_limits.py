@@ -1,5 +1,5 @@
 """gmserver.rules.limits: real mail passes, mail that would be ruinous to parse is caught on its
-raw bytes (hole 1)."""
+raw bytes."""
 
 from __future__ import annotations
 

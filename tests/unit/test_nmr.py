@@ -45,7 +45,7 @@ def rules(profile: str, **overrides):
     pytest.param(True, False, "R", False, rules("standard", nmr_counts_minor_turns=True), True,
                  id="nmr_counts_minor_turns: a missed retreat counts"),
     pytest.param(True, False, "A", True, rules("email_rules", nmr_counts_minor_turns=True), None,
-                 id="002 ORDERS 4, A9: a hopeless removal is no miss"),
+                 id="002 ORDERS 4: a hopeless removal is no miss"),
     pytest.param(True, False, "A", True, rules("email_rules", nmr_counts_minor_turns=True,
                                                hopeless_orders_exempt=False), True,
                  id="hopeless_orders_exempt false: a hopeless removal missed counts"),
@@ -160,17 +160,17 @@ def fall_retreat(turkey_retreats, other_retreats=("ION",), turkey_centres=("ANK"
 
 @pytest.mark.parametrize(("position", "expected"), [
     pytest.param(fall_retreat(("EAS",)), {"TURKEY"},
-                 id="A9: no centre after the Fall update, no centre to retreat to, nobody else's destination"),
-    pytest.param(fall_retreat(("EAS", "GRE")), set(), id="A9 (2): may retreat onto a centre"),
+                 id="002 ORDERS 4: no centre after the Fall update, no centre to retreat to, nobody else's destination"),
+    pytest.param(fall_retreat(("EAS", "GRE")), set(), id="002 ORDERS 4: may retreat onto a centre"),
     pytest.param(fall_retreat(("EAS",), other_retreats=("EAS",)), set(),
-                 id="A9 (3): shares a destination with another power's unit"),
+                 id="002 ORDERS 4: shares a destination with another power's unit"),
     pytest.param(fall_retreat(("EAS",), russian_at="A ARM"), set(), id="A9 (1): keeps Ankara after the update"),
     pytest.param(Position(phase="S1905R", units={}, dislodged={"TURKEY": ("F AEG",)}, retreats={"F AEG": ("EAS",)}),
-                 set(), id="A9: a Spring retreat is never hopeless"),
+                 set(), id="002 ORDERS 4: a Spring retreat is never hopeless"),
     pytest.param(Position(phase="W1905A", units={"TURKEY": ("F AEG",)}, centers={"RUSSIA": ("ANK",)},
-                          adjustments={"TURKEY": -1}), {"TURKEY"}, id="A9: removal with no centre"),
+                          adjustments={"TURKEY": -1}), {"TURKEY"}, id="002 ORDERS 4: removal with no centre"),
     pytest.param(Position(phase="W1905A", units={"TURKEY": ("F AEG", "A SMY")}, centers={"TURKEY": ("SMY",)},
-                          adjustments={"TURKEY": -1}), set(), id="A9: removal with a centre left"),
+                          adjustments={"TURKEY": -1}), set(), id="002 ORDERS 4: removal with a centre left"),
 ])
 def test_hopeless_retreats_and_removals_A9_002_ORDERS_4(position, expected) -> None:
     assert hopeless_powers(position, map_info()) == frozenset(expected)

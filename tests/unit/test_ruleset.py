@@ -283,7 +283,7 @@ OTHER_SECTIONS: dict[str, list[tuple[Any, str]]] = {
         ("no_build", "004 III(5) ¶2")],
     "nbr_default": [("waive", "DATC 4.D.7"), ("waive", "000 silent"), ("danivon_auto_build", "001 V(5) ¶1"),
         ("waive", "002 silent"), ("waive", "003 [12]"), ("waive", "004 I(6)c")],
-    "removal_algorithm": [("rb2000", "A8"), ("mhr", "000 V(4)"), ("danivon", "001 V(5) ¶2"),
+    "removal_algorithm": [("rb2000", "RB2000"), ("mhr", "000 V(4)"), ("danivon", "001 V(5) ¶2"),
         ("rb2000", "002 silent"), ("scorpion", "003 [8]"), ("gwm", "004 III(4) I(6)d")],
     "alphabetical_key": [("english_names", "RB2000"), ("english_names", "000 silent"),
         ("english_names", "001 silent"), ("english_names", "002 silent"), ("english_names", "003 silent, [8]"),

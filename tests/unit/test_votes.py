@@ -1,4 +1,4 @@
-"""The vote tally (rules/votes.py and A16), tables per profile. Expected values by
+"""The vote tally (rules/votes.py), tables per profile. Expected values by
 hand from the seeds: 000 IX, 001 VIII, 002 DRAWS, 003 [18]."""
 
 from __future__ import annotations

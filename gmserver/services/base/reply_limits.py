@@ -22,12 +22,12 @@ STRANGER_REPLY_INTERVAL = timedelta(days=1)
 PLAYER_REFUSALS_PER_HOUR = 5
 # And all strangers together (senders who play no game the message could be about) get at most
 # this many refusals an hour: a spammer forging a new From for every message would otherwise get
-# one refusal per forged address (hole 7: 12 forged senders, 12 refusals). A real newcomer
+# one refusal per forged address (a forged-sender run: 12 forged senders, 12 refusals). A real newcomer
 # writing to the GM is rare, so the cap costs players nothing, while backscatter to forged
 # addresses is what gets a GM's mail server listed as a spam source.
 STRANGER_REFUSALS_PER_HOUR = 10
 # Confirmations too: a player correcting a set sends a few an hour; an auto-responder that
-# answers every confirmation with something read as orders sends hundreds (hole 2: 187 in 45 s).
+# answers every confirmation with something read as orders sends hundreds (an autoresponder did: 187 in 45 s).
 # Past the limit the set is still filed; only the reply is skipped (see _may_reply).
 CONFIRMATIONS_PER_HOUR = 12
 
