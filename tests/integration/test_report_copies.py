@@ -1,4 +1,4 @@
-"""Issue 8's benchmark decision: a deadline stores one report per game and a light outbox row per
+"""A deadline stores one report per game and a light outbox row per
 player; the sender writes each player's copy when it sends it (services/base/report_copies.py). The
 outbox's promises hold for these rows as for every other: nothing lost, a retry sends the same
 bytes with the same Message-ID, a crash between claiming and sending loses nothing, and a

@@ -2,7 +2,7 @@
 VIII(3)): each stored phase adjudicated again with its stored orders, the result
 compared with the start the game stored for the next phase (gmserver.rules.audit), and the
 differences, with the repairs 000 VIII proposes, sent to the GM. Reads only: the GM repairs
-with `gmserver game repair` (A15: the server proposes, the GM confirms)."""
+with `gmserver game repair` (the server proposes, the GM confirms)."""
 
 from __future__ import annotations
 

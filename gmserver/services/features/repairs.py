@@ -1,6 +1,6 @@
 """The GM's repair of a surplus unit (`extra_unit_repair = mhr`, 000 VIII(2), VIII(3);
 the plan is gmserver.rules.repairs): `gmserver game repair` and the `repair` mail command.
-Without `confirm` it only says what it would do (A15: the server proposes, the GM confirms);
+Without `confirm` it only says what it would do (the server proposes, the GM confirms);
 confirmed, the current phase's board is changed, the action recorded and every player told."""
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def tally_due(session: Session, game: Game, ruleset: Ruleset, processed: Sequenc
 def _tally(game: Game, ruleset: Ruleset, due_rows: Sequence[ProposalRow], open_rows: Sequence[ProposalRow],
            alive: frozenset[str], phase: str, session: Session, now: datetime, standing: frozenset[str] = frozenset(),
            adjudicated: Collection[str] = ()) -> VoteResults:
-    """A16 on the rows due, with `alive` the powers still in the game; each row is closed.
+    """The tally (rules/votes.py) on the rows due, with `alive` the powers still in the game; each row is closed.
     `standing`: the powers in the game before the phases `adjudicated` now (002 DRAWS 3)."""
     if not due_rows:
         return VoteResults()
