@@ -56,12 +56,6 @@ def pending_ids(session: Session) -> list[int]:
                                 .order_by(InboundMessage.id)))
 
 
-def pending_raw(session: Session, inbound_id: int) -> bytes | None:
-    """The raw bytes of the message if it is still pending (no lock: read before its processing)."""
-    return session.scalar(select(InboundMessage.raw)
-                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending"))
-
-
 def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
     """The message if it is still pending, locked until the transaction ends; waits for the lock
     (no SKIP LOCKED: services.inbox.runner.process_one says why) and tests the status after the wait."""
@@ -70,12 +64,14 @@ def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | No
                           .with_for_update())
 
 
-def pending_attempts_for_update(session: Session, inbound_id: int) -> int | None:
-    """The claims counted so far on the message if it is pending and no one holds it (SKIP
-    LOCKED), locked until the transaction ends; None otherwise."""
-    return session.scalar(select(InboundMessage.attempts)
-                          .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
-                          .with_for_update(skip_locked=True))
+def pending_claim_for_update(session: Session, inbound_id: int) -> tuple[int, bytes] | None:
+    """(the claims counted so far, the raw bytes) of the message if it is pending and no one
+    holds it (SKIP LOCKED), locked until the transaction ends; None otherwise. The bytes come with
+    the claim so that reading the message costs no transaction of its own."""
+    found = session.execute(select(InboundMessage.attempts, InboundMessage.raw)
+                            .where(InboundMessage.id == inbound_id, InboundMessage.status == "pending")
+                            .with_for_update(skip_locked=True)).one_or_none()
+    return None if found is None else (found.attempts, found.raw)
 
 
 def set_attempts(session: Session, inbound_id: int, attempts: int) -> None:
