@@ -97,6 +97,21 @@ def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
     return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
 
 
+def phases_of_last_adjudication(session: Session, game_id: int, phase: str) -> list[str] | None:
+    """The phases `last_adjudication` gives for the record of `phase` (None if the game has no
+    such record), read as three narrow columns in one statement: every mail to a reply address
+    asks, and the records' states are not needed for it."""
+    rows = session.execute(select(PhaseRecord.id, PhaseRecord.phase, PhaseRecord.adjudicated_at)
+                           .where(PhaseRecord.game_id == game_id).order_by(PhaseRecord.id.desc())).all()
+    current = next((row.id for row in rows if row.phase == phase), None)
+    if current is None:
+        return None
+    before = [row for row in rows if row.id < current]
+    if not before or before[0].adjudicated_at is None:
+        return [row.phase for row in before[:1]]
+    return [row.phase for row in reversed(before) if row.adjudicated_at == before[0].adjudicated_at]
+
+
 def last_adjudication(session: Session, game_id: int, record_id: int) -> list[PhaseRecord]:
     """The records adjudicated by the game's last adjudication before record `record_id`, in
     order: one phase, or several adjudicated together in one transaction (003 [5]'s two-season
