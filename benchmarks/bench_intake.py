@@ -8,7 +8,8 @@ set filed and its confirmation queued. No IMAP, no SMTP, no outbox sending: the 
 own. Printed: CPU a mail (this process's), the SQL statements and commits a mail (host-independent),
 and with `--profile` the functions taking the most time (cProfile, cumulative).
 
-    .venv/bin/python benchmarks/bench_intake.py [--games 30] [--database sqlite|postgresql] [--profile FILE]
+    .venv/bin/python benchmarks/bench_intake.py [--games 30] [--idle-games 0] [--database sqlite|postgresql]
+        [--profile FILE]
 
 The host's speed moves by up to 2x minute to minute: compare two checkouts by running this script
 of each alternately at the same moment. The last line:
@@ -70,6 +71,8 @@ class StatementCount:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games, seven order mails each (default 30)")
+    parser.add_argument("--idle-games", type=int, default=0, metavar="N",
+                        help="N more open games that get no mail (what a subject's game is looked for among)")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--profile", metavar="FILE", type=Path,
                         help="profile the processing (cProfile), print the top functions and write the stats to FILE")
@@ -83,6 +86,8 @@ def main() -> None:
             names = [f"bench{n}" for n in range(args.games)]
             for name in names:
                 new_game(services, now, name=name, sender_check="verified")
+            for number in range(args.idle_games):
+                new_game(services, now, name=f"idle{number}")
             engine.map_info()
             for name in names:
                 for power, body in OPENINGS.items():
@@ -109,13 +114,14 @@ def main() -> None:
         profile.dump_stats(args.profile)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
     load = os.getloadavg()[0]
-    print(f"{mails} order mails ({args.database}, sender proven by the reply address): CPU {cpu * 1000 / mails:.2f} ms "
+    print(f"{mails} order mails ({args.database}, {args.games + args.idle_games} open games, sender proven by the "
+          f"reply address): CPU {cpu * 1000 / mails:.2f} ms "
           f"a mail ({mails / cpu:.0f} a CPU second; wall {elapsed * 1000 / mails:.2f} ms), "
           f"{counted.statements / mails:.1f} SQL statements and {counted.commits / mails:.2f} commits a mail "
           f"(load average {load:.2f})")
     print(f"RESULT cpu_ms_per_mail={cpu * 1000 / mails:.2f} mails_per_cpu_s={mails / cpu:.0f} "
           f"statements_per_mail={counted.statements / mails:.1f} commits_per_mail={counted.commits / mails:.2f} "
-          f"load={load:.2f} database={args.database}")
+          f"load={load:.2f} open_games={args.games + args.idle_games} database={args.database}")
 
 
 if __name__ == "__main__":

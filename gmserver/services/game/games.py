@@ -31,6 +31,7 @@ from gmserver.rules.schedule import (
     local_time_of_day,
     minimums_of,
 )
+from gmserver.rules.subject import name_words
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.reply_tokens import reply_periods
@@ -186,6 +187,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
                     for p in spec.players]
     session.add(game)
     session.flush()
+    queries.games.add_name_words(session, game.id, name_words(game.name))  # how intake finds it by a subject
     queries.phases.open_phase(session, game.id, game.phase, state, game.deadline, now)
     return game
 

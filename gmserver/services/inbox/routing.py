@@ -5,7 +5,6 @@ is refused (and whether the refusal may be sent), and which handler carries it o
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,7 +14,7 @@ from sqlalchemy.orm import Session
 from gmserver.commands.players import help_list
 from gmserver.commands.registry import MAIL_WORDS, OPEN_COMMANDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
-from gmserver.db.queries.games import open_game_names, open_games_with_players
+from gmserver.db.queries.games import open_games_named_by, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
@@ -361,21 +360,12 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
     return True
 
 
-@functools.lru_cache(maxsize=65536)
-def _words_of_name(name: str) -> frozenset[str]:
-    """A game name's words (`name_words`), split once per process: every mail compares its
-    subject with every open game's name, and splitting them all again was a sixth of a mail's time."""
-    return frozenset(name_words(name))
-
-
 def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     """The games this message could be about: those its subject may name (a word of the game's
     name appears in it; `decide` then reads the subject exactly) or, when it names none, the
     sender's own games, so that the refusal can say which subject would have worked."""
-    subject_words = set(name_words(envelope.subject))
     # finished games too, so that a late player hears the game is over
-    candidates = [game_id for game_id, name in open_game_names(session)
-                  if not subject_words.isdisjoint(_words_of_name(name))]
-    if not candidates:
-        candidates = games_of_address(session, envelope.sender)
-    return [game_view(game, session) for game in open_games_with_players(session, candidates)]
+    games = open_games_named_by(session, name_words(envelope.subject))
+    if not games:
+        games = open_games_with_players(session, games_of_address(session, envelope.sender))
+    return [game_view(game, session) for game in games]
