@@ -186,6 +186,11 @@ def addressed_by_reply(sender: str, games: Sequence[GameView], reply_secrets: Co
             if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(sender)]
 
 
+def players_reply_tokens(games: Sequence[GameView]) -> frozenset[str]:
+    """The tokens of every power's reply addresses still accepted in `games` (lower case)."""
+    return frozenset(token for game in games for power in game.secrets for token in game.reply_tokens(power))
+
+
 def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], reply_secrets: Collection[str],
                              orders: bool, heading: tuple[str, ...]) -> dict[int, SubjectReading]:
     """The subject of a message sent to a player's own reply address (gm+SECRET@..., given out

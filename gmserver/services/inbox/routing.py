@@ -21,7 +21,7 @@ from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
-from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game, players_reply_tokens
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify, has_order_lines
 from gmserver.rules.press import NON_PLAYER
@@ -137,7 +137,13 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return outcome
     # a reply to an address change's one-time address (services.commands.address_changes): the new address
     # confirming, or the old one cancelling; the new address plays no power yet
-    if (tokens := _reply_secrets(row, envelope, services.composer.gm_address)) and (
+    # the one-time addresses (an address change's, an absence offer's, a sign-up's) are looked up
+    # only for secrets that are no player's reply token here: a reply to the GM's mail, the usual
+    # proof of an order mail's sender, costs none of those three look-ups
+    players_tokens = players_reply_tokens(games)
+    tokens = tuple(secret for secret in _reply_secrets(row, envelope, services.composer.gm_address)
+                   if secret.lower() not in players_tokens)
+    if tokens and (
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
