@@ -46,6 +46,8 @@ class GameView:
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
     # the game's IANA time zone: deadlines in the answers are shown in it as well as in UTC
     timezone: str = field(default="UTC", compare=False, repr=False)
+    # "from" (the From address alone) or "verified" (proof wanted: services.features.senders)
+    sender_check: str = field(default="from", compare=False, repr=False)
     # power -> its proxy this turn (proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)

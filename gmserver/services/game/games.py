@@ -314,7 +314,7 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         previous = (record.phase, record.deadline) if record is not None else None
     return GameView(
         id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
-        deadline=game.deadline, status=game.status, timezone=game.timezone,
+        deadline=game.deadline, status=game.status, timezone=game.timezone, sender_check=game.sender_check,
         # a player who resigned sends nothing for the power any more (RESIGN)
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in in_play(game.players)},
