@@ -118,9 +118,12 @@ def timing_rows(session: Session, game_id: int | None = None
         yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 
 
+_PHASE_FOR_UPDATE = select(Game.phase).where(Game.id == bindparam("game_id")).with_for_update()  # built once: each mail
+
+
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
     """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
-    return session.scalar(select(Game.phase).where(Game.id == game_id).with_for_update())
+    return session.scalar(_PHASE_FOR_UPDATE, {"game_id": game_id})
 
 
 def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None:
@@ -131,12 +134,15 @@ def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None
 _OPEN = ("active", "finished")
 
 
+_NAMED_BY = (select(Game).where(Game.status.in_(_OPEN), Game.id.in_(
+    select(GameNameWord.game_id).where(GameNameWord.word.in_(bindparam("words", expanding=True)))))
+    .options(selectinload(Game.players)).order_by(Game.id))  # built once: each mail asks
+
+
 def open_games_named_by(session: Session, words: Iterable[str]) -> list[Game]:
     """The active or finished games a word of whose name is among `words`, their players loaded,
     oldest first: one statement, through the name words' key."""
-    named = select(GameNameWord.game_id).where(GameNameWord.word.in_(sorted(set(words))))
-    return list(session.scalars(select(Game).where(Game.status.in_(_OPEN), Game.id.in_(named))
-                                .options(selectinload(Game.players)).order_by(Game.id)))
+    return list(session.scalars(_NAMED_BY, {"words": sorted(set(words))}))
 
 
 def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[Game]:

@@ -20,8 +20,11 @@ def outbox_messages(session: Session, status: str | None = None) -> list[OutboxM
     return list(session.scalars(query))
 
 
+_KEY_TAKEN = select(OutboxMessage.id).where(OutboxMessage.dedupe_key == bindparam("key"))  # built once: each mail
+
+
 def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
-    return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
+    return session.scalar(_KEY_TAKEN, {"key": dedupe_key}) is not None
 
 
 _KEYS_TAKEN = select(OutboxMessage.dedupe_key).where(

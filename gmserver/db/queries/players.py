@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, Player, PlayerHistory
@@ -12,11 +12,14 @@ def player_of(session: Session, game_id: int, power: str) -> Player | None:
     return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power))
 
 
+_PLAYER_NOW = (select(Player).where(Player.game_id == bindparam("game_id"), Player.power == bindparam("power"))
+               .execution_options(populate_existing=True))  # built once: each mail asks
+
+
 def player_now(session: Session, game_id: int, power: str) -> Player | None:
     """The power's player row as the database has it now, even where this session loaded it
     before (filing reads its civil disorder and clarifications after locking the game)."""
-    return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power)
-                          .execution_options(populate_existing=True))
+    return session.scalar(_PLAYER_NOW, {"game_id": game_id, "power": power})
 
 
 def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str, str] | None:
