@@ -9,9 +9,9 @@
   250 (stored) to its confirmation reaching the relay (a transport that notes the time), p50 and
   p99.
 
-    .venv/bin/python benchmarks/bench_loop.py [--games 30] [--database sqlite|postgresql] [--burst 200]
+    .venv/bin/python benchmarks/bench_loop.py [--games 30] [--database sqlite postgresql] [--burst 200]
 
-The last line: `RESULT ingest_per_s=... burst_p50_s=... burst_p99_s=... database=...`.
+The last line of each database: `RESULT ingest_per_s=... burst_p50_s=... burst_p99_s=... load=... database=...`.
 """
 
 from __future__ import annotations
@@ -133,32 +133,34 @@ def burst(kind: str, count: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games, seven order mails each (default 30)")
-    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], nargs="+", default=["sqlite"],
+                        help="one or both, measured one after the other (default sqlite)")
     parser.add_argument("--burst", type=int, default=0, metavar="N",
                         help="also send N order mails back to back to a daemon and time their confirmations")
     args = parser.parse_args()
-    ingest = loop(args)
-    figures = f"ingest_per_s={ingest:.0f}"
-    if args.burst:
-        p50, p99 = burst(args.database, args.burst)
-        print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
-              f"p99 {p99:.2f} s after each mail was stored (load average {os.getloadavg()[0]:.1f})")
-        figures += f" burst_p50_s={p50:.2f} burst_p99_s={p99:.2f}"
-    print(f"RESULT {figures} load={os.getloadavg()[0]:.1f} database={args.database}")
+    for kind in args.database:
+        ingest = loop(args.games, kind)
+        figures = f"ingest_per_s={ingest:.0f}"
+        if args.burst:
+            p50, p99 = burst(kind, args.burst)
+            print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
+                  f"p99 {p99:.2f} s after each mail was stored (load average {os.getloadavg()[0]:.1f})")
+            figures += f" burst_p50_s={p50:.2f} burst_p99_s={p99:.2f}"
+        print(f"RESULT {figures} load={os.getloadavg()[0]:.1f} database={kind}", flush=True)
 
 
-def loop(args: argparse.Namespace) -> float:
-    """The ingestion and per-deadline figures; returns the order mails ingested a second."""
+def loop(games: int, kind: str) -> float:
+    """The ingestion and per-deadline figures on database `kind`; returns the order mails ingested a second."""
 
     with tempfile.TemporaryDirectory() as tmp, Dovecot() as dovecot:
-        url, drop = database(args.database, Path(tmp))
+        url, drop = database(kind, Path(tmp))
         try:
             upgrade(url)
             gm = "gm@bench.test"
             dovecot.add_user(gm, "secret")
             services = services_for(url, gm_address=gm)
             now = datetime.now(UTC)
-            names = [f"bench{n}" for n in range(args.games)]
+            names = [f"bench{n}" for n in range(games)]
             ids = [new_game(services, now, name=name) for name in names]
             engine.map_info()  # warm: the first call imports the engine (about 0.3 s)
             for name in names:
@@ -174,7 +176,7 @@ def loop(args: argparse.Namespace) -> float:
                 report = poll_once(services, mailbox, lambda: now)
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
             assert report.processed == messages, report
-            print(f"database: {args.database}; {messages} order messages in {len(names)} games")
+            print(f"database: {kind}; {messages} order messages in {len(names)} games")
             print(f"ingestion: {messages / elapsed:,.0f} messages/s "
                   f"({elapsed * 1000 / messages:.1f} ms per message: IMAP fetch, store, read, confirm, \\Seen; "
                   f"this process's CPU {cpu * 1000 / messages:.1f} ms a message, load average "

@@ -169,6 +169,18 @@ class Player(Base):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
+class GameNameWord(Base):
+    """One word of a game's name as a subject is matched against it (`rules.subject.name_words`),
+    written when the game is created: intake finds the games a subject may name by the subject's
+    words through this table's key, instead of reading and splitting every open game's name for
+    every mail."""
+
+    __tablename__ = "game_name_words"
+
+    word: Mapped[str] = mapped_column(String(400), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+
+
 class PlayerHistory(Base):
     """Who played a power before: one row per player replaced, with their record (
     abandonment and replacement keep each player's record)."""

@@ -46,6 +46,8 @@ class GameView:
     previous: tuple[str, datetime | None] | None = field(default=None, compare=False, repr=False)
     # the game's IANA time zone: deadlines in the answers are shown in it as well as in UTC
     timezone: str = field(default="UTC", compare=False, repr=False)
+    # "from" (the From address alone) or "verified" (proof wanted: services.features.senders)
+    sender_check: str = field(default="from", compare=False, repr=False)
     # power -> its proxy this turn (proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)
@@ -184,6 +186,11 @@ def addressed_by_reply(sender: str, games: Sequence[GameView], reply_secrets: Co
     wanted = {secret.lower() for secret in reply_secrets}
     return [(game, power) for game in games for power in game.secrets
             if wanted.intersection(game.reply_tokens(power)) and power in game.powers_of(sender)]
+
+
+def players_reply_tokens(games: Sequence[GameView]) -> frozenset[str]:
+    """The tokens of every power's reply addresses still accepted in `games` (lower case)."""
+    return frozenset(token for game in games for power in game.secrets for token in game.reply_tokens(power))
 
 
 def _read_with_reply_address(envelope: Envelope, games: Sequence[GameView], reply_secrets: Collection[str],

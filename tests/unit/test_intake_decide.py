@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
 
+from gmserver.rules.authenticity import reply_token
 from gmserver.rules.envelope import parse_envelope
-from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, body_heading, decide
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, body_heading, decide, players_reply_tokens
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.rules.subject import format_subject
 from tests.support.world import order_mail
@@ -294,3 +296,16 @@ def test_the_body_never_overrides_a_complete_subject() -> None:
     decision = decide(parse_envelope(addressed("gm@gm.test", subject=good_subject(g), body=body)), [g], NOW,
                       body=body)
     assert isinstance(decision, Accept) and (decision.power, decision.phase) == ("FRANCE", "S1901M")
+
+
+def test_players_reply_tokens_are_every_power_s_tokens_of_the_accepted_periods() -> None:
+    """What intake does not look up as a one-time address (an address change's, an offer's): the
+    reply tokens of the games' powers, of the current turn and the last, none for a power without
+    a password."""
+    moved = dataclasses.replace(game(), secrets={"FRANCE": "secretfrance", "ENGLAND": None},
+                                periods=("F1901M", "S1901M"))
+    other = dataclasses.replace(game(game_id=2, name="other"), secrets={"ITALY": "secretitaly"})
+    assert players_reply_tokens([moved, other]) == {
+        reply_token("secretfrance", "F1901M"), reply_token("secretfrance", "S1901M"),
+        reply_token("secretitaly", other.phase)}
+    assert players_reply_tokens([]) == frozenset()

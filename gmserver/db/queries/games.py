@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 
 from sqlalchemy import Text, bindparam, cast, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game
+from gmserver.db.models import Game, GameNameWord
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -118,20 +118,36 @@ def timing_rows(session: Session, game_id: int | None = None
         yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 
 
+_PHASE_FOR_UPDATE = select(Game.phase).where(Game.id == bindparam("game_id")).with_for_update()  # built once: each mail
+
+
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
     """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
-    return session.scalar(select(Game.phase).where(Game.id == game_id).with_for_update())
+    return session.scalar(_PHASE_FOR_UPDATE, {"game_id": game_id})
 
 
-def open_game_names(session: Session) -> list[tuple[int, str]]:
-    """(id, name) of every active or finished game."""
-    return [(game_id, name) for game_id, name in session.execute(
-        select(Game.id, Game.name).where(Game.status.in_(("active", "finished"))))]
+def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None:
+    """Keep the words of the game's name (GameNameWord), each once."""
+    session.add_all(GameNameWord(word=word, game_id=game_id) for word in sorted(set(words)))
+
+
+_OPEN = ("active", "finished")
+
+
+_NAMED_BY = (select(Game).where(Game.status.in_(_OPEN), Game.id.in_(
+    select(GameNameWord.game_id).where(GameNameWord.word.in_(bindparam("words", expanding=True)))))
+    .options(selectinload(Game.players)).order_by(Game.id))  # built once: each mail asks
+
+
+def open_games_named_by(session: Session, words: Iterable[str]) -> list[Game]:
+    """The active or finished games a word of whose name is among `words`, their players loaded,
+    oldest first: one statement, through the name words' key."""
+    return list(session.scalars(_NAMED_BY, {"words": sorted(set(words))}))
 
 
 def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[Game]:
     """The active or finished games among `game_ids`, their players loaded, oldest first."""
-    return list(session.scalars(select(Game).where(Game.status.in_(("active", "finished")), Game.id.in_(game_ids))
+    return list(session.scalars(select(Game).where(Game.status.in_(_OPEN), Game.id.in_(game_ids))
                                 .options(selectinload(Game.players)).order_by(Game.id)))
 
 

@@ -41,9 +41,12 @@ def players_sets(session: Session, game_id: int) -> list[OrderSet]:
                                 .order_by(*NEWEST_FIRST)))
 
 
+_NEWEST_SET_MESSAGE = (select(InboundMessage.raw).join(OrderSet, OrderSet.inbound_id == InboundMessage.id)
+                       .where(OrderSet.game_id == bindparam("game_id"), OrderSet.power == bindparam("power"),
+                              OrderSet.phase == bindparam("phase"), OrderSet.by_gm.is_(False))
+                       .order_by(OrderSet.version.desc()).limit(1))  # built once: each proven mail asks
+
+
 def newest_set_message(session: Session, game_id: int, power: str, phase: str) -> bytes | None:
     """The raw mail of the power's newest set this phase that came by mail, if any."""
-    return session.scalar(select(InboundMessage.raw).join(OrderSet, OrderSet.inbound_id == InboundMessage.id)
-                          .where(OrderSet.game_id == game_id, OrderSet.power == power, OrderSet.phase == phase,
-                                 OrderSet.by_gm.is_(False))
-                          .order_by(OrderSet.version.desc()).limit(1))
+    return session.scalar(_NEWEST_SET_MESSAGE, {"game_id": game_id, "power": power, "phase": phase})

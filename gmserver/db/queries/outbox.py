@@ -3,10 +3,11 @@ rate limits). Claiming and recording deliveries stays in services/base/outbox.py
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import String, bindparam, cast, exists, func, literal, or_, select
+from sqlalchemy import Select, String, bindparam, cast, exists, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import OutboxMessage
@@ -20,8 +21,11 @@ def outbox_messages(session: Session, status: str | None = None) -> list[OutboxM
     return list(session.scalars(query))
 
 
+_KEY_TAKEN = select(OutboxMessage.id).where(OutboxMessage.dedupe_key == bindparam("key"))  # built once: each mail
+
+
 def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
-    return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
+    return session.scalar(_KEY_TAKEN, {"key": dedupe_key}) is not None
 
 
 _KEYS_TAKEN = select(OutboxMessage.dedupe_key).where(
@@ -39,16 +43,28 @@ def queued_since(session: Session, since: datetime, *, kinds: Sequence[str] | No
                  recipient: str | None = None, game_id: int | None = None, key_prefix: str | None = None) -> int:
     """How many messages were queued after `since`, of these kinds, to this recipient, about this
     game, with a dedupe key that starts so (each filter only when given)."""
-    query = select(func.count(OutboxMessage.id)).where(OutboxMessage.created_at > since)
-    if kinds is not None:
-        query = query.where(OutboxMessage.kind.in_(kinds))
-    if recipient is not None:
-        query = query.where(OutboxMessage.recipient == recipient)
-    if game_id is not None:
-        query = query.where(OutboxMessage.game_id == game_id)
-    if key_prefix is not None:
-        query = query.where(OutboxMessage.dedupe_key.startswith(key_prefix))
-    return session.scalar(query) or 0
+    given = {"since": since, "kinds": None if kinds is None else list(kinds), "recipient": recipient,
+             "game_id": game_id, "key_prefix": key_prefix}
+    query = _queued_since(*(given[name] is not None for name in _QUEUED_FILTERS))
+    return session.scalar(query, {name: value for name, value in given.items() if value is not None}) or 0
+
+
+_QUEUED_FILTERS = ("kinds", "recipient", "game_id", "key_prefix")
+
+
+@functools.cache
+def _queued_since(kinds: bool, recipient: bool, game_id: bool, key_prefix: bool) -> Select:
+    """queued_since's statement for the filters given, built once: every mail's reply limits ask."""
+    query = select(func.count(OutboxMessage.id)).where(OutboxMessage.created_at > bindparam("since"))
+    if kinds:
+        query = query.where(OutboxMessage.kind.in_(bindparam("kinds", expanding=True)))
+    if recipient:
+        query = query.where(OutboxMessage.recipient == bindparam("recipient"))
+    if game_id:
+        query = query.where(OutboxMessage.game_id == bindparam("game_id"))
+    if key_prefix:
+        query = query.where(OutboxMessage.dedupe_key.startswith(bindparam("key_prefix")))
+    return query
 
 
 def undeliverable_to_alert(session: Session, since: datetime, limit: int) -> list[OutboxMessage]:

@@ -11,9 +11,12 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
 
+_PHASE_RECORD = select(PhaseRecord).where(PhaseRecord.game_id == bindparam("game_id"),
+                                          PhaseRecord.phase == bindparam("phase"))  # built once: each mail asks
+
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
-    return session.scalar(select(PhaseRecord).where(PhaseRecord.game_id == game_id, PhaseRecord.phase == phase))
+    return session.scalar(_PHASE_RECORD, {"game_id": game_id, "phase": phase})
 
 
 def current_record(session: Session, game: Game) -> PhaseRecord:
@@ -92,9 +95,31 @@ def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str,
                                       "opened_at": now})
 
 
+_LAST_ADJUDICATED_AT = (select(func.max(PhaseRecord.adjudicated_at))
+                        .where(PhaseRecord.game_id == bindparam("game_id")))  # built once: each mail asks
+
+
 def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
     """When the game's latest phase was adjudicated: when its current phase started."""
-    return session.scalar(select(func.max(PhaseRecord.adjudicated_at)).where(PhaseRecord.game_id == game_id))
+    return session.scalar(_LAST_ADJUDICATED_AT, {"game_id": game_id})
+
+
+_ADJUDICATIONS = (select(PhaseRecord.id, PhaseRecord.phase, PhaseRecord.adjudicated_at)
+                  .where(PhaseRecord.game_id == bindparam("game_id")).order_by(PhaseRecord.id.desc()))
+
+
+def phases_of_last_adjudication(session: Session, game_id: int, phase: str) -> list[str] | None:
+    """The phases `last_adjudication` gives for the record of `phase` (None if the game has no
+    such record), read as three narrow columns in one statement: every mail to a reply address
+    asks, and the records' states are not needed for it."""
+    rows = session.execute(_ADJUDICATIONS, {"game_id": game_id}).all()
+    current = next((row.id for row in rows if row.phase == phase), None)
+    if current is None:
+        return None
+    before = [row for row in rows if row.id < current]
+    if not before or before[0].adjudicated_at is None:
+        return [row.phase for row in before[:1]]
+    return [row.phase for row in reversed(before) if row.adjudicated_at == before[0].adjudicated_at]
 
 
 def last_adjudication(session: Session, game_id: int, record_id: int) -> list[PhaseRecord]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, Player, PlayerHistory
@@ -12,21 +12,19 @@ def player_of(session: Session, game_id: int, power: str) -> Player | None:
     return session.scalar(select(Player).where(Player.game_id == game_id, Player.power == power))
 
 
-def in_civil_disorder(session: Session, game_id: int, power: str) -> bool:
-    """Whether the power is in civil disorder now (its orders on file are not used)."""
-    return bool(session.scalar(select(Player.civil_disorder).where(Player.game_id == game_id, Player.power == power)))
+_PLAYER_NOW = (select(Player).where(Player.game_id == bindparam("game_id"), Player.power == bindparam("power"))
+               .execution_options(populate_existing=True))  # built once: each mail asks
+
+
+def player_now(session: Session, game_id: int, power: str) -> Player | None:
+    """The power's player row as the database has it now, even where this session loaded it
+    before (filing reads its civil disorder and clarifications after locking the game)."""
+    return session.scalar(_PLAYER_NOW, {"game_id": game_id, "power": power})
 
 
 def player_abbreviations(session: Session, game_id: int, power: str) -> dict[str, str] | None:
     """The abbreviations the power's player listed (004 I(1) ¶2), if any."""
     return session.scalar(select(Player.abbreviations).where(Player.game_id == game_id, Player.power == power))
-
-
-def clarifications_on(session: Session, game_id: int, power: str) -> bool:
-    """000 III(1) (a): whether the GM still asks about the power's player's invalid sets (on
-    when the power has no player row)."""
-    on = session.scalar(select(Player.clarifications).where(Player.game_id == game_id, Player.power == power))
-    return on is not False
 
 
 def games_of_address(session: Session, address: str) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, Player
-from gmserver.db.queries.phases import last_adjudication, phase_record
+from gmserver.db.queries.phases import phases_of_last_adjudication
 from gmserver.db.queries.players import players_of_address
 from gmserver.rules.authenticity import reply_token, reply_tokens
 
@@ -25,9 +25,8 @@ def token_of(player: Player, phase: str) -> str | None:
 
 def reply_periods(session: Session, game: Game) -> tuple[str, ...]:
     """The periods whose tokens are accepted now: the game's phase, then those of its last adjudication."""
-    current = phase_record(session, game.id, game.phase)
-    before = last_adjudication(session, game.id, current.id) if current is not None else []
-    return (game.phase, *(record.phase for record in before if record.phase != game.phase))
+    before = phases_of_last_adjudication(session, game.id, game.phase) or []
+    return (game.phase, *(phase for phase in before if phase != game.phase))
 
 
 def tokens_of_address(session: Session, address: str) -> set[str]:

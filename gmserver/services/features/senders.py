@@ -19,7 +19,7 @@ from email.parser import BytesHeaderParser
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, InboundMessage
+from gmserver.db.models import Game, InboundMessage, Player
 from gmserver.db.queries.games import active_games_checking
 from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
@@ -84,13 +84,19 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
                  now: datetime) -> str | None:
     """None when the message may be used as `decision.power`'s orders; otherwise the row's
     outcome ("unverified"), after telling the real player (rate-limited)."""
-    game = session.get(Game, decision.game.id)
-    if game is None or game.sender_check != "verified":
+    view = decision.game
+    if view.sender_check != "verified":
         return None
-    player = player_of(session, game.id, decision.power)
-    assert player is not None, f"{game.name} has no player for {decision.power}"
-    if not player.secret:  # a player from before secrets existed, in a game switched to "verified"
-        player.secret = new_secret()
+    # the view has the player's password and the turns whose reply tokens count: the game and
+    # player rows are read only for a proxy holder, a player without a password, or a warning
+    secret = None if decision.by_proxy else view.secrets.get(decision.power)
+    game: Game | None = None
+    player: Player | None = None
+    if secret is None or not view.periods:
+        game, player = _game_and_player(session, view.id, decision.power)
+        # proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
+        # secret if they play here (never the owner's, which they do not know), else by DKIM alone
+        secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
     settings = services.sender_checks
     evidence = Evidence(
         sender=envelope.sender,
@@ -103,14 +109,10 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         binding=Binding(dated=_dated(envelope.message),
                         to_gm=any(is_gm_recipient(address, services.composer.gm_address)
                                   for _, address in _addresses(header_values(envelope.message, "To"))),
-                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, game.id),
-                        newest_on_file=_newest_on_file(session, game.id, decision.power, decision.phase)),
+                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, view.id),
+                        newest_on_file=_newest_on_file(session, view.id, decision.power, decision.phase)),
     )
-
-    # proxies (000 II(3), 003 [19]): a holder proves their own address, with their own
-    # secret if they play here (never the owner's, which they do not know), else by DKIM alone
-    secret = _holder_secret(game, envelope.sender) if decision.by_proxy else player.secret
-    periods = decision.game.periods or reply_periods(session, game)
+    periods = view.periods or reply_periods(session, game)
 
     def judged(evidence: Evidence) -> Verified | Unverified:
         return verify_sender(evidence, secret=secret, gm_address=services.composer.gm_address,
@@ -126,9 +128,11 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
             raise DkimNeeded(services, row.raw, from_domain)  # looked up outside the transaction (services.inbox.runner)
         verdict = judged(dataclasses.replace(evidence, dkim_domains=domains))
     if isinstance(verdict, Verified):
-        log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, game.name,
+        log.info("inbound %s: sender %s verified for %s %s (%s)", row.id, envelope.sender, view.name,
                  decision.power, verdict.proof)
         return None
+    if game is None or player is None:
+        game, player = _game_and_player(session, view.id, decision.power)
     row.game_id, row.power = game.id, decision.power
     if (_warnings_since(session, player.address, now - WARNING_INTERVAL) >= 1
             # a warning is a refusal too: the player's hourly limit on them holds for both together
@@ -144,6 +148,17 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
     queue(session, warning, kind="rejection", dedupe_key=f"{WARNING_KEY}{row.id}", now=now, game_id=game.id)
     copy_to_gm(session, services, game.id, warning, "refusal", f"{WARNING_KEY}{row.id}", now)  # gm_copies
     return "unverified"
+
+
+def _game_and_player(session: Session, game_id: int, power: str) -> tuple[Game, Player]:
+    """The game's row and the power's player's, the player given a password if it has none (a
+    player from before secrets existed, in a game switched to "verified")."""
+    game = session.get(Game, game_id)
+    player = player_of(session, game_id, power)
+    assert game is not None and player is not None, f"game {game_id} has no player for {power}"
+    if not player.secret:
+        player.secret = new_secret()
+    return game, player
 
 
 FROM_GAME_KEY = "gm:fromsender:"

@@ -18,16 +18,14 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import InboundMessage, OrderSet
+from gmserver.db.models import InboundMessage, OrderSet, Player
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
 from gmserver.db.queries.players import (
-    clarifications_on,
     games_of_address,
-    in_civil_disorder,
     player_abbreviations,
-    player_of,
+    player_now,
 )
 from gmserver.engine import position_from_state
 from gmserver.reports.replies import build_orders_unchanged
@@ -123,7 +121,8 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     stored = [*earlier, as_stored(new_set)]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
-    if in_civil_disorder(session, game.id, decision.power):  # 000 VII(6) ¶2: filed, not used
+    player = player_now(session, game.id, decision.power)
+    if player is not None and player.civil_disorder:  # 000 VII(6) ¶2: filed, not used
         notes = (civil_disorder_note(game.ruleset, decision.power), *notes)
     if (status := status_note(game.ruleset, reading.set_status)) is not None:  # 000 II(1)
         notes += (status,)
@@ -135,24 +134,24 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     log.info("inbound %s: %s order set v%d for %s %s (%d orders)", row.id, game.name, version,
              decision.power, game.phase, len(reading.orders))
     # the sender's own count: a proxy holder does not learn how many sets the owner sent
-    _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, now)
+    _confirm(session, services, row, envelope, decision, reading, len(earlier) + 1, position, player, now)
     return "accepted"
 
 
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-             reading: Reading, version: int, position: Position, now: datetime) -> None:
+             reading: Reading, version: int, position: Position, player: Player | None, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
-    confirm_each_set say (000 III(1): rules/set_feedback.py)."""
+    confirm_each_set say (000 III(1): rules/set_feedback.py); `player`: the power's player row."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
                             texts=[envelope.subject or "", *(line.text for line in reading.lines)],
-                            clarify=clarifications_on(session, game.id, decision.power),  # 000 III(1) (a)
+                            # 000 III(1) (a): on when the power has no player row
+                            clarify=player is None or player.clarifications is not False,
                             deadline=game.deadline, now=now, has_remarks=remarks)
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
     elif _may_reply(session, row, envelope.sender, game.id, now):
-        player = player_of(session, game.id, decision.power)
         _queue_answer(session, services, row, envelope, decision,
                       mails.confirmation(services, envelope, decision, reading, version, position, now,
                                          feedback=feedback, player=player),

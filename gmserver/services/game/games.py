@@ -31,6 +31,7 @@ from gmserver.rules.schedule import (
     local_time_of_day,
     minimums_of,
 )
+from gmserver.rules.subject import name_words
 from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import queue_start_mails
 from gmserver.services.base.reply_tokens import reply_periods
@@ -186,6 +187,7 @@ def create_game(session: Session, spec: GameSpec, now: datetime) -> Game:
                     for p in spec.players]
     session.add(game)
     session.flush()
+    queries.games.add_name_words(session, game.id, name_words(game.name))  # how intake finds it by a subject
     queries.phases.open_phase(session, game.id, game.phase, state, game.deadline, now)
     return game
 
@@ -312,7 +314,7 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         previous = (record.phase, record.deadline) if record is not None else None
     return GameView(
         id=game.id, name=game.name, ruleset=ruleset, phase=game.phase,
-        deadline=game.deadline, status=game.status, timezone=game.timezone,
+        deadline=game.deadline, status=game.status, timezone=game.timezone, sender_check=game.sender_check,
         # a player who resigned sends nothing for the power any more (RESIGN)
         players={p.power: (p.address.lower(), p.fallback_address.lower() if p.fallback_address else None)
                  for p in in_play(game.players)},

@@ -5,7 +5,6 @@ is refused (and whether the refusal may be sent), and which handler carries it o
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,14 +14,14 @@ from sqlalchemy.orm import Session
 from gmserver.commands.players import help_list
 from gmserver.commands.registry import MAIL_WORDS, OPEN_COMMANDS, PLAYER_SUBJECT_WORDS, PLAYER_WORDS
 from gmserver.db.models import InboundMessage
-from gmserver.db.queries.games import open_game_names, open_games_with_players
+from gmserver.db.queries.games import open_games_named_by, open_games_with_players
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
-from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game
+from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game, players_reply_tokens
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify, has_order_lines
 from gmserver.rules.press import NON_PLAYER
@@ -138,7 +137,13 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return outcome
     # a reply to an address change's one-time address (services.commands.address_changes): the new address
     # confirming, or the old one cancelling; the new address plays no power yet
-    if (tokens := _reply_secrets(row, envelope, services.composer.gm_address)) and (
+    # the one-time addresses (an address change's, an absence offer's, a sign-up's) are looked up
+    # only for secrets that are no player's reply token here: a reply to the GM's mail, the usual
+    # proof of an order mail's sender, costs none of those three look-ups
+    players_tokens = players_reply_tokens(games)
+    tokens = tuple(secret for secret in _reply_secrets(row, envelope, services.composer.gm_address)
+                   if secret.lower() not in players_tokens)
+    if tokens and (
             outcome := address_changes.answer(session, services, envelope, order_text, tokens, now)) is not None:
         row.kind = "request"
         return outcome
@@ -361,21 +366,12 @@ def _may_refuse(session: Session, row: InboundMessage, envelope: Envelope, decis
     return True
 
 
-@functools.lru_cache(maxsize=65536)
-def _words_of_name(name: str) -> frozenset[str]:
-    """A game name's words (`name_words`), split once per process: every mail compares its
-    subject with every open game's name, and splitting them all again was a sixth of a mail's time."""
-    return frozenset(name_words(name))
-
-
 def _game_views(session: Session, envelope: Envelope) -> list[GameView]:
     """The games this message could be about: those its subject may name (a word of the game's
     name appears in it; `decide` then reads the subject exactly) or, when it names none, the
     sender's own games, so that the refusal can say which subject would have worked."""
-    subject_words = set(name_words(envelope.subject))
     # finished games too, so that a late player hears the game is over
-    candidates = [game_id for game_id, name in open_game_names(session)
-                  if not subject_words.isdisjoint(_words_of_name(name))]
-    if not candidates:
-        candidates = games_of_address(session, envelope.sender)
-    return [game_view(game, session) for game in open_games_with_players(session, candidates)]
+    games = open_games_named_by(session, name_words(envelope.subject))
+    if not games:
+        games = open_games_with_players(session, games_of_address(session, envelope.sender))
+    return [game_view(game, session) for game in games]

@@ -22,9 +22,8 @@ from datetime import datetime
 
 from gmserver.db.queries.inbound import (
     park,
-    pending_attempts_for_update,
+    pending_claim_for_update,
     pending_for_update,
-    pending_raw,
     requeue_failed,
     set_attempts,
     uncount_claim,
@@ -163,13 +162,11 @@ def _in_flight(inbound_id: int) -> Iterator[bool]:
 
 
 def _process_claimed(services: Services, inbound_id: int, now: datetime, *, defer_lookups: bool) -> str | None:
-    match _count_claim(services, inbound_id, now):
-        case "busy":
-            return None
-        case "parked":
-            return "failed"
+    raw = _count_claim(services, inbound_id, now)
+    if not isinstance(raw, bytes):
+        return None if raw == "busy" else "failed"
     try:
-        prepared = _prepare(services, inbound_id)
+        prepared = _prepare(inbound_id, raw)
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
             row = pending_for_update(session, inbound_id)
@@ -201,14 +198,10 @@ def _process_claimed(services: Services, inbound_id: int, now: datetime, *, defe
         return "failed"
 
 
-def _prepare(services: Services, inbound_id: int) -> Prepared | None:
+def _prepare(inbound_id: int, raw: bytes) -> Prepared:
     """The message read (services.inbox.routing.prepare) outside any transaction: on SQLite each
     holds the write lock from its start (BEGIN IMMEDIATE), and a stranger's message must not keep
-    players' mail from being stored meanwhile. None if it is no longer pending."""
-    with transaction(services.sessions) as session:
-        raw = pending_raw(session, inbound_id)
-    if raw is None:
-        return None
+    players' mail from being stored meanwhile."""
     started = time.thread_time()
     prepared = prepare(raw)
     if (seconds := time.thread_time() - started) > READ_CPU_SECONDS:
@@ -222,13 +215,14 @@ def _prepare(services: Services, inbound_id: int) -> Prepared | None:
 READ_CPU_SECONDS = 1.0
 
 
-def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
-    """"counted" (go on), "busy" (another worker has it, or it is no longer pending) or
-    "parked" (it ended MAX_ATTEMPTS claims without a word: parked unread)."""
+def _count_claim(services: Services, inbound_id: int, now: datetime) -> bytes | str:
+    """The message's raw bytes once its claim is counted (go on), "busy" (another worker has it,
+    or it is no longer pending) or "parked" (it ended MAX_ATTEMPTS claims without a word: parked
+    unread)."""
     with transaction(services.sessions) as session:
-        attempts = pending_attempts_for_update(session, inbound_id)
-        if attempts is None:
+        if (claim := pending_claim_for_update(session, inbound_id)) is None:
             return "busy"
+        attempts, raw = claim
         if attempts >= MAX_ATTEMPTS:
             error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
                      "before it could finish: out of memory?); parked without reading it again. "
@@ -237,7 +231,7 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> str:
             park(session, inbound_id, error, now, only_pending=False)
             return "parked"
         set_attempts(session, inbound_id, attempts + 1)
-        return "counted"
+        return raw
 
 
 def _uncount_claim(services: Services, inbound_id: int) -> None:

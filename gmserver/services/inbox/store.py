@@ -125,15 +125,16 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
     `envelope_from`, `envelope_to`: the SMTP/LMTP envelope when the listener received it (MAIL
     FROM "" for the null sender of a bounce, which is then never answered); None over IMAP."""
     digest, message_id, marked = _fingerprint(raw)
-    with transaction(sessions) as session:
-        existing, digest = _stored_already(session, raw, digest, message_id, marked, source=source, mailbox=mailbox,
-                                           uidvalidity=uidvalidity, uid=uid)
-        if existing is not None:
-            log.info("a message (%s) already stored as inbound %s arrived again by %s: not stored twice",
-                     message_id or "no Message-ID", existing, source)
-            return Stored(existing, True)
     try:
+        # one transaction for the look and the insert: a message stored by another worker between
+        # them fails the insert on the fingerprint's uniqueness, handled below
         with transaction(sessions) as session:
+            existing, digest = _stored_already(session, raw, digest, message_id, marked, source=source,
+                                               mailbox=mailbox, uidvalidity=uidvalidity, uid=uid)
+            if existing is not None:
+                log.info("a message (%s) already stored as inbound %s arrived again by %s: not stored twice",
+                         message_id or "no Message-ID", existing, source)
+                return Stored(existing, True)
             row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
                                  uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=received_at or now,
                                  status="pending", envelope_from=envelope_from,

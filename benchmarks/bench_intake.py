@@ -1,0 +1,128 @@
+"""What processing one stored order mail costs: CPU, SQL statements and commits a mail (a script
+that prints figures; not a test).
+
+`--games N` games of seven players, each power's Spring 1901 order mail stored first (as the
+listener stores it), then `intake.process_pending` reads them all: the sender proven (a game
+whose sender check is "verified", each mail sent to the player's own reply address), the order
+set filed and its confirmation queued. No IMAP, no SMTP, no outbox sending: the figure is intake's
+own. Printed: CPU a mail (this process's), the SQL statements and commits a mail (host-independent),
+and with `--profile` the functions taking the most time (cProfile, cumulative).
+
+    .venv/bin/python benchmarks/bench_intake.py [--games 30] [--idle-games 0] [--database sqlite|postgresql]
+        [--profile FILE]
+
+The host's speed moves by up to 2x minute to minute: compare two checkouts by running this script
+of each alternately at the same moment. The last line:
+`RESULT cpu_ms_per_mail=... mails_per_cpu_s=... statements_per_mail=... commits_per_mail=... load=... database=...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import event  # noqa: E402
+
+from gmserver import engine  # noqa: E402
+from gmserver.db.migrate import upgrade  # noqa: E402
+from gmserver.rules.subject import format_subject  # noqa: E402
+from gmserver.services.game.games import POWERS  # noqa: E402
+from gmserver.services.inbox import runner as intake  # noqa: E402
+from tests.support.databases import scratch_database  # noqa: E402
+from tests.support.intake_rows import player_reply_address  # noqa: E402
+from tests.support.world import new_game, order_mail, player_address, services_for  # noqa: E402
+
+OPENINGS = {
+    "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
+    "ENGLAND": "F Lon -> NTH\nF Edi-NWG\nA Lvp-Yor",
+    "FRANCE": "A Par-Bur\nA Mar-Spa\nF Bre-MAO",
+    "GERMANY": "A Mun-Ruh\nA Ber-Kie\nF Kie-Den",
+    "ITALY": "A Ven H\nA Rom-Apu\nF Nap-ION",
+    "RUSSIA": "A War-Gal\nA Mos-Ukr\nF Sev-Bla\nF StP/SC-Bot",
+    "TURKEY": "F Ank-Bla\nA Con-Bul\nA Smy-Arm",
+}
+
+
+class StatementCount:
+    """The SQL statements and commits the engine runs while it is attached."""
+
+    def __init__(self, bound_engine) -> None:
+        self.statements = self.commits = 0
+        event.listen(bound_engine, "before_cursor_execute", self._statement)
+        event.listen(bound_engine, "commit", self._commit)
+
+    def _statement(self, *_args) -> None:
+        self.statements += 1
+
+    def _commit(self, *_args) -> None:
+        self.commits += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=30, help="games, seven order mails each (default 30)")
+    parser.add_argument("--idle-games", type=int, default=0, metavar="N",
+                        help="N more open games that get no mail (what a subject's game is looked for among)")
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--profile", metavar="FILE", type=Path,
+                        help="profile the processing (cProfile), print the top functions and write the stats to FILE")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        url, drop = scratch_database(args.database, Path(tmp), "gmbenchintake")
+        try:
+            upgrade(url)
+            services = services_for(url)
+            now = datetime.now(UTC)
+            names = [f"bench{n}" for n in range(args.games)]
+            for name in names:
+                new_game(services, now, name=name, sender_check="verified")
+            for number in range(args.idle_games):
+                new_game(services, now, name=f"idle{number}")
+            engine.map_info()
+            for name in names:
+                for power, body in OPENINGS.items():
+                    subject = format_subject(template="standard", game_name=name, power=power, phase="S1901M",
+                                             purpose="orders")
+                    raw = order_mail(player_address(power), subject, body,
+                                     to=player_reply_address(services, power, name))
+                    intake.store(services.sessions, raw, source="smtp", now=now)
+            mails = len(names) * len(POWERS)
+            counted = StatementCount(services.sessions.kw["bind"])
+            profile = cProfile.Profile() if args.profile else None
+            started, cpu = time.perf_counter(), time.process_time()
+            if profile is not None:
+                profile.enable()
+            done = intake.process_pending(services, now)
+            if profile is not None:
+                profile.disable()
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            outcomes = {outcome for _, outcome in done}
+            assert len(done) == mails and outcomes == {"accepted"}, (len(done), outcomes)
+        finally:
+            drop()
+    if profile is not None:
+        profile.dump_stats(args.profile)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+    load = os.getloadavg()[0]
+    print(f"{mails} order mails ({args.database}, {args.games + args.idle_games} open games, sender proven by the "
+          f"reply address): CPU {cpu * 1000 / mails:.2f} ms "
+          f"a mail ({mails / cpu:.0f} a CPU second; wall {elapsed * 1000 / mails:.2f} ms), "
+          f"{counted.statements / mails:.1f} SQL statements and {counted.commits / mails:.2f} commits a mail "
+          f"(load average {load:.2f})")
+    print(f"RESULT cpu_ms_per_mail={cpu * 1000 / mails:.2f} mails_per_cpu_s={mails / cpu:.0f} "
+          f"statements_per_mail={counted.statements / mails:.1f} commits_per_mail={counted.commits / mails:.2f} "
+          f"load={load:.2f} open_games={args.games + args.idle_games} database={args.database}")
+
+
+if __name__ == "__main__":
+    main()
