@@ -111,6 +111,9 @@ def _adjudicate_batch(services: Services, batch: list[Due], now: datetime) -> li
                                             early=due.early)
             except Exception:
                 log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
+                # the savepoint's rollback expires only what the ORM flushed; the phase record
+                # and the game were written past it (queries.rows.write_now)
+                session.expire_all()
                 continue
             if result is not None:
                 done.append(result)
@@ -202,14 +205,14 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
     if deadline is not None and not first_record.revision:
         deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
     queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
-    game.phase, game.deadline = outcome.after.phase, deadline
+    # a Spring 1901 wait (003 [14]) ends with the phase
+    queries.games.advance(session, game, {"phase": outcome.after.phase, "deadline": deadline, "waiting_for": None})
     if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
         actions.tell_players_of_early_adjudication(session, services, game, forced_early[0], first.phase,
                                                    forced_early[1], ruleset.cites("major_turns_early"), now)
     if first_record.revision and not finished:  # the next turn's orders read again
         revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
                                                first_record.revision, now)
-    game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
     if finished:
         ending.finish_game(session, services, game, now, by="turn",
                            reason=f"{game.name} has ended, so orders for it can no longer be used.")
@@ -312,19 +315,20 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
     # 000 VII(6): counted again after a rollback, which put the counts back as they were before
     # (record.missed_before); a phase adjudicated before that record was kept keeps its first count
+    missed_before = {}
     if not record.revision or record.missed_before is not None:
-        record.missed_before = nmr.missed_record(game)
+        missed_before = {"missed_before": nmr.missed_record(game)}
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
     if not record.revision:
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
         if besides.proxies:
             proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
-    record.adjudicated_at = now
-    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
-    # JSON keeps engine notation: str(order) at this edge
-    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
-    record.results = results_rows(outcome)
+    # orders as given (GM convoy rulings applied); the defaults are in the results, marked. The
+    # database JSON keeps engine notation: str(order) at this edge
+    queries.rows.write_now(session, record, {
+        **missed_before, "adjudicated_at": now, "results": results_rows(outcome),
+        "orders": {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}})
     convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
     return outcome
 
