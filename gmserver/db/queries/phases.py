@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
+from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
+from gmserver.db.queries.absences import IN_FORCE
 
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
@@ -26,7 +27,8 @@ def current_record(session: Session, game: Game) -> PhaseRecord:
 @dataclass(frozen=True)
 class Besides:
     """What a game has beside its order sets that a deadline reads: proxies, open
-    proposals, press waiting for a report, observers to send the report to. Most games have none
+    proposals, press waiting for a report, observers to send the report to, absences registered
+    (which may move the next deadline). Most games have none
     of them at a deadline, so the deadline asks once, with the phase record, instead of querying
     each, and reads the rows only where there are some."""
 
@@ -34,6 +36,7 @@ class Besides:
     open_proposals: bool
     press_for_report: bool
     observers: bool = True  # unknown: read them
+    absences: bool = True
 
 
 _RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
@@ -43,6 +46,7 @@ _RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
     exists().where(Press.game_id == bindparam("game_id"), Press.status == "report"),
     exists().where(Signup.game_name == bindparam("game_name"), Signup.kind == "observe",
                    Signup.status == "confirmed"),
+    exists().where(AbsenceRow.game_id == bindparam("game_id"), *IN_FORCE),
 ).where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase"))
 
 
@@ -51,8 +55,8 @@ def record_at_deadline(session: Session, game: Game) -> tuple[PhaseRecord, Besid
     row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase,
                                                 "game_name": game.name}).one_or_none()
     assert row is not None, f"{game.name} has no record of its phase {game.phase}"
-    record, proxies, proposals, press, observers = row
-    return record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers))
+    record, proxies, proposals, press, observers, absences = row
+    return record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers), bool(absences))
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:

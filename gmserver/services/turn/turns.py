@@ -202,7 +202,7 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
         first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
-    if deadline is not None and not first_record.revision:
+    if deadline is not None and not first_record.revision and besides.absences:
         deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
     queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
     # a Spring 1901 wait (003 [14]) ends with the phase
