@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
 from gmserver.db.queries.absences import IN_FORCE
+from gmserver.db.queries.rows import plain_rows
 
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
@@ -91,9 +92,8 @@ def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str,
     """`open_phase` for a caller that does not use the record: one INSERT, not an ORM object
     (the deadline's next phase). It depends on no change waiting in the
     session, so it does not flush them: they go with the transaction's one flush."""
-    with session.no_autoflush:
-        session.execute(_OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
-                                      "opened_at": now})
+    plain_rows(session, _OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
+                                      "opened_at": now}, flush=False)
 
 
 def last_adjudicated_at(session: Session, game_id: int) -> datetime | None:
@@ -114,14 +114,15 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
     return list(reversed(together))
 
 
-_SPRING_CENTRES = select(PhaseRecord.phase, PhaseRecord.state["centers"]).where(  # built once: each report asks
-    PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)
+_PHASES = PhaseRecord.__table__.c
+_SPRING_CENTRES = select(_PHASES.phase, _PHASES.state["centers"]).where(  # built once: each report asks
+    _PHASES.game_id == bindparam("game_id"), _PHASES.phase.like("S____M")).order_by(_PHASES.id)
 
 
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
     """(phase, power -> supply centres) at the start of each game year reached so far (the
     Spring movement phases), oldest first: the centres alone, not each year's whole state."""
-    return [(phase, centres) for phase, centres in session.execute(_SPRING_CENTRES, {"game_id": game_id})]
+    return [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
 
 
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:

@@ -1,9 +1,12 @@
-"""Writing a loaded row's new column values with one Core UPDATE, on the deadline's hot path.
+"""The deadline's hot path through Core: a loaded row's new column values written with one
+UPDATE, and statements of plain rows run on the session's connection.
 
 The ORM's flush of an object it was told changed costs more on the client than the statement
 it sends (its unit of work: about 1.2 ms a game at the deadline for the phase record's and the
 game's UPDATEs, docs/performance.md). `write_now` sends the UPDATE itself and keeps the values
-on the object as if loaded, so that no flush writes them again.
+on the object as if loaded, so that no flush writes them again. A Core statement run through
+`Session.execute` still pays the session's ORM execution (about half again the statement's
+cost on the client); `plain_rows` runs it on the session's connection, in its transaction.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Table, bindparam, inspect, update
+from sqlalchemy import CursorResult, Executable, Table, bindparam, inspect, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql.expression import Update
@@ -46,3 +49,13 @@ def _update_by_key(table: Table) -> Update:
     columns (built once: building it cost more than sending it)."""
     key_column, = table.primary_key.columns
     return update(table).where(key_column == bindparam(_ROW_KEY))
+
+
+def plain_rows(session: Session, statement: Executable, parameters: Mapping[str, Any], *,
+               flush: bool = True) -> CursorResult[Any]:
+    """`statement` (Core, on the tables' columns) run on the session's connection, in its
+    transaction. With `flush`, the session's pending changes are written first, as an ORM query
+    would (a session with none costs a check); `flush=False` where the statement depends on none."""
+    if flush:
+        session.flush()
+    return session.connection().execute(statement, parameters)
