@@ -264,9 +264,10 @@ def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, game
 
 def test_a_batch_of_games_due_at_once_each_exactly_once_and_a_failing_one_alone_left(world, game_id, clock,
                                                                                       monkeypatch) -> None:
-    """The sweep adjudicates the games due in batches, one transaction each with a savepoint per
-    game: a game whose adjudication fails is rolled back alone (the others of its batch advance,
-    their reports queued), and the next sweep does it; none is adjudicated twice."""
+    """The sweep adjudicates the games due in batches, one transaction each: a game whose
+    adjudication fails rolls its batch back and the batch is done again without it (the others of
+    its batch, batch1 before it among them, advance once, their reports queued once), and the next
+    sweep does it; none is adjudicated twice."""
     services = world
     for n in range(4):
         new_game(services, clock(), name=f"batch{n}")

@@ -4,8 +4,9 @@ DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LO
 PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
 engine, stores the result and the next phase, queues every report and advances the game. A
 second worker, a replayed job or a restart finds the phase already advanced and does nothing.
-The sweep does this for a batch of games in one transaction, each game in a savepoint of its
-own (`adjudicate_due`): what one game does commits with its batch or not at all.
+The sweep does this for a batch of games in one transaction (`adjudicate_due`): what one game
+does commits with its batch or not at all; a game that fails has its batch rolled back and done
+again without it.
 """
 
 from __future__ import annotations
@@ -76,18 +77,18 @@ def due_games(sessions, now: datetime) -> list[Due]:
         return schedule.due_games(session, now)
 
 
-# Games adjudicated in one transaction by the sweep, each in a savepoint of its own: a commit
-# (the WAL's flush to disk) cost about a quarter of a deadline's wall time when each game had its
-# own (docs/performance.md). The locks are held until the batch commits: an order set for one of
-# these games waits at most that long, and its reports leave at the commit.
+# Games adjudicated in one transaction by the sweep: a commit (the WAL's flush to disk) cost
+# about a quarter of a deadline's wall time when each game had its own (docs/performance.md).
+# The locks are held until the batch commits: an order set for one of these games waits at most
+# that long, and its reports leave at the commit.
 DEADLINE_BATCH = 25
 
 
 def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_BATCH) -> list[TurnDone]:
     """Every game that is due (services/game/schedule.py: deadline plus grace, automatic trigger, or
-    early under 000 VII(2)); one game's failure is logged, its savepoint rolled back, and does
-    not stop the others (it is tried again at the next sweep). `batch` games share a transaction;
-    a batch whose commit fails is tried again, whole, at the next sweep."""
+    early under 000 VII(2)); one game's failure is logged and does not stop the others (its batch
+    is done again without it; it is tried again at the next sweep). `batch` games share a
+    transaction; a batch whose commit fails is tried again, whole, at the next sweep."""
     done = []
     due = due_games(services.sessions, now)
     for start in range(0, len(due), batch):
@@ -99,26 +100,44 @@ def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_B
     return done
 
 
+class _GameFailed(Exception):
+    """One game of a batch failed (logged): the batch's transaction is rolled back, to be done
+    again without it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 def _adjudicate_batch(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
-    """`batch`'s games in one transaction, a savepoint each: a game that fails leaves the others'
-    work in place."""
+    """`batch`'s games in one transaction. A game that fails rolls the transaction back, and the
+    batch is done again without it: no game's work is kept from a transaction a failure went
+    through. A savepoint per game did the same with two more statements a game (a round trip
+    each on PostgreSQL); a failure, rare, now costs its batch's work again."""
+    failed: set[int] = set()
+    while True:
+        try:
+            done = _adjudicate_batch_once(services, [due for due in batch if due.game_id not in failed], now)
+        except _GameFailed as failure:
+            failed.add(failure.game_id)
+            continue
+        for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
+            _log_done(result)
+        return done
+
+
+def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
     done = []
     with transaction(services.sessions) as session:
         for due in batch:
             try:
-                with session.begin_nested():
-                    result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
-                                            early=due.early)
-            except Exception:
+                result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
+                                        early=due.early)
+            except Exception as error:
                 log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
-                # the savepoint's rollback expires only what the ORM flushed; the phase record
-                # and the game were written past it (queries.rows.write_now)
-                session.expire_all()
-                continue
+                raise _GameFailed(due.game_id) from error
             if result is not None:
                 done.append(result)
-    for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
-        _log_done(result)
     return done
 
 
