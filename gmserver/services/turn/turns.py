@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord, Player
-from gmserver.db.session import transaction
+from gmserver.db.session import DATABASE_UNREACHABLE, transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order, Unit
@@ -133,6 +133,8 @@ def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime) 
             try:
                 result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
                                         early=due.early)
+            except DATABASE_UNREACHABLE:
+                raise  # no game's own failure: each would fail in turn, the batch is tried at the next sweep
             except Exception as error:
                 log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
                 raise _GameFailed(due.game_id) from error
