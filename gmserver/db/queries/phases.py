@@ -40,24 +40,33 @@ class Besides:
     absences: bool = True
 
 
-_RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
-    PhaseRecord,
-    exists().where(Proxy.game_id == bindparam("game_id")),
-    exists().where(ProposalRow.game_id == bindparam("game_id"), ProposalRow.status == "open"),
-    exists().where(Press.game_id == bindparam("game_id"), Press.status == "report"),
-    exists().where(Signup.game_name == bindparam("game_name"), Signup.kind == "observe",
-                   Signup.status == "confirmed"),
-    exists().where(AbsenceRow.game_id == bindparam("game_id"), *IN_FORCE),
-).where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase"))
+def _besides(game_id: Any, game_name: Any) -> tuple[Any, ...]:
+    """`Besides`'s questions, each an EXISTS on an indexed column, for the game `game_id`, `game_name`."""
+    return (exists().where(Proxy.game_id == game_id),
+            exists().where(ProposalRow.game_id == game_id, ProposalRow.status == "open"),
+            exists().where(Press.game_id == game_id, Press.status == "report"),
+            exists().where(Signup.game_name == game_name, Signup.kind == "observe", Signup.status == "confirmed"),
+            exists().where(AbsenceRow.game_id == game_id, *IN_FORCE))
 
 
-def record_at_deadline(session: Session, game: Game) -> tuple[PhaseRecord, Besides]:
-    """`current_record`, and what the game has besides (`Besides`), in one statement."""
-    row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase,
-                                                "game_name": game.name}).one_or_none()
-    assert row is not None, f"{game.name} has no record of its phase {game.phase}"
-    record, proxies, proposals, press, observers, absences = row
-    return record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers), bool(absences))
+# built once (each deadline claims its game with one of them): the game's row locked (FOR UPDATE
+# OF games; with SKIP LOCKED, no row while another transaction holds it), its current phase's
+# record and what it has besides, in one statement
+_CLAIM_AT_DEADLINE = {skip: select(Game, PhaseRecord, *_besides(Game.id, Game.name))
+                      .outerjoin(PhaseRecord, (PhaseRecord.game_id == Game.id) & (PhaseRecord.phase == Game.phase))
+                      .where(Game.id == bindparam("game_id")).with_for_update(of=Game, skip_locked=skip)
+                      for skip in (False, True)}
+
+
+def claim_at_deadline(session: Session, game_id: int, *, skip_locked: bool
+                      ) -> tuple[Game, PhaseRecord | None, Besides] | None:
+    """`games.game_for_update`, with the record of the game's current phase and what the game
+    has besides (`Besides`), in one statement: None as game_for_update gives it."""
+    row = session.execute(_CLAIM_AT_DEADLINE[skip_locked], {"game_id": game_id}).one_or_none()
+    if row is None:
+        return None
+    game, record, proxies, proposals, press, observers, absences = row
+    return game, record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers), bool(absences))
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:

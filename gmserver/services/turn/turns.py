@@ -176,15 +176,19 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
                    expected_phase: str | None = None, force: bool = False, wait: bool = False, early: bool = False,
                    by: str | None = None, overrule: bool = False) -> TurnDone | None:
     """`adjudicate`'s work in the caller's transaction (committed by it)."""
-    game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-    if game is None or game.status != "active" or game.paused:
+    # with the game, its phase's record and whether it has proxies, open proposals, press for the
+    # report, observers, absences: most have none
+    claimed = queries.phases.claim_at_deadline(session, game_id, skip_locked=not wait)
+    if claimed is None:
+        return None
+    game, record, besides = claimed
+    if game.status != "active" or game.paused:
         return None  # a paused game is never adjudicated, not even by the GM's command
     if expected_phase is not None and game.phase != expected_phase:
         return None
     if not force and not is_due(session, game, now, early=early):
         return None
-    # with it, whether the game has proxies, open proposals, press for the report: most have none
-    record, besides = queries.phases.record_at_deadline(session, game)
+    assert record is not None, f"{game.name} has no record of its phase {game.phase}"
     assert record.adjudicated_at is None
     ruleset = queries.games.ruleset_of(game)
     forced_early: tuple[int, datetime] | None = None
