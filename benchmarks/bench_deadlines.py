@@ -24,8 +24,9 @@ games differ. Then, on each database asked for:
                                                   [--profile-copies 30]
 
 The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
-due1000_s=... cpu_s=... load=... due1000_2daemons_s=... database=...` (the floor measured before
-and after the deadline, their mean).
+due1000_s=... cpu_s=... statements_per_game=... load=... due1000_2daemons_s=... database=...`
+(the floor measured before and after the deadline, their mean). The SQL statements a game are
+counted at every run, the Python calls a game with `--profile` (both the same on any host).
 
 PostgreSQL: 127.0.0.1:5432, user postgres; the script creates its own database and drops it.
 """
@@ -50,7 +51,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HOME", "/tmp")
 
-from sqlalchemy import func, select  # noqa: E402
+from sqlalchemy import event, func, select  # noqa: E402
+from sqlalchemy.engine import Engine  # noqa: E402
 
 from benchmarks.bench_floor import describe, floor  # noqa: E402
 from gmserver import engine  # noqa: E402
@@ -186,6 +188,23 @@ def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tupl
     return elapsed, figures
 
 
+class StatementCount:
+    """The SQL statements sent while it is entered (every engine's, SAVEPOINTs included)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def _sent(self, *_call) -> None:  # type: ignore[no-untyped-def]
+        self.count += 1
+
+    def __enter__(self) -> StatementCount:
+        event.listen(Engine, "before_cursor_execute", self._sent)
+        return self
+
+    def __exit__(self, *_exc) -> None:  # type: ignore[no-untyped-def]
+        event.remove(Engine, "before_cursor_execute", self._sent)
+
+
 def check_exactly_once(services, ids: list[int]) -> None:
     with transaction(services.sessions) as session:
         phases = session.execute(select(Game.phase, func.count()).where(Game.id.in_(ids)).group_by(Game.phase)).all()
@@ -208,10 +227,12 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
     # step costs drifts with the neighbours' load within a minute, and the ratio must not
     floor_before = floor(phases, expand=False)
     profiler = cProfile.Profile(time.process_time) if profile else None  # CPU: the figure compared
+    statements = StatementCount()
     began, cpu = time.perf_counter(), time.process_time()
     if profiler:
         profiler.enable()
-    done = turns.adjudicate_due(services, now)
+    with statements:
+        done = turns.adjudicate_due(services, now)
     if profiler:
         profiler.disable()
     elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
@@ -219,6 +240,8 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
     load = os.getloadavg()[0]
     print(f"{kind}: {games} games due at once, one daemon: {elapsed:.2f} s ({elapsed * 1000 / games:.1f} ms per "
           f"game; this process's CPU {cpu:.2f} s, load average {load:.1f} on {os.cpu_count()} CPUs)")
+    calls = f", Python calls a game {pstats.Stats(profiler).total_calls / games:,.0f}" if profiler else ""
+    print(f"{kind}: SQL statements a game {statements.count / games:.2f}{calls} (counted: the same on any host)")
     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s, CPU {alone_cpu:.2f} s "
           f"({alone * 1000 / games:.2f} ms per game)")
     print(f"{kind}: pipeline / engine = {elapsed / alone:.1f} wall, {cpu / alone_cpu:.1f} CPU (the deadline: load, "
@@ -250,7 +273,7 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
         print_profile(profiler, profile)
     copy_figure = f" copy_ms={copy_ms:.2f}" if copy_ms is not None else ""
     return (f"pipeline_over_floor={cpu / floor_cpu:.2f}{copy_figure} due{games}_s={elapsed:.2f} "
-            f"cpu_s={cpu:.2f} load={load:.1f}")
+            f"cpu_s={cpu:.2f} statements_per_game={statements.count / games:.2f} load={load:.1f}")
 
 
 def print_profile(profiler: cProfile.Profile, lines: int) -> None:

@@ -109,11 +109,16 @@ LOOK_NOW = datetime(2000, 1, 1, tzinfo=UTC)
 TIMING_COLUMNS = ("status", "phase", "deadline", "paused", "reminder_seconds", "ruleset")
 
 
+def look_again_at(game: Game, changes: dict[str, Any]) -> datetime | None:
+    """The sweep's next look at the game (`next_reminder_at`, `next_check_at`) once `changes`
+    (column -> new value) are made to what those times follow from: at once, or never for a
+    finished or paused game (its index entries would be read at every sweep)."""
+    state = {"status": game.__dict__.get("status"), "paused": game.__dict__.get("paused"), **changes}
+    return None if state["status"] not in (None, "active") or state["paused"] else LOOK_NOW
+
+
 def _look_again(game: Game, value: Any, _old: Any, initiator: Any) -> None:
-    state = {"status": game.__dict__.get("status"), "paused": game.__dict__.get("paused"), initiator.key: value}
-    # a finished or paused game is never looked at (its index entries would be read at every sweep)
-    look = None if state["status"] not in (None, "active") or state["paused"] else LOOK_NOW
-    game.next_reminder_at = game.next_check_at = look
+    game.next_reminder_at = game.next_check_at = look_again_at(game, {initiator.key: value})
 
 
 for _column in TIMING_COLUMNS:

@@ -69,21 +69,25 @@ def _encoder(hint: Any) -> Encoder:
             return _walk_to_json(value, hint)  # written field by field (a removal): rare
         return text
     if kind == "dataclass":
-        fields = [(name, _encoder(field_hint)) for name, field_hint in _fields(hint).items()]
+        fields = [(name, _encoder(field_hint), _exact(field_hint)) for name, field_hint in _fields(hint).items()]
 
         def dataclass(value: Any) -> Any:
             if not isinstance(value, hint):
                 raise CodecError
-            return {name: encode(getattr(value, name)) for name, encode in fields}
+            written = {}
+            for name, encode, exact in fields:
+                field = getattr(value, name)
+                written[name] = field if type(field) is exact else encode(field)
+            return written
         return dataclass
     if kind == "tuple":
         if len(arg) == 2 and arg[1] is Ellipsis:
-            item = _encoder(arg[0])
+            item, exact = _encoder(arg[0]), _exact(arg[0])
 
             def sequence(value: Any) -> Any:
                 if not isinstance(value, (tuple, list)):
                     raise CodecError
-                return [item(v) for v in value]
+                return [v if type(v) is exact else item(v) for v in value]
             return sequence
         items = [_encoder(item_hint) for item_hint in arg]
 
@@ -131,6 +135,12 @@ def _encoder(hint: Any) -> Encoder:
     def none(value: Any) -> Any:
         raise CodecError
     return none
+
+
+def _exact(hint: Any) -> type | None:
+    """The type whose values of exactly that type an encoder of `hint` returns as they are, with
+    no call (str, int, bool: most of a report's values); None for every other hint."""
+    return hint if hint in (str, int, bool) else None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -150,6 +150,26 @@ def test_every_change_of_what_the_times_follow_from_has_them_worked_out_again(da
         assert (game.next_reminder_at, game.next_check_at) == (expected, expected)
 
 
+@pytest.mark.parametrize("column", TIMING_COLUMNS)
+def test_a_change_written_at_once_has_the_times_worked_out_again_too(database_url, clock, column) -> None:
+    """The deadline writes the game's new phase and deadline with one UPDATE of its own
+    (`queries.games.advance`), past the attribute events: the times are worked out again all the same."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock())
+    turns.queue_reminders(services, clock())
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        assert game.next_reminder_at is not None and game.next_reminder_at > clock()
+        value = {"status": "finished", "phase": "F1901M", "deadline": clock() + timedelta(hours=5), "paused": True,
+                 "reminder_seconds": 3600, "ruleset": {**game.ruleset, "changed": True}}[column]
+        queries.games.advance(session, game, {column: value})
+        assert not session.dirty  # written, not left for the flush
+    with transaction(services.sessions) as session:
+        game = session.get(Game, game_id)
+        expected = None if column in ("status", "paused") else LOOK_NOW
+        assert (getattr(game, column), game.next_reminder_at, game.next_check_at) == (value, expected, expected)
+
+
 def test_the_upgrade_has_every_active_game_looked_at_by_the_first_sweep(empty_database_url, clock) -> None:
     """Games from before the stored times: an active one is looked at by the first sweep after
     the upgrade (its creation time is in the past), a paused or finished one never."""

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from gmserver import engine
 from gmserver.db.models import Game, OutboxMessage, PhaseRecord
@@ -264,9 +265,10 @@ def test_a_map_that_cannot_be_drawn_costs_the_image_never_the_report(world, game
 
 def test_a_batch_of_games_due_at_once_each_exactly_once_and_a_failing_one_alone_left(world, game_id, clock,
                                                                                       monkeypatch) -> None:
-    """The sweep adjudicates the games due in batches, one transaction each with a savepoint per
-    game: a game whose adjudication fails is rolled back alone (the others of its batch advance,
-    their reports queued), and the next sweep does it; none is adjudicated twice."""
+    """The sweep adjudicates the games due in batches, one transaction each: a game whose
+    adjudication fails rolls its batch back and the batch is done again without it (the others of
+    its batch, batch1 before it among them, advance once, their reports queued once), and the next
+    sweep does it; none is adjudicated twice."""
     services = world
     for n in range(4):
         new_game(services, clock(), name=f"batch{n}")
@@ -293,3 +295,23 @@ def test_a_batch_of_games_due_at_once_each_exactly_once_and_a_failing_one_alone_
     monkeypatch.setattr(turns, "compute_outcome", real)
     assert [d.game for d in turns.adjudicate_due(services, clock(), batch=2)] == ["batch2"]
     assert count(services, "report") == 5 * 7
+
+
+def test_a_database_out_of_reach_leaves_the_whole_batch_to_the_next_sweep(world, game_id, clock, monkeypatch) -> None:
+    """A database error is no one game's failure: the batch is not done again game after game
+    (each would fail in turn), it is left whole, and the next sweep does every game once."""
+    services = world
+    new_game(services, clock(), name="batch0")
+    real, tried = turns.compute_outcome, []
+
+    def unreachable(session, services, game, *args, **kwargs):
+        tried.append(game.name)
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly"))
+
+    monkeypatch.setattr(turns, "compute_outcome", unreachable)
+    clock.advance(hours=48)
+    assert turns.adjudicate_due(services, clock(), batch=2) == []
+    assert len(tried) == 1
+    monkeypatch.setattr(turns, "compute_outcome", real)
+    assert sorted(d.game for d in turns.adjudicate_due(services, clock(), batch=2)) == ["batch0", "lepanto"]
+    assert count(services, "report") == 2 * 7

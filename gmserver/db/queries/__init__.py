@@ -7,8 +7,22 @@ atomic. Queries used by one use case only and bound to its locking (the outbox's
 recording in services/base/outbox.py) stay next to that use case.
 """
 
-from gmserver.db.queries import absences, games, gm_actions, inbound, ordersets, outbox, phases, players, proxies, signups, votes
+from gmserver.db.queries import (
+    absences,
+    games,
+    gm_actions,
+    inbound,
+    ordersets,
+    outbox,
+    phases,
+    players,
+    proxies,
+    rows,
+    signups,
+    votes,
+)
 
 __all__ = [
-    "absences", "games", "gm_actions", "inbound", "ordersets", "outbox", "phases", "players", "proxies", "signups", "votes",
+    "absences", "games", "gm_actions", "inbound", "ordersets", "outbox", "phases", "players", "proxies", "rows",
+    "signups", "votes",
 ]

@@ -6,11 +6,13 @@ import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Text, bindparam, cast, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from gmserver.db.models import Game, GameNameWord
+from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, look_again_at
+from gmserver.db.queries.rows import write_now
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -156,3 +158,13 @@ def game_for_no_key_update(session: Session, game_id: int) -> Game | None:
     PostgreSQL), for a message that already refers to the game: that reference holds a KEY SHARE
     lock on the row, which FOR UPDATE would wait for (two such messages would deadlock)."""
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update(key_share=True))
+
+
+def advance(session: Session, game: Game, changes: dict[str, Any]) -> None:
+    """Give the game the column values `changes` with one UPDATE at once (`rows.write_now`: the
+    deadline's phase, deadline and end of a wait), the sweep's times set back as every other
+    change of what they follow from sets them (models.TIMING_COLUMNS)."""
+    if any(column in TIMING_COLUMNS and getattr(game, column) != value for column, value in changes.items()):
+        look = look_again_at(game, changes)
+        changes = {**changes, "next_reminder_at": look, "next_check_at": look}
+    write_now(session, game, changes)

@@ -6,6 +6,7 @@ from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OrderSet
+from gmserver.db.queries.rows import plain_rows
 
 # Built once: every deadline reads each game's sets (building the statement cost more than
 # running it on SQLite)
@@ -27,7 +28,7 @@ _PHASE_SET_ROWS = (select(*_SETS_TABLE).where(_SETS_TABLE.game_id == bindparam("
 def order_set_rows(session: Session, game_id: int, phase: str) -> list[Row]:
     """`order_sets` as plain rows (the same fields, read-only) for a reader that changes none: the
     deadline reads every due game's sets, and the ORM's objects cost twice the statement."""
-    return list(session.execute(_PHASE_SET_ROWS, {"game_id": game_id, "phase": phase}))
+    return list(plain_rows(session, _PHASE_SET_ROWS, {"game_id": game_id, "phase": phase}))
 
 
 # a player's own sets (the GM's and a proxy holder's are not the player's), newest first

@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy import bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
+from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
+from gmserver.db.queries.absences import IN_FORCE
+from gmserver.db.queries.rows import plain_rows
 
 _PHASE_RECORD = select(PhaseRecord).where(PhaseRecord.game_id == bindparam("game_id"),
                                           PhaseRecord.phase == bindparam("phase"))  # built once: each mail asks
@@ -29,7 +31,8 @@ def current_record(session: Session, game: Game) -> PhaseRecord:
 @dataclass(frozen=True)
 class Besides:
     """What a game has beside its order sets that a deadline reads: proxies, open
-    proposals, press waiting for a report, observers to send the report to. Most games have none
+    proposals, press waiting for a report, observers to send the report to, absences registered
+    (which may move the next deadline). Most games have none
     of them at a deadline, so the deadline asks once, with the phase record, instead of querying
     each, and reads the rows only where there are some."""
 
@@ -37,25 +40,36 @@ class Besides:
     open_proposals: bool
     press_for_report: bool
     observers: bool = True  # unknown: read them
+    absences: bool = True
 
 
-_RECORD_AT_DEADLINE = select(  # built once (each deadline asks)
-    PhaseRecord,
-    exists().where(Proxy.game_id == bindparam("game_id")),
-    exists().where(ProposalRow.game_id == bindparam("game_id"), ProposalRow.status == "open"),
-    exists().where(Press.game_id == bindparam("game_id"), Press.status == "report"),
-    exists().where(Signup.game_name == bindparam("game_name"), Signup.kind == "observe",
-                   Signup.status == "confirmed"),
-).where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase == bindparam("phase"))
+def _besides(game_id: Any, game_name: Any) -> tuple[Any, ...]:
+    """`Besides`'s questions, each an EXISTS on an indexed column, for the game `game_id`, `game_name`."""
+    return (exists().where(Proxy.game_id == game_id),
+            exists().where(ProposalRow.game_id == game_id, ProposalRow.status == "open"),
+            exists().where(Press.game_id == game_id, Press.status == "report"),
+            exists().where(Signup.game_name == game_name, Signup.kind == "observe", Signup.status == "confirmed"),
+            exists().where(AbsenceRow.game_id == game_id, *IN_FORCE))
 
 
-def record_at_deadline(session: Session, game: Game) -> tuple[PhaseRecord, Besides]:
-    """`current_record`, and what the game has besides (`Besides`), in one statement."""
-    row = session.execute(_RECORD_AT_DEADLINE, {"game_id": game.id, "phase": game.phase,
-                                                "game_name": game.name}).one_or_none()
-    assert row is not None, f"{game.name} has no record of its phase {game.phase}"
-    record, proxies, proposals, press, observers = row
-    return record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers))
+# built once (each deadline claims its game with one of them): the game's row locked (FOR UPDATE
+# OF games; with SKIP LOCKED, no row while another transaction holds it), its current phase's
+# record and what it has besides, in one statement
+_CLAIM_AT_DEADLINE = {skip: select(Game, PhaseRecord, *_besides(Game.id, Game.name))
+                      .outerjoin(PhaseRecord, (PhaseRecord.game_id == Game.id) & (PhaseRecord.phase == Game.phase))
+                      .where(Game.id == bindparam("game_id")).with_for_update(of=Game, skip_locked=skip)
+                      for skip in (False, True)}
+
+
+def claim_at_deadline(session: Session, game_id: int, *, skip_locked: bool
+                      ) -> tuple[Game, PhaseRecord | None, Besides] | None:
+    """`games.game_for_update`, with the record of the game's current phase and what the game
+    has besides (`Besides`), in one statement: None as game_for_update gives it."""
+    row = session.execute(_CLAIM_AT_DEADLINE[skip_locked], {"game_id": game_id}).one_or_none()
+    if row is None:
+        return None
+    game, record, proxies, proposals, press, observers, absences = row
+    return game, record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers), bool(absences))
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:
@@ -90,9 +104,8 @@ def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str,
     """`open_phase` for a caller that does not use the record: one INSERT, not an ORM object
     (the deadline's next phase). It depends on no change waiting in the
     session, so it does not flush them: they go with the transaction's one flush."""
-    with session.no_autoflush:
-        session.execute(_OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
-                                      "opened_at": now})
+    plain_rows(session, _OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
+                                      "opened_at": now}, flush=False)
 
 
 _LAST_ADJUDICATED_AT = (select(func.max(PhaseRecord.adjudicated_at))
@@ -135,14 +148,15 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
     return list(reversed(together))
 
 
-_SPRING_CENTRES = select(PhaseRecord.phase, PhaseRecord.state["centers"]).where(  # built once: each report asks
-    PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.phase.like("S____M")).order_by(PhaseRecord.id)
+_PHASES = PhaseRecord.__table__.c
+_SPRING_CENTRES = select(_PHASES.phase, _PHASES.state["centers"]).where(  # built once: each report asks
+    _PHASES.game_id == bindparam("game_id"), _PHASES.phase.like("S____M")).order_by(_PHASES.id)
 
 
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
     """(phase, power -> supply centres) at the start of each game year reached so far (the
     Spring movement phases), oldest first: the centres alone, not each year's whole state."""
-    return [(phase, centres) for phase, centres in session.execute(_SPRING_CENTRES, {"game_id": game_id})]
+    return [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
 
 
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:

@@ -149,8 +149,9 @@ def record_turn(session: Session, services: Services, game: Game, before: Positi
             missed = None  # registered as away: the turn does not count either way
         state = nmr.NmrState(player.missed_in_a_row, player.missed_turns, player.civil_disorder)
         step = nmr.after_turn(state, missed, ruleset)
-        player.missed_in_a_row, player.missed_turns = step.state.in_a_row, step.state.total
-        player.civil_disorder = step.state.civil_disorder
+        if step.state != state:  # a count set to what it was would still make the deadline flush seven rows
+            player.missed_in_a_row, player.missed_turns = step.state.in_a_row, step.state.total
+            player.civil_disorder = step.state.civil_disorder
         if nmr.RECORD_CD in step.actions:
             player.cd_recorded = True
         if missed and ruleset.nmr_contact_window_hours is not None:

@@ -4,8 +4,9 @@ DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LO
 PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
 engine, stores the result and the next phase, queues every report and advances the game. A
 second worker, a replayed job or a restart finds the phase already advanced and does nothing.
-The sweep does this for a batch of games in one transaction, each game in a savepoint of its
-own (`adjudicate_due`): what one game does commits with its batch or not at all.
+The sweep does this for a batch of games in one transaction (`adjudicate_due`): what one game
+does commits with its batch or not at all; a game that fails has its batch rolled back and done
+again without it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord, Player
-from gmserver.db.session import transaction
+from gmserver.db.session import DATABASE_UNREACHABLE, transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import deadline_after_correction
 from gmserver.rules.order import Order, Unit
@@ -76,18 +77,18 @@ def due_games(sessions, now: datetime) -> list[Due]:
         return schedule.due_games(session, now)
 
 
-# Games adjudicated in one transaction by the sweep, each in a savepoint of its own: a commit
-# (the WAL's flush to disk) cost about a quarter of a deadline's wall time when each game had its
-# own (docs/performance.md). The locks are held until the batch commits: an order set for one of
-# these games waits at most that long, and its reports leave at the commit.
+# Games adjudicated in one transaction by the sweep: a commit (the WAL's flush to disk) cost
+# about a quarter of a deadline's wall time when each game had its own (docs/performance.md).
+# The locks are held until the batch commits: an order set for one of these games waits at most
+# that long, and its reports leave at the commit.
 DEADLINE_BATCH = 25
 
 
 def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_BATCH) -> list[TurnDone]:
     """Every game that is due (services/game/schedule.py: deadline plus grace, automatic trigger, or
-    early under 000 VII(2)); one game's failure is logged, its savepoint rolled back, and does
-    not stop the others (it is tried again at the next sweep). `batch` games share a transaction;
-    a batch whose commit fails is tried again, whole, at the next sweep."""
+    early under 000 VII(2)); one game's failure is logged and does not stop the others (its batch
+    is done again without it; it is tried again at the next sweep). `batch` games share a
+    transaction; a batch whose commit fails is tried again, whole, at the next sweep."""
     done = []
     due = due_games(services.sessions, now)
     for start in range(0, len(due), batch):
@@ -99,23 +100,46 @@ def adjudicate_due(services: Services, now: datetime, *, batch: int = DEADLINE_B
     return done
 
 
+class _GameFailed(Exception):
+    """One game of a batch failed (logged): the batch's transaction is rolled back, to be done
+    again without it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 def _adjudicate_batch(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
-    """`batch`'s games in one transaction, a savepoint each: a game that fails leaves the others'
-    work in place."""
+    """`batch`'s games in one transaction. A game that fails rolls the transaction back, and the
+    batch is done again without it: no game's work is kept from a transaction a failure went
+    through. A savepoint per game did the same with two more statements a game (a round trip
+    each on PostgreSQL); a failure, rare, now costs its batch's work again."""
+    failed: set[int] = set()
+    while True:
+        try:
+            done = _adjudicate_batch_once(services, [due for due in batch if due.game_id not in failed], now)
+        except _GameFailed as failure:
+            failed.add(failure.game_id)
+            continue
+        for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
+            _log_done(result)
+        return done
+
+
+def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
     done = []
     with transaction(services.sessions) as session:
         for due in batch:
             try:
-                with session.begin_nested():
-                    result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
-                                            early=due.early)
-            except Exception:
+                result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
+                                        early=due.early)
+            except DATABASE_UNREACHABLE:
+                raise  # no game's own failure: each would fail in turn, the batch is tried at the next sweep
+            except Exception as error:
                 log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
-                continue
+                raise _GameFailed(due.game_id) from error
             if result is not None:
                 done.append(result)
-    for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
-        _log_done(result)
     return done
 
 
@@ -152,15 +176,19 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
                    expected_phase: str | None = None, force: bool = False, wait: bool = False, early: bool = False,
                    by: str | None = None, overrule: bool = False) -> TurnDone | None:
     """`adjudicate`'s work in the caller's transaction (committed by it)."""
-    game = queries.games.game_for_update(session, game_id, skip_locked=not wait)
-    if game is None or game.status != "active" or game.paused:
+    # with the game, its phase's record and whether it has proxies, open proposals, press for the
+    # report, observers, absences: most have none
+    claimed = queries.phases.claim_at_deadline(session, game_id, skip_locked=not wait)
+    if claimed is None:
+        return None
+    game, record, besides = claimed
+    if game.status != "active" or game.paused:
         return None  # a paused game is never adjudicated, not even by the GM's command
     if expected_phase is not None and game.phase != expected_phase:
         return None
     if not force and not is_due(session, game, now, early=early):
         return None
-    # with it, whether the game has proxies, open proposals, press for the report: most have none
-    record, besides = queries.phases.record_at_deadline(session, game)
+    assert record is not None, f"{game.name} has no record of its phase {game.phase}"
     assert record.adjudicated_at is None
     ruleset = queries.games.ruleset_of(game)
     forced_early: tuple[int, datetime] | None = None
@@ -199,17 +227,17 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
         first, minor = (first, [*minor[:-1], outcome]) if minor else (outcome, minor)
     finished = bool(outcome.winners) or phase_type(outcome.after.phase) == "-"
     deadline = None if finished else _next_deadline(game, ruleset, outcome, first_record, now)
-    if deadline is not None and not first_record.revision:
+    if deadline is not None and not first_record.revision and besides.absences:
         deadline = _after_absences(session, services, game, ruleset, outcome.after.phase, deadline, now)
     queries.phases.open_next_phase(session, game.id, outcome.after.phase, dict(outcome.state_after), deadline, now)
-    game.phase, game.deadline = outcome.after.phase, deadline
+    # a Spring 1901 wait (003 [14]) ends with the phase
+    queries.games.advance(session, game, {"phase": outcome.after.phase, "deadline": deadline, "waiting_for": None})
     if forced_early is not None:  # 000 VII(2), 001 IV(2): the GM overruled the house rule; all are told
         actions.tell_players_of_early_adjudication(session, services, game, forced_early[0], first.phase,
                                                    forced_early[1], ruleset.cites("major_turns_early"), now)
     if first_record.revision and not finished:  # the next turn's orders read again
         revalidate.revalidate_after_correction(session, services, game, dict(outcome.state_after), first.phase,
                                                first_record.revision, now)
-    game.waiting_for = None  # a Spring 1901 wait (003 [14]) ends with the phase
     if finished:
         ending.finish_game(session, services, game, now, by="turn",
                            reason=f"{game.name} has ended, so orders for it can no longer be used.")
@@ -312,19 +340,20 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     computed = compute_outcome(session, services, game, record, ruleset, has_proxies=besides.proxies)
     # 000 VII(6): counted again after a rollback, which put the counts back as they were before
     # (record.missed_before); a phase adjudicated before that record was kept keeps its first count
+    missed_before = {}
     if not record.revision or record.missed_before is not None:
-        record.missed_before = nmr.missed_record(game)
+        missed_before = {"missed_before": nmr.missed_record(game)}
         nmr.record_turn(session, services, game, computed.outcome.before, ruleset, computed.ordered, now)
     if not record.revision:
         perpetual.end_where_ordered(game, game.phase, computed.sent)  # 000 II(4): the player ordered
         if besides.proxies:
             proxies.follow_units(session, game.id, computed.outcome)  # 003 [19]: a proxied unit that moved
     outcome = endgame.decide_end(session, services, game, ruleset, computed.outcome, now)
-    record.adjudicated_at = now
-    # as given (GM convoy rulings applied); the defaults are in the results, marked. The database
-    # JSON keeps engine notation: str(order) at this edge
-    record.orders = {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}
-    record.results = results_rows(outcome)
+    # orders as given (GM convoy rulings applied); the defaults are in the results, marked. The
+    # database JSON keeps engine notation: str(order) at this edge
+    queries.rows.write_now(session, record, {
+        **missed_before, "adjudicated_at": now, "results": results_rows(outcome),
+        "orders": {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}})
     convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
     return outcome
 
