@@ -1,5 +1,5 @@
 """1,000 games due at the same moment: how long `turns.adjudicate_due` takes to clear them (a
-script that prints figures; not a test). Issue 8 acceptance: goal under 10 s on one machine, and
+script that prints figures; not a test). The goals: under 10 s on one machine, and
 the whole deadline pipeline at most twice the engine's own `process()` for the same phases.
 
 Each game is a seven-player `standard` game at Spring 1901 with an order set on file for every

@@ -116,7 +116,7 @@ def test_fallback_address_may_order(world, clock) -> None:
 
 
 @pytest.mark.parametrize(("sender", "subject_line", "reason", "kind"), [
-    # a stranger is not told that the game it named exists (issue 6 hole 6)
+    # a stranger is not told that the game it named exists
     pytest.param("stranger@elsewhere.test", subject("FRANCE"), "not registered as a player in any game run here",
                  "stranger-refusal", id="unregistered sender"),
     pytest.param(player_address("GERMANY"), subject("FRANCE"), "registered for Germany", "rejection", id="wrong power"),

@@ -229,7 +229,7 @@ def _report_rows(services) -> list:
 
 
 def test_reports_carry_the_map_and_the_deadline_ics_and_no_chart_before_a_fall(world, game_id, clock) -> None:
-    """Issue 9: every player's report is the same multipart mail; the chart needs two years of the
+    """Every player's report is the same multipart mail; the chart needs two years of the
     game's history: after Spring 1901 the centres are still the starting ones (S1901M and F1901M
     are one point, "start"), so the report has the map alone."""
     services = world

@@ -46,7 +46,7 @@ def nmr_counts(game: Game) -> dict[str, int]:
 
 
 def hopeless(position: Position, services: Services) -> frozenset[str]:
-    """The powers whose orders for this phase are hopeless (A9, 002 ORDERS 4)."""
+    """The powers whose orders for this phase are hopeless (002 ORDERS 4)."""
     return hopeless_powers(position, services.geography)
 
 

@@ -105,7 +105,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     if not (reading.set_orders or reading.contingent) and withdrawal is None:
         standing = _standing(session, game, decision.power, earlier)
         if standing.orders or standing.contingent:
-            # hole 2: a message with no order lines (an out-of-office reply, an empty message)
+            # a message with no order lines (an out-of-office reply, an empty message)
             # is not an order set and replaces nothing; the player hears that the set stands
             return _keep_orders_on_file(session, services, row, envelope, decision, reading, standing, now,
                                         notes=notes)

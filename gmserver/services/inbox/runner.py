@@ -1,6 +1,6 @@
 """Inbound mail: store it first, then process each message in its own transaction.
 
-DESIGN "a message's life": the raw bytes are committed before anything else happens (and
+docs/architecture.md, "The life of a message": the raw bytes are committed before anything else happens (and
 before the IMAP server is told \\Seen or the SMTP client gets its 250: services.inbox.store);
 processing claims a pending row, does everything the message causes (order set, replies in the
 outbox: services.inbox.routing, then a handler) and marks it done in one transaction; an

@@ -24,7 +24,7 @@ from gmserver.rules.safetext import safe_text
 log = logging.getLogger(__name__)
 
 # The headers whose values are part of what a message says: a corrected re-send that changes one
-# of them is a new message (hole 5: same Message-ID and body, a fixed Subject). Transport headers
+# of them is a new message (a player's corrected re-send: the same Message-ID and body, a fixed Subject). Transport headers
 # (Received, Delivered-To, Return-Path, X-Original-To...) are left out, so the same message
 # arriving along two paths is stored once.
 FINGERPRINT_HEADERS = ("Message-ID", "From", "Subject", "Date")

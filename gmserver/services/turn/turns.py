@@ -1,6 +1,6 @@
 """Deadlines: adjudicate a phase exactly once, queue the reports, open the next phase.
 
-DESIGN "a phase's life": one transaction claims the game row (FOR UPDATE SKIP LOCKED on
+docs/architecture.md, "The life of a phase": one transaction claims the game row (FOR UPDATE SKIP LOCKED on
 PostgreSQL; SQLite serialises writers), re-checks that the phase is still the one due, runs the
 engine, stores the result and the next phase, queues every report and advances the game. A
 second worker, a replayed job or a restart finds the phase already advanced and does nothing.
@@ -211,7 +211,7 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
     outcome = _process_phase(session, services, game, record, ruleset, now, besides)
     first, minor = outcome, []
     while processed_at_once(ruleset, outcome):
-        # season_structure = uk_two_season (003 [5], A10): no separate retreat or winter turn;
+        # season_structure = uk_two_season (003 [5]): no separate retreat or winter turn;
         # the retreats and builds sent with the moves are applied now, in this transaction.
         record = open_at_once(session, game, outcome, now)
         outcome = _process_phase(session, services, game, record, ruleset, now, besides)
