@@ -40,17 +40,7 @@ from gmserver.services.game.games import POWERS  # noqa: E402
 from gmserver.services.inbox import runner as intake  # noqa: E402
 from tests.support.databases import scratch_database  # noqa: E402
 from tests.support.intake_rows import player_reply_address  # noqa: E402
-from tests.support.world import new_game, order_mail, player_address, services_for  # noqa: E402
-
-OPENINGS = {
-    "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
-    "ENGLAND": "F Lon -> NTH\nF Edi-NWG\nA Lvp-Yor",
-    "FRANCE": "A Par-Bur\nA Mar-Spa\nF Bre-MAO",
-    "GERMANY": "A Mun-Ruh\nA Ber-Kie\nF Kie-Den",
-    "ITALY": "A Ven H\nA Rom-Apu\nF Nap-ION",
-    "RUSSIA": "A War-Gal\nA Mos-Ukr\nF Sev-Bla\nF StP/SC-Bot",
-    "TURKEY": "F Ank-Bla\nA Con-Bul\nA Smy-Arm",
-}
+from tests.support.world import OPENINGS, new_game, order_mail, player_address, services_for  # noqa: E402
 
 
 class StatementCount:

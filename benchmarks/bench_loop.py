@@ -49,17 +49,7 @@ from gmserver.services.inbox.polling import poll_once  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
 from tests.support.databases import scratch_database  # noqa: E402
 from tests.support.dovecot import Dovecot, free_port  # noqa: E402
-from tests.support.world import GM, new_game, order_mail, player_address, services_for  # noqa: E402
-
-OPENINGS = {
-    "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
-    "ENGLAND": "F Lon -> NTH\nF Edi-NWG\nA Lvp-Yor",
-    "FRANCE": "A Par-Bur\nA Mar-Spa\nF Bre-MAO",
-    "GERMANY": "A Mun-Ruh\nA Ber-Kie\nF Kie-Den",
-    "ITALY": "A Ven H\nA Rom-Apu\nF Nap-ION",
-    "RUSSIA": "A War-Gal\nA Mos-Ukr\nF Sev-Bla\nF StP/SC-Bot",
-    "TURKEY": "F Ank-Bla\nA Con-Bul\nA Smy-Arm",
-}
+from tests.support.world import GM, OPENINGS, new_game, order_mail, player_address, services_for  # noqa: E402
 
 
 def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:

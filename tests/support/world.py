@@ -20,6 +20,17 @@ from gmserver.services.base.context import SenderChecks, Services
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game
 
 GM = "gm@gm.test"
+# Spring 1901 order mails for every power, as players write them (abbreviations, arrows, a coast):
+# the benchmarks' traffic
+OPENINGS = {
+    "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
+    "ENGLAND": "F Lon -> NTH\nF Edi-NWG\nA Lvp-Yor",
+    "FRANCE": "A Par-Bur\nA Mar-Spa\nF Bre-MAO",
+    "GERMANY": "A Mun-Ruh\nA Ber-Kie\nF Kie-Den",
+    "ITALY": "A Ven H\nA Rom-Apu\nF Nap-ION",
+    "RUSSIA": "A War-Gal\nA Mos-Ukr\nF Sev-Bla\nF StP/SC-Bot",
+    "TURKEY": "F Ank-Bla\nA Con-Bul\nA Smy-Arm",
+}
 
 
 def services_for(database_url: str, gm_address: str = GM, sender_checks: SenderChecks | None = None) -> Services:
