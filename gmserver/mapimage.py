@@ -275,12 +275,13 @@ def own_orders_png(position: Position, power: str, orders: Sequence[Order]) -> b
 
 
 @functools.lru_cache(maxsize=64)
-def _caption_on_halo(text: str) -> tuple[Point, Image.Image]:
+def _caption_on_halo(text: str) -> tuple[tuple[int, int], Image.Image]:
     """The caption at its place in the map's top left, on a white ground that keeps it legible
     on any land: (where it goes, its picture). Laying the text out costs as much as the rest of
     the drawing, and a burst of confirmations has a few captions (one per power and phase)."""
     left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox((14, 16), text, font=font())
-    picture = Image.new("RGB", (right - left + 1, bottom - top + 1), HALO)  # the ground's rectangle takes both ends
+    # one pixel wider and taller than the text's box: the white ground was a rectangle drawn through both corners
+    picture = Image.new("RGB", (right - left + 1, bottom - top + 1), HALO)
     _caption(ImageDraw.Draw(picture), text, (14 - left, 16 - top))
     return (left, top), picture
 
