@@ -50,6 +50,8 @@ class Board:
     provinces: tuple[str, ...]  # "PAR", ...
     # the provinces' three-letter abbreviations, drawn once on a transparent layer (`_names_layer`)
     names: Image.Image | None = None
+    # that layer's pieces that hold ink, ((left, top), piece), which cover every pixel it draws
+    name_pieces: tuple[tuple[tuple[int, int], Image.Image], ...] = ()
 
 
 def _static_svg(root: ET.Element) -> bytes:
@@ -114,7 +116,8 @@ def board() -> Board:
     image = Image.open(io.BytesIO(png)).convert("RGB")
     board_ = Board(image=image, units=units, dislodged=dislodged, centres=centres, colours=colours, labels=labels,
                    provinces=provinces)
-    return dataclasses.replace(board_, names=_names_layer(board_, names))
+    layer = _names_layer(board_, names)
+    return dataclasses.replace(board_, names=layer, name_pieces=_inked_pieces(layer))
 
 
 def _brief_labels(root: ET.Element, scale: float) -> list[tuple[str, Point]]:
@@ -212,6 +215,31 @@ def _names_layer(board_: Board, names: list[tuple[str, Point]]) -> Image.Image:
     for name, at in left:  # after every name that fits its province, so that none takes its room
         _draw_name(draw, board_, name, at, placed, ((11, False),))
     return layer
+
+
+PIECE_HEIGHT = 16  # pixels: the bands the names layer is cut into
+PIECE_GAP = 4  # pixels of clear layer within which two stretches of ink make one piece
+
+
+def _inked_pieces(layer: Image.Image) -> tuple[tuple[tuple[int, int], Image.Image], ...]:
+    """The layer cut into bands and each band into the stretches that hold ink: pasting the
+    pieces paints what pasting the layer paints (the rest of it is clear), on some 7 % of the
+    board, and a map cropped to a box pastes only the pieces in it."""
+    alpha = layer.getchannel("A")
+    pieces = []
+    for top in range(0, layer.height, PIECE_HEIGHT):
+        bottom = min(top + PIECE_HEIGHT, layer.height)
+        # 255 where a pixel has ink, averaged down the band: above 0 wherever a column has some
+        columns = alpha.crop((0, top, layer.width, bottom)).point([0] + [255] * 255).resize(
+            (layer.width, 1), Image.Resampling.BOX).tobytes()
+        stretches: list[list[int]] = []
+        for x, ink in enumerate(columns):
+            if ink and stretches and x - stretches[-1][1] <= PIECE_GAP:
+                stretches[-1][1] = x + 1
+            elif ink:
+                stretches.append([x, x + 1])
+        pieces += [((left, top), layer.crop((left, top, right, bottom))) for left, right in stretches]
+    return tuple(pieces)
 
 
 def power_colour(board_: Board, power: str) -> RGB:

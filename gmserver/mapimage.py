@@ -9,6 +9,7 @@ measures it).
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from collections.abc import Iterable, Sequence
@@ -35,30 +36,45 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom
 
 
 def _tint_centres(image: Image.Image, board_: Board, position: Position, box: Box | None = None) -> None:
-    """The provinces of the supply centres each power owns, washed with its colour: one lookup
-    table per colour channel maps each province's number to its owner's colour, in one paste
+    """The provinces of the supply centres each power owns, washed with its colour: one
+    palette maps each province's number to its owner's colour, in one paste
     (within `box` alone, for a map cropped to it: the lookups cost in proportion to the area)."""
     index = {code: number + 1 for number, code in enumerate(board_.provinces)}
     owner: dict[int, RGB] = {index[c]: power_colour(board_, power)
                              for power, centres in position.centers.items() for c in centres if c in index}
     if not owner:
         return
-    labels = board_.labels if box is None else board_.labels.crop(box)
-    channels = [labels.point([owner[v][channel] if v in owner else 0 for v in range(256)]) for channel in range(3)]
+    labels = board_.labels.crop(box or (0, 0, *board_.labels.size))  # a copy: the palette goes on it
     mask = labels.point([TINT if value in owner else 0 for value in range(256)])
-    image.paste(Image.merge("RGB", channels), box=None if box is None else box[:2], mask=mask)
+    # the province numbers read as palette indices: each pixel its owner's colour in one pass
+    palette = bytearray(3 * 256)
+    for value, colour in owner.items():
+        palette[3 * value:3 * value + 3] = bytes(colour)
+    labels.putpalette(palette)
+    image.paste(labels.convert("RGB"), box=None if box is None else box[:2], mask=mask)
 
 
 def _draw_names(image: Image.Image, board_: Board, box: Box | None = None) -> None:
-    if board_.names is not None:
-        names = board_.names if box is None else board_.names.crop(box)
-        image.paste(names, box=None if box is None else box[:2], mask=names)
+    """The provinces' names: the pieces of their layer that hold ink (within `box` alone)."""
+    for (left, top), piece in board_.name_pieces:
+        if box is None or (left < box[2] and box[0] < left + piece.width and top < box[3] and box[1] < top + piece.height):
+            image.paste(piece, (left, top), mask=piece)
 
 
-def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
-    """Each owned supply centre's marker filled with its owner's colour."""
+UNIT_REACH = 20  # pixels round a unit's or centre's spot that its drawing (halo, rim) may cover
+
+
+def _near(at: Point, box: Box | None) -> bool:
+    """Whatever is drawn at `at` may show within `box` (the whole board when None): what lies
+    farther out is not drawn on a map cropped to `box`, as it would be cropped away."""
+    return box is None or (box[0] - UNIT_REACH <= at[0] <= box[2] + UNIT_REACH
+                           and box[1] - UNIT_REACH <= at[1] <= box[3] + UNIT_REACH)
+
+
+def _draw_centres(draw: ImageDraw.ImageDraw, board_: Board, position: Position, box: Box | None = None) -> None:
+    """Each owned supply centre's marker filled with its owner's colour (near `box` alone)."""
     for centre, power in _owners(position).items():
-        if centre in board_.centres:
+        if centre in board_.centres and _near(board_.centres[centre], box):
             x, y = board_.centres[centre]
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=power_colour(board_, power), outline=OUTLINE, width=1)
 
@@ -87,19 +103,20 @@ def _draw_unit(draw: ImageDraw.ImageDraw, at: Point, kind: str, colour: RGB, *, 
         draw.rectangle((x - 2, y - 11, x + 2, y - 3), fill=colour, outline=rim)
 
 
-def _draw_units(draw: ImageDraw.ImageDraw, board_: Board, position: Position) -> None:
-    """Every unit, standing then dislodged, each on its halo; the halos all go down first, so
-    that one never covers a unit next to it (a dislodged unit is drawn beside the one that won)."""
+def _draw_units(draw: ImageDraw.ImageDraw, board_: Board, position: Position, box: Box | None = None) -> None:
+    """Every unit (near `box` alone), standing then dislodged, each on its halo; the halos all go
+    down first, so that one never covers a unit next to it (a dislodged unit is drawn beside the
+    one that won)."""
     drawn: list[tuple[Point, str, RGB, bool]] = []
     for power, units in sorted(position.units.items()):
         for unit in map(Unit.parse, units):
             at = _point(board_, unit.location)
-            if at is not None:
+            if at is not None and _near(at, box):
                 drawn.append((at, unit.kind, power_colour(board_, power), False))
     for power, units in sorted(position.dislodged.items()):
         for unit in map(Unit.parse, units):
             at = board_.dislodged.get(unit.location)
-            if at is not None:
+            if at is not None and _near(at, box):
                 drawn.append((at, unit.kind, power_colour(board_, power), True))
     for at, kind, _, _ in drawn:
         _draw_halo(draw, at, kind)
@@ -179,12 +196,12 @@ def _draw_order(draw: ImageDraw.ImageDraw, board_: Board, outcome: OrderOutcome)
 def _board_with_centres(board_: Board, position: Position,
                         box: Box | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A copy of the board with the owned centres tinted and marked and the provinces' names
-    (tinted and named within `box` alone, for a map cropped to it)."""
+    (tinted, named and marked within `box` alone, for a map cropped to it)."""
     image = board_.image.copy()
     _tint_centres(image, board_, position, box)
     _draw_names(image, board_, box)
     draw = ImageDraw.Draw(image)
-    _draw_centres(draw, board_, position)
+    _draw_centres(draw, board_, position, box)
     return image, draw
 
 
@@ -201,9 +218,9 @@ def render_map(outcome: PhaseOutcome, caption: str = "orders and results") -> Im
     return image
 
 
-def _caption(draw: ImageDraw.ImageDraw, text: str) -> None:
+def _caption(draw: ImageDraw.ImageDraw, text: str, at: Point = (14, 16)) -> None:
     """What the map shows, in the engine's note box at its top left (the phase text it had is blanked)."""
-    draw.text((14, 16), text, fill=OUTLINE, font=font())
+    draw.text(at, text, fill=OUTLINE, font=font())
 
 
 def position_png(position: Position) -> bytes:
@@ -250,13 +267,23 @@ def own_orders_png(position: Position, power: str, orders: Sequence[Order]) -> b
         if outcome.order.action == "hold" and (at := _point(board_, outcome.order.unit.location if outcome.order.unit
                                                             else None)) is not None:
             draw.ellipse((at[0] - 17, at[1] - 17, at[0] + 17, at[1] + 17), outline=OUTLINE, width=3)
-    _draw_units(draw, board_, position)
+    _draw_units(draw, board_, position, box)
     image = image.crop(box)
-    caption = ImageDraw.Draw(image)
-    text = f"{describe_phase(position.phase)}: {power.title()}'s orders as read"
-    caption.rectangle(caption.textbbox((14, 16), text, font=font()), fill=HALO)  # legible on any ground
-    _caption(caption, text)
+    at, caption = _caption_on_halo(f"{describe_phase(position.phase)}: {power.title()}'s orders as read")
+    image.paste(caption, at)
     return compact_png(image)
+
+
+@functools.lru_cache(maxsize=64)
+def _caption_on_halo(text: str) -> tuple[tuple[int, int], Image.Image]:
+    """The caption at its place in the map's top left, on a white ground that keeps it legible
+    on any land: (where it goes, its picture). Laying the text out costs as much as the rest of
+    the drawing, and a burst of confirmations has a few captions (one per power and phase)."""
+    left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox((14, 16), text, font=font())
+    # one pixel wider and taller than the text's box: the white ground was a rectangle drawn through both corners
+    picture = Image.new("RGB", (right - left + 1, bottom - top + 1), HALO)
+    _caption(ImageDraw.Draw(picture), text, (14 - left, 16 - top))
+    return (left, top), picture
 
 
 def _box_round(places: Sequence[Point], size: tuple[int, int]) -> Box:
