@@ -14,12 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import InboundMessage, OrderSet, Player
+from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
+from gmserver.db.queries.ordersets import add_order_set
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.phases import last_adjudicated_at, phase_record
 from gmserver.db.queries.players import (
@@ -116,9 +119,9 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     reading = dataclasses.replace(reading, lines=with_as_written(game.ruleset, reading.lines))  # 000 III(1) (c)
     version = len(every) + 1
     new_set = _new_set(row, decision, reading, version, now)
-    session.add(new_set)
+    add_order_set(session, new_set)
     # what is on file now, under the game's combination and ordering rules
-    stored = [*earlier, as_stored(new_set)]
+    stored = [*earlier, as_stored(SimpleNamespace(**new_set))]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
     player = player_now(session, game.id, decision.power)
@@ -139,9 +142,10 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
 
 
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-             reading: Reading, version: int, position: Position, player: Player | None, now: datetime) -> None:
+             reading: Reading, version: int, position: Position, player: Row | None, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
-    confirm_each_set say (000 III(1): rules/set_feedback.py); `player`: the power's player row."""
+    confirm_each_set say (000 III(1): rules/set_feedback.py); `player`: the power's player row
+    (queries.players.player_now)."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
@@ -171,9 +175,10 @@ def _queue_answer(session: Session, services: Services, row: InboundMessage, env
               game_id=decision.game.id, addressing=addressing)
 
 
-def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
-    """The order set row for `reading` (engine notation at this edge: the database keeps strings)."""
-    return OrderSet(
+def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> dict[str, Any]:
+    """The order set row for `reading`, column -> value (engine notation at this edge: the
+    database keeps strings)."""
+    return dict(
         game_id=decision.game.id, power=decision.power, phase=decision.game.phase, version=version,
         inbound_id=row.id, orders=[str(o) for o in reading.set_orders],
         lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now, marker=reading.version,

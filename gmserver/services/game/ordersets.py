@@ -33,8 +33,9 @@ from gmserver.services.game.on_file import (
 
 
 def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
-    """power -> its sets, in order of receipt (the version number counts receipts)."""
-    return by_power(order_sets(session, game_id, phase))
+    """power -> its sets, in order of receipt (the version number counts receipts), read as
+    plain rows (each order mail reads them)."""
+    return by_power(order_set_rows(session, game_id, phase))
 
 
 def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:
