@@ -62,4 +62,4 @@ _NEWEST_SET_MESSAGE = (select(InboundMessage.raw).join(OrderSet, OrderSet.inboun
 
 def newest_set_message(session: Session, game_id: int, power: str, phase: str) -> bytes | None:
     """The raw mail of the power's newest set this phase that came by mail, if any."""
-    return session.scalar(_NEWEST_SET_MESSAGE, {"game_id": game_id, "power": power, "phase": phase})
+    return plain_rows(session, _NEWEST_SET_MESSAGE, {"game_id": game_id, "power": power, "phase": phase}).scalar()
