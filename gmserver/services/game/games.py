@@ -304,7 +304,7 @@ def postpone_deadline(sessions: sessionmaker[Session], game_id: int, deadline: d
             game.deadline = deadline
 
 
-def game_view(game: Game, session: Session | None = None) -> GameView:
+def game_view(game: Game | queries.games.OpenGame, session: Session | None = None) -> GameView:
     """What intake needs of `game`; with `session`, under late_with_proof = gm_discretion, the
     turn adjudicated last and its deadline (000 VII(1): a late set for it may be held for the GM)."""
     ruleset = queries.games.ruleset_of(game)
