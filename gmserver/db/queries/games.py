@@ -10,10 +10,10 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Row, Text, bindparam, cast, or_, select
+from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, Player, look_again_at
+from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, PhaseRecord, Player, look_again_at
 from gmserver.db.queries.rows import plain_rows, write_now
 from gmserver.rules.ruleset import Ruleset
 
@@ -162,8 +162,9 @@ _OPEN = ("active", "finished")
 class OpenGame:
     """An active or finished game as intake reads it (`open_games_named_by`,
     `open_games_with_players`): what services.game.games.game_view takes of a game, as plain
-    rows, read-only. `ruleset` is the snapshot's stored text (`ruleset_of` reads each distinct
-    text once); `players` have power, address, fallback_address, secret and resigned_at."""
+    rows, read-only, with when its current phase started. `ruleset` is the snapshot's stored
+    text (`ruleset_of` reads each distinct text once); `players` have power, address,
+    fallback_address, secret and resigned_at."""
 
     id: int
     name: str
@@ -173,22 +174,25 @@ class OpenGame:
     timezone: str
     sender_check: str
     ruleset: str
+    turn_opened: datetime | None  # when its latest phase was adjudicated (phases.last_adjudicated_at)
     players: tuple[Any, ...]
 
 
-_GAMES, _PLAYERS = Game.__table__.c, Player.__table__.c
+_GAMES, _PLAYERS, _PHASES = Game.__table__.c, Player.__table__.c, PhaseRecord.__table__.c
 _GAME_FIELDS = ("id", "name", "phase", "deadline", "status", "timezone", "sender_check")
 _PLAYER_FIELDS = ("power", "address", "fallback_address", "secret", "resigned_at")
 # One statement a mail, each game's row beside each of its players' (the ORM read the players
 # with a second statement, and made an object of every row): player columns labelled with a
 # prefix, since both tables have an id and a status.
+_TURN_OPENED = (select(func.max(_PHASES.adjudicated_at)).where(_PHASES.game_id == _GAMES.id)
+                .scalar_subquery().label("turn_opened"))
 _OPEN_GAMES = (select(*(_GAMES[field] for field in _GAME_FIELDS), cast(_GAMES.ruleset, Text).label("ruleset"),
-                      *(_PLAYERS[field].label(f"player_{field}") for field in _PLAYER_FIELDS))
+                      _TURN_OPENED, *(_PLAYERS[field].label(f"player_{field}") for field in _PLAYER_FIELDS))
                .select_from(Game.__table__.outerjoin(Player.__table__, _PLAYERS.game_id == _GAMES.id))
                .where(_GAMES.status.in_(_OPEN)).order_by(_GAMES.id, _PLAYERS.power))
 _NAMED_BY = _OPEN_GAMES.where(_GAMES.id.in_(  # built once: each mail asks
     select(GameNameWord.game_id).where(GameNameWord.word.in_(bindparam("words", expanding=True)))))
-_GAME_COLUMNS = len(_GAME_FIELDS) + 1  # and the ruleset's text, in OpenGame's order
+_GAME_COLUMNS = len(_GAME_FIELDS) + 2  # and the ruleset's text and the turn's start, in OpenGame's order
 _WITH_IDS = _OPEN_GAMES.where(_GAMES.id.in_(bindparam("game_ids", expanding=True)))
 
 
