@@ -197,8 +197,10 @@ def _draw_order(draw: ImageDraw.ImageDraw, board_: Board, outcome: OrderOutcome)
 def _board_with_centres(board_: Board, position: Position,
                         box: Box | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A copy of the board with the owned centres tinted and marked and the provinces' names
-    (tinted, named and marked within `box` alone, for a map cropped to it)."""
-    image = board_.image.copy()
+    (tinted, named and marked within `box` alone, for a map cropped to it: then the copy holds
+    only the board from its top left corner to the box's far corner, which is where the drawing
+    stays where it was, and what is drawn past that corner is left out as it would be cropped)."""
+    image = board_.image.copy() if box is None else board_.image.crop((0, 0, box[2], box[3]))
     _tint_centres(image, board_, position, box)
     _draw_names(image, board_, box)
     draw = ImageDraw.Draw(image)
