@@ -13,8 +13,10 @@ from email.message import EmailMessage
 
 import pytest
 
+from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
+from gmserver.rules.order import Order
 from gmserver.services.base import orders_map
 
 BOUNDARY = "=_gm0_" + "5e" * 24
@@ -96,3 +98,10 @@ def test_a_confirmation_as_the_composer_makes_it() -> None:
     assert written == by_the_email_package(raw, data, "m.png", email.policy.SMTP)
     [text, image] = email.message_from_bytes(written, policy=email.policy.default).iter_parts()
     assert image.get_content() == data and "read as written" in text.get_content()
+
+
+def test_a_queued_mail_the_map_cannot_be_attached_to_goes_without_it(caplog) -> None:
+    wanted = orders_map.request("FRANCE", [Order.parse("A PAR - BUR", "M")], engine.opening_position(), "m.png")
+    raw = b"a line that is no header field\r\n\r\ntext\r\n"
+    assert orders_map.with_map(raw, wanted, "france@players.test") == raw
+    assert "could not be drawn or attached" in caplog.text

@@ -76,8 +76,8 @@ def attached(raw: bytes, data: bytes, *, maintype: str, subtype: str, filename: 
     part, and its other fields stay in its header block, each written as the parser would have
     read it (the policy's fold_binary of the field's source); the parts are written from their
     bytes (SharedPartsGenerator), the header block and the MIME boundaries by the email package."""
-    head, _, body = raw.partition(b"\r\n\r\n")
     line_end = policy.linesep.encode()
+    head, _, body = raw.partition(line_end * 2)
     mixed = EmailMessage(policy=_made_with(policy))
     text_fields = []
     for name, value in _fields(head, policy):
@@ -102,11 +102,11 @@ def _fields(head: bytes, policy: EmailPolicy) -> list[tuple[str, str]]:
     decoded as ASCII with surrogateescape, each field's lines (the first and those folded under it)
     read by `policy.header_source_parse`."""
     fields: list[list[str]] = []
-    for line in head.decode("ascii", "surrogateescape").split("\r\n"):
+    for line in head.decode("ascii", "surrogateescape").split(policy.linesep):
         if fields and line[:1] in (" ", "\t"):
-            fields[-1].append(line + "\r\n")
+            fields[-1].append(line + policy.linesep)
         else:
-            fields.append([line + "\r\n"])
+            fields.append([line + policy.linesep])
     return [policy.header_source_parse(lines) for lines in fields]
 
 
@@ -131,4 +131,6 @@ def _base64_lines(data: bytes, policy: EmailPolicy) -> bytes:
     """`data` in base64 as `set_content` writes it, in lines of `policy.max_line_length // 4 * 3`
     bytes each (76 characters under SMTP's 78)."""
     encoded, width, line_end = base64.b64encode(data), policy.max_line_length // 4 * 4, policy.linesep.encode()
-    return b"".join(encoded[start:start + width] + line_end for start in range(0, len(encoded), width))
+    if not encoded:
+        return b""
+    return line_end.join([encoded[start:start + width] for start in range(0, len(encoded), width)]) + line_end
