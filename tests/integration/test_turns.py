@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from gmserver import engine
+from gmserver.db import queries
 from gmserver.db.models import Game, OutboxMessage, PhaseRecord
 from gmserver.db.session import transaction
 from gmserver.rules.ruleset import load_ruleset
@@ -313,5 +314,49 @@ def test_a_database_out_of_reach_leaves_the_whole_batch_to_the_next_sweep(world,
     assert turns.adjudicate_due(services, clock(), batch=2) == []
     assert len(tried) == 1
     monkeypatch.setattr(turns, "compute_outcome", real)
+    assert sorted(d.game for d in turns.adjudicate_due(services, clock(), batch=2)) == ["batch0", "lepanto"]
+    assert count(services, "report") == 2 * 7
+
+
+def test_a_report_key_already_taken_has_the_batch_done_again_with_each_games_writes_at_once(world, game_id, clock,
+                                                                                           caplog) -> None:
+    """The batch's writes are sent together without looking the report keys up first: one taken
+    (a copy queued before) fails them, and the batch is done again with each game's writes at
+    once, which sees the copy there and leaves it: every game advances once, no copy twice."""
+    services = world
+    other = new_game(services, clock(), name="batch0")
+    with transaction(services.sessions) as session:
+        session.add(OutboxMessage(message_id="<before@gm.test>", dedupe_key=f"report:{other}:S1901M:FRANCE",
+                                  kind="report", game_id=other, sender="gm@gm.test", recipient=player_address("FRANCE"),
+                                  stored=b"", status="pending", attempts=0, next_attempt_at=clock(),
+                                  created_at=clock()))
+    clock.advance(hours=48)
+    done = turns.adjudicate_due(services, clock(), batch=2)
+    assert sorted(d.game for d in done) == ["batch0", "lepanto"]
+    assert [d.reports for d in sorted(done, key=lambda d: d.game)] == [6, 7]
+    assert "done again, each game's at once" in caplog.text
+    assert count(services, "report") == 1 + 6 + 7
+    assert {game_row(services, g).phase for g in (game_id, other)} == {"F1901M"}
+
+
+def test_a_database_out_of_reach_as_the_writes_go_leaves_the_whole_batch_to_the_next_sweep(world, game_id, clock,
+                                                                                          monkeypatch) -> None:
+    services = world
+    new_game(services, clock(), name="batch0")
+    real, tried = queries.rows.HeldWrites.send, []
+
+    def unreachable(self) -> None:  # type: ignore[no-untyped-def]
+        if self.updates:  # the batch's writes
+            tried.append(len(self.updates))
+            error = OperationalError("UPDATE games", {}, Exception("server closed the connection unexpectedly"))
+            raise queries.rows.HeldWritesFailed("the held writes failed") from error
+        real(self)
+
+    monkeypatch.setattr(queries.rows.HeldWrites, "send", unreachable)
+    clock.advance(hours=48)
+    assert turns.adjudicate_due(services, clock(), batch=2) == []
+    assert tried == [4]  # two games' records and rows, once: not done again game after game
+    assert {game_row(services, g).phase for g in (game_id,)} == {"S1901M"} and count(services, "report") == 0
+    monkeypatch.setattr(queries.rows.HeldWrites, "send", real)
     assert sorted(d.game for d in turns.adjudicate_due(services, clock(), batch=2)) == ["batch0", "lepanto"]
     assert count(services, "report") == 2 * 7

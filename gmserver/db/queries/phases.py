@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, exists, func, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
 from gmserver.db.queries.absences import IN_FORCE
-from gmserver.db.queries.rows import plain_rows
+from gmserver.db.queries.rows import READS_AROUND_HELD_WRITES, held_inserts, insert_later, plain_rows
 
 _PHASE_RECORD = select(PhaseRecord).where(PhaseRecord.game_id == bindparam("game_id"),
                                           PhaseRecord.phase == bindparam("phase"))  # built once: each mail asks
@@ -61,15 +62,36 @@ _CLAIM_AT_DEADLINE = {skip: select(Game, PhaseRecord, *_besides(Game.id, Game.na
                       for skip in (False, True)}
 
 
-def claim_at_deadline(session: Session, game_id: int, *, skip_locked: bool
-                      ) -> tuple[Game, PhaseRecord | None, Besides] | None:
+Claim = tuple[Game, PhaseRecord | None, Besides]
+
+
+def claim_at_deadline(session: Session, game_id: int, *, skip_locked: bool) -> Claim | None:
     """`games.game_for_update`, with the record of the game's current phase and what the game
     has besides (`Besides`), in one statement: None as game_for_update gives it."""
     row = session.execute(_CLAIM_AT_DEADLINE[skip_locked], {"game_id": game_id}).one_or_none()
-    if row is None:
-        return None
+    return None if row is None else _claim(row)
+
+
+def _claim(row: Any) -> Claim:
     game, record, proxies, proposals, press, observers, absences = row
     return game, record, Besides(bool(proxies), bool(proposals), bool(press), bool(observers), bool(absences))
+
+
+# built once (each batch of due games claims them with it): `_CLAIM_AT_DEADLINE` for several
+# games, with SKIP LOCKED, their players loaded (every report is addressed to them)
+_CLAIM_ALL_AT_DEADLINE = (select(Game, PhaseRecord, *_besides(Game.id, Game.name))
+                          .outerjoin(PhaseRecord, (PhaseRecord.game_id == Game.id) & (PhaseRecord.phase == Game.phase))
+                          .where(Game.id.in_(bindparam("game_ids", expanding=True)))
+                          .options(selectinload(Game.players)).with_for_update(of=Game, skip_locked=True))
+
+
+def claim_all_at_deadline(session: Session, game_ids: list[int]) -> dict[int, Claim]:
+    """`claim_at_deadline` (skipping the locked ones) of every game of `game_ids`, in two statements
+    (the second loads their players): game id -> what it gives, the locked and the missing left out."""
+    if not game_ids:
+        return {}
+    return {claim[0].id: claim for claim in map(_claim, session.execute(_CLAIM_ALL_AT_DEADLINE,
+                                                                        {"game_ids": game_ids}))}
 
 
 def adjudicated_phases(session: Session, game_id: int) -> list[str]:
@@ -102,10 +124,11 @@ _OPEN_PHASE = insert(PhaseRecord.__table__)
 def open_next_phase(session: Session, game_id: int, phase: str, state: dict[str, Any], deadline: datetime | None,
                     now: datetime) -> None:
     """`open_phase` for a caller that does not use the record: one INSERT, not an ORM object
-    (the deadline's next phase). It depends on no change waiting in the
-    session, so it does not flush them: they go with the transaction's one flush."""
-    plain_rows(session, _OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
-                                      "opened_at": now}, flush=False)
+    (the deadline's next phase; held with a batch's other writes, `rows.held_writes`). It
+    depends on no change waiting in the session, so it does not flush them: they go with the
+    transaction's one flush."""
+    insert_later(session, _OPEN_PHASE, {"game_id": game_id, "phase": phase, "state": state, "deadline": deadline,
+                                        "opened_at": now})
 
 
 _LAST_ADJUDICATED_AT = (select(func.max(PhaseRecord.adjudicated_at))
@@ -150,13 +173,24 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
 
 _PHASES = PhaseRecord.__table__.c
 _SPRING_CENTRES = select(_PHASES.phase, _PHASES.state["centers"]).where(  # built once: each report asks
-    _PHASES.game_id == bindparam("game_id"), _PHASES.phase.like("S____M")).order_by(_PHASES.id)
+    _PHASES.game_id == bindparam("game_id"), _PHASES.phase.like("S____M")).order_by(_PHASES.id).execution_options(
+    **{READS_AROUND_HELD_WRITES: True})  # the phases opened and held are added to it; no UPDATE changes a state
 
 
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
     """(phase, power -> supply centres) at the start of each game year reached so far (the
-    Spring movement phases), oldest first: the centres alone, not each year's whole state."""
-    return [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
+    Spring movement phases), oldest first: the centres alone, not each year's whole state.
+    Those of the phases opened and held with a batch's writes (`rows.held_writes`) are added
+    as the database will give them, without sending the writes for it."""
+    stored = [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
+    return stored + [(row["phase"], json.loads(json.dumps(row["state"]["centers"])))
+                     for row in held_inserts(session, _OPEN_PHASE)
+                     if row["game_id"] == game_id and _is_spring_movement(row["phase"])]
+
+
+def _is_spring_movement(phase: str) -> bool:
+    """Whether `phase` is one `_SPRING_CENTRES` reads (LIKE "S____M")."""
+    return len(phase) == 6 and phase[0] == "S" and phase[-1] == "M"
 
 
 def spring_states(session: Session, game_id: int) -> list[dict[str, Any]]:

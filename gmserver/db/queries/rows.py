@@ -7,17 +7,25 @@ game's UPDATEs, docs/performance.md). `write_now` sends the UPDATE itself and ke
 on the object as if loaded, so that no flush writes them again. A Core statement run through
 `Session.execute` still pays the session's ORM execution (about half again the statement's
 cost on the client); `plain_rows` runs it on the session's connection, in its transaction.
+
+Within `held_writes` (the deadline's batch of games in one transaction), the writes nothing
+reads back before the transaction ends are held and sent together at its end, a statement for
+all the rows of each kind: on PostgreSQL each statement is a round trip.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import weakref
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import CursorResult, Executable, Table, bindparam, inspect, update
+from sqlalchemy import Connection, CursorResult, Executable, Insert, Select, Table, bindparam, event, inspect, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql import visitors
 from sqlalchemy.sql.expression import Update
 
 from gmserver.db.models import Base
@@ -28,14 +36,19 @@ def write_now(session: Session, row: Base, changes: Mapping[str, Any]) -> None:
     from what it holds are written at once, one UPDATE of its row by primary key, and kept on
     the object as loaded. A change the caller made through the ORM before stays for the flush;
     attribute events (`set` listeners) do not fire, so a caller whose columns have one passes
-    the values it would set too (`queries.games.advance`)."""
+    the values it would set too (`queries.games.advance`). Within `held_writes`, the UPDATE is
+    held (with any other held for the row: the later value of a column wins)."""
     state = inspect(row)
     changed = {key: value for key, value in changes.items() if getattr(row, key) != value}
     if not changed:
         return
     mapper = state.mapper
-    session.connection().execute(_update_by_key(mapper.local_table), {
-        _ROW_KEY: state.identity[0], **{mapper.get_property(key).columns[0].key: value for key, value in changed.items()}})
+    columns = {mapper.get_property(key).columns[0].key: value for key, value in changed.items()}
+    held = holding(session)
+    if held is None:
+        session.connection().execute(_update_by_key(mapper.local_table), {_ROW_KEY: state.identity[0], **columns})
+    else:
+        held.updates.setdefault((mapper.local_table, state.identity[0]), {}).update(columns)
     for key, value in changed.items():
         set_committed_value(row, key, value)
 
@@ -59,3 +72,162 @@ def plain_rows(session: Session, statement: Executable, parameters: Mapping[str,
     if flush:
         session.flush()
     return session.connection().execute(statement, parameters)
+
+
+class HeldWritesFailed(Exception):
+    """The writes held for a transaction (`held_writes`) could not all be sent (the driver's error
+    is the cause: a key already taken, the database out of reach): which caller's write failed is
+    not known, so the caller does its work again with each write sent at once."""
+
+
+@dataclass
+class _Children:
+    """Rows of a parent table, each with rows of a child table that name the parent's new key."""
+
+    parents: list[Mapping[str, Any]]
+    children: list[list[Mapping[str, Any]]]
+
+
+@dataclass
+class HeldWrites:
+    """The writes of a transaction that nothing reads back before it ends, held to be sent together
+    at its end as one statement each (a multi-row INSERT, an UPDATE's executemany), or before any
+    other statement runs on its connection, so that every read sees them."""
+
+    connection: Connection
+    updates: dict[tuple[Table, Any], dict[str, Any]] = field(default_factory=dict)  # (table, key) -> columns
+    inserts: dict[Insert, list[Mapping[str, Any]]] = field(default_factory=dict)  # in order of first use
+    with_children: dict[tuple[Insert, Insert, str], _Children] = field(default_factory=dict)
+    sending: bool = False
+
+    def send(self) -> None:
+        """Send every write held (UPDATEs, INSERTs, then parents and their children), and hold
+        nothing any more. A failure is `HeldWritesFailed`, the driver's error its cause."""
+        if not (self.updates or self.inserts or self.with_children):
+            return
+        self.sending = True
+        updates, inserts, with_children = self.updates, self.inserts, self.with_children
+        self.updates, self.inserts, self.with_children = {}, {}, {}
+        try:
+            by_columns: dict[tuple[Table, tuple[str, ...]], list[dict[str, Any]]] = {}
+            for (table, key), columns in updates.items():
+                by_columns.setdefault((table, tuple(columns)), []).append({_ROW_KEY: key, **columns})
+            for (table, _), rows in by_columns.items():
+                self.connection.execute(_update_by_key(table), rows)
+            for statement, rows in inserts.items():
+                self.connection.execute(statement, rows)
+            for (parent, child, key_column), held in with_children.items():
+                keys = self.connection.execute(parent, held.parents).scalars().all()
+                self.connection.execute(child, [{**row, key_column: key}
+                                                for key, rows in zip(keys, held.children, strict=True) for row in rows])
+        except Exception as error:
+            raise HeldWritesFailed(f"the held writes failed: {error}") from error
+        finally:
+            self.sending = False
+
+    def tables(self) -> set[str]:
+        """The tables written to by the writes held."""
+        return ({table.name for table, _ in self.updates} | {statement.table.name for statement in self.inserts}
+                | {statement.table.name for key in self.with_children for statement in key[:2]})
+
+    def before_statement(self, _connection: Connection, statement: Any, *_rest: Any) -> None:
+        """Sends the writes held before `statement`, unless it touches none of their tables
+        (`tables_touched`), or it is marked READS_AROUND_HELD_WRITES (its caller adds what is held)."""
+        if self.sending or not (self.updates or self.inserts or self.with_children):
+            return
+        if isinstance(statement, Executable) and statement.get_execution_options().get(READS_AROUND_HELD_WRITES):
+            return
+        touched = tables_touched(statement)
+        if touched is None or not touched.isdisjoint(self.tables()):
+            self.send()
+
+
+# An execution option: the statement reads around the writes held (`held_writes`), its caller adds
+# them to what it reads (`held_inserts`)
+READS_AROUND_HELD_WRITES = "reads_around_held_writes"
+
+_TABLES_TOUCHED: weakref.WeakKeyDictionary[Executable, frozenset[str] | None] = weakref.WeakKeyDictionary()
+
+
+def tables_touched(statement: Any) -> frozenset[str] | None:
+    """The names of the tables a SELECT, INSERT or UPDATE `statement` reads or writes (kept for
+    the statements built once, as most are, the ORM's flush's too). None for any other statement
+    (a DELETE may cascade to other tables), or one with SQL text in it, which may touch any."""
+    if not isinstance(statement, Select | Insert | Update):
+        return None
+    if statement in _TABLES_TOUCHED:
+        return _TABLES_TOUCHED[statement]
+    tables: set[str] = set()
+    unknown: list[Any] = []
+
+    def column(column: Any) -> None:
+        if getattr(column, "is_literal", False):
+            unknown.append(column)
+        elif isinstance(getattr(column, "table", None), Table):
+            tables.add(column.table.name)
+
+    visitors.traverse(statement, {}, {"table": lambda table: tables.add(table.name), "column": column,
+                                      "textclause": unknown.append, "textual_select": unknown.append})
+    touched = None if unknown else frozenset(tables)
+    _TABLES_TOUCHED[statement] = touched
+    return touched
+
+
+_HELD = "held_writes"
+
+
+@contextmanager
+def held_writes(session: Session) -> Iterator[HeldWrites]:
+    """Within it, `write_now`, `insert_later` and `insert_with_children_later` hold their writes
+    (a round trip each on PostgreSQL, and the SQLAlchemy CPU of a statement) to send them together
+    at its end; any other statement on the session's connection sends them first (a Connection
+    event: the ORM's flush, a lazy load, a Core statement), so that nothing reads around them.
+    An exception leaves them unsent (the transaction is rolled back); one in sending them is
+    `HeldWritesFailed` (or one of DATABASE_UNREACHABLE)."""
+    held = HeldWrites(session.connection())
+    session.info[_HELD] = held
+    event.listen(held.connection, "before_execute", held.before_statement)
+    try:
+        yield held
+        held.send()
+    finally:
+        event.remove(held.connection, "before_execute", held.before_statement)
+        del session.info[_HELD]
+
+
+def holding(session: Session) -> HeldWrites | None:
+    """The writes held for `session` (`held_writes`), or None where each is sent at once."""
+    return session.info.get(_HELD)
+
+
+def held_inserts(session: Session, statement: Insert) -> list[Mapping[str, Any]]:
+    """The rows held to be inserted with `statement` (`insert_later`), oldest first; none outside
+    `held_writes`."""
+    held = holding(session)
+    return list(held.inserts.get(statement, ())) if held is not None else []
+
+
+def insert_later(session: Session, statement: Insert, row: Mapping[str, Any]) -> None:
+    """INSERT `row` with `statement` (Core, on the table's columns, depending on no change the
+    session holds unflushed): held within `held_writes`, sent at once otherwise."""
+    held = holding(session)
+    if held is None:
+        plain_rows(session, statement, row, flush=False)
+    else:
+        held.inserts.setdefault(statement, []).append(row)
+
+
+def insert_with_children_later(session: Session, parent: Insert, parent_row: Mapping[str, Any], child: Insert,
+                               key_column: str, children: list[Mapping[str, Any]]) -> None:
+    """INSERT `parent_row` with `parent` (RETURNING the new row's key, `sort_by_parameter_order`)
+    and `children` with `child`, their `key_column` the parent's key: held within `held_writes`,
+    sent at once otherwise."""
+    held = holding(session)
+    if held is None:
+        key = session.scalar(parent, parent_row)
+        session.execute(child, [{**row, key_column: key} for row in children])
+        return
+    together = held.with_children.setdefault((parent, child, key_column), _Children([], []))
+    together.parents.append(parent_row)
+    together.children.append(children)
+

@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
+from gmserver.db.queries.rows import holding, insert_with_children_later
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
 from gmserver.rules.envelope import glance_envelope, is_plain_address
@@ -88,8 +89,9 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
 
 
 # built once, on the tables: each deadline stores a report and its copies, plain values the ORM's
-# INSERT would only pass on at a cost. Column names: `raw` is the row's `stored`
-_INSERT_REPORT = insert(StoredReport.__table__).returning(StoredReport.__table__.c.id)
+# INSERT would only pass on at a cost. Column names: `raw` is the row's `stored`. The report's key
+# comes back in the order of the rows given: a batch's reports are inserted together
+_INSERT_REPORT = insert(StoredReport.__table__).returning(StoredReport.__table__.c.id, sort_by_parameter_order=True)
 _INSERT_ROWS = insert(OutboxMessage.__table__)
 
 
@@ -111,8 +113,12 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
                  now: datetime, game_id: int | None = None) -> int:
     """Store a turn report once and queue a light row for each of `copies`; the sender writes each
     copy when it sends it (services/base/report_copies.py). One query for the keys already there, one
-    INSERT for the report and one for the rows; how many rows were added."""
-    taken = dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
+    INSERT for the report and one for the rows; how many rows were added. Within `rows.held_writes`
+    (a batch of deadlines) the INSERTs are held and no key is looked up: the keys are unique in
+    the tables, so one already taken fails the held writes (`HeldWritesFailed`), and the batch is
+    done again with this check."""
+    held = holding(session) is not None
+    taken = set() if held else dedupe_keys_taken(session, [copy.dedupe_key for copy in copies])
     fresh = [copy for copy in copies if copy.dedupe_key not in taken]
     for copy in fresh:
         if not is_plain_address(copy.recipient):  # what mail_problems says again of the written copy
@@ -120,18 +126,21 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
                                 "plain address")
     if not fresh:
         return 0
+    rows = [{"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
+             "sender": sender, "recipient": copy.recipient, "raw": b"",
+             "addressing": {"subject": copy.subject, "power": copy.power,
+                            **({"reply_secret": copy.reply_secret} if copy.reply_secret else {}),
+                            **({"page_links": list(copy.page_links)} if copy.page_links else {}),
+                            **({"deadline": list(copy.deadline)} if copy.deadline else {})},
+             "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
+            for copy in fresh]
     report = session.scalar(select(StoredReport.id).where(StoredReport.key == parts.key)) if taken else None
-    report = report or session.scalar(_INSERT_REPORT, {"key": parts.key, "game_id": game_id,
-                                                        "payload": payload_of(parts), "created_at": now})
-    session.execute(_INSERT_ROWS, [
-        {"message_id": copy.message_id, "dedupe_key": copy.dedupe_key, "kind": "report", "game_id": game_id,
-         "sender": sender, "recipient": copy.recipient, "raw": b"", "report_id": report,
-         "addressing": {"subject": copy.subject, "power": copy.power,
-                        **({"reply_secret": copy.reply_secret} if copy.reply_secret else {}),
-                        **({"page_links": list(copy.page_links)} if copy.page_links else {}),
-                        **({"deadline": list(copy.deadline)} if copy.deadline else {})},
-         "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
-        for copy in fresh])
+    if report is not None:  # stored by an earlier queueing of it: its missing copies refer to it
+        session.execute(_INSERT_ROWS, [{**row, "report_id": report} for row in rows])
+    else:
+        insert_with_children_later(session, _INSERT_REPORT, {"key": parts.key, "game_id": game_id,
+                                                             "payload": payload_of(parts), "created_at": now},
+                                   _INSERT_ROWS, "report_id", rows)
     return len(fresh)
 
 

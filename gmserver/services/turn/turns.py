@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 from gmserver import engine
 from gmserver.db import queries
 from gmserver.db.models import Game, PhaseRecord, Player
+from gmserver.db.queries.rows import HeldWritesFailed, held_writes
 from gmserver.db.session import DATABASE_UNREACHABLE, transaction
 from gmserver.reports.words import format_time
 from gmserver.rules.corrections import deadline_after_correction
@@ -113,28 +115,46 @@ def _adjudicate_batch(services: Services, batch: list[Due], now: datetime) -> li
     """`batch`'s games in one transaction. A game that fails rolls the transaction back, and the
     batch is done again without it: no game's work is kept from a transaction a failure went
     through. A savepoint per game did the same with two more statements a game (a round trip
-    each on PostgreSQL); a failure, rare, now costs its batch's work again."""
+    each on PostgreSQL); a failure, rare, now costs its batch's work again. The games' writes
+    that nothing reads back are held and sent together (`rows.held_writes`); if sending them
+    fails, which game's write failed is not known: the batch is done again with each game's
+    writes sent at once (a report key already taken is then seen and left, as at any time)."""
     failed: set[int] = set()
+    together = True
     while True:
         try:
-            done = _adjudicate_batch_once(services, [due for due in batch if due.game_id not in failed], now)
+            done = _adjudicate_batch_once(services, [due for due in batch if due.game_id not in failed], now,
+                                          together=together)
         except _GameFailed as failure:
             failed.add(failure.game_id)
+            continue
+        except HeldWritesFailed as failure:
+            if isinstance(failure.__cause__, DATABASE_UNREACHABLE) or not together:
+                raise  # no game's own failure: the batch is tried, whole, at the next sweep
+            log.warning("games %s: their writes sent together failed (%s); done again, each game's at once",
+                        ", ".join(str(due.game_id) for due in batch), failure.__cause__)
+            together = False
             continue
         for result in done:  # only now is it true: a failed commit rolls every phase of the batch back
             _log_done(result)
         return done
 
 
-def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime) -> list[TurnDone]:
+def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime, *, together: bool
+                           ) -> list[TurnDone]:
+    """`together`: the games' writes held and sent together (`rows.held_writes`)."""
     done = []
-    with transaction(services.sessions) as session:
+    with transaction(services.sessions) as session, held_writes(session) if together else nullcontext():
+        claims = queries.phases.claim_all_at_deadline(session, [due.game_id for due in batch])
         for due in batch:
+            claimed = claims.get(due.game_id)
+            if claimed is None:
+                continue  # another worker holds it (it adjudicates it), or it is gone
             try:
-                result = _adjudicate_in(session, services, due.game_id, now, expected_phase=due.phase,
-                                        early=due.early)
-            except DATABASE_UNREACHABLE:
-                raise  # no game's own failure: each would fail in turn, the batch is tried at the next sweep
+                result = _adjudicate_claimed(session, services, claimed, now, expected_phase=due.phase,
+                                             early=due.early)
+            except (*DATABASE_UNREACHABLE, HeldWritesFailed):
+                raise  # no game's own failure: each would fail in turn
             except Exception as error:
                 log.exception("game %s: adjudicating %s failed; it will be tried again", due.game_id, due.phase)
                 raise _GameFailed(due.game_id) from error
@@ -181,6 +201,15 @@ def _adjudicate_in(session: Session, services: Services, game_id: int, now: date
     claimed = queries.phases.claim_at_deadline(session, game_id, skip_locked=not wait)
     if claimed is None:
         return None
+    return _adjudicate_claimed(session, services, claimed, now, expected_phase=expected_phase, force=force,
+                               early=early, by=by, overrule=overrule)
+
+
+def _adjudicate_claimed(session: Session, services: Services, claimed: queries.phases.Claim, now: datetime, *,
+                        expected_phase: str | None = None, force: bool = False, early: bool = False,
+                        by: str | None = None, overrule: bool = False) -> TurnDone | None:
+    """`_adjudicate_in`'s work on the game it claimed (`claimed`: the game locked, its phase's
+    record, what it has besides)."""
     game, record, besides = claimed
     if game.status != "active" or game.paused:
         return None  # a paused game is never adjudicated, not even by the GM's command
