@@ -8,7 +8,7 @@ games differ. Then, on each database asked for:
 
 - the engine alone: `engine.process_seconds` for every game's phase and orders (the yardstick);
 - one daemon: `adjudicate_due` once, timed (load, effective orders, adjudicate, store the result
-  and the next phase, render and queue seven reports, advance; one transaction per game);
+  and the next phase, render and queue seven reports, advance; a batch of games per transaction);
 - the ratio of the two, and the same with the players' copies of the reports written (the
   outbox sender writes each when it sends it: services/base/report_copies.py), timed separately
   (`--skip-copies` leaves that out, for a quick run);
@@ -26,7 +26,8 @@ games differ. Then, on each database asked for:
 The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
 due1000_s=... cpu_s=... statements_per_game=... load=... due1000_2daemons_s=... database=...`
 (the floor measured before and after the deadline, their mean). The SQL statements a game are
-counted at every run, the Python calls a game with `--profile` (both the same on any host).
+counted at every run, by kind too (verb and first table), the Python calls a game with
+`--profile` (both the same on any host).
 
 PostgreSQL: 127.0.0.1:5432, user postgres; the script creates its own database and drops it.
 """
@@ -40,9 +41,11 @@ import multiprocessing
 import os
 import pstats
 import random
+import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -189,13 +192,16 @@ def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tupl
 
 
 class StatementCount:
-    """The SQL statements sent while it is entered (every engine's, SAVEPOINTs included)."""
+    """The SQL statements sent while it is entered (every engine's, SAVEPOINTs included), and how
+    many of each kind (`kind_of`)."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.kinds: Counter[str] = Counter()
 
-    def _sent(self, *_call) -> None:  # type: ignore[no-untyped-def]
+    def _sent(self, _connection, _cursor, statement: str, *_rest) -> None:  # type: ignore[no-untyped-def]
         self.count += 1
+        self.kinds[kind_of(statement)] += 1
 
     def __enter__(self) -> StatementCount:
         event.listen(Engine, "before_cursor_execute", self._sent)
@@ -203,6 +209,19 @@ class StatementCount:
 
     def __exit__(self, *_exc) -> None:  # type: ignore[no-untyped-def]
         event.remove(Engine, "before_cursor_execute", self._sent)
+
+    def by_kind(self, games: int) -> str:
+        return ", ".join(f"{kind} {count / games:.2f}" for kind, count in self.kinds.most_common())
+
+
+_FIRST_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)", re.IGNORECASE)
+
+
+def kind_of(statement: str) -> str:
+    """A statement's verb and the first table it names ("SELECT order_sets", "UPDATE phases")."""
+    verb = statement.split(None, 1)[0].upper() if statement.strip() else "?"
+    table = _FIRST_TABLE.search(statement)
+    return f"{verb} {table.group(1)}" if table else verb
 
 
 def check_exactly_once(services, ids: list[int]) -> None:
@@ -242,6 +261,9 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
           f"game; this process's CPU {cpu:.2f} s, load average {load:.1f} on {os.cpu_count()} CPUs)")
     calls = f", Python calls a game {pstats.Stats(profiler).total_calls / games:,.0f}" if profiler else ""
     print(f"{kind}: SQL statements a game {statements.count / games:.2f}{calls} (counted: the same on any host)")
+    print(f"{kind}: of which, by kind: {statements.by_kind(games)}")
+    print(f"{kind}: wall minus this process's CPU (waiting: the database, the neighbours' load): "
+          f"{elapsed - cpu:.2f} s")
     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s, CPU {alone_cpu:.2f} s "
           f"({alone * 1000 / games:.2f} ms per game)")
     print(f"{kind}: pipeline / engine = {elapsed / alone:.1f} wall, {cpu / alone_cpu:.1f} CPU (the deadline: load, "

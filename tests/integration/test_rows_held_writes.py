@@ -87,3 +87,25 @@ def test_held_writes_that_fail_are_refused_together_and_an_exception_leaves_them
             raise RuntimeError("the batch fails")
     with transaction(services.sessions) as session:
         assert session.scalars(select(PhaseRecord.phase).where(PhaseRecord.game_id == game_id)).all() == ["S1901M"]
+
+
+def test_spring_centres_read_ahead_with_the_phases_held_are_what_the_database_gives_after(database_url, clock) -> None:
+    """A batch reads every game's spring centres ahead (one statement) and adds the Spring phase
+    it opened and holds: the same as read from the tables once the writes are sent."""
+    services = services_for(database_url)
+    game_ids = [new_game(services, clock(), name=name) for name in ("first", "second")]
+    spring = {"name": "S1902M", "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "ITALY": []}}
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        queries.phases.read_spring_centres_ahead(session, game_ids)
+        queries.phases.open_next_phase(session, game_ids[0], "S1902M", spring, None, clock())
+        with statements_sent(session) as sent:
+            during = [queries.phases.spring_centres(session, game_id) for game_id in game_ids]
+            assert sent == []
+        session.add(PhaseRecord(game_id=game_ids[1], phase="F1901R", state={}, opened_at=clock()))
+        session.flush()  # a phase opened by the ORM: what was read ahead is forgotten, the writes sent
+        assert queries.rows.read_ahead(session, "spring_centres") is None
+        assert queries.phases.spring_centres(session, game_ids[0]) == during[0]
+    with transaction(services.sessions) as session:
+        after = [queries.phases.spring_centres(session, game_id) for game_id in game_ids]
+    assert during == after and [phase for phase, _ in after[0]] == ["S1901M", "S1902M"]
+    assert after[0][1][1] == spring["centers"]

@@ -12,7 +12,15 @@ from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
 from gmserver.db.queries.absences import IN_FORCE
-from gmserver.db.queries.rows import READS_AROUND_HELD_WRITES, held_inserts, insert_later, plain_rows
+from gmserver.db.queries.rows import (
+    READS_AROUND_HELD_WRITES,
+    held_inserts,
+    holding,
+    insert_later,
+    keep_read_ahead,
+    plain_rows,
+    read_ahead,
+)
 
 _PHASE_RECORD = select(PhaseRecord).where(PhaseRecord.game_id == bindparam("game_id"),
                                           PhaseRecord.phase == bindparam("phase"))  # built once: each mail asks
@@ -180,12 +188,33 @@ _SPRING_CENTRES = select(_PHASES.phase, _PHASES.state["centers"]).where(  # buil
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
     """(phase, power -> supply centres) at the start of each game year reached so far (the
     Spring movement phases), oldest first: the centres alone, not each year's whole state.
-    Those of the phases opened and held with a batch's writes (`rows.held_writes`) are added
-    as the database will give them, without sending the writes for it."""
-    stored = [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
+    Within `rows.held_writes`, as read ahead for the batch (`read_spring_centres_ahead`), and
+    with those of the phases opened and held added as the database will give them, without
+    sending the writes for it."""
+    ahead = read_ahead(session, _SPRING_CENTRES_AHEAD)
+    stored = ahead.get(game_id) if ahead is not None else None
+    if stored is None:
+        stored = [(phase, centres) for phase, centres in plain_rows(session, _SPRING_CENTRES, {"game_id": game_id})]
     return stored + [(row["phase"], json.loads(json.dumps(row["state"]["centers"])))
                      for row in held_inserts(session, _OPEN_PHASE)
                      if row["game_id"] == game_id and _is_spring_movement(row["phase"])]
+
+
+_SPRING_CENTRES_AHEAD = "spring_centres"
+_SPRING_CENTRES_OF_GAMES = (select(_PHASES.game_id, _PHASES.phase, _PHASES.state["centers"])
+                            .where(_PHASES.game_id.in_(bindparam("game_ids", expanding=True)),
+                                   _PHASES.phase.like("S____M")).order_by(_PHASES.id))
+
+
+def read_spring_centres_ahead(session: Session, game_ids: list[int]) -> None:
+    """Within `rows.held_writes`, `spring_centres` of every game of `game_ids` in one statement,
+    for a batch of deadlines (each report's centre chart asks)."""
+    if holding(session) is None or not game_ids:
+        return
+    by_game: dict[int, list[tuple[str, dict[str, list[str]]]]] = {game_id: [] for game_id in game_ids}
+    for game_id, phase, centres in plain_rows(session, _SPRING_CENTRES_OF_GAMES, {"game_ids": game_ids}):
+        by_game[game_id].append((phase, centres))
+    keep_read_ahead(session, _SPRING_CENTRES_AHEAD, frozenset({PhaseRecord.__tablename__}), by_game)
 
 
 def _is_spring_movement(phase: str) -> bool:

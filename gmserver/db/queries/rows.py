@@ -92,12 +92,18 @@ class _Children:
 class HeldWrites:
     """The writes of a transaction that nothing reads back before it ends, held to be sent together
     at its end as one statement each (a multi-row INSERT, an UPDATE's executemany), or before any
-    other statement runs on its connection, so that every read sees them."""
+    other statement runs on its connection, so that every read sees them.
+
+    `read_ahead`: what a batch read for all its items at once (name -> (the tables read, what
+    was read)), for its readers to take instead of reading an item's part (`read_ahead`); they
+    add what is held. Forgotten once the writes are sent (the held rows are then in the tables,
+    no longer held) or a statement other than a SELECT may change its tables."""
 
     connection: Connection
     updates: dict[tuple[Table, Any], dict[str, Any]] = field(default_factory=dict)  # (table, key) -> columns
     inserts: dict[Insert, list[Mapping[str, Any]]] = field(default_factory=dict)  # in order of first use
     with_children: dict[tuple[Insert, Insert, str], _Children] = field(default_factory=dict)
+    read_ahead: dict[str, tuple[frozenset[str], Any]] = field(default_factory=dict)
     sending: bool = False
 
     def send(self) -> None:
@@ -105,6 +111,7 @@ class HeldWrites:
         nothing any more. A failure is `HeldWritesFailed`, the driver's error its cause."""
         if not (self.updates or self.inserts or self.with_children):
             return
+        self.read_ahead.clear()
         self.sending = True
         updates, inserts, with_children = self.updates, self.inserts, self.with_children
         self.updates, self.inserts, self.with_children = {}, {}, {}
@@ -133,12 +140,17 @@ class HeldWrites:
     def before_statement(self, _connection: Connection, statement: Any, *_rest: Any) -> None:
         """Sends the writes held before `statement`, unless it touches none of their tables
         (`tables_touched`), or it is marked READS_AROUND_HELD_WRITES (its caller adds what is held)."""
-        if self.sending or not (self.updates or self.inserts or self.with_children):
+        if self.sending:
             return
         if isinstance(statement, Executable) and statement.get_execution_options().get(READS_AROUND_HELD_WRITES):
             return
         touched = tables_touched(statement)
-        if touched is None or not touched.isdisjoint(self.tables()):
+        if self.read_ahead and not isinstance(statement, Select):
+            for name, (tables, _) in list(self.read_ahead.items()):
+                if touched is None or not touched.isdisjoint(tables):
+                    del self.read_ahead[name]
+        if (self.updates or self.inserts or self.with_children) and (touched is None
+                                                                      or not touched.isdisjoint(self.tables())):
             self.send()
 
 
@@ -198,6 +210,20 @@ def held_writes(session: Session) -> Iterator[HeldWrites]:
 def holding(session: Session) -> HeldWrites | None:
     """The writes held for `session` (`held_writes`), or None where each is sent at once."""
     return session.info.get(_HELD)
+
+
+def keep_read_ahead(session: Session, name: str, tables: frozenset[str], read: Any) -> None:
+    """Within `held_writes`, keep `read` (read from `tables`) as `name` for `read_ahead`."""
+    held = holding(session)
+    if held is not None:
+        held.read_ahead[name] = (tables, read)
+
+
+def read_ahead(session: Session, name: str) -> Any:
+    """What was kept as `name` (`keep_read_ahead`) and is still true; None otherwise."""
+    held = holding(session)
+    kept = held.read_ahead.get(name) if held is not None else None
+    return kept[1] if kept is not None else None
 
 
 def held_inserts(session: Session, statement: Insert) -> list[Mapping[str, Any]]:

@@ -146,6 +146,7 @@ def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime, 
     done = []
     with transaction(services.sessions) as session, held_writes(session) if together else nullcontext():
         claims = queries.phases.claim_all_at_deadline(session, [due.game_id for due in batch])
+        queries.phases.read_spring_centres_ahead(session, list(claims))  # every report's centre chart
         for due in batch:
             claimed = claims.get(due.game_id)
             if claimed is None:
