@@ -214,14 +214,18 @@ class StatementCount:
         return ", ".join(f"{kind} {count / games:.2f}" for kind, count in self.kinds.most_common())
 
 
-_FIRST_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)", re.IGNORECASE)
+_TABLE_NAMED = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)", re.IGNORECASE)
 
 
 def kind_of(statement: str) -> str:
-    """A statement's verb and the first table it names ("SELECT order_sets", "UPDATE phases")."""
+    """A statement's verb and the first table it names outside parentheses ("SELECT order_sets",
+    "UPDATE phases"): a claim's EXISTS subqueries name theirs before its FROM."""
     verb = statement.split(None, 1)[0].upper() if statement.strip() else "?"
-    table = _FIRST_TABLE.search(statement)
-    return f"{verb} {table.group(1)}" if table else verb
+    for named in _TABLE_NAMED.finditer(statement):
+        before = statement[:named.start()]
+        if before.count("(") == before.count(")"):
+            return f"{verb} {named.group(1)}"
+    return verb
 
 
 def check_exactly_once(services, ids: list[int]) -> None:

@@ -109,3 +109,23 @@ def test_spring_centres_read_ahead_with_the_phases_held_are_what_the_database_gi
         after = [queries.phases.spring_centres(session, game_id) for game_id in game_ids]
     assert during == after and [phase for phase, _ in after[0]] == ["S1901M", "S1902M"]
     assert after[0][1][1] == spring["centers"]
+
+
+def test_sets_read_ahead_are_what_each_game_reads_until_a_set_is_stored(database_url, clock) -> None:
+    """A batch reads every game's sets on file ahead (one statement); a set stored within it (a
+    statement that changes `order_sets`) has them read from the table again."""
+    services = services_for(database_url)
+    game_ids = [new_game(services, clock(), name=name) for name in ("first", "second")]
+    with transaction(services.sessions) as session:
+        session.add(OrderSet(game_id=game_ids[0], power="FRANCE", phase="S1901M", version=1, orders=["A PAR H"],
+                             lines=[], received_at=clock()))
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        queries.ordersets.read_sets_ahead(session, [(game_id, "S1901M") for game_id in game_ids])
+        with statements_sent(session) as sent:
+            ahead = [queries.ordersets.order_set_rows(session, game_id, "S1901M") for game_id in game_ids]
+            assert sent == []
+        assert [[row.orders for row in rows] for rows in ahead] == [[["A PAR H"]], []]
+        session.add(OrderSet(game_id=game_ids[1], power="ITALY", phase="S1901M", version=1, orders=["A ROM H"],
+                             lines=[], received_at=clock()))
+        assert [row.orders for row in queries.ordersets.order_set_rows(session, game_ids[1], "S1901M")] == [
+            ["A ROM H"]]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Row, bindparam, insert, select
+from sqlalchemy import Row, bindparam, insert, select, tuple_
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OrderSet
-from gmserver.db.queries.rows import plain_rows
+from gmserver.db.queries.rows import holding, keep_read_ahead, plain_rows, read_ahead
 
 # Built once: every deadline reads each game's sets (building the statement cost more than
 # running it on SQLite)
@@ -30,7 +30,11 @@ _PHASE_SET_ROWS = (select(*_SETS_TABLE).where(_SETS_TABLE.game_id == bindparam("
 
 def order_set_rows(session: Session, game_id: int, phase: str) -> list[Row]:
     """`order_sets` as plain rows (the same fields, read-only) for a reader that changes none: the
-    deadline reads every due game's sets, and the ORM's objects cost twice the statement."""
+    deadline reads every due game's sets, and the ORM's objects cost twice the statement. Within
+    a batch of deadlines, as read ahead for it (`read_sets_ahead`)."""
+    ahead = read_ahead(session, _SETS_AHEAD)
+    if ahead is not None and (game_id, phase) in ahead:
+        return list(ahead[game_id, phase])
     return list(plain_rows(session, _PHASE_SET_ROWS, {"game_id": game_id, "phase": phase}))
 
 
@@ -41,6 +45,22 @@ def add_order_set(session: Session, values: Mapping[str, Any]) -> None:
     """Store a set (column -> value) with one INSERT, not an ORM object: filing reads it back as
     a plain row (`order_set_rows`), and the object's flush cost more than its statement."""
     plain_rows(session, _INSERT_SET, values)
+
+
+_SETS_AHEAD = "order_sets"
+_SET_ROWS_OF_GAMES = (select(*_SETS_TABLE).where(tuple_(_SETS_TABLE.game_id, _SETS_TABLE.phase).in_(
+    bindparam("games", expanding=True))).order_by(_SETS_TABLE.game_id, _SETS_TABLE.power, _SETS_TABLE.version))
+
+
+def read_sets_ahead(session: Session, phases: list[tuple[int, str]]) -> None:
+    """Within `rows.held_writes` (a batch of deadlines), `order_set_rows` of every (game id,
+    phase) of `phases` in one statement, kept while no statement may change the sets."""
+    if holding(session) is None or not phases:
+        return
+    by_phase: dict[tuple[int, str], list[Row]] = {game_phase: [] for game_phase in phases}
+    for row in plain_rows(session, _SET_ROWS_OF_GAMES, {"games": phases}):
+        by_phase[row.game_id, row.phase].append(row)
+    keep_read_ahead(session, _SETS_AHEAD, frozenset({OrderSet.__tablename__}), by_phase)
 
 
 # a player's own sets (the GM's and a proxy holder's are not the player's), newest first

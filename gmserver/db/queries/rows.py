@@ -22,7 +22,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, Executable, Insert, Select, Table, bindparam, event, inspect, update
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Executable,
+    Insert,
+    Select,
+    Table,
+    bindparam,
+    event,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import visitors
@@ -102,7 +115,8 @@ class HeldWrites:
     connection: Connection
     updates: dict[tuple[Table, Any], dict[str, Any]] = field(default_factory=dict)  # (table, key) -> columns
     inserts: dict[Insert, list[Mapping[str, Any]]] = field(default_factory=dict)  # in order of first use
-    with_children: dict[tuple[Insert, Insert, str], _Children] = field(default_factory=dict)
+    # (parent table, its unique column, the children's INSERT, their key column) -> rows
+    with_children: dict[tuple[Table, str, Insert, str], _Children] = field(default_factory=dict)
     read_ahead: dict[str, tuple[frozenset[str], Any]] = field(default_factory=dict)
     sending: bool = False
 
@@ -123,10 +137,13 @@ class HeldWrites:
                 self.connection.execute(_update_by_key(table), rows)
             for statement, rows in inserts.items():
                 self.connection.execute(statement, rows)
-            for (parent, child, key_column), held in with_children.items():
-                keys = self.connection.execute(parent, held.parents).scalars().all()
-                self.connection.execute(child, [{**row, key_column: key}
-                                                for key, rows in zip(keys, held.children, strict=True) for row in rows])
+            for (parent, unique, child, key_column), held in with_children.items():
+                self.connection.execute(insert(parent), held.parents)
+                keys = dict(self.connection.execute(_keys_by_unique(parent, unique),
+                                                    {"values": [row[unique] for row in held.parents]}).all())
+                self.connection.execute(child, [{**row, key_column: keys[parent_row[unique]]}
+                                                for parent_row, rows in zip(held.parents, held.children, strict=True)
+                                                for row in rows])
         except Exception as error:
             raise HeldWritesFailed(f"the held writes failed: {error}") from error
         finally:
@@ -135,7 +152,7 @@ class HeldWrites:
     def tables(self) -> set[str]:
         """The tables written to by the writes held."""
         return ({table.name for table, _ in self.updates} | {statement.table.name for statement in self.inserts}
-                | {statement.table.name for key in self.with_children for statement in key[:2]})
+                | {name for parent, _, child, _ in self.with_children for name in (parent.name, child.table.name)})
 
     def before_statement(self, _connection: Connection, statement: Any, *_rest: Any) -> None:
         """Sends the writes held before `statement`, unless it touches none of their tables
@@ -220,9 +237,14 @@ def keep_read_ahead(session: Session, name: str, tables: frozenset[str], read: A
 
 
 def read_ahead(session: Session, name: str) -> Any:
-    """What was kept as `name` (`keep_read_ahead`) and is still true; None otherwise."""
+    """What was kept as `name` (`keep_read_ahead`) and is still true; None otherwise. The
+    session's pending changes are flushed first, as a query would: their statements may make
+    what was read ahead untrue."""
     held = holding(session)
-    kept = held.read_ahead.get(name) if held is not None else None
+    if held is None:
+        return None
+    session.flush()
+    kept = held.read_ahead.get(name)
     return kept[1] if kept is not None else None
 
 
@@ -243,17 +265,32 @@ def insert_later(session: Session, statement: Insert, row: Mapping[str, Any]) ->
         held.inserts.setdefault(statement, []).append(row)
 
 
-def insert_with_children_later(session: Session, parent: Insert, parent_row: Mapping[str, Any], child: Insert,
-                               key_column: str, children: list[Mapping[str, Any]]) -> None:
-    """INSERT `parent_row` with `parent` (RETURNING the new row's key, `sort_by_parameter_order`)
-    and `children` with `child`, their `key_column` the parent's key: held within `held_writes`,
-    sent at once otherwise."""
+def insert_with_children_later(session: Session, parent: Table, parent_row: Mapping[str, Any], unique: str,
+                               child: Insert, key_column: str, children: list[Mapping[str, Any]]) -> None:
+    """INSERT `parent_row` into `parent` and `children` with `child`, their `key_column` the
+    parent's new primary key: held within `held_writes` (then sent as one INSERT of the parents,
+    one SELECT of their keys by their `unique` column, one INSERT of the children), sent at once
+    otherwise (the parent's INSERT returning its key)."""
     held = holding(session)
     if held is None:
-        key = session.scalar(parent, parent_row)
+        key = session.scalar(_insert_returning_key(parent), parent_row)
         session.execute(child, [{**row, key_column: key} for row in children])
         return
-    together = held.with_children.setdefault((parent, child, key_column), _Children([], []))
+    together = held.with_children.setdefault((parent, unique, child, key_column), _Children([], []))
     together.parents.append(parent_row)
     together.children.append(children)
 
+
+@functools.cache
+def _insert_returning_key(table: Table) -> Insert:
+    """An INSERT into `table` returning the new row's primary key (built once)."""
+    key_column, = table.primary_key.columns
+    return insert(table).returning(key_column)
+
+
+@functools.cache
+def _keys_by_unique(table: Table, unique: str) -> Select:
+    """(unique value, primary key) of the rows of `table` whose `unique` column is among the
+    expanding parameter "values" (built once)."""
+    key_column, = table.primary_key.columns
+    return select(table.c[unique], key_column).where(table.c[unique].in_(bindparam("values", expanding=True)))

@@ -88,10 +88,8 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
     return len(rows)
 
 
-# built once, on the tables: each deadline stores a report and its copies, plain values the ORM's
-# INSERT would only pass on at a cost. Column names: `raw` is the row's `stored`. The report's key
-# comes back in the order of the rows given: a batch's reports are inserted together
-_INSERT_REPORT = insert(StoredReport.__table__).returning(StoredReport.__table__.c.id, sort_by_parameter_order=True)
+# built once, on the table: each deadline queues a report's copies, plain values the ORM's INSERT
+# would only pass on at a cost. Column names: `raw` is the row's `stored`
 _INSERT_ROWS = insert(OutboxMessage.__table__)
 
 
@@ -138,9 +136,9 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
     if report is not None:  # stored by an earlier queueing of it: its missing copies refer to it
         session.execute(_INSERT_ROWS, [{**row, "report_id": report} for row in rows])
     else:
-        insert_with_children_later(session, _INSERT_REPORT, {"key": parts.key, "game_id": game_id,
-                                                             "payload": payload_of(parts), "created_at": now},
-                                   _INSERT_ROWS, "report_id", rows)
+        insert_with_children_later(session, StoredReport.__table__, {"key": parts.key, "game_id": game_id,
+                                                                     "payload": payload_of(parts), "created_at": now},
+                                   "key", _INSERT_ROWS, "report_id", rows)
     return len(fresh)
 
 

@@ -146,7 +146,9 @@ def _adjudicate_batch_once(services: Services, batch: list[Due], now: datetime, 
     done = []
     with transaction(services.sessions) as session, held_writes(session) if together else nullcontext():
         claims = queries.phases.claim_all_at_deadline(session, [due.game_id for due in batch])
-        queries.phases.read_spring_centres_ahead(session, list(claims))  # every report's centre chart
+        # what each game reads, read for all of them at once: its sets on file, its report's centre chart
+        queries.ordersets.read_sets_ahead(session, [(game.id, game.phase) for game, _, _ in claims.values()])
+        queries.phases.read_spring_centres_ahead(session, list(claims))
         for due in batch:
             claimed = claims.get(due.game_id)
             if claimed is None:
