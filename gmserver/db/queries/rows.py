@@ -212,7 +212,7 @@ def held_writes(session: Session) -> Iterator[HeldWrites]:
     at its end; any other statement on the session's connection sends them first (a Connection
     event: the ORM's flush, a lazy load, a Core statement), so that nothing reads around them.
     An exception leaves them unsent (the transaction is rolled back); one in sending them is
-    `HeldWritesFailed` (or one of DATABASE_UNREACHABLE)."""
+    `HeldWritesFailed`, the driver's error its cause."""
     held = HeldWrites(session.connection())
     session.info[_HELD] = held
     event.listen(held.connection, "before_execute", held.before_statement)
