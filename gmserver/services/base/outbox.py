@@ -306,36 +306,51 @@ def _deliver_batches(sessions: sessionmaker[Session], transport: Transport, now:
     return DeliveryReport(sent, retrying, failed)
 
 
+_OUTBOX = OutboxMessage.__table__
+
+
 def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size: int,
            max_attempts: int) -> tuple[list[_Claimed], int]:
-    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed."""
+    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed.
+    Core statements on a connection, built once (every few sent mails claim): the due rows, the
+    stored reports of those written at this attempt, one UPDATE for the lease."""
     claimed: list[_Claimed] = []
     gave_up = 0
-    with transaction(sessions) as session:
-        rows = session.scalars(
-            select(OutboxMessage)
-            .where(or_(
-                (OutboxMessage.status == "pending") & (OutboxMessage.next_attempt_at <= now),
-                (OutboxMessage.status == "sending") & (OutboxMessage.lease_until < now),
-            ))
-            .order_by(OutboxMessage.id)
-            .limit(size)
-            .with_for_update(skip_locked=True)
-        ).all()
+    with _engine(sessions).begin() as connection:
+        rows = connection.execute(_DUE, {"now": now, "size": size}).all()
+        wanted = {row.report_id for row in rows if not row.raw and row.report_id is not None}
+        payloads = dict(connection.execute(_REPORT_PAYLOADS, {"ids": sorted(wanted)}).all()) if wanted else {}
         for row in rows:
             if row.status == "sending" and row.attempts >= max_attempts:
-                row.status, row.lease_until = "failed", None
-                row.last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
-                                  f"stopped while sending); it may or may not have been delivered"
-                                  + (f"; before that: {row.last_error}" if row.last_error else ""))
+                last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
+                              f"stopped while sending); it may or may not have been delivered"
+                              + (f"; before that: {row.last_error}" if row.last_error else ""))
+                connection.execute(_GIVE_UP, {"row_id": row.id, "last_error": last_error})
                 gave_up += 1
-                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
+                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, last_error)
                 continue
-            row.status, row.lease_until = "sending", lease
-            written_later = not row.stored and row.report is not None
-            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.stored, row.attempts,
-                                    row.report.payload if written_later else None, row.addressing))
+            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.raw, row.attempts,
+                                    payloads.get(row.report_id) if not row.raw else None, row.addressing))
+        if claimed:
+            connection.execute(_LEASE, {"ids": [row.id for row in claimed], "lease": lease})
     return claimed, gave_up
+
+
+_DUE = (select(_OUTBOX.c.id, _OUTBOX.c.message_id, _OUTBOX.c.kind, _OUTBOX.c.sender, _OUTBOX.c.recipient,
+               _OUTBOX.c.raw, _OUTBOX.c.attempts, _OUTBOX.c.status, _OUTBOX.c.report_id, _OUTBOX.c.addressing,
+               _OUTBOX.c.last_error)
+        .where(or_((_OUTBOX.c.status == "pending") & (_OUTBOX.c.next_attempt_at <= bindparam("now")),
+                   (_OUTBOX.c.status == "sending") & (_OUTBOX.c.lease_until < bindparam("now"))))
+        .order_by(_OUTBOX.c.id)
+        .limit(bindparam("size"))
+        .with_for_update(skip_locked=True))
+_REPORTS = StoredReport.__table__
+_REPORT_PAYLOADS = select(_REPORTS.c.id, _REPORTS.c.payload).where(
+    _REPORTS.c.id.in_(bindparam("ids", expanding=True)))
+_LEASE = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
+          .values(status="sending", lease_until=bindparam("lease")))
+_GIVE_UP = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row_id"))
+            .values(status="failed", lease_until=None, last_error=bindparam("last_error")))
 
 
 def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
@@ -413,8 +428,6 @@ def _engine(sessions: sessionmaker[Session]) -> Engine:
     Session (a Session's unit of work tripled its client cost: docs/performance.md)."""
     return sessions.kw["bind"]
 
-
-_OUTBOX = OutboxMessage.__table__
 
 
 @functools.cache
