@@ -51,6 +51,10 @@ class GameView:
     # power -> its proxy this turn (proxy_policy; 000 II(3), 003 [19]): its holder's
     # order mail for that power is taken, orders only (never press, votes or requests)
     proxies: Mapping[str, ProxyState] = field(default_factory=dict, compare=False, repr=False)
+    # when the game's latest phase was adjudicated (its current phase's start; None before the
+    # first), where the view was read with it (`turn_opened_read`: intake's games)
+    turn_opened: datetime | None = field(default=None, compare=False, repr=False)
+    turn_opened_read: bool = field(default=False, compare=False, repr=False)
 
     def proxied_for(self, address: str) -> tuple[str, ...]:
         """Powers whose orders this address sends as proxy holder (a silently cancelled proxy

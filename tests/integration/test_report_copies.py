@@ -237,7 +237,7 @@ def test_a_copy_with_the_players_own_line_is_what_the_email_package_writes_for_i
     assert shared[0] != shared[2]  # France's own line is not Turkey's
     report_mail.forget_written()
     # every part written whole, every text part by set_content
-    monkeypatch.setattr(report_mail, "_written_parts", lambda payload, utf8: report_mail._Written())
+    monkeypatch.setattr(report_mail, "_written_parts", lambda payload, utf8: report_mail.WrittenParts())
     monkeypatch.setattr(report_mail, "_rewriters", lambda payload: None)
     assert written() == shared
 

@@ -45,8 +45,8 @@ def test_the_mail_written_from_the_payload_is_the_mail_written_from_the_report(p
     report_mail.forget_written()
     stored, composer, _ = report_mail._base_message(payload)
     direct = report_mail.report_message(composer, parts, hashlib.sha256(payload.encode()).hexdigest())
-    assert stored.as_bytes(policy=report_mail._smtp_policy("a@b.test")) == direct.as_bytes(
-        policy=report_mail._smtp_policy("a@b.test"))
+    assert stored.as_bytes(policy=report_mail.smtp_policy("a@b.test")) == direct.as_bytes(
+        policy=report_mail.smtp_policy("a@b.test"))
 
 
 def test_the_payload_is_ascii_json_a_gm_can_read(payload) -> None:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Text, bindparam, cast, or_, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
+from sqlalchemy.orm import Session
 
-from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, look_again_at
-from gmserver.db.queries.rows import write_now
+from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, PhaseRecord, Player, look_again_at
+from gmserver.db.queries.rows import plain_rows, write_now
 from gmserver.rules.ruleset import Ruleset
 
 
@@ -86,18 +88,38 @@ def game_for_update(session: Session, game_id: int, *, skip_locked: bool) -> Gam
     return session.scalar(_FOR_UPDATE[skip_locked], {"game_id": game_id})
 
 
-def ruleset_of(game: Game) -> Ruleset:
+def ruleset_of(game: Game | OpenGame) -> Ruleset:
     """The game's own ruleset, from the snapshot it keeps (editing a profile never changes a
     game in progress). Read once per distinct snapshot: every mail and phase asks for it. The
     game object keeps the answer for its snapshot (a deadline asks about eight times;
-    benchmark): the snapshot is only ever replaced, never changed in place."""
+    benchmark): the snapshot is only ever replaced, never changed in place. A game loaded
+    afresh (each mail's transaction loads its game) finds the ruleset read for its id before
+    when its snapshot is equal to that one's: comparing them cost a fraction of writing the
+    snapshot out as the key of the cache of distinct snapshots, and a snapshot the GM changed is
+    unequal, so read again."""
+    if isinstance(game, OpenGame):  # the snapshot's stored text
+        return _ruleset(game.ruleset)
     snapshot = game.ruleset
     kept = game.__dict__.get("_ruleset_read")
     if kept is not None and kept[0] is snapshot:
         return kept[1]
-    ruleset = _ruleset(json.dumps(snapshot, sort_keys=True))
+    read_before = _READ_BY_GAME.get(game.id)
+    if read_before is not None and read_before[0] == snapshot:
+        ruleset = read_before[1]
+    else:
+        ruleset = _ruleset(json.dumps(snapshot, sort_keys=True))
+        if len(_READ_BY_GAME) >= _GAMES_KEPT:
+            _READ_BY_GAME.clear()  # one statement, safe beside the intake's other threads
+        _READ_BY_GAME[game.id] = (snapshot, ruleset)
     game.__dict__["_ruleset_read"] = (snapshot, ruleset)
     return ruleset
+
+
+# game id -> (the snapshot last read for it, its ruleset); at most _GAMES_KEPT games, so that a
+# server with many games keeps a bounded number of snapshots (each game's own copy). As the
+# object's own answer above, this holds because a snapshot is never changed in place.
+_READ_BY_GAME: dict[int, tuple[Any, Ruleset]] = {}
+_GAMES_KEPT = 1024
 
 
 @functools.lru_cache(maxsize=256)
@@ -136,21 +158,63 @@ def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None
 _OPEN = ("active", "finished")
 
 
-_NAMED_BY = (select(Game).where(Game.status.in_(_OPEN), Game.id.in_(
+@dataclass(frozen=True)
+class OpenGame:
+    """An active or finished game as intake reads it (`open_games_named_by`,
+    `open_games_with_players`): what services.game.games.game_view takes of a game, as plain
+    rows, read-only, with when its current phase started. `ruleset` is the snapshot's stored
+    text (`ruleset_of` reads each distinct text once); `players` have power, address,
+    fallback_address, secret and resigned_at."""
+
+    id: int
+    name: str
+    phase: str
+    deadline: datetime | None
+    status: str
+    timezone: str
+    sender_check: str
+    ruleset: str
+    turn_opened: datetime | None  # when its latest phase was adjudicated (phases.last_adjudicated_at)
+    players: tuple[Any, ...]
+
+
+_GAMES, _PLAYERS, _PHASES = Game.__table__.c, Player.__table__.c, PhaseRecord.__table__.c
+_GAME_FIELDS = ("id", "name", "phase", "deadline", "status", "timezone", "sender_check")
+_PLAYER_FIELDS = ("power", "address", "fallback_address", "secret", "resigned_at")
+# One statement a mail, each game's row beside each of its players' (the ORM read the players
+# with a second statement, and made an object of every row): player columns labelled with a
+# prefix, since both tables have an id and a status.
+_TURN_OPENED = (select(func.max(_PHASES.adjudicated_at)).where(_PHASES.game_id == _GAMES.id)
+                .scalar_subquery().label("turn_opened"))
+_OPEN_GAMES = (select(*(_GAMES[field] for field in _GAME_FIELDS), cast(_GAMES.ruleset, Text).label("ruleset"),
+                      _TURN_OPENED, *(_PLAYERS[field].label(f"player_{field}") for field in _PLAYER_FIELDS))
+               .select_from(Game.__table__.outerjoin(Player.__table__, _PLAYERS.game_id == _GAMES.id))
+               .where(_GAMES.status.in_(_OPEN)).order_by(_GAMES.id, _PLAYERS.power))
+_NAMED_BY = _OPEN_GAMES.where(_GAMES.id.in_(  # built once: each mail asks
     select(GameNameWord.game_id).where(GameNameWord.word.in_(bindparam("words", expanding=True)))))
-    .options(selectinload(Game.players)).order_by(Game.id))  # built once: each mail asks
+_GAME_COLUMNS = len(_GAME_FIELDS) + 2  # and the ruleset's text and the turn's start, in OpenGame's order
+_WITH_IDS = _OPEN_GAMES.where(_GAMES.id.in_(bindparam("game_ids", expanding=True)))
 
 
-def open_games_named_by(session: Session, words: Iterable[str]) -> list[Game]:
-    """The active or finished games a word of whose name is among `words`, their players loaded,
+def open_games_named_by(session: Session, words: Iterable[str]) -> list[OpenGame]:
+    """The active or finished games a word of whose name is among `words`, their players read,
     oldest first: one statement, through the name words' key."""
-    return list(session.scalars(_NAMED_BY, {"words": sorted(set(words))}))
+    return _open_games(plain_rows(session, _NAMED_BY, {"words": sorted(set(words))}))
 
 
-def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[Game]:
-    """The active or finished games among `game_ids`, their players loaded, oldest first."""
-    return list(session.scalars(select(Game).where(Game.status.in_(_OPEN), Game.id.in_(game_ids))
-                                .options(selectinload(Game.players)).order_by(Game.id)))
+def open_games_with_players(session: Session, game_ids: Sequence[int]) -> list[OpenGame]:
+    """The active or finished games among `game_ids`, their players read, oldest first."""
+    return _open_games(plain_rows(session, _WITH_IDS, {"game_ids": list(game_ids)}))
+
+
+def _open_games(rows: Iterable[Row]) -> list[OpenGame]:
+    """`_OPEN_GAMES` rows (a game's row once for each of its players, in order) as games."""
+    games: dict[int, tuple[Row, list[SimpleNamespace]]] = {}
+    for row in rows:
+        _, players = games.setdefault(row.id, (row, []))
+        if row.player_power is not None:  # a game without players has one row, theirs empty
+            players.append(SimpleNamespace(**dict(zip(_PLAYER_FIELDS, row[_GAME_COLUMNS:], strict=True))))
+    return [OpenGame(*row[:_GAME_COLUMNS], players=tuple(players)) for row, players in games.values()]
 
 
 def game_for_no_key_update(session: Session, game_id: int) -> Game | None:

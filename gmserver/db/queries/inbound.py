@@ -73,31 +73,61 @@ def pending_ids(session: Session) -> list[int]:
 
 
 # Intake's statements are built once, as the deadline's are: each mail runs them, and building
-# one cost about as much as running it on SQLite (benchmarks/bench_intake.py)
-_PENDING = (InboundMessage.id == bindparam("inbound_id"), InboundMessage.status == "pending")
-_PENDING_FOR_UPDATE = select(InboundMessage).where(*_PENDING).with_for_update()
-_CLAIM_FOR_UPDATE = (select(InboundMessage.attempts, InboundMessage.raw).where(*_PENDING)
-                     .with_for_update(skip_locked=True))
-_SET_ATTEMPTS = (update(InboundMessage).where(InboundMessage.id == bindparam("inbound_id"))
-                 .values(attempts=bindparam("attempts")))
+# one cost about as much as running it on SQLite (benchmarks/bench_intake.py). They run on the
+# session's connection (rows.plain_rows): the row a message's work changes is written with one
+# UPDATE when the work ends, never flushed piecemeal by the ORM (each flush cost more on the client
+# than its statement, and a mail's work flushed the row up to three times).
+_INBOUND = InboundMessage.__table__
+_CLAIMABLE = _INBOUND.alias("claimable")  # not correlated with the UPDATE's own table
+_CLAIM = (update(_INBOUND)
+          .where(_INBOUND.c.id == select(_CLAIMABLE.c.id)
+                 .where(_CLAIMABLE.c.id == bindparam("inbound_id"), _CLAIMABLE.c.status == "pending",
+                        _CLAIMABLE.c.attempts < bindparam("max_attempts"))
+                 .with_for_update(skip_locked=True).scalar_subquery())
+          .values(attempts=_INBOUND.c.attempts + 1)
+          .returning(_INBOUND.c.raw))
+_PENDING = (_INBOUND.c.id == bindparam("inbound_id"), _INBOUND.c.status == "pending")
+_ATTEMPTS_FOR_UPDATE = select(_INBOUND.c.attempts).where(*_PENDING).with_for_update(skip_locked=True)
+# every column but the raw bytes, which the claim read
+_PENDING_FOR_UPDATE = select(*(column for column in _INBOUND.c if column.key != "raw")).where(*_PENDING).with_for_update()
+_ROW_KEY = "row_key"
+_UPDATE_BY_ID = update(_INBOUND).where(_INBOUND.c.id == bindparam(_ROW_KEY))
 
 
-def pending_for_update(session: Session, inbound_id: int) -> InboundMessage | None:
-    """The message if it is still pending, locked until the transaction ends; waits for the lock
-    (no SKIP LOCKED: services.inbox.runner.process_one says why) and tests the status after the wait."""
-    return session.scalar(_PENDING_FOR_UPDATE, {"inbound_id": inbound_id})
+def claim(session: Session, inbound_id: int, max_attempts: int) -> bytes | None:
+    """Count one more claim on the message and return its raw bytes, if it is pending, has had
+    fewer than `max_attempts` claims and no one holds it (SKIP LOCKED): one statement, the row
+    locked until the transaction ends. None otherwise (`pending_attempts_for_update` tells why)."""
+    return plain_rows(session, _CLAIM, {"inbound_id": inbound_id, "max_attempts": max_attempts},
+                      flush=False).scalar_one_or_none()
 
 
-def pending_claim_for_update(session: Session, inbound_id: int) -> tuple[int, bytes] | None:
-    """(the claims counted so far, the raw bytes) of the message if it is pending and no one
-    holds it (SKIP LOCKED), locked until the transaction ends; None otherwise. The bytes come with
-    the claim so that reading the message costs no transaction of its own."""
-    found = session.execute(_CLAIM_FOR_UPDATE, {"inbound_id": inbound_id}).one_or_none()
-    return None if found is None else (found.attempts, found.raw)
+def pending_attempts_for_update(session: Session, inbound_id: int) -> int | None:
+    """The claims counted on the message if it is pending and no one holds it (SKIP LOCKED),
+    locked until the transaction ends; None otherwise."""
+    return plain_rows(session, _ATTEMPTS_FOR_UPDATE, {"inbound_id": inbound_id}, flush=False).scalar_one_or_none()
 
 
-def set_attempts(session: Session, inbound_id: int, attempts: int) -> None:
-    session.execute(_SET_ATTEMPTS, {"inbound_id": inbound_id, "attempts": attempts})
+def pending_for_update(session: Session, inbound_id: int) -> dict[str, Any] | None:
+    """The message's columns but its raw bytes (column -> value) if it is still pending, its row
+    locked until the transaction ends; waits for the lock (no SKIP LOCKED:
+    services.inbox.runner.process_one says why) and tests the status after the wait."""
+    found = plain_rows(session, _PENDING_FOR_UPDATE, {"inbound_id": inbound_id}, flush=False).mappings().first()
+    return None if found is None else dict(found)
+
+
+def unsaved(loaded: Mapping[str, Any], raw: bytes) -> InboundMessage:
+    """The message as an object the session does not hold (`loaded`: `pending_for_update`'s
+    columns): what intake's work sets on it is written by `write_changes`, never by a flush."""
+    return InboundMessage(raw=raw, **loaded)
+
+
+def write_changes(session: Session, row: InboundMessage, loaded: Mapping[str, Any]) -> None:
+    """One UPDATE of the message's row with the columns of `row` (an `unsaved` message) whose
+    values differ from those `loaded`."""
+    changed = {key: value for key, was in loaded.items() if (value := getattr(row, key)) != was}
+    if changed:
+        plain_rows(session, _UPDATE_BY_ID, {_ROW_KEY: row.id, **changed}, flush=False)
 
 
 def park(session: Session, inbound_id: int, error: str, now: datetime, *, only_pending: bool) -> None:

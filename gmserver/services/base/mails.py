@@ -8,6 +8,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
+from sqlalchemy import Row
+
 from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
@@ -39,8 +41,9 @@ def line_as_dict(line: Any) -> dict[str, Any]:
 
 def confirmation(services: Services, envelope: Envelope, decision: Accept, reading: Reading, version: int,
                  position: Position, now: datetime, feedback: Feedback | None = None,
-                 player: Player | None = None) -> EmailMessage:
-    """The confirmation of a filed set; `player` (the power's) for what they chose: SET ZONE, SET CONFIRM."""
+                 player: Player | Row[Any] | None = None) -> EmailMessage:
+    """The confirmation of a filed set; `player` (the power's: its object, or the plain row filing
+    reads) for what they chose: SET ZONE, SET CONFIRM."""
     game = decision.game
     # the units this set should cover, so that the reply can list those still without an order
     units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
@@ -62,7 +65,7 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
 
 
 def confirmation_map(decision: Accept, reading: Reading, position: Position,
-                     player: Player | None = None) -> dict[str, Any] | None:
+                     player: Player | Row[Any] | None = None) -> dict[str, Any] | None:
     """The outbox row's request for the confirmation's small map of the power's orders on file as
     read, so that a misread order is seen before the deadline (services/base/orders_map.py draws it
     when the mail is written); None with SET CONFIRM brief or no order to draw."""

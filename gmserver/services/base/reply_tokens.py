@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game, Player
+from gmserver.db.queries.games import OpenGame
 from gmserver.db.queries.phases import phases_of_last_adjudication
 from gmserver.db.queries.players import players_of_address
 from gmserver.rules.authenticity import reply_token, reply_tokens
@@ -23,7 +24,7 @@ def token_of(player: Player, phase: str) -> str | None:
     return reply_token(player.secret, phase) if player.secret else None
 
 
-def reply_periods(session: Session, game: Game) -> tuple[str, ...]:
+def reply_periods(session: Session, game: Game | OpenGame) -> tuple[str, ...]:
     """The periods whose tokens are accepted now: the game's phase, then those of its last adjudication."""
     before = phases_of_last_adjudication(session, game.id, game.phase) or []
     return (game.phase, *(phase for phase in before if phase != game.phase))

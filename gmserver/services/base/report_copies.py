@@ -135,9 +135,9 @@ def write_copy(payload: str, *, to: str, subject: str, reply_secret: str | None,
     # what copy.as_bytes writes (email.generator.BytesGenerator), with every part the copy shares
     # with the report's mail (the map, the chart, the .ics: all but the player's own text and HTML)
     # written from its bytes, serialised once per report
-    policy = _smtp_policy(to)
+    policy = smtp_policy(to)
     out = io.BytesIO()
-    _SharedPartsGenerator(out, policy=policy, written=_written_parts(payload, policy.utf8)).flatten(copy)
+    SharedPartsGenerator(out, policy=policy, written=_written_parts(payload, policy.utf8)).flatten(copy)
     return out.getvalue()
 
 
@@ -156,8 +156,9 @@ def reader_deadline(addressing: dict[str, Any]) -> tuple[str, str] | None:
     return (str(shown[0]), str(shown[1])) if shown else None
 
 
-def _smtp_policy(recipient: str) -> email.policy.EmailPolicy:
-    # as services.base.outbox writes every other message: CRLF; UTF-8 headers for a non-ASCII address
+def smtp_policy(recipient: str) -> email.policy.EmailPolicy:
+    """The policy a mail to `recipient` is written with, as services.base.outbox writes every
+    message: CRLF; UTF-8 headers for a non-ASCII address."""
     return email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8
 
 
@@ -166,19 +167,21 @@ def _composer(templates_dir: str, gm_name: str, gm_address: str) -> Composer:
     return Composer(Path(templates_dir), gm_name=gm_name, gm_address=gm_address)
 
 
-class _Written:
+class WrittenParts:
     """What a report's copies share, written once per report and policy: the bytes of each part of
     the report's mail (by the part's id, with the part itself), and the folded header lines of each
-    header value the copies share (by the value's id, with its name and the value itself)."""
+    header value the copies share (by the value's id, with its name and the value itself). (Also the
+    parts of a confirmation whose bytes are known: services/base/orders_map.py.)"""
 
     def __init__(self) -> None:
         self.parts: dict[int, tuple[Message, bytes]] = {}
         self.headers: dict[int, tuple[str, object, bytes]] = {}
 
 
-class _SharedPartsGenerator(email.generator.BytesGenerator):
+class SharedPartsGenerator(email.generator.BytesGenerator):
     """A BytesGenerator that writes a part, or a header, of the report's mail from the bytes it was
-    written as once, instead of serialising it again for each copy.
+    written as once, instead of serialising it again for each copy (or any part whose bytes
+    `written` holds: the confirmation's text and map, services/base/orders_map.py).
 
     A part is written by a generator `clone` makes, with the same policy and line ends, into a
     buffer of its own: its bytes do not depend on the message around it, and a copy that shares
@@ -190,15 +193,15 @@ class _SharedPartsGenerator(email.generator.BytesGenerator):
     methods (`_write_headers`, `_write_lines`) with what they do, faster;
     tests/integration/test_report_copies.py compares the bytes with EmailMessage.as_bytes."""
 
-    def __init__(self, fp: io.BytesIO, *, policy: email.policy.Policy, written: _Written,
+    def __init__(self, fp: io.BytesIO, *, policy: email.policy.Policy, written: WrittenParts,
                  record: bool = False, part: bool = False) -> None:
         super().__init__(fp, mangle_from_=False, policy=policy)
         self._written = written
         self._record = record
         self._part = part  # made by clone for one part, into its own buffer
 
-    def clone(self, fp: io.BytesIO) -> _SharedPartsGenerator:
-        return _SharedPartsGenerator(fp, policy=self.policy, written=self._written, record=self._record, part=True)
+    def clone(self, fp: io.BytesIO) -> SharedPartsGenerator:
+        return SharedPartsGenerator(fp, policy=self.policy, written=self._written, record=self._record, part=True)
 
     def flatten(self, msg: Message, unixfrom: bool = False, linesep: str | None = None) -> None:
         known = self._written.parts.get(id(msg))
@@ -236,14 +239,14 @@ def with_line_ends(text: str, line_end: str) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def _written_parts(payload: str, utf8: bool) -> _Written:
+def _written_parts(payload: str, utf8: bool) -> WrittenParts:
     """Every part of the report's mail (at every depth) with its bytes as the SMTP policy writes
     it, and its header lines folded: each player's copy shares the parts the player's own text
     leaves unchanged, and most header values."""
     base, _, _ = _base_message(payload)
-    written = _Written()
+    written = WrittenParts()
     policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
-    _SharedPartsGenerator(io.BytesIO(), policy=policy, written=written, record=True).flatten(base)
+    SharedPartsGenerator(io.BytesIO(), policy=policy, written=written, record=True).flatten(base)
     return written
 
 

@@ -23,7 +23,6 @@ from gmserver.db.models import Game, InboundMessage, Player
 from gmserver.db.queries.games import active_games_checking
 from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.phases import last_adjudicated_at
 from gmserver.db.queries.players import player_of
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import (
@@ -53,7 +52,7 @@ from gmserver.services.base.gm_notices import notify_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import PLAYER_REFUSALS_PER_HOUR, REFUSAL_KINDS, replies_since
 from gmserver.services.base.reply_tokens import reply_periods
-from gmserver.services.game.games import new_secret
+from gmserver.services.game.games import new_secret, turn_opened
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +108,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         binding=Binding(dated=_dated(envelope.message),
                         to_gm=any(is_gm_recipient(address, services.composer.gm_address)
                                   for _, address in _addresses(header_values(envelope.message, "To"))),
-                        received_at=row.received_at, turn_opened=last_adjudicated_at(session, view.id),
+                        received_at=row.received_at, turn_opened=turn_opened(session, view),
                         newest_on_file=_newest_on_file(session, view.id, decision.power, decision.phase)),
     )
     periods = view.periods or reply_periods(session, game)

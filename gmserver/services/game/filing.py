@@ -14,14 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import InboundMessage, OrderSet, Player
+from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
+from gmserver.db.queries.ordersets import add_order_set
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.phases import last_adjudicated_at, phase_record
+from gmserver.db.queries.phases import phase_record
 from gmserver.db.queries.players import (
     games_of_address,
     player_abbreviations,
@@ -52,7 +55,7 @@ from gmserver.services.base.context import Services
 from gmserver.services.base.gm_mail import copy_to_gm
 from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR
-from gmserver.services.game.games import game_view
+from gmserver.services.game.games import game_view, turn_opened
 from gmserver.services.game.on_file import as_stored
 from gmserver.services.game.ordersets import contingent_on_file, movement_turn, stored_sets
 
@@ -116,9 +119,9 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     reading = dataclasses.replace(reading, lines=with_as_written(game.ruleset, reading.lines))  # 000 III(1) (c)
     version = len(every) + 1
     new_set = _new_set(row, decision, reading, version, now)
-    session.add(new_set)
+    add_order_set(session, new_set)
     # what is on file now, under the game's combination and ordering rules
-    stored = [*earlier, as_stored(new_set)]
+    stored = [*earlier, as_stored(SimpleNamespace(**new_set))]
     on_file = effective_orders(stored, game.ruleset)
     notes = (*notes, *reading.notes)
     player = player_now(session, game.id, decision.power)
@@ -139,9 +142,10 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
 
 
 def _confirm(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-             reading: Reading, version: int, position: Position, player: Player | None, now: datetime) -> None:
+             reading: Reading, version: int, position: Position, player: Row | None, now: datetime) -> None:
     """The reply to a filed set, as invalid_set_feedback, clarification_min_hours and
-    confirm_each_set say (000 III(1): rules/set_feedback.py); `player`: the power's player row."""
+    confirm_each_set say (000 III(1): rules/set_feedback.py); `player`: the power's player row
+    (queries.players.player_now)."""
     game = decision.game
     remarks = bool(reading.notes or decision.warnings or (reading.version and reading.version != str(version)))
     feedback = set_feedback(game.ruleset, statuses=[line.status for line in reading.lines],
@@ -151,7 +155,7 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
                             deadline=game.deadline, now=now, has_remarks=remarks)
     if feedback.kind == SILENT:  # confirm_each_set = false: a set read as written is filed silently
         log.info("inbound %s: set filed without a confirmation (read as written)", row.id)
-    elif _may_reply(session, row, envelope.sender, game.id, now):
+    elif _may_reply(session, row, envelope.sender, game, now):
         _queue_answer(session, services, row, envelope, decision,
                       mails.confirmation(services, envelope, decision, reading, version, position, now,
                                          feedback=feedback, player=player),
@@ -171,9 +175,10 @@ def _queue_answer(session: Session, services: Services, row: InboundMessage, env
               game_id=decision.game.id, addressing=addressing)
 
 
-def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> OrderSet:
-    """The order set row for `reading` (engine notation at this edge: the database keeps strings)."""
-    return OrderSet(
+def _new_set(row: InboundMessage, decision: Accept, reading: Reading, version: int, now: datetime) -> dict[str, Any]:
+    """The order set row for `reading`, column -> value (engine notation at this edge: the
+    database keeps strings)."""
+    return dict(
         game_id=decision.game.id, power=decision.power, phase=decision.game.phase, version=version,
         inbound_id=row.id, orders=[str(o) for o in reading.set_orders],
         lines=[mails.line_as_dict(line) for line in reading.lines], received_at=now, marker=reading.version,
@@ -263,17 +268,17 @@ def _withdrawal_note(on_file: Sequence[Order], ruleset: Ruleset) -> str:
             "it to hold.")
 
 
-def _may_reply(session: Session, row: InboundMessage, address: str, game_id: int, now: datetime) -> bool:
+def _may_reply(session: Session, row: InboundMessage, address: str, game: GameView, now: datetime) -> bool:
     """CONFIRMATIONS_PER_HOUR: whether the reply to a filed set may go out; logs why not.
 
     Counted per address and game since the later of an hour ago and the start of the current
     phase: a loop runs within one phase (it answers confirmations that name it), while a game on
     short turns (the demo adjudicates every 15 s) confirms a set or two per phase."""
     since = now - timedelta(hours=1)
-    phase_started = last_adjudicated_at(session, game_id)
+    phase_started = turn_opened(session, game)
     if phase_started is not None and phase_started > since:
         since = phase_started
-    sent = queued_since(session, since, kinds=CONFIRMATION_KINDS, recipient=address, game_id=game_id)
+    sent = queued_since(session, since, kinds=CONFIRMATION_KINDS, recipient=address, game_id=game.id)
     if sent < CONFIRMATIONS_PER_HOUR:
         return True
     log.warning("inbound %s from %s filed without a reply: %d replies already sent to it since %s",
@@ -308,7 +313,7 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
     game = decision.game
     log.info("inbound %s: no orders in it; %s %s keeps its orders for %s (version %s)", row.id, game.name,
              decision.power, game.phase, standing.version or "contingent")
-    if _may_reply(session, row, envelope.sender, game.id, now):
+    if _may_reply(session, row, envelope.sender, game, now):
         context = build_orders_unchanged(
             game_name=game.name, power=decision.power, phase=game.phase, deadline=game.deadline,
             readings=reading.lines, orders_on_file=standing.orders, version=standing.version,

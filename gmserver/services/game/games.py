@@ -304,7 +304,7 @@ def postpone_deadline(sessions: sessionmaker[Session], game_id: int, deadline: d
             game.deadline = deadline
 
 
-def game_view(game: Game, session: Session | None = None) -> GameView:
+def game_view(game: Game | queries.games.OpenGame, session: Session | None = None) -> GameView:
     """What intake needs of `game`; with `session`, under late_with_proof = gm_discretion, the
     turn adjudicated last and its deadline (000 VII(1): a late set for it may be held for the GM)."""
     ruleset = queries.games.ruleset_of(game)
@@ -324,7 +324,16 @@ def game_view(game: Game, session: Session | None = None) -> GameView:
         previous=previous,
         # proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
+        **({"turn_opened": game.turn_opened, "turn_opened_read": True}
+           if isinstance(game, queries.games.OpenGame) else {}),
     )
+
+
+def turn_opened(session: Session, view: GameView) -> datetime | None:
+    """When the view's game's latest phase was adjudicated (when its current phase started), as
+    the view was read with it (intake's games: the statement that found them), else from the
+    phases now."""
+    return view.turn_opened if view.turn_opened_read else queries.phases.last_adjudicated_at(session, view.id)
 
 
 def locked_game(session: Session, name: str) -> Game:

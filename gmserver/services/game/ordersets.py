@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from gmserver.db.models import Game
 from gmserver.db.queries.ordersets import order_set_rows, order_sets, players_sets
 from gmserver.db.queries.phases import phase_record
-from gmserver.db.queries.proxies import proxies_of
+from gmserver.db.queries.proxies import proxy_rows
 from gmserver.engine import position_from_state
 from gmserver.rules.proxies import ProxyState
 from gmserver.rules.reading.condition_facts import TurnFacts, contingent_source, turn_facts
@@ -33,8 +33,9 @@ from gmserver.services.game.on_file import (
 
 
 def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[StoredSet]]:
-    """power -> its sets, in order of receipt (the version number counts receipts)."""
-    return by_power(order_sets(session, game_id, phase))
+    """power -> its sets, in order of receipt (the version number counts receipts), read as
+    plain rows (each order mail reads them)."""
+    return by_power(order_set_rows(session, game_id, phase))
 
 
 def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:
@@ -55,7 +56,7 @@ def lines_of(rows: Sequence[Any], ruleset: Ruleset) -> dict[str, list[dict]]:
 
 def proxy_states(session: Session, game_id: int, phase: str) -> dict[str, ProxyState]:
     """power -> the proxy that concerns it in `phase` (on_file.proxy_states_of)."""
-    return proxy_states_of(proxies_of(session, game_id), phase)
+    return proxy_states_of(proxy_rows(session, game_id), phase)
 
 
 def counted_sets(session: Session, game_id: int, phase: str, ruleset: Ruleset,

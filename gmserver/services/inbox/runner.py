@@ -21,12 +21,14 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from gmserver.db.queries.inbound import (
+    claim,
     park,
-    pending_claim_for_update,
+    pending_attempts_for_update,
     pending_for_update,
     requeue_failed,
-    set_attempts,
     uncount_claim,
+    unsaved,
+    write_changes,
 )
 from gmserver.db.queries.inbound import (
     pending_ids as pending_inbound_ids,
@@ -169,12 +171,16 @@ def _process_claimed(services: Services, inbound_id: int, now: datetime, *, defe
         prepared = _prepare(inbound_id, raw)
         with transaction(services.sessions) as session:
             # no SKIP LOCKED here (see above); after the wait the status is tested again
-            row = pending_for_update(session, inbound_id)
-            if row is not None:
+            loaded = pending_for_update(session, inbound_id)
+            if loaded is not None:
+                # what the work sets on the row (its kind, game, power) is written with the
+                # outcome, in one UPDATE
+                row = unsaved(loaded, raw)
                 outcome = _handle(session, services, row, now, prepared)
                 # hold_for_gm: the message waits for the GM (`gmserver inbox release` or `refuse`)
                 row.status = "held" if outcome == HELD else "done"
                 row.outcome, row.processed_at = outcome, now
+                write_changes(session, row, loaded)
                 return outcome
         _uncount_claim(services, inbound_id)  # another worker took it between our two transactions
         return None
@@ -220,18 +226,17 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> bytes | 
     or it is no longer pending) or "parked" (it ended MAX_ATTEMPTS claims without a word: parked
     unread)."""
     with transaction(services.sessions) as session:
-        if (claim := pending_claim_for_update(session, inbound_id)) is None:
+        if (raw := claim(session, inbound_id, MAX_ATTEMPTS)) is not None:
+            return raw
+        # not claimed: someone holds it, it is no longer pending, or its claims are spent
+        if (attempts := pending_attempts_for_update(session, inbound_id)) is None or attempts < MAX_ATTEMPTS:
             return "busy"
-        attempts, raw = claim
-        if attempts >= MAX_ATTEMPTS:
-            error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
-                     "before it could finish: out of memory?); parked without reading it again. "
-                     "`gmserver inbox replay` tries it once more.")
-            log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
-            park(session, inbound_id, error, now, only_pending=False)
-            return "parked"
-        set_attempts(session, inbound_id, attempts + 1)
-        return raw
+        error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
+                 "before it could finish: out of memory?); parked without reading it again. "
+                 "`gmserver inbox replay` tries it once more.")
+        log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
+        park(session, inbound_id, error, now, only_pending=False)
+        return "parked"
 
 
 def _uncount_claim(services: Services, inbound_id: int) -> None:
