@@ -25,26 +25,30 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import event, select  # noqa: E402
 
 from gmserver import engine  # noqa: E402
 from gmserver.config import Config, ImapConfig, ListenerConfig  # noqa: E402
 from gmserver.daemon import Daemon, imap_settings  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, PhaseRecord  # noqa: E402
-from gmserver.db.session import transaction  # noqa: E402
+from gmserver.db.session import make_engine, make_session_factory, transaction  # noqa: E402
 from gmserver.mail.imap import ImapMailbox  # noqa: E402
 from gmserver.rules.ruleset import Ruleset  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
+from gmserver.services.base import outbox  # noqa: E402
 from gmserver.services.game.games import POWERS  # noqa: E402
 from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
+from gmserver.services.inbox import runner as intake  # noqa: E402
 from gmserver.services.inbox.polling import poll_once  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
 from tests.support.databases import scratch_database  # noqa: E402
@@ -106,18 +110,58 @@ def burst(kind: str, count: int) -> tuple[float, float]:
             daemon.start()
             try:
                 stored: dict[str, float] = {}
+                started, threads_before = time.perf_counter(), thread_cpu()
                 with smtplib.SMTP("127.0.0.1", config.listener.port, timeout=60) as client:
                     for sender, message_id, raw in mails:
                         client.sendmail(sender, [GM], raw)
                         stored[message_id] = time.perf_counter()
                 assert clock.wait_for(list(stored), timeout=300), \
                     f"{len(set(stored) & set(clock.arrived))} of {count} confirmations"
+                threads = {name: cpu - threads_before.get(name, 0.0) for name, cpu in thread_cpu().items()}
             finally:
                 daemon.stop()
             waits = sorted(clock.arrived[m] - stored[m] for m in stored)
+            print(f"burst: the last 250 {max(stored.values()) - started:.2f} s after the first mail was sent, the "
+                  f"last confirmation at {max(clock.arrived[m] for m in stored) - started:.2f} s")
+            print_thread_cpu(threads, count)
             return statistics.median(waits), waits[min(len(waits) - 1, round(0.99 * len(waits)) - 1)]
         finally:
             drop()
+
+
+# The daemon's threads by the names their libraries give them
+THREAD_ROLES = (("MainThread", "the benchmark's SMTP client (not the daemon)"),
+                ("asyncio_", "the listener's store (its event loop's executor threads)"),
+                ("ThreadPoolExecutor-", "the scheduler's jobs (intake, the outbox sender)"),
+                ("Thread-", "the listener's event loop (aiosmtpd)"))
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each live thread of this process, by name (Linux's /proc; empty elsewhere)."""
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[str, float] = {}
+    tasks = Path("/proc/self/task")
+    for task in tasks.iterdir() if tasks.is_dir() else ():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended meanwhile
+        name = names.get(int(task.name), f"thread {task.name}")
+        found[name] = found.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return found
+
+
+def print_thread_cpu(threads: dict[str, float], count: int) -> None:
+    """The burst's CPU by role, from `thread_cpu` differences."""
+    roles: dict[str, float] = {}
+    for name, cpu in threads.items():
+        role = next((role for prefix, role in THREAD_ROLES if name.startswith(prefix)), "the daemon's other threads")
+        roles[role] = roles.get(role, 0.0) + cpu
+    daemon = sum(cpu for role, cpu in roles.items() if role != THREAD_ROLES[0][1])
+    print(f"the daemon's CPU over the burst: {daemon:.2f} s, {daemon * 1000 / count:.1f} ms a mail")
+    for role, cpu in sorted(roles.items(), key=lambda item: -item[1]):
+        print(f"  {role}: {cpu:.2f} s, {cpu * 1000 / count:.1f} ms a mail")
 
 
 def main() -> None:
@@ -127,16 +171,88 @@ def main() -> None:
                         help="one or both, measured one after the other (default sqlite)")
     parser.add_argument("--burst", type=int, default=0, metavar="N",
                         help="also send N order mails back to back to a daemon and time their confirmations")
+    parser.add_argument("--parts", type=int, default=0, metavar="N",
+                        help="also the CPU of storing a mail and of the outbox's bookkeeping a sent mail, N mails")
+    parser.add_argument("--no-ingest", action="store_true", help="leave out the IMAP ingestion and deadline figures")
     args = parser.parse_args()
     for kind in args.database:
-        ingest = loop(args.games, kind)
-        figures = f"ingest_per_s={ingest:.0f}"
+        figures = []
+        if not args.no_ingest:
+            figures.append(f"ingest_per_s={loop(args.games, kind):.0f}")
         if args.burst:
             p50, p99 = burst(kind, args.burst)
             print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
                   f"p99 {p99:.2f} s after each mail was stored (load average {os.getloadavg()[0]:.1f})")
-            figures += f" burst_p50_s={p50:.2f} burst_p99_s={p99:.2f}"
-        print(f"RESULT {figures} load={os.getloadavg()[0]:.1f} database={kind}", flush=True)
+            figures += [f"burst_p50_s={p50:.2f}", f"burst_p99_s={p99:.2f}"]
+        if args.parts:
+            store_ms, send_ms = parts(kind, args.parts)
+            figures += [f"store_ms={store_ms:.2f}", f"send_bookkeeping_ms={send_ms:.2f}"]
+        print(f"RESULT {' '.join(figures)} load={os.getloadavg()[0]:.1f} database={kind}", flush=True)
+
+
+class TakesTheBytes:
+    """An outbound transport that only takes the message."""
+
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        return "250 ok"
+
+    def close(self) -> None:
+        pass
+
+
+def parts(kind: str, count: int) -> tuple[float, float]:
+    """CPU ms of storing one order mail as the listener does, and of the outbox's bookkeeping for one
+    sent mail (claim, renewal, sent mark: rows with no map, to a transport that takes the bytes);
+    the lower of three rounds each, with the SQL statements a mail of the last."""
+    with tempfile.TemporaryDirectory() as tmp:
+        url, drop = database(kind, Path(tmp))
+        try:
+            upgrade(url)
+            sessions = make_session_factory(make_engine(url))
+            statements: Counter[str] = Counter()
+            event.listen(sessions.kw["bind"], "before_cursor_execute",
+                         lambda _c, _k, statement, *_: statements.update([statement.split()[0].upper()]))
+            store_ms, send_ms = [], []
+            for round_ in range(3):
+                mails = [order_mail(player_address("FRANCE"), f"lepanto France S1901M {n}", OPENINGS["FRANCE"],
+                                    message_id=f"<parts{round_}.{n}@players.test>") for n in range(count)]
+                statements.clear()
+                cpu = time.process_time()
+                for raw in mails:
+                    intake.store(sessions, raw, source="smtp", now=datetime.now(UTC),
+                                 envelope_from=player_address("FRANCE"), envelope_to=(GM,))
+                store_ms.append((time.process_time() - cpu) * 1000 / count)
+                stored_statements = per_mail(statements, count)
+                now = datetime.now(UTC)
+                with transaction(sessions) as session:
+                    for n in range(count):
+                        outbox.queue(session, plain_reply(f"<parts-reply{round_}.{n}@gm.test>"), kind="confirmation",
+                                     dedupe_key=f"parts:{round_}:{n}", now=now)
+                statements.clear()
+                cpu, sent = time.process_time(), 0
+                while (report := outbox.deliver_due(sessions, TakesTheBytes(), now)).attempted:
+                    sent += report.sent
+                send_ms.append((time.process_time() - cpu) * 1000 / count)
+                assert sent == count, f"{sent} of {count} sent"
+            print(f"storing a mail (intake.store): {min(store_ms):.2f} ms of CPU; statements a mail: {stored_statements}")
+            print(f"the outbox's bookkeeping a sent mail: {min(send_ms):.2f} ms of CPU; statements a mail: "
+                  f"{per_mail(statements, count)} (besides COMMIT)")
+            return min(store_ms), min(send_ms)
+        finally:
+            drop()
+
+
+def per_mail(statements: Counter[str], count: int) -> str:
+    return ", ".join(f"{verb} {number / count:.2f}" for verb, number in sorted(statements.items()))
+
+
+def plain_reply(message_id: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = GM, player_address("FRANCE"), "Re: lepanto France S1901M"
+    message["Message-ID"], message["Date"] = message_id, "Sat, 28 Nov 2026 01:00:00 +0000"
+    message["Auto-Submitted"] = "auto-replied"
+    message.set_content("Orders received for France:\n" + OPENINGS["FRANCE"] + "\n")
+    return message
 
 
 def loop(games: int, kind: str) -> float:

@@ -107,28 +107,45 @@ class RerunWhenKicked:
     APScheduler skips a run that falls due while the job's instance still runs and sets the next
     one a whole interval later: mail the listener stored (and kicked for) just after the inbound
     job had read the pending rows waited for the next tick, 30 s by default. Each call marks the
-    job wanted; a call that finds it running leaves it at that, and the running call, having let
-    go of its lock, sees the mark and runs again. Scheduled with max_instances=2 so that the
-    kicked call is made at all.
+    job wanted; a call that finds it running leaves it at that, and the running call sees the
+    mark when its run ends and runs again. Scheduled with max_instances=2 so that the kicked call
+    is made at all. `again_if_running` marks it without a call: a kick while the job runs (each
+    mail of a burst kicks) then costs neither the scheduler's thread nor a pool thread.
     """
 
     def __init__(self, job: Callable[[], None], stopping: threading.Event) -> None:
         self._job = job
         self._stopping = stopping
-        self._lock = threading.Lock()
-        self._wanted = threading.Event()
+        self._state = threading.Lock()  # guards the two flags below
+        self._running = False
+        self._wanted = False
         self.__name__ = job.__name__
 
     def __call__(self) -> None:
-        self._wanted.set()
-        while self._wanted.is_set() and not self._stopping.is_set():
-            if not self._lock.acquire(blocking=False):
+        with self._state:
+            self._wanted = True
+            if self._running:
                 return  # the call running now will run again
-            try:
-                self._wanted.clear()
+            self._running = True
+        try:
+            while True:
+                with self._state:
+                    if not self._wanted or self._stopping.is_set():
+                        self._running = False
+                        return
+                    self._wanted = False
                 self._job()
-            finally:
-                self._lock.release()
+        except BaseException:
+            with self._state:
+                self._running = False
+            raise
+
+    def again_if_running(self) -> bool:
+        """Whether a call is running; if so it is marked to run again when its run ends."""
+        with self._state:
+            if self._running:
+                self._wanted = True
+            return self._running
 
 
 class DaemonError(Exception):
@@ -166,6 +183,7 @@ class Daemon:
         self.imap_backoff: Callable[[int], float] = reconnect_delay
         self._outages = OutageTracker()
         self._outages_lock = threading.Lock()
+        self._kickable: dict[str, RerunWhenKicked] = {}  # the jobs `kick` asks for, by id (set by `start`)
         self._outage_alerts: list[Outage] = []  # alerts not stored yet (the database was the outage)
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -183,11 +201,12 @@ class Daemon:
         if self.config.web.enabled:
             self._start_web()
         interval = max(self.config.sweep_interval_seconds, 1)
-        # the two jobs `kick` asks for (see RerunWhenKicked)
-        self.scheduler.add_job(self._watching_the_database(RerunWhenKicked(self._process_inbound, self._stopping)),
+        self._kickable = {"inbound": RerunWhenKicked(self._process_inbound, self._stopping),
+                          "outbox": RerunWhenKicked(self._deliver, self._stopping)}
+        self.scheduler.add_job(self._watching_the_database(self._kickable["inbound"]),
                                "interval", seconds=interval, id="inbound", next_run_time=self.clock(),
                                max_instances=2)
-        self.scheduler.add_job(self._watching_the_database(RerunWhenKicked(self._deliver, self._stopping)),
+        self.scheduler.add_job(self._watching_the_database(self._kickable["outbox"]),
                                "interval", seconds=max(self.config.outbox_interval_seconds, 1), id="outbox",
                                next_run_time=self.clock(), max_instances=2)
         self.scheduler.add_job(self._watching_the_database(self._sweep), "interval", seconds=interval, id="sweep",
@@ -261,8 +280,11 @@ class Daemon:
     # -- jobs --------------------------------------------------------------------------------
 
     def kick(self, job_id: str) -> None:
-        """Run a periodic job now instead of at its next tick."""
+        """Run a periodic job now instead of at its next tick (a running one: again when it ends)."""
         if self.scheduler.running and not self._stopping.is_set():
+            kickable = self._kickable.get(job_id)
+            if kickable is not None and kickable.again_if_running():
+                return
             job = self.scheduler.get_job(job_id)
             if job is not None:
                 job.modify(next_run_time=self.clock())

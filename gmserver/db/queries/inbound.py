@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, bindparam, cast, exists, func, literal, select, update
+from sqlalchemy import Row, String, bindparam, cast, exists, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OutboxMessage
@@ -40,10 +40,24 @@ def stored_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> in
                           .order_by(InboundMessage.id).limit(1))
 
 
-def first_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> InboundMessage | None:
-    """The oldest stored message with one of these fingerprints."""
-    return session.scalar(select(InboundMessage).where(InboundMessage.fingerprint.in_(fingerprints))
-                          .order_by(InboundMessage.id).limit(1))
+# built once: the listener's store asks for every message it accepts
+_FIRST_WITH_FINGERPRINT = (select(InboundMessage.id, InboundMessage.source)
+                           .where(InboundMessage.fingerprint.in_(bindparam("fingerprints", expanding=True)))
+                           .order_by(InboundMessage.id).limit(1))
+
+
+def first_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> Row[tuple[int, str]] | None:
+    """(id, source) of the oldest stored message with one of these fingerprints."""
+    return plain_rows(session, _FIRST_WITH_FINGERPRINT, {"fingerprints": list(fingerprints)}).first()
+
+
+_INSERT_INBOUND = insert(InboundMessage.__table__).returning(InboundMessage.__table__.c.id)
+
+
+def insert_inbound(session: Session, values: Mapping[str, Any]) -> int:
+    """Store a message: its row's column values (by column name); its id. One INSERT on the
+    session's connection (the ORM's unit of work for one new row cost more than the statement)."""
+    return plain_rows(session, _INSERT_INBOUND, values).scalar_one()
 
 
 def stored_at_uid(session: Session, mailbox: str | None, uidvalidity: int, uid: int) -> int | None:

@@ -24,6 +24,7 @@ a row that keeps doing that ends as `failed`.
 from __future__ import annotations
 
 import email.policy
+import functools
 import logging
 import re
 import time
@@ -33,9 +34,10 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any, NamedTuple
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql.expression import Update
 
 from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
@@ -311,36 +313,51 @@ def _deliver_batches(sessions: sessionmaker[Session], transport: Transport, now:
     return DeliveryReport(sent, retrying, failed)
 
 
+_OUTBOX = OutboxMessage.__table__
+
+
 def _claim(sessions: sessionmaker[Session], now: datetime, lease: datetime, size: int,
            max_attempts: int) -> tuple[list[_Claimed], int]:
-    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed."""
+    """Lease up to `size` due rows; a row whose last allowed attempt never finished is failed.
+    Core statements on a connection, built once (every few sent mails claim): the due rows, the
+    stored reports of those written at this attempt, one UPDATE for the lease."""
     claimed: list[_Claimed] = []
     gave_up = 0
-    with transaction(sessions) as session:
-        rows = session.scalars(
-            select(OutboxMessage)
-            .where(or_(
-                (OutboxMessage.status == "pending") & (OutboxMessage.next_attempt_at <= now),
-                (OutboxMessage.status == "sending") & (OutboxMessage.lease_until < now),
-            ))
-            .order_by(OutboxMessage.id)
-            .limit(size)
-            .with_for_update(skip_locked=True)
-        ).all()
+    with _engine(sessions).begin() as connection:
+        rows = connection.execute(_DUE, {"now": now, "size": size}).all()
+        wanted = {row.report_id for row in rows if not row.raw and row.report_id is not None}
+        payloads = dict(connection.execute(_REPORT_PAYLOADS, {"ids": sorted(wanted)}).all()) if wanted else {}
         for row in rows:
             if row.status == "sending" and row.attempts >= max_attempts:
-                row.status, row.lease_until = "failed", None
-                row.last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
-                                  f"stopped while sending); it may or may not have been delivered"
-                                  + (f"; before that: {row.last_error}" if row.last_error else ""))
+                last_error = (f"attempt {row.attempts} of {max_attempts} never finished (the sender "
+                              f"stopped while sending); it may or may not have been delivered"
+                              + (f"; before that: {row.last_error}" if row.last_error else ""))
+                connection.execute(_GIVE_UP, {"row_id": row.id, "last_error": last_error})
                 gave_up += 1
-                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, row.last_error)
+                log.error("outbox: giving up on %s %d to %s: %s", row.kind, row.id, row.recipient, last_error)
                 continue
-            row.status, row.lease_until = "sending", lease
-            written_later = not row.stored and row.report is not None
-            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.stored, row.attempts,
-                                    row.report.payload if written_later else None, row.addressing))
+            claimed.append(_Claimed(row.id, row.message_id, row.kind, row.sender, row.recipient, row.raw, row.attempts,
+                                    payloads.get(row.report_id) if not row.raw else None, row.addressing))
+        if claimed:
+            connection.execute(_LEASE, {"ids": [row.id for row in claimed], "lease": lease})
     return claimed, gave_up
+
+
+_DUE = (select(_OUTBOX.c.id, _OUTBOX.c.message_id, _OUTBOX.c.kind, _OUTBOX.c.sender, _OUTBOX.c.recipient,
+               _OUTBOX.c.raw, _OUTBOX.c.attempts, _OUTBOX.c.status, _OUTBOX.c.report_id, _OUTBOX.c.addressing,
+               _OUTBOX.c.last_error)
+        .where(or_((_OUTBOX.c.status == "pending") & (_OUTBOX.c.next_attempt_at <= bindparam("now")),
+                   (_OUTBOX.c.status == "sending") & (_OUTBOX.c.lease_until < bindparam("now"))))
+        .order_by(_OUTBOX.c.id)
+        .limit(bindparam("size"))
+        .with_for_update(skip_locked=True))
+_REPORTS = StoredReport.__table__
+_REPORT_PAYLOADS = select(_REPORTS.c.id, _REPORTS.c.payload).where(
+    _REPORTS.c.id.in_(bindparam("ids", expanding=True)))
+_LEASE = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
+          .values(status="sending", lease_until=bindparam("lease")))
+_GIVE_UP = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row_id"))
+            .values(status="failed", lease_until=None, last_error=bindparam("last_error")))
 
 
 def _deliver_one(sessions: sessionmaker[Session], transport: Transport, row: _Claimed, held: datetime,
@@ -407,16 +424,31 @@ def _renew(sessions: sessionmaker[Session], row: _Claimed, held: datetime, renew
     keeping the bytes just written; `drawn`: they hold the map the row asked for, which is then
     forgotten, so that a retry sends those bytes); False if another sender has taken the row over."""
     kept: dict[str, Any] = {"stored": row.raw} if keep else {}
-    if keep and drawn:
-        kept["addressing"] = None
-    with transaction(sessions) as session:
-        return bool(session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == row.id, OutboxMessage.status == "sending",
-                   OutboxMessage.lease_until == held)
-            .values(lease_until=renewed, attempts=OutboxMessage.attempts + 1, **kept)
-            .execution_options(synchronize_session=False)
-        ).rowcount)
+    with _engine(sessions).begin() as connection:
+        return bool(connection.execute(_renewal(keep, keep and drawn),
+                                       {"row_id": row.id, "held": held, "renewed": renewed, **kept}).rowcount)
+
+
+def _engine(sessions: sessionmaker[Session]) -> Engine:
+    """The engine `sessions` are bound to: the sender's own bookkeeping (the lease's renewal, the
+    sent mark) is one statement in a transaction of its own, sent on a connection without a
+    Session (a Session's unit of work tripled its client cost: docs/performance.md)."""
+    return sessions.kw["bind"]
+
+
+
+@functools.cache
+def _renewal(keep: bool, forget_map: bool) -> Update:
+    """`_renew`'s UPDATE (built once per variant: every sent mail renews its lease)."""
+    values: dict[str, Any] = {"lease_until": bindparam("renewed"), "attempts": _OUTBOX.c.attempts + 1}
+    if keep:
+        values["raw"] = bindparam("stored")
+    if forget_map:
+        values["addressing"] = None
+    return (update(_OUTBOX)
+            .where(_OUTBOX.c.id == bindparam("row_id"), _OUTBOX.c.status == "sending",
+                   _OUTBOX.c.lease_until == bindparam("held"))
+            .values(**values))
 
 
 def _draws_map(row: _Claimed) -> bool:
@@ -468,11 +500,9 @@ def _send(transport: Transport, row: _Claimed, mark: _SentMark) -> tuple[str, st
         return "retrying", f"sending raised {type(problem).__name__}: {problem}", "", False
 
 
-def _sent(row_id: int, now: datetime) -> Any:
-    """The UPDATE that records a delivery: delivered, whoever holds the lease now."""
-    return (update(OutboxMessage).where(OutboxMessage.id == row_id)
-            .values(status="sent", sent_at=now, lease_until=None, last_error=None)
-            .execution_options(synchronize_session=False))
+# The UPDATE that records a delivery: delivered, whoever holds the lease now
+_SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row_id"))
+         .values(status="sent", sent_at=bindparam("sent_at"), lease_until=None, last_error=None))
 
 
 class _SentMark:
@@ -483,38 +513,40 @@ class _SentMark:
 
     def __init__(self, sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
         self._sessions, self._row_id, self._now = sessions, row_id, now
-        self._session: Session | None = None
+        self._connection: Connection | None = None
 
     def write(self) -> None:
-        session = self._sessions()
+        connection = None
         try:
-            session.begin()
-            session.execute(_sent(self._row_id, self._now))
+            connection = _engine(self._sessions).connect()
+            connection.begin()
+            connection.execute(_SENT, {"row_id": self._row_id, "sent_at": self._now})
         except (OperationalError, InterfaceError) as error:
-            session.close()
+            if connection is not None:
+                connection.close()
             log.warning("outbox: message %d: the sent mark could not be written ahead (%s); it is written "
                         "after the relay's answer", self._row_id, error.orig)
             return
-        self._session = session
+        self._connection = connection
 
     def commit(self) -> bool:
-        session, self._session = self._session, None
-        if session is None:
+        connection, self._connection = self._connection, None
+        if connection is None:
             return False
         try:
-            session.commit()
+            connection.commit()
             return True
         except (OperationalError, InterfaceError) as error:
             log.warning("outbox: message %d was delivered; committing its sent mark failed (%s)", self._row_id,
                         error.orig)
             return False
         finally:
-            session.close()
+            connection.close()
 
     def discard(self) -> None:
-        session, self._session = self._session, None
-        if session is not None:
-            session.close()  # rolls the mark back
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.close()  # rolls the mark back
 
 
 def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) -> None:
@@ -523,8 +555,8 @@ def _record_sent(sessions: sessionmaker[Session], row_id: int, now: datetime) ->
     seconds in all): each failure left standing means the message is sent again after the lease."""
     for wait in (*RECORD_RETRY_WAITS, None):
         try:
-            with transaction(sessions) as session:
-                session.execute(_sent(row_id, now))
+            with _engine(sessions).begin() as connection:
+                connection.execute(_SENT, {"row_id": row_id, "sent_at": now})
             return
         except (OperationalError, InterfaceError) as error:
             if wait is None:

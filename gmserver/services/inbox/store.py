@@ -16,8 +16,12 @@ from email.parser import BytesHeaderParser
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import InboundMessage
-from gmserver.db.queries.inbound import first_with_fingerprint, stored_at_uid, stored_with_fingerprint
+from gmserver.db.queries.inbound import (
+    first_with_fingerprint,
+    insert_inbound,
+    stored_at_uid,
+    stored_with_fingerprint,
+)
 from gmserver.db.session import transaction
 from gmserver.rules.safetext import safe_text
 
@@ -135,13 +139,12 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
                 log.info("a message (%s) already stored as inbound %s arrived again by %s: not stored twice",
                          message_id or "no Message-ID", existing, source)
                 return Stored(existing, True)
-            row = InboundMessage(fingerprint=digest, message_id=message_id, source=source, mailbox=mailbox,
-                                 uidvalidity=uidvalidity, uid=uid, raw=raw, received_at=received_at or now,
-                                 status="pending", envelope_from=envelope_from,
-                                 envelope_to=list(envelope_to) if envelope_to is not None else None)
-            session.add(row)
-            session.flush()
-            return Stored(row.id, False)
+            stored = insert_inbound(session, {
+                "fingerprint": digest, "message_id": message_id, "source": source, "mailbox": mailbox,
+                "uidvalidity": uidvalidity, "uid": uid, "raw": raw, "received_at": received_at or now,
+                "status": "pending", "envelope_from": envelope_from,
+                "envelope_to": list(envelope_to) if envelope_to is not None else None})
+            return Stored(stored, False)
     except IntegrityError:  # another worker stored it between our check and insert
         with transaction(sessions) as session:
             return Stored(stored_with_fingerprint(session, (digest,)), True)
