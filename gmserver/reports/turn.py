@@ -11,19 +11,19 @@ from typing import ClassVar
 
 from gmserver.reports.mailto import send_orders_button, send_orders_text
 from gmserver.reports.words import (
+    OrderWords,
+    PlaceNames,
     When,
-    canonical_key,
-    describe_order,
     format_time,
     order_unit,
-    place,
-    place_with_code,
+    orders_by_province,
+    place_names,
     plural,
     power_name,
     result_in_words,
-    unit_with_code,
 )
 from gmserver.rules.geography import MapInfo
+from gmserver.rules.order import Order
 from gmserver.rules.position import (
     OrderOutcome,
     PhaseOutcome,
@@ -234,18 +234,18 @@ def with_reader_deadline(text: str, report: TurnReport, deadline: tuple[str, str
     return text.replace(was, f"  Deadline: {local}\n{indent}{beside}\n")
 
 
-def _order_line(outcome: OrderOutcome, kind: str, geography: MapInfo,
-                orders: tuple[OrderOutcome, ...] = (), before: Position | None = None) -> OrderLine:
+def _order_line(outcome: OrderOutcome, words: OrderWords, kind: str, geography: MapInfo,
+                orders: tuple[OrderOutcome, ...], before: Position, ordered: dict[str, Order]) -> OrderLine:
     return OrderLine(
         power=outcome.power,
-        unit=order_unit(outcome.order),
-        order=str(outcome.order),
-        text=describe_order(outcome.order, geography),
-        result=result_in_words(outcome, kind, orders, geography, before),  # "holds: no order received"
+        unit=words.unit,
+        order=words.notation,
+        text=words.text,
+        result=result_in_words(outcome, kind, orders, geography, before, ordered=ordered),  # "holds: no order received"
         defaulted=outcome.defaulted,
         note=f"({outcome.note})" if outcome.note else "",
         failed=not outcome.succeeded,
-        shown=outcome.order.for_players(),
+        shown=words.shown,
     )
 
 
@@ -269,21 +269,25 @@ def _built(outcome: PhaseOutcome) -> set[str]:
     return _units_on_board(outcome.after) - _units_on_board(outcome.before)
 
 
-def _order_lines(outcome: PhaseOutcome, geography: MapInfo) -> tuple[PowerOrders, ...]:
+def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders, ...]:
     kind = outcome.before.phase_type
     # the defaults of an adjustment phase that changed the board: removals the rules chose and the
     # builds the house rules made for a silent player (001 V(5) ¶1); waivers and the rest are not shown
     changed = _removed(outcome) | _built(outcome) if kind == "A" else set()
+    words = list(map(names.order.__getitem__, (o.order for o in outcome.orders)))
+    ordered = orders_by_province(outcome.orders)
     by_power: dict[str, list[OrderLine]] = {}
-    for order in sorted(outcome.orders, key=lambda o: canonical_key(o.order)):
-        line = _order_line(order, kind, geography, outcome.orders, outcome.before)
-        if kind == "A" and order.defaulted and line.unit not in changed:
+    # canonical order (reports.words.canonical_key); the index keeps equal keys as they came
+    for _, index in sorted(zip((w.sort_key for w in words), range(len(words)), strict=True)):
+        order = outcome.orders[index]
+        if kind == "A" and order.defaulted and words[index].unit not in changed:
             continue
+        line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
 
-def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit, ...]:
+def _dislodged(outcome: PhaseOutcome, names: PlaceNames) -> tuple[DislodgedUnit, ...]:
     if outcome.before.phase_type != "M":
         return ()
     after = outcome.after
@@ -299,16 +303,17 @@ def _dislodged(outcome: PhaseOutcome, geography: MapInfo) -> tuple[DislodgedUnit
             power=power,
             name=power_name(power),
             unit=unit,
-            text=unit_with_code(unit, geography),
-            options=tuple(place_with_code(o, geography) for o in sorted(options)),
+            text=names.unit_with_code[unit],
+            options=tuple(map(names.with_code.__getitem__, sorted(options))),
             disbanded=unit not in waiting,
         ))
     return tuple(result)
 
 
-def _centres(outcome: PhaseOutcome, geography: MapInfo) -> tuple[tuple[CentreCount, ...], tuple[str, ...]]:
+def _centres(outcome: PhaseOutcome, names: PlaceNames,
+             changes: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> tuple[tuple[CentreCount, ...], tuple[str, ...]]:
+    """Each power's centres and units, and the centres nobody owns; `changes`: outcome.centre_changes()."""
     before, after = outcome.before, outcome.after
-    changes = outcome.centre_changes()
     powers = sorted(set(before.centers) | set(after.centers) | {p for p, u in after.units.items() if u})
     counts = []
     for power in powers:
@@ -318,17 +323,17 @@ def _centres(outcome: PhaseOutcome, geography: MapInfo) -> tuple[tuple[CentreCou
             power=power,
             name=power_name(power),
             count=len(owned),
-            centres=tuple(sorted(place(c, geography) for c in owned)),
-            gained=tuple(place_with_code(c, geography) for c in gained),
-            lost=tuple(place_with_code(c, geography) for c in lost),
+            centres=tuple(sorted(map(names.place.__getitem__, owned))),
+            gained=tuple(map(names.with_code.__getitem__, gained)),
+            lost=tuple(map(names.with_code.__getitem__, lost)),
             units=len(after.units.get(power, ())),
         ))
     owned_anywhere = {c for centres in after.centers.values() for c in centres}
-    unowned = tuple(sorted(place(c, geography) for c in geography.supply_centres() if c not in owned_anywhere))
+    unowned = tuple(sorted(names.place[c] for c in names.supply_centres if c not in owned_anywhere))
     return tuple(counts), unowned
 
 
-def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
+def _adjustments(after: Position, names: PlaceNames) -> tuple[Adjustment, ...]:
     if after.phase_type != "A":
         return ()
     occupied = {unit_province(u) for u in _units_on_board(after)}
@@ -340,7 +345,7 @@ def _adjustments(after: Position, geography: MapInfo) -> tuple[Adjustment, ...]:
         sites = ()
         if change > 0:
             sites = tuple(
-                place_with_code(c, geography) for c in geography.home_centres(power)
+                names.with_code[c] for c in names.geography.home_centres(power)
                 if c in owned and c not in occupied
             )
         result.append(Adjustment(
@@ -370,11 +375,13 @@ def _unused_builds(outcome: PhaseOutcome) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _engine_removals(outcome: PhaseOutcome, geography: MapInfo) -> tuple[str, ...]:
+def _engine_removals(outcome: PhaseOutcome, names: PlaceNames) -> tuple[str, ...]:
+    if not outcome.engine_removals:
+        return ()
     removed = _removed(outcome)
     owners = {unit: power for power, units in outcome.before.units.items() for unit in units}
     return tuple(
-        f"{power_name(owners.get(unit, '?'))}: {unit_with_code(unit, geography)}"
+        f"{power_name(owners.get(unit, '?'))}: {names.unit_with_code[unit]}"
         for unit in sorted(outcome.engine_removals, key=lambda u: (owners.get(u, ""), unit_province(u)))
         if unit in removed
     )
@@ -393,22 +400,24 @@ def build_turn_report(
     """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
     after = outcome.after
     game_over = after.phase_type == "-"
-    centres, unowned = _centres(outcome, geography)
+    names = place_names(geography)
+    changes = outcome.centre_changes()
+    centres, unowned = _centres(outcome, names, changes)
     return TurnReport(
         game_name=game_name,
         phase=outcome.phase,
         phase_name=describe_phase(outcome.phase),
-        orders=_order_lines(outcome, geography),
-        dislodged=_dislodged(outcome, geography),
+        orders=_order_lines(outcome, names),
+        dislodged=_dislodged(outcome, names),
         centres=centres,
         unowned_centres=unowned,
-        centres_changed=bool(outcome.centre_changes()),
-        adjustments=_adjustments(after, geography),
+        centres_changed=bool(changes),
+        adjustments=_adjustments(after, names),
         unused_builds=_unused_builds(outcome),
-        engine_removals=_engine_removals(outcome, geography),
+        engine_removals=_engine_removals(outcome, names),
         units=tuple(
             PowerUnits(power, power_name(power), tuple(
-                unit_with_code(u, geography) for u in sorted(units, key=unit_province)
+                map(names.unit_with_code.__getitem__, sorted(units, key=names.unit_province.__getitem__))
             ))
             for power, units in sorted(after.units.items()) if units
         ),

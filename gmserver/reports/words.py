@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from gmserver.rules.geography import MapInfo
 from gmserver.rules.order import Order, Unit
-from gmserver.rules.position import OrderOutcome, Position
+from gmserver.rules.position import OrderOutcome, Position, unit_province
 
 # ---------------------------------------------------------------------------------------------
 # Words
@@ -119,6 +120,71 @@ def describe_order(parsed: Order, geography: MapInfo) -> str:
     return f"Build {unit}"
 
 
+class _Memo(dict[Hashable, Any]):
+    """`compute(key)` for each key, worked out at the first look-up; a hit is a dict's look-up
+    (no Python call), so that `memo[key]` and `map(memo.__getitem__, keys)` cost what a dict's do.
+    Emptied when it holds `limit` values: the keys are a map's places and units, or orders, and
+    an order's words cost microseconds to work out again."""
+
+    def __init__(self, compute: Callable[[Any], Any], limit: int = 100_000) -> None:
+        super().__init__()
+        self.compute, self.limit = compute, limit
+
+    def __missing__(self, key: Hashable) -> Any:
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
+
+
+@dataclass(frozen=True)
+class OrderWords:
+    """What a report prints of one order, whatever happened to it."""
+
+    notation: str  # "A PAR - BUR": the engine's text (str(order))
+    unit: str  # "A PAR"; "" for WAIVE (order_unit)
+    text: str  # "A Paris -> Burgundy" (describe_order)
+    shown: str  # the notation as players read it (Order.for_players)
+    sort_key: tuple[str, str]  # canonical_key
+
+
+class PlaceNames:
+    """One map's names of places, units and orders as the reports print them, each worked out
+    once (a deadline writes a report per game, each naming every unit and centre on the board):
+    `names.place["SPA/SC"]` is place("SPA/SC", geography), and likewise `with_code`
+    (place_with_code), `unit_with_code`, `unit_province` (rules.position.unit_province) and
+    `order` (an Order's OrderWords). `supply_centres` is the map's, sorted."""
+
+    def __init__(self, geography: MapInfo) -> None:
+        self.geography = geography
+        self.place = _Memo(lambda location: place(location, geography))
+        self.with_code = _Memo(lambda location: place_with_code(location, geography))
+        self.unit_with_code = _Memo(lambda unit: unit_with_code(unit, geography))
+        self.unit_province = _Memo(unit_province)
+        self.order = _Memo(lambda order: order_words(order, geography))
+        self.supply_centres = geography.supply_centres()
+
+
+_NAMES: dict[int, PlaceNames] = {}
+
+
+def place_names(geography: MapInfo) -> PlaceNames:
+    """The names of `geography` (a process has one map: kept by the map's identity, the map held
+    with them so that its id is never another's)."""
+    names = _NAMES.get(id(geography))
+    if names is None or names.geography is not geography:
+        if len(_NAMES) >= 8:
+            _NAMES.clear()
+        names = _NAMES[id(geography)] = PlaceNames(geography)
+    return names
+
+
+def order_words(order: Order, geography: MapInfo) -> OrderWords:
+    notation = str(order)
+    return OrderWords(notation=notation, unit=order_unit(order), text=describe_order(order, geography),
+                      shown=order.for_players(), sort_key=canonical_key(order))
+
+
 @dataclass(frozen=True)
 class NamedOrder:
     """An order with names beside its engine text: `A Paris -> Burgundy (A PAR - BUR)`."""
@@ -150,17 +216,19 @@ def name_order(order: Order, geography: MapInfo) -> NamedOrder:
 
 
 def result_in_words(outcome: OrderOutcome, kind: str, orders: Sequence[OrderOutcome] = (),
-                    geography: MapInfo | None = None, before: Position | None = None) -> str:
+                    geography: MapInfo | None = None, before: Position | None = None, *,
+                    ordered: Mapping[str, Order] | None = None) -> str:
     """The engine's result codes as words; an order carried out says what the unit did ("moved",
     "support given"). With the phase's other `orders` (and `geography` for names), a void support
     or convoy says why: "void: A Venice was not ordered to move to Piedmont"; with the position
     `before` the phase, so does a void build or removal ("void: Germany had 1 removal to make and
     A Munich was removed"). A supplied order says why it was supplied ("holds: no order received")
-    unless it carries a note of its own, which the report prints."""
+    unless it carries a note of its own, which the report prints. `ordered`: orders_by_province(orders),
+    for a caller that asks of every order of a phase (a report)."""
     said = _result(outcome, kind)
     if outcome.results == ("void",):
         if kind == "M":
-            reason = void_reason(outcome.order, orders, geography)
+            reason = void_reason(outcome.order, orders, geography, ordered=ordered)
         else:
             reason = adjustment_void_reason(outcome, orders, before, geography) if before is not None else None
         said = f"void: {reason}" if reason else said
@@ -178,14 +246,17 @@ def _result(outcome: OrderOutcome, kind: str) -> str:
     return _DONE.get(action, "succeeded")
 
 
-def void_reason(order: Order, orders: Sequence[OrderOutcome], geography: MapInfo | None) -> str | None:
+def void_reason(order: Order, orders: Sequence[OrderOutcome], geography: MapInfo | None, *,
+                ordered: Mapping[str, Order] | None = None) -> str | None:
     """Why a support or convoy was void, when the other unit's order says it: a support to hold
     a unit ordered to move, or a support or convoy of a move the unit was not ordered to make
     (a coast other than the one written included, DATC 6.B.9). None when the orders do not tell
-    (the engine also voids supports in a head-to-head swap of its own)."""
+    (the engine also voids supports in a head-to-head swap of its own). `ordered`:
+    orders_by_province(orders), looked up instead of searched."""
     if order.other is None or order.action not in ("support_hold", "support_move", "convoy"):
         return None
-    other = _order_of(order.other.province, orders)
+    province = order.other.province
+    other = _order_of(province, orders) if ordered is None else ordered.get(province)
     if other is None or other.unit is None:
         return None
     named = describe_unit(other.unit, geography) if geography else str(other.unit)
@@ -206,6 +277,15 @@ def _where(location: str, geography: MapInfo | None) -> str:
 
 def _order_of(province: str, orders: Sequence[OrderOutcome]) -> Order | None:
     return next((o.order for o in orders if o.order.unit is not None and o.order.unit.province == province), None)
+
+
+def orders_by_province(orders: Sequence[OrderOutcome]) -> dict[str, Order]:
+    """The order of the unit in each province (the first, as `_order_of` finds it)."""
+    ordered: dict[str, Order] = {}
+    for outcome in orders:
+        if outcome.order.unit is not None:
+            ordered.setdefault(outcome.order.unit.province, outcome.order)
+    return ordered
 
 
 def adjustment_void_reason(outcome: OrderOutcome, orders: Sequence[OrderOutcome], before: Position,
