@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -29,6 +30,8 @@ _TEXT: dict[type, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
     Order: (str, Order.parse),
 }
 _SCALARS = (str, int, float, bool)
+_STR = frozenset((str,))
+_SEQUENCES = frozenset((tuple, list))  # what a tuple hint takes (a list is written as the tuple it reads back as)
 
 
 class CodecError(ValueError):
@@ -64,31 +67,16 @@ def _encoder(hint: Any) -> Encoder:
             if not isinstance(value, hint):
                 raise CodecError
             written = write(value)
-            if _read_back(hint, written) == value:
+            back = _read_back(hint, written)
+            if back is value or back == value:  # `is`: no call to the dataclass's __eq__ for the same value
                 return written
             return _walk_to_json(value, hint)  # written field by field (a removal): rare
         return text
     if kind == "dataclass":
-        fields = [(name, _encoder(field_hint), _exact(field_hint)) for name, field_hint in _fields(hint).items()]
-
-        def dataclass(value: Any) -> Any:
-            if not isinstance(value, hint):
-                raise CodecError
-            written = {}
-            for name, encode, exact in fields:
-                field = getattr(value, name)
-                written[name] = field if type(field) is exact else encode(field)
-            return written
-        return dataclass
+        return _dataclass_encoder(hint)
     if kind == "tuple":
         if len(arg) == 2 and arg[1] is Ellipsis:
-            item, exact = _encoder(arg[0]), _exact(arg[0])
-
-            def sequence(value: Any) -> Any:
-                if not isinstance(value, (tuple, list)):
-                    raise CodecError
-                return [v if type(v) is exact else item(v) for v in value]
-            return sequence
+            return _sequence_encoder(arg[0])
         items = [_encoder(item_hint) for item_hint in arg]
 
         def fixed(value: Any) -> Any:
@@ -97,13 +85,7 @@ def _encoder(hint: Any) -> Encoder:
             return [encode(v) for encode, v in zip(items, value, strict=False)]
         return fixed
     if kind == "mapping":
-        item = _encoder(arg)
-
-        def mapping(value: Any) -> Any:
-            if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
-                raise CodecError
-            return {key: item(v) for key, v in value.items()}
-        return mapping
+        return _mapping_encoder(arg)
     if kind == "scalar":
         if hint is float:
             def real(value: Any) -> Any:
@@ -137,10 +119,78 @@ def _encoder(hint: Any) -> Encoder:
     return none
 
 
-def _exact(hint: Any) -> type | None:
-    """The type whose values of exactly that type an encoder of `hint` returns as they are, with
-    no call (str, int, bool: most of a report's values); None for every other hint."""
-    return hint if hint in (str, int, bool) else None
+def _as_is(hint: Any) -> tuple[type, ...]:
+    """The types of the values an encoder of `hint` returns as they are, with no call: str, int,
+    bool (most of a report's values), None where the hint allows it; () for every other hint."""
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        inner = _as_is(arg)
+        return (*inner, type(None)) if inner else ()
+    return (hint,) if hint in (str, int, bool) else ()
+
+
+def _all_of(values: Any, types: frozenset[type]) -> bool:
+    """Every one of `values` is of exactly one of `types` (checked in C: no call a value)."""
+    return {*map(type, values)} <= types
+
+
+def _sequence_encoder(item_hint: Any) -> Encoder:
+    """`tuple[X, ...]` as a JSON array: a tuple whose items are all written as they are (a tuple of
+    names, of str) as a list at once, the others item by item."""
+    item, as_is = _encoder(item_hint), frozenset(_as_is(item_hint))
+
+    def sequence(value: Any) -> Any:
+        if not isinstance(value, (tuple, list)):
+            raise CodecError
+        if as_is and {*map(type, value)} <= as_is:
+            return list(value)
+        return list(map(item, value))
+    return sequence
+
+
+def _mapping_encoder(item_hint: Any) -> Encoder:
+    """`Mapping[str, X]` as a JSON object, keys in their order: a mapping whose values are all
+    written as they are (power -> count) as a dict at once, one whose values are sequences of
+    those (power -> its units) likewise, each as a list; the others value by value."""
+    item, as_is = _encoder(item_hint), frozenset(_as_is(item_hint))
+    kind, arg = _shape(item_hint)
+    items_as_is = frozenset(_as_is(arg[0])) if kind == "tuple" and len(arg) == 2 and arg[1] is Ellipsis else frozenset()
+
+    def mapping(value: Any) -> Any:
+        if not isinstance(value, Mapping) or not (_all_of(value, _STR) or all(isinstance(key, str) for key in value)):
+            raise CodecError
+        values = value.values()
+        if as_is and _all_of(values, as_is):
+            return dict(value)
+        if items_as_is and _all_of(values, _SEQUENCES) and _all_of(itertools.chain.from_iterable(values), items_as_is):
+            return dict(zip(value, map(list, values), strict=True))
+        return dict(zip(value, map(item, values), strict=True))
+    return mapping
+
+
+def _dataclass_encoder(cls: type) -> Encoder:
+    """`to_json` for a dataclass: one function written for the class once, as `dataclasses` writes
+    a class's __init__, that reads each field and writes it as it is when its type is one its hint
+    writes as is (`_as_is`), else by the field's own encoder: no loop and no call for most of
+    a report's values (a report has some thousand; the deadline writes one report per game)."""
+    namespace: dict[str, Any] = {"cls": cls, "CodecError": CodecError}
+    reads, items = [], []
+    for n, (name, field_hint) in enumerate(_fields(cls).items()):
+        namespace[f"encode_{n}"], namespace[f"as_is_{n}"] = _encoder(field_hint), _as_is(field_hint)
+        reads.append(f"    v{n} = value.{name}")
+        written = f"encode_{n}(v{n})"
+        if len(namespace[f"as_is_{n}"]) == 1:
+            namespace[f"as_is_{n}"] = namespace[f"as_is_{n}"][0]
+            written = f"v{n} if type(v{n}) is as_is_{n} else {written}"
+        elif namespace[f"as_is_{n}"]:
+            written = f"v{n} if type(v{n}) in as_is_{n} else {written}"
+        items.append(f"{name!r}: {written}")
+    source = "\n".join(["def encode(value):", "    if not isinstance(value, cls):", "        raise CodecError",
+                        *reads, f"    return {{{', '.join(items)}}}"])
+    exec(source, namespace)
+    encode = namespace["encode"]
+    encode.__qualname__ = f"encode_{cls.__name__}"
+    return encode
 
 
 @functools.lru_cache(maxsize=4096)
