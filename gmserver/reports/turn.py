@@ -184,9 +184,15 @@ ORDERS_MAILTO_MARK = "@@ORDERS-MAILTO@@"
 
 def with_subject_template(report: TurnReport, template: str) -> TurnReport:
     """The report that shows the next turn's subject line, in the game's `template`."""
-    shown = report.next_phase is not None and not report.processed_at_once and not report.game_over
-    return dataclasses.replace(report, subject_template=template,
-                               orders_subject_mark=ORDERS_SUBJECT_MARK if shown else "")
+    return dataclasses.replace(report, **_subject_fields(report.next_phase, report.processed_at_once,
+                                                          report.game_over, template))
+
+
+def _subject_fields(next_phase: str | None, processed_at_once: bool, game_over: bool,
+                    template: str | None) -> dict[str, str | None]:
+    """The fields of a report that shows the next turn's subject line in `template` (None: none)."""
+    shown = template is not None and next_phase is not None and not processed_at_once and not game_over
+    return {"subject_template": template, "orders_subject_mark": ORDERS_SUBJECT_MARK if shown else ""}
 
 
 def orders_subject(report: TurnReport, power: str | None) -> str:
@@ -269,6 +275,11 @@ def _built(outcome: PhaseOutcome) -> set[str]:
     return _units_on_board(outcome.after) - _units_on_board(outcome.before)
 
 
+# the order lines made, by what each is made of (its order's words, power, action, results, whether
+# supplied, note, kind of phase): a deadline's reports have many lines in common
+_LINES: dict[tuple[object, ...], OrderLine] = {}
+
+
 def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders, ...]:
     kind = outcome.before.phase_type
     # the defaults of an adjustment phase that changed the board: removals the rules chose and the
@@ -282,7 +293,15 @@ def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders,
         order = outcome.orders[index]
         if kind == "A" and order.defaulted and words[index].unit not in changed:
             continue
-        line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
+        # a line whose result needs no other order to say (all but a void) is the same in every report
+        key = (words[index], order.power, order.order.action, order.results, order.defaulted, order.note, kind)
+        line = _LINES.get(key)
+        if line is None:
+            line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
+            if order.results != ("void",):
+                if len(_LINES) >= 100_000:
+                    _LINES.clear()
+                _LINES[key] = line
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
@@ -396,8 +415,10 @@ def build_turn_report(
     timezone: str = "UTC",
     processed_at_once: bool = False,
     civil_disorder: Collection[str] = (),
+    subject_template: str | None = None,
 ) -> TurnReport:
-    """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3)."""
+    """Everything the players are told after one adjudication (report_order_sequence = canonical, 002 FORMAT 3);
+    with `subject_template`, the report as with_subject_template gives it, built once."""
     after = outcome.after
     game_over = after.phase_type == "-"
     names = place_names(geography)
@@ -431,4 +452,5 @@ def build_turn_report(
         winners=tuple(power_name(p) for p in outcome.winners),
         processed_at_once=processed_at_once,
         civil_disorder=tuple(power_name(p) for p in sorted(civil_disorder)),
+        **_subject_fields(None if game_over else after.phase, processed_at_once, game_over, subject_template),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -352,6 +353,9 @@ def _day_and_time(moment: datetime) -> str:
     return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M}"
 
 
+# kept: the games due at one deadline often share their next deadline, and the output depends on
+# the instant alone (equal datetimes of other offsets give the same When)
+@functools.lru_cache(maxsize=1024)
 def format_time(moment: datetime, timezone: str = "UTC", reader_zone: str | None = None) -> When:
     """Render an aware datetime in `timezone` (an IANA name) and in UTC; with `reader_zone` (the
     zone a player chose with SET ZONE) in that zone first, the game's zone and UTC beside it.

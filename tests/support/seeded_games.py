@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from gmserver import engine
 from gmserver.mail.compose import Composer
 from gmserver.paths import TEMPLATES_DIR
-from gmserver.reports.turn import TurnReport, build_turn_report, with_subject_template
+from gmserver.reports.turn import TurnReport, build_turn_report
 from gmserver.rules.position import PhaseOutcome
 from gmserver.services.base.report_copies import ReportParts, parts_for
 from tests.support.adjudicate import adjudicate
@@ -79,12 +79,12 @@ def seeded_outcomes(games: int, phases: int, seed: int = 0, helping: bool = True
 
 def seeded_report(outcome: PhaseOutcome, number: int) -> TurnReport:
     """The report a deadline composes for `outcome` (reports.turn.build_turn_report with the game's
-    subject line), the time zone and the powers in civil disorder varied with `number`."""
-    report = build_turn_report(outcome, geography=engine.map_info(), game_name=f"g{number}",
-                               next_deadline=START + timedelta(hours=number),
-                               timezone=("UTC", "Europe/Paris", "America/New_York")[number % 3],
-                               civil_disorder=("ITALY",) if number % 4 == 0 else ())
-    return with_subject_template(report, "standard")
+    subject line, as services.turn.turn_report.report_contexts builds the last), the time zone and
+    the powers in civil disorder varied with `number`."""
+    return build_turn_report(outcome, geography=engine.map_info(), game_name=f"g{number}",
+                             next_deadline=START + timedelta(hours=number),
+                             timezone=("UTC", "Europe/Paris", "America/New_York")[number % 3],
+                             civil_disorder=("ITALY",) if number % 4 == 0 else (), subject_template="standard")
 
 
 def seeded_parts(outcome: PhaseOutcome, report: TurnReport, number: int) -> ReportParts:

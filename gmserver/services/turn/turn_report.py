@@ -19,7 +19,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.mail.compose import new_message_id
 from gmserver.reports.ending import history_lines, solo_words
-from gmserver.reports.turn import TurnReport, build_turn_report, with_orders_subject, with_subject_template
+from gmserver.reports.turn import TurnReport, build_turn_report, with_orders_subject
 from gmserver.rules.game_end import conquered
 from gmserver.rules.position import PhaseOutcome, describe_phase
 from gmserver.rules.press import cite
@@ -49,9 +49,9 @@ def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadl
                                             processed_at_once=not last,
                                             # the powers in civil disorder now (services/features/nmr.py keeps it)
                                             civil_disorder=[p.power for p in game.players if p.civil_disorder]
-                                            if last else ())
-        if last:  # each player's copy shows the subject line of their own orders
-            context = with_subject_template(context, ruleset_of(game).subject_template)
+                                            if last else (),
+                                            # each player's copy shows the subject line of their own orders
+                                            subject_template=ruleset_of(game).subject_template if last else None)
         if last and held_for_press(game, phase):  # report_empty_retreat_season (002 PRESS 7)
             context = dataclasses.replace(context, held_for_press=cite(ruleset_of(game), "report_empty_retreat_season"))
         if last and report_reminders(ruleset_of(game)):  # reminders with_report (003 [11])
