@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as html_escape
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from gmserver.reports.mailto import send_orders_button, send_orders_text
 from gmserver.reports.words import (
@@ -36,6 +36,8 @@ from gmserver.rules.subject import format_subject, subject_example
 
 # ---------------------------------------------------------------------------------------------
 # Turn report
+
+_Made = TypeVar("_Made")
 
 
 @dataclass(frozen=True)
@@ -276,8 +278,18 @@ def _built(outcome: PhaseOutcome) -> set[str]:
 
 
 # the order lines made, by what each is made of (its order's words, power, action, results, whether
-# supplied, note, kind of phase): a deadline's reports have many lines in common
+# supplied, note, kind of phase), and the centre counts (by the map's names, power, centres owned,
+# gained and lost, units): a deadline's reports have many in common, and they are frozen values
 _LINES: dict[tuple[object, ...], OrderLine] = {}
+_COUNTS: dict[tuple[object, ...], CentreCount] = {}
+
+
+def _keep(kept: dict[tuple[object, ...], _Made], key: tuple[object, ...], made: _Made) -> _Made:
+    """`made`, kept under `key`; `kept` emptied when it holds 100,000 (a daemon runs for months)."""
+    if len(kept) >= 100_000:
+        kept.clear()
+    kept[key] = made
+    return made
 
 
 def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders, ...]:
@@ -299,9 +311,7 @@ def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders,
         if line is None:
             line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
             if order.results != ("void",):
-                if len(_LINES) >= 100_000:
-                    _LINES.clear()
-                _LINES[key] = line
+                _keep(_LINES, key, line)
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))
 
@@ -338,15 +348,19 @@ def _centres(outcome: PhaseOutcome, names: PlaceNames,
     for power in powers:
         owned = after.centers.get(power, ())
         gained, lost = changes.get(power, ((), ()))
-        counts.append(CentreCount(
-            power=power,
-            name=power_name(power),
-            count=len(owned),
-            centres=tuple(sorted(map(names.place.__getitem__, owned))),
-            gained=tuple(map(names.with_code.__getitem__, gained)),
-            lost=tuple(map(names.with_code.__getitem__, lost)),
-            units=len(after.units.get(power, ())),
-        ))
+        units = len(after.units.get(power, ()))
+        key = (names, power, owned, gained, lost, units)
+        if (count := _COUNTS.get(key)) is None:  # the same in many games' reports (the openings')
+            count = _keep(_COUNTS, key, CentreCount(
+                power=power,
+                name=power_name(power),
+                count=len(owned),
+                centres=tuple(sorted(map(names.place.__getitem__, owned))),
+                gained=tuple(map(names.with_code.__getitem__, gained)),
+                lost=tuple(map(names.with_code.__getitem__, lost)),
+                units=units,
+            ))
+        counts.append(count)
     owned_anywhere = {c for centres in after.centers.values() for c in centres}
     unowned = tuple(sorted(names.place[c] for c in names.supply_centres if c not in owned_anywhere))
     return tuple(counts), unowned
@@ -364,7 +378,7 @@ def _adjustments(after: Position, names: PlaceNames) -> tuple[Adjustment, ...]:
         sites = ()
         if change > 0:
             sites = tuple(
-                names.with_code[c] for c in names.geography.home_centres(power)
+                names.with_code[c] for c in names.home_centres[power]
                 if c in owned and c not in occupied
             )
         result.append(Adjustment(

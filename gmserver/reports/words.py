@@ -154,7 +154,8 @@ class PlaceNames:
     once (a deadline writes a report per game, each naming every unit and centre on the board):
     `names.place["SPA/SC"]` is place("SPA/SC", geography), and likewise `with_code`
     (place_with_code), `unit_with_code`, `unit_province` (rules.position.unit_province) and
-    `order` (an Order's OrderWords). `supply_centres` is the map's, sorted."""
+    `order` (an Order's OrderWords), `home_centres` (a power's, MapInfo.home_centres). `supply_centres`
+    is the map's, sorted."""
 
     def __init__(self, geography: MapInfo) -> None:
         self.geography = geography
@@ -163,6 +164,7 @@ class PlaceNames:
         self.unit_with_code = _Memo(lambda unit: unit_with_code(unit, geography))
         self.unit_province = _Memo(unit_province)
         self.order = _Memo(lambda order: order_words(order, geography))
+        self.home_centres = _Memo(geography.home_centres)
         self.supply_centres = geography.supply_centres()
 
 

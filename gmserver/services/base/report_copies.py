@@ -89,8 +89,9 @@ def parts_for(composer: Composer, *, key: str, game_name: str, contexts: Sequenc
 def payload_of(parts: ReportParts) -> str:
     """The stored report: JSON text, ASCII (what is not ASCII is escaped) so that it stores alike in
     a database of any encoding; its keys in the dataclasses' order, so the same parts give the same
-    text (the MIME boundaries are derived from it)."""
-    return json.dumps({"version": VERSION, "report": to_json(parts, ReportParts)})
+    text (the MIME boundaries are derived from it). No check for circular references: to_json
+    writes new lists and dicts, and JSON values checked to be a tree, so none can be there."""
+    return json.dumps({"version": VERSION, "report": to_json(parts, ReportParts)}, check_circular=False)
 
 
 def parts_of(payload: str) -> ReportParts:
