@@ -305,12 +305,15 @@ def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders,
         order = outcome.orders[index]
         if kind == "A" and order.defaulted and words[index].unit not in changed:
             continue
-        # a line whose result needs no other order to say (all but a void) is the same in every report
-        key = (words[index], order.power, order.order.action, order.results, order.defaulted, order.note, kind)
+        # a line is the same in every report with the same order and result, and for a void support
+        # or convoy of a movement phase, the same order of the unit it names (reports.words.void_reason)
+        void = order.results == ("void",)
+        other = ordered.get(order.order.other.province) if void and order.order.other is not None else None
+        key = (words[index], order.power, order.order.action, order.results, order.defaulted, order.note, kind, other)
         line = _LINES.get(key)
         if line is None:
             line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
-            if order.results != ("void",):
+            if not void or kind == "M":  # a void adjustment's reason counts the others' (adjustment_void_reason)
                 _keep(_LINES, key, line)
         by_power.setdefault(order.power, []).append(line)
     return tuple(PowerOrders(power, power_name(power), tuple(lines)) for power, lines in sorted(by_power.items()))

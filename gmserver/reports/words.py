@@ -138,9 +138,10 @@ class _Memo(dict[Hashable, Any]):
         return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OrderWords:
-    """What a report prints of one order, whatever happened to it."""
+    """What a report prints of one order, whatever happened to it. Compared and hashed as the
+    object it is (PlaceNames makes one per order): a key of what is made from it costs no call."""
 
     notation: str  # "A PAR - BUR": the engine's text (str(order))
     unit: str  # "A PAR"; "" for WAIVE (order_unit)
