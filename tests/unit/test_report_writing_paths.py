@@ -1,8 +1,9 @@
 """The stored report is written by a plan made once per type (reports/codec.py: a function per
 dataclass, tuples and mappings of plain values copied at once) and composed from names kept per
-map (reports/words.py PlaceNames): the payload must be byte for byte what the walk beside the
-type hints writes, for reports of every kind of turn, and an order's result the same whether the
-other orders are searched or looked up."""
+map (reports/words.py PlaceNames), with order lines and centre counts kept from report to report
+(reports/turn.py): the payload must be byte for byte what the walk beside the type hints writes,
+for reports of every kind of turn, an order's result the same whether the other orders are
+searched or looked up, and a report the same whether its lines were kept or made afresh."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from gmserver import engine
+from gmserver.reports import turn
 from gmserver.reports.codec import CodecError, _walk_to_json, to_json
 from gmserver.reports.turn import CentreCount, OrderLine
 from gmserver.reports.words import orders_by_province, result_in_words
@@ -76,3 +78,13 @@ def test_values_of_the_wrong_kind_are_refused_by_both(value: Any, hint: Any) -> 
         _walk_to_json(value, hint)
     with pytest.raises(CodecError):
         to_json(value, hint)
+
+
+def test_the_lines_and_counts_kept_are_those_made_afresh() -> None:
+    """reports/turn.py keeps order lines and centre counts for the next report that has them: a
+    report made with all of them kept (a second pass) is the report made with none kept."""
+    [seeded_report(outcome, number) for number, outcome in enumerate(OUTCOMES)]
+    for number, outcome in enumerate(OUTCOMES):
+        kept = seeded_report(outcome, number)
+        turn._LINES.clear(), turn._COUNTS.clear()
+        assert seeded_report(outcome, number) == kept
