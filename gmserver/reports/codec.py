@@ -129,6 +129,12 @@ def _as_is(hint: Any) -> tuple[type, ...]:
     return (hint,) if hint in (str, int, bool) else ()
 
 
+def _items_as_is(hint: Any) -> frozenset[type]:
+    """For `tuple[X, ...]`, the types of X's values written as they are (`_as_is`); else none."""
+    kind, arg = _shape(hint)
+    return frozenset(_as_is(arg[0])) if kind == "tuple" and len(arg) == 2 and arg[1] is Ellipsis else frozenset()
+
+
 def _all_of(values: Any, types: frozenset[type]) -> bool:
     """Every one of `values` is of exactly one of `types` (checked in C: no call a value)."""
     return {*map(type, values)} <= types
@@ -152,9 +158,7 @@ def _mapping_encoder(item_hint: Any) -> Encoder:
     """`Mapping[str, X]` as a JSON object, keys in their order: a mapping whose values are all
     written as they are (power -> count) as a dict at once, one whose values are sequences of
     those (power -> its units) likewise, each as a list; the others value by value."""
-    item, as_is = _encoder(item_hint), frozenset(_as_is(item_hint))
-    kind, arg = _shape(item_hint)
-    items_as_is = frozenset(_as_is(arg[0])) if kind == "tuple" and len(arg) == 2 and arg[1] is Ellipsis else frozenset()
+    item, as_is, items_as_is = _encoder(item_hint), frozenset(_as_is(item_hint)), _items_as_is(item_hint)
 
     def mapping(value: Any) -> Any:
         if not isinstance(value, Mapping) or not (_all_of(value, _STR) or all(isinstance(key, str) for key in value)):
@@ -176,14 +180,17 @@ def _dataclass_encoder(cls: type) -> Encoder:
     namespace: dict[str, Any] = {"cls": cls, "CodecError": CodecError}
     reads, items = [], []
     for n, (name, field_hint) in enumerate(_fields(cls).items()):
-        namespace[f"encode_{n}"], namespace[f"as_is_{n}"] = _encoder(field_hint), _as_is(field_hint)
+        as_is, items_as_is = _as_is(field_hint), _items_as_is(field_hint)
+        namespace.update({f"encode_{n}": _encoder(field_hint), f"as_is_{n}": as_is[0] if len(as_is) == 1 else as_is,
+                          f"items_as_is_{n}": items_as_is})
         reads.append(f"    v{n} = value.{name}")
         written = f"encode_{n}(v{n})"
-        if len(namespace[f"as_is_{n}"]) == 1:
-            namespace[f"as_is_{n}"] = namespace[f"as_is_{n}"][0]
+        if len(as_is) == 1:
             written = f"v{n} if type(v{n}) is as_is_{n} else {written}"
-        elif namespace[f"as_is_{n}"]:
+        elif as_is:
             written = f"v{n} if type(v{n}) in as_is_{n} else {written}"
+        elif items_as_is:  # a tuple of names: a list of them, as _sequence_encoder writes it
+            written = f"list(v{n}) if type(v{n}) is tuple and {{*map(type, v{n})}} <= items_as_is_{n} else {written}"
         items.append(f"{name!r}: {written}")
     source = "\n".join(["def encode(value):", "    if not isinstance(value, cls):", "        raise CodecError",
                         *reads, f"    return {{{', '.join(items)}}}"])
