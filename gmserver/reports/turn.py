@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
@@ -243,7 +244,7 @@ def with_reader_deadline(text: str, report: TurnReport, deadline: tuple[str, str
 
 
 def _order_line(outcome: OrderOutcome, words: OrderWords, kind: str, geography: MapInfo,
-                orders: tuple[OrderOutcome, ...], before: Position, ordered: dict[str, Order]) -> OrderLine:
+                orders: tuple[OrderOutcome, ...], before: Position, ordered: dict[str, Order] | None) -> OrderLine:
     return OrderLine(
         power=outcome.power,
         unit=words.unit,
@@ -292,23 +293,28 @@ def _keep(kept: dict[tuple[object, ...], _Made], key: tuple[object, ...], made: 
     return made
 
 
+_SORT_KEY = operator.attrgetter("sort_key")
+
+
 def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders, ...]:
     kind = outcome.before.phase_type
     # the defaults of an adjustment phase that changed the board: removals the rules chose and the
     # builds the house rules made for a silent player (001 V(5) ¶1); waivers and the rest are not shown
     changed = _removed(outcome) | _built(outcome) if kind == "A" else set()
     words = list(map(names.order.__getitem__, (o.order for o in outcome.orders)))
-    ordered = orders_by_province(outcome.orders)
+    ordered: dict[str, Order] | None = None  # orders_by_province, once a void asks
     by_power: dict[str, list[OrderLine]] = {}
     # canonical order (reports.words.canonical_key); the index keeps equal keys as they came
-    for _, index in sorted(zip((w.sort_key for w in words), range(len(words)), strict=True)):
+    for _, index in sorted(zip(map(_SORT_KEY, words), range(len(words)), strict=True)):
         order = outcome.orders[index]
         if kind == "A" and order.defaulted and words[index].unit not in changed:
             continue
         # a line is the same in every report with the same order and result, and for a void support
         # or convoy of a movement phase, the same order of the unit it names (reports.words.void_reason)
-        void = order.results == ("void",)
-        other = ordered.get(order.order.other.province) if void and order.order.other is not None else None
+        void, other = order.results == ("void",), None
+        if void:
+            ordered = orders_by_province(outcome.orders) if ordered is None else ordered
+            other = ordered.get(order.order.other.province) if order.order.other is not None else None
         key = (words[index], order.power, order.order.action, order.results, order.defaulted, order.note, kind, other)
         line = _LINES.get(key)
         if line is None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
+from typing import Any
 
 from sqlalchemy.orm import Session, object_session
 
@@ -52,22 +53,24 @@ def report_contexts(services: Services, game: Game, outcome: PhaseOutcome, deadl
                                             if last else (),
                                             # each player's copy shows the subject line of their own orders
                                             subject_template=ruleset_of(game).subject_template if last else None)
+        fields: dict[str, Any] = {}  # the report's other fields, set in one copy of it
         if last and held_for_press(game, phase):  # report_empty_retreat_season (002 PRESS 7)
-            context = dataclasses.replace(context, held_for_press=cite(ruleset_of(game), "report_empty_retreat_season"))
+            fields["held_for_press"] = cite(ruleset_of(game), "report_empty_retreat_season")
         if last and report_reminders(ruleset_of(game)):  # reminders with_report (003 [11])
-            context = dataclasses.replace(context, send_now=True)
+            fields["send_now"] = True
         if corrected and number == 0:
-            context = dataclasses.replace(context, corrected=True)
+            fields["corrected"] = True
         session = object_session(game)
         published = (press_for_report(session, game, phase.phase, phase, services.geography)
                      if session is not None and press else [])
         if published:  # the press published with the turn (003 [9])
-            context = dataclasses.replace(context, press=tuple(published))
+            fields["press"] = tuple(published)
         if last and votes is not None:  # vote_publication: the results with the report
-            context = dataclasses.replace(context, votes=votes.announcements, vote_end=votes.ended)
+            fields.update(votes=votes.announcements, vote_end=votes.ended)
         if last and context.game_over:
-            context = dataclasses.replace(context, ending=ending_words(services, game, phase),
-                                          centre_lines=history_lines(centre_points))
+            fields.update(ending=ending_words(services, game, phase), centre_lines=history_lines(centre_points))
+        if fields:
+            context = dataclasses.replace(context, **fields)
         contexts.append(context)
     return contexts
 
