@@ -315,7 +315,8 @@ def _order_lines(outcome: PhaseOutcome, names: PlaceNames) -> tuple[PowerOrders,
         if void:
             ordered = orders_by_province(outcome.orders) if ordered is None else ordered
             other = ordered.get(order.order.other.province) if order.order.other is not None else None
-        key = (words[index], order.power, order.order.action, order.results, order.defaulted, order.note, kind, other)
+        key = (words[index], order.power, order.order.action, tuple(order.results), order.defaulted, order.note, kind,
+               other)
         line = _LINES.get(key)
         if line is None:
             line = _order_line(order, words[index], kind, names.geography, outcome.orders, outcome.before, ordered)
@@ -358,7 +359,7 @@ def _centres(outcome: PhaseOutcome, names: PlaceNames,
         owned = after.centers.get(power, ())
         gained, lost = changes.get(power, ((), ()))
         units = len(after.units.get(power, ()))
-        key = (names, power, owned, gained, lost, units)
+        key = (names, power, tuple(owned), gained, lost, units)  # tuple(): a Position may hold lists
         if (count := _COUNTS.get(key)) is None:  # the same in many games' reports (the openings')
             count = _keep(_COUNTS, key, CentreCount(
                 power=power,
