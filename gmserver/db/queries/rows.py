@@ -211,6 +211,8 @@ def held_writes(session: Session) -> Iterator[HeldWrites]:
     (a round trip each on PostgreSQL, and the SQLAlchemy CPU of a statement) to send them together
     at its end; any other statement on the session's connection sends them first (a Connection
     event: the ORM's flush, a lazy load, a Core statement), so that nothing reads around them.
+    Not a string run with `exec_driver_sql`: SQLAlchemy fires no `before_execute` for it, so it
+    would read around them (no code on the deadline's path runs one; keep it so, or send first).
     An exception leaves them unsent (the transaction is rolled back); one in sending them is
     `HeldWritesFailed`, the driver's error its cause."""
     held = HeldWrites(session.connection())
