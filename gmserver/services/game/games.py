@@ -324,8 +324,8 @@ def game_view(game: Game | queries.games.OpenGame, session: Session | None = Non
         previous=previous,
         # proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
         proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
-        **({"turn_opened": game.turn_opened, "turn_opened_read": True}
-           if isinstance(game, queries.games.OpenGame) else {}),
+        turn_opened=game.turn_opened if isinstance(game, queries.games.OpenGame) else None,
+        turn_opened_read=isinstance(game, queries.games.OpenGame),
     )
 
 
