@@ -24,7 +24,7 @@ games differ. Then, on each database asked for:
                                                   [--profile-copies 30]
 
 The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
-due1000_s=... cpu_s=... statements_per_game=... load=... due1000_2daemons_s=... database=...`
+due1000_s=... cpu_s=... gc_s=... statements_per_game=... load=... due1000_2daemons_s=... database=...`
 (the floor measured before and after the deadline, their mean). The SQL statements a game are
 counted at every run, by kind too (verb and first table), the Python calls a game with
 `--profile` (both the same on any host).
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import multiprocessing
 import os
@@ -58,7 +59,7 @@ from sqlalchemy import event, func, select  # noqa: E402
 from sqlalchemy.engine import Engine  # noqa: E402
 
 from benchmarks.bench_floor import describe, floor  # noqa: E402
-from gmserver import engine  # noqa: E402
+from gmserver import collector, engine  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
 from gmserver.db.queries.phases import phase_record  # noqa: E402
@@ -166,19 +167,22 @@ def writing_copies(services, ids: list[int],
     return time.perf_counter() - began, time.process_time() - cpu, len(rows), later_cpu, later
 
 
-def _worker(url: str, now: datetime, start, results) -> None:  # type: ignore[no-untyped-def]
+def _worker(url: str, now: datetime, start, results, gc_policy: bool) -> None:  # type: ignore[no-untyped-def]
     services = services_for(url)
     engine.map_info()  # import the engine and build the map before the clock starts
+    if gc_policy:
+        collector.settle_after_start()
     start.wait()
     began, cpu = time.perf_counter(), time.process_time()
     done = turns.adjudicate_due(services, now)
     results.put((os.getpid(), len(done), time.perf_counter() - began, time.process_time() - cpu))
 
 
-def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tuple[int, int, float, float]]]:
+def run_daemons(url: str, now: datetime, daemons: int, gc_policy: bool
+                ) -> tuple[float, list[tuple[int, int, float, float]]]:
     context = multiprocessing.get_context("spawn")
     start, results = context.Event(), context.Queue()
-    workers = [context.Process(target=_worker, args=(url, now, start, results)) for _ in range(daemons)]
+    workers = [context.Process(target=_worker, args=(url, now, start, results, gc_policy)) for _ in range(daemons)]
     for worker in workers:
         worker.start()
     time.sleep(3)  # let every worker import gmserver and the engine: the figure is adjudication alone
@@ -189,6 +193,30 @@ def run_daemons(url: str, now: datetime, daemons: int) -> tuple[float, list[tupl
     for worker in workers:
         worker.join()
     return elapsed, figures
+
+
+class CollectorTime:
+    """The time the garbage collector ran while it is entered, and its collections by generation
+    (gc.callbacks: the collector's own start and stop)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.collections = [0, 0, 0]
+        self._started = 0.0
+
+    def _event(self, phase: str, info: dict) -> None:  # type: ignore[type-arg]
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
+            self.collections[info["generation"]] += 1
+
+    def __enter__(self) -> CollectorTime:
+        gc.callbacks.append(self._event)
+        return self
+
+    def __exit__(self, *_exc) -> None:  # type: ignore[no-untyped-def]
+        gc.callbacks.remove(self._event)
 
 
 class StatementCount:
@@ -238,7 +266,7 @@ def check_exactly_once(services, ids: list[int]) -> None:
 
 
 def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int, copies: bool = True,
-               profile_copies: int = 0) -> str:
+               profile_copies: int = 0, gc_policy: bool = True) -> str:
     """`adjudicate_due` in this process, timed (and profiled, with `profile`), beside the engine's
     process() alone, the floor, and the writing of the copies the sender does later (profiled, with
     `profile_copies`: the copies after each report's first). Returns the figures for the RESULT line
@@ -250,11 +278,11 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
     # step costs drifts with the neighbours' load within a minute, and the ratio must not
     floor_before = floor(phases, expand=False)
     profiler = cProfile.Profile(time.process_time) if profile else None  # CPU: the figure compared
-    statements = StatementCount()
+    statements, collecting = StatementCount(), CollectorTime()
     began, cpu = time.perf_counter(), time.process_time()
     if profiler:
         profiler.enable()
-    with statements:
+    with statements, collecting:
         done = turns.adjudicate_due(services, now)
     if profiler:
         profiler.disable()
@@ -266,6 +294,9 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
     calls = f", Python calls a game {pstats.Stats(profiler).total_calls / games:,.0f}" if profiler else ""
     print(f"{kind}: SQL statements a game {statements.count / games:.2f}{calls} (counted: the same on any host)")
     print(f"{kind}: of which, by kind: {statements.by_kind(games)}")
+    young, middle, full = collecting.collections
+    print(f"{kind}: the garbage collector ran {collecting.seconds:.2f} s of it ({young} young, {middle} middle and "
+          f"{full} full collections; {'as `gmserver run` sets it' if gc_policy else 'CPython defaults'})")
     print(f"{kind}: wall minus this process's CPU (waiting: the database, the neighbours' load): "
           f"{elapsed - cpu:.2f} s")
     print(f"{kind}: engine process() alone for the same phases: {alone:.2f} s, CPU {alone_cpu:.2f} s "
@@ -299,7 +330,8 @@ def one_daemon(kind: str, services, ids: list[int], now: datetime, profile: int,
         print_profile(profiler, profile)
     copy_figure = f" copy_ms={copy_ms:.2f}" if copy_ms is not None else ""
     return (f"pipeline_over_floor={cpu / floor_cpu:.2f}{copy_figure} due{games}_s={elapsed:.2f} "
-            f"cpu_s={cpu:.2f} statements_per_game={statements.count / games:.2f} load={load:.1f}")
+            f"cpu_s={cpu:.2f} gc_s={collecting.seconds:.2f} statements_per_game={statements.count / games:.2f} "
+            f"load={load:.1f}")
 
 
 def print_profile(profiler: cProfile.Profile, lines: int) -> None:
@@ -309,7 +341,7 @@ def print_profile(profiler: cProfile.Profile, lines: int) -> None:
 
 
 def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True,
-          profile_copies: int = 0) -> str:
+          profile_copies: int = 0, gc_policy: bool = True) -> str:
     """Every run asked for on one database; the figures for its RESULT line (key=value ...)."""
     figures_of_runs = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -322,9 +354,10 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
                 if n == 1:
-                    figures_of_runs.append(one_daemon(kind, services, ids, now, profile, copies, profile_copies))
+                    figures_of_runs.append(one_daemon(kind, services, ids, now, profile, copies, profile_copies,
+                                                          gc_policy))
                 else:
-                    elapsed, figures = run_daemons(url, now, n)
+                    elapsed, figures = run_daemons(url, now, n, gc_policy)
                     shares = ", ".join(f"{count} games in {seconds:.2f} s, CPU {cpu:.2f} s"
                                        for _, count, seconds, cpu in figures)
                     print(f"{kind}: {games} games due at once, {n} daemons: {elapsed:.2f} s wall ({shares}; "
@@ -348,9 +381,15 @@ def main() -> None:
                         help="profile writing the copies after each report's first; print the N most expensive calls")
     parser.add_argument("--skip-copies", action="store_true",
                         help="leave out writing the players' copies at send time (a quick run)")
+    parser.add_argument("--gc-default", action="store_true",
+                        help="leave CPython's garbage collector as it is, not as `gmserver run` sets it "
+                             "(gmserver/collector.py)")
     args = parser.parse_args()
     engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
-    results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies, args.profile_copies)
+    if not args.gc_default:  # as `gmserver run` does once started; the floor is measured under it too
+        collector.settle_after_start()
+    results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies, args.profile_copies,
+                     not args.gc_default)
                for kind in args.database]
     for figures in results:  # the output ends with them, a line per database
         print(f"RESULT {figures}")

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event  # noqa: E402
 
-from gmserver import engine  # noqa: E402
+from gmserver import collector, engine  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.rules.subject import format_subject  # noqa: E402
 from gmserver.services.game.games import POWERS  # noqa: E402
@@ -68,7 +68,12 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--profile", metavar="FILE", type=Path,
                         help="profile the processing (cProfile), print the top functions and write the stats to FILE")
+    parser.add_argument("--gc-default", action="store_true",
+                        help="leave CPython's garbage collector as it is, not as `gmserver run` sets it "
+                             "(gmserver/collector.py)")
     args = parser.parse_args()
+    if not args.gc_default:  # as `gmserver run` does once started
+        collector.settle_after_start()
     with tempfile.TemporaryDirectory() as tmp:
         url, drop = scratch_database(args.database, Path(tmp), "gmbenchintake")
         try:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event, select  # noqa: E402
 
-from gmserver import engine  # noqa: E402
+from gmserver import collector, engine  # noqa: E402
 from gmserver.config import Config, ImapConfig, ListenerConfig  # noqa: E402
 from gmserver.daemon import Daemon, imap_settings  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
@@ -82,9 +82,10 @@ class ConfirmationClock:
             return self.changed.wait_for(lambda: all(m in self.arrived for m in message_ids), timeout=timeout)
 
 
-def burst(kind: str, count: int) -> tuple[float, float]:
+def burst(kind: str, count: int, *, gc_policy: bool) -> tuple[float, float]:
     """`count` order mails sent back to back to a daemon's listener; p50 and p99 seconds from each
-    one's 250 to its confirmation handed to the relay."""
+    one's 250 to its confirmation handed to the relay. `gc_policy`: the collector set as `gmserver
+    run` sets it (gmserver/collector.py)."""
     with tempfile.TemporaryDirectory() as tmp:
         url, drop = database(kind, Path(tmp))
         try:
@@ -108,6 +109,8 @@ def burst(kind: str, count: int) -> tuple[float, float]:
                             sweep_interval_seconds=3600, outbox_interval_seconds=3600)
             daemon = Daemon(config, services=services, transport=clock)
             daemon.start()
+            if gc_policy:  # as `gmserver run` once its daemon has started
+                collector.settle_after_start()
             try:
                 stored: dict[str, float] = {}
                 started, threads_before = time.perf_counter(), thread_cpu()
@@ -174,13 +177,18 @@ def main() -> None:
     parser.add_argument("--parts", type=int, default=0, metavar="N",
                         help="also the CPU of storing a mail and of the outbox's bookkeeping a sent mail, N mails")
     parser.add_argument("--no-ingest", action="store_true", help="leave out the IMAP ingestion and deadline figures")
+    parser.add_argument("--gc-default", action="store_true",
+                        help="leave CPython's garbage collector as it is, not as `gmserver run` sets it "
+                             "(gmserver/collector.py)")
     args = parser.parse_args()
+    if not args.gc_default:  # as `gmserver run` does once started (the burst's daemon: again, after its start)
+        collector.settle_after_start()
     for kind in args.database:
         figures = []
         if not args.no_ingest:
             figures.append(f"ingest_per_s={loop(args.games, kind):.0f}")
         if args.burst:
-            p50, p99 = burst(kind, args.burst)
+            p50, p99 = burst(kind, args.burst, gc_policy=not args.gc_default)
             print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
                   f"p99 {p99:.2f} s after each mail was stored (load average {os.getloadavg()[0]:.1f})")
             figures += [f"burst_p50_s={p50:.2f}", f"burst_p99_s={p99:.2f}"]
