@@ -17,14 +17,20 @@ games differ. Then, on each database asked for:
   the least a pipeline building the engine's game from the stored state can reach;
 - with `--daemons 2` (PostgreSQL; SQLite too, where writers queue on the database lock): the same
   number of fresh games cleared by two processes calling `adjudicate_due` at once, each game
-  exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run).
+  exactly once (FOR UPDATE SKIP LOCKED shares them out; the phase check stops a second run);
+- a running daemon: the same number of fresh games sharing a real deadline a little ahead, cleared
+  by a started `Daemon` as `gmserver run` clears them (each game's deadline job, the outbox
+  sending meanwhile), timed from their deadline to the last one adjudicated
+  (`--skip-running-daemon` leaves it out).
 
     .venv/bin/python benchmarks/bench_deadlines.py [--games 1000] [--database sqlite postgresql]
                                                   [--daemons 1 2] [--profile 30] [--skip-copies]
-                                                  [--profile-copies 30]
+                                                  [--profile-copies 30] [--skip-running-daemon]
+                                                  [--gc-default]
 
 The output ends with a line per database: `RESULT pipeline_over_floor=... copy_ms=...
-due1000_s=... cpu_s=... gc_s=... statements_per_game=... load=... due1000_2daemons_s=... database=...`
+due1000_s=... cpu_s=... gc_s=... statements_per_game=... load=... due1000_2daemons_s=... due1000_running_daemon_s=...
+database=...`
 (the floor measured before and after the deadline, their mean). The SQL statements a game are
 counted at every run, by kind too (verb and first table), the Python calls a game with
 `--profile` (both the same on any host).
@@ -60,6 +66,8 @@ from sqlalchemy.engine import Engine  # noqa: E402
 
 from benchmarks.bench_floor import describe, floor  # noqa: E402
 from gmserver import collector, engine  # noqa: E402
+from gmserver.config import Config, ListenerConfig  # noqa: E402
+from gmserver.daemon import Daemon  # noqa: E402
 from gmserver.db.migrate import upgrade  # noqa: E402
 from gmserver.db.models import Game, OrderSet, OutboxMessage  # noqa: E402
 from gmserver.db.queries.phases import phase_record  # noqa: E402
@@ -67,11 +75,13 @@ from gmserver.db.session import transaction  # noqa: E402
 from gmserver.rules.ruleset import load_ruleset  # noqa: E402
 from gmserver.services.base import report_copies as report_mail  # noqa: E402
 from gmserver.services.base.outbox import mail_problems  # noqa: E402
+from gmserver.services.features import views  # noqa: E402
 from gmserver.services.game.games import POWERS, GameSpec, PlayerSpec, create_game  # noqa: E402
 from gmserver.services.game.ordersets import orders_on_file  # noqa: E402
 from gmserver.services.turn import turns  # noqa: E402
 from tests.support.databases import scratch_database  # noqa: E402
-from tests.support.world import services_for  # noqa: E402
+from tests.support.dovecot import free_port  # noqa: E402
+from tests.support.world import GM, services_for  # noqa: E402
 
 
 def database(kind: str, tmp: Path) -> tuple[str, Callable[[], None]]:
@@ -193,6 +203,48 @@ def run_daemons(url: str, now: datetime, daemons: int, gc_policy: bool
     for worker in workers:
         worker.join()
     return elapsed, figures
+
+
+class TakesTheBytes:
+    """An outbound transport that only takes the message (the running daemon's sends)."""
+
+    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
+        return "250 ok"
+
+    def close(self) -> None:
+        pass
+
+
+def running_daemon(kind: str, url: str, services, games: int, seed: int) -> float:  # type: ignore[no-untyped-def]
+    """`games` fresh games sharing a deadline a little ahead, cleared by a started `Daemon` (its
+    deadline jobs, as `gmserver run` does, the sweep at its default interval): seconds from their
+    adjudication time to the last one adjudicated, checked each exactly once."""
+    ahead = timedelta(seconds=20 + games * 0.03)  # creating the games takes about 10 ms each
+    deadline = datetime.now(UTC) + ahead
+    ids = create_due_games(services, games, deadline, seed=seed, prefix="run")
+    due_at = min(timing.deadline for timing in views.game_timings(services.sessions, ids) if timing.deadline)
+    config = Config(database_url=url, gm_address=GM, listener=ListenerConfig(port=free_port()))
+    daemon = Daemon(config, services=services, transport=TakesTheBytes())
+    daemon.start()
+    try:
+        if datetime.now(UTC) >= due_at:
+            raise SystemExit(f"{kind}: the games were due before the daemon started; give them longer")
+        time.sleep((due_at - datetime.now(UTC)).total_seconds())
+        began = time.perf_counter()
+        while True:
+            with transaction(services.sessions) as session:
+                left = session.scalar(select(func.count()).select_from(Game).where(Game.id.in_(ids),
+                                                                                  Game.phase == "S1901M"))
+            if not left:
+                break
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - began
+    finally:
+        daemon.stop()
+    check_exactly_once(services, ids)
+    print(f"{kind}: {games} games due at once, a running daemon (`gmserver run`'s deadline jobs): {elapsed:.2f} s "
+          f"from their deadline to the last adjudicated (load average {os.getloadavg()[0]:.1f})")
+    return elapsed
 
 
 class CollectorTime:
@@ -341,7 +393,7 @@ def print_profile(profiler: cProfile.Profile, lines: int) -> None:
 
 
 def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool = True,
-          profile_copies: int = 0, gc_policy: bool = True) -> str:
+          profile_copies: int = 0, gc_policy: bool = True, running: bool = True) -> str:
     """Every run asked for on one database; the figures for its RESULT line (key=value ...)."""
     figures_of_runs = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -349,7 +401,8 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
         try:
             upgrade(url)
             services = services_for(url)
-            deadline = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+            # days ahead, the runs' own clock past it: no game of theirs is due for the running daemon
+            deadline = datetime.now(UTC).replace(microsecond=0) + timedelta(days=3)
             now = deadline + timedelta(minutes=1)
             for n in daemons:
                 ids = create_due_games(services, games, deadline, seed=n, prefix=f"d{n}g")
@@ -365,6 +418,9 @@ def bench(kind: str, games: int, daemons: list[int], profile: int, copies: bool 
                     assert sum(count for _, count, _, _ in figures) == games
                     figures_of_runs.append(f"due{games}_{n}daemons_s={elapsed:.2f}")
                 check_exactly_once(services, ids)
+            if running:
+                elapsed = running_daemon(kind, url, services, games, seed=len(daemons) + 1)
+                figures_of_runs.append(f"due{games}_running_daemon_s={elapsed:.2f}")
         finally:
             drop()
     return " ".join([*figures_of_runs, f"database={kind}"])
@@ -384,12 +440,15 @@ def main() -> None:
     parser.add_argument("--gc-default", action="store_true",
                         help="leave CPython's garbage collector as it is, not as `gmserver run` sets it "
                              "(gmserver/collector.py)")
+    parser.add_argument("--skip-running-daemon", action="store_true",
+                        help="leave out the games cleared by a started daemon's deadline jobs (about 30 s of "
+                             "waiting for their deadline)")
     args = parser.parse_args()
     engine.map_info()  # the first call imports the engine (about 0.3 s): not part of any figure
     if not args.gc_default:  # as `gmserver run` does once started; the floor is measured under it too
         collector.settle_after_start()
     results = [bench(kind, args.games, args.daemons, args.profile, not args.skip_copies, args.profile_copies,
-                     not args.gc_default)
+                     not args.gc_default, not args.skip_running_daemon)
                for kind in args.database]
     for figures in results:  # the output ends with them, a line per database
         print(f"RESULT {figures}")

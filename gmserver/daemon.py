@@ -14,7 +14,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import UTC, datetime
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -148,6 +148,28 @@ class RerunWhenKicked:
             return self._running
 
 
+class FiredGames:
+    """The games whose jobs fired and that the run answering them has not taken yet."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ids: set[int] = set()
+
+    def add(self, game_id: int) -> None:
+        with self._lock:
+            self._ids.add(game_id)
+
+    def take(self) -> set[int]:
+        """Every game added since the last take, forgotten here."""
+        with self._lock:
+            taken, self._ids = self._ids, set()
+        return taken
+
+    def put_back(self, game_ids: set[int]) -> None:
+        with self._lock:
+            self._ids |= game_ids
+
+
 class DaemonError(Exception):
     """The daemon cannot start; the message says why and what to change."""
 
@@ -185,6 +207,11 @@ class Daemon:
         self._outages_lock = threading.Lock()
         self._kickable: dict[str, RerunWhenKicked] = {}  # the jobs `kick` asks for, by id (set by `start`)
         self._outage_alerts: list[Outage] = []  # alerts not stored yet (the database was the outage)
+        # Deadline and reminder jobs are a game's each; the work they ask for is done for every game
+        # due at once by one run (RerunWhenKicked), which then reschedules the games whose jobs fired
+        self._deadlines_fired, self._reminders_fired = FiredGames(), FiredGames()
+        self._deadline_run = RerunWhenKicked(self._adjudicate_due, self._stopping)
+        self._reminder_run = RerunWhenKicked(self._queue_due_reminders, self._stopping)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -302,15 +329,18 @@ class Daemon:
                 self.kick("outbox")
         return kick
 
-    def resync(self, game_id: int | None = None) -> None:
-        """Rebuild the deadline and reminder jobs from the games table: all of them, or one game's."""
+    def resync(self, game_ids: Collection[int] | None = None) -> None:
+        """Rebuild the deadline and reminder jobs from the games table: all of them, or those of
+        the games of `game_ids`."""
         if self._stopping.is_set():
             return  # nothing more will run: the next start rebuilds them all from the database
-        timings = views.game_timings(self.services.sessions, game_id, self.clock())
-        if game_id is None:
+        if game_ids is not None and not game_ids:
+            return
+        timings = views.game_timings(self.services.sessions, game_ids, self.clock())
+        if game_ids is None:
             self.deadlines.sync(timings, self.clock())
         else:
-            self.deadlines.sync_game(game_id, timings[0] if timings else None, self.clock())
+            self.deadlines.sync_games(game_ids, timings, self.clock())
 
     def _store_from_listener(self, raw: bytes, envelope: SmtpEnvelope) -> None:
         intake.store(self.services.sessions, raw, source=self.config.listener.protocol, now=self.clock(),
@@ -321,8 +351,8 @@ class Daemon:
         if intake.process_pending(self.services, self.clock(), on_processed=self._outbox_kicker()):
             # 000 VII(2) minor_when_all_final: a set just stored may complete a minor turn; the
             # sweep would find it too, this only saves the wait (adjudicate re-checks under lock)
-            if turns.adjudicate_due(self.services, self.clock()):
-                self.resync()
+            if done := turns.adjudicate_due(self.services, self.clock()):
+                self.resync({turn.game_id for turn in done})
             self.kick("outbox")
 
     def _deliver(self) -> None:
@@ -357,8 +387,10 @@ class Daemon:
         alerted += self._store_outage_alerts()
         if done or reminded or alerted:
             self.kick("outbox")
-        if done or started:
+        if started:  # new games: every game's jobs
             self.resync()
+        elif done:
+            self.resync({turn.game_id for turn in done})
 
     # -- outages -----------------------------------------------------------------------------
 
@@ -415,18 +447,44 @@ class Daemon:
         run.__name__ = job.__name__
         return run
 
-    def _on_deadline(self, game_id: int, phase: str) -> None:
+    def _on_deadline(self, game_id: int, _phase: str) -> None:
+        """A game's deadline job. Games sharing a deadline fire a job each at once: the first
+        job's run adjudicates every game due, in batches of a transaction (turns.adjudicate_due),
+        and the others only ask it to look again when it ends (their games are done by then;
+        one game at a time cost 1,000 games due twice the CPU, docs/performance.md)."""
         with self._jobs.running():
-            intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
-            if turns.adjudicate(self.services, game_id, self.clock(), expected_phase=phase):
-                self.kick("outbox")
-            self.resync(game_id)
+            self._deadlines_fired.add(game_id)
+            self._deadline_run()
 
-    def _on_reminder(self, game_id: int, phase: str) -> None:
+    def _adjudicate_due(self) -> None:
+        fired = self._deadlines_fired.take()
+        try:
+            intake.process_pending(self.services, self.clock())  # orders stored before the deadline count
+            done = turns.adjudicate_due(self.services, self.clock())
+        except BaseException:
+            self._deadlines_fired.put_back(fired)  # rescheduled by the next run
+            raise
+        if done:
+            self.kick("outbox")
+        # a game whose job fired is rescheduled even if not adjudicated (its deadline moved)
+        self.resync(fired | {turn.game_id for turn in done})
+
+    def _on_reminder(self, game_id: int, _phase: str) -> None:
+        """A game's reminder job; as deadline jobs, one run queues every reminder due."""
         with self._jobs.running():
-            if turns.queue_reminders(self.services, self.clock()):
-                self.kick("outbox")
-            self.resync(game_id)  # the profile's next reminder of this phase, if it lists another
+            self._reminders_fired.add(game_id)
+            self._reminder_run()
+
+    def _queue_due_reminders(self) -> None:
+        fired = self._reminders_fired.take()
+        try:
+            reminded = turns.queue_reminders(self.services, self.clock())
+        except BaseException:
+            self._reminders_fired.put_back(fired)
+            raise
+        if reminded:
+            self.kick("outbox")
+        self.resync(fired)  # the profile's next reminder of these phases, if it lists another
 
     # -- IMAP --------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ start-up and after every change: a deadline that passed while the daemon was dow
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -52,12 +52,14 @@ class DeadlineJobs:
                 job.remove()
         self._add(wanted, now)
 
-    def sync_game(self, game_id: int, timing: GameTiming | None, now: datetime) -> None:
-        """The same for one game (None: it is over), so that processing one deadline costs one
-        game's jobs and not all of them (1,000 games due at once were quadratic)."""
-        wanted = self._wanted([timing] if timing is not None else [])
+    def sync_games(self, game_ids: Collection[int], timings: Iterable[GameTiming], now: datetime) -> None:
+        """The same for the games of `game_ids` (`timings`: theirs; one without any is over or
+        paused), so that processing deadlines costs those games' jobs and one look at the others
+        (1,000 games due at once, a look at every job for each, were quadratic)."""
+        wanted = self._wanted(timings)
+        ids = set(game_ids)
         stale = [job.id for job in self._scheduler.get_jobs()
-                 if job.id.startswith(("resolve:", "remind:")) and tuple(job.args[:1]) == (game_id,)
+                 if job.id.startswith(("resolve:", "remind:")) and job.args[:1] and job.args[0] in ids
                  and job.id not in wanted]
         for job_id in stale:
             self._scheduler.remove_job(job_id)

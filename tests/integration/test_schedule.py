@@ -164,7 +164,7 @@ def test_orders_in_the_grace_period_are_used_000_VII_3(database_url, clock) -> N
     graced = dataclasses.replace(load_ruleset("mhr"), processing_grace_minutes=30)
     game_id = make_game(services, clock(), graced)
     deadline = game_row(services, game_id).deadline
-    assert views.game_timings(services.sessions, game_id)[0].deadline == deadline + 30 * timedelta(minutes=1)
+    assert views.game_timings(services.sessions, [game_id])[0].deadline == deadline + 30 * timedelta(minutes=1)
     clock.now = deadline + 10 * timedelta(minutes=1)
     send(services, clock(), "FRANCE", "A PAR - BUR", "S1901M", template="mhr")
     assert turns.adjudicate_due(services, clock()) == []
@@ -182,7 +182,7 @@ def test_a_gm_run_game_waits_for_the_gm(database_url, clock) -> None:
     services = services_for(database_url)
     game_id = make_game(services, clock(), dataclasses.replace(STANDARD, adjudication_trigger="gm_command"))
     deadline = game_row(services, game_id).deadline
-    [timing] = views.game_timings(services.sessions, game_id)
+    [timing] = views.game_timings(services.sessions, [game_id])
     assert (timing.deadline, timing.reminder_at) == (None, deadline - 24 * H)
     clock.now = deadline + 30 * H
     assert turns.adjudicate_due(services, clock()) == []
@@ -254,7 +254,7 @@ def test_every_reminder_of_the_list_is_sent_once(database_url, clock) -> None:
     send(services, clock(), "ENGLAND", "F LON - NTH", "S1901M")
     clock.now = deadline - 24 * H
     assert turns.queue_reminders(services, clock()) == 6
-    assert [t.reminder_at for t in views.game_timings(services.sessions, game_id, clock())] == [deadline - 2 * H]
+    assert [t.reminder_at for t in views.game_timings(services.sessions, [game_id], clock())] == [deadline - 2 * H]
     clock.now = deadline - 2 * H
     assert turns.queue_reminders(services, clock()) == 7
     assert turns.queue_reminders(services, clock()) == 0

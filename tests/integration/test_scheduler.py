@@ -62,10 +62,15 @@ def test_sync_game_touches_only_that_games_jobs(scheduler) -> None:
     later = now + timedelta(days=1)
     jobs.sync([GameTiming(1, "S1901M", later, later - timedelta(hours=2)),
                GameTiming(2, "S1901M", later, None)], now)
-    jobs.sync_game(1, GameTiming(1, "F1901M", later + timedelta(days=2), None), now)
+    jobs.sync_games([1], [GameTiming(1, "F1901M", later + timedelta(days=2), None)], now)
     assert jobs.job_ids() == ["resolve:1:F1901M", "resolve:2:S1901M"]
-    jobs.sync_game(2, None, now)  # game 2 is over
+    jobs.sync_games([2], [], now)  # game 2 is over
     assert jobs.job_ids() == ["resolve:1:F1901M"]
+    jobs.sync([GameTiming(1, "F1901M", later, None), GameTiming(2, "F1901M", later, None),
+               GameTiming(3, "F1901M", later, None)], now)
+    # several games at once: each one's jobs follow its timing; a game not named keeps its jobs
+    jobs.sync_games([1, 2], [GameTiming(1, "S1902M", later, later - timedelta(hours=1))], now)
+    assert jobs.job_ids() == ["remind:1:S1902M", "resolve:1:S1902M", "resolve:3:F1901M"]
 
 
 def test_deadline_jobs_run_on_their_own_threads(scheduler) -> None:

@@ -39,8 +39,8 @@ def test_game_timings_are_those_of_active_games_with_their_reminders(services, c
         GameTiming(first, "S1901M", deadline, deadline - timedelta(hours=24)),
         GameTiming(quiet, "S1901M", deadline, None),
     ]
-    assert views.game_timings(services.sessions, quiet) == [GameTiming(quiet, "S1901M", deadline, None)]
-    assert views.game_timings(services.sessions, over) == []
+    assert views.game_timings(services.sessions, [quiet]) == [GameTiming(quiet, "S1901M", deadline, None)]
+    assert views.game_timings(services.sessions, [over]) == []
 
 
 def test_game_progress_follows_orders_and_adjudication(services, clock) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
@@ -127,17 +127,17 @@ def _ruleset(snapshot_json: str) -> Ruleset:
     return Ruleset.from_snapshot(json.loads(snapshot_json))
 
 
-def timing_rows(session: Session, game_id: int | None = None
+def timing_rows(session: Session, game_ids: Collection[int] | None = None
                 ) -> Iterator[tuple[int, str, datetime | None, bool, int, Ruleset]]:
-    """(id, phase, deadline, paused, reminder_seconds, ruleset) of every active game, or of game
-    `game_id` if it is active, what the daemon's deadline and reminder jobs follow from. Read a
+    """(id, phase, deadline, paused, reminder_seconds, ruleset) of every active game, or of those
+    of `game_ids` that are active, what the daemon's deadline and reminder jobs follow from. Read a
     batch at a time as plain rows, the snapshot as its stored text (parsed once per distinct
     text): the daemon's start reads every game, and keeping them all as objects cost it more
     than 100 MiB for good."""
     query = select(Game.id, Game.phase, Game.deadline, Game.paused, Game.reminder_seconds,
                    cast(Game.ruleset, Text)).where(Game.status == "active")
-    if game_id is not None:
-        query = query.where(Game.id == game_id)
+    if game_ids is not None:
+        query = query.where(Game.id.in_(game_ids))
     for row in session.execute(query.execution_options(yield_per=500)):
         yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 

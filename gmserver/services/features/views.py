@@ -3,6 +3,7 @@ its own transaction and returns dataclasses, never rows, so that no caller holds
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -96,15 +97,15 @@ def game_progress(sessions: sessionmaker[Session], game_id: int) -> GameProgress
         )
 
 
-def game_timings(sessions: sessionmaker[Session], game_id: int | None = None,
+def game_timings(sessions: sessionmaker[Session], game_ids: Collection[int] | None = None,
                  now: datetime | None = None) -> list[GameTiming]:
-    """When the deadline and reminder jobs of every active game (or of game `game_id`, if it is
+    """When the deadline and reminder jobs of every active game (or of those of `game_ids` that are
     active) must run (a paused game has neither): adjudication at the deadline plus the grace period, none under
     adjudication_trigger = gm_command; the first of the profile's reminders still
     ahead of `now` (all of them ahead when `now` is None: the earliest)."""
     with transaction(sessions) as session:
         timings = []
-        for game, phase, deadline, paused, reminder_seconds, ruleset in queries.games.timing_rows(session, game_id):
+        for game, phase, deadline, paused, reminder_seconds, ruleset in queries.games.timing_rows(session, game_ids):
             if paused:
                 timings.append(GameTiming(game, phase, None, None))
                 continue

@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class TurnDone:
+    game_id: int
     game: str
     phase: str
     next_phase: str
@@ -237,8 +238,8 @@ def _adjudicate_claimed(session: Session, services: Services, claimed: queries.p
     early_votes = (vote_tally.tally_before(session, game, ruleset, now) if besides.open_proposals
                    else votes.VoteResults())
     if early_votes.ended:  # instead_if_passed (000 IX(4)): a passed draw or concession ends the game instead
-        return TurnDone(game.name, game.phase, game.phase, None, vote_tally.end_by_vote(session, services, game,
-                                                                                      early_votes, now))
+        return TurnDone(game.id, game.name, game.phase, game.phase, None,
+                        vote_tally.end_by_vote(session, services, game, early_votes, now))
     first_record = record
     outcome = _process_phase(session, services, game, record, ruleset, now, besides)
     first, minor = outcome, []
@@ -277,7 +278,7 @@ def _adjudicate_claimed(session: Session, services: Services, claimed: queries.p
                              now, besides.press_for_report, besides.observers)
     for reported in (first, *minor) if besides.press_for_report else ():
         press.settle_conditions(session, services, game, reported, now)  # 003 [9] conditional press
-    return TurnDone(game.name, first.phase, outcome.after.phase, deadline, reports)
+    return TurnDone(game.id, game.name, first.phase, outcome.after.phase, deadline, reports)
 
 
 def _refuse_against_the_rules(game: Game, ruleset: Ruleset, early_rule: str | None) -> None:
