@@ -45,9 +45,14 @@ def _diplomacy():
     import diplomacy  # noqa: PLC0415  (deliberately lazy)
 
     engine_logger = logging.getLogger("diplomacy")
-    engine_logger.handlers.clear()
-    engine_logger.propagate = True
-    engine_logger.setLevel(logging.WARNING)
+    # called for every engine game: setLevel empties every logger's cache each time it is called
+    # (some 200 Python calls a game at the deadline), so each is set only when it differs
+    if engine_logger.handlers:
+        engine_logger.handlers.clear()
+    if not engine_logger.propagate:
+        engine_logger.propagate = True
+    if engine_logger.level != logging.WARNING:
+        engine_logger.setLevel(logging.WARNING)
     return diplomacy
 
 
