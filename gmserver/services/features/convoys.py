@@ -61,6 +61,8 @@ def with_route_notes(outcome: PhaseOutcome, notes: Mapping[Order, str]) -> Phase
 def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Order]],
                       ruled: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
     """Say in the report which orders the GM's ruling changed, and why."""
+    if ruled == original:  # most phases have no ruling; equal orders compare without hashing each order
+        return outcome
     changed = {text for power in ruled for text in set(ruled[power]) - set(original.get(power, ()))}
     if not changed:
         return outcome
