@@ -421,7 +421,9 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
         game.set_orders(power, orders)
         return
     game.set_orders(power, orders, expand=False)
-    if len(game.get_orders(power)) != len(orders):
+    # in a movement phase the engine keeps one order per unit in `Power.orders` (gmserver never sets
+    # NO_CHECK): counting them there spares get_orders writing each one out again
+    if len(game.powers[power].orders) != len(orders):
         game.clear_orders(power)
         game.set_orders(power, orders)
 
