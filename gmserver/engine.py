@@ -364,7 +364,7 @@ class IncompleteOrders(ValueError):
 
 
 def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-               engine_decides_solo: bool = True) -> PhaseOutcome:
+               engine_decides_solo: bool = True, position: Position | None = None) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
 
     `orders` must be complete: an order for every unit (movement), every dislodged unit
@@ -374,20 +374,22 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
     disband); orders are read and checked before they get here.
     With `engine_decides_solo` False the engine never ends the game by a win (it would at 18
     centres): the caller decides by the profile's own count (gmserver.rules.game_end).
+    `position`: `position_from_state(state)`, where the caller has read it already (it is the
+    outcome's `before`: the engine's own state after `set_state` reads the same).
     """
-    _check_complete(state, orders)
+    before = position_from_state(state) if position is None else position
+    _check_complete(before, orders)
     with _ENGINE_LOCK:
         game = _game_from_state(state)
         if not engine_decides_solo:
             game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
-        before = position_from_state(game.get_state())
-        phase = game.get_current_phase()
+        phase = before.phase
         for power, power_orders in orders.items():
             if power_orders:
                 _set_orders(game, power, list(power_orders))
         submitted = {p: list(o) for p, o in game.get_orders().items()}
         if phase.endswith("A"):  # a removal it dropped would be chosen by its own rule
-            _check_complete(state, submitted, "the engine did not accept every removal: ", removals_only=True)
+            _check_complete(before, submitted, "the engine did not accept every removal: ", removals_only=True)
         game.process()
         if phase.endswith("M"):
             _fix_convoy_dislodged_retreats(game)
@@ -452,9 +454,8 @@ def _coasted() -> frozenset[str]:
     return frozenset(code for code, province in map_info().provinces.items() if province.coasts)
 
 
-def _check_complete(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], why: str = "",
+def _check_complete(position: Position, orders: Mapping[str, Sequence[str]], why: str = "",
                     removals_only: bool = False) -> None:
-    position = position_from_state(state)
     if removals_only:
         position = dataclasses.replace(position, adjustments={p: n for p, n in position.adjustments.items() if n < 0})
     parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, position.phase_type)) is not None]

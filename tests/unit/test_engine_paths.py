@@ -25,13 +25,14 @@ import pytest
 
 from gmserver import engine
 from gmserver.rules.order import Order
-from gmserver.rules.position import PhaseOutcome, unit_location
+from gmserver.rules.position import PhaseOutcome, Position, unit_location
 from gmserver.rules.ruleset import load_ruleset
 from gmserver.services.turn.adjudication import adjudicate_with_defaults
 from gmserver.services.turn.turns import outcome_of_orders
 from tests.support.midgame import MIDGAME, ORDERS
 
 RECORDED = Path(__file__).parents[1] / "data" / "engine_paths.json"
+DATC = Path(__file__).parents[1] / "data" / "datc" / "datc.json"
 
 # (seed, profile, powers in civil disorder, start): mhr settles convoy paradoxes itself (000
 # VI(6)), danivon retreats units left without an order (001 V(4)), scorpion builds for the silent;
@@ -137,3 +138,17 @@ def test_the_games_go_through_every_kind_of_phase_with_defaults() -> None:
     for kind in "MRA":
         of_kind = [outcome for outcome in outcomes if outcome.phase.endswith(kind)]
         assert of_kind and any(o.defaulted for outcome in of_kind for o in outcome.orders), kind
+
+
+def test_the_position_given_is_the_one_the_engine_holds() -> None:
+    """engine.adjudicate's `before` is the position read from the state it is given, no longer
+    from the engine's own state after `set_state`: the two read the same in every phase played
+    and in every DATC case's position (hand-made retreats among them)."""
+    datc = [engine.state_from_position(Position.from_json(case))
+            for case in json.loads(DATC.read_text(encoding="utf-8")) if "prior_movement" not in case]
+    states = [engine.initial_state(), engine.state_from_position(MIDGAME), *datc] + [
+        dict(outcome.state_after) for seed, profile, cd, start in GAMES
+        for outcome in played(seed, profile, cd, start)["daemon"]]
+    for state in states:
+        held = engine._game_from_state(state).get_state()
+        assert engine.position_from_state(held) == engine.position_from_state(state), state["name"]

@@ -83,7 +83,7 @@ def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]]
               for power, lines in texts.items()}
 
     def dislodged(orders: Mapping[str, tuple[Order, ...]]) -> frozenset[Unit]:
-        tried = engine.adjudicate(state, _texts(orders, texts), engine_decides_solo=False)
+        tried = engine.adjudicate(state, _texts(orders, texts), engine_decides_solo=False, position=outcome.before)
         return frozenset(o.order.unit for o in tried.orders if o.order.unit is not None and "dislodged" in o.results)
 
     resolved, paradoxes = resolve(parsed, geography, dislodged)
@@ -91,7 +91,7 @@ def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]]
         log.info("%s: %s", outcome.phase, paradox.describe())
     if resolved == parsed:
         return outcome, paradoxes
-    ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False)
+    ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False, position=outcome.before)
     if ruled.after == outcome.after:
         return outcome, paradoxes  # the engine's Szykman rule gave the same board: its report stands
     changed = {o.unit: o for power in parsed for o in parsed[power] if o not in resolved[power]}
