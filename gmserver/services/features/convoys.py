@@ -144,10 +144,11 @@ def written_routes(orders: Mapping[str, Sequence[Order | str]]) -> dict[Unit, tu
 
 
 def flag_disputes(session: Session, services: Services, game: Game, record: PhaseRecord, outcome: PhaseOutcome,
-                  now: datetime) -> tuple[str, ...]:
+                  now: datetime, given: Mapping[str, Sequence[Order]] | None = None) -> tuple[str, ...]:
     """Tell the GM of each convoy the game's house rules (000 VI(4), VI(6)) may decide otherwise
-    than the engine did (once per phase and revision); what was flagged."""
-    found = checks(game, record, outcome, services)
+    than the engine did (once per phase and revision); what was flagged. `given`: the orders as
+    given, where the caller has them (the record keeps their text)."""
+    found = checks(game, record, outcome, services, given)
     if not found.texts:
         return ()
     commands = [f"gmserver game rollback {game.name}",

@@ -386,7 +386,8 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     queries.rows.write_now(session, record, {
         **missed_before, "adjudicated_at": now, "results": results_rows(outcome),
         "orders": {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}})
-    convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
+    # 000 VI(4), VI(6): the GM rules; the orders as given, not read back from the record's text
+    convoys.flag_disputes(session, services, game, record, outcome, now, computed.orders)
     return outcome
 
 
