@@ -363,9 +363,11 @@ class IncompleteOrders(ValueError):
     the house rules' (`rules.defaults.complete_orders` supplies those)."""
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], *,
                engine_decides_solo: bool = True, position: Position | None = None) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
+    The orders are Order values (used as they are, written in engine notation here) or text (a
+    line that is not engine notation goes to the engine as it is, and the engine drops it).
 
     `orders` must be complete: an order for every unit (movement), every dislodged unit
     (retreats), every build due (or WAIVE) and every removal due; house-rule defaults included
@@ -409,8 +411,9 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
     )
 
 
-def _set_orders(game, power: str, orders: list[str]) -> None:
-    """The power's orders, exactly as the engine's `set_orders` takes them.
+def _set_orders(game, power: str, orders: list[Order | str]) -> None:
+    """The power's orders, exactly as the engine's `set_orders` takes them (Order values written
+    in its notation).
 
     Why not plainly: gmserver hands the engine orders already in its own notation (every token
     resolved by the reader, str(Order)), so in a movement phase the engine's expansion of
@@ -419,15 +422,17 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
     process() itself is 0.6 ms). Its validity checks still run. The expansion is not always the
     identity on such orders (`_expansion_may_change`): a set with such an order goes the usual way,
     and so does a set the engine dropped any order of (e.g. a fleet on the wrong coast)."""
-    if game.phase_type != "M" or any(_expansion_may_change(Order.parse_or_none(order, "M")) for order in orders):
-        game.set_orders(power, orders)
+    texts = [str(order) for order in orders]
+    if game.phase_type != "M" or any(_expansion_may_change(order if isinstance(order, Order)
+                                                           else Order.parse_or_none(order, "M")) for order in orders):
+        game.set_orders(power, texts)
         return
-    game.set_orders(power, orders, expand=False)
+    game.set_orders(power, texts, expand=False)
     # in a movement phase the engine keeps one order per unit in `Power.orders` (gmserver never sets
     # NO_CHECK): counting them there spares get_orders writing each one out again
-    if len(game.powers[power].orders) != len(orders):
+    if len(game.powers[power].orders) != len(texts):
         game.clear_orders(power)
-        game.set_orders(power, orders)
+        game.set_orders(power, texts)
 
 
 def _expansion_may_change(order: Order | None) -> bool:
@@ -454,12 +459,14 @@ def _coasted() -> frozenset[str]:
     return frozenset(code for code, province in map_info().provinces.items() if province.coasts)
 
 
-def _check_complete(position: Position, orders: Mapping[str, Sequence[str]], why: str = "",
+def _check_complete(position: Position, orders: Mapping[str, Sequence[Order | str]], why: str = "",
                     removals_only: bool = False) -> None:
     if removals_only:
         position = dataclasses.replace(position, adjustments={p: n for p, n in position.adjustments.items() if n < 0})
-    parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, position.phase_type)) is not None]
-              for power, texts in orders.items()}
+    kind = position.phase_type
+    parsed = {power: [o for line in lines
+                      if (o := line if isinstance(line, Order) else Order.parse_or_none(line, kind)) is not None]
+              for power, lines in orders.items()}
     if missing := missing_orders(position, parsed):
         raise IncompleteOrders(f"{why}no order for {', '.join(missing)} in {position.phase}: the engine would "
                                "apply its own default, not the house rules'")

@@ -27,7 +27,7 @@ from gmserver import engine
 from gmserver.rules.order import Order
 from gmserver.rules.position import PhaseOutcome, Position, unit_location
 from gmserver.rules.ruleset import load_ruleset
-from gmserver.services.turn.adjudication import adjudicate_with_defaults
+from gmserver.services.turn.adjudication import adjudicate_with_defaults, completed
 from gmserver.services.turn.turns import outcome_of_orders
 from tests.support.midgame import MIDGAME, ORDERS
 
@@ -152,3 +152,15 @@ def test_the_position_given_is_the_one_the_engine_holds() -> None:
     for state in states:
         held = engine._game_from_state(state).get_state()
         assert engine.position_from_state(held) == engine.position_from_state(state), state["name"]
+
+
+@pytest.mark.parametrize("start", ["opening", "midgame"])
+def test_the_engine_takes_order_values_as_it_takes_their_text(start) -> None:
+    """engine.adjudicate writes Order values in its notation itself: the outcome of the values is
+    the outcome of their text, a line that is not engine notation dropped alike."""
+    state = engine.initial_state() if start == "opening" else engine.state_from_position(MIDGAME)
+    orders, _ = completed(state, random_orders(state, random.Random(7)), load_ruleset("standard"))
+    orders = {**orders, "ENGLAND": (*orders.get("ENGLAND", ()), "F LON - NOWHERE")}
+    texts = {power: tuple(str(order) for order in power_orders) for power, power_orders in orders.items()}
+    assert any(not isinstance(order, str) for power_orders in orders.values() for order in power_orders)
+    assert summary(engine.adjudicate(state, orders)) == summary(engine.adjudicate(state, texts))

@@ -71,15 +71,17 @@ def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Ord
         dataclasses.replace(o, note=note) if o.order in changed else o for o in outcome.orders))
 
 
-def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]], outcome: PhaseOutcome,
+def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[Order | str]], outcome: PhaseOutcome,
                  geography: MapInfo) -> tuple[PhaseOutcome, tuple[Paradox, ...]]:
     """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): the outcome of a movement phase with its
     convoy paradoxes resolved by the 2000 rule, or every move in the paradox failing where that
     rule leaves no or several resolutions, instead of the engine's Szykman rule; `outcome` (the
-    engine's) is kept when the board comes out the same. `texts` are the complete orders."""
+    engine's) is kept when the board comes out the same. `texts` are the complete orders (Order
+    values, or text as `engine.adjudicate` takes it)."""
     if outcome.before.phase_type != "M":
         return outcome, ()
-    parsed = {power: tuple(o for line in lines if (o := Order.parse_or_none(line)) is not None)
+    parsed = {power: tuple(o for line in lines
+                           if (o := line if isinstance(line, Order) else Order.parse_or_none(line)) is not None)
               for power, lines in texts.items()}
 
     def dislodged(orders: Mapping[str, tuple[Order, ...]]) -> frozenset[Unit]:
@@ -105,11 +107,12 @@ def _paradox_note(ordered: Order) -> str:
     return f"ordered {ordered}: {what}, the convoy paradox being settled by house rules 000 VI(6)"
 
 
-def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[Order | str]],
+           ) -> dict[str, tuple[str, ...]]:
     """Engine notation for `orders`, with the lines of `original` that are not orders kept (the
     engine drops those: their units were completed with defaults)."""
     return {power: tuple(str(o) for o in orders.get(power, ()))
-            + tuple(line for line in lines if Order.parse_or_none(line) is None)
+            + tuple(line for line in lines if isinstance(line, str) and Order.parse_or_none(line) is None)
             for power, lines in original.items()}
 
 
