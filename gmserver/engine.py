@@ -45,9 +45,14 @@ def _diplomacy():
     import diplomacy  # noqa: PLC0415  (deliberately lazy)
 
     engine_logger = logging.getLogger("diplomacy")
-    engine_logger.handlers.clear()
-    engine_logger.propagate = True
-    engine_logger.setLevel(logging.WARNING)
+    # called for every engine game: setLevel empties every logger's cache each time it is called
+    # (some 200 Python calls a game at the deadline), so each is set only when it differs
+    if engine_logger.handlers:
+        engine_logger.handlers.clear()
+    if not engine_logger.propagate:
+        engine_logger.propagate = True
+    if engine_logger.level != logging.WARNING:
+        engine_logger.setLevel(logging.WARNING)
     return diplomacy
 
 
@@ -358,9 +363,11 @@ class IncompleteOrders(ValueError):
     the house rules' (`rules.defaults.complete_orders` supplies those)."""
 
 
-def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-               engine_decides_solo: bool = True) -> PhaseOutcome:
+def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], *,
+               engine_decides_solo: bool = True, position: Position | None = None) -> PhaseOutcome:
     """Process one phase with exactly `orders` (power -> engine orders) and return the outcome.
+    The orders are Order values (used as they are, written in engine notation here) or text (a
+    line that is not engine notation goes to the engine as it is, and the engine drops it).
 
     `orders` must be complete: an order for every unit (movement), every dislodged unit
     (retreats), every build due (or WAIVE) and every removal due; house-rule defaults included
@@ -369,20 +376,22 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
     disband); orders are read and checked before they get here.
     With `engine_decides_solo` False the engine never ends the game by a win (it would at 18
     centres): the caller decides by the profile's own count (gmserver.rules.game_end).
+    `position`: `position_from_state(state)`, where the caller has read it already (it is the
+    outcome's `before`: the engine's own state after `set_state` reads the same).
     """
-    _check_complete(state, orders)
+    before = position_from_state(state) if position is None else position
+    _check_complete(before, orders)
     with _ENGINE_LOCK:
         game = _game_from_state(state)
         if not engine_decides_solo:
             game.win = len(game.map.scs) + 1  # out of reach: no power can own more centres than exist
-        before = position_from_state(game.get_state())
-        phase = game.get_current_phase()
+        phase = before.phase
         for power, power_orders in orders.items():
             if power_orders:
                 _set_orders(game, power, list(power_orders))
         submitted = {p: list(o) for p, o in game.get_orders().items()}
         if phase.endswith("A"):  # a removal it dropped would be chosen by its own rule
-            _check_complete(state, submitted, "the engine did not accept every removal: ", removals_only=True)
+            _check_complete(before, submitted, "the engine did not accept every removal: ", removals_only=True)
         game.process()
         if phase.endswith("M"):
             _fix_convoy_dislodged_retreats(game)
@@ -402,8 +411,9 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
     )
 
 
-def _set_orders(game, power: str, orders: list[str]) -> None:
-    """The power's orders, exactly as the engine's `set_orders` takes them.
+def _set_orders(game, power: str, orders: list[Order | str]) -> None:
+    """The power's orders, exactly as the engine's `set_orders` takes them (Order values written
+    in its notation).
 
     Why not plainly: gmserver hands the engine orders already in its own notation (every token
     resolved by the reader, str(Order)), so in a movement phase the engine's expansion of
@@ -412,13 +422,17 @@ def _set_orders(game, power: str, orders: list[str]) -> None:
     process() itself is 0.6 ms). Its validity checks still run. The expansion is not always the
     identity on such orders (`_expansion_may_change`): a set with such an order goes the usual way,
     and so does a set the engine dropped any order of (e.g. a fleet on the wrong coast)."""
-    if game.phase_type != "M" or any(_expansion_may_change(Order.parse_or_none(order, "M")) for order in orders):
-        game.set_orders(power, orders)
+    texts = [str(order) for order in orders]
+    if game.phase_type != "M" or any(_expansion_may_change(order if isinstance(order, Order)
+                                                           else Order.parse_or_none(order, "M")) for order in orders):
+        game.set_orders(power, texts)
         return
-    game.set_orders(power, orders, expand=False)
-    if len(game.get_orders(power)) != len(orders):
+    game.set_orders(power, texts, expand=False)
+    # in a movement phase the engine keeps one order per unit in `Power.orders` (gmserver never sets
+    # NO_CHECK): counting them there spares get_orders writing each one out again
+    if len(game.powers[power].orders) != len(texts):
         game.clear_orders(power)
-        game.set_orders(power, orders)
+        game.set_orders(power, texts)
 
 
 def _expansion_may_change(order: Order | None) -> bool:
@@ -445,13 +459,14 @@ def _coasted() -> frozenset[str]:
     return frozenset(code for code, province in map_info().provinces.items() if province.coasts)
 
 
-def _check_complete(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], why: str = "",
+def _check_complete(position: Position, orders: Mapping[str, Sequence[Order | str]], why: str = "",
                     removals_only: bool = False) -> None:
-    position = position_from_state(state)
     if removals_only:
         position = dataclasses.replace(position, adjustments={p: n for p, n in position.adjustments.items() if n < 0})
-    parsed = {power: [o for text in texts if (o := Order.parse_or_none(text, position.phase_type)) is not None]
-              for power, texts in orders.items()}
+    kind = position.phase_type
+    parsed = {power: [o for line in lines
+                      if (o := line if isinstance(line, Order) else Order.parse_or_none(line, kind)) is not None]
+              for power, lines in orders.items()}
     if missing := missing_orders(position, parsed):
         raise IncompleteOrders(f"{why}no order for {', '.join(missing)} in {position.phase}: the engine would "
                                "apply its own default, not the house rules'")

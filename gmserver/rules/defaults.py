@@ -34,10 +34,6 @@ class CompleteOrders:
     orders: Mapping[str, tuple[Order, ...]]  # power -> every order the engine is given
     defaults: Mapping[str, tuple[Default, ...]] = field(default_factory=dict)  # the ones supplied
 
-    def as_text(self) -> dict[str, tuple[str, ...]]:
-        """power -> orders in engine notation (what `engine.adjudicate` takes)."""
-        return {power: tuple(str(o) for o in orders) for power, orders in self.orders.items() if orders}
-
     def default_notes(self) -> dict[tuple[str, str], str | None]:
         """(power, order text) -> note, for every default."""
         return {(power, str(d.order)): d.note for power, ds in self.defaults.items() for d in ds}

@@ -51,6 +51,13 @@ class Unit:
 
     @classmethod
     def parse(cls, text: str) -> Unit:
+        """`A PAR` -> Unit; ValueError for anything else. Units are immutable values and one
+        adjudication parses each unit on the board several times (the defaults, their check), so
+        the values are kept, as orders' are (an error is never kept: it is raised anew)."""
+        return _unit_parsed(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Unit:
         words = text.split()
         if len(words) != 2:
             raise ValueError(f"not a unit in engine notation: {text!r} (expected e.g. 'A PAR' or 'F STP/SC')")
@@ -201,3 +208,8 @@ def order_unit(text: str) -> str | None:
 @functools.lru_cache(maxsize=8192)
 def _parsed(text: str, phase_type: str | None) -> Order:
     return Order._parse(text, phase_type)  # noqa: SLF001
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit_parsed(text: str) -> Unit:
+    return Unit._parse(text)  # noqa: SLF001

@@ -9,6 +9,7 @@ from gmserver import engine
 from gmserver.rules.convoys import apply_rulings, convoy_routes, disputed_convoys
 from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import Position
+from gmserver.services.features.convoys import with_ruling_notes
 
 GEO = engine.map_info()
 
@@ -76,6 +77,18 @@ def test_the_gm_s_ruling_holds_the_convoying_fleets_and_the_army_fails() -> None
     assert not next(o for o in engine.adjudicate(state, ruled).orders if str(o.order) == "A LON - BEL").succeeded
     assert notation(apply_rulings(as_orders(ORDERS), [{"move": "A LON - BEL", "ruling": "stands"}], GEO)) == \
         {power: tuple(orders) for power, orders in ORDERS.items()}
+
+
+@pytest.mark.parametrize("rulings, noted", [
+    ([], set()),
+    ([{"move": "A LON - BEL", "ruling": "stands"}], set()),
+    ([{"move": "A LON - BEL", "ruling": "fails"}], {"F ENG H", "F NTH H"}),
+])
+def test_the_report_says_which_orders_a_ruling_changed_000_VI_4(rulings, noted) -> None:
+    given = {power: tuple(orders) for power, orders in as_orders(ORDERS).items()}
+    ruled = apply_rulings(given, rulings, GEO)
+    result = with_ruling_notes(outcome(UNITS, notation(ruled)), given, ruled)
+    assert {str(o.order) for o in result.orders if o.note and "GM's ruling" in o.note} == noted
 
 
 def test_an_army_that_could_go_by_land_holds_instead() -> None:

@@ -93,4 +93,13 @@ def test_the_short_way_is_taken_for_canonical_orders() -> None:
     game = Spy(engine._game_from_state(STATES["midgame"]()))
     engine._set_orders(game, "ENGLAND", ["F NTH - BEL", "F NWG S F NTH", "A YOR - LON", "F ENG H"])
     engine._set_orders(game, "RUSSIA", ["F STP - BOT"])
-    assert calls == [("ENGLAND", False), ("RUSSIA", True)]
+    # canonical, but the engine drops one order (A VEN cannot reach Moscow): counted, set again the usual way
+    engine._set_orders(game, "ITALY", ["A VEN - MOS", "F ION - GRE", "A TUN H", "F NAP - ROM"])
+    assert calls == [("ENGLAND", False), ("RUSSIA", True), ("ITALY", False), ("ITALY", True)]
+    assert sorted(game.get_orders("ITALY")) == ["A TUN H", "F ION - GRE", "F NAP - ROM"]
+
+
+def test_a_canonical_set_the_engine_drops_an_order_of_is_held_as_set_orders_holds_it() -> None:
+    orders = {"ITALY": ["A VEN - MOS", "F ION - GRE", "A TUN H", "F NAP - ROM"]}
+    mid = STATES["midgame"]()
+    assert _held_and_results(mid, orders, fast=True) == _held_and_results(mid, orders, fast=False)

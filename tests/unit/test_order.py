@@ -97,6 +97,20 @@ def test_text_that_is_not_engine_notation_is_refused_with_its_reason(text: str) 
     assert Order.parse_or_none(text) is None
 
 
+@pytest.mark.parametrize("text", ["A PAR", "F STP/SC"])
+def test_a_unit_parsed_again_is_the_same_value(text: str) -> None:
+    """Unit.parse keeps the values it read (the deadline parses each unit on the board several times)."""
+    assert Unit.parse(text) is Unit.parse(text)
+    assert str(Unit.parse(text)) == text
+
+
+@pytest.mark.parametrize("text", ["", "A", "A PAR H", "X PAR", "A PARIS", "a par"])
+def test_text_that_is_not_a_unit_is_refused_every_time(text: str) -> None:
+    for _ in range(2):  # an error is never kept: the second parse raises as the first did
+        with pytest.raises(ValueError, match="not .*(engine notation|a unit)"):
+            Unit.parse(text)
+
+
 def test_order_unit() -> None:
     assert order_unit("A MAR S A PAR - BUR") == "A MAR"
     assert order_unit("F STP/NC B") == "F STP/NC"

@@ -112,20 +112,33 @@ def ordered_sets(sets: Sequence[StoredSet], ruleset: Ruleset) -> list[StoredSet]
     return result
 
 
+def _merged(newer: StoredSet, ruleset: Ruleset) -> bool:
+    """Whether `newer` is merged unit by unit with the set on file rather than replacing it."""
+    combination = option(ruleset, "set_combination")
+    return combination == "merge_per_unit" or (combination == "replace_unless_marked_change" and newer.is_change)
+
+
+def combined_orders(base: Sequence[Order], newer: StoredSet, ruleset: Ruleset) -> tuple[Order, ...]:
+    """The effective orders after `newer` takes effect on top of `base` (`combine_sets` without
+    the reply's words, which the deadline never reads)."""
+    if _merged(newer, ruleset):
+        return merge_per_unit(base, newer.orders)
+    return tuple(sorted(newer.orders, key=_canonical_key))
+
+
 def combine_sets(base: Sequence[Order], newer: StoredSet, ruleset: Ruleset) -> tuple[tuple[Order, ...], str]:
     """The effective orders after `newer` takes effect on top of `base`, and how (for the reply)."""
-    combination = option(ruleset, "set_combination")
+    orders = combined_orders(base, newer, ruleset)
     rule = rules_in_words(clause(ruleset, "set_combination"))
+    if not _merged(newer, ruleset):
+        return orders, f"replaces the set on file ({rule})"
     replaced = tuple(sorted(newer.orders, key=_canonical_key))
-    if combination == "merge_per_unit" or (combination == "replace_unless_marked_change" and newer.is_change):
-        merged = merge_per_unit(base, newer.orders)
-        if not base or sorted(map(str, merged)) == sorted(map(str, replaced)):
-            # nothing of the set on file survived, so say it was replaced, not merged
-            return merged, f"orders every unit the set on file ordered, so it replaces it ({rule})"
-        if combination == "merge_per_unit":
-            return merged, f"was merged unit by unit with the set on file ({rule})"
-        return merged, f"is marked as a change: merged with the set on file ({rule})"
-    return replaced, f"replaces the set on file ({rule})"
+    if not base or sorted(map(str, orders)) == sorted(map(str, replaced)):
+        # nothing of the set on file survived, so say it was replaced, not merged
+        return orders, f"orders every unit the set on file ordered, so it replaces it ({rule})"
+    if option(ruleset, "set_combination") == "merge_per_unit":
+        return orders, f"was merged unit by unit with the set on file ({rule})"
+    return orders, f"is marked as a change: merged with the set on file ({rule})"
 
 
 @dataclass(frozen=True)
@@ -169,7 +182,7 @@ def effective_orders(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[Order
     """The orders to adjudicate from every set a player sent this turn (000 III(4), 001 II(7), 002 ORDERS 2)."""
     orders: tuple[Order, ...] = ()
     for stored in ordered_sets(sets, ruleset):
-        orders, _ = combine_sets(orders, stored, ruleset)
+        orders = combined_orders(orders, stored, ruleset)
     return orders
 
 

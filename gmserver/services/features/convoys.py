@@ -61,6 +61,8 @@ def with_route_notes(outcome: PhaseOutcome, notes: Mapping[Order, str]) -> Phase
 def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Order]],
                       ruled: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
     """Say in the report which orders the GM's ruling changed, and why."""
+    if ruled == original:  # most phases have no ruling; equal orders compare without hashing each order
+        return outcome
     changed = {text for power in ruled for text in set(ruled[power]) - set(original.get(power, ()))}
     if not changed:
         return outcome
@@ -69,19 +71,21 @@ def with_ruling_notes(outcome: PhaseOutcome, original: Mapping[str, Sequence[Ord
         dataclasses.replace(o, note=note) if o.order in changed else o for o in outcome.orders))
 
 
-def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]], outcome: PhaseOutcome,
+def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[Order | str]], outcome: PhaseOutcome,
                  geography: MapInfo) -> tuple[PhaseOutcome, tuple[Paradox, ...]]:
     """000 VI(6) (datc_4a2 = rb2000_all_hold_backup): the outcome of a movement phase with its
     convoy paradoxes resolved by the 2000 rule, or every move in the paradox failing where that
     rule leaves no or several resolutions, instead of the engine's Szykman rule; `outcome` (the
-    engine's) is kept when the board comes out the same. `texts` are the complete orders."""
+    engine's) is kept when the board comes out the same. `texts` are the complete orders (Order
+    values, or text as `engine.adjudicate` takes it)."""
     if outcome.before.phase_type != "M":
         return outcome, ()
-    parsed = {power: tuple(o for line in lines if (o := Order.parse_or_none(line)) is not None)
+    parsed = {power: tuple(o for line in lines
+                           if (o := line if isinstance(line, Order) else Order.parse_or_none(line)) is not None)
               for power, lines in texts.items()}
 
     def dislodged(orders: Mapping[str, tuple[Order, ...]]) -> frozenset[Unit]:
-        tried = engine.adjudicate(state, _texts(orders, texts), engine_decides_solo=False)
+        tried = engine.adjudicate(state, _texts(orders, texts), engine_decides_solo=False, position=outcome.before)
         return frozenset(o.order.unit for o in tried.orders if o.order.unit is not None and "dislodged" in o.results)
 
     resolved, paradoxes = resolve(parsed, geography, dislodged)
@@ -89,7 +93,7 @@ def paradox_rule(state: Mapping[str, object], texts: Mapping[str, Sequence[str]]
         log.info("%s: %s", outcome.phase, paradox.describe())
     if resolved == parsed:
         return outcome, paradoxes
-    ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False)
+    ruled = engine.adjudicate(state, _texts(resolved, texts), engine_decides_solo=False, position=outcome.before)
     if ruled.after == outcome.after:
         return outcome, paradoxes  # the engine's Szykman rule gave the same board: its report stands
     changed = {o.unit: o for power in parsed for o in parsed[power] if o not in resolved[power]}
@@ -103,11 +107,12 @@ def _paradox_note(ordered: Order) -> str:
     return f"ordered {ordered}: {what}, the convoy paradox being settled by house rules 000 VI(6)"
 
 
-def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+def _texts(orders: Mapping[str, Sequence[Order]], original: Mapping[str, Sequence[Order | str]],
+           ) -> dict[str, tuple[str, ...]]:
     """Engine notation for `orders`, with the lines of `original` that are not orders kept (the
     engine drops those: their units were completed with defaults)."""
     return {power: tuple(str(o) for o in orders.get(power, ()))
-            + tuple(line for line in lines if Order.parse_or_none(line) is None)
+            + tuple(line for line in lines if isinstance(line, str) and Order.parse_or_none(line) is None)
             for power, lines in original.items()}
 
 
@@ -142,10 +147,11 @@ def written_routes(orders: Mapping[str, Sequence[Order | str]]) -> dict[Unit, tu
 
 
 def flag_disputes(session: Session, services: Services, game: Game, record: PhaseRecord, outcome: PhaseOutcome,
-                  now: datetime) -> tuple[str, ...]:
+                  now: datetime, given: Mapping[str, Sequence[Order]] | None = None) -> tuple[str, ...]:
     """Tell the GM of each convoy the game's house rules (000 VI(4), VI(6)) may decide otherwise
-    than the engine did (once per phase and revision); what was flagged."""
-    found = checks(game, record, outcome, services)
+    than the engine did (once per phase and revision); what was flagged. `given`: the orders as
+    given, where the caller has them (the record keeps their text)."""
+    found = checks(game, record, outcome, services, given)
     if not found.texts:
         return ()
     commands = [f"gmserver game rollback {game.name}",

@@ -75,12 +75,13 @@ def standing_orders(game: Game, record: PhaseRecord, ordered: frozenset[str]) ->
     set for this movement turn (after the turn it was marked in); powers with none left out."""
     if phase_type(record.phase) != "M":
         return {}
-    position = engine.position_from_state(record.state)
+    position = None  # read from the state only for a set that is used: most games have none
     used = {}
     for player in game.players:
         kept = player.perpetual
         if not kept or player.power in ordered or kept.get("since") == record.phase or player.civil_disorder:
             continue
+        position = position or engine.position_from_state(record.state)
         orders = orders_that_still_apply([Order.parse(t, "M") for t in kept["orders"]], position, player.power)
         if orders:
             used[player.power] = orders

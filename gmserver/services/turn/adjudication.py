@@ -14,29 +14,34 @@ from typing import Any
 from gmserver import engine
 from gmserver.rules.defaults import CompleteOrders, complete_orders
 from gmserver.rules.order import Order
-from gmserver.rules.position import PhaseOutcome
+from gmserver.rules.position import PhaseOutcome, Position
 from gmserver.rules.ruleset import Ruleset
 
 
 def completed(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Ruleset,
-              civil_disorder: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[str, ...]], CompleteOrders]:
+              civil_disorder: frozenset[str] = frozenset(), *, position: Position | None = None,
+              ) -> tuple[dict[str, tuple[Order | str, ...]], CompleteOrders]:
     """(orders for the engine, the completion) for the phase of `state`. `orders` are the Order
     values on file (services.turn.turns) or engine notation (tests, benchmarks); a text line that is
     not engine notation is passed on as it is (the engine drops it) and leaves its unit
-    unordered, so it gets the default."""
-    position = engine.position_from_state(state)
+    unordered, so it gets the default. The orders for the engine are the completion's Order
+    values, handed on as they are (`engine.adjudicate` writes them in its notation), with those
+    lines. `position`: `engine.position_from_state(state)`, where the caller has read it (to give
+    `engine.adjudicate` too)."""
+    position = engine.position_from_state(state) if position is None else position
     kind = position.phase_type
     parsed = {power: [o for line in lines if (o := _as_order(line, kind)) is not None]
               for power, lines in orders.items()}
     complete = complete_orders(position, parsed, ruleset, engine.map_info(), civil_disorder)
-    texts = complete.as_text()
+    for_engine: dict[str, tuple[Order | str, ...]] = {power: power_orders
+                                                      for power, power_orders in complete.orders.items() if power_orders}
     for power, lines in orders.items():  # keep any unparsed line
         if power in civil_disorder:
             continue
         kept = [line for line in lines if isinstance(line, str) and _as_order(line, kind) is None]
         if kept:
-            texts[power] = tuple(texts.get(power, ())) + tuple(kept)
-    return texts, complete
+            for_engine[power] = tuple(for_engine.get(power, ())) + tuple(kept)
+    return for_engine, complete
 
 
 def _as_order(line: Order | str, kind: str) -> Order | None:
@@ -49,8 +54,9 @@ def _as_order(line: Order | str, kind: str) -> Order | None:
 def adjudicate_with_defaults(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | str]], ruleset: Ruleset,
                              civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
     """`engine.adjudicate` of the orders completed by the ruleset's defaults, defaults marked."""
-    texts, complete = completed(state, orders, ruleset, civil_disorder)
-    return mark_defaults(engine.adjudicate(state, texts), complete)
+    position = engine.position_from_state(state)  # read once: the completion and the engine both need it
+    for_engine, complete = completed(state, orders, ruleset, civil_disorder, position=position)
+    return mark_defaults(engine.adjudicate(state, for_engine, position=position), complete)
 
 
 def mark_defaults(outcome: PhaseOutcome, complete: CompleteOrders) -> PhaseOutcome:

@@ -387,7 +387,8 @@ def _process_phase(session: Session, services: Services, game: Game, record: Pha
     queries.rows.write_now(session, record, {
         **missed_before, "adjudicated_at": now, "results": results_rows(outcome),
         "orders": {power: [str(o) for o in power_orders] for power, power_orders in computed.orders.items()}})
-    convoys.flag_disputes(session, services, game, record, outcome, now)  # 000 VI(4), VI(6): the GM rules
+    # 000 VI(4), VI(6): the GM rules; the orders as given, not read back from the record's text
+    convoys.flag_disputes(session, services, game, record, outcome, now, computed.orders)
     return outcome
 
 
@@ -442,12 +443,13 @@ def outcome_of_orders(services: Services, game: Game, record: PhaseRecord, rules
     ruled = convoys.ruled_orders(record, orders, services) if rulings else orders  # 000 VI(4).16
     # The engine gets an order for every unit, build and removal: the house rules' defaults
     # (rules/defaults.py), never its own; units of a power in civil disorder hold (000 V(3)).
-    complete_texts, complete = adjudication.completed(record.state, ruled, ruleset,
-                                                      civil_disorder=nmr.civil_disorder_of(game))
+    position = engine.position_from_state(record.state)  # read once: the completion and the engine both need it
+    for_engine, complete = adjudication.completed(record.state, ruled, ruleset,
+                                                  civil_disorder=nmr.civil_disorder_of(game), position=position)
     # the profile's solo count decides the winner (services.game.endgame), not the engine's 18
-    outcome = engine.adjudicate(record.state, complete_texts, engine_decides_solo=False)
+    outcome = engine.adjudicate(record.state, for_engine, engine_decides_solo=False, position=position)
     if ruleset.datc_4a2 == "rb2000_all_hold_backup":  # 000 VI(6): not the engine's Szykman rule
-        outcome, _ = convoys.paradox_rule(record.state, complete_texts, outcome, services.geography)
+        outcome, _ = convoys.paradox_rule(record.state, for_engine, outcome, services.geography)
     outcome = adjudication.mark_defaults(outcome, complete)
     outcome = convoys.with_ruling_notes(_with_void_supports(outcome, voided, notes), orders, ruled)
     return ruled, convoys.with_route_notes(outcome, route_notes)

@@ -10,6 +10,8 @@ from gmserver.rules.reading.output import reading_to_json
 from gmserver.rules.reading.reader import read_orders
 from gmserver.rules.reading.sets import (
     StoredSet,
+    combine_sets,
+    combined_orders,
     effective_orders,
     is_change_marker,
     ordered_sets,
@@ -62,6 +64,21 @@ def test_000_III_4_a_retreat_and_a_disband_of_one_unit_merge_by_unit(on_file, ne
 
 
 SETS = [stored_set(("A PAR - BUR",), received=1, version="2"), stored_set(("A PAR - PIC",), received=2, version="1")]
+
+
+@pytest.mark.parametrize("profile", ["standard", "mhr", "danivon", "email_rules", "scorpion", "gwm"])
+@pytest.mark.parametrize("base, newer, is_change", [
+    ((), ("A PAR - PIC",), False),
+    (("F BRE - MAO", "A MAR H", "A PAR - BUR"), ("A PAR - PIC",), False),
+    (("F BRE - MAO", "A MAR H", "A PAR - BUR"), ("A PAR - PIC",), True),
+    (("A PAR - BUR",), ("A PAR - PIC", "A MAR H"), True),
+])
+def test_combined_orders_are_those_combine_sets_replies_with(profile, base, newer, is_change):
+    """The deadline combines the sets without the reply's words: the same orders as the reply's."""
+    stored = stored_set(newer, received=2, is_change=is_change)
+    orders, how = combine_sets(as_orders(base), stored, ruleset(profile))
+    assert combined_orders(as_orders(base), stored, ruleset(profile)) == orders
+    assert how
 
 
 def test_000_III_4_receipt_time_decides():
