@@ -287,3 +287,15 @@ def test_a_relationship_load_of_rows_with_held_writes_sees_them(database_url, cl
         session.expire_all()  # the objects loaded again from what the database gives
         addresses = {player.power: player.address for player in load(session, game_id)}
     assert addresses["FRANCE"] == "new@players.test"
+
+
+def test_held_writes_that_fail_when_a_statement_sends_them_are_refused_as_such(database_url, clock) -> None:
+    """Sent as a statement reaches the cursor, their failure is still `HeldWritesFailed` (what the
+    deadline's batch catches to do its work again), not the statement's own error."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with pytest.raises(queries.rows.HeldWritesFailed) as failure:
+        with transaction(services.sessions) as session, queries.rows.held_writes(session):
+            _open(session, game_id, "S1901M", clock())  # the game's phase: taken
+            session.connection().exec_driver_sql("SELECT COUNT(*) FROM phases").scalar()
+    assert isinstance(failure.value.__cause__, IntegrityError)

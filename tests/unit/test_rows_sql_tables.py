@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from gmserver.db.models import PhaseRecord
+from gmserver.db.models import OrderSet, PhaseRecord
 from gmserver.db.queries.rows import sql_tables, statement_reads
 
 
@@ -36,3 +36,5 @@ def test_what_a_statement_reads_is_its_columns_where_and_order_by() -> None:
     assert reads.columns == {("phases", name) for name in ("id", "game_id", "phase", "state")}
     orm = statement_reads(select(PhaseRecord.results).where(PhaseRecord.adjudicated_at.is_(None)))
     assert orm.columns == {("phases", "results"), ("phases", "adjudicated_at")}
+    entity = statement_reads(select(OrderSet).where(OrderSet.game_id == 1))
+    assert entity.columns == {("order_sets", column.name) for column in OrderSet.__table__.columns}

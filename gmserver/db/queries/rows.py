@@ -228,8 +228,8 @@ class HeldWrites:
 
 
 # An execution option: the statement reads around the writes held (`held_writes`), its caller adding
-# the rows held for the INSERTs it names (`held_inserts`); held writes of what it reads but these are sent
-# first
+# the rows held for the INSERTs it names (`held_inserts`); the held writes of anything else it reads
+# are sent before it all the same
 READS_AROUND_HELD_WRITES = "reads_around_held_writes"
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
@@ -261,8 +261,8 @@ _STATEMENT_READS: weakref.WeakKeyDictionary[Executable, StatementReads] = weakre
 
 
 def statement_reads(statement: Executable) -> StatementReads:
-    """What `statement` (Core, on the tables' columns) reads: in its columns, its WHERE, its
-    ORDER BY (kept for the statements built once, as these are)."""
+    """What `statement` reads: its columns (an ORM entity's every column), its WHERE, its ORDER BY
+    (kept for the statements built once, as these are)."""
     if statement in _STATEMENT_READS:
         return _STATEMENT_READS[statement]
     tables: set[str] = set()
@@ -274,6 +274,9 @@ def statement_reads(statement: Executable) -> StatementReads:
             columns.add((column.table.name, column.name))
 
     visitors.traverse(statement, {}, {"table": lambda table: tables.add(table.name), "column": column})
+    if isinstance(statement, Select):
+        for selected in statement.selected_columns:  # an ORM entity's columns are not in its structure
+            column(selected)
     reads = StatementReads(frozenset(tables), frozenset(columns))
     _STATEMENT_READS[statement] = reads
     return reads
