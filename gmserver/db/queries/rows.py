@@ -59,7 +59,8 @@ def write_now(session: Session, row: Base, changes: Mapping[str, Any]) -> None:
     the object as loaded. A change the caller made through the ORM before stays for the flush;
     attribute events (`set` listeners) do not fire, so a caller whose columns have one passes
     the values it would set too (`queries.games.advance`). Within `held_writes`, the UPDATE is
-    held (with any other held for the row: the later value of a column wins)."""
+    held (with any other held for the row: the later value of a column wins). Within a savepoint
+    the columns are expired instead, read again when next asked for."""
     state = inspect(row)
     changed = {key: value for key, value in changes.items() if getattr(row, key) != value}
     if not changed:
@@ -73,6 +74,11 @@ def write_now(session: Session, row: Base, changes: Mapping[str, Any]) -> None:
         held.updates.setdefault((mapper.local_table, state.identity[0]), {}).update(columns)
         held.columns_held.setdefault(mapper.local_table.name, set()).update(columns)
         held.forget_columns_read(mapper.local_table.name, columns)
+    if session.in_nested_transaction():
+        # the ORM puts back at a savepoint's rollback only what it saw change: a value kept as
+        # loaded would outlive the rollback of its UPDATE; read again, it is what the database holds
+        session.expire(row, list(changed))
+        return
     for key, value in changed.items():
         set_committed_value(row, key, value)
 
