@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event, insert, select
+from sqlalchemy import event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload, selectinload
 
 from gmserver.db import queries
-from gmserver.db.models import Game, OrderSet, PhaseRecord
+from gmserver.db.models import Game, OrderSet, PhaseRecord, Player
 from gmserver.db.session import transaction
 from tests.support.world import new_game, services_for
 
@@ -129,3 +130,171 @@ def test_sets_read_ahead_are_what_each_game_reads_until_a_set_is_stored(database
                              lines=[], received_at=clock()))
         assert [row.orders for row in queries.ordersets.order_set_rows(session, game_ids[1], "S1901M")] == [
             ["A ROM H"]]
+
+
+def test_a_string_run_with_exec_driver_sql_sees_the_held_writes(database_url, clock) -> None:
+    """SQLAlchemy fires no `before_execute` for a driver string: it still reads no row around them."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        queries.games.advance(session, session.get(Game, game_id), {"phase": "F1901M"})
+        connection = session.connection()
+        with statements_sent(session) as sent:
+            connection.exec_driver_sql("SELECT COUNT(*) FROM order_sets").scalar()  # another table
+            assert [s for s in sent if s.startswith("UPDATE")] == []
+            phase = connection.exec_driver_sql(f"SELECT phase FROM games WHERE id = {int(game_id)}").scalar()
+        assert phase == "F1901M"
+
+
+def _store_a_set(services, game_id: int, now) -> None:  # type: ignore[no-untyped-def]
+    with transaction(services.sessions) as session:
+        session.add(OrderSet(game_id=game_id, power="FRANCE", phase="S1901M", version=1, orders=["A PAR H"],
+                             lines=[], received_at=now))
+
+
+def _orm_flush(session, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    session.scalars(select(OrderSet).where(OrderSet.game_id == game_id)).one().orders = ["A PAR - BUR"]
+
+
+def _core(session, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    session.execute(update(OrderSet.__table__).where(OrderSet.__table__.c.game_id == game_id)
+                    .values(orders=["A PAR - BUR"]))
+
+
+def _text(session, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    session.execute(text("UPDATE order_sets SET marker = 'x' WHERE game_id = :game_id"), {"game_id": game_id})
+
+
+def _driver_sql(session, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    session.connection().exec_driver_sql(f"UPDATE order_sets SET marker = 'x' WHERE game_id = {int(game_id)}")
+
+
+def _held_update(session, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    row = session.scalars(select(OrderSet).where(OrderSet.game_id == game_id)).one()
+    queries.rows.write_now(session, row, {"orders": ["A PAR - BUR"]})
+
+
+@pytest.mark.parametrize("change", [_orm_flush, _core, _text, _driver_sql, _held_update],
+                         ids=["orm-flush", "core", "text", "driver-sql", "held-update"])
+def test_a_write_to_a_table_read_ahead_forgets_what_was_read(database_url, clock, change) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    _store_a_set(services, game_id, clock())
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        queries.ordersets.read_sets_ahead(session, [(game_id, "S1901M")])
+        assert queries.rows.read_ahead(session, "order_sets") is not None
+        change(session, game_id)
+        assert queries.rows.read_ahead(session, "order_sets") is None
+
+
+def test_a_held_write_of_a_column_a_read_ahead_reads_forgets_it_and_one_of_another_does_not(database_url,
+                                                                                            clock) -> None:
+    """The deadline holds the phase's results (a column the spring centres do not read): what was
+    read ahead stays; a held change of a state it read does not."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    centres = {"FRANCE": ["PAR"]}
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        record = queries.phases.phase_record(session, game_id, "S1901M")
+        queries.phases.read_spring_centres_ahead(session, [game_id])
+        queries.rows.write_now(session, record, {"results": [{"power": "FRANCE"}], "adjudicated_at": clock()})
+        assert queries.rows.read_ahead(session, "spring_centres") is not None
+        queries.rows.write_now(session, record, {"state": {**record.state, "centers": centres}})
+        assert queries.rows.read_ahead(session, "spring_centres") is None
+        assert queries.phases.spring_centres(session, game_id) == [("S1901M", centres)]
+
+
+def _stored_phases(services, game_id: int) -> list[str]:  # type: ignore[no-untyped-def]
+    with transaction(services.sessions) as session:
+        return list(session.scalars(select(PhaseRecord.phase).where(PhaseRecord.game_id == game_id)
+                                    .order_by(PhaseRecord.id)))
+
+
+def _open(session, game_id: int, phase: str, now) -> None:  # type: ignore[no-untyped-def]
+    queries.phases.open_next_phase(session, game_id, phase, {"name": phase}, None, now)
+
+
+def test_a_write_held_before_a_savepoint_rolled_back_is_kept(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        _open(session, game_id, "F1901M", clock())
+        savepoint = session.begin_nested()
+        _open(session, game_id, "W1901A", clock())
+        savepoint.rollback()
+        _open(session, game_id, "S1902M", clock())
+    assert _stored_phases(services, game_id) == ["S1901M", "F1901M", "S1902M"]
+
+
+def test_a_write_made_in_a_savepoint_rolled_back_is_not_sent(database_url, clock) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        game = session.get(Game, game_id)
+        savepoint = session.begin_nested()
+        queries.games.advance(session, game, {"phase": "F1901M"})
+        _open(session, game_id, "F1901M", clock())
+        savepoint.rollback()
+        assert game.phase == "S1901M"
+    assert _stored_phases(services, game_id) == ["S1901M"]
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).phase == "S1901M"
+
+
+def test_a_failed_statement_in_a_savepoint_rolled_back_leaves_the_held_writes_to_be_sent(database_url,
+                                                                                        clock) -> None:
+    """On PostgreSQL a failed statement aborts the transaction until the savepoint is rolled back:
+    nothing held may be sent in between."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with transaction(services.sessions) as session, queries.rows.held_writes(session):
+        game = session.get(Game, game_id)
+        _open(session, game_id, "F1901M", clock())
+        with pytest.raises(IntegrityError), session.begin_nested():
+            queries.games.advance(session, game, {"phase": "F1901M"})
+            session.execute(insert(OrderSet.__table__), [
+                {"game_id": game_id, "power": "FRANCE", "phase": "S1901M", "version": 1, "orders": [], "lines": [],
+                 "received_at": clock()}] * 2)  # the same version twice: refused
+        _open(session, game_id, "W1901A", clock())
+    assert _stored_phases(services, game_id) == ["S1901M", "F1901M", "W1901A"]
+    with transaction(services.sessions) as session:
+        assert session.get(Game, game_id).phase == "S1901M"
+
+
+def _lazy(session, game_id: int) -> list[Player]:  # type: ignore[no-untyped-def]
+    return list(session.get(Game, game_id).players)
+
+
+def _joined(session, game_id: int) -> list[Player]:  # type: ignore[no-untyped-def]
+    return list(session.scalars(select(Game).where(Game.id == game_id).options(joinedload(Game.players)))
+                .unique().one().players)
+
+
+def _selectin(session, game_id: int) -> list[Player]:  # type: ignore[no-untyped-def]
+    return list(session.scalars(select(Game).where(Game.id == game_id).options(selectinload(Game.players)))
+                .one().players)
+
+
+@pytest.mark.parametrize("load", [_lazy, _joined, _selectin], ids=["lazy", "joined", "selectin"])
+def test_a_relationship_load_of_rows_with_held_writes_sees_them(database_url, clock, load) -> None:
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with transaction(services.sessions) as session, queries.rows.held_writes(session) as held:
+        france = session.scalars(select(Player).where(Player.game_id == game_id, Player.power == "FRANCE")).one()
+        queries.rows.write_now(session, france, {"address": "new@players.test"})
+        assert held.tables() == {"players"}
+        session.expire_all()  # the objects loaded again from what the database gives
+        addresses = {player.power: player.address for player in load(session, game_id)}
+    assert addresses["FRANCE"] == "new@players.test"
+
+
+def test_held_writes_that_fail_when_a_statement_sends_them_are_refused_as_such(database_url, clock) -> None:
+    """Sent as a statement reaches the cursor, their failure is still `HeldWritesFailed` (what the
+    deadline's batch catches to do its work again), not the statement's own error."""
+    services = services_for(database_url)
+    game_id = new_game(services, clock(), name="first")
+    with pytest.raises(queries.rows.HeldWritesFailed) as failure:
+        with transaction(services.sessions) as session, queries.rows.held_writes(session):
+            _open(session, game_id, "S1901M", clock())  # the game's phase: taken
+            session.connection().exec_driver_sql("SELECT COUNT(*) FROM phases").scalar()
+    assert isinstance(failure.value.__cause__, IntegrityError)

@@ -60,7 +60,7 @@ def read_sets_ahead(session: Session, phases: list[tuple[int, str]]) -> None:
     by_phase: dict[tuple[int, str], list[Row]] = {game_phase: [] for game_phase in phases}
     for row in plain_rows(session, _SET_ROWS_OF_GAMES, {"games": phases}):
         by_phase[row.game_id, row.phase].append(row)
-    keep_read_ahead(session, _SETS_AHEAD, frozenset({OrderSet.__tablename__}), by_phase)
+    keep_read_ahead(session, _SETS_AHEAD, _SET_ROWS_OF_GAMES, by_phase)
 
 
 # a player's own sets (the GM's and a proxy holder's are not the player's), newest first

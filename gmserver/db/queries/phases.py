@@ -182,7 +182,7 @@ def last_adjudication(session: Session, game_id: int, record_id: int) -> list[Ph
 _PHASES = PhaseRecord.__table__.c
 _SPRING_CENTRES = select(_PHASES.phase, _PHASES.state["centers"]).where(  # built once: each report asks
     _PHASES.game_id == bindparam("game_id"), _PHASES.phase.like("S____M")).order_by(_PHASES.id).execution_options(
-    **{READS_AROUND_HELD_WRITES: True})  # the phases opened and held are added to it; no UPDATE changes a state
+    **{READS_AROUND_HELD_WRITES: (_OPEN_PHASE,)})  # the phases opened and held are added to it
 
 
 def spring_centres(session: Session, game_id: int) -> list[tuple[str, dict[str, list[str]]]]:
@@ -214,7 +214,7 @@ def read_spring_centres_ahead(session: Session, game_ids: list[int]) -> None:
     by_game: dict[int, list[tuple[str, dict[str, list[str]]]]] = {game_id: [] for game_id in game_ids}
     for game_id, phase, centres in plain_rows(session, _SPRING_CENTRES_OF_GAMES, {"game_ids": game_ids}):
         by_game[game_id].append((phase, centres))
-    keep_read_ahead(session, _SPRING_CENTRES_AHEAD, frozenset({PhaseRecord.__tablename__}), by_game)
+    keep_read_ahead(session, _SPRING_CENTRES_AHEAD, _SPRING_CENTRES_OF_GAMES, by_game, adds=(_OPEN_PHASE,))
 
 
 def _is_spring_movement(phase: str) -> bool:
