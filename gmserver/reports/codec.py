@@ -71,8 +71,8 @@ Writer = Callable[[Any], str]
 
 # The texts written of values that cannot change, by the value's identity, kept by the writer of
 # each type hint (one value may be written under two hints, as itself and as its base class) with
-# the value, so that its id is not another's while it is kept: an Order, a Unit, a time, and a
-# frozen dataclass of scalars (a report's order line). A deadline's reports share many of them:
+# the value, so that its id is not another's while it is kept: an Order, a Unit, and a frozen
+# dataclass of scalars (a report's order line). A deadline's reports share many of them:
 # rules/order.py keeps the orders it parses, reports/turn.py the order lines it makes. Each
 # writer's emptied when it holds _KEPT_MOST (some 3 MB of order lines; a daemon runs for months).
 Kept = dict[int, tuple[Any, str]]
@@ -121,6 +121,8 @@ def _writer(hint: Any) -> Writer:
         return lambda value: "null" if value is None else inner(value)
     if kind == "text":
         write, escape, kept = _TEXT[hint][0], encode_basestring_ascii, Kept()
+        # an Order or a Unit is kept; a time is written in C at once, and a report's are its own
+        keep = _kept if dataclasses.is_dataclass(hint) else lambda kept, value, text: text
 
         def text(value: Any) -> str:
             known = kept.get(id(value))
@@ -131,7 +133,7 @@ def _writer(hint: Any) -> Writer:
             written = write(value)
             back = _read_back(hint, written)
             if back is value or back == value:
-                return _kept(kept, value, escape(written))
+                return keep(kept, value, escape(written))
             return _dumps(_walk_to_json(value, hint))  # written field by field (a removal): rare
         return text
     if kind == "dataclass":
@@ -177,16 +179,21 @@ def _mapping_writer(item_hint: Any) -> Writer:
     """`Mapping[str, X]` as a JSON object, keys in their order: a mapping of counts (power ->
     centres) or of names (power -> its units) written in one expression, the others value by
     value (as `_mapping_encoder` takes the same ways)."""
-    item, as_is, items_as_is = _writer(item_hint), frozenset(_as_is(item_hint)), _items_as_is(item_hint)
-    escape, counts = encode_basestring_ascii, as_is == frozenset((int,))
+    item, escape = _writer(item_hint), encode_basestring_ascii
+    counts, names = frozenset(_as_is(item_hint)) == _INT, _items_as_is(item_hint) == _STR
 
     def mapping(value: Any) -> str:
-        if not isinstance(value, Mapping) or not (_all_of(value, _STR) or all(isinstance(key, str) for key in value)):
+        # type(...) is dict: most are, and isinstance of an ABC is a call in Python
+        if type(value) is not dict and not isinstance(value, Mapping):
+            raise CodecError
+        if not value:  # a position's dislodged units, retreats, adjustments: most often none
+            return "{}"
+        if not {*map(type, value)} <= _STR and not all(isinstance(key, str) for key in value):
             raise CodecError
         values = value.values()
-        if counts and _all_of(values, _INT):  # an exact int formats as json writes it
+        if counts and {*map(type, values)} <= _INT:  # an exact int formats as json writes it
             return f"{{{', '.join([f'{escape(key)}: {v}' for key, v in value.items()])}}}"
-        if items_as_is == _STR and _all_of(values, _SEQUENCES) and _all_of(itertools.chain.from_iterable(values), _STR):
+        if names and {*map(type, values)} <= _SEQUENCES and {*map(type, itertools.chain.from_iterable(values))} <= _STR:
             return f"{{{', '.join([escape(key) + ': [' + ', '.join(map(escape, v)) + ']' for key, v in value.items()])}}}"
         return f"{{{', '.join([f'{escape(key)}: {item(v)}' for key, v in value.items()])}}}"
     return mapping
