@@ -15,10 +15,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import json
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from gmserver.rules.order import Order, Unit
@@ -31,6 +34,7 @@ _TEXT: dict[type, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
 }
 _SCALARS = (str, int, float, bool)
 _STR = frozenset((str,))
+_INT = frozenset((int,))
 _SEQUENCES = frozenset((tuple, list))  # what a tuple hint takes (a list is written as the tuple it reads back as)
 
 
@@ -45,6 +49,202 @@ def to_json(value: Any, hint: Any, at: str = "") -> Any:
     except CodecError:
         pass  # the plan checks what the walk below checks, without the paths: walk again to say where
     return _walk_to_json(value, hint, at)
+
+
+def to_json_text(value: Any, hint: Any, at: str = "") -> str:
+    """`json.dumps(to_json(value, hint), check_circular=False)`, the same text, written in one pass
+    without the tree of dicts and lists (a report has some thousand values, and the tree's
+    containers are what set off the garbage collector at the deadline): json's default
+    separators (", ", ": "), ASCII (what is not ASCII escaped, `ensure_ascii`), keys in their
+    order. The same checks as `to_json`, and a value that fails them is named by its path."""
+    try:
+        return _writer(hint)(value)
+    except CodecError:
+        pass  # as to_json: walk again to say where
+    return _dumps(_walk_to_json(value, hint, at))
+
+
+# json.dumps with its defaults, check_circular=False: what the "any" values (JSON values as they are) are written with
+_dumps = json.JSONEncoder(check_circular=False).encode
+Writer = Callable[[Any], str]
+
+
+# The texts written of values that cannot change, by the value's identity, kept by the writer of
+# each type hint (one value may be written under two hints, as itself and as its base class) with
+# the value, so that its id is not another's while it is kept: an Order, a Unit, and a frozen
+# dataclass of scalars (a report's order line). A deadline's reports share many of them:
+# rules/order.py keeps the orders it parses, reports/turn.py the order lines it makes. Each
+# writer's emptied when it holds _KEPT_MOST (some 3 MB of order lines; a daemon runs for months).
+Kept = dict[int, tuple[Any, str]]
+_KEPT_MOST = 10_000
+
+
+def _kept(kept: Kept, value: Any, text: str) -> str:
+    """`text`, kept in `kept` as what `value` is written as."""
+    if len(kept) >= _KEPT_MOST:
+        kept.clear()
+    kept[id(value)] = (value, text)
+    return text
+
+
+def _float_text(value: Any) -> str:
+    """A float as json writes it (NaN and the infinities as words: allow_nan), an int as an int."""
+    if not isinstance(value, float):
+        return int.__repr__(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+def _scalar_text(value: Any) -> str:
+    """A JSON scalar (a Literal's value) as json writes it."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    return _float_text(value)
+
+
+@functools.cache
+def _writer(hint: Any) -> Writer:
+    """`to_json_text` for values of `hint`, planned once per hint: `_encoder`'s plan, each value
+    written as the text json writes for what `_encoder` returns for it."""
+    kind, arg = _shape(hint)
+    if kind == "optional":
+        inner = _writer(arg)
+        return lambda value: "null" if value is None else inner(value)
+    if kind == "text":
+        write, escape, kept = _TEXT[hint][0], encode_basestring_ascii, Kept()
+        # an Order or a Unit is kept; a time is written in C at once, and a report's are its own
+        keep = _kept if dataclasses.is_dataclass(hint) else lambda kept, value, text: text
+
+        def text(value: Any) -> str:
+            known = kept.get(id(value))
+            if known is not None and known[0] is value:
+                return known[1]
+            if not isinstance(value, hint):
+                raise CodecError
+            written = write(value)
+            back = _read_back(hint, written)
+            if back is value or back == value:
+                return keep(kept, value, escape(written))
+            return _dumps(_walk_to_json(value, hint))  # written field by field (a removal): rare
+        return text
+    if kind == "dataclass":
+        return _dataclass_writer(hint)
+    if kind == "tuple":
+        if len(arg) == 2 and arg[1] is Ellipsis:
+            return _sequence_writer(arg[0])
+        items = [_writer(item_hint) for item_hint in arg]
+
+        def fixed(value: Any) -> str:
+            if not isinstance(value, (tuple, list)) or len(value) != len(items):
+                raise CodecError
+            return f"[{', '.join([write(v) for write, v in zip(items, value, strict=False)])}]"
+        return fixed
+    if kind == "mapping":
+        return _mapping_writer(arg)
+    encode = _encoder(hint)  # the checks; what it returns is the value, a scalar
+    if kind == "scalar" and hint is str:
+        return lambda value: encode_basestring_ascii(encode(value))
+    if kind == "scalar" and hint is bool:
+        return lambda value: "true" if encode(value) else "false"
+    if kind == "scalar" and hint is int:
+        return lambda value: int.__repr__(encode(value))
+    if kind in ("scalar", "literal"):
+        return lambda value: _scalar_text(encode(value))
+    return lambda value: _dumps(encode(value))
+
+
+def _sequence_writer(item_hint: Any) -> Writer:
+    """`tuple[X, ...]` as a JSON array: a tuple of str (names) escaped at once, the others item by item."""
+    item, names = _writer(item_hint), frozenset(_as_is(item_hint)) == _STR
+
+    def sequence(value: Any) -> str:
+        if not isinstance(value, (tuple, list)):
+            raise CodecError
+        if names and {*map(type, value)} <= _STR:
+            return f"[{', '.join(map(encode_basestring_ascii, value))}]"
+        return f"[{', '.join(map(item, value))}]"
+    return sequence
+
+
+def _mapping_writer(item_hint: Any) -> Writer:
+    """`Mapping[str, X]` as a JSON object, keys in their order: a mapping of counts (power ->
+    centres) or of names (power -> its units) written in one expression, the others value by
+    value (as `_mapping_encoder` takes the same ways)."""
+    item, escape = _writer(item_hint), encode_basestring_ascii
+    counts, names = frozenset(_as_is(item_hint)) == _INT, _items_as_is(item_hint) == _STR
+
+    def mapping(value: Any) -> str:
+        # type(...) is dict: most are, and isinstance of an ABC is a call in Python
+        if type(value) is not dict and not isinstance(value, Mapping):
+            raise CodecError
+        if not value:  # a position's dislodged units, retreats, adjustments: most often none
+            return "{}"
+        if not {*map(type, value)} <= _STR and not all(isinstance(key, str) for key in value):
+            raise CodecError
+        values = value.values()
+        if counts and {*map(type, values)} <= _INT:  # an exact int formats as json writes it
+            return f"{{{', '.join([f'{escape(key)}: {v}' for key, v in value.items()])}}}"
+        if names and {*map(type, values)} <= _SEQUENCES and {*map(type, itertools.chain.from_iterable(values))} <= _STR:
+            return f"{{{', '.join([escape(key) + ': [' + ', '.join(map(escape, v)) + ']' for key, v in value.items()])}}}"
+        return f"{{{', '.join([f'{escape(key)}: {item(v)}' for key, v in value.items()])}}}"
+    return mapping
+
+
+def _dataclass_writer(cls: type) -> Writer:
+    """`to_json_text` for a dataclass: one function written for the class once, as
+    `_dataclass_encoder` writes its encoder, returning one f-string: a field of a type its hint
+    writes as is (`_as_is`) is escaped or spelt in place, a tuple of names joined in place, the
+    others written by the field's own writer."""
+    namespace: dict[str, Any] = {"cls": cls, "CodecError": CodecError, "escape": encode_basestring_ascii,
+                                 "kept": Kept(), "keep": _kept}
+    reads, pieces = [], []
+    # a frozen dataclass of scalars cannot change: its text is kept (`_kept`)
+    keep = cls.__dataclass_params__.frozen and all(map(_scalar, _fields(cls).values()))  # type: ignore[attr-defined]
+    for n, (name, field_hint) in enumerate(_fields(cls).items()):
+        assert name.isidentifier()  # written into the source below
+        as_is, items_as_is = _as_is(field_hint), _items_as_is(field_hint)
+        namespace[f"write_{n}"] = _writer(field_hint)
+        reads.append(f"    v{n} = value.{name}")
+        written = f"write_{n}(v{n})"
+        for kind in reversed(as_is):  # the first type tried first
+            if kind is str:
+                written = f"escape(v{n}) if type(v{n}) is str else {written}"
+            elif kind is bool:
+                written = f'("true" if v{n} else "false") if type(v{n}) is bool else {written}'
+            elif kind is int:
+                written = f"v{n} if type(v{n}) is int else {written}"  # an int formats as json writes it
+            else:
+                written = f'"null" if v{n} is None else {written}'
+        if items_as_is == _STR:  # a tuple of names, as _sequence_writer writes it
+            written = (f'"[" + ", ".join(map(escape, v{n})) + "]" if type(v{n}) is tuple and {{*map(type, v{n})}} <= {{str}} '
+                       f"else {written}")
+        literal = ("{" if n == 0 else ", ") + encode_basestring_ascii(name) + ": "
+        pieces.append(literal.replace("{", "{{") + "{" + written + "}")
+    body = "".join(pieces) if pieces else "{{"
+    lookup = ["    known = kept.get(id(value))", "    if known is not None and known[0] is value:",
+              "        return known[1]"] if keep else []
+    written = f"f'{body}}}}}'"
+    source = "\n".join(["def write(value):", *lookup, "    if not isinstance(value, cls):", "        raise CodecError",
+                        *reads, f"    return {f'keep(kept, value, {written})' if keep else written}"])
+    exec(compile(source, f"<codec writer of {cls.__name__}>", "exec"), namespace)  # named in profiles and tracebacks
+    write = namespace["write"]
+    write.__qualname__ = f"write_{cls.__name__}"
+    return write
+
+
+def _scalar(hint: Any) -> bool:
+    """A hint whose values are scalars (str, int, float, bool, a Literal's), or None."""
+    kind, arg = _shape(hint)
+    return kind in ("scalar", "literal") or (kind == "optional" and _scalar(arg))
 
 
 Encoder = Callable[[Any], Any]

@@ -21,6 +21,7 @@ their underscore names, which no caller outside them uses.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from gmserver.rules.position import PHASE_TYPE_NAMES
@@ -171,6 +172,13 @@ def _two_digit_year(year: int) -> str:
 
 def _render(spec: TemplateSpec, game_name: str, power: str | None, phase: str | None,
             version: tuple[int, ...] | None, purpose: Purpose) -> str:
+    parts = _parts(spec, game_name, power, phase, version, purpose)
+    return spec.separator.join(parts[slot] for slot in spec.slots if parts[slot])
+
+
+def _parts(spec: TemplateSpec, game_name: str, power: str | None, phase: str | None,
+           version: tuple[int, ...] | None, purpose: Purpose) -> dict[str, str]:
+    """Each part of a subject by its slot; "" for a part the subject leaves out."""
     turn = ""
     if phase is not None:
         parsed = parse_phase(phase)
@@ -182,7 +190,7 @@ def _render(spec: TemplateSpec, game_name: str, power: str | None, phase: str | 
         )
     if version is None and spec.version_always:
         version = (1,)
-    parts = {
+    return {
         "game": spec.game(game_name),
         "turn": turn,
         "power": power or "",
@@ -192,7 +200,6 @@ def _render(spec: TemplateSpec, game_name: str, power: str | None, phase: str | 
         if version and purpose not in NOT_ORDER_SETS else "",
         "purpose": PURPOSE_WORDS[purpose],
     }
-    return spec.separator.join(parts[slot] for slot in spec.slots if parts[slot])
 
 
 def format_subject(
@@ -209,19 +216,50 @@ def format_subject(
     Reminders, confirmations and rejections name the turn now open, so that a reply to one
     conforms; reports name the turn just adjudicated and the word "results", so that a reply to
     a report is read as naming the wrong turn. `power` is an engine name (None: mail to all);
-    `version` defaults to 1 under mhr, where it is required (000 II(2) b v)."""
+    `version` defaults to 1 under mhr, where it is required (000 II(2) b v).
+
+    Written from what the subjects of one game, turn and purpose share, made once (`_around_power`),
+    and the power's words: a deadline writes one subject for each player of each game."""
+    around = _around_power(template, game_name, phase, purpose, version)
+    spelled = _power_words(template, power) if power is not None else ""
+    if around.before is None or not spelled:  # no place for the power, or no words for it: _render leaves it out
+        return around.without_power
+    return around.before + spelled + around.after
+
+
+@dataclass(frozen=True)
+class _AroundPower:
+    without_power: str  # the subject of a mail to all
+    before: str | None  # the subject before the power's words, its separator included; None: no place for it
+    after: str  # the subject after the power's words, its separator included
+
+
+@functools.lru_cache(maxsize=4096)
+def _around_power(template: str, game_name: str, phase: str, purpose: Purpose,
+                  version: tuple[int, ...] | None) -> _AroundPower:
+    """What the subjects of a game's turn share, for `format_subject`; ValueError for an unknown
+    template, phase or purpose (an error is never kept: it is raised anew)."""
     spec = template_spec(template)
     if parse_phase(phase) is None:
         raise ValueError(f"not an engine phase code: {phase!r}")
     if purpose not in PURPOSE_WORDS:
         raise ValueError(f"unknown purpose {purpose!r}")
-    spelled = None
-    if power is not None:
-        engine_power = POWER_WORDS.get(power.strip().lower())
-        if engine_power is None:
-            raise ValueError(f"unknown power {power!r}")
-        spelled = _spell_power(spec, engine_power)
-    return _render(spec, game_name, spelled, phase.strip().upper(), version, purpose)
+    parts = _parts(spec, game_name, None, phase.strip().upper(), version, purpose)
+    without = spec.separator.join(parts[slot] for slot in spec.slots if parts[slot])
+    if "power" not in spec.slots:
+        return _AroundPower(without, None, "")
+    at = spec.slots.index("power")
+    return _AroundPower(without, "".join(parts[slot] + spec.separator for slot in spec.slots[:at] if parts[slot]),
+                        "".join(spec.separator + parts[slot] for slot in spec.slots[at + 1:] if parts[slot]))
+
+
+@functools.lru_cache(maxsize=256)
+def _power_words(template: str, power: str) -> str:
+    """`power` (an engine name, any case) as `template` spells it; ValueError for an unknown power."""
+    engine_power = POWER_WORDS.get(power.strip().lower())
+    if engine_power is None:
+        raise ValueError(f"unknown power {power!r}")
+    return _spell_power(template_spec(template), engine_power)
 
 
 def subject_example(*, template: str, game_name: str, phase: str, purpose: Purpose) -> str:

@@ -391,6 +391,20 @@ def test_format_subject_version_and_aliases():
     assert "default" in TEMPLATES and "standard" in TEMPLATES
 
 
+def test_the_subjects_of_a_deadline_are_each_their_own_players_and_games():
+    """The subjects of one game's turn are written from the parts they share, made once: each
+    player's and game's subject is still its own, whichever was written first, and an unknown
+    power is refused after the game's others were written."""
+    written = [(game, power, format_subject(template="mhr", game_name=game, power=power, phase="F1901R",
+                                            purpose="report"))
+               for game in ("Dc1 [North]", "Dc2 [South]") for power in ("ENGLAND", None, "TURKEY")]
+    assert [subject for _, _, subject in written] == [
+        "Dc1 [North] A01: English results", "Dc1 [North] A01: results", "Dc1 [North] A01: Turkish results",
+        "Dc2 [South] A01: English results", "Dc2 [South] A01: results", "Dc2 [South] A01: Turkish results"]
+    with pytest.raises(ValueError, match="unknown power"):
+        format_subject(template="mhr", game_name="Dc1 [North]", power="Prussia", phase="F1901R", purpose="report")
+
+
 @pytest.mark.parametrize("kwargs", [
     pytest.param({"template": "nope"}, id="unknown template"),
     pytest.param({"phase": "COMPLETED"}, id="not a phase code"),

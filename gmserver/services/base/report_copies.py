@@ -43,7 +43,7 @@ from typing import Any
 from gmserver import centrechart, mapboard, mapimage
 from gmserver.db.models import OutboxMessage
 from gmserver.mail.compose import WRITE_ONLY_POLICY, Composer, TextRewriter, add_html, with_text_edited
-from gmserver.reports.codec import from_json, to_json
+from gmserver.reports.codec import from_json, to_json_text
 from gmserver.reports.extras import centre_history, deadline_calendar, machine_header
 from gmserver.reports.links import with_page_links
 from gmserver.reports.turn import TurnReport, with_orders_subject, with_reader_deadline
@@ -89,9 +89,9 @@ def parts_for(composer: Composer, *, key: str, game_name: str, contexts: Sequenc
 def payload_of(parts: ReportParts) -> str:
     """The stored report: JSON text, ASCII (what is not ASCII is escaped) so that it stores alike in
     a database of any encoding; its keys in the dataclasses' order, so the same parts give the same
-    text (the MIME boundaries are derived from it). No check for circular references: to_json
-    writes new lists and dicts, and JSON values checked to be a tree, so none can be there."""
-    return json.dumps({"version": VERSION, "report": to_json(parts, ReportParts)}, check_circular=False)
+    text (the MIME boundaries are derived from it). The text `json.dumps({"version": VERSION,
+    "report": to_json(parts, ReportParts)})` gives, written in one pass (codec.to_json_text)."""
+    return f'{{"version": {VERSION}, "report": {to_json_text(parts, ReportParts)}}}'
 
 
 def parts_of(payload: str) -> ReportParts:
