@@ -3,7 +3,7 @@ with every filed set (the confirmation, "orders unchanged").
 
 Why: `Composer.compose` builds an `EmailMessage` (a header object parsed for every header it sets,
 the body encoded by `set_content`) that the outbox at once writes with `as_bytes()`, and nothing
-reads in between; the two cost about a fifth of intake's CPU per order mail (docs/performance.md).
+reads in between; the two cost some 18 % of intake's CPU per order mail (docs/performance.md).
 `write` gives the same bytes as `composed(...).as_bytes(policy)`: a header the email package writes
 as `Name: value` unchanged (`compose.plain_header`: plain ASCII words or addresses, no encoded word,
 within the line length) is written so, any other is parsed and folded by the email package, the
