@@ -4,7 +4,7 @@ with every filed set (the confirmation, "orders unchanged").
 Why: `Composer.compose` builds an `EmailMessage` (a header object parsed for every header it sets,
 the body encoded by `set_content`) that the outbox at once writes with `as_bytes()`, and nothing
 reads in between; the two cost some 18 % of intake's CPU per order mail (docs/performance.md).
-`write` gives the same bytes as `composed(...).as_bytes(policy)`: a header the email package writes
+`write` gives the same bytes as `compose(...).as_bytes(policy)`: a header the email package writes
 as `Name: value` unchanged (`compose.plain_header`: plain ASCII words or addresses, no encoded word,
 within the line length) is written so, any other is parsed and folded by the email package, the
 same calls `as_bytes` makes; a body whose lines all fit is written as `set_content` encodes it
@@ -55,17 +55,11 @@ class WrittenMail:
     draft: Draft  # what it was written from: a copy for another address is written from it
 
 
-def composed(composer: Composer, draft: Draft) -> EmailMessage:
-    """`draft` as `Composer.compose` builds it."""
-    return composer.compose(to=draft.to, subject=draft.subject, body=draft.body, in_reply_to=draft.in_reply_to,
-                            references=draft.references, auto_submitted=draft.auto_submitted,
-                            message_id=draft.message_id, date=draft.date, reply_secret=draft.reply_secret)
-
-
 def write(composer: Composer, draft: Draft) -> WrittenMail:
-    """`draft` as the bytes `composed(composer, draft).as_bytes(policy)` gives, with the outbox's
-    policy: SMTP, or SMTPUTF8 for a recipient that is not ASCII (outbox._outbox_row). A header
-    value the email package refuses (a line break) raises its ValueError, as `compose` does."""
+    """`draft` as the bytes `as_bytes(policy)` gives for the message `composer.compose` makes of
+    its fields, with the outbox's policy: SMTP, or SMTPUTF8 for a recipient that is not ASCII
+    (outbox._outbox_row). A header value the email package refuses (a line break) raises its
+    ValueError, as `compose` does."""
     message_id = draft.message_id or new_message_id(composer.domain)
     fields: list[tuple[str, object]] = [("From", _AddressOf(composer.gm_name, composer.gm_address)),
                                         ("To", draft.to)]

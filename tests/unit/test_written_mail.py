@@ -10,13 +10,14 @@ import dataclasses
 import email
 import email.policy
 from datetime import UTC, datetime, timedelta, timezone
+from email.message import EmailMessage
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gmserver.mail.compose import Composer
-from gmserver.mail.written import Draft, WrittenMail, composed, subject_as_read, write
+from gmserver.mail.written import Draft, WrittenMail, subject_as_read, write
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.services.base.orders_map import attached
 from gmserver.services.base.outbox import mail_problems
@@ -29,6 +30,13 @@ DRAFT = Draft(to="france@players.test", subject="Re: lepanto France S1901M", bod
               auto_submitted="auto-replied", date=NOW, in_reply_to="<m1@players.test>",
               references=("<m0@players.test>",), reply_secret="q7nqcqc7lbply4qr",
               message_id="<0123456789abcdef0123456789abcdef@gm.test>")
+
+
+def composed(composer: Composer, draft: Draft) -> EmailMessage:
+    """`draft` as `Composer.compose` builds it (what intake queued before)."""
+    return composer.compose(to=draft.to, subject=draft.subject, body=draft.body, in_reply_to=draft.in_reply_to,
+                            references=draft.references, auto_submitted=draft.auto_submitted,
+                            message_id=draft.message_id, date=draft.date, reply_secret=draft.reply_secret)
 
 
 def old_bytes(draft: Draft, composer: Composer = COMPOSER) -> bytes:

@@ -76,7 +76,11 @@ def registered_copy(services: Services, answer: WrittenMail, decision: Accept,
 def reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
           secret: str | None = None) -> EmailMessage:
     """The answer to `envelope`, in its sender's thread. `secret`: reply_secret's, or None."""
-    return written.composed(services.composer, reply_draft(envelope, body, now, secret=secret))
+    draft = reply_draft(envelope, body, now, secret=secret)
+    return services.composer.compose(to=draft.to, subject=draft.subject, body=draft.body,
+                                     in_reply_to=draft.in_reply_to, references=draft.references,
+                                     auto_submitted=draft.auto_submitted, date=draft.date,
+                                     reply_secret=draft.reply_secret)
 
 
 def written_reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
