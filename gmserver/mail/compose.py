@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from email import quoprimime
-from email.headerregistry import Address, BaseHeader
+from email.headerregistry import Address, BaseHeader, UnstructuredHeader
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Literal
@@ -182,23 +182,36 @@ class PlainHeader(str):
 def plain_header(name: str, value: object, max_line_length: int = 78) -> PlainHeader | None:
     """`value` for the header `name` as a PlainHeader, where the email package (the default policy
     and SMTP's, ASCII or UTF-8) folds it into the line `Name: text` with `text` the value as given:
-    a To of one dot-atom address, a Message-ID `<dot-atom@dot-atom>`, a Reply-To of a display name
-    of plain words and such an address, a Subject of printable ASCII words one space apart; no
+    a To of one dot-atom address, a Message-ID `<dot-atom@dot-atom>`, a From or Reply-To of a
+    display name of plain words and such an address, a Subject or any other unstructured header
+    (In-Reply-To, References, Auto-Submitted...) of printable ASCII words one space apart; no
     encoded word (`=?`: the parser decodes it), and the line within `max_line_length`. Else None:
     the email package parses and folds it. tests/unit/test_plain_header.py compares the two."""
     key = name.lower()
     if isinstance(value, Address):
-        if key != "reply-to" or not (_WORDS.fullmatch(value.display_name) and _DOT_ATOMS.fullmatch(value.addr_spec)):
-            return None
-        text = f"{value.display_name} <{value.addr_spec}>"
-    elif not isinstance(value, str):
+        return plain_address(name, value.display_name, value.addr_spec, max_line_length)
+    if not isinstance(value, str):
         return None
-    elif key == "to" and _DOT_ATOMS.fullmatch(value) or key == "subject" and _PRINTABLE_WORDS.fullmatch(value):
-        text = value
-    elif key == "message-id" and value[:1] == "<" and value[-1:] == ">" and _DOT_ATOMS.fullmatch(value[1:-1]):
-        text = value
-    else:
+    if key == "to" and _DOT_ATOMS.fullmatch(value) or (issubclass(HEADER_FACTORY[name], UnstructuredHeader)
+                                                        and _PRINTABLE_WORDS.fullmatch(value)):
+        return _within(name, value, max_line_length)
+    if key == "message-id" and value[:1] == "<" and value[-1:] == ">" and _DOT_ATOMS.fullmatch(value[1:-1]):
+        return _within(name, value, max_line_length)
+    return None
+
+
+def plain_address(name: str, display_name: str, addr_spec: str, max_line_length: int = 78) -> PlainHeader | None:
+    """`plain_header(name, Address(display_name=display_name, addr_spec=addr_spec))` without making
+    the Address, which parses its address again (gmserver.mail.written writes one or two a mail)."""
+    if name.lower() not in ("reply-to", "from") or not (_WORDS.fullmatch(display_name)
+                                                        and _DOT_ATOMS.fullmatch(addr_spec)):
         return None
+    return _within(name, f"{display_name} <{addr_spec}>", max_line_length)
+
+
+def _within(name: str, text: str, max_line_length: int) -> PlainHeader | None:
+    """`text` as the PlainHeader `name`, unless it holds what reads as an encoded word (`=?`: the
+    parser decodes it) or its line is longer than `max_line_length` (it is folded)."""
     if "=?" in text or len(name) + 2 + len(text) > max_line_length:
         return None
     return PlainHeader(name, text)

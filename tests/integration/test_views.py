@@ -112,6 +112,10 @@ def test_queued_since_counts_by_each_filter(services, clock) -> None:
             message = services.composer.compose(to=to, subject=f"s{n}", body="b", date=clock(),
                                                 auto_submitted="auto-replied")
             queue(session, message, kind=kind, dedupe_key=key, now=clock(), game_id=game.id if n else None)
+        # seen within the transaction that queued them (the rows are inserted at once, never pending)
+        assert queries.outbox.dedupe_key_taken(session, "warn:2")
+        assert queries.outbox.queued_since(session, clock() - timedelta(seconds=1)) == 3
+        assert not queue(session, message, kind="report", dedupe_key="report:1", now=clock())
     with transaction(services.sessions) as session:
         before = clock() - timedelta(seconds=1)
         assert queries.outbox.queued_since(session, before) == 3

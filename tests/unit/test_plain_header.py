@@ -1,6 +1,7 @@
 """compose.plain_header: a player's copy of a report sets its own To, Reply-To, Subject and
 Message-ID as the text the email package writes them as, without parsing them into header
-objects (services/base/report_copies.write_copy). Each such line must be the one the email
+objects (services/base/report_copies.write_copy); the answer to a filed set writes its From
+and threading headers so too (gmserver.mail.written). Each such line must be the one the email
 package folds the parsed header into, under SMTP's policy and SMTPUTF8's; every other value is
 left to the email package."""
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gmserver.mail.compose import WRITE_ONLY_POLICY, Composer, PlainHeader, plain_header
+from gmserver.mail.compose import WRITE_ONLY_POLICY, Composer, PlainHeader, plain_address, plain_header
 from gmserver.paths import TEMPLATES_DIR
 from gmserver.rules.mailpolicy import HEADER_FACTORY
 
@@ -39,7 +40,8 @@ def assert_written_alike(name: str, value: object) -> None:
 
 
 @settings(max_examples=400)
-@given(name=st.sampled_from(["To", "Subject", "Message-ID", "Reply-To"]), text=st.text(alphabet=TRICKY, max_size=90))
+@given(name=st.sampled_from(["To", "Subject", "Message-ID", "Reply-To", "From", "In-Reply-To", "References",
+                              "Auto-Submitted"]), text=st.text(alphabet=TRICKY, max_size=90))
 def test_any_text_taken_as_plain_is_written_as_the_email_package_writes_it(name: str, text: str) -> None:
     assert_written_alike(name, text)
 
@@ -50,8 +52,11 @@ def test_any_text_taken_as_plain_is_written_as_the_email_package_writes_it(name:
        display=st.lists(ATOM, min_size=1, max_size=4).map(" ".join))
 def test_plain_addresses_subjects_and_ids_are_written_alike(address: str, words: list[str], display: str) -> None:
     for name, value in (("To", address), ("Message-ID", f"<{address}>"), ("Subject", " ".join(words)),
-                        ("Reply-To", Address(display_name=display, addr_spec=address))):
+                        ("References", " ".join(words)), ("Reply-To", Address(display_name=display, addr_spec=address)),
+                        ("From", Address(display_name=display, addr_spec=address))):
         assert_written_alike(name, value)
+        if isinstance(value, Address):  # the same without the Address made (gmserver.mail.written)
+            assert plain_address(name, display, address) == plain_header(name, value)
 
 
 @pytest.mark.parametrize(("name", "value"), [
@@ -76,7 +81,9 @@ def test_what_gmserver_writes_is_plain(name: str, value: object) -> None:
     ("Reply-To", Address(display_name="Garry, Lord of the March", addr_spec="gm+s@gm.test")),  # quoted
     ("Message-ID", "<a@b> trailing"),
     ("Subject", "lepanto\r\nBcc: x@attacker.test"),  # refused by the email package, as before
-    ("Date", "Tue, 01 Dec 2026 18:01:00 +0000"),  # only the copy's own four headers
+    ("Date", "Tue, 01 Dec 2026 18:01:00 +0000"),  # a date is parsed (gmserver.mail.written writes its own)
+    ("Cc", "anna@players.test"),  # an address header but From, To and Reply-To
+    ("References", "<a@b>  <c@d>"),
 ])
 def test_anything_else_is_left_to_the_email_package(name: str, value: object) -> None:
     assert plain_header(name, value) is None

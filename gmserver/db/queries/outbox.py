@@ -11,6 +11,7 @@ from sqlalchemy import Select, String, bindparam, cast, exists, func, literal, o
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import OutboxMessage
+from gmserver.db.queries.rows import plain_rows
 
 
 def outbox_messages(session: Session, status: str | None = None) -> list[OutboxMessage]:
@@ -21,11 +22,16 @@ def outbox_messages(session: Session, status: str | None = None) -> list[OutboxM
     return list(session.scalars(query))
 
 
-_KEY_TAKEN = select(OutboxMessage.id).where(OutboxMessage.dedupe_key == bindparam("key"))  # built once: each mail
+# Each mail asks these (its answer's dedupe key, its reply limits): built once, Core on the table's
+# columns, run on the session's connection (rows.plain_rows) without the ORM's execution, which
+# cost more than the statement. No flush first: the outbox's rows are inserted at once, never
+# left pending in a session (services/base/outbox.py `queue`)
+_OUTBOX = OutboxMessage.__table__
+_KEY_TAKEN = select(_OUTBOX.c.id).where(_OUTBOX.c.dedupe_key == bindparam("key"))
 
 
 def dedupe_key_taken(session: Session, dedupe_key: str) -> bool:
-    return session.scalar(_KEY_TAKEN, {"key": dedupe_key}) is not None
+    return plain_rows(session, _KEY_TAKEN, {"key": dedupe_key}, flush=False).first() is not None
 
 
 _KEYS_TAKEN = select(OutboxMessage.dedupe_key).where(
@@ -46,7 +52,8 @@ def queued_since(session: Session, since: datetime, *, kinds: Sequence[str] | No
     given = {"since": since, "kinds": None if kinds is None else list(kinds), "recipient": recipient,
              "game_id": game_id, "key_prefix": key_prefix}
     query = _queued_since(*(given[name] is not None for name in _QUEUED_FILTERS))
-    return session.scalar(query, {name: value for name, value in given.items() if value is not None}) or 0
+    return plain_rows(session, query, {name: value for name, value in given.items() if value is not None},
+                      flush=False).scalar() or 0
 
 
 _QUEUED_FILTERS = ("kinds", "recipient", "game_id", "key_prefix")
@@ -54,16 +61,17 @@ _QUEUED_FILTERS = ("kinds", "recipient", "game_id", "key_prefix")
 
 @functools.cache
 def _queued_since(kinds: bool, recipient: bool, game_id: bool, key_prefix: bool) -> Select:
-    """queued_since's statement for the filters given, built once: every mail's reply limits ask."""
-    query = select(func.count(OutboxMessage.id)).where(OutboxMessage.created_at > bindparam("since"))
+    """queued_since's statement for the filters given, built once (Core, as `_KEY_TAKEN`): every
+    mail's reply limits ask."""
+    query = select(func.count(_OUTBOX.c.id)).where(_OUTBOX.c.created_at > bindparam("since"))
     if kinds:
-        query = query.where(OutboxMessage.kind.in_(bindparam("kinds", expanding=True)))
+        query = query.where(_OUTBOX.c.kind.in_(bindparam("kinds", expanding=True)))
     if recipient:
-        query = query.where(OutboxMessage.recipient == bindparam("recipient"))
+        query = query.where(_OUTBOX.c.recipient == bindparam("recipient"))
     if game_id:
-        query = query.where(OutboxMessage.game_id == bindparam("game_id"))
+        query = query.where(_OUTBOX.c.game_id == bindparam("game_id"))
     if key_prefix:
-        query = query.where(OutboxMessage.dedupe_key.startswith(bindparam("key_prefix")))
+        query = query.where(_OUTBOX.c.dedupe_key.startswith(bindparam("key_prefix")))
     return query
 
 

@@ -14,6 +14,7 @@ from gmserver.db.models import Game, Player
 from gmserver.db.queries.games import ruleset_of
 from gmserver.engine import position_from_state
 from gmserver.mail.compose import fill
+from gmserver.mail.written import WrittenMail
 from gmserver.reports.reminders import build_reminder
 from gmserver.reports.replies import build_confirmation, build_rejection
 from gmserver.rules.authenticity import reply_address, reply_token
@@ -41,12 +42,13 @@ def line_as_dict(line: Any) -> dict[str, Any]:
 
 def confirmation(services: Services, envelope: Envelope, decision: Accept, reading: Reading, version: int,
                  position: Position, now: datetime, feedback: Feedback | None = None,
-                 player: Player | Row[Any] | None = None) -> EmailMessage:
-    """The confirmation of a filed set; `player` (the power's: its object, or the plain row filing
-    reads) for what they chose: SET ZONE, SET CONFIRM."""
+                 player: Player | Row[Any] | None = None) -> WrittenMail:
+    """The confirmation of a filed set, written as the outbox stores it; `player` (the power's: its
+    object, or the plain row filing reads) for what they chose: SET ZONE, SET CONFIRM."""
     game = decision.game
     # the units this set should cover, so that the reply can list those still without an order
     units = {"M": position.units, "R": position.dislodged}.get(position.phase_type, {}).get(decision.power, ())
+    secret = outgoing.reply_secret(decision, envelope)
     context = build_confirmation(
         game_name=game.name, power=decision.power, phase=decision.phase, deadline=game.deadline,
         readings=reading.lines, orders_on_file=reading.orders, version=version, geography=services.geography,
@@ -54,14 +56,13 @@ def confirmation(services: Services, envelope: Envelope, decision: Accept, readi
         reader_zone=player.zone if player is not None else None,
         brief=player is not None and player.confirm_style == "brief",
         # the player's own reply address (the answer's Reply-To), never the bare GM address
-        order_address=reply_address(services.composer.gm_address, secret) if (
-            secret := outgoing.reply_secret(decision, envelope)) else None,
+        order_address=reply_address(services.composer.gm_address, secret) if secret else None,
         order_subject=expected_subject(game, decision.power),
     )
     body = services.composer.render(context.template, context)
     if decision.warnings:
         body = fill("Note: " + " ".join(decision.warnings), 72) + "\n\n" + body
-    return outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+    return outgoing.written_reply(services, envelope, body, now, secret=secret)
 
 
 def confirmation_map(decision: Accept, reading: Reading, position: Position,

@@ -41,9 +41,10 @@ from sqlalchemy.sql.expression import Update
 
 from gmserver.db.models import OutboxMessage, StoredReport
 from gmserver.db.queries.outbox import dedupe_key_taken, dedupe_keys_taken
-from gmserver.db.queries.rows import holding, insert_with_children_later
+from gmserver.db.queries.rows import holding, insert_with_children_later, plain_rows
 from gmserver.db.session import transaction
 from gmserver.mail.outbound import PermanentError, RelayError, SmtpTransport, TransientError, Transport
+from gmserver.mail.written import WrittenMail
 from gmserver.rules.envelope import glance_envelope, is_plain_address
 from gmserver.rules.safetext import safe_text
 from gmserver.services.base import orders_map
@@ -62,14 +63,17 @@ RECORD_RETRY_WAITS = (0.5, 2.0)
 pause: Callable[[float], None] = time.sleep
 
 
-def queue(session: Session, message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
+def queue(session: Session, message: EmailMessage | WrittenMail, *, kind: str, dedupe_key: str, now: datetime,
           game_id: int | None = None, addressing: dict[str, Any] | None = None) -> bool:
-    """Add `message` to the outbox unless a message with `dedupe_key` is already there.
-    `addressing`: what the sender adds when it writes the mail (a confirmation's map: orders_map.py)."""
+    """Add `message` (or the mail written for it: gmserver.mail.written) to the outbox unless a
+    message with `dedupe_key` is already there. `addressing`: what the sender adds when it writes
+    the mail (a confirmation's map: orders_map.py). The row is inserted at once, with a statement
+    built once (`_INSERT_ROWS`): no caller reads it back as an object, and the ORM's add and
+    flush of it cost more than the INSERT."""
     if dedupe_key_taken(session, dedupe_key):
         return False
     row = _outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id)
-    session.add(OutboxMessage(**row, **({"addressing": addressing} if addressing else {})))
+    plain_rows(session, _INSERT_ROWS, {**row, "addressing": addressing} if addressing else row, flush=False)
     return True
 
 
@@ -86,12 +90,12 @@ def queue_all(session: Session, messages: Sequence[tuple[EmailMessage, str]], *,
         taken.add(dedupe_key)
         rows.append(_outbox_row(message, kind=kind, dedupe_key=dedupe_key, now=now, game_id=game_id))
     if rows:
-        session.execute(insert(OutboxMessage), rows)
+        session.execute(_INSERT_ROWS, rows)
     return len(rows)
 
 
-# built once, on the table: each deadline queues a report's copies, plain values the ORM's INSERT
-# would only pass on at a cost. Column names: `raw` is the row's `stored`
+# built once, on the table: each mail queues an answer, each deadline a report's copies, plain
+# values the ORM's INSERT would only pass on at a cost. Column names: `raw` is the row's `stored`
 _INSERT_ROWS = insert(OutboxMessage.__table__)
 
 
@@ -144,20 +148,25 @@ def queue_report(session: Session, parts: ReportParts, copies: Sequence[ReportCo
     return len(fresh)
 
 
-def _outbox_row(message: EmailMessage, *, kind: str, dedupe_key: str, now: datetime,
+def _outbox_row(message: EmailMessage | WrittenMail, *, kind: str, dedupe_key: str, now: datetime,
                 game_id: int | None) -> dict[str, Any]:
-    """The outbox row's values for `message`, checked (`mail_problems`)."""
-    recipient = str(message["To"].addresses[0].addr_spec)
-    # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
-    # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
-    # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
-    raw = message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8)
+    """The outbox row's values for `message` (by column: `raw` is the row's `stored`), checked
+    (`mail_problems`)."""
+    if isinstance(message, WrittenMail):  # written with the policy below (gmserver.mail.written)
+        message_id, sender, recipient, raw = message.message_id, message.sender, message.recipient, message.raw
+    else:
+        recipient = str(message["To"].addresses[0].addr_spec)
+        # CRLF line ends: SMTP needs them, and smtplib does not convert bytes (RFC 5321 2.3.8).
+        # An address that is not ASCII has no encoded form in a header: it is written as UTF-8
+        # (RFC 6532), for a relay that offers SMTPUTF8, as the transport requires for it anyway.
+        raw = message.as_bytes(policy=email.policy.SMTP if recipient.isascii() else email.policy.SMTPUTF8)
+        message_id, sender = str(message["Message-ID"]), str(message["From"].addresses[0].addr_spec)
     if problems := mail_problems(raw, recipient):
         # Every mail gmserver sends passes here: one built from hostile input that came out
         # malformed is never sent; the exception parks the message that caused it, for the GM.
         raise MalformedMail(f"{kind} {dedupe_key} not queued: {'; '.join(problems)}")
-    return {"message_id": str(message["Message-ID"]), "dedupe_key": dedupe_key, "kind": kind, "game_id": game_id,
-            "sender": str(message["From"].addresses[0].addr_spec), "recipient": recipient, "stored": raw,
+    return {"message_id": message_id, "dedupe_key": dedupe_key, "kind": kind, "game_id": game_id,
+            "sender": sender, "recipient": recipient, "raw": raw,
             "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now}
 
 

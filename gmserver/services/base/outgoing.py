@@ -16,10 +16,13 @@ report's copies are written by the outbox sender (services/base/report_copies.py
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from email.message import EmailMessage
 
+from gmserver.mail import written
 from gmserver.mail.compose import AutoSubmitted
+from gmserver.mail.written import Draft, WrittenMail
 from gmserver.rules.envelope import Envelope, usable_message_id
 from gmserver.rules.intake import Accept, Reject
 from gmserver.services.base.context import Services
@@ -55,25 +58,41 @@ def reply_secret(decision: Accept | Reject | None, envelope: Envelope) -> str | 
     return game.reply_token(power)
 
 
-def registered_copy(services: Services, answer: EmailMessage, decision: Accept,
-                    envelope: Envelope) -> EmailMessage | None:
+def registered_copy(services: Services, answer: WrittenMail, decision: Accept,
+                    envelope: Envelope) -> WrittenMail | None:
     """`answer` to a message sent from the power's fallback address, for its registered address
     too: whatever is filed in the player's name is said where the player is registered. None for
-    mail from the registered address itself, or from anyone else (a proxy holder)."""
+    mail from the registered address itself, or from anyone else (a proxy holder). The copy is
+    the answer's message for another recipient (Composer.readdress): its own To, Reply-To and
+    Message-ID, the Subject as the answer's reader reads it."""
     addresses = decision.game.players.get(decision.power) or ()
     if not addresses or envelope.sender == addresses[0] or envelope.sender not in addresses:
         return None
-    return services.composer.readdress(answer, to=addresses[0], subject=str(answer["Subject"]),
-                                       reply_secret=decision.game.reply_token(decision.power))
+    return written.write(services.composer, dataclasses.replace(
+        answer.draft, to=addresses[0], subject=written.subject_as_read(answer.draft),
+        reply_secret=decision.game.reply_token(decision.power), message_id=None))
 
 
 def reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
           secret: str | None = None) -> EmailMessage:
     """The answer to `envelope`, in its sender's thread. `secret`: reply_secret's, or None."""
-    return services.composer.compose(
-        to=envelope.sender, subject=reply_subject(envelope), body=body, in_reply_to=envelope.message_id,
-        references=references(envelope), auto_submitted="auto-replied", date=now, reply_secret=secret,
-    )
+    draft = reply_draft(envelope, body, now, secret=secret)
+    return services.composer.compose(to=draft.to, subject=draft.subject, body=draft.body,
+                                     in_reply_to=draft.in_reply_to, references=draft.references,
+                                     auto_submitted=draft.auto_submitted, date=draft.date,
+                                     reply_secret=draft.reply_secret)
+
+
+def written_reply(services: Services, envelope: Envelope, body: str, now: datetime, *,
+                  secret: str | None = None) -> WrittenMail:
+    """`reply` written straight to the bytes the outbox stores (gmserver.mail.written), for the
+    answers every filed set gets, which nothing reads before the outbox stores them."""
+    return written.write(services.composer, reply_draft(envelope, body, now, secret=secret))
+
+
+def reply_draft(envelope: Envelope, body: str, now: datetime, *, secret: str | None = None) -> Draft:
+    return Draft(to=envelope.sender, subject=reply_subject(envelope), body=body, in_reply_to=envelope.message_id,
+                 references=tuple(references(envelope)), auto_submitted="auto-replied", date=now, reply_secret=secret)
 
 
 def message(services: Services, *, to: str, subject: str, body: str, now: datetime, secret: str | None = None,

@@ -13,7 +13,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import EmailMessage
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,6 +30,7 @@ from gmserver.db.queries.players import (
     player_now,
 )
 from gmserver.engine import position_from_state
+from gmserver.mail.written import WrittenMail
 from gmserver.reports.replies import build_orders_unchanged
 from gmserver.rules.corrections import cite
 from gmserver.rules.envelope import Envelope
@@ -163,7 +163,7 @@ def _confirm(session: Session, services: Services, row: InboundMessage, envelope
 
 
 def _queue_answer(session: Session, services: Services, row: InboundMessage, envelope: Envelope,
-                  decision: Accept, answer: EmailMessage, kind: str, now: datetime,
+                  decision: Accept, answer: WrittenMail, kind: str, now: datetime,
                   addressing: dict[str, Any] | None = None) -> None:
     """The answer to a filed message, and its copy for the registered address when the message
     came from the power's fallback address (outgoing.registered_copy); `addressing`: what the
@@ -323,7 +323,8 @@ def _keep_orders_on_file(session: Session, services: Services, row: InboundMessa
         body = services.composer.render(context.template, context)
         if notes:
             body = "\n".join(notes) + "\n\n" + body
-        message = outgoing.reply(services, envelope, body, now, secret=outgoing.reply_secret(decision, envelope))
+        message = outgoing.written_reply(services, envelope, body, now,
+                                         secret=outgoing.reply_secret(decision, envelope))
         _queue_answer(session, services, row, envelope, decision, message, "orders-unchanged", now)
     return "unchanged"
 
