@@ -27,8 +27,8 @@ from gmserver.rules.order import Order, Unit
 from gmserver.rules.position import OrderOutcome, PhaseOutcome
 from gmserver.services.base.report_copies import VERSION, ReportParts, parts_for, parts_of, payload_of
 from tests.support.midgame import midgame_parts
+from tests.support.report_scenarios import SCENARIOS
 from tests.support.seeded_games import seeded_outcomes, seeded_parts, seeded_report
-from tests.unit.test_reports import SCENARIOS
 
 
 def dumped(parts: ReportParts) -> str:
