@@ -54,6 +54,16 @@ def _wait_for(condition, seconds: float = 60) -> bool:  # type: ignore[no-untype
     return True
 
 
+def _started_without_sweep(services, database_url: str, tmp_path) -> Daemon:  # type: ignore[no-untyped-def]
+    """A started daemon whose sweep does nothing: only the jobs can do the work."""
+    config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
+                    maildir_path=str(tmp_path / "maildir"), sweep_interval_seconds=3600)
+    daemon = Daemon(config, services=services)
+    daemon._sweep = lambda: None  # type: ignore[method-assign]
+    daemon.start()
+    return daemon
+
+
 def test_games_sharing_a_deadline_are_adjudicated_once_by_one_run_and_the_rest_keep_their_jobs(
         database_url, tmp_path, monkeypatch) -> None:
     """Six games share a deadline a few seconds ahead, twelve are due in two days: the six
@@ -72,11 +82,7 @@ def test_games_sharing_a_deadline_are_adjudicated_once_by_one_run_and_the_rest_k
         return done
 
     monkeypatch.setattr(turns, "adjudicate_due", noted)
-    config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
-                    maildir_path=str(tmp_path / "maildir"), sweep_interval_seconds=3600)
-    daemon = Daemon(config, services=services)
-    daemon._sweep = lambda: None  # type: ignore[method-assign]
-    daemon.start()
+    daemon = _started_without_sweep(services, database_url, tmp_path)
     try:
         assert set(daemon.deadlines.job_ids()) >= {resolve_job_id(game, "S1901M") for game in soon + later}
         assert _wait_for(lambda: all(_phases(services)[f"due{n}"] == "F1901M" for n in range(DUE)))
@@ -105,11 +111,7 @@ def test_games_sharing_a_reminder_are_reminded_once_and_the_rest_are_not(databas
     with transaction(services.sessions) as session:  # a turn's deadline is a whole minute: not here, to wait less
         for game_id in soon:
             session.get(Game, game_id).deadline = now + timedelta(hours=24, seconds=4)
-    config = Config(database_url=database_url, gm_address=GM, listener=ListenerConfig(port=free_port()),
-                    maildir_path=str(tmp_path / "maildir"), sweep_interval_seconds=3600)
-    daemon = Daemon(config, services=services)
-    daemon._sweep = lambda: None  # type: ignore[method-assign]
-    daemon.start()
+    daemon = _started_without_sweep(services, database_url, tmp_path)
     try:
         assert {remind_job_id(game, "S1901M") for game in soon + later} <= set(daemon.deadlines.job_ids())
         assert _wait_for(lambda: len(outbox_rows(services, "reminder")) >= DUE * 7)
