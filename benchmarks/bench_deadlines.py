@@ -65,6 +65,7 @@ from sqlalchemy import event, func, select  # noqa: E402
 from sqlalchemy.engine import Engine  # noqa: E402
 
 from benchmarks.bench_floor import describe, floor  # noqa: E402
+from benchmarks.bench_loop import TakesTheBytes  # noqa: E402
 from gmserver import collector, engine  # noqa: E402
 from gmserver.config import Config, ListenerConfig  # noqa: E402
 from gmserver.daemon import Daemon  # noqa: E402
@@ -203,16 +204,6 @@ def run_daemons(url: str, now: datetime, daemons: int, gc_policy: bool
     for worker in workers:
         worker.join()
     return elapsed, figures
-
-
-class TakesTheBytes:
-    """An outbound transport that only takes the message (the running daemon's sends)."""
-
-    def send(self, sender: str, recipient: str, raw: bytes, *, message_id: str) -> str:
-        return "250 ok"
-
-    def close(self) -> None:
-        pass
 
 
 def running_daemon(kind: str, url: str, services, games: int, seed: int) -> float:  # type: ignore[no-untyped-def]
