@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from gmserver import collector, engine
+from gmserver import engine
 from gmserver.config import load_config
 from gmserver.daemon import Daemon, utcnow
 from gmserver.db.migrate import upgrade
@@ -196,7 +196,7 @@ def run_demo(directory: Path, *, port: int = 2525, turn_seconds: float = 15.0, t
     france_page = page_link(config.web.base_url, game_name,
                             issue_page_token(daemon.services.sessions, game_name, "FRANCE", utcnow()))
     daemon.start()
-    collector.settle_after_start()
+    daemon.settle()
     bots.start()
     print(f"demo: players mail the GM at smtp://127.0.0.1:{port}; everything the GM sends lands in the "
           f"Maildir {directory / 'maildir'}.\n"

@@ -8,7 +8,7 @@ import logging
 import signal
 from pathlib import Path
 
-from gmserver import __version__, collector
+from gmserver import __version__
 from gmserver.cli.common import GAME, config_of, services_of, utcnow
 from gmserver.cli.parser import CliError
 
@@ -77,7 +77,7 @@ def _run_until_signal(daemon) -> None:  # type: ignore[no-untyped-def]
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     daemon.start()
-    collector.settle_after_start()
+    daemon.settle()
     log.info("gmserver %s running; Ctrl-C stops it", __version__)
     try:
         while not daemon.wait(1.0):
