@@ -90,7 +90,9 @@ class Reader:
     def __init__(self, connection: Any, dialect: str) -> None:
         self.connection = connection
         self.dialect = dialect
-        self._driver = sys.modules[type(connection).__module__.partition(".")[0]]  # sqlite3 or psycopg
+        # sqlite3 (an engine's connections are of a subclass: db/writer_turns.py) or psycopg
+        self._driver = (sqlite3 if isinstance(connection, sqlite3.Connection)
+                        else sys.modules[type(connection).__module__.partition(".")[0]])
         # what every DB-API driver raises when the database cannot be used now
         self._unreachable = (self._driver.OperationalError, self._driver.InterfaceError)
 

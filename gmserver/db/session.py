@@ -13,20 +13,27 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gmserver.db.plain import Reader
+from gmserver.db.writer_turns import WriterTurns, taking_turns
 
 log = logging.getLogger(__name__)
 Item = TypeVar("Item")
+
+# how long a SQLite writer waits for the database's lock before its statement fails
+SQLITE_BUSY_SECONDS = 30
 
 
 def make_engine(url: str) -> Engine:
     """An engine whose transactions are safe for several threads and daemons.
 
     SQLite: every transaction starts with BEGIN IMMEDIATE, so writers queue on the database
-    lock (busy timeout) instead of failing when a read transaction tries to upgrade; WAL lets
-    readers proceed meanwhile. PostgreSQL: row locks (FOR UPDATE SKIP LOCKED) do the sharing.
+    lock (busy timeout) instead of failing when a read transaction tries to upgrade, the threads
+    of this process in the order they came (db/writer_turns.py); WAL lets readers proceed
+    meanwhile. PostgreSQL: row locks (FOR UPDATE SKIP LOCKED) do the sharing.
     """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        turns = WriterTurns(timeout=SQLITE_BUSY_SECONDS)
+        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False,
+                                                  "factory": taking_turns(turns)})
 
         @event.listens_for(engine, "connect")
         def _sqlite_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -35,12 +42,18 @@ def make_engine(url: str) -> Engine:
             if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
                 cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
             cursor.close()
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection) -> None:  # type: ignore[no-untyped-def]
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            driver_connection = connection.connection.dbapi_connection
+            driver_connection.take_turn()  # the threads of this process in turn (db/writer_turns.py)
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            except BaseException:
+                driver_connection.give_back_turn()
+                raise
 
         return engine
     if url.startswith("postgresql://"):
