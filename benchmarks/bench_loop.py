@@ -1,7 +1,9 @@
 """End-to-end figures for the whole loop (a script that prints figures; not a test).
 
 - ingestion: order messages per second from the IMAP mailbox (a real Dovecot on loopback) to a
-  stored order set and a queued confirmation: fetch, store, read, confirm, mark \\Seen;
+  stored order set and a queued confirmation: fetch, store, read, confirm, mark \\Seen; with the
+  CPU a message of each program it keeps busy (gmserver, PostgreSQL's processes, Dovecot's) and
+  the most messages a second the host's CPUs could take at that cost (`host_cpu_ms_per_mail`);
 - per deadline: load, adjudicate, render and queue seven reports, next to the engine's own
   `process()` time for the same phase;
 - a burst (`--burst 200`): a daemon (`gmserver run`'s, in this process) takes that many order
@@ -11,7 +13,7 @@
 
     .venv/bin/python benchmarks/bench_loop.py [--games 30] [--database sqlite postgresql] [--burst 200]
 
-The last line of each database: `RESULT ingest_per_s=... burst_p50_s=... burst_p99_s=... load=... database=...`.
+The last line of each database: `RESULT ingest_per_s=... host_cpu_ms_per_mail=... burst_p50_s=... burst_p99_s=... load=... database=...`.
 """
 
 from __future__ import annotations
@@ -163,6 +165,29 @@ def thread_cpu() -> dict[str, float]:
     return found
 
 
+# the host's other programs an ingest pass keeps busy, by the names their processes have (comm)
+SERVERS = {"PostgreSQL": ("postgres",), "Dovecot": ("dovecot", "imap", "imap-login", "auth", "anvil", "log",
+                                                    "config", "stats")}
+
+
+def servers_cpu() -> dict[str, float]:
+    """CPU seconds each server in SERVERS has used: its processes' own and their ended children's
+    (Linux's /proc: a backend or an imap process that ended is counted in the parent that reaped
+    it); empty elsewhere."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = dict.fromkeys(SERVERS, 0.0)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, fields = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue  # the process ended meanwhile
+        comm, numbers = name.split("(", 1)[1], fields.split()
+        for server, names in SERVERS.items():
+            if comm in names or comm.startswith(names):
+                found[server] += sum(int(number) for number in numbers[11:15]) / ticks
+    return found
+
+
 def print_thread_cpu(threads: dict[str, float], count: int) -> None:
     """The burst's CPU by role, from `thread_cpu` differences."""
     roles: dict[str, float] = {}
@@ -194,7 +219,8 @@ def main() -> None:
     for kind in args.database:
         figures = []
         if not args.no_ingest:
-            figures.append(f"ingest_per_s={loop(args.games, kind):.0f}")
+            per_second, host_ms = loop(args.games, kind)
+            figures += [f"ingest_per_s={per_second:.0f}", f"host_cpu_ms_per_mail={host_ms:.1f}"]
         if args.burst:
             p50, p99 = burst(kind, args.burst, gc_policy=not args.gc_default)
             print(f"burst of {args.burst} order mails to a daemon's listener: confirmation p50 {p50:.2f} s, "
@@ -271,8 +297,9 @@ def plain_reply(message_id: str) -> EmailMessage:
     return message
 
 
-def loop(games: int, kind: str) -> float:
-    """The ingestion and per-deadline figures on database `kind`; returns the order mails ingested a second."""
+def loop(games: int, kind: str) -> tuple[float, float]:
+    """The ingestion and per-deadline figures on database `kind`; returns the order mails ingested a
+    second and the CPU ms a mail of every program the ingestion kept busy."""
 
     with tempfile.TemporaryDirectory() as tmp, Dovecot() as dovecot:
         url, drop = database(kind, Path(tmp))
@@ -293,16 +320,24 @@ def loop(games: int, kind: str) -> float:
             messages = len(names) * len(POWERS)
             config = Config(imap=ImapConfig(host=dovecot.host, port=dovecot.imap_port, tls="none", user=gm,
                                             password="secret"))
+            servers_before = servers_cpu()
             started, cpu = time.perf_counter(), time.process_time()
             with ImapMailbox(imap_settings(config)) as mailbox:
                 report = poll_once(services, mailbox, lambda: now)
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            servers = {name: used - servers_before[name] for name, used in servers_cpu().items()}
             assert report.processed == messages, report
             print(f"database: {kind}; {messages} order messages in {len(names)} games")
             print(f"ingestion: {messages / elapsed:,.0f} messages/s "
                   f"({elapsed * 1000 / messages:.1f} ms per message: IMAP fetch, store, read, confirm, \\Seen; "
                   f"this process's CPU {cpu * 1000 / messages:.1f} ms a message, load average "
                   f"{os.getloadavg()[0]:.1f})")
+            host = cpu + sum(servers.values())
+            print("  the CPU a message, by program: gmserver " + ", ".join(
+                [f"{cpu * 1000 / messages:.1f} ms"] + [f"{name} {used * 1000 / messages:.1f} ms"
+                                                       for name, used in servers.items()])
+                  + f"; in all {host * 1000 / messages:.1f} ms: {os.cpu_count()} CPUs could take at most "
+                    f"{os.cpu_count() * messages / host:,.0f} a second")
 
             deadline_times, process_times = [], []
             later = now + timedelta(days=3)
@@ -322,7 +357,7 @@ def loop(games: int, kind: str) -> float:
             print(f"per deadline (load, adjudicate, render, queue 7 reports): median "
                   f"{statistics.median(deadline_times) * 1000:.1f} ms, max {max(deadline_times) * 1000:.1f} ms")
             print(f"engine process() alone, same phases: median {statistics.median(process_times) * 1000:.2f} ms")
-            return messages / elapsed
+            return messages / elapsed, host * 1000 / messages
         finally:
             drop()
 
