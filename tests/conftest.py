@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import tempfile
@@ -88,3 +89,13 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
 @pytest.fixture
 def clock() -> Clock:
     return Clock(datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def restored_collector() -> Iterator[None]:
+    """The garbage collector's settings as they were, after a test that settles them as a daemon
+    does (gmserver/collector.py)."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import deque
+from collections.abc import Callable
 
 
 class WriterTurns:
@@ -70,22 +71,20 @@ def taking_turns(turns: WriterTurns) -> type[sqlite3.Connection]:
                 self.holds_turn = False
                 turns.give_back()
 
-        def commit(self) -> None:
+        def ending(self, end: Callable[[], None]) -> None:
+            """`end` (COMMIT, ROLLBACK, close), then the turn given back, whether `end` failed or not."""
             try:
-                super().commit()
+                end()
             finally:
                 self.give_back_turn()
+
+        def commit(self) -> None:
+            self.ending(super().commit)
 
         def rollback(self) -> None:
-            try:
-                super().rollback()
-            finally:
-                self.give_back_turn()
+            self.ending(super().rollback)
 
         def close(self) -> None:
-            try:
-                super().close()
-            finally:
-                self.give_back_turn()
+            self.ending(super().close)
 
     return TakingTurns

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 
 import pytest
 
@@ -14,14 +13,6 @@ from tests.support.dovecot import free_port
 from tests.support.world import GM, services_for
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def restored_collector() -> Iterator[None]:
-    threshold = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
 
 
 def test_a_settled_daemon_has_drawn_the_board_before_the_first_confirmation_needs_it(

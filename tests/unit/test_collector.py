@@ -4,19 +4,8 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Iterator
-
-import pytest
 
 from gmserver import collector
-
-
-@pytest.fixture
-def restored_collector() -> Iterator[None]:
-    threshold = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
 
 
 class _Node:
