@@ -9,7 +9,8 @@ mails the sender's confirmations waited behind most of the burst (docs/performan
 connections of one engine queue here instead, on a ticket lock: each waiter is woken when the
 one before it has committed or rolled back, in the order they asked. Another process (a second
 daemon, the CLI) still meets SQLite's own busy handler, as before; so does a waiter still
-without its turn after the busy timeout, which then queues on SQLite's lock as it did.
+without its turn after the busy timeout, which then queues on SQLite's lock as it did (so a
+writer behind one that never ends fails after twice the busy timeout, not once).
 """
 
 from __future__ import annotations
