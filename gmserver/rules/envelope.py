@@ -32,6 +32,8 @@ class Envelope:
     subject: str
     message_id: str | None
     date: str | None
+    # is_automated of `message` on its headers alone (no transport facts), or True when they
+    # cannot be classified: False lets intake check only what the facts add (transport_reason)
     automated: bool
     message: EmailMessage = field(compare=False, repr=False)
     # the addresses of the To headers, lower-cased (recipient_header_rule, 000 II(2) a)

@@ -19,7 +19,7 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
-from gmserver.rules.automated import automated_reason
+from gmserver.rules.automated import automated_reason, transport_reason
 from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
 from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game, players_reply_tokens
 from gmserver.rules.limits import Excess, first_excess
@@ -313,9 +313,12 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
     if envelope.automated and not to_reply_address:
         return envelope
+    # an envelope not automated had its headers checked without these facts (parse_envelope):
+    # only the checks the facts change are made again
+    judge = automated_reason if envelope.automated else transport_reason
     try:
-        reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
-                                  to_reply_address=to_reply_address)
+        reason = judge(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                       to_reply_address=to_reply_address)
     except Exception:  # noqa: BLE001  headers too hostile to classify: never answered (as parse_envelope)
         reason = "headers that cannot be classified"
     if reason is None:
