@@ -43,11 +43,25 @@ class Envelope:
 def parse_envelope(raw: bytes) -> Envelope:
     """The envelope of a message that passed gmserver.rules.limits (parsing anything else can
     take gigabytes: see there)."""
+    return envelope_of(raw, parse_message(raw))
+
+
+def parse_message(raw: bytes) -> EmailMessage | None:
+    """`raw` parsed as gmserver reads mail (MAIL_POLICY), or None when the parser chokes on a
+    header (RecursionError); only for a message that passed gmserver.rules.limits."""
     try:
         message = email.message_from_bytes(raw, policy=MAIL_POLICY)
-    except Exception:  # noqa: BLE001  a header the parser chokes on (RecursionError): headers alone
-        return glance_envelope(raw)
+    except Exception:  # noqa: BLE001  a header the parser chokes on: the caller glances at the headers alone
+        return None
     assert isinstance(message, EmailMessage)
+    return message
+
+
+def envelope_of(raw: bytes, message: EmailMessage | None) -> Envelope:
+    """`parse_envelope` of `raw` whose `parse_message` is `message` (parsed once for the envelope
+    and the text: gmserver.services.inbox.routing.prepare)."""
+    if message is None:
+        return glance_envelope(raw)
     return _envelope(message, _header(message, "Subject"))
 
 

@@ -151,14 +151,16 @@ def split_message(message: bytes | str) -> tuple[str, str]:
     return text.orders, text.press
 
 
-def read_message(message: bytes | str) -> MessageText:
-    """The order text and press sections of a message, read within the bounds above."""
+def read_message(message: bytes | str, parsed_whole: Message | None = None) -> MessageText:
+    """The order text and press sections of a message, read within the bounds above.
+    `parsed_whole`: the whole of `message` (bytes) already parsed with MAIL_POLICY, used instead
+    of parsing it again where the bytes read are the whole message."""
     unread: list[str] = []
     if len(message) > MAX_READ_BYTES:
         unread.append(f"only its first {MAX_READ_BYTES:,} bytes were read (orders come before any "
                       "attachment)")
     try:
-        parsed, body, html_cut = _body(message)
+        parsed, body, html_cut = _body(message, parsed_whole)
     except Exception:  # noqa: BLE001  a broken message must still give text
         raw = message[:MAX_READ_BYTES]
         parsed, body, html_cut = None, (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
@@ -212,15 +214,16 @@ def _looks_like_email(text: str) -> bool:
         _HEADER_LINE.match(line) or line[:1] in (" ", "\t") for line in block.splitlines() if line)
 
 
-def _body(message: bytes | str) -> tuple[Message | None, str, bool]:
+def _body(message: bytes | str, parsed_whole: Message | None = None) -> tuple[Message | None, str, bool]:
     """(the parsed message, None for a bare body; the body text; whether its HTML was cut at
-    MAX_HTML_CHARS)."""
+    MAX_HTML_CHARS). `parsed_whole`: as read_message says."""
     if isinstance(message, bytes):
         raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
             return None, _decode_bytes(raw), False
-        parsed = email.message_from_bytes(raw, policy=MAIL_POLICY)
+        whole = parsed_whole is not None and len(raw) == len(message)
+        parsed = parsed_whole if whole else email.message_from_bytes(raw, policy=MAIL_POLICY)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):

@@ -20,7 +20,7 @@ from gmserver.db.queries.players import games_of_address, plays_in_an_active_gam
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
 from gmserver.rules.automated import automated_reason, transport_reason
-from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
+from gmserver.rules.envelope import Envelope, envelope_of, glance_envelope, parse_message
 from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game, players_reply_tokens
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify, has_order_lines
@@ -105,7 +105,8 @@ def prepare(raw: bytes) -> Prepared:
     """Pure: `raw` measured, parsed and its text read."""
     if (excess := first_excess(raw)) is not None:
         return Prepared(excess, None, None)
-    return Prepared(None, parse_envelope(raw), read_message(raw))
+    message = parse_message(raw)  # parsed once, for the envelope and the text
+    return Prepared(None, envelope_of(raw, message), read_message(raw, message))
 
 
 def handle(session: Session, services: Services, row: InboundMessage, now: datetime,
