@@ -110,6 +110,9 @@ class MessageText:
     notes: tuple[str, ...] = ()  # for the player: a forward not read, an attached file that is not text
     attached: tuple[tuple[str, str], ...] = ()  # (file name as shown, text) of each attached text file
     headers: _Headers = field(default=_NO_HEADERS, repr=False, compare=False)
+    # body_text of the message, when it was read from the whole message already parsed
+    # (read_message's `parsed_whole`): the sender check looks for passwords in it
+    body: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def press(self) -> str:
@@ -170,6 +173,7 @@ def read_message(message: bytes | str, parsed_whole: Message | None = None) -> M
     if len(body) > MAX_TEXT_CHARS:
         body = _cut_at_line(body, MAX_TEXT_CHARS)
         unread.append(f"only the first {MAX_TEXT_CHARS:,} characters of its text were read")
+    read_body = body  # what body_text gives of the parsed message
     headers = _Headers(parsed) if parsed is not None else _NO_HEADERS
     orders, sections, notes = _clean(body, headers)
     attached: list[tuple[str, str]] = []
@@ -179,7 +183,8 @@ def read_message(message: bytes | str, parsed_whole: Message | None = None) -> M
         notes += attached_notes
     words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
              + "; the rest was not read.") if unread else ""
-    return MessageText(orders, tuple(sections), words, tuple(notes), tuple(attached), headers)
+    return MessageText(orders, tuple(sections), words, tuple(notes), tuple(attached), headers,
+                       body=read_body if parsed is not None and parsed is parsed_whole else None)
 
 
 def press_sections(message: bytes | str) -> list[tuple[str, str]]:

@@ -80,9 +80,10 @@ class DkimNeeded(Exception):
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-                 now: datetime) -> str | None:
+                 now: datetime, *, body: str | None = None) -> str | None:
     """None when the message may be used as `decision.power`'s orders; otherwise the row's
-    outcome ("unverified"), after telling the real player (rate-limited)."""
+    outcome ("unverified"), after telling the real player (rate-limited). `body`: body_text of
+    the envelope's message, where the caller read it already (MessageText.body)."""
     view = decision.game
     if view.sender_check != "verified":
         return None
@@ -101,7 +102,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         sender=envelope.sender,
         authentication_results=tuple(header_values(envelope.message, "Authentication-Results")),
         recipients=recipients(row, envelope.message),
-        passwords=passwords_in(body_text(envelope.message)),
+        passwords=passwords_in(body_text(envelope.message) if body is None else body),
         single_from=single_from(envelope),
         repeated=repeated_headers(envelope.message),
         signatures=signatures(envelope.message),

@@ -188,7 +188,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
         # hold_for_gm (001 II(4)): the sender is checked as for any order set first
-        if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
+        if (unverified := check_sender(session, services, row, envelope, decision.accept, now,
+                                       body=prepared.text.body)) is not None:
             return unverified
         row.kind = kind.kind
         return held.hold(session, services, row, envelope, decision, now)
@@ -199,7 +200,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision, order_text,
                                                     press_text))
     # in a "verified" game the From address alone does not make a message the power's
-    if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
+    if (unverified := check_sender(session, services, row, envelope, decision, now, body=prepared.text.body)) is not None:
         return unverified
     row.kind = kind.kind
     if kind.kind not in ORDER_KINDS:
