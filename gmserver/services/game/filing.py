@@ -57,7 +57,7 @@ from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR
 from gmserver.services.game.games import game_view, turn_opened
 from gmserver.services.game.on_file import as_stored
-from gmserver.services.game.ordersets import contingent_on_file, movement_turn, stored_sets
+from gmserver.services.game.ordersets import contingent_on_file, movement_turn, power_stored_sets
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     if record.revision and not correction:
         return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
-    every = stored_sets(session, game.id, game.phase).get(decision.power, [])
+    every = power_stored_sets(session, game.id, game.phase, decision.power)
     # a proxy holder's sets and the owner's are read apart (proxy_precedence): each
     # is confirmed with what its own sender has on file
     earlier = [s for s in every if s.by_proxy == decision.by_proxy]
