@@ -5,9 +5,10 @@ Pure standard-library code, shared by intake (which decides) and composition.
 
 from __future__ import annotations
 
-import email.utils
 import re
 from email.message import Message
+
+from gmserver.rules.address import header_addresses
 
 _BOUNCE_SENDERS = ("mailer-daemon", "postmaster")
 _LIST_SENDER = re.compile(r"^(owner-.+|.+-(request|owner|bounces?))$")
@@ -159,7 +160,7 @@ def _system_sender(senders: list[str]) -> str | None:
     """The reason, when one of `senders` (header values or an envelope sender) is a mail system's
     or a list's address."""
     for value in senders:
-        for _, address in email.utils.getaddresses([value]):
+        for _, address in header_addresses((value,)):
             local = address.rpartition("@")[0].lower() if "@" in address else address.lower()
             if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
                 return f"sent by {address} (a mail system or list address)"
@@ -208,7 +209,7 @@ def is_out_of_office(message: Message, *, envelope_from: str | None = None) -> b
     if any(_header(message, name) is not None for name in _LIST_HEADERS):
         return False
     for value in (_header(message, "From"), envelope_from):
-        for _, address in email.utils.getaddresses([value or ""]):
+        for _, address in header_addresses((value or "",)):
             local = address.rpartition("@")[0].lower()
             if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
                 return False

@@ -12,13 +12,12 @@ from __future__ import annotations
 import email
 import email.header
 import email.policy
-import email.utils
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 
-from gmserver.rules.address import Mailbox, parse_mailbox
+from gmserver.rules.address import Mailbox, header_addresses, parse_mailbox
 from gmserver.rules.automated import is_automated
 from gmserver.rules.limits import header_section
 from gmserver.rules.mailpolicy import MAIL_POLICY
@@ -105,7 +104,7 @@ def _to_addresses(message: EmailMessage) -> tuple[str, ...]:
     """The addr-specs of every To header, lower-cased; () when they cannot be read."""
     try:
         values = [str(value) for key, value in message.raw_items() if key.lower() == "to"]
-        return tuple(address.strip().lower() for _, address in email.utils.getaddresses(values) if "@" in address)
+        return tuple(address.strip().lower() for _, address in header_addresses(tuple(values)) if "@" in address)
     except Exception:  # noqa: BLE001  hostile headers must not stop intake
         return ()
 

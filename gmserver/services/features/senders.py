@@ -9,8 +9,6 @@ the player.
 from __future__ import annotations
 
 import dataclasses
-import email.policy
-import email.utils
 import functools
 import logging
 from datetime import datetime, timedelta
@@ -25,6 +23,7 @@ from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import player_of
 from gmserver.db.session import transaction
+from gmserver.rules.address import header_addresses
 from gmserver.rules.authenticity import (
     SINGLE_HEADERS,
     Binding,
@@ -233,7 +232,7 @@ def _newest_on_file(session: Session, game_id: int, power: str, phase: str) -> d
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
     try:
-        return email.utils.getaddresses(values)
+        return list(header_addresses(tuple(values)))
     except Exception:  # noqa: BLE001  hostile headers prove nothing, and must not park the message
         return []
 
