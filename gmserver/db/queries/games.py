@@ -142,12 +142,13 @@ def timing_rows(session: Session, game_ids: Collection[int] | None = None
         yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 
 
-_PHASE_FOR_UPDATE = select(Game.phase).where(Game.id == bindparam("game_id")).with_for_update()  # built once: each mail
+_PHASE_FOR_UPDATE = (select(Game.__table__.c.phase).where(Game.__table__.c.id == bindparam("game_id"))
+                     .with_for_update())  # built once: each mail; a Core statement on the table (plain_rows)
 
 
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
     """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
-    return session.scalar(_PHASE_FOR_UPDATE, {"game_id": game_id})
+    return plain_rows(session, _PHASE_FOR_UPDATE, {"game_id": game_id}).scalar()
 
 
 def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None:

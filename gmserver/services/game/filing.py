@@ -23,7 +23,7 @@ from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.ordersets import add_order_set
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.phases import phase_record
+from gmserver.db.queries.phases import phase_record, state_and_revision
 from gmserver.db.queries.players import (
     games_of_address,
     player_abbreviations,
@@ -83,7 +83,7 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     locked_phase = game_phase_for_update(session, game.id)
     if locked_phase != game.phase:
         raise PhaseMoved()
-    record = phase_record(session, game.id, game.phase)
+    record = state_and_revision(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     if record.revision and not correction:
         return _refuse_during_correction(session, services, row, envelope, decision, now)
