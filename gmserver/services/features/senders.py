@@ -240,7 +240,8 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
 def header_values(message: Message, name: str) -> list[str]:
     """Every `name` header's raw value, top first, unfolded; never raises on hostile headers."""
     values = []
+    wanted = name.lower()
     for key, value in message.raw_items():
-        if key.lower() == name.lower():
+        if key.lower() == wanted:
             values.append(" ".join(str(value).split()))
     return values
