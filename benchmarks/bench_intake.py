@@ -8,9 +8,11 @@ set filed and its confirmation queued. No IMAP, no SMTP, no outbox sending: the 
 own. Printed: CPU a mail (this process's), the SQL statements and commits a mail (host-independent),
 and with `--profile` the functions taking the most CPU (cProfile, cumulative) and the Python
 calls a mail (the RESULT line's python_calls_per_mail; the CPU figure is then the profiler's too).
+With `--stages`, the Python calls a mail by stage (STAGES: each call counted to the innermost stage
+running; host-independent), and the CPU a mail spent inside each (cumulative, under that tracer).
 
     .venv/bin/python benchmarks/bench_intake.py [--games 30] [--idle-games 0] [--database sqlite|postgresql]
-        [--profile FILE]
+        [--profile FILE] [--stages]
 
 The host's speed moves by up to 2x minute to minute: compare two checkouts by running this script
 of each alternately at the same moment. The last line:
@@ -22,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import os
 import pstats
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -60,6 +64,66 @@ class StatementCount:
         self.commits += 1
 
 
+# What a processed mail does, in order (module, function): each Python call is counted to the
+# innermost of these running. A name a checkout lacks is left out (to run this script on an older one).
+STAGES = (
+    ("gmserver.services.inbox.runner", "pending_ids"),
+    ("gmserver.services.inbox.runner", "_count_claim"),
+    ("gmserver.services.inbox.routing", "prepare"),
+    ("gmserver.rules.limits", "first_excess"),
+    ("gmserver.rules.reading.message", "read_message"),
+    ("gmserver.db.queries.inbound", "pending_for_update"),
+    ("gmserver.db.queries.inbound", "unsaved"),
+    ("gmserver.services.inbox.routing", "handle"),
+    ("gmserver.services.inbox.routing", "_with_transport_facts"),
+    ("gmserver.services.inbox.routing", "_game_views"),
+    ("gmserver.rules.mailkind", "classify"),
+    ("gmserver.rules.intake", "decide"),
+    ("gmserver.services.features.senders", "check_sender"),
+    ("gmserver.services.game.filing", "file_orders"),
+    ("gmserver.rules.reading.mail", "read_mail"),
+    ("gmserver.services.game.filing", "_confirm"),
+    ("gmserver.services.base.mails", "confirmation"),
+    ("gmserver.mail.compose", "Composer.render"),
+    ("gmserver.services.base.outbox", "queue"),
+    ("gmserver.db.queries.inbound", "write_changes"),
+)
+
+
+class StageCalls:
+    """Python calls (and C calls) counted to the innermost STAGES function running, and the CPU
+    spent inside each stage's outermost call (sys.setprofile: slower, so only its counts and
+    shares mean much)."""
+
+    def __init__(self) -> None:
+        self.codes = {}
+        for module, name in STAGES:
+            found = importlib.import_module(module)
+            for part in name.split("."):
+                found = getattr(found, part, None)
+            if found is not None:
+                self.codes[getattr(found, "__wrapped__", found).__code__] = name
+        self.calls: Counter[str] = Counter()
+        self.cpu: Counter[str] = Counter()
+        self._stack: list[tuple[object, str, float]] = []
+
+    def __call__(self, frame, event, _arg) -> None:
+        if event in ("call", "c_call"):
+            self.calls[self._stack[-1][1] if self._stack else "(the loop)"] += 1
+            if event == "call" and (stage := self.codes.get(frame.f_code)) is not None:
+                self._stack.append((frame, stage, time.process_time()))
+        elif event == "return" and self._stack and self._stack[-1][0] is frame:
+            _, stage, started = self._stack.pop()
+            if all(entered != stage for _, entered, _ in self._stack):  # its outermost call
+                self.cpu[stage] += time.process_time() - started
+
+    def print(self, mails: int) -> None:
+        print(f"{'stage (innermost)':24s} {'calls a mail':>12s} {'CPU inside, ms':>15s}")
+        for stage, calls in sorted(self.calls.items(), key=lambda item: -item[1]):
+            print(f"{stage:24s} {calls / mails:12.0f} {self.cpu[stage] * 1000 / mails:15.2f}")
+        print(f"{'total':24s} {sum(self.calls.values()) / mails:12.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="games, seven order mails each (default 30)")
@@ -68,6 +132,8 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--profile", metavar="FILE", type=Path,
                         help="profile the processing (cProfile), print the top functions and write the stats to FILE")
+    parser.add_argument("--stages", action="store_true",
+                        help="count the Python calls a mail by stage (STAGES) and print them")
     parser.add_argument("--gc-default", action="store_true",
                         help="leave CPython's garbage collector as it is, not as `gmserver run` sets it "
                              "(gmserver/collector.py)")
@@ -97,10 +163,14 @@ def main() -> None:
             counted = StatementCount(services.sessions.kw["bind"])
             # CPU time, as the figure: the SQLite commit's wait for the disk is no CPU
             profile = cProfile.Profile(time.process_time) if args.profile else None
+            stages = StageCalls() if args.stages else None
             started, cpu = time.perf_counter(), time.process_time()
             if profile is not None:
                 profile.enable()
+            if stages is not None:
+                sys.setprofile(stages)
             done = intake.process_pending(services, now)
+            sys.setprofile(None)
             if profile is not None:
                 profile.disable()
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
@@ -109,6 +179,8 @@ def main() -> None:
         finally:
             drop()
     calls = ""
+    if stages is not None:
+        stages.print(mails)
     if profile is not None:
         profile.dump_stats(args.profile)
         stats = pstats.Stats(profile)

@@ -17,6 +17,8 @@ an identity here, so anything but exactly one mailbox gives no sender at all:
 from __future__ import annotations
 
 import email.header
+import email.utils
+import functools
 import re
 from dataclasses import dataclass
 
@@ -148,3 +150,14 @@ def _display(phrase: list[tuple[str, str]]) -> str:
         except Exception:  # noqa: BLE001  an unknown charset or broken base64: show it as written
             pass
     return " ".join(text.split())
+
+
+# A mail's From is read by the envelope's automated check and by the sender check, its To by the
+# envelope and by the sender check, and each player's mail carries the same values again: the
+# email package's address parser (a Python loop over each character) is run once for each.
+@functools.lru_cache(maxsize=1024)
+def header_addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`email.utils.getaddresses` of header values: (display name, addr-spec) of each address,
+    as loosely as that parser reads them (never for a sender's identity: `parse_mailbox`). Raises
+    what it raises (callers judge hostile headers)."""
+    return tuple(email.utils.getaddresses(list(values)))

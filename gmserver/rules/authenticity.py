@@ -64,6 +64,10 @@ def reply_address(gm_address: str, secret: str) -> str:
     return f"{local}+{secret}@{domain}"
 
 
+# A pure function asked for each power's tokens of each game a mail may be about (some nine
+# HMACs an order mail), the same few passwords and periods again and again: kept, as many as a
+# few hundred games' players' tokens for two periods each.
+@functools.lru_cache(maxsize=4096)
 def reply_token(password: str, period: str) -> str:
     """The token of a player's reply address for one period (the phase a mail is sent in): a
     one-way function of the password, so the token shows nothing of it, and 80 bits as 16

@@ -5,9 +5,10 @@ Pure standard-library code, shared by intake (which decides) and composition.
 
 from __future__ import annotations
 
-import email.utils
 import re
 from email.message import Message
+
+from gmserver.rules.address import header_addresses
 
 _BOUNCE_SENDERS = ("mailer-daemon", "postmaster")
 _LIST_SENDER = re.compile(r"^(owner-.+|.+-(request|owner|bounces?))$")
@@ -57,8 +58,12 @@ _AUTO_REPLY_SUBJECT = re.compile(
 _REPLY_PREFIX = re.compile(r"\s*(?:re|aw|antw|sv|vs|r|rif|res|odp)\s*(?:\[\d+\])?\s*:", re.IGNORECASE)
 
 
-def _header(message: Message, name: str) -> str | None:
-    """A header as plain text, or None; malformed headers never raise."""
+def _header(message: Message, name: str, present: frozenset[str] | None = None) -> str | None:
+    """A header as plain text, or None; malformed headers never raise. `present`: the message's
+    header names, lower-cased (`_names`), when the caller has them: a name not among them is
+    absent without `message.get` comparing it with every header again."""
+    if present is not None and name.lower() not in present:
+        return None
     try:
         value = message.get(name)
         return None if value is None else str(value)
@@ -94,41 +99,77 @@ def automated_reason(message: Message, *, envelope_from: str | None = None,
 
     `to_reply_address`: the message was sent to a player's reply address (gm+SECRET@...), which
     only the GM's own mail gives out, so it answers that mail whatever its headers say."""
-    if envelope_from is not None and envelope_from.strip() in ("", "<>"):
-        return "null envelope sender (a bounce or delivery notification, RFC 5321 section 4.5.5)"
-    auto_submitted = _header(message, "Auto-Submitted")
+    if _null_sender(envelope_from):
+        return _NULL_SENDER
+    present = _names(message)
+    auto_submitted = _header(message, "Auto-Submitted", present)
     if auto_submitted is not None and _first_token(auto_submitted) not in ("", "no"):
         return f"Auto-Submitted: {_first_token(auto_submitted)}"
-    return_path = _header(message, "Return-Path")
+    return_path = _header(message, "Return-Path", present)
     if return_path is not None and return_path.strip() in ("", "<>"):
         return "empty Return-Path (a bounce or other delivery notification, RFC 3834 section 2)"
-    senders = [value for name in ("From", "Sender") if (value := _header(message, name))]
+    senders = [value for name in ("From", "Sender") if (value := _header(message, name, present))]
     if envelope_from:
         senders.append(envelope_from)
-    for value in senders:
-        for _, address in email.utils.getaddresses([value]):
-            local = address.rpartition("@")[0].lower() if "@" in address else address.lower()
-            if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
-                return f"sent by {address} (a mail system or list address)"
+    if (system := _system_sender(senders)) is not None:
+        return system
     if message.get_content_type() == "multipart/report":
         return "multipart/report (a delivery or disposition notification, RFC 6522)"
-    precedence = _header(message, "Precedence")
+    precedence = _header(message, "Precedence", present)
     # auto_reply: what some older vacation programs write
     if precedence is not None and _first_token(precedence) in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {_first_token(precedence)}"
     for name in _LIST_HEADERS:
-        if _header(message, name) is not None:
+        if _header(message, name, present) is not None:
             return f"{name} (mailing-list traffic, RFC 2369, RFC 2919)"
     for name in _AUTORESPONDER_HEADERS:
-        value = _header(message, name)
+        value = _header(message, name, present)
         if value is not None and _first_token(value) not in ("no", "false", "0"):
             return f"{name} (an autoresponder)"
     for name in _PRESENCE_HEADERS:
-        if _header(message, name) is not None:
+        if _header(message, name, present) is not None:
             return f"{name} (Outlook or Exchange generated mail)"
     if _answers_our_mail_automatically(message, own_domain, to_reply_address):
-        return "an automatic-reply subject on a reply to the GM's mail"
+        return _AUTO_REPLY_SUBJECT_REASON
     return None
+
+
+def transport_reason(message: Message, *, envelope_from: str | None = None, own_domain: str | None = None,
+                     to_reply_address: bool = False) -> str | None:
+    """`automated_reason` with these transport facts, for a message whose headers alone were
+    found written by a person (`automated_reason(message)` is None): only the checks the facts
+    can change are made again, in the same order, with the same reasons."""
+    if _null_sender(envelope_from):
+        return _NULL_SENDER
+    if envelope_from and (system := _system_sender([envelope_from])) is not None:
+        return system
+    if _answers_our_mail_automatically(message, own_domain, to_reply_address):
+        return _AUTO_REPLY_SUBJECT_REASON
+    return None
+
+
+_NULL_SENDER = "null envelope sender (a bounce or delivery notification, RFC 5321 section 4.5.5)"
+_AUTO_REPLY_SUBJECT_REASON = "an automatic-reply subject on a reply to the GM's mail"
+
+
+def _null_sender(envelope_from: str | None) -> bool:
+    return envelope_from is not None and envelope_from.strip() in ("", "<>")
+
+
+def _system_sender(senders: list[str]) -> str | None:
+    """The reason, when one of `senders` (header values or an envelope sender) is a mail system's
+    or a list's address."""
+    for value in senders:
+        for _, address in header_addresses((value,)):
+            local = address.rpartition("@")[0].lower() if "@" in address else address.lower()
+            if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
+                return f"sent by {address} (a mail system or list address)"
+    return None
+
+
+def _names(message: Message) -> frozenset[str]:
+    """The names of the message's headers, lower-cased: some twenty are asked for, most absent."""
+    return frozenset(name.lower() for name in message.keys())
 
 
 def _answers_our_mail_automatically(message: Message, own_domain: str | None, to_reply_address: bool) -> bool:
@@ -168,7 +209,7 @@ def is_out_of_office(message: Message, *, envelope_from: str | None = None) -> b
     if any(_header(message, name) is not None for name in _LIST_HEADERS):
         return False
     for value in (_header(message, "From"), envelope_from):
-        for _, address in email.utils.getaddresses([value or ""]):
+        for _, address in header_addresses((value or "",)):
             local = address.rpartition("@")[0].lower()
             if local in _BOUNCE_SENDERS or _LIST_SENDER.match(local):
                 return False

@@ -12,13 +12,12 @@ from __future__ import annotations
 import email
 import email.header
 import email.policy
-import email.utils
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 
-from gmserver.rules.address import Mailbox, parse_mailbox
+from gmserver.rules.address import Mailbox, header_addresses, parse_mailbox
 from gmserver.rules.automated import is_automated
 from gmserver.rules.limits import header_section
 from gmserver.rules.mailpolicy import MAIL_POLICY
@@ -32,6 +31,8 @@ class Envelope:
     subject: str
     message_id: str | None
     date: str | None
+    # is_automated of `message` on its headers alone (no transport facts), or True when they
+    # cannot be classified: False lets intake check only what the facts add (transport_reason)
     automated: bool
     message: EmailMessage = field(compare=False, repr=False)
     # the addresses of the To headers, lower-cased (recipient_header_rule, 000 II(2) a)
@@ -41,11 +42,25 @@ class Envelope:
 def parse_envelope(raw: bytes) -> Envelope:
     """The envelope of a message that passed gmserver.rules.limits (parsing anything else can
     take gigabytes: see there)."""
+    return envelope_of(raw, parse_message(raw))
+
+
+def parse_message(raw: bytes) -> EmailMessage | None:
+    """`raw` parsed as gmserver reads mail (MAIL_POLICY), or None when the parser chokes on a
+    header (RecursionError); only for a message that passed gmserver.rules.limits."""
     try:
         message = email.message_from_bytes(raw, policy=MAIL_POLICY)
-    except Exception:  # noqa: BLE001  a header the parser chokes on (RecursionError): headers alone
-        return glance_envelope(raw)
+    except Exception:  # noqa: BLE001  a header the parser chokes on: the caller glances at the headers alone
+        return None
     assert isinstance(message, EmailMessage)
+    return message
+
+
+def envelope_of(raw: bytes, message: EmailMessage | None) -> Envelope:
+    """`parse_envelope` of `raw` whose `parse_message` is `message` (parsed once for the envelope
+    and the text: gmserver.services.inbox.routing.prepare)."""
+    if message is None:
+        return glance_envelope(raw)
     return _envelope(message, _header(message, "Subject"))
 
 
@@ -89,7 +104,7 @@ def _to_addresses(message: EmailMessage) -> tuple[str, ...]:
     """The addr-specs of every To header, lower-cased; () when they cannot be read."""
     try:
         values = [str(value) for key, value in message.raw_items() if key.lower() == "to"]
-        return tuple(address.strip().lower() for _, address in email.utils.getaddresses(values) if "@" in address)
+        return tuple(address.strip().lower() for _, address in header_addresses(tuple(values)) if "@" in address)
     except Exception:  # noqa: BLE001  hostile headers must not stop intake
         return ()
 

@@ -41,7 +41,11 @@ _Word = tuple[int, str]  # (offset in the normalised text, lower-case word)
 
 def _normalise(text: str) -> str:
     # NFKD turns full-width and accented letters into ASCII plus marks; the marks are dropped,
-    # so "Café" and "Cafe" are the same game. Offsets are taken in this text only.
+    # so "Café" and "Cafe" are the same game. Offsets are taken in this text only. ASCII text
+    # (most subjects) is its own NFKD form and holds no mark: it is returned as it is, without
+    # a generator step for each character.
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -10,10 +10,10 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Row, Text, bindparam, cast, func, or_, select
+from sqlalchemy import Row, Text, bindparam, cast, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, PhaseRecord, Player, look_again_at
+from gmserver.db.models import TIMING_COLUMNS, Game, GameNameWord, PhaseRecord, Player, Proxy, look_again_at
 from gmserver.db.queries.rows import plain_rows, write_now
 from gmserver.rules.ruleset import Ruleset
 
@@ -142,12 +142,13 @@ def timing_rows(session: Session, game_ids: Collection[int] | None = None
         yield row[0], row[1], row[2], row[3], row[4], _ruleset(row[5])
 
 
-_PHASE_FOR_UPDATE = select(Game.phase).where(Game.id == bindparam("game_id")).with_for_update()  # built once: each mail
+_PHASE_FOR_UPDATE = (select(Game.__table__.c.phase).where(Game.__table__.c.id == bindparam("game_id"))
+                     .with_for_update())  # built once: each mail; a Core statement on the table (plain_rows)
 
 
 def game_phase_for_update(session: Session, game_id: int) -> str | None:
     """The game's phase, its row locked until the transaction ends (waiting for the lock)."""
-    return session.scalar(_PHASE_FOR_UPDATE, {"game_id": game_id})
+    return plain_rows(session, _PHASE_FOR_UPDATE, {"game_id": game_id}).scalar()
 
 
 def add_name_words(session: Session, game_id: int, words: Iterable[str]) -> None:
@@ -175,6 +176,9 @@ class OpenGame:
     sender_check: str
     ruleset: str
     turn_opened: datetime | None  # when its latest phase was adjudicated (phases.last_adjudicated_at)
+    # whether it has any row of proxies (000 II(3), 003 [19]): most games have none, and their
+    # proxies are then not read for each mail (services.game.games.game_view)
+    has_proxies: bool
     players: tuple[Any, ...]
 
 
@@ -186,13 +190,15 @@ _PLAYER_FIELDS = ("power", "address", "fallback_address", "secret", "resigned_at
 # prefix, since both tables have an id and a status.
 _TURN_OPENED = (select(func.max(_PHASES.adjudicated_at)).where(_PHASES.game_id == _GAMES.id)
                 .scalar_subquery().label("turn_opened"))
+_HAS_PROXIES = exists().where(Proxy.__table__.c.game_id == _GAMES.id).label("has_proxies")
 _OPEN_GAMES = (select(*(_GAMES[field] for field in _GAME_FIELDS), cast(_GAMES.ruleset, Text).label("ruleset"),
-                      _TURN_OPENED, *(_PLAYERS[field].label(f"player_{field}") for field in _PLAYER_FIELDS))
+                      _TURN_OPENED, _HAS_PROXIES,
+                      *(_PLAYERS[field].label(f"player_{field}") for field in _PLAYER_FIELDS))
                .select_from(Game.__table__.outerjoin(Player.__table__, _PLAYERS.game_id == _GAMES.id))
                .where(_GAMES.status.in_(_OPEN)).order_by(_GAMES.id, _PLAYERS.power))
 _NAMED_BY = _OPEN_GAMES.where(_GAMES.id.in_(  # built once: each mail asks
     select(GameNameWord.game_id).where(GameNameWord.word.in_(bindparam("words", expanding=True)))))
-_GAME_COLUMNS = len(_GAME_FIELDS) + 2  # and the ruleset's text and the turn's start, in OpenGame's order
+_GAME_COLUMNS = len(_GAME_FIELDS) + 3  # and the ruleset's text, the turn's start and has_proxies, in OpenGame's order
 _WITH_IDS = _OPEN_GAMES.where(_GAMES.id.in_(bindparam("game_ids", expanding=True)))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, String, bindparam, cast, exists, func, insert, literal, select, update
+from sqlalchemy import Connection, Row, String, bindparam, cast, exists, func, insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import InboundMessage, OutboxMessage
@@ -34,10 +34,12 @@ def parked_to_alert(session: Session, since: datetime, limit: int) -> list[Inbou
         .order_by(InboundMessage.id).limit(limit)))
 
 
-def stored_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> int | None:
+# Storing a message runs on a connection, not a session (services.inbox.store): its transaction
+# holds these statements alone, and a Session's setup and commit cost more than they do.
+def stored_with_fingerprint(connection: Connection, fingerprints: Sequence[str]) -> int | None:
     """The id of the oldest stored message with one of these fingerprints."""
-    return session.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint.in_(fingerprints))
-                          .order_by(InboundMessage.id).limit(1))
+    return connection.scalar(select(InboundMessage.id).where(InboundMessage.fingerprint.in_(fingerprints))
+                             .order_by(InboundMessage.id).limit(1))
 
 
 # built once: the listener's store asks for every message it accepts
@@ -46,23 +48,23 @@ _FIRST_WITH_FINGERPRINT = (select(InboundMessage.id, InboundMessage.source)
                            .order_by(InboundMessage.id).limit(1))
 
 
-def first_with_fingerprint(session: Session, fingerprints: Sequence[str]) -> Row[tuple[int, str]] | None:
+def first_with_fingerprint(connection: Connection, fingerprints: Sequence[str]) -> Row[tuple[int, str]] | None:
     """(id, source) of the oldest stored message with one of these fingerprints."""
-    return plain_rows(session, _FIRST_WITH_FINGERPRINT, {"fingerprints": list(fingerprints)}).first()
+    return connection.execute(_FIRST_WITH_FINGERPRINT, {"fingerprints": list(fingerprints)}).first()
 
 
 _INSERT_INBOUND = insert(InboundMessage.__table__).returning(InboundMessage.__table__.c.id)
 
 
-def insert_inbound(session: Session, values: Mapping[str, Any]) -> int:
-    """Store a message: its row's column values (by column name); its id. One INSERT on the
-    session's connection (the ORM's unit of work for one new row cost more than the statement)."""
-    return plain_rows(session, _INSERT_INBOUND, values).scalar_one()
+def insert_inbound(connection: Connection, values: Mapping[str, Any]) -> int:
+    """Store a message: its row's column values (by column name); its id. One INSERT (the ORM's
+    unit of work for one new row cost more than the statement)."""
+    return connection.execute(_INSERT_INBOUND, values).scalar_one()
 
 
-def stored_at_uid(session: Session, mailbox: str | None, uidvalidity: int, uid: int) -> int | None:
+def stored_at_uid(connection: Connection, mailbox: str | None, uidvalidity: int, uid: int) -> int | None:
     """The id of the message stored from this IMAP folder, UIDVALIDITY and UID, if any."""
-    return session.scalar(select(InboundMessage.id).where(
+    return connection.scalar(select(InboundMessage.id).where(
         InboundMessage.mailbox == mailbox, InboundMessage.uidvalidity == uidvalidity, InboundMessage.uid == uid)
         .order_by(InboundMessage.id).limit(1))
 
@@ -94,18 +96,19 @@ _ROW_KEY = "row_key"
 _UPDATE_BY_ID = update(_INBOUND).where(_INBOUND.c.id == bindparam(_ROW_KEY))
 
 
-def claim(session: Session, inbound_id: int, max_attempts: int) -> bytes | None:
+def claim(connection: Connection, inbound_id: int, max_attempts: int) -> bytes | None:
     """Count one more claim on the message and return its raw bytes, if it is pending, has had
     fewer than `max_attempts` claims and no one holds it (SKIP LOCKED): one statement, the row
-    locked until the transaction ends. None otherwise (`pending_attempts_for_update` tells why)."""
-    return plain_rows(session, _CLAIM, {"inbound_id": inbound_id, "max_attempts": max_attempts},
-                      flush=False).scalar_one_or_none()
+    locked until the transaction ends. None otherwise (`pending_attempts_for_update` tells why).
+    On a connection, not a session: the claim's transaction holds nothing else
+    (services.inbox.runner)."""
+    return connection.execute(_CLAIM, {"inbound_id": inbound_id, "max_attempts": max_attempts}).scalar_one_or_none()
 
 
-def pending_attempts_for_update(session: Session, inbound_id: int) -> int | None:
+def pending_attempts_for_update(connection: Connection, inbound_id: int) -> int | None:
     """The claims counted on the message if it is pending and no one holds it (SKIP LOCKED),
     locked until the transaction ends; None otherwise."""
-    return plain_rows(session, _ATTEMPTS_FOR_UPDATE, {"inbound_id": inbound_id}, flush=False).scalar_one_or_none()
+    return connection.execute(_ATTEMPTS_FOR_UPDATE, {"inbound_id": inbound_id}).scalar_one_or_none()
 
 
 def pending_for_update(session: Session, inbound_id: int) -> dict[str, Any] | None:
@@ -130,12 +133,12 @@ def write_changes(session: Session, row: InboundMessage, loaded: Mapping[str, An
         plain_rows(session, _UPDATE_BY_ID, {_ROW_KEY: row.id, **changed}, flush=False)
 
 
-def park(session: Session, inbound_id: int, error: str, now: datetime, *, only_pending: bool) -> None:
+def park(database: Session | Connection, inbound_id: int, error: str, now: datetime, *, only_pending: bool) -> None:
     """Mark the message failed with `error`; with `only_pending`, only if it is still pending."""
     query = update(InboundMessage).where(InboundMessage.id == inbound_id)
     if only_pending:
         query = query.where(InboundMessage.status == "pending")
-    session.execute(query.values(status="failed", error=error, processed_at=now))
+    database.execute(query.values(status="failed", error=error, processed_at=now))
 
 
 def uncount_claim(session: Session, inbound_id: int) -> None:

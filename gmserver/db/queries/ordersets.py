@@ -38,6 +38,15 @@ def order_set_rows(session: Session, game_id: int, phase: str) -> list[Row]:
     return list(plain_rows(session, _PHASE_SET_ROWS, {"game_id": game_id, "phase": phase}))
 
 
+_POWER_SET_ROWS = _PHASE_SET_ROWS.where(_SETS_TABLE.power == bindparam("power"))  # built once: each order mail
+
+
+def power_set_rows(session: Session, game_id: int, phase: str, power: str) -> list[Row]:
+    """`order_set_rows` of one power: filing a set reads only its own power's (the others' rows,
+    their orders parsed, were read for nothing)."""
+    return list(plain_rows(session, _POWER_SET_ROWS, {"game_id": game_id, "phase": phase, "power": power}))
+
+
 _INSERT_SET = insert(OrderSet.__table__)  # built once: each order mail files one
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, exists, func, insert, select
+from sqlalchemy import Row, bindparam, exists, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from gmserver.db.models import AbsenceRow, Game, PhaseRecord, Press, ProposalRow, Proxy, Signup
@@ -28,6 +28,17 @@ _PHASE_RECORD = select(PhaseRecord).where(PhaseRecord.game_id == bindparam("game
 
 def phase_record(session: Session, game_id: int, phase: str) -> PhaseRecord | None:
     return session.scalar(_PHASE_RECORD, {"game_id": game_id, "phase": phase})
+
+
+_PHASES_TABLE = PhaseRecord.__table__.c
+_STATE_AND_REVISION = select(_PHASES_TABLE.state, _PHASES_TABLE.revision).where(
+    _PHASES_TABLE.game_id == bindparam("game_id"), _PHASES_TABLE.phase == bindparam("phase"))  # built once
+
+
+def state_and_revision(session: Session, game_id: int, phase: str) -> Row | None:
+    """`phase_record`'s state and revision alone, as a plain row: filing a set reads nothing
+    else of the record, and the ORM's object of it cost more than the statement."""
+    return plain_rows(session, _STATE_AND_REVISION, {"game_id": game_id, "phase": phase}).first()
 
 
 def current_record(session: Session, game: Game) -> PhaseRecord:

@@ -163,12 +163,13 @@ def board_for(position: Position, geography: MapInfo) -> Board:
     unit_at: dict[str, str] = {}
     for power, units in position.units.items():
         for unit in units:
-            owner[unit_province(unit)] = power
-            unit_at[unit_province(unit)] = unit
+            province = unit_province(unit)
+            owner[province] = power
+            unit_at[province] = unit
     dislodged_at = {(power, unit_province(u)): u for power, units in position.dislodged.items() for u in units}
     water_fleets = frozenset(
-        unit_province(u) for u in unit_at.values()
-        if u[0] == "F" and geography.provinces[unit_province(u)].kind == "water"
+        province for province, u in unit_at.items()
+        if u[0] == "F" and geography.provinces[province].kind == "water"
     )
     board = Board(position, geography, owner, unit_at, dislodged_at, water_fleets)
     if len(_BOARDS) > 64:

@@ -110,6 +110,9 @@ class MessageText:
     notes: tuple[str, ...] = ()  # for the player: a forward not read, an attached file that is not text
     attached: tuple[tuple[str, str], ...] = ()  # (file name as shown, text) of each attached text file
     headers: _Headers = field(default=_NO_HEADERS, repr=False, compare=False)
+    # body_text of the message, when it was read from the whole message already parsed
+    # (read_message's `parsed_whole`): the sender check looks for passwords in it
+    body: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def press(self) -> str:
@@ -151,14 +154,16 @@ def split_message(message: bytes | str) -> tuple[str, str]:
     return text.orders, text.press
 
 
-def read_message(message: bytes | str) -> MessageText:
-    """The order text and press sections of a message, read within the bounds above."""
+def read_message(message: bytes | str, parsed_whole: Message | None = None) -> MessageText:
+    """The order text and press sections of a message, read within the bounds above.
+    `parsed_whole`: the whole of `message` (bytes) already parsed with MAIL_POLICY, used instead
+    of parsing it again where the bytes read are the whole message."""
     unread: list[str] = []
     if len(message) > MAX_READ_BYTES:
         unread.append(f"only its first {MAX_READ_BYTES:,} bytes were read (orders come before any "
                       "attachment)")
     try:
-        parsed, body, html_cut = _body(message)
+        parsed, body, html_cut = _body(message, parsed_whole)
     except Exception:  # noqa: BLE001  a broken message must still give text
         raw = message[:MAX_READ_BYTES]
         parsed, body, html_cut = None, (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)), False
@@ -168,6 +173,7 @@ def read_message(message: bytes | str) -> MessageText:
     if len(body) > MAX_TEXT_CHARS:
         body = _cut_at_line(body, MAX_TEXT_CHARS)
         unread.append(f"only the first {MAX_TEXT_CHARS:,} characters of its text were read")
+    read_body = body  # what body_text gives of the parsed message
     headers = _Headers(parsed) if parsed is not None else _NO_HEADERS
     orders, sections, notes = _clean(body, headers)
     attached: list[tuple[str, str]] = []
@@ -177,7 +183,8 @@ def read_message(message: bytes | str) -> MessageText:
         notes += attached_notes
     words = ("Your message is longer than gmserver reads: " + "; ".join(unread)
              + "; the rest was not read.") if unread else ""
-    return MessageText(orders, tuple(sections), words, tuple(notes), tuple(attached), headers)
+    return MessageText(orders, tuple(sections), words, tuple(notes), tuple(attached), headers,
+                       body=read_body if parsed is not None and parsed is parsed_whole else None)
 
 
 def press_sections(message: bytes | str) -> list[tuple[str, str]]:
@@ -212,15 +219,16 @@ def _looks_like_email(text: str) -> bool:
         _HEADER_LINE.match(line) or line[:1] in (" ", "\t") for line in block.splitlines() if line)
 
 
-def _body(message: bytes | str) -> tuple[Message | None, str, bool]:
+def _body(message: bytes | str, parsed_whole: Message | None = None) -> tuple[Message | None, str, bool]:
     """(the parsed message, None for a bare body; the body text; whether its HTML was cut at
-    MAX_HTML_CHARS)."""
+    MAX_HTML_CHARS). `parsed_whole`: as read_message says."""
     if isinstance(message, bytes):
         raw = message[:MAX_READ_BYTES]
         probe = raw[:4000].decode("latin-1")
         if not _looks_like_email(probe):
             return None, _decode_bytes(raw), False
-        parsed = email.message_from_bytes(raw, policy=MAIL_POLICY)
+        whole = parsed_whole is not None and len(raw) == len(message)
+        parsed = parsed_whole if whole else email.message_from_bytes(raw, policy=MAIL_POLICY)
     else:
         text = message[:MAX_READ_BYTES]
         if not _looks_like_email(text):

@@ -37,7 +37,7 @@ from gmserver.services.base.reply_tokens import token_of
 from gmserver.services.features.nmr import restore_missed
 from gmserver.services.game.games import GameError, locked_game
 from gmserver.services.game.on_file import as_stored
-from gmserver.services.game.ordersets import movement_turn, stored_sets
+from gmserver.services.game.ordersets import movement_turn, power_stored_sets
 from gmserver.services.game.schedule import fresh_deadline
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def correct_orders_in(session: Session, services: Services, game: Game, power: s
     player = _player(game, power)
     ruleset = queries.games.ruleset_of(game)
     position = position_from_state(queries.phases.current_record(session, game).state)
-    earlier = stored_sets(session, game.id, game.phase).get(player.power, [])
+    earlier = power_stored_sets(session, game.id, game.phase, player.power)
     turn = movement_turn(session, game.id, game.phase) if position.phase_type in ("R", "A") else None
     reading = read_orders(text, position=position, power=player.power, ruleset=ruleset,
                           geography=services.geography, previous=earlier, turn=turn)

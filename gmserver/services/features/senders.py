@@ -9,8 +9,6 @@ the player.
 from __future__ import annotations
 
 import dataclasses
-import email.policy
-import email.utils
 import functools
 import logging
 from datetime import datetime, timedelta
@@ -25,6 +23,7 @@ from gmserver.db.queries.ordersets import newest_set_message
 from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import player_of
 from gmserver.db.session import transaction
+from gmserver.rules.address import header_addresses
 from gmserver.rules.authenticity import (
     SINGLE_HEADERS,
     Binding,
@@ -80,9 +79,10 @@ class DkimNeeded(Exception):
 
 
 def check_sender(session: Session, services: Services, row: InboundMessage, envelope: Envelope, decision: Accept,
-                 now: datetime) -> str | None:
+                 now: datetime, *, body: str | None = None) -> str | None:
     """None when the message may be used as `decision.power`'s orders; otherwise the row's
-    outcome ("unverified"), after telling the real player (rate-limited)."""
+    outcome ("unverified"), after telling the real player (rate-limited). `body`: body_text of
+    the envelope's message, where the caller read it already (MessageText.body)."""
     view = decision.game
     if view.sender_check != "verified":
         return None
@@ -101,7 +101,7 @@ def check_sender(session: Session, services: Services, row: InboundMessage, enve
         sender=envelope.sender,
         authentication_results=tuple(header_values(envelope.message, "Authentication-Results")),
         recipients=recipients(row, envelope.message),
-        passwords=passwords_in(body_text(envelope.message)),
+        passwords=passwords_in(body_text(envelope.message) if body is None else body),
         single_from=single_from(envelope),
         repeated=repeated_headers(envelope.message),
         signatures=signatures(envelope.message),
@@ -232,7 +232,7 @@ def _newest_on_file(session: Session, game_id: int, power: str, phase: str) -> d
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
     try:
-        return email.utils.getaddresses(values)
+        return list(header_addresses(tuple(values)))
     except Exception:  # noqa: BLE001  hostile headers prove nothing, and must not park the message
         return []
 
@@ -240,7 +240,8 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
 def header_values(message: Message, name: str) -> list[str]:
     """Every `name` header's raw value, top first, unfolded; never raises on hostile headers."""
     values = []
+    wanted = name.lower()
     for key, value in message.raw_items():
-        if key.lower() == name.lower():
+        if key.lower() == wanted:
             values.append(" ".join(str(value).split()))
     return values

@@ -23,7 +23,7 @@ from gmserver.db.models import InboundMessage
 from gmserver.db.queries.games import game_phase_for_update, open_games_with_players
 from gmserver.db.queries.ordersets import add_order_set
 from gmserver.db.queries.outbox import queued_since
-from gmserver.db.queries.phases import phase_record
+from gmserver.db.queries.phases import phase_record, state_and_revision
 from gmserver.db.queries.players import (
     games_of_address,
     player_abbreviations,
@@ -57,7 +57,7 @@ from gmserver.services.base.outbox import queue
 from gmserver.services.base.reply_limits import CONFIRMATION_KINDS, CONFIRMATIONS_PER_HOUR
 from gmserver.services.game.games import game_view, turn_opened
 from gmserver.services.game.on_file import as_stored
-from gmserver.services.game.ordersets import contingent_on_file, movement_turn, stored_sets
+from gmserver.services.game.ordersets import contingent_on_file, movement_turn, power_stored_sets
 
 log = logging.getLogger(__name__)
 
@@ -83,12 +83,12 @@ def file_orders(session: Session, services: Services, row: InboundMessage, envel
     locked_phase = game_phase_for_update(session, game.id)
     if locked_phase != game.phase:
         raise PhaseMoved()
-    record = phase_record(session, game.id, game.phase)
+    record = state_and_revision(session, game.id, game.phase)
     assert record is not None, f"game {game.name} has no record of its current phase {game.phase}"
     if record.revision and not correction:
         return _refuse_during_correction(session, services, row, envelope, decision, now)
     position = position_from_state(record.state)
-    every = stored_sets(session, game.id, game.phase).get(decision.power, [])
+    every = power_stored_sets(session, game.id, game.phase, decision.power)
     # a proxy holder's sets and the owner's are read apart (proxy_precedence): each
     # is confirmed with what its own sender has on file
     earlier = [s for s in every if s.by_proxy == decision.by_proxy]

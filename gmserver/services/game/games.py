@@ -323,7 +323,9 @@ def game_view(game: Game | queries.games.OpenGame, session: Session | None = Non
         periods=reply_periods(session, game) if session is not None else (),
         previous=previous,
         # proxy_policy (000 II(3), 003 [19]): whose mail may carry a power's orders
-        proxies=proxy_states(session, game.id, game.phase) if session is not None else {},
+        # a game read with intake's statement says whether it has any proxies to read
+        proxies=(proxy_states(session, game.id, game.phase) if session is not None and (
+            not isinstance(game, queries.games.OpenGame) or game.has_proxies) else {}),
         turn_opened=game.turn_opened if isinstance(game, queries.games.OpenGame) else None,
         turn_opened_read=isinstance(game, queries.games.OpenGame),
     )

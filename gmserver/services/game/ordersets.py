@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from gmserver.db.models import Game
-from gmserver.db.queries.ordersets import order_set_rows, order_sets, players_sets
+from gmserver.db.queries.ordersets import order_set_rows, order_sets, players_sets, power_set_rows
 from gmserver.db.queries.phases import phase_record
 from gmserver.db.queries.proxies import proxy_rows
 from gmserver.engine import position_from_state
@@ -36,6 +36,11 @@ def stored_sets(session: Session, game_id: int, phase: str) -> dict[str, list[St
     """power -> its sets, in order of receipt (the version number counts receipts), read as
     plain rows (each order mail reads them)."""
     return by_power(order_set_rows(session, game_id, phase))
+
+
+def power_stored_sets(session: Session, game_id: int, phase: str, power: str) -> list[StoredSet]:
+    """`stored_sets(...).get(power, [])`, reading the power's sets alone."""
+    return by_power(power_set_rows(session, game_id, phase, power)).get(power, [])
 
 
 def lines_that_count(session: Session, game_id: int, phase: str, ruleset: Ruleset) -> dict[str, list[dict]]:

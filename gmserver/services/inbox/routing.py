@@ -19,8 +19,8 @@ from gmserver.db.queries.outbox import queued_since
 from gmserver.db.queries.players import games_of_address, plays_in_an_active_game
 from gmserver.db.session import transaction
 from gmserver.rules.authenticity import address_secret
-from gmserver.rules.automated import automated_reason
-from gmserver.rules.envelope import Envelope, glance_envelope, parse_envelope
+from gmserver.rules.automated import automated_reason, transport_reason
+from gmserver.rules.envelope import Envelope, envelope_of, glance_envelope, parse_message
 from gmserver.rules.intake import Accept, GameView, Hold, Ignore, Reject, decide, names_game, players_reply_tokens
 from gmserver.rules.limits import Excess, first_excess
 from gmserver.rules.mailkind import ORDER_KINDS, PRESS_KINDS, MailKind, classify, has_order_lines
@@ -105,7 +105,8 @@ def prepare(raw: bytes) -> Prepared:
     """Pure: `raw` measured, parsed and its text read."""
     if (excess := first_excess(raw)) is not None:
         return Prepared(excess, None, None)
-    return Prepared(None, parse_envelope(raw), read_message(raw))
+    message = parse_message(raw)  # parsed once, for the envelope and the text
+    return Prepared(None, envelope_of(raw, message), read_message(raw, message))
 
 
 def handle(session: Session, services: Services, row: InboundMessage, now: datetime,
@@ -187,7 +188,8 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return _refuse(session, services, row, envelope, decision, now)
     if isinstance(decision, Hold):
         # hold_for_gm (001 II(4)): the sender is checked as for any order set first
-        if (unverified := check_sender(session, services, row, envelope, decision.accept, now)) is not None:
+        if (unverified := check_sender(session, services, row, envelope, decision.accept, now,
+                                       body=prepared.text.body)) is not None:
             return unverified
         row.kind = kind.kind
         return held.hold(session, services, row, envelope, decision, now)
@@ -198,7 +200,7 @@ def handle(session: Session, services: Services, row: InboundMessage, now: datet
         return press_handler.handle_non_player(Mail(session, services, row, envelope, kind, now, decision, order_text,
                                                     press_text))
     # in a "verified" game the From address alone does not make a message the power's
-    if (unverified := check_sender(session, services, row, envelope, decision, now)) is not None:
+    if (unverified := check_sender(session, services, row, envelope, decision, now, body=prepared.text.body)) is not None:
         return unverified
     row.kind = kind.kind
     if kind.kind not in ORDER_KINDS:
@@ -313,9 +315,12 @@ def _with_transport_facts(envelope: Envelope, row: InboundMessage, own_domain: s
     to_reply_address = bool(_reply_secrets(row, envelope, gm_address))
     if envelope.automated and not to_reply_address:
         return envelope
+    # an envelope not automated had its headers checked without these facts (parse_envelope):
+    # only the checks the facts change are made again
+    judge = automated_reason if envelope.automated else transport_reason
     try:
-        reason = automated_reason(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
-                                  to_reply_address=to_reply_address)
+        reason = judge(envelope.message, envelope_from=row.envelope_from, own_domain=own_domain,
+                       to_reply_address=to_reply_address)
     except Exception:  # noqa: BLE001  headers too hostile to classify: never answered (as parse_envelope)
         reason = "headers that cannot be classified"
     if reason is None:

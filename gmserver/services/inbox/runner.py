@@ -33,7 +33,7 @@ from gmserver.db.queries.inbound import (
 from gmserver.db.queries.inbound import (
     pending_ids as pending_inbound_ids,
 )
-from gmserver.db.session import transaction
+from gmserver.db.session import connection_transaction, transaction
 from gmserver.services.base.context import Services
 from gmserver.services.base.reply_limits import (  # noqa: F401  (the limits are part of intake's interface)
     CONFIRMATION_KINDS,
@@ -225,17 +225,17 @@ def _count_claim(services: Services, inbound_id: int, now: datetime) -> bytes | 
     """The message's raw bytes once its claim is counted (go on), "busy" (another worker has it,
     or it is no longer pending) or "parked" (it ended MAX_ATTEMPTS claims without a word: parked
     unread)."""
-    with transaction(services.sessions) as session:
-        if (raw := claim(session, inbound_id, MAX_ATTEMPTS)) is not None:
+    with connection_transaction(services.sessions) as connection:
+        if (raw := claim(connection, inbound_id, MAX_ATTEMPTS)) is not None:
             return raw
         # not claimed: someone holds it, it is no longer pending, or its claims are spent
-        if (attempts := pending_attempts_for_update(session, inbound_id)) is None or attempts < MAX_ATTEMPTS:
+        if (attempts := pending_attempts_for_update(connection, inbound_id)) is None or attempts < MAX_ATTEMPTS:
             return "busy"
         error = (f"Processing this message stopped the processor {attempts} times (killed or crashed "
                  "before it could finish: out of memory?); parked without reading it again. "
                  "`gmserver inbox replay` tries it once more.")
         log.error("inbound message %s parked unread: it stopped the processor %d times", inbound_id, attempts)
-        park(session, inbound_id, error, now, only_pending=False)
+        park(connection, inbound_id, error, now, only_pending=False)
         return "parked"
 
 

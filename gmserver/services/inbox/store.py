@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.parser import BytesHeaderParser
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from gmserver.db.queries.inbound import (
     first_with_fingerprint,
@@ -22,7 +22,7 @@ from gmserver.db.queries.inbound import (
     stored_at_uid,
     stored_with_fingerprint,
 )
-from gmserver.db.session import transaction
+from gmserver.db.session import connection_transaction
 from gmserver.rules.safetext import safe_text
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def _body(raw: bytes) -> bytes:
     return raw[index + length:].replace(b"\r\n", b"\n").rstrip()
 
 
-def _stored_already(session: Session, raw: bytes, digest: str, message_id: str | None, marked: bool, *,
+def _stored_already(connection: Connection, raw: bytes, digest: str, message_id: str | None, marked: bool, *,
                     source: str, mailbox: str | None, uidvalidity: int | None,
                     uid: int | None) -> tuple[int | None, str]:
     """(the id of the stored message `raw` is a redelivery of, or None; the fingerprint to store
@@ -101,9 +101,9 @@ def _stored_already(session: Session, raw: bytes, digest: str, message_id: str |
     by the same path are a player's second message (a set sent again after another), not a
     redelivery, and are stored under a fingerprint of their own."""
     if message_id is None and uid is not None and uidvalidity is not None:
-        if (at := stored_at_uid(session, mailbox, uidvalidity, uid)) is not None:
+        if (at := stored_at_uid(connection, mailbox, uidvalidity, uid)) is not None:
             return at, digest
-    first = first_with_fingerprint(session, (digest, _legacy_fingerprint(raw, message_id)))
+    first = first_with_fingerprint(connection, (digest, _legacy_fingerprint(raw, message_id)))
     if first is None:
         return None, digest
     if marked or first.source != source:
@@ -132,19 +132,19 @@ def store(sessions, raw: bytes, *, source: str, now: datetime, mailbox: str | No
     try:
         # one transaction for the look and the insert: a message stored by another worker between
         # them fails the insert on the fingerprint's uniqueness, handled below
-        with transaction(sessions) as session:
-            existing, digest = _stored_already(session, raw, digest, message_id, marked, source=source,
+        with connection_transaction(sessions) as connection:
+            existing, digest = _stored_already(connection, raw, digest, message_id, marked, source=source,
                                                mailbox=mailbox, uidvalidity=uidvalidity, uid=uid)
             if existing is not None:
                 log.info("a message (%s) already stored as inbound %s arrived again by %s: not stored twice",
                          message_id or "no Message-ID", existing, source)
                 return Stored(existing, True)
-            stored = insert_inbound(session, {
+            stored = insert_inbound(connection, {
                 "fingerprint": digest, "message_id": message_id, "source": source, "mailbox": mailbox,
                 "uidvalidity": uidvalidity, "uid": uid, "raw": raw, "received_at": received_at or now,
                 "status": "pending", "envelope_from": envelope_from,
                 "envelope_to": list(envelope_to) if envelope_to is not None else None})
             return Stored(stored, False)
     except IntegrityError:  # another worker stored it between our check and insert
-        with transaction(sessions) as session:
-            return Stored(stored_with_fingerprint(session, (digest,)), True)
+        with connection_transaction(sessions) as connection:
+            return Stored(stored_with_fingerprint(connection, (digest,)), True)

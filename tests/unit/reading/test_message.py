@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from gmserver.rules.reading.message import extract_order_text, extract_press_text, html_to_text
+import pytest
+
+from gmserver.rules.envelope import parse_message
+from gmserver.rules.reading.message import body_text, extract_order_text, extract_press_text, html_to_text, read_message
 
 
 def _mail(body: str, subtype: str = "plain") -> bytes:
@@ -93,3 +96,28 @@ def test_attachments_skipped():
 def test_html_to_text_lines():
     assert html_to_text("<div>A Par - Bur</div><div>F Bre - MAO<br>A Mar H</div>").split("\n") == [
         "A Par - Bur", "F Bre - MAO", "A Mar H"]
+
+
+def _plain_and_html() -> bytes:
+    message = EmailMessage()
+    message["From"], message["Subject"] = "a@b.test", "orders"
+    message.set_content("A Par - Bur\n")
+    message.add_alternative("<p>A Mar - Spa</p>", subtype="html")
+    return bytes(message)
+
+
+@pytest.mark.parametrize("raw", [
+    _mail("Hi\nA Par - Bur\n"),
+    _mail("<p>A Par - Bur</p><blockquote>A Mar - Spa</blockquote>", "html"),
+    _plain_and_html(),
+    _mail("A Par - Bur\n" * 12_000),  # over MAX_TEXT_CHARS: cut at a line end
+    b"From: a@b.test\nSubject: x\nContent-Type: multipart/mixed; boundary=zz\n\n--zz\nbroken",
+], ids=["plain", "html", "alternative", "long", "broken"])
+def test_the_body_read_from_the_parse_given_is_body_text(raw: bytes) -> None:
+    """The intake reads a message parsed once (routing.prepare): the body it keeps for the sender
+    check is body_text's of that parse, and only a message read from that parse keeps one."""
+    parsed = parse_message(raw)
+    assert parsed is not None
+    assert read_message(raw, parsed).body == body_text(parsed)
+    assert read_message(raw).body is None
+    assert read_message(raw, parsed) == read_message(raw)
