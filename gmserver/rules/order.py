@@ -83,6 +83,11 @@ class Unit:
         return self.kind == "F"
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # kept in the value: units are written out many times a deadline (their orders, results, reports)
         return f"{self.kind} {self.location}"
 
 
@@ -167,6 +172,12 @@ class Order:
         return self.action in ("build", "remove", "disband", "waive")
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # kept in the value (not a field: equality, hashing and dataclasses.replace ignore it): a
+        # deadline writes each order out several times (the engine, the phase record, the defaults' keys)
         return self._notation(None)
 
     def for_players(self) -> str:
