@@ -69,9 +69,9 @@ class Unit:
             raise ValueError(f"not engine notation: {text!r} ({kind!r} is not a unit type, A or F)")
         return cls(kind, _location(location, text))  # type: ignore[arg-type]
 
-    @property
+    @functools.cached_property
     def province(self) -> str:
-        """`STP/SC` -> `STP`."""
+        """`STP/SC` -> `STP` (kept in the value, as its notation is)."""
         return _province(self.location)
 
     @property
@@ -155,9 +155,9 @@ class Order:
         except ValueError:
             return None
 
-    @property
+    @functools.cached_property
     def province(self) -> str | None:
-        """The ordered unit's province without coast; None for WAIVE."""
+        """The ordered unit's province without coast; None for WAIVE (kept in the value)."""
         return self.unit.province if self.unit else None
 
     @property
