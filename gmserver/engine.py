@@ -68,6 +68,14 @@ def _game_from_state(state: Mapping[str, Any]):
     return game
 
 
+def _let_go(game) -> None:
+    """Let the reference counts free `game` once it is done with: its powers refer back to it
+    (`Power.game`), a cycle that left the whole game (some 370 containers) to the garbage
+    collector, which at a deadline of many games then ran every few dozen of them."""
+    for power in game.powers.values():
+        power.game = None
+
+
 # ---------------------------------------------------------------------------------------------
 # Map
 
@@ -398,6 +406,7 @@ def adjudicate(state: Mapping[str, Any], orders: Mapping[str, Sequence[Order | s
         results = {str(unit): tuple(str(r) for r in rs if str(r)) for unit, rs in game.result_history[phase].items()}
         after_state = game.get_state()
         winners = tuple(sorted(game.outcome[1:])) if game.is_game_done and len(game.outcome) > 1 else ()
+        _let_go(game)
     after = position_from_state(after_state)
     outcomes, engine_removals = _outcomes(before, after, submitted, results)
     return PhaseOutcome(

@@ -69,9 +69,9 @@ class Unit:
             raise ValueError(f"not engine notation: {text!r} ({kind!r} is not a unit type, A or F)")
         return cls(kind, _location(location, text))  # type: ignore[arg-type]
 
-    @property
+    @functools.cached_property
     def province(self) -> str:
-        """`STP/SC` -> `STP`."""
+        """`STP/SC` -> `STP` (kept in the value, as its notation is)."""
         return _province(self.location)
 
     @property
@@ -83,6 +83,11 @@ class Unit:
         return self.kind == "F"
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # kept in the value: units are written out many times a deadline (their orders, results, reports)
         return f"{self.kind} {self.location}"
 
 
@@ -150,9 +155,9 @@ class Order:
         except ValueError:
             return None
 
-    @property
+    @functools.cached_property
     def province(self) -> str | None:
-        """The ordered unit's province without coast; None for WAIVE."""
+        """The ordered unit's province without coast; None for WAIVE (kept in the value)."""
         return self.unit.province if self.unit else None
 
     @property
@@ -167,6 +172,12 @@ class Order:
         return self.action in ("build", "remove", "disband", "waive")
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # kept in the value (not a field: equality, hashing and dataclasses.replace ignore it): a
+        # deadline writes each order out several times (the engine, the phase record, the defaults' keys)
         return self._notation(None)
 
     def for_players(self) -> str:

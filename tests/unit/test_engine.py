@@ -4,6 +4,7 @@ engine states, and what `adjudicate` reports. The DATC corpus is in test_engine_
 from __future__ import annotations
 
 import dataclasses
+import gc
 import re
 import subprocess
 import sys
@@ -406,3 +407,23 @@ def test_adjudicate_refuses_too_few_removals() -> None:
         engine.adjudicate(engine.state_from_position(pos), {})
     done = engine.adjudicate(engine.state_from_position(pos), {"RUSSIA": ["F SEV D"]})
     assert done.after.units == {"RUSSIA": ("A MOS", "A WAR")}
+
+
+def _engine_games_alive() -> int:
+    return sum(1 for o in gc.get_objects() if type(o).__module__ == "diplomacy.engine.game" and type(o).__name__ == "Game")
+
+
+def test_an_adjudication_leaves_its_engine_game_to_the_reference_counts_not_the_collector() -> None:
+    # a deadline adjudicates many games in a row: each engine game freed at once, not left in a
+    # cycle with its powers for the collector to find (engine._let_go)
+    state = engine.initial_state()
+    adjudicate(state, {"FRANCE": ["A PAR - BUR"]})  # the engine loaded, its map cached
+    gc.collect()
+    alive = _engine_games_alive()
+    gc.disable()
+    try:
+        outcome = adjudicate(state, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+        assert _engine_games_alive() == alive
+    finally:
+        gc.enable()
+    assert "A PAR" in outcome.after.units["FRANCE"]  # read before it was let go: the bounce in BUR

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import cProfile
+import dataclasses
 import json
+import pstats
 from functools import lru_cache
 from pathlib import Path
 
@@ -127,3 +130,25 @@ def test_written_with_puts_the_nationality_before_the_other_unit_003_21() -> Non
     assert Order.parse("F NTH C A LON - NWY").written_with("ENGLISH") == "F NTH C ENGLISH A LON - NWY"
     assert Order.parse("A PAR - BUR").written_with("FRENCH") == "A PAR - BUR"  # no other unit: unchanged
     assert str(support) == "F POR S F MAO - SPA/NC"
+
+
+def test_the_notation_and_province_kept_in_an_order_are_those_of_its_fields() -> None:
+    order = Order.parse("F STP/SC - BOT")
+    assert (str(order), order.province, str(order.unit), order.unit.province) == ("F STP/SC - BOT", "STP", "F STP/SC",
+                                                                                 "STP")
+    # a value made from it by dataclasses.replace writes its own, not the one kept
+    moved = dataclasses.replace(order, unit=Unit("F", "FIN"), target="SWE")
+    assert (str(moved), moved.province) == ("F FIN - SWE", "FIN")
+    # what is kept is no field: equality and hashing are the fields' alone
+    fresh = Order("move", Unit("F", "STP/SC"), "BOT")
+    assert fresh == order and hash(fresh) == hash(order) and repr(fresh) == repr(order)
+
+
+def test_an_order_written_again_costs_one_call() -> None:
+    order = Order.parse("A MUN S A BER - SIL")
+    str(order), order.province  # written once
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: (str(order), order.province, order.unit.province))
+    # the lambda, Order.__str__ reading what it kept, and the profiler's own `disable`: the
+    # provinces are read from the values as attributes
+    assert pstats.Stats(profiler).total_calls == 3

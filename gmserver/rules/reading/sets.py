@@ -189,6 +189,8 @@ def effective_orders(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[Order
 def effective_unsupportable(sets: Sequence[StoredSet], ruleset: Ruleset) -> tuple[Unit, ...]:
     """Units that may not be supported to hold (000 III(5), 003 [10 a, b]): those whose order in
     effect comes from a set that marked them unsupportable."""
+    if not any(stored.unsupportable for stored in sets):
+        return ()  # nearly every power at a deadline: no unit could come out of the walk below
     source: dict[Unit, StoredSet] = {}
     for stored in ordered_sets(sets, ruleset):
         units = {o.unit for o in stored.orders if not o.is_adjustment() and o.unit is not None}

@@ -436,7 +436,8 @@ def outcome_of_orders(services: Services, game: Game, record: PhaseRecord, rules
     `record`: void hold supports, routes followed, rulings (`rulings`), the house rules' defaults
     for the rest, the engine, and the notes the report gives."""
     orders, voided = void_hold_supports(dict(given), unsupportable)
-    notes = dict.fromkeys(voided, unsupportable_note(ruleset))  # 000 III(5) ¶1, 003 [10 b]: said why
+    # 000 III(5) ¶1, 003 [10 b]: said why (the words are worked out only for a phase with such a support)
+    notes = dict.fromkeys(voided, unsupportable_note(ruleset)) if voided else {}
     orders, mismatched = void_mismatched_coast_supports(orders, ruleset.coast_support_mismatch)  # DATC 6.B.9
     voided += mismatched
     orders, route_notes = convoys.routes_followed(orders, ruleset, services)  # 000 VI(3), DATC 4.A.6
